@@ -1,0 +1,52 @@
+/* ckernel/alloc.h: the allocator ckernel uses for everything it allocates.
+ * By default that is a private copy of jemalloc linked inside ckernel (it never replaces the
+ * host process's malloc/free/new). A host can install its own allocator. Anything ckernel
+ * hands out to be freed by the caller is freed with ck_free. */
+#ifndef CKERNEL_ALLOC_H
+#define CKERNEL_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/export.h"
+
+CK_BEGIN_DECLS
+
+/* All callbacks receive `ctx`. malloc/calloc/realloc return NULL on failure (calloc must
+ * check n * size for overflow); free accepts NULL. good_size may be NULL; when set it
+ * returns the usable size the allocator would really give for a request of n bytes, so that
+ * growing buffers can use the whole size class. Callbacks must be thread-safe. */
+typedef struct ck_allocator {
+    void *(*malloc)(void *ctx, size_t size);
+    void *(*calloc)(void *ctx, size_t n, size_t size);
+    void *(*realloc)(void *ctx, void *ptr, size_t size);
+    void (*free)(void *ctx, void *ptr);
+    size_t (*good_size)(void *ctx, size_t size);
+    void *ctx;
+} ck_allocator;
+
+/* Installs `a` (copied), or the default allocator when `a` is NULL. Memory must be freed by
+ * the allocator that gave it, so this fails with CK_ERR_INVALID while any ckernel allocation
+ * is live (see ck_alloc_stats). Not safe to call while other threads use ckernel. */
+CK_EXTERN int ck_set_allocator(const ck_allocator *a);
+/* The allocator in use, and the default one (useful to wrap it: count, fail, trace). */
+CK_EXTERN ck_allocator ck_get_allocator(void);
+CK_EXTERN ck_allocator ck_default_allocator(void);
+/* "jemalloc 5.3.0-0-g54eaed1d8b56 (private)" or "system malloc" or "user". */
+CK_EXTERN const char *ck_allocator_name(void);
+
+/* Frees memory that ckernel handed out (formatted strings, arrays' buffers). NULL is fine. */
+CK_EXTERN void ck_free(void *ptr);
+
+typedef struct ck_alloc_stats {
+    uint64_t allocations;   /* successful malloc/calloc/realloc-from-NULL calls so far */
+    uint64_t frees;         /* frees of non-NULL pointers so far */
+    uint64_t failures;      /* requests that returned NULL */
+    int64_t live;           /* allocations - frees: blocks currently held by ckernel */
+} ck_alloc_stats;
+/* Counters of ckernel's own allocations (all threads); a test's leak check. */
+CK_EXTERN void ck_get_alloc_stats(ck_alloc_stats *out);
+
+CK_END_DECLS
+
+#endif

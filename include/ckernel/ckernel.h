@@ -1,0 +1,13 @@
+/* ckernel/ckernel.h: the umbrella header; includes every public header. */
+#ifndef CKERNEL_CKERNEL_H
+#define CKERNEL_CKERNEL_H
+
+#include "ckernel/export.h"
+#include "ckernel/version.h"
+#include "ckernel/status.h"
+#include "ckernel/alloc.h"
+#include "ckernel/kernel.h"
+#include "ckernel/builder.h"
+#include "ckernel/config.h"
+
+#endif

@@ -1,0 +1,180 @@
+/* src/common/alloc.c: the only file that knows which allocator backs ckernel.
+ * Default: a private copy of jemalloc linked into ckernel with every symbol of it localized
+ * (see CMakeLists.txt), used through its extended API (mallocx/rallocx/dallocx/nallocx), so
+ * it never replaces the host process's malloc. Without jemalloc: the C library's malloc.
+ * A host may install its own allocator; counters track every block ckernel holds. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckernel/config.h"
+#include "common/internal.h"
+
+#if CK_WITH_JEMALLOC
+#  include <jemalloc/jemalloc.h>
+
+/* jemalloc's mallocx/rallocx have undefined behaviour for size 0: ask for 1 byte instead. */
+static void *ck__je_malloc(void *ctx, size_t size) {
+    (void)ctx;
+    return mallocx(size != 0 ? size : 1, 0);
+}
+static void *ck__je_calloc(void *ctx, size_t n, size_t size) {
+    (void)ctx;
+    size_t total;
+    if (ck__mul_overflow(n, size, &total)) {
+        return NULL;
+    }
+    return mallocx(total != 0 ? total : 1, MALLOCX_ZERO);
+}
+static void *ck__je_realloc(void *ctx, void *ptr, size_t size) {
+    (void)ctx;
+    if (ptr == NULL) {
+        return mallocx(size != 0 ? size : 1, 0);
+    }
+    /* rallocx grows in place when the size class allows and moves otherwise. */
+    return rallocx(ptr, size != 0 ? size : 1, 0);
+}
+static void ck__je_free(void *ctx, void *ptr) {
+    (void)ctx;
+    if (ptr != NULL) {
+        dallocx(ptr, 0);
+    }
+}
+static size_t ck__je_good_size(void *ctx, size_t size) {
+    (void)ctx;
+    size_t real = nallocx(size != 0 ? size : 1, 0);
+    return real >= size ? real : size; /* nallocx returns 0 for sizes it cannot serve */
+}
+static const ck_allocator ck__default = {
+    ck__je_malloc, ck__je_calloc, ck__je_realloc, ck__je_free, ck__je_good_size, NULL};
+#  define CK__DEFAULT_NAME "jemalloc " JEMALLOC_VERSION " (private)"
+#else
+static void *ck__sys_malloc(void *ctx, size_t size) {
+    (void)ctx;
+    return malloc(size != 0 ? size : 1);
+}
+static void *ck__sys_calloc(void *ctx, size_t n, size_t size) {
+    (void)ctx;
+    return calloc(n != 0 ? n : 1, size != 0 ? size : 1);
+}
+static void *ck__sys_realloc(void *ctx, void *ptr, size_t size) {
+    (void)ctx;
+    return realloc(ptr, size != 0 ? size : 1);
+}
+static void ck__sys_free(void *ctx, void *ptr) {
+    (void)ctx;
+    free(ptr);
+}
+static const ck_allocator ck__default = {
+    ck__sys_malloc, ck__sys_calloc, ck__sys_realloc, ck__sys_free, NULL, NULL};
+#  define CK__DEFAULT_NAME "system malloc"
+#endif
+
+static ck_allocator ck__current = {0};
+static int ck__current_is_user = 0;
+
+static atomic_uint_fast64_t ck__n_alloc;
+static atomic_uint_fast64_t ck__n_free;
+static atomic_uint_fast64_t ck__n_fail;
+
+/* The installed allocator, or the default when none was installed. */
+static inline const ck_allocator *ck__alloc(void) {
+    return ck__current_is_user ? &ck__current : &ck__default;
+}
+
+static inline void *ck__count(void *p) {
+    atomic_fetch_add_explicit(p != NULL ? &ck__n_alloc : &ck__n_fail, 1, memory_order_relaxed);
+    return p;
+}
+
+void *ck__malloc(size_t size) {
+    const ck_allocator *a = ck__alloc();
+    return ck__count(a->malloc(a->ctx, size));
+}
+
+void *ck__calloc(size_t n, size_t size) {
+    const ck_allocator *a = ck__alloc();
+    return ck__count(a->calloc(a->ctx, n, size));
+}
+
+void *ck__realloc(void *ptr, size_t size) {
+    if (ptr == NULL) {
+        return ck__malloc(size);
+    }
+    const ck_allocator *a = ck__alloc();
+    void *p = a->realloc(a->ctx, ptr, size);
+    if (p == NULL) {
+        atomic_fetch_add_explicit(&ck__n_fail, 1, memory_order_relaxed);
+    }
+    return p; /* the block count is unchanged either way */
+}
+
+void ck__free(void *ptr) {
+    if (ptr == NULL) {
+        return;
+    }
+    atomic_fetch_add_explicit(&ck__n_free, 1, memory_order_relaxed);
+    const ck_allocator *a = ck__alloc();
+    a->free(a->ctx, ptr);
+}
+
+size_t ck__good_size(size_t size) {
+    const ck_allocator *a = ck__alloc();
+    return a->good_size != NULL ? a->good_size(a->ctx, size) : size;
+}
+
+char *ck__strdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *p = (char *)ck__malloc(n);
+    if (p != NULL) {
+        memcpy(p, s, n);
+    }
+    return p;
+}
+
+void ck_free(void *ptr) {
+    ck__free(ptr);
+}
+
+void ck_get_alloc_stats(ck_alloc_stats *out) {
+    uint64_t na = atomic_load_explicit(&ck__n_alloc, memory_order_relaxed);
+    uint64_t nf = atomic_load_explicit(&ck__n_free, memory_order_relaxed);
+    out->allocations = na;
+    out->frees = nf;
+    out->failures = atomic_load_explicit(&ck__n_fail, memory_order_relaxed);
+    out->live = (int64_t)(na - nf);
+}
+
+int ck_set_allocator(const ck_allocator *a) {
+    ck_alloc_stats st;
+    ck_get_alloc_stats(&st);
+    if (st.live != 0) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_set_allocator: %lld ckernel allocation(s) are still live; free "
+                            "them before switching allocators",
+                            (long long)st.live);
+    }
+    if (a == NULL) {
+        ck__current_is_user = 0;
+        return CK_OK;
+    }
+    if (a->malloc == NULL || a->calloc == NULL || a->realloc == NULL || a->free == NULL) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_set_allocator: malloc, calloc, realloc and free are required");
+    }
+    ck__current = *a;
+    ck__current_is_user = 1;
+    return CK_OK;
+}
+
+ck_allocator ck_get_allocator(void) {
+    return *ck__alloc();
+}
+
+ck_allocator ck_default_allocator(void) {
+    return ck__default;
+}
+
+const char *ck_allocator_name(void) {
+    return ck__current_is_user ? "user allocator" : CK__DEFAULT_NAME;
+}

@@ -1,0 +1,62 @@
+/* src/common/internal.h: helpers shared by every ckernel source file (never installed). */
+#ifndef CKERNEL_INTERNAL_H
+#define CKERNEL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/alloc.h"
+#include "ckernel/status.h"
+
+/* Forward a failing status to the caller (zstd's FORWARD_IF_ERROR). The callee has already
+ * set the thread-local message. */
+#define CK_RETURN_IF_ERROR(expr)          \
+    do {                                  \
+        int ck__rc_ = (expr);             \
+        if (ck__rc_ != CK_OK) {           \
+            return ck__rc_;               \
+        }                                 \
+    } while (0)
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define CK_LIKELY(x) __builtin_expect(!!(x), 1)
+#  define CK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#  define CK_LIKELY(x) (x)
+#  define CK_UNLIKELY(x) (x)
+#endif
+
+#define CK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- allocation (src/common/alloc.c is the only file that knows the backend) ---- */
+void *ck__malloc(size_t size);
+void *ck__calloc(size_t n, size_t size);
+void *ck__realloc(void *ptr, size_t size);
+void ck__free(void *ptr);
+/* The size the allocator really gives for `size` bytes (>= size). */
+size_t ck__good_size(size_t size);
+/* A copy of s in ckernel memory (freed with ck__free/ck_free); NULL on failure. */
+char *ck__strdup(const char *s);
+
+/* ---- overflow-checked size arithmetic: 0 on success, 1 on overflow ---- */
+static inline int ck__add_overflow(size_t a, size_t b, size_t *out) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_add_overflow(a, b, out);
+#else
+    *out = a + b;
+    return *out < a;
+#endif
+}
+static inline int ck__mul_overflow(size_t a, size_t b, size_t *out) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_mul_overflow(a, b, out);
+#else
+    *out = a * b;
+    return a != 0 && *out / a != b;
+#endif
+}
+
+/* Sets the message only (status recorded too); returns status. */
+int ck__set_error_str(int status, const char *msg);
+
+#endif
