@@ -37,6 +37,11 @@ CK_EXTERN const char *ck_allocator_name(void);
 
 /* Frees memory that ckernel handed out (formatted strings, arrays' buffers). NULL is fine. */
 CK_EXTERN void ck_free(void *ptr);
+/* ckernel's allocator for resources a user kernel owns (freed with ck_free), so that they are
+ * counted by ck_get_alloc_stats and take part in allocation-failure tests. NULL on failure
+ * (ck_calloc also when n * size overflows); a failure sets no error message. */
+CK_EXTERN void *ck_malloc(size_t size);
+CK_EXTERN void *ck_calloc(size_t n, size_t size);
 
 typedef struct ck_alloc_stats {
     uint64_t allocations;   /* successful malloc/calloc/realloc-from-NULL calls so far */

@@ -136,6 +136,14 @@ void ck_free(void *ptr) {
     ck__free(ptr);
 }
 
+void *ck_malloc(size_t size) {
+    return ck__malloc(size);
+}
+
+void *ck_calloc(size_t n, size_t size) {
+    return ck__calloc(n, size);
+}
+
 void ck_get_alloc_stats(ck_alloc_stats *out) {
     uint64_t na = atomic_load_explicit(&ck__n_alloc, memory_order_relaxed);
     uint64_t nf = atomic_load_explicit(&ck__n_free, memory_order_relaxed);

@@ -1,0 +1,28 @@
+/* tests/support/alloc_hooks.h: a counting, failure-injecting allocator for tests, built
+ * only on the public ck_set_allocator API around ck_default_allocator(). */
+#ifndef CK_TEST_ALLOC_HOOKS_H
+#define CK_TEST_ALLOC_HOOKS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Installs the hook allocator (requires no live ckernel allocation). Returns a ck status. */
+int ckt_alloc_install(void);
+/* Restores the default allocator (requires no live ckernel allocation). */
+int ckt_alloc_uninstall(void);
+/* The n-th allocation request (malloc, calloc or realloc; 1-based) after this call fails;
+ * 0 disables failure. Resets the request counter. */
+void ckt_alloc_fail_at(int64_t n);
+/* Requests (malloc/calloc/realloc) since the last ckt_alloc_fail_at/install. */
+int64_t ckt_alloc_requests(void);
+/* Whether the injected failure was reached since the last ckt_alloc_fail_at. */
+int ckt_alloc_failed(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
