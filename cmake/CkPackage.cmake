@@ -22,7 +22,9 @@ install(FILES ${PROJECT_BINARY_DIR}/ckernelConfig.cmake
               ${PROJECT_BINARY_DIR}/ckernelConfigVersion.cmake
         DESTINATION ${CK_CMAKE_DIR})
 
-# pkg-config: paths relative to ${prefix} so the installed tree can be moved.
+# pkg-config: the prefix is found relative to the .pc file, so the installed tree can move.
+file(RELATIVE_PATH CK_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" CK_PC_TO_PREFIX "${CK_PC_TO_PREFIX}")
 set(CK_PC_LIBS_PRIVATE "-lpthread -lm")
 if(CMAKE_DL_LIBS)
   string(APPEND CK_PC_LIBS_PRIVATE " -l${CMAKE_DL_LIBS}")

@@ -181,6 +181,8 @@ TEST_F(Builder, ResetDestroysAndTheBuilderIsReusable) {
     char *src = nullptr;
     ASSERT_EQ(ck_call_single(ck_builder_root(&b), &calls, &src), CK_OK);
     EXPECT_EQ(calls, 3);
+    ck_builder_destroy(&b);  // now: the kernel points into `slots`
+    EXPECT_EQ(slots[0], 2);
 }
 
 TEST_F(Builder, KernelsOfAtMost128BytesCostNoHeapAllocation) {

@@ -1,0 +1,79 @@
+/* tests/consumer/consumer.c: a C program using the installed ckernel: builds a two-level
+ * kernel that outgrows the inline buffer, runs it, and checks that ckernel's allocator did not
+ * replace the process's malloc. Exit status 0 only when every check holds. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ckernel/ckernel.h>
+
+static int failures = 0;
+#define CHECK(cond)                                                           \
+    do {                                                                      \
+        if (!(cond)) {                                                        \
+            fprintf(stderr, "consumer_c: check failed: %s (line %d)\n", #cond, \
+                    __LINE__);                                                \
+            failures++;                                                       \
+        }                                                                     \
+    } while (0)
+
+typedef struct add_kernel {
+    ck_prefix base;
+    int64_t addend;
+    char padding[200]; /* makes the kernel outgrow the 128-byte inline buffer */
+} add_kernel;
+
+static int add_single(ck_prefix *self, char *dst, char *const *src) {
+    int64_t v;
+    memcpy(&v, src[0], sizeof v);
+    v += ((const add_kernel *)self)->addend;
+    memcpy(dst, &v, sizeof v);
+    return CK_OK;
+}
+
+static int add_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+                       const intptr_t *src_stride, size_t count) {
+    char *s = src[0];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
+        add_single(self, dst, &s);
+    }
+    return CK_OK;
+}
+
+int main(void) {
+    CHECK(strcmp(ck_version_string(), CK_VERSION_STRING) == 0);
+    CHECK(strcmp(ck_status_name(CK_ERR_BROADCAST), "CK_ERR_BROADCAST") == 0);
+
+    ck_builder b;
+    ck_builder_init(&b);
+    CHECK(ck_builder_reserve_leaf(&b, sizeof(add_kernel)) == CK_OK);
+    CHECK(!ck_builder_is_inline(&b));
+    add_kernel *k = (add_kernel *)ck_builder_at(&b, 0);
+    ck_prefix_set_function(&k->base, CK_REQUEST_STRIDED, add_single, add_strided);
+    k->addend = 1000;
+    int64_t in[5] = {1, 2, 3, 4, 5}, out[5] = {0};
+    char *src = (char *)in;
+    intptr_t ss = sizeof(int64_t);
+    CHECK(ck_call_strided(ck_builder_root(&b), (char *)out, sizeof(int64_t), &src, &ss, 5) ==
+          CK_OK);
+    for (int i = 0; i < 5; i++) {
+        CHECK(out[i] == 1001 + i);
+    }
+    ck_builder_destroy(&b);
+
+    /* The process's malloc must still be the C library's, not ckernel's jemalloc. */
+    Dl_info info;
+    void *m = dlsym(RTLD_DEFAULT, "malloc");
+    CHECK(m != NULL && dladdr(m, &info) != 0 && info.dli_fname != NULL &&
+          strstr(info.dli_fname, "libc.so") != NULL);
+    CHECK(dlsym(RTLD_DEFAULT, "mallocx") == NULL);
+
+    ck_alloc_stats st;
+    ck_get_alloc_stats(&st);
+    CHECK(st.live == 0 && st.allocations >= 1);
+    printf("consumer_c: %s (allocator: %s)\n", failures ? "FAILED" : "ok", ck_allocator_name());
+    return failures ? 1 : 0;
+}
