@@ -8,6 +8,13 @@
 #include "ckernel/alloc.h"
 #include "ckernel/kernel.h"
 #include "ckernel/builder.h"
+#include "ckernel/types.h"
+#include "ckernel/memblock.h"
+#include "ckernel/arrmeta.h"
+#include "ckernel/array.h"
 #include "ckernel/config.h"
+#include "ckernel/cpu.h"
+#include "ckernel/eval.h"
+#include "ckernel/assign.h"
 
 #endif

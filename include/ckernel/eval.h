@@ -1,0 +1,48 @@
+/* ckernel/eval.h: the evaluation context: how checked assignments are, what the data may
+ * look like, and (for later fields) how evaluation runs. A plain struct: initialise it with
+ * CK_EVAL_CTX_INIT and change the fields you need; NULL where a context is taken means
+ * CK_EVAL_CTX_INIT. */
+#ifndef CKERNEL_EVAL_H
+#define CKERNEL_EVAL_H
+
+#include <stddef.h>
+
+#include "ckernel/export.h"
+
+CK_BEGIN_DECLS
+
+/* Error modes of assignments (shared/DESIGN.md §7). Each checked mode includes the checks of
+ * the modes before it: OVERFLOW (range, NaN to integer, finite to inf, non-0/1 to bool,
+ * non-zero imaginary parts), FRACTIONAL (+ dropped fractional parts), INEXACT (+ any value
+ * that does not round-trip). DEFAULT means "the context's mode". */
+typedef enum ck_errmode {
+    CK_ERRMODE_NOCHECK = 0,
+    CK_ERRMODE_OVERFLOW = 1,
+    CK_ERRMODE_FRACTIONAL = 2,
+    CK_ERRMODE_INEXACT = 3,
+    CK_ERRMODE_DEFAULT = 4
+} ck_errmode;
+#define CK_NUM_ERRMODES 4 /* the concrete modes, NOCHECK .. INEXACT */
+
+/* Flags. The unaligned ones say the data pointers handed to a kernel may not be aligned to
+ * their element types (ck_assign sets them itself from the actual pointers). */
+#define CK_EVAL_SRC_UNALIGNED 0x1u
+#define CK_EVAL_DST_UNALIGNED 0x2u
+
+typedef struct ck_eval_ctx {
+    ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */
+    unsigned flags;     /* CK_EVAL_* */
+    int reserved_int[6];
+    size_t reserved_size[4];
+} ck_eval_ctx;
+
+#define CK_EVAL_CTX_INIT {CK_ERRMODE_FRACTIONAL, 0u, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}}
+
+/* "nocheck", "overflow", "fractional", "inexact", "default"; NULL for other values. */
+CK_EXTERN const char *ck_errmode_name(ck_errmode mode);
+/* Parses those names; CK_ERR_INVALID (with a message listing them) for anything else. */
+CK_EXTERN int ck_errmode_parse(const char *name, ck_errmode *out);
+
+CK_END_DECLS
+
+#endif

@@ -1,0 +1,12 @@
+/* src/dispatch/cpu_internal.h: what the kernel layer asks of the dispatch layer. */
+#ifndef CKERNEL_CPU_INTERNAL_H
+#define CKERNEL_CPU_INTERNAL_H
+
+#include "ckernel/cpu.h"
+#include "dispatch/cpu_targets.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
+
+/* The target for a kernel being built now, or the error that forbids building (an unusable
+ * CKERNEL_CPU_TARGET, a machine below the compiled baseline). */
+int ck__cpu_target_for_build(ck_cpu_target *out);
+
+#endif

@@ -1,0 +1,274 @@
+/* src/types/datashape_parse.c: ck_type_parse, a recursive-descent parser for datashape
+ * strings ("3 * var * int32", "pointer[complex[float32]]"). Recursion is bounded by
+ * CK_TYPE_MAX_DEPTH; every error quotes the input and names the 1-based byte column. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "types/type_internal.h"
+
+typedef struct ck__ds_parser {
+    const char *s;
+    size_t len;
+    size_t pos;
+} ck__ds_parser;
+
+static int ck__is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+static int ck__is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+static int ck__is_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static int ck__is_ident(char c) {
+    return ck__is_ident_start(c) || ck__is_digit(c);
+}
+
+/* Copies s[begin, end) to out (capacity cap), control bytes shown as '?'. */
+static void ck__quote(char *out, size_t cap, const char *s, size_t begin, size_t end) {
+    size_t n = 0;
+    for (size_t i = begin; i < end && n + 1 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        out[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    out[n] = '\0';
+}
+
+/* Records "<input>: <detail> at column <pos + 1>". A long input is shown as a window around
+ * the column, so the message still fits the thread-local buffer and points somewhere useful. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int ck__ds_error(const ck__ds_parser *p, int status, size_t pos, const char *fmt, ...) {
+    char detail[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    char shown[100];
+    const size_t window = 72;
+    if (p->len <= window) {
+        ck__quote(shown, sizeof shown, p->s, 0, p->len);
+        return ck_set_error(status, "%s: %s at column %zu", shown, detail, pos + 1);
+    }
+    size_t begin = pos > window / 2 ? pos - window / 2 : 0;
+    size_t end = begin + window < p->len ? begin + window : p->len;
+    ck__quote(shown, sizeof shown, p->s, begin, end);
+    return ck_set_error(status, "%s%s%s: %s at column %zu", begin > 0 ? "..." : "", shown,
+                        end < p->len ? "..." : "", detail, pos + 1);
+}
+
+static void ck__ds_skip_ws(ck__ds_parser *p) {
+    while (p->pos < p->len && ck__is_space(p->s[p->pos])) {
+        p->pos++;
+    }
+}
+
+/* Length of the identifier at pos (0 when there is none). */
+static size_t ck__ds_ident_len(const ck__ds_parser *p, size_t pos) {
+    size_t n = 0;
+    if (pos < p->len && ck__is_ident_start(p->s[pos])) {
+        while (pos + n < p->len && ck__is_ident(p->s[pos + n])) {
+            n++;
+        }
+    }
+    return n;
+}
+
+static int ck__ds_word_is(const ck__ds_parser *p, size_t pos, size_t n, const char *word) {
+    return strlen(word) == n && memcmp(p->s + pos, word, n) == 0;
+}
+
+/* A description of what is at pos, for "found ..." in messages. */
+static void ck__ds_found(const ck__ds_parser *p, size_t pos, char *out, size_t cap) {
+    if (pos >= p->len) {
+        snprintf(out, cap, "end of input");
+        return;
+    }
+    size_t n = ck__ds_ident_len(p, pos);
+    if (n == 0) {
+        while (pos + n < p->len && ck__is_digit(p->s[pos + n])) {
+            n++;
+        }
+    }
+    if (n == 0) {
+        n = 1;
+    }
+    if (n > 32) {
+        n = 32;
+    }
+    char tok[40];
+    ck__quote(tok, sizeof tok, p->s, pos, pos + n);
+    snprintf(out, cap, "'%s'", tok);
+}
+
+/* Skips whitespace and consumes the one-character token `c`, or fails saying what it
+ * expected after `after`. */
+static int ck__ds_expect(ck__ds_parser *p, char c, const char *after) {
+    ck__ds_skip_ws(p);
+    if (p->pos < p->len && p->s[p->pos] == c) {
+        p->pos++;
+        return CK_OK;
+    }
+    char found[64];
+    ck__ds_found(p, p->pos, found, sizeof found);
+    return ck__ds_error(p, CK_ERR_PARSE, p->pos, "expected '%c' after %s, found %s", c, after,
+                        found);
+}
+
+static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out);
+
+/* Parses `'*' type` after a dimension (spelled by s[start, start + n)) and makes the level. */
+static int ck__ds_parse_dim(ck__ds_parser *p, int depth, size_t start, size_t n, int is_var,
+                            intptr_t size, ck_type **out) {
+    char what[64];
+    char tok[40];
+    ck__quote(tok, sizeof tok, p->s, start, start + (n < 32 ? n : 32));
+    snprintf(what, sizeof what, "dimension '%s'", tok);
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, '*', what));
+    ck_type *element = NULL;
+    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &element));
+    int rc = is_var ? ck_type_make_var_dim(element, out)
+                    : ck_type_make_fixed_dim(size, element, out);
+    if (rc == CK_ERR_INVALID) {
+        /* Only the size check can fail here: depth was checked before recursing. */
+        rc = ck__ds_error(p, CK_ERR_INVALID, start,
+                          "%lld elements of %zu bytes overflow the largest data size",
+                          (long long)size, ck_type_data_size(element));
+    }
+    ck_type_decref(element);
+    return rc;
+}
+
+static int ck__ds_parse_pointer(ck__ds_parser *p, int depth, ck_type **out) {
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', "'pointer'"));
+    ck_type *target = NULL;
+    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &target));
+    int rc = ck__ds_expect(p, ']', "the target type of 'pointer['");
+    if (rc == CK_OK) {
+        rc = ck_type_make_pointer(target, out);
+    }
+    ck_type_decref(target);
+    return rc;
+}
+
+static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', "'complex'"));
+    ck__ds_skip_ws(p);
+    size_t at = p->pos;
+    size_t n = ck__ds_ident_len(p, at);
+    ck_type_id id;
+    if (ck__ds_word_is(p, at, n, "float32")) {
+        id = CK_TYPE_COMPLEX64;
+    } else if (ck__ds_word_is(p, at, n, "float64")) {
+        id = CK_TYPE_COMPLEX128;
+    } else {
+        char found[64];
+        ck__ds_found(p, at, found, sizeof found);
+        return ck__ds_error(p, CK_ERR_PARSE, at,
+                            "complex[...] takes float32 or float64, found %s", found);
+    }
+    p->pos += n;
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', "'complex[float..'"));
+    *out = (ck_type *)(uintptr_t)ck_type_scalar(id);
+    return CK_OK;
+}
+
+static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out) {
+    ck__ds_skip_ws(p);
+    const size_t start = p->pos;
+    if (start >= p->len) {
+        return ck__ds_error(p, CK_ERR_PARSE, start, "expected a type, found end of input");
+    }
+    const char c = p->s[start];
+    if (ck__is_digit(c)) {
+        size_t n = 0;
+        intptr_t size = 0;
+        int too_big = 0;
+        while (start + n < p->len && ck__is_digit(p->s[start + n])) {
+            intptr_t digit = p->s[start + n] - '0';
+            if (size > (INTPTR_MAX - digit) / 10) {
+                too_big = 1;
+            } else {
+                size = size * 10 + digit;
+            }
+            n++;
+        }
+        if (too_big) {
+            char tok[40];
+            ck__quote(tok, sizeof tok, p->s, start, start + (n < 32 ? n : 32));
+            return ck__ds_error(p, CK_ERR_INVALID, start,
+                                "dimension size %s%s is larger than %lld", tok,
+                                n > 32 ? "..." : "", (long long)INTPTR_MAX);
+        }
+        if (depth >= CK_TYPE_MAX_DEPTH) {
+            return ck__ds_error(p, CK_ERR_INVALID, start, "type nested deeper than %d levels",
+                                CK_TYPE_MAX_DEPTH);
+        }
+        p->pos += n;
+        return ck__ds_parse_dim(p, depth, start, n, 0, size, out);
+    }
+    size_t n = ck__ds_ident_len(p, start);
+    if (n == 0) {
+        if (c == '-') {
+            return ck__ds_error(p, CK_ERR_PARSE, start,
+                                "dimension sizes must be non-negative integers");
+        }
+        if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f) {
+            return ck__ds_error(p, CK_ERR_PARSE, start, "unexpected byte 0x%02x",
+                                (unsigned)(unsigned char)c);
+        }
+        return ck__ds_error(p, CK_ERR_PARSE, start, "unexpected character '%c'", c);
+    }
+    const int is_var = ck__ds_word_is(p, start, n, "var");
+    const int is_pointer = ck__ds_word_is(p, start, n, "pointer");
+    if ((is_var || is_pointer) && depth >= CK_TYPE_MAX_DEPTH) {
+        return ck__ds_error(p, CK_ERR_INVALID, start, "type nested deeper than %d levels",
+                            CK_TYPE_MAX_DEPTH);
+    }
+    p->pos += n;
+    if (is_var) {
+        return ck__ds_parse_dim(p, depth, start, n, 1, -1, out);
+    }
+    if (is_pointer) {
+        return ck__ds_parse_pointer(p, depth, out);
+    }
+    if (ck__ds_word_is(p, start, n, "complex")) {
+        return ck__ds_parse_complex(p, out);
+    }
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        if (ck__ds_word_is(p, start, n, ck__scalar_name((ck_type_id)id))) {
+            *out = (ck_type *)(uintptr_t)ck_type_scalar((ck_type_id)id);
+            return CK_OK;
+        }
+    }
+    char tok[40];
+    ck__quote(tok, sizeof tok, p->s, start, start + (n < 32 ? n : 32));
+    return ck__ds_error(p, CK_ERR_PARSE, start, "unknown type '%s%s'", tok, n > 32 ? "..." : "");
+}
+
+int ck_type_parse(const char *datashape, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_type_parse: out is NULL");
+    }
+    *out = NULL;
+    if (datashape == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_type_parse: the datashape string is NULL");
+    }
+    ck__ds_parser p = {datashape, strlen(datashape), 0};
+    ck_type *t = NULL;
+    CK_RETURN_IF_ERROR(ck__ds_parse_type(&p, 0, &t));
+    ck__ds_skip_ws(&p);
+    if (p.pos < p.len) {
+        char found[64];
+        ck__ds_found(&p, p.pos, found, sizeof found);
+        ck_type_decref(t);
+        return ck__ds_error(&p, CK_ERR_PARSE, p.pos, "unexpected %s after a complete type",
+                            found);
+    }
+    *out = t;
+    return CK_OK;
+}

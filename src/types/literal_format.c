@@ -1,0 +1,189 @@
+/* src/types/literal_format.c: ck_array_format, the literal text of an array: nested lists,
+ * integers in decimal, floats in their shortest round-trip text, complex as 1.5-2j,
+ * true/false, and null for an unallocated var dim or a NULL pointer. Walks any valid
+ * arrmeta (strides of any sign, var offsets), not only the container's own. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/float16.h"
+#include "common/internal.h"
+#include "types/array_internal.h"
+#include "types/numtext.h"
+
+/* The growing text (a private buffer: the first failure is returned at once). */
+typedef struct ck__litbuf {
+    char *s;
+    size_t len;
+    size_t cap;
+} ck__litbuf;
+
+static int ck__litbuf_append(ck__litbuf *b, const char *s, size_t n) {
+    if (b->cap - b->len <= n) {
+        size_t want;
+        if (ck__add_overflow(b->len, n + 1, &want)) {
+            return ck_set_error(CK_ERR_NOMEM, "ck_array_format: the text is too large");
+        }
+        size_t grown = b->cap + b->cap / 2;
+        if (grown < want) {
+            grown = want;
+        }
+        if (grown < 64) {
+            grown = 64;
+        }
+        char *p = (char *)ck__realloc(b->s, grown);
+        if (p == NULL) {
+            return ck_set_error(CK_ERR_NOMEM, "ck_array_format: out of memory (%zu bytes)",
+                                grown);
+        }
+        b->s = p;
+        b->cap = grown;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return CK_OK;
+}
+
+#define CK__APPEND_LIT(b, lit) ck__litbuf_append((b), (lit), sizeof(lit) - 1)
+
+static int ck__format_complex(ck__litbuf *b, double re, double im, ck__fkind k) {
+    char buf[80];
+    size_t n = ck__format_float(re, k, 0, buf);
+    /* The imaginary part always carries its sign; nan prints none, so it gets "+". */
+    if (isnan(im) || !signbit(im)) {
+        buf[n++] = '+';
+    }
+    n += ck__format_float(im, k, 0, buf + n);
+    buf[n++] = 'j';
+    return ck__litbuf_append(b, buf, n);
+}
+
+static int ck__format_scalar(ck__litbuf *b, ck_type_id id, const char *data) {
+    char buf[48];
+    size_t n = 0;
+    switch (id) {
+    case CK_TYPE_BOOL:
+        return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
+#define CK__FMT_INT(ID, T, FMT, CAST)                                         \
+    case ID: {                                                                \
+        T v;                                                                  \
+        memcpy(&v, data, sizeof v);                                           \
+        n = (size_t)snprintf(buf, sizeof buf, "%" FMT, (CAST)v);              \
+        break;                                                                \
+    }
+        CK__FMT_INT(CK_TYPE_INT8, int8_t, PRId64, int64_t)
+        CK__FMT_INT(CK_TYPE_INT16, int16_t, PRId64, int64_t)
+        CK__FMT_INT(CK_TYPE_INT32, int32_t, PRId64, int64_t)
+        CK__FMT_INT(CK_TYPE_INT64, int64_t, PRId64, int64_t)
+        CK__FMT_INT(CK_TYPE_UINT8, uint8_t, PRIu64, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT16, uint16_t, PRIu64, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT32, uint32_t, PRIu64, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT64, uint64_t, PRIu64, uint64_t)
+#undef CK__FMT_INT
+    case CK_TYPE_FLOAT16: {
+        uint16_t h;
+        memcpy(&h, data, sizeof h);
+        n = ck__format_float(ck__half_to_double(h), CK__F16, 1, buf);
+        break;
+    }
+    case CK_TYPE_FLOAT32: {
+        float f;
+        memcpy(&f, data, sizeof f);
+        n = ck__format_float((double)f, CK__F32, 1, buf);
+        break;
+    }
+    case CK_TYPE_FLOAT64: {
+        double d;
+        memcpy(&d, data, sizeof d);
+        n = ck__format_float(d, CK__F64, 1, buf);
+        break;
+    }
+    case CK_TYPE_COMPLEX64: {
+        float c[2];
+        memcpy(c, data, sizeof c);
+        return ck__format_complex(b, (double)c[0], (double)c[1], CK__F32);
+    }
+    default: { /* CK_TYPE_COMPLEX128 */
+        double c[2];
+        memcpy(c, data, sizeof c);
+        return ck__format_complex(b, c[0], c[1], CK__F64);
+    }
+    }
+    return ck__litbuf_append(b, buf, n);
+}
+
+static int ck__format_value(ck__litbuf *b, const ck_type *t, const char *arrmeta,
+                            const char *data) {
+    switch (t->id) {
+    case CK_TYPE_FIXED_DIM:
+    case CK_TYPE_VAR_DIM: {
+        intptr_t count, stride;
+        const char *first;
+        size_t level;
+        if (t->id == CK_TYPE_FIXED_DIM) {
+            ck_fixed_dim_arrmeta m;
+            memcpy(&m, arrmeta, sizeof m);
+            count = m.dim_size;
+            stride = m.stride;
+            first = data;
+            level = sizeof m;
+        } else {
+            ck_var_dim_arrmeta m;
+            ck_var_data v;
+            memcpy(&m, arrmeta, sizeof m);
+            memcpy(&v, data, sizeof v);
+            if (v.begin == NULL) {
+                return CK__APPEND_LIT(b, "null");
+            }
+            count = (intptr_t)v.size;
+            stride = m.stride;
+            first = v.begin + m.offset;
+            level = sizeof m;
+        }
+        CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, "["));
+        for (intptr_t i = 0; i < count; i++) {
+            if (i > 0) {
+                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
+            }
+            CK_RETURN_IF_ERROR(
+                ck__format_value(b, t->element, arrmeta + level, first + i * stride));
+        }
+        return CK__APPEND_LIT(b, "]");
+    }
+    case CK_TYPE_POINTER: {
+        ck_pointer_arrmeta m;
+        const char *p;
+        memcpy(&m, arrmeta, sizeof m);
+        memcpy(&p, data, sizeof p);
+        if (p == NULL) {
+            return CK__APPEND_LIT(b, "null");
+        }
+        return ck__format_value(b, t->element, arrmeta + sizeof m, p + m.offset);
+    }
+    default:
+        return ck__format_scalar(b, t->id, data);
+    }
+}
+
+int ck_array_format(const ck_array *a, char **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_format: out is NULL");
+    }
+    *out = NULL;
+    if (a == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_format: the array is NULL");
+    }
+    ck__litbuf b = {NULL, 0, 0};
+    int rc = ck__format_value(&b, a->type, a->arrmeta, a->data);
+    if (rc != CK_OK) {
+        ck__free(b.s);
+        return rc;
+    }
+    if (b.s == NULL) { /* cannot happen (every value has text), but never return NULL */
+        return ck_set_error(CK_ERR_INTERNAL, "ck_array_format: empty literal");
+    }
+    *out = b.s;
+    return CK_OK;
+}

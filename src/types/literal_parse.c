@@ -1,0 +1,780 @@
+/* src/types/literal_parse.c: ck_array_parse, reading array literals ("[[1, 2.5], null]")
+ * into a new ck_array. Two passes over the text with the same code: the first checks shape
+ * and every value without storing anything (so a wrong literal allocates nothing for data,
+ * whatever sizes its type declares), the second allocates and stores. Recursion follows the
+ * type, so it is bounded by CK_TYPE_MAX_DEPTH whatever the text holds. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/float16.h"
+#include "common/internal.h"
+#include "types/array_internal.h"
+#include "types/numtext.h"
+
+typedef struct ck__lit {
+    const char *s;
+    size_t len;
+    size_t pos;
+    int depth; /* entries of path in use */
+    intptr_t path[CK_TYPE_MAX_DEPTH];
+} ck__lit;
+
+/* A number token s[begin, end): optional sign, then digits with optional fraction and
+ * exponent, or nan / inf. An empty span stands for 0 (the real part of "2j"). */
+typedef struct ck__num {
+    size_t begin;
+    size_t end;
+    int is_int;  /* sign and digits only */
+    int special; /* 0, or CK__NUM_NAN / CK__NUM_INF */
+    int negative;
+    int sign_apart; /* "1 - 2j": the sign stood apart from the digits; negate the text's value */
+} ck__num;
+
+#define CK__NUM_NAN 1
+#define CK__NUM_INF 2
+
+typedef struct ck__scalar_lit {
+    int is_bool;
+    int bool_value;
+    int is_complex;
+    ck__num re;
+    ck__num im;
+    size_t begin; /* the whole literal text, for messages */
+    size_t end;
+} ck__scalar_lit;
+
+static int ck__lit_is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+static int ck__lit_is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+static int ck__lit_is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static void ck__lit_skip_ws(ck__lit *p) {
+    while (p->pos < p->len && ck__lit_is_space(p->s[p->pos])) {
+        p->pos++;
+    }
+}
+
+static char ck__lit_peek(const ck__lit *p) {
+    return p->pos < p->len ? p->s[p->pos] : '\0';
+}
+
+/* Length of the word (letters, digits, '_') starting with a letter at pos; 0 if none. */
+static size_t ck__lit_word_len(const ck__lit *p, size_t pos) {
+    size_t n = 0;
+    if (pos < p->len && ck__lit_is_alpha(p->s[pos])) {
+        while (pos + n < p->len &&
+               (ck__lit_is_alpha(p->s[pos + n]) || ck__lit_is_digit(p->s[pos + n]))) {
+            n++;
+        }
+    }
+    return n;
+}
+
+static int ck__lit_word_is(const ck__lit *p, size_t pos, size_t n, const char *w) {
+    return strlen(w) == n && memcmp(p->s + pos, w, n) == 0;
+}
+
+/* Copies a bounded, printable excerpt of s[begin, end) into out. */
+static void ck__lit_excerpt(const ck__lit *p, size_t begin, size_t end, char *out, size_t cap) {
+    if (end > p->len) {
+        end = p->len;
+    }
+    size_t n = 0;
+    for (size_t i = begin; i < end && i < p->len && n + 4 < cap; i++) {
+        unsigned char c = (unsigned char)p->s[i];
+        out[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    if (end > begin && end - begin > n && n + 4 <= cap) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+}
+
+/* What stands at pos, for "found ...": a word, a number-ish run, one character, or the end. */
+static void ck__lit_found(const ck__lit *p, size_t pos, char *out, size_t cap) {
+    if (pos >= p->len) {
+        snprintf(out, cap, "end of input");
+        return;
+    }
+    size_t end = pos;
+    while (end < p->len && end - pos < 40) {
+        char c = p->s[end];
+        if (c == ',' || c == '[' || c == ']' || ck__lit_is_space(c)) {
+            break;
+        }
+        end++;
+    }
+    if (end == pos) {
+        end = pos + 1;
+    }
+    char tok[48];
+    ck__lit_excerpt(p, pos, end, tok, sizeof tok);
+    snprintf(out, cap, "'%s'", tok);
+}
+
+/* "ck_array_parse: at [1][3] (column 12): <detail>", or "at column 12" at the top level. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int ck__lit_error(const ck__lit *p, int status, size_t pos, const char *fmt, ...) {
+    char detail[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (p->depth == 0) {
+        return ck_set_error(status, "ck_array_parse: at column %zu: %s", pos + 1, detail);
+    }
+    char path[256];
+    size_t n = 0;
+    for (int i = 0; i < p->depth && n < sizeof path; i++) {
+        int w = snprintf(path + n, sizeof path - n, "[%lld]", (long long)p->path[i]);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return ck_set_error(status, "ck_array_parse: at %s (column %zu): %s", path, pos + 1, detail);
+}
+
+static int ck__lit_type_text(const ck_type *t, char *out, size_t cap) {
+    char *s = NULL;
+    if (ck_type_format(t, &s) != CK_OK) {
+        snprintf(out, cap, "%s", ck_type_id_name(t->id));
+        return 0;
+    }
+    snprintf(out, cap, "%s", s);
+    ck__free(s);
+    return 1;
+}
+
+/* ---- numbers ---- */
+
+/* Reads a number at p->pos (sign included). 1: read, 0: no number here (nothing consumed),
+ * -1: a malformed number (error recorded). */
+static int ck__lit_number(ck__lit *p, ck__num *n) {
+    size_t i = p->pos;
+    memset(n, 0, sizeof *n);
+    n->begin = i;
+    if (i < p->len && (p->s[i] == '+' || p->s[i] == '-')) {
+        n->negative = p->s[i] == '-';
+        i++;
+    }
+    size_t w = ck__lit_word_len(p, i);
+    if (w > 0) {
+        /* "infj" and "nanj" are imaginary; the 'j' is left for the caller. */
+        size_t core = (w == 4 && p->s[i + 3] == 'j') ? 3 : w;
+        if (ck__lit_word_is(p, i, core, "nan")) {
+            n->special = CK__NUM_NAN;
+        } else if (ck__lit_word_is(p, i, core, "inf")) {
+            n->special = CK__NUM_INF;
+        } else {
+            return 0;
+        }
+        n->end = i + core;
+        p->pos = n->end;
+        return 1;
+    }
+    size_t digits = 0;
+    while (i < p->len && ck__lit_is_digit(p->s[i])) {
+        i++;
+        digits++;
+    }
+    n->is_int = 1;
+    if (i < p->len && p->s[i] == '.') {
+        n->is_int = 0;
+        i++;
+        while (i < p->len && ck__lit_is_digit(p->s[i])) {
+            i++;
+            digits++;
+        }
+    }
+    if (digits == 0) {
+        if (i == n->begin) {
+            return 0;
+        }
+        char tok[48];
+        ck__lit_excerpt(p, n->begin, i + 1, tok, sizeof tok);
+        return ck__lit_error(p, CK_ERR_PARSE, n->begin, "malformed number '%s'", tok), -1;
+    }
+    if (i < p->len && (p->s[i] == 'e' || p->s[i] == 'E')) {
+        size_t e = i + 1;
+        if (e < p->len && (p->s[e] == '+' || p->s[e] == '-')) {
+            e++;
+        }
+        if (e >= p->len || !ck__lit_is_digit(p->s[e])) {
+            char tok[48];
+            ck__lit_excerpt(p, n->begin, e + 1, tok, sizeof tok);
+            return ck__lit_error(p, CK_ERR_PARSE, n->begin,
+                                 "malformed number '%s' (the exponent has no digits)", tok),
+                   -1;
+        }
+        while (e < p->len && ck__lit_is_digit(p->s[e])) {
+            e++;
+        }
+        n->is_int = 0;
+        i = e;
+    }
+    n->end = i;
+    p->pos = i;
+    return 1;
+}
+
+/* Reads a scalar literal: true/false, a real number, or a complex a+bj / a-bj / bj. */
+static int ck__lit_scalar(ck__lit *p, const ck_type *t, ck__scalar_lit *v) {
+    memset(v, 0, sizeof *v);
+    v->begin = p->pos;
+    size_t w = ck__lit_word_len(p, p->pos);
+    if (ck__lit_word_is(p, p->pos, w, "true") || ck__lit_word_is(p, p->pos, w, "false")) {
+        v->is_bool = 1;
+        v->bool_value = p->s[p->pos] == 't';
+        p->pos += w;
+        v->end = p->pos;
+        return CK_OK;
+    }
+    char tname[96];
+    int rc = ck__lit_number(p, &v->re);
+    if (rc < 0) {
+        return CK_ERR_PARSE;
+    }
+    if (rc == 0) {
+        char found[64];
+        ck__lit_found(p, p->pos, found, sizeof found);
+        ck__lit_type_text(t, tname, sizeof tname);
+        if (ck__lit_word_is(p, p->pos, w, "null")) {
+            return ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                                 "null stands only for a var dim or a pointer, not for a value of type %s",
+                                 tname);
+        }
+        if (ck__lit_peek(p) == '[') {
+            return ck__lit_error(p, CK_ERR_PARSE, p->pos, "expected a value of type %s, found a list",
+                                 tname);
+        }
+        return ck__lit_error(p, CK_ERR_PARSE, p->pos, "expected a value of type %s, found %s", tname,
+                             found);
+    }
+    if (ck__lit_peek(p) == 'j') { /* "2j": imaginary only */
+        v->is_complex = 1;
+        v->im = v->re;
+        memset(&v->re, 0, sizeof v->re);
+        v->re.is_int = 1;
+        p->pos++;
+        v->end = p->pos;
+        return CK_OK;
+    }
+    size_t after_real = p->pos;
+    ck__lit_skip_ws(p);
+    char c = ck__lit_peek(p);
+    if (c == '+' || c == '-') {
+        /* The sign of the imaginary part may be followed by spaces ("1.5 - 2j"), but not by
+         * another sign. */
+        p->pos++;
+        ck__lit_skip_ws(p);
+        char next = ck__lit_peek(p);
+        rc = next == '+' || next == '-' ? 0 : ck__lit_number(p, &v->im);
+        if (rc < 0) {
+            return CK_ERR_PARSE;
+        }
+        v->im.negative = c == '-';
+        v->im.sign_apart = c == '-';
+        if (rc == 0 || ck__lit_peek(p) != 'j') {
+            char found[64];
+            ck__lit_found(p, p->pos, found, sizeof found);
+            return ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                                 rc == 0 ? "expected the imaginary part of a complex number "
+                                           "(like 1+2j), found %s"
+                                         : "expected 'j' after the imaginary part, found %s",
+                                 found);
+        }
+        p->pos++;
+        v->is_complex = 1;
+        v->end = p->pos;
+        return CK_OK;
+    }
+    p->pos = after_real;
+    v->end = p->pos;
+    return CK_OK;
+}
+
+/* After a scalar only a separator may follow: so "0x10" is an error at 'x' rather than a
+ * number that strtod would read further than the grammar did. */
+static int ck__lit_scalar_end(ck__lit *p, const ck__scalar_lit *v) {
+    size_t at = p->pos;
+    while (at < p->len && ck__lit_is_space(p->s[at])) {
+        at++;
+    }
+    if (at >= p->len || p->s[at] == ',' || p->s[at] == ']') {
+        return CK_OK;
+    }
+    char found[64];
+    char tok[48];
+    ck__lit_found(p, at, found, sizeof found);
+    ck__lit_excerpt(p, v->begin, v->end, tok, sizeof tok);
+    return ck__lit_error(p, CK_ERR_PARSE, at, "unexpected %s after the value %s", found, tok);
+}
+
+/* The value of a number as a double. Fails only for text strtod reads differently from the
+ * grammar above, which cannot happen for a well-formed token; checked anyway. */
+static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
+    if (n->special != 0) {
+        double v = n->special == CK__NUM_NAN ? (double)NAN : (double)INFINITY;
+        *out = n->negative ? -v : v;
+        return CK_OK;
+    }
+    if (n->end == n->begin) {
+        *out = 0.0;
+        return CK_OK;
+    }
+    const char *end;
+    *out = ck__strtod_c(p->s + n->begin, &end);
+    if (end != p->s + n->end) {
+        char tok[48];
+        ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
+        return ck__lit_error(p, CK_ERR_PARSE, n->begin, "malformed number '%s'", tok);
+    }
+    if (n->sign_apart) {
+        *out = -*out;
+    }
+    return CK_OK;
+}
+
+/* The value of a number rounded once to float16/float32/float64, as a double. */
+static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, double *out) {
+    CK_RETURN_IF_ERROR(ck__lit_num_double(p, n, out));
+    if (n->special != 0 || n->end == n->begin || k == CK__F64) {
+        return CK_OK;
+    }
+    const char *end;
+    if (k == CK__F32) {
+        *out = (double)ck__strtof_c(p->s + n->begin, &end);
+    } else {
+        *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
+    }
+    if (n->sign_apart) { /* exact: rounding is symmetric */
+        *out = -*out;
+    }
+    return CK_OK;
+}
+
+/* ---- conversion of a scalar literal to the destination type ---- */
+
+typedef struct ck__lit_ctx {
+    const ck__lit *p;
+    const ck__scalar_lit *v;
+    ck_type_id id;
+} ck__lit_ctx;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int ck__lit_value_error(const ck__lit_ctx *c, int status, const char *fmt, ...) {
+    char detail[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    char tok[48];
+    ck__lit_excerpt(c->p, c->v->begin, c->v->end, tok, sizeof tok);
+    return ck__lit_error(c->p, status, c->v->begin, "value %s %s", tok, detail);
+}
+
+/* The real part of v for a real destination: the imaginary part must be zero. */
+static int ck__lit_real_part(const ck__lit_ctx *c, const ck__num **re) {
+    *re = &c->v->re;
+    if (!c->v->is_complex) {
+        return CK_OK;
+    }
+    double im;
+    CK_RETURN_IF_ERROR(ck__lit_num_double(c->p, &c->v->im, &im));
+    if (im != 0.0) {
+        return ck__lit_value_error(c, CK_ERR_IMAGINARY,
+                                   "has a non-zero imaginary part; %s is real",
+                                   ck_type_id_name(c->id));
+    }
+    return CK_OK;
+}
+
+/* The integer value of a real literal, range-checked for [lo, hi]: exact for integer text of
+ * any length, through float64 for text with a fraction or exponent. */
+static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_t *s_out,
+                           uint64_t *u_out) {
+    if (c->v->is_bool) {
+        *s_out = c->v->bool_value;
+        *u_out = (uint64_t)c->v->bool_value;
+        return CK_OK;
+    }
+    const ck__num *n;
+    CK_RETURN_IF_ERROR(ck__lit_real_part(c, &n));
+    const char *name = ck_type_id_name(c->id);
+    if (n->is_int) {
+        uint64_t mag = 0;
+        int too_big = 0;
+        for (size_t i = n->begin; i < n->end; i++) {
+            char ch = c->p->s[i];
+            if (!ck__lit_is_digit(ch)) {
+                continue; /* the sign */
+            }
+            unsigned d = (unsigned)(ch - '0');
+            if (mag > (UINT64_MAX - d) / 10) {
+                too_big = 1;
+            } else {
+                mag = mag * 10 + d;
+            }
+        }
+        int fits = !too_big && (n->negative ? mag <= (uint64_t)0 - (uint64_t)lo : mag <= hi);
+        if (!fits) {
+            return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s", name);
+        }
+        *u_out = n->negative ? (uint64_t)0 - mag : mag;
+        *s_out = (int64_t)*u_out; /* two's complement: -mag */
+        return CK_OK;
+    }
+    double d;
+    CK_RETURN_IF_ERROR(ck__lit_num_double(c->p, n, &d));
+    if (isnan(d) || isinf(d)) {
+        return ck__lit_value_error(c, CK_ERR_OVERFLOW, "cannot be stored in %s", name);
+    }
+    if (d != trunc(d)) {
+        return ck__lit_value_error(c, CK_ERR_FRACTIONAL, "is not an integer, as %s requires",
+                                   name);
+    }
+    /* hi + 1 is a power of two (or 2^64), exact as a double; lo likewise. */
+    double upper = ldexp((double)(hi / 2 + 1), 1);
+    if (d < (double)lo || d >= upper) {
+        return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s", name);
+    }
+    if (d < 0) {
+        *s_out = (int64_t)d;
+        *u_out = (uint64_t)*s_out;
+    } else {
+        *u_out = (uint64_t)d;
+        *s_out = (int64_t)*u_out;
+    }
+    return CK_OK;
+}
+
+/* A float component of kind k; finite text that rounds to infinity is an overflow. */
+static int ck__lit_float(const ck__lit_ctx *c, const ck__num *n, ck__fkind k, double *out) {
+    CK_RETURN_IF_ERROR(ck__lit_num_float(c->p, n, k, out));
+    if (isinf(*out) && n->special != CK__NUM_INF) {
+        return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s",
+                                   ck_type_id_name(c->id));
+    }
+    return CK_OK;
+}
+
+static int ck__lit_real(const ck__lit_ctx *c, ck__fkind k, double *out) {
+    if (c->v->is_bool) {
+        *out = c->v->bool_value;
+        return CK_OK;
+    }
+    const ck__num *n;
+    CK_RETURN_IF_ERROR(ck__lit_real_part(c, &n));
+    return ck__lit_float(c, n, k, out);
+}
+
+static int ck__lit_complex(const ck__lit_ctx *c, ck__fkind k, double *re, double *im) {
+    *im = 0.0;
+    if (c->v->is_bool) {
+        *re = c->v->bool_value;
+        return CK_OK;
+    }
+    CK_RETURN_IF_ERROR(ck__lit_float(c, &c->v->re, k, re));
+    if (c->v->is_complex) {
+        CK_RETURN_IF_ERROR(ck__lit_float(c, &c->v->im, k, im));
+    }
+    return CK_OK;
+}
+
+/* Converts v to type id and, when data is not NULL, stores it there. */
+static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id id, char *data) {
+    ck__lit_ctx c = {p, v, id};
+    int64_t s = 0;
+    uint64_t u = 0;
+    double re = 0.0;
+    double im = 0.0;
+    switch (id) {
+    case CK_TYPE_BOOL: {
+        if (v->is_bool) {
+            u = (uint64_t)v->bool_value;
+        } else {
+            int rc = ck__lit_real(&c, CK__F64, &re);
+            if (rc != CK_OK) {
+                return rc;
+            }
+            if (re != 0.0 && re != 1.0) {
+                return ck__lit_value_error(&c, CK_ERR_OVERFLOW,
+                                           "is out of range for bool (true, false, 0 or 1)");
+            }
+            u = re == 1.0;
+        }
+        if (data != NULL) {
+            *data = (char)u;
+        }
+        return CK_OK;
+    }
+#define CK__LIT_INT(ID, T, LO, HI, V)                                   \
+    case ID: {                                                          \
+        CK_RETURN_IF_ERROR(ck__lit_integer(&c, LO, HI, &s, &u));        \
+        if (data != NULL) {                                             \
+            T x = (T)(V);                                               \
+            memcpy(data, &x, sizeof x);                                 \
+        }                                                               \
+        return CK_OK;                                                   \
+    }
+        CK__LIT_INT(CK_TYPE_INT8, int8_t, INT8_MIN, INT8_MAX, s)
+        CK__LIT_INT(CK_TYPE_INT16, int16_t, INT16_MIN, INT16_MAX, s)
+        CK__LIT_INT(CK_TYPE_INT32, int32_t, INT32_MIN, INT32_MAX, s)
+        CK__LIT_INT(CK_TYPE_INT64, int64_t, INT64_MIN, INT64_MAX, s)
+        CK__LIT_INT(CK_TYPE_UINT8, uint8_t, 0, UINT8_MAX, u)
+        CK__LIT_INT(CK_TYPE_UINT16, uint16_t, 0, UINT16_MAX, u)
+        CK__LIT_INT(CK_TYPE_UINT32, uint32_t, 0, UINT32_MAX, u)
+        CK__LIT_INT(CK_TYPE_UINT64, uint64_t, 0, UINT64_MAX, u)
+#undef CK__LIT_INT
+    case CK_TYPE_FLOAT16: {
+        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F16, &re));
+        if (data != NULL) {
+            uint16_t h = ck__double_to_half(re); /* exact: re is already a half */
+            memcpy(data, &h, sizeof h);
+        }
+        return CK_OK;
+    }
+    case CK_TYPE_FLOAT32: {
+        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F32, &re));
+        if (data != NULL) {
+            float f = (float)re;
+            memcpy(data, &f, sizeof f);
+        }
+        return CK_OK;
+    }
+    case CK_TYPE_FLOAT64: {
+        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F64, &re));
+        if (data != NULL) {
+            memcpy(data, &re, sizeof re);
+        }
+        return CK_OK;
+    }
+    case CK_TYPE_COMPLEX64: {
+        CK_RETURN_IF_ERROR(ck__lit_complex(&c, CK__F32, &re, &im));
+        if (data != NULL) {
+            float f[2] = {(float)re, (float)im};
+            memcpy(data, f, sizeof f);
+        }
+        return CK_OK;
+    }
+    default: { /* CK_TYPE_COMPLEX128 */
+        CK_RETURN_IF_ERROR(ck__lit_complex(&c, CK__F64, &re, &im));
+        if (data != NULL) {
+            double d[2] = {re, im};
+            memcpy(data, d, sizeof d);
+        }
+        return CK_OK;
+    }
+    }
+}
+
+/* ---- structure ---- */
+
+static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char *data);
+
+/* Consumes "null" when it stands at pos (for var dims and pointers). */
+static int ck__lit_take_null(ck__lit *p) {
+    size_t w = ck__lit_word_len(p, p->pos);
+    if (ck__lit_word_is(p, p->pos, w, "null")) {
+        p->pos += w;
+        return 1;
+    }
+    return 0;
+}
+
+/* The number of elements of the (already validated) list whose '[' is just before pos. */
+static size_t ck__lit_count(const ck__lit *p) {
+    size_t count = 0;
+    int depth = 0;
+    int any = 0;
+    for (size_t i = p->pos; i < p->len; i++) {
+        char c = p->s[i];
+        if (c == ']' && depth == 0) {
+            break;
+        }
+        if (c == '[') {
+            depth++;
+        } else if (c == ']') {
+            depth--;
+        } else if (c == ',' && depth == 0) {
+            count++;
+        }
+        if (!ck__lit_is_space(c)) {
+            any = 1;
+        }
+    }
+    return any ? count + 1 : 0;
+}
+
+/* A list for a fixed dim (expect >= 0: exactly that many elements) or a var dim
+ * (expect < 0). Element i goes to first + i * stride when storing. */
+static int ck__lit_list(ck__lit *p, const ck_type *t, intptr_t expect, const char *elem_meta,
+                        char *first, intptr_t stride) {
+    char tname[96];
+    const size_t open = p->pos;
+    if (ck__lit_peek(p) != '[') {
+        char found[64];
+        ck__lit_found(p, p->pos, found, sizeof found);
+        ck__lit_type_text(t, tname, sizeof tname);
+        return ck__lit_error(p, CK_ERR_PARSE, p->pos, "expected a list for %s, found %s",
+                             tname, found);
+    }
+    p->pos++;
+    ck__lit_skip_ws(p);
+    intptr_t count = 0;
+    if (ck__lit_peek(p) == ']') {
+        p->pos++;
+    } else {
+        for (;;) {
+            if (expect >= 0 && count == expect) {
+                ck__lit_type_text(t, tname, sizeof tname);
+                return ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                                     "too many elements: %s takes %lld", tname,
+                                     (long long)expect);
+            }
+            p->path[p->depth++] = count;
+            int rc = ck__lit_value(p, t->element, elem_meta,
+                                   first != NULL ? first + count * stride : NULL);
+            p->depth--;
+            if (rc != CK_OK) {
+                return rc;
+            }
+            count++;
+            ck__lit_skip_ws(p);
+            char c = ck__lit_peek(p);
+            if (c == ']') {
+                p->pos++;
+                break;
+            }
+            if (c != ',') {
+                char found[64];
+                ck__lit_found(p, p->pos, found, sizeof found);
+                return ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                                     "expected ',' or ']' after element %lld, found %s",
+                                     (long long)(count - 1), found);
+            }
+            p->pos++;
+            ck__lit_skip_ws(p);
+        }
+    }
+    if (expect >= 0 && count != expect) {
+        ck__lit_type_text(t, tname, sizeof tname);
+        return ck__lit_error(p, CK_ERR_PARSE, open, "%lld element%s given, %s takes %lld",
+                             (long long)count, count == 1 ? "" : "s", tname, (long long)expect);
+    }
+    return CK_OK;
+}
+
+static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
+    ck__lit_skip_ws(p);
+    const size_t level = ck__level_arrmeta_size(t->id);
+    const char *elem_meta = data != NULL ? arrmeta + level : NULL;
+    switch (t->id) {
+    case CK_TYPE_FIXED_DIM: {
+        intptr_t stride = 0;
+        if (data != NULL) {
+            ck_fixed_dim_arrmeta m;
+            memcpy(&m, arrmeta, sizeof m);
+            stride = m.stride;
+        }
+        return ck__lit_list(p, t, t->fixed_size, elem_meta, data, stride);
+    }
+    case CK_TYPE_VAR_DIM: {
+        if (ck__lit_take_null(p)) {
+            return CK_OK; /* stays unallocated: the data is zero-filled */
+        }
+        if (data == NULL || ck__lit_peek(p) != '[') {
+            return ck__lit_list(p, t, -1, NULL, NULL, 0);
+        }
+        ck_var_dim_arrmeta m;
+        memcpy(&m, arrmeta, sizeof m);
+        p->pos++;
+        size_t count = ck__lit_count(p);
+        p->pos--;
+        size_t bytes;
+        if (ck__mul_overflow(count, (size_t)m.stride, &bytes)) {
+            return ck__lit_error(p, CK_ERR_NOMEM, p->pos, "%zu elements cannot be allocated",
+                                 count);
+        }
+        char *begin;
+        CK_RETURN_IF_ERROR(
+            ck_arena_alloc(m.blockref, bytes, t->element->data_alignment, &begin));
+        ck_var_data v = {begin, count};
+        memcpy(data, &v, sizeof v);
+        /* Expecting exactly the counted elements means a miscount could only ever be an
+         * error, never a write past the allocation. */
+        return ck__lit_list(p, t, (intptr_t)count, elem_meta, begin, m.stride);
+    }
+    case CK_TYPE_POINTER: {
+        if (ck__lit_take_null(p)) {
+            return CK_OK;
+        }
+        char *target = NULL;
+        if (data != NULL) {
+            ck_pointer_arrmeta m;
+            memcpy(&m, arrmeta, sizeof m);
+            const ck_type *e = t->element;
+            CK_RETURN_IF_ERROR(ck_arena_alloc(m.blockref, e->data_size, e->data_alignment,
+                                              &target));
+            memcpy(data, &target, sizeof target); /* offset is 0 in the array's arrmeta */
+        }
+        return ck__lit_value(p, t->element, elem_meta, target);
+    }
+    default: {
+        ck__scalar_lit v;
+        CK_RETURN_IF_ERROR(ck__lit_scalar(p, t, &v));
+        CK_RETURN_IF_ERROR(ck__lit_scalar_end(p, &v));
+        return ck__lit_store(p, &v, t->id, data);
+    }
+    }
+}
+
+/* One pass over the whole literal; stores when a is not NULL. */
+static int ck__lit_pass(ck__lit *p, const ck_type *t, ck_array *a) {
+    p->pos = 0;
+    p->depth = 0;
+    CK_RETURN_IF_ERROR(ck__lit_value(p, t, a != NULL ? a->arrmeta : NULL,
+                                     a != NULL ? a->data : NULL));
+    ck__lit_skip_ws(p);
+    if (p->pos < p->len) {
+        char found[64];
+        ck__lit_found(p, p->pos, found, sizeof found);
+        return ck__lit_error(p, CK_ERR_PARSE, p->pos, "unexpected %s after the literal", found);
+    }
+    return CK_OK;
+}
+
+int ck_array_parse(const ck_type *t, const char *literal, ck_array **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_parse: out is NULL");
+    }
+    *out = NULL;
+    if (t == NULL || literal == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_parse: the %s is NULL",
+                            t == NULL ? "type" : "literal");
+    }
+    ck__lit p;
+    memset(&p, 0, sizeof p);
+    p.s = literal;
+    p.len = strlen(literal);
+    CK_RETURN_IF_ERROR(ck__lit_pass(&p, t, NULL));
+    ck_array *a;
+    CK_RETURN_IF_ERROR(ck__array_create(t, 0, 0, &a));
+    int rc = ck__lit_pass(&p, t, a);
+    if (rc != CK_OK) {
+        ck_array_free(a);
+        return rc;
+    }
+    *out = a;
+    return CK_OK;
+}

@@ -1,0 +1,49 @@
+/* tests/types/unit/float16_ref.c: see float16_ref.h. */
+#include "float16_ref.h"
+
+#include <string.h>
+
+#if defined(__FLT16_MAX__)
+/* __extension__: _Float16 is an ISO/IEC TS 18661-3 type, not ISO C11 (-Wpedantic). */
+__extension__ typedef _Float16 ckt_f16;
+
+int ckt_ref_have_float16(void) {
+    return 1;
+}
+uint16_t ckt_ref_float_to_half(float f) {
+    volatile ckt_f16 h = (ckt_f16)f; /* volatile: no constant folding by the compiler */
+    ckt_f16 v = h;
+    uint16_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+uint16_t ckt_ref_double_to_half(double d) {
+    volatile ckt_f16 h = (ckt_f16)d;
+    ckt_f16 v = h;
+    uint16_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+float ckt_ref_half_to_float(uint16_t u) {
+    ckt_f16 h;
+    memcpy(&h, &u, sizeof h);
+    volatile float f = (float)h;
+    return f;
+}
+#else
+int ckt_ref_have_float16(void) {
+    return 0;
+}
+uint16_t ckt_ref_float_to_half(float f) {
+    (void)f;
+    return 0;
+}
+uint16_t ckt_ref_double_to_half(double d) {
+    (void)d;
+    return 0;
+}
+float ckt_ref_half_to_float(uint16_t u) {
+    (void)u;
+    return 0.0f;
+}
+#endif
