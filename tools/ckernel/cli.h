@@ -2,6 +2,8 @@
 #ifndef CKERNEL_CLI_H
 #define CKERNEL_CLI_H
 
+#include "ckernel/ckernel.h"
+
 /* Exit statuses: success, ckernel reported an error, usage error. */
 enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2 };
 
@@ -17,6 +19,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 /* Prints "ckernel: error: CK_ERR_X: <details>" for a failed ckernel call; returns CLI_ERROR. */
 int cli_report(int status);
 
+/* Options every kernel-building command takes. */
+typedef struct cli_common {
+    ck_eval_ctx ctx;
+    ck_cpu_target target;
+    int has_target;
+} cli_common;
+
+/* Matches argv[*i] against "--name VALUE" / "--name=VALUE": returns 1 when it is that option
+ * (advancing *i past a separate value; *value NULL when the value is missing), else 0. */
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* --errmode MODE and --target T: returns 1 when argv[*i] was one of them, with *status
+ * CLI_OK or the usage error already reported. */
+int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
+                      int *status);
+/* Applies --target (caps the CPU target) and checks CKERNEL_CPU_TARGET: CLI_OK or reported. */
+int cli_apply_target(const cli_common *c);
+/* Parses a datashape, reporting failure; returns CLI_OK or CLI_ERROR. */
+int cli_parse_type(const char *text, ck_type **out);
+
 int cmd_info(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_assign(int argc, char **argv);
 
 #endif

@@ -2,14 +2,25 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ckernel/ckernel.h"
 #include "cli.h"
 
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
-    "Prints the version, build options and allocator of this ckernel.\n\n"
+    "Prints the version, build options, allocator, CPU targets (compiled, detected, chosen and\n"
+    "why) of this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
+
+/* "baseline avx2 avx512" for the targets compiled in. */
+static void compiled_targets(char *buf, size_t n) {
+    buf[0] = '\0';
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; t++) {
+        if (ck_cpu_target_compiled((ck_cpu_target)t)) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, n - len, "%s%s", len ? " " : "", ck_cpu_target_name((ck_cpu_target)t));
+        }
+    }
+}
 
 int cmd_info(int argc, char **argv) {
     int json = 0;
@@ -23,14 +34,25 @@ int cmd_info(int argc, char **argv) {
             return cli_usage_error("info", "unknown option '%s'", argv[i]);
         }
     }
-    /* The values below contain no characters that need JSON escaping. */
+    char targets[64];
+    compiled_targets(targets, sizeof targets);
+    const int cpu_ok = ck_cpu_check() == CK_OK;
+    const char *chosen = ck_cpu_target_name(ck_cpu_best_target());
+    const char *detected = ck_cpu_target_name(ck_cpu_detected_target());
+    /* None of these values contains a character that JSON would need escaped. */
     if (json) {
-        printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\"}\n",
-               ck_version_string(), ck_build_options(), ck_allocator_name());
+        printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
+               "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
+               "\"chosen\": \"%s\", \"ok\": %s}}\n",
+               ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
+               ck_cpu_features(), chosen, cpu_ok ? "true" : "false");
     } else {
         printf("ckernel %s\n", ck_version_string());
-        printf("  build:      %s\n", ck_build_options());
-        printf("  allocator:  %s\n", ck_allocator_name());
+        printf("  build:         %s\n", ck_build_options());
+        printf("  allocator:     %s\n", ck_allocator_name());
+        printf("  cpu targets:   %s (compiled)\n", targets);
+        printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
+        printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
     }
-    return CLI_OK;
+    return cpu_ok ? CLI_OK : cli_report(ck_last_status());
 }
