@@ -25,18 +25,23 @@ typedef enum ck_errmode {
 #define CK_NUM_ERRMODES 4 /* the concrete modes, NOCHECK .. INEXACT */
 
 /* Flags. The unaligned ones say the data pointers handed to a kernel may not be aligned to
- * their element types (ck_assign sets them itself from the actual pointers). */
+ * their element types (ck_assign sets them itself from the actual pointers). FLUSH_DENORMALS
+ * runs parallel evaluation with denormals flushed to zero (FTZ/DAZ), restored afterwards on
+ * every thread that ran work. */
 #define CK_EVAL_SRC_UNALIGNED 0x1u
 #define CK_EVAL_DST_UNALIGNED 0x2u
+#define CK_EVAL_FLUSH_DENORMALS 0x4u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */
     unsigned flags;     /* CK_EVAL_* */
-    int reserved_int[6];
-    size_t reserved_size[4];
+    int max_threads;    /* parallel evaluation: 0 = ck_get_num_threads() */
+    int reserved_int[5];
+    size_t grain_bytes; /* parallel evaluation: minimum bytes per task; 0 = the default */
+    size_t reserved_size[3];
 } ck_eval_ctx;
 
-#define CK_EVAL_CTX_INIT {CK_ERRMODE_FRACTIONAL, 0u, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0}}
+#define CK_EVAL_CTX_INIT {CK_ERRMODE_FRACTIONAL, 0u, 0, {0, 0, 0, 0, 0}, 0, {0, 0, 0}}
 
 /* "nocheck", "overflow", "fractional", "inexact", "default"; NULL for other values. */
 CK_EXTERN const char *ck_errmode_name(ck_errmode mode);

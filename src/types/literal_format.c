@@ -9,46 +9,13 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
+#include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
 
-/* The growing text (a private buffer: the first failure is returned at once). */
-typedef struct ck__litbuf {
-    char *s;
-    size_t len;
-    size_t cap;
-} ck__litbuf;
+#define CK__APPEND_LIT(b, lit) ck__strbuf_append((b), (lit), sizeof(lit) - 1)
 
-static int ck__litbuf_append(ck__litbuf *b, const char *s, size_t n) {
-    if (b->cap - b->len <= n) {
-        size_t want;
-        if (ck__add_overflow(b->len, n + 1, &want)) {
-            return ck_set_error(CK_ERR_NOMEM, "ck_array_format: the text is too large");
-        }
-        size_t grown = b->cap + b->cap / 2;
-        if (grown < want) {
-            grown = want;
-        }
-        if (grown < 64) {
-            grown = 64;
-        }
-        char *p = (char *)ck__realloc(b->s, grown);
-        if (p == NULL) {
-            return ck_set_error(CK_ERR_NOMEM, "ck_array_format: out of memory (%zu bytes)",
-                                grown);
-        }
-        b->s = p;
-        b->cap = grown;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return CK_OK;
-}
-
-#define CK__APPEND_LIT(b, lit) ck__litbuf_append((b), (lit), sizeof(lit) - 1)
-
-static int ck__format_complex(ck__litbuf *b, double re, double im, ck__fkind k) {
+static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) {
     char buf[80];
     size_t n = ck__format_float(re, k, 0, buf);
     /* The imaginary part always carries its sign; nan prints none, so it gets "+". */
@@ -57,10 +24,10 @@ static int ck__format_complex(ck__litbuf *b, double re, double im, ck__fkind k) 
     }
     n += ck__format_float(im, k, 0, buf + n);
     buf[n++] = 'j';
-    return ck__litbuf_append(b, buf, n);
+    return ck__strbuf_append(b, buf, n);
 }
 
-static int ck__format_scalar(ck__litbuf *b, ck_type_id id, const char *data) {
+static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
     char buf[48];
     size_t n = 0;
     switch (id) {
@@ -111,10 +78,10 @@ static int ck__format_scalar(ck__litbuf *b, ck_type_id id, const char *data) {
         return ck__format_complex(b, c[0], c[1], CK__F64);
     }
     }
-    return ck__litbuf_append(b, buf, n);
+    return ck__strbuf_append(b, buf, n);
 }
 
-static int ck__format_value(ck__litbuf *b, const ck_type *t, const char *arrmeta,
+static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta,
                             const char *data) {
     switch (t->id) {
     case CK_TYPE_FIXED_DIM:
@@ -175,15 +142,11 @@ int ck_array_format(const ck_array *a, char **out) {
     if (a == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_array_format: the array is NULL");
     }
-    ck__litbuf b = {NULL, 0, 0};
+    ck__strbuf b = CK__STRBUF_INIT;
     int rc = ck__format_value(&b, a->type, a->arrmeta, a->data);
     if (rc != CK_OK) {
-        ck__free(b.s);
+        ck__strbuf_free(&b);
         return rc;
     }
-    if (b.s == NULL) { /* cannot happen (every value has text), but never return NULL */
-        return ck_set_error(CK_ERR_INTERNAL, "ck_array_format: empty literal");
-    }
-    *out = b.s;
-    return CK_OK;
+    return ck__strbuf_finish(&b, out);
 }
