@@ -7,7 +7,9 @@
 #include "cli.h"
 
 static const cli_command commands[] = {
-    {"info", "version, build options, allocator", cmd_info},
+    {"info", "version, build options, allocator, CPU targets", cmd_info},
+    {"explain", "build an assignment kernel and print its tree", cmd_explain},
+    {"assign", "assign a literal of one type to another and print it", cmd_assign},
 };
 
 static void print_help(FILE *out) {

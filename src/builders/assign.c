@@ -1,0 +1,232 @@
+/* src/builders/assign.c: the composition of assignment kernels: a recursive walk over the
+ * destination and source types (with their arrmeta) that decides which kernels to nest.
+ *   pointer levels first (dst: write through, src: read through), then dimensions:
+ *   fixed <- fixed     strided_dim (a size-1 source broadcasts with stride 0)
+ *   fixed <- absent    strided_dim with source stride 0 (a missing leading dim broadcasts)
+ *   any side var       var_dim (sizes checked when it runs)
+ *   scalar <- scalar   a leaf from the per-target table, wrapped in an unaligned kernel when
+ *                      a stride or offset on the way (or the context) can misalign it. */
+#include <stdint.h>
+
+#include "ckernel/arrmeta.h"
+#include "ckernel/assign.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+
+typedef struct ck__assign_ctx {
+    const ck_type *dst_top, *src_top; /* for messages */
+    ck_errmode mode;                  /* concrete */
+    unsigned flags;
+} ck__assign_ctx;
+
+/* Every stride and offset that can move an element off its alignment, OR-ed together. */
+typedef struct ck__align_bits {
+    uintptr_t dst, src;
+} ck__align_bits;
+
+static int broadcast_error(const ck__assign_ctx *c, int dim, intptr_t src_size,
+                           intptr_t dst_size) {
+    char *ds = NULL, *ss = NULL;
+    /* Formatting may fail for lack of memory; the sizes alone still say what is wrong. */
+    int have = ck_type_format(c->dst_top, &ds) == CK_OK && ck_type_format(c->src_top, &ss) == CK_OK;
+    int rc = ck_set_error(CK_ERR_BROADCAST,
+                          "cannot broadcast source %s into destination %s: dimension %d has size "
+                          "%td in the source and %td in the destination",
+                          have ? ss : "?", have ? ds : "?", dim, src_size, dst_size);
+    ck_free(ds);
+    ck_free(ss);
+    return rc;
+}
+
+static int rank_error(const ck__assign_ctx *c, int src_nd, int dst_nd) {
+    char *ds = NULL, *ss = NULL;
+    int have = ck_type_format(c->dst_top, &ds) == CK_OK && ck_type_format(c->src_top, &ss) == CK_OK;
+    int rc = ck_set_error(CK_ERR_BROADCAST,
+                          "cannot assign source %s into destination %s: the source has %d more "
+                          "dimension%s than the destination can hold",
+                          have ? ss : "?", have ? ds : "?", src_nd - dst_nd,
+                          src_nd - dst_nd == 1 ? "" : "s");
+    ck_free(ds);
+    ck_free(ss);
+    return rc;
+}
+
+/* Dimensions of t, counting those behind pointers: pointers are dereferenced before
+ * dimensions are matched, so "2 * pointer[2 * int64]" has two. */
+static int dims_through_pointers(const ck_type *t) {
+    int n = 0;
+    for (;;) {
+        const ck_type_id id = ck_type_get_id(t);
+        if (id == CK_TYPE_FIXED_DIM || id == CK_TYPE_VAR_DIM) {
+            n++;
+        } else if (id != CK_TYPE_POINTER) {
+            return n;
+        }
+        t = ck_type_element(t);
+    }
+}
+
+static int make_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, const ck_type *st,
+                     ck_request req, const ck__assign_ctx *c, ck__align_bits bits) {
+    const size_t dalign = ck_type_data_alignment(dt), salign = ck_type_data_alignment(st);
+    const int mis_dst = (c->flags & CK_EVAL_DST_UNALIGNED) != 0 || (bits.dst & (dalign - 1)) != 0;
+    const int mis_src = (c->flags & CK_EVAL_SRC_UNALIGNED) != 0 || (bits.src & (salign - 1)) != 0;
+    if (mis_dst || mis_src) {
+        CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, ck_type_data_size(dt),
+                                              ck_type_data_size(st), mis_dst, mis_src, req));
+        req = CK_REQUEST_STRIDED;
+    }
+    return ck__make_scalar_leaf(ckb, offset, ck_type_get_id(dt), ck_type_get_id(st), c->mode, req);
+}
+
+static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const char *dam,
+                       const ck_type *st, const char *sam, ck_request req,
+                       const ck__assign_ctx *c, ck__align_bits bits, int dim) {
+    const ck_type_id did = ck_type_get_id(dt), sid = ck_type_get_id(st);
+
+    if (did == CK_TYPE_POINTER) {
+        const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)dam;
+        CK_RETURN_IF_ERROR(ck__make_pointer_dst(ckb, offset, pm->offset, req));
+        bits.dst = (uintptr_t)pm->offset; /* a fresh pointer: only its offset can misalign */
+        return make_assign(ckb, offset, ck_type_element(dt), dam + sizeof(ck_pointer_arrmeta), st,
+                           sam, CK_REQUEST_SINGLE, c, bits, dim);
+    }
+    if (sid == CK_TYPE_POINTER) {
+        const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)sam;
+        CK_RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset, req));
+        bits.src = (uintptr_t)pm->offset;
+        return make_assign(ckb, offset, dt, dam, ck_type_element(st),
+                           sam + sizeof(ck_pointer_arrmeta), CK_REQUEST_SINGLE, c, bits, dim);
+    }
+
+    const int dnd = dims_through_pointers(dt), snd = dims_through_pointers(st);
+    if (snd > dnd) {
+        return rank_error(c, snd, dnd);
+    }
+    if (dnd == 0) {
+        return make_leaf(ckb, offset, dt, st, req, c, bits);
+    }
+
+    const int src_has_dim = snd == dnd;
+    const ck_type *delem = ck_type_element(dt);
+    const ck_type *selem = src_has_dim ? ck_type_element(st) : st;
+    const char *sam_next = sam;
+    ck__var_dim_params p = {0};
+    p.src_kind = CK__DIM_ABSENT;
+    if (src_has_dim && sid == CK_TYPE_FIXED_DIM) {
+        const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+        p.src_kind = CK__DIM_FIXED;
+        p.src_size = sm->dim_size;
+        p.src_stride = sm->stride;
+        sam_next = sam + sizeof(ck_fixed_dim_arrmeta);
+    } else if (src_has_dim) {
+        const ck_var_dim_arrmeta *sm = (const ck_var_dim_arrmeta *)(const void *)sam;
+        p.src_kind = CK__DIM_VAR;
+        p.src_stride = sm->stride;
+        p.src_offset = sm->offset;
+        sam_next = sam + sizeof(ck_var_dim_arrmeta);
+    }
+    bits.src |= (uintptr_t)p.src_stride | (uintptr_t)p.src_offset;
+
+    if (did == CK_TYPE_FIXED_DIM && p.src_kind != CK__DIM_VAR) {
+        const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        intptr_t src_stride = 0;
+        if (p.src_kind == CK__DIM_FIXED) {
+            if (p.src_size == dm->dim_size) {
+                src_stride = p.src_stride;
+            } else if (p.src_size != 1) {
+                return broadcast_error(c, dim, p.src_size, dm->dim_size);
+            }
+        }
+        CK_RETURN_IF_ERROR(
+            ck__make_strided_dim(ckb, offset, dm->dim_size, dm->stride, src_stride, req));
+        bits.dst |= (uintptr_t)dm->stride;
+        return make_assign(ckb, offset, delem, dam + sizeof(ck_fixed_dim_arrmeta), selem, sam_next,
+                           CK_REQUEST_STRIDED, c, bits, dim + 1);
+    }
+
+    /* A ragged side: sizes are checked when the kernel runs. */
+    const char *dam_next;
+    if (did == CK_TYPE_FIXED_DIM) {
+        const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        p.dst_kind = CK__DIM_FIXED;
+        p.dst_size = dm->dim_size;
+        p.dst_stride = dm->stride;
+        dam_next = dam + sizeof(ck_fixed_dim_arrmeta);
+    } else {
+        const ck_var_dim_arrmeta *dm = (const ck_var_dim_arrmeta *)(const void *)dam;
+        p.dst_kind = CK__DIM_VAR;
+        p.dst_stride = dm->stride;
+        p.dst_offset = dm->offset;
+        p.dst_blockref = dm->blockref;
+        p.dst_elem_size = ck_type_data_size(delem);
+        p.dst_elem_align = ck_type_data_alignment(delem);
+        dam_next = dam + sizeof(ck_var_dim_arrmeta);
+    }
+    bits.dst |= (uintptr_t)p.dst_stride | (uintptr_t)p.dst_offset;
+    CK_RETURN_IF_ERROR(ck__make_var_dim(ckb, offset, &p, req));
+    return make_assign(ckb, offset, delem, dam_next, selem, sam_next, CK_REQUEST_STRIDED, c, bits,
+                       dim + 1);
+}
+
+static int resolve_ctx(const ck_eval_ctx *ectx, ck__assign_ctx *c) {
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    if (ectx == NULL) {
+        ectx = &defaults;
+    }
+    c->mode = ectx->errmode == CK_ERRMODE_DEFAULT ? CK_ERRMODE_FRACTIONAL : ectx->errmode;
+    if ((unsigned)c->mode >= CK_NUM_ERRMODES) {
+        return ck_set_error(CK_ERR_INVALID, "unknown error mode %d in the evaluation context",
+                            (int)ectx->errmode);
+    }
+    c->flags = ectx->flags;
+    return CK_OK;
+}
+
+int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
+                   const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
+                   ck_request req, const ck_eval_ctx *ectx) {
+    if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_assign: NULL builder, offset or type");
+    }
+    if ((dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) ||
+        (src_arrmeta == NULL && ck_type_arrmeta_size(src_tp) != 0)) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_assign: NULL arrmeta for a type that has some");
+    }
+    if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_assign: unknown request %d", (int)req);
+    }
+    ck__assign_ctx c;
+    c.dst_top = dst_tp;
+    c.src_top = src_tp;
+    CK_RETURN_IF_ERROR(resolve_ctx(ectx, &c));
+    const ck__align_bits bits = {0, 0};
+    return make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &c, bits, 0);
+}
+
+int ck_assign(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx) {
+    if (dst == NULL || src == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_assign: NULL array");
+    }
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
+    const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
+    char *dd = ck_array_data(dst), *sd = ck_array_data(src);
+    /* The kernel is built for these very pointers: say so when they are misaligned. */
+    if ((uintptr_t)dd % ck_type_data_alignment(dt) != 0) {
+        ctx.flags |= CK_EVAL_DST_UNALIGNED;
+    }
+    if ((uintptr_t)sd % ck_type_data_alignment(st) != 0) {
+        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
+    }
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck_make_assign(&b, &off, dt, ck_array_arrmeta(dst), st, ck_array_arrmeta(src),
+                            CK_REQUEST_SINGLE, &ctx);
+    if (rc == CK_OK) {
+        rc = ck_call_single(ck_builder_root(&b), dd, &sd);
+    }
+    ck_builder_destroy(&b);
+    return rc;
+}

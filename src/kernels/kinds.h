@@ -1,0 +1,81 @@
+/* src/kernels/kinds.h: what the kernel layer shares: the factories of every kernel kind
+ * (called by the composition in src/builders/assign.c) and the registry that lets a built
+ * kernel tree be described (ck_kernel_describe). A factory that has a child builds only its
+ * own struct and reserves the child's prefix, then advances *offset to where the caller
+ * builds the child, with the request noted at each factory. */
+#ifndef CKERNEL_KINDS_H
+#define CKERNEL_KINDS_H
+
+#include <stdint.h>
+
+#include "ckernel/builder.h"
+#include "ckernel/eval.h"
+#include "ckernel/kernel.h"
+#include "ckernel/memblock.h"
+#include "ckernel/types.h"
+#include "common/strbuf.h"
+
+/* ---- description ---- */
+typedef struct ck__describe_ctx {
+    ck__strbuf *out;
+    const char *base; /* the root: offsets are printed relative to it */
+} ck__describe_ctx;
+
+/* One kind: how to recognise a node (by its function) and describe it. `describe` prints the
+ * node's own parameters (after the common prefix of the line, without a newline), stores the
+ * node's struct size, and lists its children's relative offsets (up to 4). */
+typedef struct ck__kind {
+    const char *name;
+    ck_single_fn single;
+    ck_strided_fn strided;
+    void (*describe)(const ck_prefix *self, ck__strbuf *out, size_t *size, size_t *children,
+                     int *nchildren);
+} ck__kind;
+
+extern const ck__kind ck__strided_dim_kind;
+extern const ck__kind ck__var_dim_kind;
+extern const ck__kind ck__pointer_src_kind;
+extern const ck__kind ck__pointer_dst_kind;
+extern const ck__kind ck__unaligned_kind;
+
+/* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
+ * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
+int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
+
+/* ---- factories ---- */
+
+/* A strided (fixed) dimension: `size` rows; child: strided request. */
+int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_t dst_stride,
+                         intptr_t src_stride, ck_request req);
+
+/* A dimension where either side is ragged. Each side is var, fixed, or (source only) absent
+ * (broadcast). Child: strided request over the elements. */
+typedef enum ck__dim_side { CK__DIM_VAR, CK__DIM_FIXED, CK__DIM_ABSENT } ck__dim_side;
+typedef struct ck__var_dim_params {
+    ck__dim_side dst_kind, src_kind;
+    intptr_t dst_size, src_size;     /* fixed sides: the size */
+    intptr_t dst_stride, src_stride; /* element strides */
+    intptr_t dst_offset, src_offset; /* var sides: arrmeta offset */
+    ck_memblock *dst_blockref;       /* var destination: where to allocate (borrowed) */
+    size_t dst_elem_size, dst_elem_align;
+} ck__var_dim_params;
+int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
+                     ck_request req);
+
+/* pointer[T] -> U (reads through the source pointer) or T -> pointer[U] (writes through the
+ * destination's). Child: single request. */
+int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+                         ck_request req);
+int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+                         ck_request req);
+
+/* Copies misaligned elements through aligned stack chunks around a leaf. Child: strided
+ * request over contiguous aligned elements. */
+int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t src_size,
+                       int buffer_dst, int buffer_src, ck_request req);
+
+/* The scalar leaf for dst <- src in `mode` (a concrete mode), for the CPU target in use. */
+int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
+                         ck_errmode mode, ck_request req);
+
+#endif

@@ -1,0 +1,24 @@
+/* src/kernels/scalar_leaves.h: the scalar assignment leaves (every pair of the 14 scalar
+ * types, every concrete error mode), compiled per CPU target from
+ * scalar_assign.dispatch.c, and how the kernel layer finds them. */
+#ifndef CKERNEL_SCALAR_LEAVES_H
+#define CKERNEL_SCALAR_LEAVES_H
+
+#include "ckernel/eval.h"
+#include "ckernel/kernel.h"
+#include "ckernel/types.h"
+
+typedef struct ck__leaf_fns {
+    ck_single_fn single;
+    ck_strided_fn strided;
+} ck__leaf_fns;
+
+/* [dst id][src id][mode]: a scalar leaf is a bare ck_prefix (no data, no destructor), so the
+ * function alone carries the pair and the mode. Same-type pairs are plain copies in every
+ * mode. Leaves read and write aligned elements; the unaligned kernel wraps them otherwise. */
+typedef ck__leaf_fns ck__leaf_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES][CK_NUM_ERRMODES];
+
+/* One table per compiled target, named ck__scalar_leaves_<target> (scalar.c lists them from
+ * the generated scalar_assign.dispatch.h). */
+
+#endif

@@ -1,0 +1,173 @@
+/* src/kernels/var_dim.c: the ragged dimension kernel, for every pairing where either side
+ * is a var dim: var <- var, var <- fixed, var <- scalar (broadcast), fixed <- var. Sizes are
+ * only known when it runs: a source of size 1 broadcasts, any other mismatch is
+ * CK_ERR_BROADCAST. An unallocated destination (begin == NULL) is allocated from the
+ * destination's memory block with the source's size; an unallocated source is
+ * CK_ERR_UNINITIALIZED. */
+#include "ckernel/arrmeta.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+
+#include <stdint.h>
+
+/* 72 bytes, so that a fixed dim over a ragged dim over a leaf (40 + 72 + 16) fits the
+ * builder's 128 inline bytes: each side needs a size (fixed) or an offset (var), never both. */
+typedef struct ck__var_dim {
+    ck_prefix base;
+    ck_memblock *dst_blockref;       /* a counted reference, released by the destructor */
+    intptr_t dst_extent, src_extent; /* fixed side: its size; var side: its arrmeta offset */
+    intptr_t dst_stride, src_stride;
+    uint32_t dst_elem_size, dst_elem_align;
+    uint8_t dst_kind, src_kind; /* ck__dim_side */
+} ck__var_dim;
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(ck__var_dim) == 72, "a var dim kernel is 72 bytes on LP64");
+#endif
+
+#define CK__VAR_DIM_CHILD CK_ALIGN_OFFSET(sizeof(ck__var_dim))
+
+static void var_dim_destroy(ck_prefix *self) {
+    ck__var_dim *k = (ck__var_dim *)self;
+    ck_memblock_decref(k->dst_blockref);
+    ck_prefix_destroy(ck_child(self, CK__VAR_DIM_CHILD));
+}
+
+/* Allocates n destination elements; reports why it cannot. */
+static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
+    if (k->dst_extent != 0) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "var dimension: the destination is unallocated but its arrmeta has "
+                            "offset %td; only offset 0 can be allocated",
+                            k->dst_extent);
+    }
+    if (k->dst_blockref == NULL || ck_memblock_get_kind(k->dst_blockref) != CK_MEMBLOCK_ARENA) {
+        return ck_set_error(CK_ERR_INVALID, "var dimension: the destination is unallocated and "
+                                            "its arrmeta has no arena memory block to allocate "
+                                            "from");
+    }
+    if (k->dst_stride < 0 || (n > 1 && (size_t)k->dst_stride < k->dst_elem_size)) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "var dimension: cannot allocate an unallocated destination with "
+                            "stride %td for elements of %zu bytes",
+                            k->dst_stride, (size_t)k->dst_elem_size);
+    }
+    size_t bytes = 0;
+    if (n > 0 && (ck__mul_overflow((size_t)(n - 1), (size_t)k->dst_stride, &bytes) ||
+                  ck__add_overflow(bytes, k->dst_elem_size, &bytes))) {
+        return ck_set_error(CK_ERR_NOMEM, "var dimension: %td elements overflow the address space",
+                            n);
+    }
+    char *p;
+    CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_blockref, bytes, k->dst_elem_align, &p));
+    dv->begin = p;
+    dv->size = (size_t)n;
+    return CK_OK;
+}
+
+static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
+    const ck__var_dim *k = (const ck__var_dim *)self;
+    char *sp;
+    intptr_t sn, ss = k->src_stride;
+    if (k->src_kind == CK__DIM_VAR) {
+        const ck_var_data *sv = (const ck_var_data *)src[0];
+        if (sv->begin == NULL) {
+            return ck_set_error(CK_ERR_UNINITIALIZED,
+                                "var dimension: the source is not allocated (begin is NULL)");
+        }
+        sp = sv->begin + k->src_extent;
+        sn = (intptr_t)sv->size;
+    } else if (k->src_kind == CK__DIM_FIXED) {
+        sp = src[0];
+        sn = k->src_extent;
+    } else {
+        sp = src[0];
+        sn = 1;
+        ss = 0;
+    }
+    char *dp;
+    intptr_t dn;
+    if (k->dst_kind == CK__DIM_VAR) {
+        ck_var_data *dv = (ck_var_data *)dst;
+        if (dv->begin == NULL) {
+            CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, sn));
+            dp = dv->begin;
+        } else {
+            dp = dv->begin + k->dst_extent;
+        }
+        dn = (intptr_t)dv->size;
+    } else {
+        dp = dst;
+        dn = k->dst_extent;
+    }
+    if (sn != dn) {
+        if (sn != 1) {
+            return ck_set_error(CK_ERR_BROADCAST,
+                                "var dimension: cannot broadcast a source of size %td into a "
+                                "destination of size %td",
+                                sn, dn);
+        }
+        ss = 0;
+    }
+    return ck_call_strided(ck_child(self, CK__VAR_DIM_CHILD), dp, k->dst_stride, &sp, &ss,
+                           (size_t)dn);
+}
+
+static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+                           const intptr_t *src_stride, size_t count) {
+    char *s = src[0];
+    const intptr_t ss = src_stride[0];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
+        CK_RETURN_IF_ERROR(var_dim_single(self, dst, &s));
+    }
+    return CK_OK;
+}
+
+int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
+                     ck_request req) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__VAR_DIM_CHILD));
+    ck__var_dim *k = (ck__var_dim *)ck_builder_at(ckb, *offset);
+    k->base.destructor = var_dim_destroy;
+    ck_prefix_set_function(&k->base, req, var_dim_single, var_dim_strided);
+    if (p->dst_kind == CK__DIM_VAR) {
+        ck_memblock_incref(p->dst_blockref);
+        k->dst_blockref = p->dst_blockref;
+    }
+    if (p->dst_elem_size > UINT32_MAX || p->dst_elem_align > UINT32_MAX) {
+        return ck_set_error(CK_ERR_INVALID, "var dimension: elements of %zu bytes are too large",
+                            p->dst_elem_size);
+    }
+    k->dst_kind = (uint8_t)p->dst_kind;
+    k->src_kind = (uint8_t)p->src_kind;
+    k->dst_extent = p->dst_kind == CK__DIM_FIXED ? p->dst_size : p->dst_offset;
+    k->src_extent = p->src_kind == CK__DIM_FIXED ? p->src_size : p->src_offset;
+    k->dst_stride = p->dst_stride;
+    k->src_stride = p->src_stride;
+    k->dst_elem_size = (uint32_t)p->dst_elem_size;
+    k->dst_elem_align = (uint32_t)p->dst_elem_align;
+    *offset += CK__VAR_DIM_CHILD;
+    return CK_OK;
+}
+
+static void var_dim_side(ck__strbuf *out, const char *which, int kind, intptr_t size,
+                         intptr_t stride, intptr_t offset) {
+    if (kind == CK__DIM_VAR) {
+        ck__strbuf_printf(out, "%s=var(stride=%td offset=%td)", which, stride, offset);
+    } else if (kind == CK__DIM_FIXED) {
+        ck__strbuf_printf(out, "%s=fixed(size=%td stride=%td)", which, size, stride);
+    } else {
+        ck__strbuf_printf(out, "%s=broadcast", which);
+    }
+}
+
+static void var_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                             size_t *children, int *nchildren) {
+    const ck__var_dim *k = (const ck__var_dim *)self;
+    var_dim_side(out, "dst", k->dst_kind, k->dst_extent, k->dst_stride, k->dst_extent);
+    ck__strbuf_puts(out, " ");
+    var_dim_side(out, "src", k->src_kind, k->src_extent, k->src_stride, k->src_extent);
+    *size = sizeof(ck__var_dim);
+    children[0] = CK__VAR_DIM_CHILD;
+    *nchildren = 1;
+}
+
+const ck__kind ck__var_dim_kind = {"var_dim", var_dim_single, var_dim_strided, var_dim_describe};

@@ -1,0 +1,132 @@
+// tests/assign/var_test.cpp: ragged (var) dimensions: allocation of unallocated
+// destinations, broadcasting of size 1, run-time size checks, uninitialized sources,
+// var <-> fixed, nesting. Expected literals are written out by hand.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ckt.hpp"
+#include "ckt_array.hpp"
+
+namespace {
+
+using ckt::Array;
+
+class Var : public ::testing::Test {
+  protected:
+    void TearDown() override { EXPECT_EQ(ckt::live_allocations(), 0); }
+};
+
+TEST_F(Var, ScalarIntoUnallocatedAllocatesOne) {
+    Array src("float64", "9.0");
+    Array dst("var * int32");
+    EXPECT_EQ(dst.str(), "null");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[9]");
+}
+
+TEST_F(Var, ScalarBroadcastsOverAnAllocatedRow) {
+    Array src("int8", "9");
+    Array dst("var * int32", "[3, 5, 7]");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[9, 9, 9]");
+}
+
+TEST_F(Var, VarIntoUnallocatedCopies) {
+    Array src("var * int32", "[3, 5, 7]");
+    Array dst("var * float64");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[3.0, 5.0, 7.0]");
+    // An empty row is allocated (begin set, size 0), not left unallocated.
+    Array esrc("var * int32", "[]");
+    Array edst("var * int32");
+    ASSERT_EQ(ck_assign(edst.get(), esrc.get(), nullptr), CK_OK);
+    EXPECT_EQ(edst.str(), "[]");
+}
+
+TEST_F(Var, SizeOneBroadcastsOtherMismatchesFailAtRunTime) {
+    Array one("var * int32", "[9]");
+    Array dst("var * int32", "[0, 0, 0]");
+    ASSERT_EQ(ck_assign(dst.get(), one.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[9, 9, 9]");
+    Array two("var * int32", "[9, 2]");
+    Array dst2("var * int32", "[0, 0, 0]");
+    EXPECT_EQ(ck_assign(dst2.get(), two.get(), nullptr), CK_ERR_BROADCAST);
+    EXPECT_STREQ(ck_last_error(),
+                 "var dimension: cannot broadcast a source of size 2 into a destination of "
+                 "size 3");
+    EXPECT_EQ(dst2.str(), "[0, 0, 0]");
+}
+
+TEST_F(Var, UnallocatedSourceIsUninitialized) {
+    Array src("var * int32");
+    Array fixed("3 * int32");
+    EXPECT_EQ(ck_assign(fixed.get(), src.get(), nullptr), CK_ERR_UNINITIALIZED);
+    Array var("var * int32");
+    EXPECT_EQ(ck_assign(var.get(), src.get(), nullptr), CK_ERR_UNINITIALIZED);
+    EXPECT_EQ(var.str(), "null");
+}
+
+TEST_F(Var, RaggedRowsIntoUnallocatedRows) {
+    Array src("3 * var * int32", "[[1, 2, 3, 4, 5], [6], [7, 8, 9]]");
+    Array dst("3 * var * float64");
+    EXPECT_EQ(dst.str(), "[null, null, null]");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[[1.0, 2.0, 3.0, 4.0, 5.0], [6.0], [7.0, 8.0, 9.0]]");
+    // Again into the now allocated rows: same sizes, values overwritten.
+    Array src2("3 * var * int32", "[[5, 4, 3, 2, 1], [0], [-1, -2, -3]]");
+    ASSERT_EQ(ck_assign(dst.get(), src2.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[[5.0, 4.0, 3.0, 2.0, 1.0], [0.0], [-1.0, -2.0, -3.0]]");
+}
+
+TEST_F(Var, FixedIntoVarAndVarIntoFixed) {
+    Array fixed("3 * int16", "[1, 2, 3]");
+    Array var("var * int64");
+    ASSERT_EQ(ck_assign(var.get(), fixed.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(var.str(), "[1, 2, 3]");
+    Array short_var("var * int64", "[0, 0]");
+    EXPECT_EQ(ck_assign(short_var.get(), fixed.get(), nullptr), CK_ERR_BROADCAST);
+
+    Array row("var * int32", "[4, 5, 6]");
+    Array out("3 * float32");
+    ASSERT_EQ(ck_assign(out.get(), row.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(out.str(), "[4.0, 5.0, 6.0]");
+    Array single("var * int32", "[8]");
+    ASSERT_EQ(ck_assign(out.get(), single.get(), nullptr), CK_OK);
+    EXPECT_EQ(out.str(), "[8.0, 8.0, 8.0]");
+    Array wrong("var * int32", "[1, 2]");
+    EXPECT_EQ(ck_assign(out.get(), wrong.get(), nullptr), CK_ERR_BROADCAST);
+}
+
+TEST_F(Var, NestedRaggedDimensions) {
+    Array src("2 * var * var * int32", "[[[1], [2, 3], []], [[4, 5, 6]]]");
+    Array dst("2 * var * var * int64");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[[[1], [2, 3], []], [[4, 5, 6]]]");
+    // A fixed inner dim broadcast into ragged outer rows.
+    Array inner("2 * int32", "[7, 8]");
+    Array dst2("var * var * int32", "[[0, 0], [0, 0], [0, 0]]");
+    ASSERT_EQ(ck_assign(dst2.get(), inner.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst2.str(), "[[7, 8], [7, 8], [7, 8]]");
+}
+
+TEST_F(Var, UnallocatedDestinationWithAnOffsetIsAnError) {
+    Array src("var * int32", "[1, 2]");
+    Array dst("var * int32");
+    reinterpret_cast<ck_var_dim_arrmeta *>(ck_array_arrmeta(dst.get()))->offset = 4;
+    EXPECT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_ERR_INVALID);
+    EXPECT_NE(std::strstr(ck_last_error(), "offset 4"), nullptr) << ck_last_error();
+    reinterpret_cast<ck_var_dim_arrmeta *>(ck_array_arrmeta(dst.get()))->offset = 0;
+}
+
+TEST_F(Var, CheckedErrorsInsideRaggedRows) {
+    Array src("2 * var * float64", "[[1, 2], [3, 4.5]]");
+    Array dst("2 * var * int32");
+    EXPECT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_ERR_FRACTIONAL);
+    EXPECT_NE(std::strstr(ck_last_error(), "4.5"), nullptr) << ck_last_error();
+    ck_eval_ctx c = ckt::ctx(CK_ERRMODE_OVERFLOW);
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), &c), CK_OK);
+    EXPECT_EQ(dst.str(), "[[1, 2], [3, 4]]");
+}
+
+}  // namespace

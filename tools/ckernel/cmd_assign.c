@@ -1,0 +1,107 @@
+/* tools/ckernel/cmd_assign.c: `ckernel assign DST_TYPE SRC_TYPE LITERAL`: parses the
+ * literal as SRC_TYPE, assigns it into a new DST_TYPE array, prints the result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char assign_help[] =
+    "usage: ckernel assign [--errmode MODE] [--target T] DST_TYPE SRC_TYPE LITERAL\n\n"
+    "Parses LITERAL as an array of SRC_TYPE (LITERAL '-' reads it from standard input),\n"
+    "assigns it into a new array of DST_TYPE and prints that array's literal.\n\n"
+    "options:\n"
+    "  --errmode MODE  nocheck|overflow|fractional|inexact (default fractional)\n"
+    "  --target T      cap the CPU target: baseline|avx2|avx512\n\n"
+    "examples:\n"
+    "  ckernel assign \"2 * 3 * float32\" \"3 * int32\" \"[1, 2, 3]\"\n"
+    "  echo \"[[1], [2, 3]]\" | ckernel assign \"2 * var * float64\" \"2 * var * int8\" -\n";
+
+/* Standard input, whole, in ckernel memory. */
+static char *read_stdin(void) {
+    size_t cap = 4096, len = 0;
+    char *buf = (char *)ck_malloc(cap);
+    while (buf != NULL) {
+        size_t n = fread(buf + len, 1, cap - len - 1, stdin);
+        len += n;
+        if (n == 0) {
+            buf[len] = '\0';
+            return buf;
+        }
+        if (cap - len - 1 == 0) {
+            char *bigger = (char *)ck_malloc(cap * 2);
+            if (bigger != NULL) {
+                memcpy(bigger, buf, len);
+            }
+            ck_free(buf);
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    return NULL;
+}
+
+int cmd_assign(int argc, char **argv) {
+    cli_common c = {CK_EVAL_CTX_INIT, CK_CPU_BASELINE, 0};
+    const char *args[3];
+    int nargs = 0;
+    for (int i = 1; i < argc; i++) {
+        int status;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(assign_help, stdout);
+            return CLI_OK;
+        } else if (cli_common_option("assign", argc, argv, &i, &c, &status)) {
+            if (status != CLI_OK) {
+                return status;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return cli_usage_error("assign", "unknown option '%s'", argv[i]);
+        } else if (nargs < 3) {
+            args[nargs++] = argv[i];
+        } else {
+            return cli_usage_error("assign", "too many arguments ('%s')", argv[i]);
+        }
+    }
+    if (nargs < 3) {
+        return cli_usage_error("assign", "expected DST_TYPE, SRC_TYPE and LITERAL");
+    }
+    int status = cli_apply_target(&c);
+    if (status != CLI_OK) {
+        return status;
+    }
+    char *input = NULL;
+    const char *literal = args[2];
+    if (strcmp(literal, "-") == 0) {
+        input = read_stdin();
+        if (input == NULL) {
+            fprintf(stderr, "ckernel: error: cannot read the literal from standard input\n");
+            return CLI_ERROR;
+        }
+        literal = input;
+    }
+    ck_type *dt = NULL, *st = NULL;
+    ck_array *src = NULL, *dst = NULL;
+    char *text = NULL;
+    status = cli_parse_type(args[0], &dt);
+    if (status == CLI_OK) {
+        status = cli_parse_type(args[1], &st);
+    }
+    if (status == CLI_OK) {
+        int rc = ck_array_parse(st, literal, &src);
+        if (rc == CK_OK) rc = ck_array_new(dt, &dst);
+        if (rc == CK_OK) rc = ck_assign(dst, src, &c.ctx);
+        if (rc == CK_OK) rc = ck_array_format(dst, &text);
+        if (rc == CK_OK) {
+            printf("%s\n", text);
+        } else {
+            status = cli_report(rc);
+        }
+    }
+    ck_free(text);
+    ck_array_free(src);
+    ck_array_free(dst);
+    ck_type_decref(dt);
+    ck_type_decref(st);
+    ck_free(input);
+    return status;
+}

@@ -1,0 +1,71 @@
+/* tools/ckernel/options.c: option parsing shared by the commands: "--name VALUE" and
+ * "--name=VALUE", the error-mode and target options. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ckernel/ckernel.h"
+#include "cli.h"
+
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value) {
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) {
+        return 0;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return 1;
+    }
+    if (arg[n] != '\0') {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        *value = NULL; /* missing: the caller reports it */
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
+                      int *status) {
+    const char *v;
+    if (cli_option_value(argc, argv, i, "--errmode", &v)) {
+        ck_errmode m = CK_ERRMODE_DEFAULT;
+        if (v == NULL || ck_errmode_parse(v, &m) != CK_OK || m == CK_ERRMODE_DEFAULT) {
+            *status = cli_usage_error(command, "--errmode takes nocheck, overflow, fractional or "
+                                               "inexact%s%s%s",
+                                      v ? " (not '" : "", v ? v : "", v ? "')" : "");
+            return 1;
+        }
+        c->ctx.errmode = m;
+        *status = CLI_OK;
+        return 1;
+    }
+    if (cli_option_value(argc, argv, i, "--target", &v)) {
+        ck_cpu_target t;
+        if (v == NULL || ck_cpu_target_parse(v, &t) != CK_OK) {
+            *status = cli_usage_error(command, "--target takes baseline, avx2 or avx512%s%s%s",
+                                      v ? " (not '" : "", v ? v : "", v ? "')" : "");
+            return 1;
+        }
+        c->target = t;
+        c->has_target = 1;
+        *status = CLI_OK;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_apply_target(const cli_common *c) {
+    if (ck_cpu_check() != CK_OK) {
+        return cli_report(ck_last_status());
+    }
+    if (c->has_target) {
+        int rc = ck_cpu_set_target_cap(c->target);
+        if (rc != CK_OK) {
+            return cli_report(rc);
+        }
+    }
+    return CLI_OK;
+}
