@@ -1,6 +1,19 @@
 #!/usr/bin/env bash
-# A short tour of the ckernel program (scripts/main.sh runs it after building).
+# A short tour of the ckernel program (scripts/main.sh runs it after building): what this
+# build is, how a ragged assignment kernel is composed, an assignment that succeeds and one
+# that a checked error mode refuses.
 set -uo pipefail
 ck=${1:-build/bin/ckernel}
-step() { printf '\n$ ckernel %s\n' "$*"; "$ck" "$@"; }
+step() {
+  printf '\n$ ckernel'
+  printf " '%s'" "$@"
+  printf '\n'
+  "$ck" "$@" 2>&1
+}
 step info
+step explain "2 * var * float64" "2 * var * int32"
+step assign "2 * var * float64" "2 * var * int32" "[[1, 2, 3], [4]]"
+step assign --errmode overflow "3 * uint8" "3 * int32" "[1, 300, 2]"
+if [ $? -ne 1 ]; then echo "tour: the checked assignment should have failed" >&2; exit 1; fi
+printf '\n(the last command failed on purpose: 300 does not fit in uint8 under --errmode overflow)\n'
+exit 0

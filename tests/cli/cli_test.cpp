@@ -1,0 +1,168 @@
+// tests/cli/cli_test.cpp: the ckernel program's commands: exact output for explains and
+// assigns (written out by hand), exit statuses 0/1/2, messages, standard input, --help.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Result {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+// Runs `ckernel ARGS` through the shell with CKERNEL_CPU_TARGET pinned to baseline (so the
+// chosen target does not depend on the machine), optionally feeding `input`.
+Result ckernel(const std::string &args, const std::string &input = "") {
+    std::string cmd = "CKERNEL_CPU_TARGET=baseline ";
+    if (!input.empty()) cmd += "printf '%s' '" + input + "' | ";
+    cmd += std::string(CK_CLI_PATH) + " " + args + " 2>&1";
+    Result r{-1, ""};
+    FILE *p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+TEST(Cli, ExplainANestedRaggedAssignment) {
+    Result r = ckernel("explain '3 * var * float64' '3 * var * int32'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out,
+              "strided_dim @0 +40  strided_dim_single  size=3 dst_stride=16 src_stride=16\n"
+              "  var_dim @40 +72  var_dim_strided  dst=var(stride=8 offset=0) "
+              "src=var(stride=4 offset=0)\n"
+              "    leaf @112 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
+              "total: 128 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+}
+
+TEST(Cli, ExplainBroadcastModesPointersAndUnaligned) {
+    Result r = ckernel("explain --errmode nocheck --target baseline '4 * 2 * float32' '2 * int64'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out,
+              "strided_dim @0 +40  strided_dim_single  size=4 dst_stride=8 src_stride=0 "
+              "(broadcast)\n"
+              "  strided_dim @40 +40  strided_dim_strided  size=2 dst_stride=4 src_stride=8\n"
+              "    leaf @80 +16  cast int64 -> float32 (nocheck) strided [baseline]\n"
+              "total: 96 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+    r = ckernel("explain --unaligned int16 'pointer[int16]'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out,
+              "pointer_src @0 +24  pointer_src_single  target_offset=0\n"
+              "  unaligned @24 +32  unaligned_single  buffers=dst+src chunk=128\n"
+              "    leaf @56 +16  copy int16 strided [baseline]\n"
+              "total: 72 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+}
+
+TEST(Cli, ExplainErrors) {
+    Result r = ckernel("explain '3 * int32' '4 * int32'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out,
+              "ckernel: error: CK_ERR_BROADCAST: cannot broadcast source 4 * int32 into "
+              "destination 3 * int32: dimension 0 has size 4 in the source and 3 in the "
+              "destination\n");
+    r = ckernel("explain '3 * vra * int32' int32");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out,
+              "ckernel: error: CK_ERR_PARSE: 3 * vra * int32: unknown type 'vra' at column 5\n");
+}
+
+TEST(Cli, AssignEveryKindOfDimension) {
+    struct Case {
+        const char *args, *expect;
+    } cases[] = {
+        {"int8 float64 '-12.0'", "-12\n"},
+        {"'2 * 3 * float32' '3 * int32' '[1, 2, 3]'", "[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]\n"},
+        {"'3 * 1 * int16' '3 * 1 * uint8' '[[1], [2], [255]]'", "[[1], [2], [255]]\n"},
+        {"'2 * var * float64' '2 * var * int8' '[[1, 2], [3]]'", "[[1.0, 2.0], [3.0]]\n"},
+        {"'var * int32' int64 '9'", "[9]\n"},
+        {"'3 * int64' 'var * int8' '[7]'", "[7, 7, 7]\n"},
+        {"float64 'pointer[int32]' '42'", "42.0\n"},
+        {"'pointer[2 * uint8]' '2 * bool' '[true, false]'", "[1, 0]\n"},
+        {"complex64 float16 '0.5'", "0.5+0j\n"},
+    };
+    for (const Case &c : cases) {
+        Result r = ckernel(std::string("assign ") + c.args);
+        EXPECT_EQ(r.status, 0) << c.args << ": " << r.out;
+        EXPECT_EQ(r.out, c.expect) << c.args;
+    }
+}
+
+TEST(Cli, AssignFailsInCheckedModesWithTheDetails) {
+    Result r = ckernel("assign --errmode overflow uint8 int32 '-1'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_OVERFLOW: int32 value -1 is out of range for uint8\n");
+    r = ckernel("assign --errmode nocheck uint8 int32 '-1'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "255\n");
+    r = ckernel("assign int32 float64 '-10.25'");  // fractional is the default mode
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("CK_ERR_FRACTIONAL"), std::string::npos) << r.out;
+    r = ckernel("assign --errmode=overflow int32 float64 '-10.25'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "-10\n");
+    r = ckernel("assign 'var * int32' 'var * int32' '[1, 2' ");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("ckernel: error: CK_ERR_PARSE: "), std::string::npos) << r.out;
+}
+
+TEST(Cli, AssignReadsTheLiteralFromStandardInput) {
+    Result r = ckernel("assign '2 * var * float64' '2 * var * int8' -", "[[1], [2, 3]]\n");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "[[1.0], [2.0, 3.0]]\n");
+}
+
+TEST(Cli, UsageErrorsExitTwoWithAHint) {
+    struct Case {
+        const char *args, *expect;
+    } cases[] = {
+        {"", "ckernel: usage error: missing command\nTry 'ckernel --help'.\n"},
+        {"frobnicate", "ckernel: usage error: unknown command 'frobnicate'\nTry 'ckernel --help'.\n"},
+        {"info --bogus", "ckernel: usage error: unknown option '--bogus'\nTry 'ckernel info --help'.\n"},
+        {"explain int8", "ckernel: usage error: expected DST_TYPE and SRC_TYPE\nTry 'ckernel explain --help'.\n"},
+        {"assign int8 int8", "ckernel: usage error: expected DST_TYPE, SRC_TYPE and LITERAL\nTry 'ckernel assign --help'.\n"},
+        {"assign --errmode sloppy int8 int8 1",
+         "ckernel: usage error: --errmode takes nocheck, overflow, fractional or inexact (not "
+         "'sloppy')\nTry 'ckernel assign --help'.\n"},
+        {"explain --target", "ckernel: usage error: --target takes baseline, avx2 or avx512\nTry 'ckernel explain --help'.\n"},
+        {"explain int8 int8 int8", "ckernel: usage error: too many arguments ('int8')\nTry 'ckernel explain --help'.\n"},
+    };
+    for (const Case &c : cases) {
+        Result r = ckernel(c.args);
+        EXPECT_EQ(r.status, 2) << c.args;
+        EXPECT_EQ(r.out, c.expect) << c.args;
+    }
+}
+
+TEST(Cli, HelpTextsAndVersion) {
+    for (const char *cmd : {"--help", "info --help", "explain --help", "assign --help"}) {
+        Result r = ckernel(cmd);
+        EXPECT_EQ(r.status, 0) << cmd;
+        EXPECT_EQ(r.out.rfind("usage: ckernel", 0), 0u) << cmd << ": " << r.out;
+    }
+    Result r = ckernel("--version");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "ckernel " CK_TEST_VERSION "\n");
+}
+
+TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
+    Result r = ckernel("info");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("cpu chosen:    baseline (capped by CKERNEL_CPU_TARGET=baseline)"),
+              std::string::npos)
+        << r.out;
+    r = ckernel("info --json");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("\"chosen\": \"baseline\""), std::string::npos) << r.out;
+}
+
+}  // namespace
