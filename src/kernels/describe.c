@@ -46,12 +46,18 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         }
         return;
     }
-    ck__strbuf_printf(out, "leaf @%zu +%zu  ", at, sizeof(ck_prefix));
-    if (!ck__scalar_leaf_describe(fn, out)) {
+    ck__strbuf leaf = CK__STRBUF_INIT;
+    if (ck__scalar_leaf_describe(fn, &leaf)) {
+        ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
+                          leaf.s != NULL ? leaf.s : "");
+        if (leaf.status != CK_OK) {
+            out->status = leaf.status;
+        }
+    } else {
         /* A user kernel: its size and children are its own business. */
-        ck__strbuf_printf(out, "user kernel (function %p)", fn);
+        ck__strbuf_printf(out, "user @%zu  function %p (size and children unknown)\n", at, fn);
     }
-    ck__strbuf_puts(out, "\n");
+    ck__strbuf_free(&leaf);
 }
 
 int ck_kernel_describe(const ck_prefix *root, char **out) {
