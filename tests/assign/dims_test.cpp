@@ -157,7 +157,7 @@ TEST_F(Dims, BadArgumentsAreReported) {
     EXPECT_EQ(ck_make_assign(&b, &off, d.get(), nullptr, t.get(), nullptr, CK_REQUEST_SINGLE,
                              nullptr),
               CK_ERR_INVALID);
-    ck_eval_ctx c = ckt::ctx(static_cast<ck_errmode>(17));
+    ck_eval_ctx c = ckt::ctx(static_cast<ck_errmode>(7)  /* in the enum's range (C++), not a mode */);
     EXPECT_EQ(ck_make_assign(&b, &off, t.get(), nullptr, t.get(), nullptr, CK_REQUEST_SINGLE, &c),
               CK_ERR_INVALID);
     EXPECT_EQ(ck_assign(nullptr, nullptr, nullptr), CK_ERR_INVALID);
