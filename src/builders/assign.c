@@ -79,6 +79,98 @@ static int make_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, const c
     return ck__make_scalar_leaf(ckb, offset, ck_type_get_id(dt), ck_type_get_id(st), c->mode, req);
 }
 
+/* One fixed destination level with a fixed or absent source level. */
+typedef struct ck__fixed_level {
+    intptr_t size, dst_stride, src_stride;
+} ck__fixed_level;
+
+static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const char *dam,
+                       const ck_type *st, const char *sam, ck_request req,
+                       const ck__assign_ctx *c, ck__align_bits bits, int dim);
+
+/* A run of fixed levels (destination fixed, source fixed or absent, no pointer between):
+ * collected, then coalesced where both operands are contiguous across two levels (the outer
+ * stride is the inner size times the inner stride), so a C-order N-d assignment is one
+ * strided loop; the innermost two are tiled when the operands are contiguous along
+ * different ones (a transposed copy). */
+static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, const char *dam,
+                           const ck_type *st, const char *sam, ck_request req,
+                           const ck__assign_ctx *c, ck__align_bits bits, int dim) {
+    ck__fixed_level lv[CK_TYPE_MAX_DEPTH];
+    int n = 0;
+    while (n < CK_TYPE_MAX_DEPTH && ck_type_get_id(dt) == CK_TYPE_FIXED_DIM &&
+           ck_type_get_id(st) != CK_TYPE_POINTER) {
+        const int dnd = dims_through_pointers(dt), snd = dims_through_pointers(st);
+        if (snd > dnd) {
+            return rank_error(c, snd, dnd);
+        }
+        const int src_has_dim = snd == dnd;
+        if (src_has_dim && ck_type_get_id(st) != CK_TYPE_FIXED_DIM) {
+            break; /* a var source level: var_dim's business */
+        }
+        const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        ck__fixed_level l = {dm->dim_size, dm->stride, 0};
+        if (src_has_dim) {
+            const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+            if (sm->dim_size == dm->dim_size) {
+                l.src_stride = sm->stride;
+            } else if (sm->dim_size != 1) {
+                return broadcast_error(c, dim + n, sm->dim_size, dm->dim_size);
+            }
+            st = ck_type_element(st);
+            sam += sizeof(ck_fixed_dim_arrmeta);
+        }
+        bits.dst |= (uintptr_t)l.dst_stride;
+        bits.src |= (uintptr_t)l.src_stride;
+        lv[n++] = l;
+        dt = ck_type_element(dt);
+        dam += sizeof(ck_fixed_dim_arrmeta);
+    }
+    /* Coalesce from the inside out. */
+    for (int i = n - 2; i >= 0; i--) {
+        const ck__fixed_level *o = &lv[i], *in = &lv[i + 1];
+        intptr_t dspan, sspan, size;
+        if (__builtin_mul_overflow(in->size, in->dst_stride, &dspan) ||
+            __builtin_mul_overflow(in->size, in->src_stride, &sspan) ||
+            __builtin_mul_overflow(o->size, in->size, &size) || dspan != o->dst_stride ||
+            sspan != o->src_stride) {
+            continue;
+        }
+        lv[i].size = size;
+        lv[i].dst_stride = in->dst_stride;
+        lv[i].src_stride = in->src_stride;
+        for (int k = i + 1; k + 1 < n; k++) {
+            lv[k] = lv[k + 1];
+        }
+        n--;
+    }
+    /* Tile the innermost pair over a leaf when the contiguous dimensions disagree. */
+    int tiled = 0;
+    if (n >= 2 && ck_type_is_scalar(dt) && ck_type_is_scalar(st)) {
+        const ck__fixed_level *o = &lv[n - 2], *in = &lv[n - 1];
+        const intptr_t ad0 = o->dst_stride < 0 ? -o->dst_stride : o->dst_stride;
+        const intptr_t ad1 = in->dst_stride < 0 ? -in->dst_stride : in->dst_stride;
+        const intptr_t as0 = o->src_stride < 0 ? -o->src_stride : o->src_stride;
+        const intptr_t as1 = in->src_stride < 0 ? -in->src_stride : in->src_stride;
+        tiled = as0 != 0 && as1 != 0 && ad0 != 0 && ad1 != 0 && (ad1 < ad0) != (as1 < as0) &&
+                o->size > 1 && in->size > 1;
+    }
+    const int plain = tiled ? n - 2 : n;
+    for (int i = 0; i < plain; i++) {
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dst_stride,
+                                                lv[i].src_stride, i == 0 ? req : CK_REQUEST_STRIDED));
+    }
+    if (tiled) {
+        const intptr_t size[2] = {lv[n - 2].size, lv[n - 1].size};
+        const intptr_t ds[2] = {lv[n - 2].dst_stride, lv[n - 1].dst_stride};
+        const intptr_t ss[2] = {lv[n - 2].src_stride, lv[n - 1].src_stride};
+        CK_RETURN_IF_ERROR(
+            ck__make_tiled_2d(ckb, offset, size, ds, ss, plain == 0 ? req : CK_REQUEST_STRIDED));
+    }
+    return make_assign(ckb, offset, dt, dam, st, sam, n == 0 ? req : CK_REQUEST_STRIDED, c, bits,
+                       dim + n);
+}
+
 static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const char *dam,
                        const ck_type *st, const char *sam, ck_request req,
                        const ck__assign_ctx *c, ck__align_bits bits, int dim) {
@@ -129,20 +221,7 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
     bits.src |= (uintptr_t)p.src_stride | (uintptr_t)p.src_offset;
 
     if (did == CK_TYPE_FIXED_DIM && p.src_kind != CK__DIM_VAR) {
-        const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-        intptr_t src_stride = 0;
-        if (p.src_kind == CK__DIM_FIXED) {
-            if (p.src_size == dm->dim_size) {
-                src_stride = p.src_stride;
-            } else if (p.src_size != 1) {
-                return broadcast_error(c, dim, p.src_size, dm->dim_size);
-            }
-        }
-        CK_RETURN_IF_ERROR(
-            ck__make_strided_dim(ckb, offset, dm->dim_size, dm->stride, src_stride, req));
-        bits.dst |= (uintptr_t)dm->stride;
-        return make_assign(ckb, offset, delem, dam + sizeof(ck_fixed_dim_arrmeta), selem, sam_next,
-                           CK_REQUEST_STRIDED, c, bits, dim + 1);
+        return make_fixed_dims(ckb, offset, dt, dam, st, sam, req, c, bits, dim);
     }
 
     /* A ragged side: sizes are checked when the kernel runs. */

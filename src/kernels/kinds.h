@@ -37,6 +37,7 @@ extern const ck__kind ck__var_dim_kind;
 extern const ck__kind ck__pointer_src_kind;
 extern const ck__kind ck__pointer_dst_kind;
 extern const ck__kind ck__unaligned_kind;
+extern const ck__kind ck__tiled_2d_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -47,6 +48,12 @@ int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
 /* A strided (fixed) dimension: `size` rows; child: strided request. */
 int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_t dst_stride,
                          intptr_t src_stride, ck_request req);
+
+/* The two innermost fixed dimensions walked in square tiles ([0] outer, [1] inner), for
+ * operands contiguous along different dimensions. Child: strided request (a leaf). */
+int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
+                      const intptr_t dst_stride[2], const intptr_t src_stride[2],
+                      ck_request req);
 
 /* A dimension where either side is ragged. Each side is var, fixed, or (source only) absent
  * (broadcast). Child: strided request over the elements. */

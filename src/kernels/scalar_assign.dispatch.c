@@ -8,7 +8,10 @@
  * How a conversion is put together (one macro family per concern):
  *   1. read:  each source type is read into a canonical value of its class:
  *             i = int64_t (bool and signed ints), u = uint64_t (unsigned ints),
- *             f = double (float16/float32/float64: all exact in double),
+ *             f = double (float16, float64), s = float (float32; converted to double,
+ *             exactly, wherever a check needs it: the nocheck float32 -> int saturation
+ *             is done in float because gcc narrows double comparisons of a float back to
+ *             float and then no longer vectorizes the loop),
  *             c = a pair of doubles (complex64, complex128).
  *   2. store: each destination type has one store function per class (st_<dst>_<class>)
  *             that applies the rules of §7, writes the element only on success, and
@@ -57,14 +60,12 @@
 /* The read, store, convert and loop helpers are always inlined into the leaves, so that
  * the mode is a constant in each of them (gcc would otherwise keep one copy of a big loop
  * and test the mode at run time, which also stops the nocheck loop from vectorizing). */
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__)
 #  define CK__HOT static inline __attribute__((always_inline))
 #else
 #  define CK__HOT static inline
 #endif
 
-/* Defined at the end of this file; the error reporter uses its nocheck leaves. */
-extern const ck__leaf_table CK_TARGET_NAME(ck__scalar_leaves);
 
 /* ---- element storage ---- */
 /* Complex values are two components; their alignment is the component's. */
@@ -94,19 +95,19 @@ typedef struct ck__cpair {
 #define CK__T_uint32     uint32_t,      CK_TYPE_UINT32,     u,    'U', 32
 #define CK__T_uint64     uint64_t,      CK_TYPE_UINT64,     u,    'U', 64
 #define CK__T_float16    uint16_t,      CK_TYPE_FLOAT16,    f,    'F', 11
-#define CK__T_float32    float,         CK_TYPE_FLOAT32,    f,    'F', 24
+#define CK__T_float32    float,         CK_TYPE_FLOAT32,    s,    'F', 24
 #define CK__T_float64    double,        CK_TYPE_FLOAT64,    f,    'F', 53
 #define CK__T_complex64  ck__complex64, CK_TYPE_COMPLEX64,  c,    'C', 24
 #define CK__T_complex128 ck__complex128, CK_TYPE_COMPLEX128, c,   'C', 53
 
 /* The destination and source loops over the types (two lists: a macro cannot expand
  * itself, so the nested pair loop needs a second name). */
-#define CK__FOR_EACH_DST(X)                                                                  \
-    X(bool) X(int8) X(int16) X(int32) X(int64) X(uint8) X(uint16) X(uint32) X(uint64)        \
+#define CK__FOR_EACH_DST(X)                                                                 \
+    X(bool) X(int8) X(int16) X(int32) X(int64) X(uint8) X(uint16) X(uint32) X(uint64)       \
     X(float16) X(float32) X(float64) X(complex64) X(complex128)
-#define CK__FOR_EACH_SRC(X, D)                                                               \
-    X(D, bool) X(D, int8) X(D, int16) X(D, int32) X(D, int64) X(D, uint8) X(D, uint16)       \
-    X(D, uint32) X(D, uint64) X(D, float16) X(D, float32) X(D, float64) X(D, complex64)      \
+#define CK__FOR_EACH_SRC(X, D)                                                              \
+    X(D, bool) X(D, int8) X(D, int16) X(D, int32) X(D, int64) X(D, uint8) X(D, uint16)      \
+    X(D, uint32) X(D, uint64) X(D, float16) X(D, float32) X(D, float64) X(D, complex64)     \
     X(D, complex128)
 
 /* Column accessors: CK__CT(int8) is int8_t, and so on. */
@@ -148,8 +149,8 @@ static inline int ck__lossless(int dk, int db, int sk, int sb) {
         return 0; /* bool destinations: only bool (a copy) */
     }
 }
-#define CK__EFFECTIVE_MODE(D, S, mode)                                                       \
-    (ck__lossless(CK__KIND(D), CK__BITS(D), CK__KIND(S), CK__BITS(S)) ? CK_ERRMODE_NOCHECK   \
+#define CK__EFFECTIVE_MODE(D, S, mode)                                                      \
+    (ck__lossless(CK__KIND(D), CK__BITS(D), CK__KIND(S), CK__BITS(S)) ? CK_ERRMODE_NOCHECK  \
                                                                       : (mode))
 
 /* ======================================================================================
@@ -185,8 +186,8 @@ CK__HOT uint64_t rd_uint64(const uint64_t *p) {
 CK__HOT double rd_float16(const uint16_t *p) {
     return ck__half_to_double(*p);
 }
-CK__HOT double rd_float32(const float *p) {
-    return (double)*p;
+CK__HOT float rd_float32(const float *p) {
+    return *p;
 }
 CK__HOT double rd_float64(const double *p) {
     return *p;
@@ -209,15 +210,22 @@ CK__HOT ck__cpair rd_complex128(const ck__complex128 *p) {
 #define CK__FRACTIONAL(mode) ((mode) >= CK_ERRMODE_FRACTIONAL)
 #define CK__INEXACT(mode) ((mode) >= CK_ERRMODE_INEXACT)
 
+/* A float32 source into a destination whose rules do not need float arithmetic: through
+ * double, exactly. */
+#define CK__DEF_STORE_FROM_SINGLE(D)                                                        \
+    CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
+        return st_##D##_f(o, (double)v, mode);                                              \
+    }
+
 /* A complex source into a real (or bool) destination: in checked modes a non-zero
  * imaginary part (NaN included: NaN != 0) is an error before anything else; then the real
  * part follows the rules of a real source. */
-#define CK__DEF_STORE_FROM_COMPLEX(D)                                                        \
-    CK__HOT int st_##D##_c(CK__CT(D) * o, ck__cpair v, const int mode) {              \
-        if (CK__CHECKED(mode) && v.im != 0) {                                                \
-            return CK_ERR_IMAGINARY;                                                         \
-        }                                                                                    \
-        return st_##D##_f(o, v.re, mode);                                                    \
+#define CK__DEF_STORE_FROM_COMPLEX(D)                                                       \
+    CK__HOT int st_##D##_c(CK__CT(D) * o, ck__cpair v, const int mode) {                    \
+        if (CK__CHECKED(mode) && v.im != 0) {                                               \
+            return CK_ERR_IMAGINARY;                                                        \
+        }                                                                                   \
+        return st_##D##_f(o, v.re, mode);                                                   \
     }
 
 /* ---- bool: nocheck x != 0; checked: the value must be exactly 0 or 1 ---- */
@@ -242,6 +250,7 @@ CK__HOT int st_bool_f(uint8_t *o, double v, const int mode) {
     *o = (uint8_t)(v != 0); /* NaN != 0: true */
     return CK_OK;
 }
+CK__DEF_STORE_FROM_SINGLE(bool)
 CK__HOT int st_bool_c(uint8_t *o, ck__cpair v, const int mode) {
     if (CK__CHECKED(mode)) {
         if (v.im != 0) {
@@ -258,84 +267,101 @@ CK__HOT int st_bool_c(uint8_t *o, ck__cpair v, const int mode) {
  * From floats: nocheck truncates toward zero and saturates, NaN -> 0; checked: NaN or a
  * truncated value out of range is OVERFLOW (range first), then in FRACTIONAL and INEXACT
  * a non-integral value is FRACTIONAL.
- * Float bounds, all exact doubles:
- *   lo_excl  the largest double whose truncation is below MIN (MIN - 1, or for int64 the
- *            double just below -2^63, since -2^63 - 1 is not a double)
- *   hi_excl  2^k = MAX + 1: every double >= it truncates above MAX
- *   hi_clamp the largest double <= MAX (MAX itself for up to 32 bits; for 64 bits the
- *            double just below 2^k, and values >= hi_excl are fixed up to MAX afterwards)
- * The nocheck float path only ever casts a value clamped into [MIN, hi_clamp], so the
- * cast is defined, and it has no branches: it vectorizes. */
-#define CK__DEF_SINT_STORES(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, WIDE)                    \
-    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                \
-        if (CK__CHECKED(mode) && (v < (MIN) || v > (MAX))) {                                 \
-            return CK_ERR_OVERFLOW;                                                          \
-        }                                                                                    \
-        *o = (CK__CT(D))v;                                                                   \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {               \
-        if (CK__CHECKED(mode) && v > (uint64_t)(MAX)) {                                      \
-            return CK_ERR_OVERFLOW;                                                          \
-        }                                                                                    \
-        *o = (CK__CT(D))v;                                                                   \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__DEF_FLOAT_TO_INT_STORE(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, WIDE)                 \
-    CK__DEF_STORE_FROM_COMPLEX(D)
+ * Bounds, all exact:
+ *   LO_EXCL   the largest double whose truncation is below MIN (MIN - 1, or for int64 the
+ *             double just below -2^63, since -2^63 - 1 is not a double)
+ *   HI_EXCL   2^k = MAX + 1: every value >= it truncates above MAX
+ *   HI_CLAMP  the largest double <= MAX, and HI_CLAMP_F the largest float <= MAX: MAX
+ *             itself when it is exact; otherwise the value just below 2^k, and values
+ *             >= HI_EXCL are set to MAX after the cast.
+ * The nocheck paths only ever cast a value clamped into [MIN, HI_CLAMP], so the cast is
+ * defined, and they are branch-free selects: they vectorize. */
+#define CK__DEF_SINT_STORES(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, HI_CLAMP_F)            \
+    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                      \
+        if (CK__CHECKED(mode) && (v < (MIN) || v > (MAX))) {                                \
+            return CK_ERR_OVERFLOW;                                                         \
+        }                                                                                   \
+        *o = (CK__CT(D))v;                                                                  \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {                     \
+        if (CK__CHECKED(mode) && v > (uint64_t)(MAX)) {                                     \
+            return CK_ERR_OVERFLOW;                                                         \
+        }                                                                                   \
+        *o = (CK__CT(D))v;                                                                  \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__DEF_FLOAT_TO_INT_STORES(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, HI_CLAMP_F)
 
-#define CK__DEF_UINT_STORES(D, MAX, HI_EXCL, HI_CLAMP, WIDE)                                  \
-    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                \
-        if (CK__CHECKED(mode) && (v < 0 || (uint64_t)v > (MAX))) {                           \
-            return CK_ERR_OVERFLOW;                                                          \
-        }                                                                                    \
-        *o = (CK__CT(D))v;                                                                   \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {               \
-        if (CK__CHECKED(mode) && v > (MAX)) {                                                \
-            return CK_ERR_OVERFLOW;                                                          \
-        }                                                                                    \
-        *o = (CK__CT(D))v;                                                                   \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__DEF_FLOAT_TO_INT_STORE(D, 0, MAX, -1.0, HI_EXCL, HI_CLAMP, WIDE)                      \
-    CK__DEF_STORE_FROM_COMPLEX(D)
+#define CK__DEF_UINT_STORES(D, MAX, HI_EXCL, HI_CLAMP, HI_CLAMP_F)                          \
+    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                      \
+        if (CK__CHECKED(mode) && (v < 0 || (uint64_t)v > (MAX))) {                          \
+            return CK_ERR_OVERFLOW;                                                         \
+        }                                                                                   \
+        *o = (CK__CT(D))v;                                                                  \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {                     \
+        if (CK__CHECKED(mode) && v > (MAX)) {                                               \
+            return CK_ERR_OVERFLOW;                                                         \
+        }                                                                                   \
+        *o = (CK__CT(D))v;                                                                  \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__DEF_FLOAT_TO_INT_STORES(D, 0, MAX, -1.0, HI_EXCL, HI_CLAMP, HI_CLAMP_F)
 
-#define CK__DEF_FLOAT_TO_INT_STORE(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, WIDE)             \
-    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                 \
-        if (CK__CHECKED(mode)) {                                                             \
-            if (!(v > (LO_EXCL) && v < (HI_EXCL))) { /* NaN fails too */                     \
-                return CK_ERR_OVERFLOW;                                                      \
-            }                                                                                \
-            CK__CT(D) r = (CK__CT(D))v; /* in range: truncation is defined */                \
-            if (CK__FRACTIONAL(mode) && (double)r != v) {                                    \
-                return CK_ERR_FRACTIONAL;                                                    \
-            }                                                                                \
-            *o = r;                                                                          \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        double c = v == v ? v : 0.0; /* NaN -> 0 */                                          \
-        c = c < (double)(MIN) ? (double)(MIN) : c;                                           \
-        c = c > (HI_CLAMP) ? (HI_CLAMP) : c;                                                 \
-        CK__CT(D) r = (CK__CT(D))c;                                                          \
-        if (WIDE) {                                                                          \
-            r = v >= (HI_EXCL) ? (CK__CT(D))(MAX) : r;                                                  \
-        }                                                                                    \
-        *o = r;                                                                              \
-        return CK_OK;                                                                        \
-    }
+/* Saturating truncation of v (of type FT, already not NaN-checked) into D, clamping with
+ * FT bounds; the `if` on constants folds away. */
+#define CK__SATURATE(D, FT, v, MIN, MAX, HI_EXCL, HI_CLAMP)                                 \
+    FT c = (v) == (v) ? (v) : (FT)0; /* NaN -> 0 */                                         \
+    c = c < (FT)(MIN) ? (FT)(MIN) : c;                                                      \
+    c = c > (HI_CLAMP) ? (HI_CLAMP) : c;                                                    \
+    CK__CT(D) r = (CK__CT(D))c;                                                             \
+    if ((double)(HI_CLAMP) != (double)(MAX)) { /* MAX is not exact in FT */                 \
+        r = (v) >= (FT)(HI_EXCL) ? (CK__CT(D))(MAX) : r;                                    \
+    }                                                                                       \
+    *o = r;                                                                                 \
+    return CK_OK
+
+#define CK__DEF_FLOAT_TO_INT_STORES(D, MIN, MAX, LO_EXCL, HI_EXCL, HI_CLAMP, HI_CLAMP_F)    \
+    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                       \
+        if (CK__CHECKED(mode)) {                                                            \
+            if (!(v > (LO_EXCL) && v < (HI_EXCL))) { /* NaN fails too */                    \
+                return CK_ERR_OVERFLOW;                                                     \
+            }                                                                               \
+            CK__CT(D) r = (CK__CT(D))v; /* in range: truncation is defined */               \
+            if (CK__FRACTIONAL(mode) && (double)r != v) {                                   \
+                return CK_ERR_FRACTIONAL;                                                   \
+            }                                                                               \
+            *o = r;                                                                         \
+            return CK_OK;                                                                   \
+        }                                                                                   \
+        CK__SATURATE(D, double, v, MIN, MAX, HI_EXCL, HI_CLAMP);                            \
+    }                                                                                       \
+    CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
+        if (CK__CHECKED(mode)) {                                                            \
+            return st_##D##_f(o, (double)v, mode);                                          \
+        }                                                                                   \
+        CK__SATURATE(D, float, v, MIN, MAX, HI_EXCL, HI_CLAMP_F);                           \
+    }                                                                                       \
+    CK__DEF_STORE_FROM_COMPLEX(D)
 
 /* clang-format off */
-CK__DEF_SINT_STORES(int8,  INT8_MIN,  INT8_MAX,  -129.0,        128.0,        127.0,        0)
-CK__DEF_SINT_STORES(int16, INT16_MIN, INT16_MAX, -32769.0,      32768.0,      32767.0,      0)
-CK__DEF_SINT_STORES(int32, INT32_MIN, INT32_MAX, -2147483649.0, 2147483648.0, 2147483647.0, 0)
+/*                  type   MIN        MAX        LO_EXCL                HI_EXCL
+ *                         HI_CLAMP                 HI_CLAMP_F */
+CK__DEF_SINT_STORES(int8,  INT8_MIN,  INT8_MAX,  -129.0,                128.0,
+                           127.0,                   127.0f)
+CK__DEF_SINT_STORES(int16, INT16_MIN, INT16_MAX, -32769.0,              32768.0,
+                           32767.0,                 32767.0f)
+CK__DEF_SINT_STORES(int32, INT32_MIN, INT32_MAX, -2147483649.0,         2147483648.0,
+                           2147483647.0,            0x1.fffffep30f)
 CK__DEF_SINT_STORES(int64, INT64_MIN, INT64_MAX, -0x1.0000000000001p63, 0x1p63,
-                    0x1.fffffffffffffp62, 1)
-CK__DEF_UINT_STORES(uint8,  UINT8_MAX,  256.0,        255.0,        0)
-CK__DEF_UINT_STORES(uint16, UINT16_MAX, 65536.0,      65535.0,      0)
-CK__DEF_UINT_STORES(uint32, UINT32_MAX, 4294967296.0, 4294967295.0, 0)
-CK__DEF_UINT_STORES(uint64, UINT64_MAX, 0x1p64,       0x1.fffffffffffffp63, 1)
+                           0x1.fffffffffffffp62,    0x1.fffffep62f)
+/*                  type    MAX         HI_EXCL       HI_CLAMP              HI_CLAMP_F */
+CK__DEF_UINT_STORES(uint8,  UINT8_MAX,  256.0,        255.0,                255.0f)
+CK__DEF_UINT_STORES(uint16, UINT16_MAX, 65536.0,      65535.0,              65535.0f)
+CK__DEF_UINT_STORES(uint32, UINT32_MAX, 4294967296.0, 4294967295.0,         0x1.fffffep31f)
+CK__DEF_UINT_STORES(uint64, UINT64_MAX, 0x1p64,       0x1.fffffffffffffp63, 0x1.fffffep63f)
 /* clang-format on */
 
 /* ---- real floats ----
@@ -345,50 +371,51 @@ CK__DEF_UINT_STORES(uint64, UINT64_MAX, 0x1p64,       0x1.fffffffffffffp63, 1)
  * C's int -> float conversions round once); checked: a finite source that becomes inf is
  * OVERFLOW (float16 only); INEXACT: the result must convert back to the source value.
  * From floats: the same, with NaN -> NaN allowed in INEXACT. */
-#define CK__DEF_FLOAT_STORES(D, FROM_I64, FROM_U64, ROUND, BACK)                             \
-    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                \
-        CK__CT(D) r = FROM_I64(v);                                                           \
-        if (CK__CHECKED(mode)) {                                                             \
-            double b = BACK(r);                                                              \
-            if (isinf(b)) {                                                                  \
-                return CK_ERR_OVERFLOW;                                                      \
-            }                                                                                \
-            /* b is an integer in [-2^63, 2^63]; only 2^63 is out of int64's range */        \
-            if (CK__INEXACT(mode) && (b >= 0x1p63 || (int64_t)b != v)) {                     \
-                return CK_ERR_INEXACT;                                                       \
-            }                                                                                \
-        }                                                                                    \
-        *o = r;                                                                              \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {               \
-        CK__CT(D) r = FROM_U64(v);                                                           \
-        if (CK__CHECKED(mode)) {                                                             \
-            double b = BACK(r);                                                              \
-            if (isinf(b)) {                                                                  \
-                return CK_ERR_OVERFLOW;                                                      \
-            }                                                                                \
-            if (CK__INEXACT(mode) && (b >= 0x1p64 || (uint64_t)b != v)) {                    \
-                return CK_ERR_INEXACT;                                                       \
-            }                                                                                \
-        }                                                                                    \
-        *o = r;                                                                              \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                 \
-        CK__CT(D) r = ROUND(v);                                                              \
-        if (CK__CHECKED(mode)) {                                                             \
-            double b = BACK(r);                                                              \
-            if (isinf(b) && !isinf(v)) {                                                     \
-                return CK_ERR_OVERFLOW;                                                      \
-            }                                                                                \
-            if (CK__INEXACT(mode) && b != v && v == v) {                                     \
-                return CK_ERR_INEXACT;                                                       \
-            }                                                                                \
-        }                                                                                    \
-        *o = r;                                                                              \
-        return CK_OK;                                                                        \
-    }                                                                                        \
+#define CK__DEF_FLOAT_STORES(D, FROM_I64, FROM_U64, ROUND, BACK)                            \
+    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                      \
+        CK__CT(D) r = FROM_I64(v);                                                          \
+        if (CK__CHECKED(mode)) {                                                            \
+            double b = BACK(r);                                                             \
+            if (isinf(b)) {                                                                 \
+                return CK_ERR_OVERFLOW;                                                     \
+            }                                                                               \
+            /* b is an integer in [-2^63, 2^63]; only 2^63 is out of int64's range */       \
+            if (CK__INEXACT(mode) && (b >= 0x1p63 || (int64_t)b != v)) {                    \
+                return CK_ERR_INEXACT;                                                      \
+            }                                                                               \
+        }                                                                                   \
+        *o = r;                                                                             \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {                     \
+        CK__CT(D) r = FROM_U64(v);                                                          \
+        if (CK__CHECKED(mode)) {                                                            \
+            double b = BACK(r);                                                             \
+            if (isinf(b)) {                                                                 \
+                return CK_ERR_OVERFLOW;                                                     \
+            }                                                                               \
+            if (CK__INEXACT(mode) && (b >= 0x1p64 || (uint64_t)b != v)) {                   \
+                return CK_ERR_INEXACT;                                                      \
+            }                                                                               \
+        }                                                                                   \
+        *o = r;                                                                             \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                       \
+        CK__CT(D) r = ROUND(v);                                                             \
+        if (CK__CHECKED(mode)) {                                                            \
+            double b = BACK(r);                                                             \
+            if (isinf(b) && !isinf(v)) {                                                    \
+                return CK_ERR_OVERFLOW;                                                     \
+            }                                                                               \
+            if (CK__INEXACT(mode) && b != v && v == v) {                                    \
+                return CK_ERR_INEXACT;                                                      \
+            }                                                                               \
+        }                                                                                   \
+        *o = r;                                                                             \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__DEF_STORE_FROM_SINGLE(D)                                                            \
     CK__DEF_STORE_FROM_COMPLEX(D)
 
 #define CK__HALF_FROM_I64(v) ck__double_to_half((double)(v))
@@ -403,49 +430,52 @@ CK__DEF_FLOAT_STORES(float64, CK__F64_CONV, CK__F64_CONV, CK__F64_CONV, CK__F64_
 
 /* ---- complex: each part by the rules of the component type; a real source gives an
  * imaginary part of +0. Both parts are checked before either is written. ---- */
-#define CK__DEF_COMPLEX_STORES(D, COMP)                                                      \
-    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                \
-        CK__CT(COMP) re;                                                                     \
-        int rc = st_##COMP##_i(&re, v, mode);                                                \
-        if (rc != CK_OK) {                                                                   \
-            return rc;                                                                       \
-        }                                                                                    \
-        o->v[0] = re;                                                                        \
-        o->v[1] = 0;                                                                         \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {               \
-        CK__CT(COMP) re;                                                                     \
-        int rc = st_##COMP##_u(&re, v, mode);                                                \
-        if (rc != CK_OK) {                                                                   \
-            return rc;                                                                       \
-        }                                                                                    \
-        o->v[0] = re;                                                                        \
-        o->v[1] = 0;                                                                         \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                 \
-        CK__CT(COMP) re;                                                                     \
-        int rc = st_##COMP##_f(&re, v, mode);                                                \
-        if (rc != CK_OK) {                                                                   \
-            return rc;                                                                       \
-        }                                                                                    \
-        o->v[0] = re;                                                                        \
-        o->v[1] = 0;                                                                         \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__HOT int st_##D##_c(CK__CT(D) * o, ck__cpair v, const int mode) {              \
-        CK__CT(COMP) re, im;                                                                 \
-        int rc = st_##COMP##_f(&re, v.re, mode);                                             \
-        if (rc == CK_OK) {                                                                   \
-            rc = st_##COMP##_f(&im, v.im, mode);                                             \
-        }                                                                                    \
-        if (rc != CK_OK) {                                                                   \
-            return rc;                                                                       \
-        }                                                                                    \
-        o->v[0] = re;                                                                        \
-        o->v[1] = im;                                                                        \
-        return CK_OK;                                                                        \
+#define CK__DEF_COMPLEX_STORES(D, COMP)                                                     \
+    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                      \
+        CK__CT(COMP) re;                                                                    \
+        int rc = st_##COMP##_i(&re, v, mode);                                               \
+        if (rc != CK_OK) {                                                                  \
+            return rc;                                                                      \
+        }                                                                                   \
+        o->v[0] = re;                                                                       \
+        o->v[1] = 0;                                                                        \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {                     \
+        CK__CT(COMP) re;                                                                    \
+        int rc = st_##COMP##_u(&re, v, mode);                                               \
+        if (rc != CK_OK) {                                                                  \
+            return rc;                                                                      \
+        }                                                                                   \
+        o->v[0] = re;                                                                       \
+        o->v[1] = 0;                                                                        \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                       \
+        CK__CT(COMP) re;                                                                    \
+        int rc = st_##COMP##_f(&re, v, mode);                                               \
+        if (rc != CK_OK) {                                                                  \
+            return rc;                                                                      \
+        }                                                                                   \
+        o->v[0] = re;                                                                       \
+        o->v[1] = 0;                                                                        \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
+        return st_##D##_f(o, (double)v, mode);                                              \
+    }                                                                                       \
+    CK__HOT int st_##D##_c(CK__CT(D) * o, ck__cpair v, const int mode) {                    \
+        CK__CT(COMP) re, im;                                                                \
+        int rc = st_##COMP##_f(&re, v.re, mode);                                            \
+        if (rc == CK_OK) {                                                                  \
+            rc = st_##COMP##_f(&im, v.im, mode);                                            \
+        }                                                                                   \
+        if (rc != CK_OK) {                                                                  \
+            return rc;                                                                      \
+        }                                                                                   \
+        o->v[0] = re;                                                                       \
+        o->v[1] = im;                                                                       \
+        return CK_OK;                                                                       \
     }
 
 CK__DEF_COMPLEX_STORES(complex64, float32)
@@ -460,25 +490,35 @@ static const char *const ck__scalar_names[CK_NUM_SCALAR_TYPES] = {
 #undef CK__NAME_ENTRY
 };
 
-/* The shortest "%.*g" text, up to max_digits, that reads back as the same value of the
- * given precision (bits: 11, 24 or 53), so that values print as "-10.25" and "0.1" but
- * still identify the value exactly. */
+/* The shortest text, up to max_digits significant digits, that reads back as the same value
+ * at the given precision (bits: 11, 24 or 53), spelled like Python's repr: "-10.25", "0.1",
+ * "65520" (not "6.552e+04"), "1e+21", "9.223372036854776e+18". */
 static void ck__format_real(char *buf, size_t cap, double v, int bits) {
     if (v != v || isinf(v)) {
         snprintf(buf, cap, "%g", v); /* nan, -nan, inf, -inf */
         return;
     }
     int max_digits = bits == 11 ? 5 : bits == 24 ? 9 : 17;
-    for (int digits = 1; digits <= max_digits; digits++) {
-        snprintf(buf, cap, "%.*g", digits, v);
+    int digits = 1;
+    for (; digits < max_digits; digits++) {
+        snprintf(buf, cap, "%.*e", digits - 1, v);
         double back = strtod(buf, NULL);
         int same = bits == 11   ? ck__double_to_half(back) == ck__double_to_half(v)
                    : bits == 24 ? (float)back == (float)v
                                 : back == v;
         if (same) {
-            return;
+            break;
         }
     }
+    /* %g switches to an exponent once it is >= the precision: widen the precision so that
+     * values below 1e16 print positionally, as Python does. */
+    snprintf(buf, cap, "%.*e", digits - 1, v);
+    const char *e = strchr(buf, 'e');
+    int exp10 = e != NULL ? atoi(e + 1) : 0;
+    if (exp10 >= digits && exp10 < 16) {
+        digits = exp10 + 1;
+    }
+    snprintf(buf, cap, "%.*g", digits, v);
 }
 
 /* Python's spelling of a complex value: "(-10.25+0.125j)". */
@@ -489,8 +529,10 @@ static void ck__format_complex(char *buf, size_t cap, double re, double im, int 
     snprintf(buf, cap, "(%s%s%sj)", rs, is[0] == '-' ? "" : "+", is);
 }
 
-/* The value of one element of scalar type `id` at p (aligned). */
-static void ck__format_element(char *buf, size_t cap, int id, const char *p) {
+/* The value of one element of scalar type `id` at p (aligned). Floats print with the
+ * fewest digits that identify them in their own type, or, when `exact`, in double: a
+ * float32 0.1f then prints as 0.10000000149011612, which shows why it is inexact. */
+static void ck__format_element(char *buf, size_t cap, int id, const char *p, int exact) {
     switch (id) {
     case CK_TYPE_BOOL:
         snprintf(buf, cap, "%s", *(const uint8_t *)p != 0 ? "true" : "false");
@@ -518,17 +560,19 @@ static void ck__format_element(char *buf, size_t cap, int id, const char *p) {
         break;
     }
     case CK_TYPE_FLOAT16:
-        ck__format_real(buf, cap, rd_float16((const uint16_t *)(const void *)p), 11);
+        ck__format_real(buf, cap, rd_float16((const uint16_t *)(const void *)p),
+                        exact ? 53 : 11);
         break;
     case CK_TYPE_FLOAT32:
-        ck__format_real(buf, cap, rd_float32((const float *)(const void *)p), 24);
+        ck__format_real(buf, cap, (double)rd_float32((const float *)(const void *)p),
+                        exact ? 53 : 24);
         break;
     case CK_TYPE_FLOAT64:
         ck__format_real(buf, cap, rd_float64((const double *)(const void *)p), 53);
         break;
     case CK_TYPE_COMPLEX64: {
         ck__cpair c = rd_complex64((const ck__complex64 *)(const void *)p);
-        ck__format_complex(buf, cap, c.re, c.im, 24);
+        ck__format_complex(buf, cap, c.re, c.im, exact ? 53 : 24);
         break;
     }
     default: {
@@ -545,12 +589,16 @@ static void ck__format_element(char *buf, size_t cap, int id, const char *p) {
 #  define CK__COLD
 #endif
 
-/* Records the message for a failed element and returns `status`. */
-static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src_elem) {
+/* Records the message for a failed element and returns `status`. `nocheck` is the pair's
+ * nocheck single leaf, which gives what the value would have become (it is passed in,
+ * rather than looked up in the table, so that the table is not reachable from every leaf:
+ * that made clang's inliner iterate over one call-graph cycle of all 3136 functions). */
+static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src_elem,
+                                   ck_single_fn nocheck) {
     const char *dn = ck__scalar_names[dst_id];
     const char *sn = ck__scalar_names[src_id];
     char value[96];
-    ck__format_element(value, sizeof value, src_id, src_elem);
+    ck__format_element(value, sizeof value, src_id, src_elem, 0);
     switch (status) {
     case CK_ERR_OVERFLOW:
         return ck_set_error(status, "%s value %s is out of range for %s", sn, value, dn);
@@ -560,12 +608,10 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
         return ck_set_error(status, "%s value %s has a non-zero imaginary part (%s)", sn,
                             value, dn);
     case CK_ERR_INEXACT: {
-        /* What the value becomes: the nocheck leaf of the same pair. */
         _Alignas(16) char result[16];
         char result_text[96];
-        CK_TARGET_NAME(ck__scalar_leaves)[dst_id][src_id][CK_ERRMODE_NOCHECK].single(
-            NULL, result, &src_elem);
-        ck__format_element(result_text, sizeof result_text, dst_id, result);
+        nocheck(NULL, result, &src_elem);
+        ck__format_element(result_text, sizeof result_text, dst_id, result, 1);
         return ck_set_error(status, "%s value %s is not exact in %s (%s)", sn, value, dn,
                             result_text);
     }
@@ -579,18 +625,18 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
  * ====================================================================================== */
 
 /* Same-type pairs: bit-exact copies (NaN payloads and non-0/1 bool bytes kept). */
-#define CK__DEF_COPY_LOOP(SIZE, UT)                                                          \
-    CK__HOT void ck__copy_##SIZE(char *dst, intptr_t ds, char *src, intptr_t ss,      \
-                                       size_t n) {                                           \
-        if (ds == (intptr_t)sizeof(UT) && ss == (intptr_t)sizeof(UT)) {                      \
-            if (n != 0) {                                                                    \
-                memmove(dst, src, n * sizeof(UT)); /* in-place assignment is allowed */      \
-            }                                                                                \
-            return;                                                                          \
-        }                                                                                    \
-        for (size_t i = 0; i < n; i++, dst += ds, src += ss) {                               \
-            *(UT *)(void *)dst = *(const UT *)(const void *)src;                             \
-        }                                                                                    \
+#define CK__DEF_COPY_LOOP(SIZE, UT)                                                         \
+    CK__HOT void ck__copy_##SIZE(char *dst, intptr_t ds, char *src, intptr_t ss,            \
+                                       size_t n) {                                          \
+        if (ds == (intptr_t)sizeof(UT) && ss == (intptr_t)sizeof(UT)) {                     \
+            if (n != 0) {                                                                   \
+                memmove(dst, src, n * sizeof(UT)); /* in-place assignment is allowed */     \
+            }                                                                               \
+            return;                                                                         \
+        }                                                                                   \
+        for (size_t i = 0; i < n; i++, dst += ds, src += ss) {                              \
+            *(UT *)(void *)dst = *(const UT *)(const void *)src;                            \
+        }                                                                                   \
     }
 typedef struct ck__u32x2 {
     uint32_t v[2];
@@ -637,93 +683,103 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
     }
 }
 
+#define CK__NOCHECK(D, S) leaf_##D##_##S##_nocheck_single
+
 /* Per pair: cv_<dst>_<src> converts one element, loop_<dst>_<src> runs a strided loop.
  * Both take the mode as a constant; the mode leaves below instantiate them. */
-#define CK__DEF_PAIR(D, S)                                                                   \
-    CK__HOT int cv_##D##_##S(CK__CT(D) * o, const CK__CT(S) * p, const int mode) {    \
-        return CK__CAT3(st_##D, _, CK__CLASS(S))(o, rd_##S(p), mode);                        \
-    }                                                                                        \
-    CK__HOT int loop_##D##_##S(char *dst, intptr_t ds, char *src, intptr_t ss,        \
+#define CK__DEF_PAIR(D, S)                                                                  \
+    static int leaf_##D##_##S##_nocheck_single(ck_prefix *self, char *dst,                  \
+                                               char *const *src);                           \
+    CK__HOT int cv_##D##_##S(CK__CT(D) * o, const CK__CT(S) * p, const int mode) {          \
+        return CK__CAT3(st_##D, _, CK__CLASS(S))(o, rd_##S(p), mode);                       \
+    }                                                                                       \
+    CK__HOT int loop_##D##_##S(char *dst, intptr_t ds, char *src, intptr_t ss,              \
                                       size_t n, const int mode) {                           \
-        typedef CK__CT(D) dst_t;                                                             \
-        typedef CK__CT(S) src_t;                                                             \
-        if (ds == (intptr_t)sizeof(dst_t) && ss == (intptr_t)sizeof(src_t)) {                \
-            /* Contiguous: in nocheck (or a lossless pair) the status is the constant 0,     \
-             * the exit disappears and the loop vectorizes. */                               \
-            dst_t *d = (dst_t *)(void *)dst;                                                 \
-            const src_t *s = (const src_t *)(const void *)src;                               \
-            for (size_t i = 0; i < n; i++) {                                                 \
-                int rc = cv_##D##_##S(&d[i], &s[i], mode);                                   \
-                if (CK_UNLIKELY(rc != CK_OK)) {                                              \
-                    return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src + i * sizeof(src_t)); \
-                }                                                                            \
-            }                                                                                \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        if (ss == 0 && n != 0) {                                                             \
-            /* Broadcast source: convert (and check) once, then fill. */                     \
-            dst_t v;                                                                         \
-            int rc = cv_##D##_##S(&v, (const src_t *)(const void *)src, mode);               \
-            if (CK_UNLIKELY(rc != CK_OK)) {                                                  \
-                return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src);                        \
-            }                                                                                \
-            for (size_t i = 0; i < n; i++, dst += ds) {                                      \
-                *(dst_t *)(void *)dst = v;                                                   \
-            }                                                                                \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        for (size_t i = 0; i < n; i++, dst += ds, src += ss) {                               \
-            int rc = cv_##D##_##S((dst_t *)(void *)dst, (const src_t *)(const void *)src,    \
-                                  mode);                                                     \
-            if (CK_UNLIKELY(rc != CK_OK)) {                                                  \
-                return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src);                        \
-            }                                                                                \
-        }                                                                                    \
-        return CK_OK;                                                                        \
-    }                                                                                        \
-    CK__DEF_LEAF(D, S, nocheck, CK_ERRMODE_NOCHECK)                                          \
-    CK__DEF_LEAF(D, S, overflow, CK_ERRMODE_OVERFLOW)                                        \
-    CK__DEF_LEAF(D, S, fractional, CK_ERRMODE_FRACTIONAL)                                    \
+        typedef CK__CT(D) dst_t;                                                            \
+        typedef CK__CT(S) src_t;                                                            \
+        if (ds == (intptr_t)sizeof(dst_t) && ss == (intptr_t)sizeof(src_t)) {               \
+            /* Contiguous: in nocheck (or a lossless pair) the status is the constant 0,    \
+             * the exit disappears and the loop vectorizes. */                              \
+            dst_t *d = (dst_t *)(void *)dst;                                                \
+            const src_t *s = (const src_t *)(const void *)src;                              \
+            for (size_t i = 0; i < n; i++) {                                                \
+                int rc = cv_##D##_##S(&d[i], &s[i], mode);                                  \
+                if (CK_UNLIKELY(rc != CK_OK)) {                                             \
+                    return ck__leaf_error(rc, CK__ID(D), CK__ID(S),                         \
+                                          src + i * sizeof(src_t), CK__NOCHECK(D, S));      \
+                }                                                                           \
+            }                                                                               \
+            return CK_OK;                                                                   \
+        }                                                                                   \
+        if (ss == 0 && n != 0) {                                                            \
+            /* Broadcast source: convert (and check) once, then fill. */                    \
+            dst_t v;                                                                        \
+            int rc = cv_##D##_##S(&v, (const src_t *)(const void *)src, mode);              \
+            if (CK_UNLIKELY(rc != CK_OK)) {                                                 \
+                return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src,                        \
+                                      CK__NOCHECK(D, S));                                   \
+            }                                                                               \
+            for (size_t i = 0; i < n; i++, dst += ds) {                                     \
+                *(dst_t *)(void *)dst = v;                                                  \
+            }                                                                               \
+            return CK_OK;                                                                   \
+        }                                                                                   \
+        for (size_t i = 0; i < n; i++, dst += ds, src += ss) {                              \
+            int rc = cv_##D##_##S((dst_t *)(void *)dst, (const src_t *)(const void *)src,   \
+                                  mode);                                                    \
+            if (CK_UNLIKELY(rc != CK_OK)) {                                                 \
+                return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src,                        \
+                                      CK__NOCHECK(D, S));                                   \
+            }                                                                               \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__DEF_LEAF(D, S, nocheck, CK_ERRMODE_NOCHECK)                                         \
+    CK__DEF_LEAF(D, S, overflow, CK_ERRMODE_OVERFLOW)                                       \
+    CK__DEF_LEAF(D, S, fractional, CK_ERRMODE_FRACTIONAL)                                   \
     CK__DEF_LEAF(D, S, inexact, CK_ERRMODE_INEXACT)
 
 /* The two ABI functions of one pair in one mode. CK__ID(D) == CK__ID(S) is a constant: the
  * copy or the conversion branch is removed. */
-#define CK__DEF_LEAF(D, S, MNAME, MODE)                                                      \
+#define CK__DEF_LEAF(D, S, MNAME, MODE)                                                     \
     static int leaf_##D##_##S##_##MNAME##_single(ck_prefix *self, char *dst,                \
-                                                   char *const *src) {                       \
-        (void)self;                                                                          \
-        if (CK__ID(D) == CK__ID(S)) {                                                        \
-            memcpy(dst, src[0], sizeof(CK__CT(D)));                                          \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        int rc = cv_##D##_##S((CK__CT(D) *)(void *)dst,                                      \
-                              (const CK__CT(S) *)(const void *)src[0],                       \
-                              CK__EFFECTIVE_MODE(D, S, MODE));                               \
-        if (CK_UNLIKELY(rc != CK_OK)) {                                                      \
-            return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src[0]);                         \
-        }                                                                                    \
-        return CK_OK;                                                                        \
-    }                                                                                        \
+                                                   char *const *src) {                      \
+        (void)self;                                                                         \
+        if (CK__ID(D) == CK__ID(S)) {                                                       \
+            memcpy(dst, src[0], sizeof(CK__CT(D)));                                         \
+            return CK_OK;                                                                   \
+        }                                                                                   \
+        int rc = cv_##D##_##S((CK__CT(D) *)(void *)dst,                                     \
+                              (const CK__CT(S) *)(const void *)src[0],                      \
+                              CK__EFFECTIVE_MODE(D, S, MODE));                              \
+        if (CK_UNLIKELY(rc != CK_OK)) {                                                     \
+            return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src[0],                         \
+                                  CK__NOCHECK(D, S));                                       \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
     static int leaf_##D##_##S##_##MNAME##_strided(ck_prefix *self, char *dst,               \
-                                                    intptr_t dst_stride, char *const *src,   \
-                                                    const intptr_t *src_stride,              \
-                                                    size_t count) {                          \
-        (void)self;                                                                          \
-        if (CK__ID(D) == CK__ID(S)) {                                                        \
-            ck__copy_strided(dst, dst_stride, src[0], src_stride[0], count, CK__ID(D));      \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        return loop_##D##_##S(dst, dst_stride, src[0], src_stride[0], count,                 \
-                              CK__EFFECTIVE_MODE(D, S, MODE));                               \
+                                                    intptr_t dst_stride, char *const *src,  \
+                                                    const intptr_t *src_stride,             \
+                                                    size_t count) {                         \
+        (void)self;                                                                         \
+        if (CK__ID(D) == CK__ID(S)) {                                                       \
+            ck__copy_strided(dst, dst_stride, src[0], src_stride[0], count, CK__ID(D));     \
+            return CK_OK;                                                                   \
+        }                                                                                   \
+        return loop_##D##_##S(dst, dst_stride, src[0], src_stride[0], count,                \
+                              CK__EFFECTIVE_MODE(D, S, MODE));                              \
     }
 
 #define CK__DEF_ROW(D) CK__FOR_EACH_SRC(CK__DEF_PAIR, D)
 CK__FOR_EACH_DST(CK__DEF_ROW)
 
-/* ---- the table: [dst][src][mode] ---- */
-#define CK__CELL(D, S, MNAME) {leaf_##D##_##S##_##MNAME##_single, leaf_##D##_##S##_##MNAME##_strided}
-#define CK__TABLE_SRC(D, S)                                                                  \
-    [CK__ID(S)] = {CK__CELL(D, S, nocheck), CK__CELL(D, S, overflow),                        \
+/* ---- the table: [dst][src][mode], ck__scalar_leaves_<target> (declared by its users from
+ * the generated list of compiled targets, scalar_assign.dispatch.h) ---- */
+#define CK__CELL(D, S, MNAME)                                                               \
+    {leaf_##D##_##S##_##MNAME##_single, leaf_##D##_##S##_##MNAME##_strided}
+#define CK__TABLE_SRC(D, S)                                                                 \
+    [CK__ID(S)] = {CK__CELL(D, S, nocheck), CK__CELL(D, S, overflow),                       \
                    CK__CELL(D, S, fractional), CK__CELL(D, S, inexact)},
 #define CK__TABLE_DST(D) [CK__ID(D)] = {CK__FOR_EACH_SRC(CK__TABLE_SRC, D)},
 

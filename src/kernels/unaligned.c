@@ -21,6 +21,32 @@ typedef struct ck__unaligned {
 
 #define CK__UNALIGNED_CHILD CK_ALIGN_OFFSET(sizeof(ck__unaligned))
 
+/* Copies n elements of `size` bytes between strided places. The sizes of the scalar types
+ * are 1, 2, 4, 8 and 16: a constant-size memcpy per case compiles to one unaligned move,
+ * where a memcpy of a run-time size would be a library call per element. */
+#define CK__COPY_N(SIZE)                                                  \
+    for (size_t i = 0; i < n; i++) {                                      \
+        memcpy(dst + (intptr_t)i * dst_stride, src + (intptr_t)i * src_stride, SIZE); \
+    }                                                                     \
+    return
+
+static void copy_elems(char *dst, intptr_t dst_stride, const char *src, intptr_t src_stride,
+                       size_t n, size_t size) {
+    if (dst_stride == (intptr_t)size && src_stride == (intptr_t)size) {
+        memcpy(dst, src, n * size);
+        return;
+    }
+    switch (size) {
+    case 1: CK__COPY_N(1);
+    case 2: CK__COPY_N(2);
+    case 4: CK__COPY_N(4);
+    case 8: CK__COPY_N(8);
+    case 16: CK__COPY_N(16);
+    default: CK__COPY_N(size);
+    }
+}
+#undef CK__COPY_N
+
 static void unaligned_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__UNALIGNED_CHILD));
 }
@@ -43,9 +69,7 @@ static int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, ch
             if (ss == 0) { /* a broadcast source: one element serves the whole chunk */
                 memcpy(sbuf, s, ssz);
             } else {
-                for (size_t i = 0; i < n; i++) {
-                    memcpy(sbuf + i * ssz, s + (intptr_t)i * ss, ssz);
-                }
+                copy_elems(sbuf, (intptr_t)ssz, s, ss, n, ssz);
                 css = (intptr_t)ssz;
             }
             cs = sbuf;
@@ -54,9 +78,7 @@ static int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, ch
         intptr_t cds = k->buffer_dst ? (intptr_t)dsz : dst_stride;
         CK_RETURN_IF_ERROR(fn(child, cd, cds, &cs, &css, n));
         if (k->buffer_dst) {
-            for (size_t i = 0; i < n; i++) {
-                memcpy(dst + (intptr_t)i * dst_stride, dbuf + i * dsz, dsz);
-            }
+            copy_elems(dst, dst_stride, dbuf, (intptr_t)dsz, n, dsz);
         }
         s += (intptr_t)n * ss;
         dst += (intptr_t)n * dst_stride;

@@ -41,5 +41,6 @@ int cli_parse_type(const char *text, ck_type **out);
 int cmd_info(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_assign(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@ static const cli_command commands[] = {
     {"info", "version, build options, allocator, CPU targets", cmd_info},
     {"explain", "build an assignment kernel and print its tree", cmd_explain},
     {"assign", "assign a literal of one type to another and print it", cmd_assign},
+    {"bench", "time the kernels against memcpy and plain C loops", cmd_bench},
 };
 
 static void print_help(FILE *out) {

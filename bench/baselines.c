@@ -1,0 +1,244 @@
+/* bench/baselines.c: the plain C loops the kernels are compared with ("ratio_loop").
+ *
+ * Each loop does exactly what the kernel does, element for element (tests/bench checks the
+ * outputs are bit-identical): the same error mode semantics (shared/DESIGN.md §7), the
+ * same checks (a fractional float64 -> int32 checks every element and stops at the first
+ * failure; a ragged row checks its size; a gather checks for NULL). They are written as a
+ * C programmer would write them, with no intrinsics, and this file is compiled without
+ * -march flags: they are baseline-target (x86-64, SSE2) code, whatever the compiler makes
+ * of them at the project's optimisation level. They are noinline so each call is one real
+ * piece of work. They return 0, or 1 where the kernel would return an error. */
+#include <string.h>
+
+#include "baselines.h"
+
+#define CKB_NOINLINE __attribute__((noinline))
+
+/* ---- scalar conversions with the kernel's semantics ---- */
+
+/* float64 -> int32, nocheck: truncate toward zero, saturate, NaN -> 0. */
+static inline int32_t f64_to_i32_sat(double v) {
+    if (v != v) {
+        return 0;
+    }
+    if (v <= -2147483648.0) {
+        return INT32_MIN;
+    }
+    if (v >= 2147483647.0) {
+        return INT32_MAX;
+    }
+    return (int32_t)v;
+}
+
+/* IEEE binary16 from float32, round to nearest even (as F16C's VCVTPS2PH): overflow to
+ * +-inf, subnormals, a NaN keeps its sign and top payload bits and comes out quiet. */
+static inline uint16_t f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t a = x & 0x7fffffffu;
+    uint16_t h;
+    if (a >= 0x7f800000u) { /* inf or NaN */
+        h = a == 0x7f800000u ? 0x7c00u : (uint16_t)(0x7e00u | ((a >> 13) & 0x3ffu));
+    } else if (a >= 0x47800000u) { /* >= 2^16: beyond the largest half, inf */
+        h = 0x7c00u;
+    } else if (a < 0x38800000u) { /* below 2^-14: a subnormal half or zero */
+        /* Adding 0.5 aligns the 10 mantissa bits at the bottom; the FPU rounds to even. */
+        float s;
+        memcpy(&s, &a, sizeof s);
+        s += 0.5f;
+        uint32_t u;
+        memcpy(&u, &s, sizeof u);
+        h = (uint16_t)(u - 0x3f000000u);
+    } else { /* normal: rebias the exponent, round to nearest even (a carry may give inf) */
+        const uint32_t odd = (a >> 13) & 1u;
+        a += 0xc8000fffu + odd; /* (15 - 127) << 23, plus the rounding bias */
+        h = (uint16_t)(a >> 13);
+    }
+    return (uint16_t)(h | sign);
+}
+
+/* float32 from IEEE binary16: exact; a NaN comes out quiet with its payload. */
+static inline float f16_to_f32(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    uint32_t u;
+    if (e == 0x1fu) {
+        u = sign | 0x7f800000u | (m << 13) | (m != 0 ? 0x400000u : 0u);
+    } else if (e == 0) {
+        float f = (float)m * 0x1p-24f; /* zero or subnormal: exact in float */
+        memcpy(&u, &f, sizeof u);
+        u |= sign;
+    } else {
+        u = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* ---- contiguous loops: (dst, src, n) ---- */
+
+CKB_NOINLINE int ckb_loop_int32_float64(void *dst, const void *src, size_t n) {
+    double *d = (double *)dst;
+    const int32_t *s = (const int32_t *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)s[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_int64_float64(void *dst, const void *src, size_t n) {
+    double *d = (double *)dst;
+    const int64_t *s = (const int64_t *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)s[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float64_int32_nocheck(void *dst, const void *src, size_t n) {
+    int32_t *d = (int32_t *)dst;
+    const double *s = (const double *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = f64_to_i32_sat(s[i]);
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float64_int32_fractional(void *dst, const void *src, size_t n) {
+    int32_t *d = (int32_t *)dst;
+    const double *s = (const double *)src;
+    for (size_t i = 0; i < n; i++) {
+        const double v = s[i];
+        if (!(v > -2147483649.0 && v < 2147483648.0)) { /* NaN too */
+            return 1;                                    /* overflow */
+        }
+        const int32_t r = (int32_t)v;
+        if ((double)r != v) {
+            return 1; /* fractional */
+        }
+        d[i] = r;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float64_float32(void *dst, const void *src, size_t n) {
+    float *d = (float *)dst;
+    const double *s = (const double *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (float)s[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float32_float64(void *dst, const void *src, size_t n) {
+    double *d = (double *)dst;
+    const float *s = (const float *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)s[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float32_float16(void *dst, const void *src, size_t n) {
+    uint16_t *d = (uint16_t *)dst;
+    const float *s = (const float *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = f32_to_f16(s[i]);
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float16_float32(void *dst, const void *src, size_t n) {
+    float *d = (float *)dst;
+    const uint16_t *s = (const uint16_t *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = f16_to_f32(s[i]);
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_copy_float64(void *dst, const void *src, size_t n) {
+    double *d = (double *)dst;
+    const double *s = (const double *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_copy_int32(void *dst, const void *src, size_t n) {
+    int32_t *d = (int32_t *)dst;
+    const int32_t *s = (const int32_t *)src;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = s[i];
+    }
+    return 0;
+}
+
+/* ---- shaped loops ---- */
+
+CKB_NOINLINE int ckb_loop_int32_float64_strided(double *dst, const int32_t *src, size_t n,
+                                                size_t step) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = (double)src[i * step];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_int32_float64_2d(double *dst, const int32_t *src, size_t rows,
+                                           size_t cols) {
+    for (size_t i = 0; i < rows; i++) {
+        for (size_t j = 0; j < cols; j++) {
+            dst[i * cols + j] = (double)src[i * cols + j];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_int32_float64_transposed(double *dst, const int32_t *src,
+                                                   size_t rows, size_t cols) {
+    /* src is cols x rows in C order; dst[i][j] = src[j][i]. */
+    for (size_t i = 0; i < rows; i++) {
+        for (size_t j = 0; j < cols; j++) {
+            dst[i * cols + j] = (double)src[j * rows + i];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float32_float64_var(const ck_var_data *dst, const ck_var_data *src,
+                                              size_t rows) {
+    for (size_t r = 0; r < rows; r++) {
+        if (src[r].begin == NULL || dst[r].size != src[r].size) {
+            return 1; /* the kernel: uninitialised source, or a size that cannot broadcast */
+        }
+        double *d = (double *)(void *)dst[r].begin;
+        const float *s = (const float *)(const void *)src[r].begin;
+        for (size_t j = 0; j < src[r].size; j++) {
+            d[j] = (double)s[j];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_gather_float64(double *dst, char *const *ptrs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (ptrs[i] == NULL) {
+            return 1;
+        }
+        dst[i] = *(const double *)(const void *)ptrs[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_int32_float64_unaligned(char *dst, const char *src, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int32_t v;
+        memcpy(&v, src + i * sizeof v, sizeof v);
+        const double d = (double)v;
+        memcpy(dst + i * sizeof d, &d, sizeof d);
+    }
+    return 0;
+}

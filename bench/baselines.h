@@ -1,0 +1,38 @@
+/* bench/baselines.h: the plain C loops of bench/baselines.c (private to bench/). */
+#ifndef CKERNEL_BENCH_BASELINES_H
+#define CKERNEL_BENCH_BASELINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/arrmeta.h"
+
+/* Contiguous n elements, dst <- src; 0, or 1 where the kernel reports an error. */
+typedef int (*ckb_loop_fn)(void *dst, const void *src, size_t n);
+
+int ckb_loop_int32_float64(void *dst, const void *src, size_t n);
+int ckb_loop_int64_float64(void *dst, const void *src, size_t n);
+int ckb_loop_float64_int32_nocheck(void *dst, const void *src, size_t n);
+int ckb_loop_float64_int32_fractional(void *dst, const void *src, size_t n);
+int ckb_loop_float64_float32(void *dst, const void *src, size_t n);
+int ckb_loop_float32_float64(void *dst, const void *src, size_t n);
+int ckb_loop_float32_float16(void *dst, const void *src, size_t n);
+int ckb_loop_float16_float32(void *dst, const void *src, size_t n);
+int ckb_loop_copy_float64(void *dst, const void *src, size_t n);
+int ckb_loop_copy_int32(void *dst, const void *src, size_t n);
+
+/* dst[i] = src[i * step]. */
+int ckb_loop_int32_float64_strided(double *dst, const int32_t *src, size_t n, size_t step);
+/* rows x cols, both C order. */
+int ckb_loop_int32_float64_2d(double *dst, const int32_t *src, size_t rows, size_t cols);
+/* dst rows x cols C order, src cols x rows C order: dst[i][j] = src[j][i]. */
+int ckb_loop_int32_float64_transposed(double *dst, const int32_t *src, size_t rows,
+                                      size_t cols);
+/* Row by row; sizes must match (1 otherwise). */
+int ckb_loop_float32_float64_var(const ck_var_data *dst, const ck_var_data *src, size_t rows);
+/* dst[i] = *ptrs[i] (1 for a NULL pointer). */
+int ckb_loop_gather_float64(double *dst, char *const *ptrs, size_t n);
+/* Byte-addressed int32 -> float64 with no alignment assumption. */
+int ckb_loop_int32_float64_unaligned(char *dst, const char *src, size_t n);
+
+#endif

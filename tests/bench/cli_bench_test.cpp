@@ -1,0 +1,365 @@
+// tests/bench/cli_bench_test.cpp: `ckernel bench` as a user runs it: options, exit statuses
+// 0/1/2, --filter, --target, and the JSON (parsed here, minimally but strictly: any text
+// that is not JSON, or a NaN/inf token, fails). Runs are filtered to short workloads with
+// --repeat 1; nothing about the figures' values is asserted, only their presence and kind.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+
+#ifdef CK_CLI_PATH  // only when the program is built (CK_BUILD_TOOLS)
+namespace {
+
+// ---- a minimal JSON reader ----
+struct Json {
+    enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+    bool b = false;
+    double num = 0;
+    std::string str;
+    std::vector<Json> items;
+    std::map<std::string, Json> fields;
+    bool has(const std::string &k) const { return kind == Object && fields.count(k) != 0; }
+    const Json &operator[](const std::string &k) const { return fields.at(k); }
+};
+
+class JsonParser {
+  public:
+    explicit JsonParser(const std::string &s) : s_(s) {}
+    bool parse(Json &out) {
+        if (!value(out)) return false;
+        ws();
+        return i_ == s_.size();
+    }
+    size_t where() const { return i_; }
+
+  private:
+    const std::string &s_;
+    size_t i_ = 0;
+    void ws() {
+        while (i_ < s_.size() && std::string(" \n\t\r").find(s_[i_]) != std::string::npos) i_++;
+    }
+    bool lit(const char *w) {
+        size_t n = std::char_traits<char>::length(w);
+        if (s_.compare(i_, n, w) != 0) return false;
+        i_ += n;
+        return true;
+    }
+    bool string(std::string &out) {
+        if (i_ >= s_.size() || s_[i_] != '"') return false;
+        i_++;
+        while (i_ < s_.size() && s_[i_] != '"') {
+            unsigned char c = static_cast<unsigned char>(s_[i_]);
+            if (c < 0x20) return false;  // control characters must be escaped
+            if (c == '\\') {
+                if (++i_ >= s_.size()) return false;
+                char e = s_[i_];
+                if (e == 'u') {
+                    if (i_ + 4 >= s_.size()) return false;
+                    for (int k = 1; k <= 4; k++)
+                        if (!isxdigit(static_cast<unsigned char>(s_[i_ + k]))) return false;
+                    out += '?';
+                    i_ += 4;
+                } else if (std::string("\"\\/bfnrt").find(e) != std::string::npos) {
+                    out += e;
+                } else {
+                    return false;
+                }
+            } else {
+                out += static_cast<char>(c);
+            }
+            i_++;
+        }
+        if (i_ >= s_.size()) return false;
+        i_++;
+        return true;
+    }
+    bool number(double &out) {
+        size_t start = i_;
+        if (i_ < s_.size() && s_[i_] == '-') i_++;
+        if (i_ >= s_.size() || !isdigit(static_cast<unsigned char>(s_[i_]))) return false;
+        if (s_[i_] == '0' && i_ + 1 < s_.size() && isdigit(static_cast<unsigned char>(s_[i_ + 1])))
+            return false;
+        while (i_ < s_.size() && isdigit(static_cast<unsigned char>(s_[i_]))) i_++;
+        if (i_ < s_.size() && s_[i_] == '.') {
+            i_++;
+            if (i_ >= s_.size() || !isdigit(static_cast<unsigned char>(s_[i_]))) return false;
+            while (i_ < s_.size() && isdigit(static_cast<unsigned char>(s_[i_]))) i_++;
+        }
+        if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
+            i_++;
+            if (i_ < s_.size() && (s_[i_] == '+' || s_[i_] == '-')) i_++;
+            if (i_ >= s_.size() || !isdigit(static_cast<unsigned char>(s_[i_]))) return false;
+            while (i_ < s_.size() && isdigit(static_cast<unsigned char>(s_[i_]))) i_++;
+        }
+        out = std::strtod(s_.substr(start, i_ - start).c_str(), nullptr);
+        return std::isfinite(out);
+    }
+    bool value(Json &out) {
+        ws();
+        if (i_ >= s_.size()) return false;
+        char c = s_[i_];
+        if (c == '{') {
+            out.kind = Json::Object;
+            i_++;
+            ws();
+            if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+            for (;;) {
+                ws();
+                std::string k;
+                if (!string(k)) return false;
+                if (out.fields.count(k)) return false;  // duplicate key
+                ws();
+                if (i_ >= s_.size() || s_[i_++] != ':') return false;
+                if (!value(out.fields[k])) return false;
+                ws();
+                if (i_ < s_.size() && s_[i_] == ',') { i_++; continue; }
+                if (i_ < s_.size() && s_[i_] == '}') return ++i_, true;
+                return false;
+            }
+        }
+        if (c == '[') {
+            out.kind = Json::Array;
+            i_++;
+            ws();
+            if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+            for (;;) {
+                out.items.emplace_back();
+                if (!value(out.items.back())) return false;
+                ws();
+                if (i_ < s_.size() && s_[i_] == ',') { i_++; continue; }
+                if (i_ < s_.size() && s_[i_] == ']') return ++i_, true;
+                return false;
+            }
+        }
+        if (c == '"') return out.kind = Json::String, string(out.str);
+        if (lit("true")) return out.kind = Json::Bool, out.b = true, true;
+        if (lit("false")) return out.kind = Json::Bool, out.b = false, true;
+        if (lit("null")) return out.kind = Json::Null, true;
+        out.kind = Json::Number;
+        return number(out.num);
+    }
+};
+
+// ---- running the program ----
+struct Result {
+    int status;
+    std::string out;  // stdout and stderr together
+};
+
+Result ckernel(const std::string &args, const std::string &env = "") {
+    std::string cmd = env + (env.empty() ? "" : " ") + CK_CLI_PATH + " " + args + " 2>&1";
+    Result r{-1, ""};
+    FILE *p = popen(cmd.c_str(), "r");
+    if (p == nullptr) return r;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+struct TempFile {
+    std::string path;
+    TempFile() {
+        char tmpl[] = "/tmp/ck_bench_test_XXXXXX";
+        int fd = mkstemp(tmpl);
+        if (fd >= 0) close(fd);
+        path = tmpl;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+    std::string read() const {
+        std::ifstream f(path);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        return ss.str();
+    }
+};
+
+// Runs bench with `args` and --json, expects status 0, and parses the JSON.
+Json run_json(const std::string &args, Result *res = nullptr) {
+    TempFile f;
+    Result r = ckernel("bench " + args + " --json " + f.path);
+    EXPECT_EQ(r.status, 0) << r.out;
+    if (res) *res = r;
+    std::string text = f.read();
+    Json j;
+    JsonParser p(text);
+    EXPECT_TRUE(p.parse(j)) << "invalid JSON near byte " << p.where() << ":\n" << text;
+    return j;
+}
+
+bool is_number_or_null(const Json &j) { return j.kind == Json::Number || j.kind == Json::Null; }
+
+// Every result carries the issue's fields with the right kinds.
+void check_result(const Json &r) {
+    ASSERT_EQ(r.kind, Json::Object);
+    for (const char *k : {"workload", "target", "threads", "elements", "gb_per_s",
+                          "ratio_memcpy", "ratio_loop", "verified"}) {
+        ASSERT_TRUE(r.has(k)) << "missing " << k;
+    }
+    const std::string w = r["workload"].str;
+    EXPECT_EQ(r["workload"].kind, Json::String);
+    EXPECT_EQ(r["target"].kind, Json::String);
+    EXPECT_TRUE(r["target"].str == "baseline" || r["target"].str == "avx2" ||
+                r["target"].str == "avx512")
+        << r["target"].str;
+    EXPECT_EQ(r["threads"].kind, Json::Number);
+    EXPECT_EQ(r["threads"].num, 1.0);
+    EXPECT_EQ(r["elements"].kind, Json::Number);
+    EXPECT_GT(r["elements"].num, 0.0);
+    const bool per_op = w.rfind("small/", 0) == 0 || w.rfind("build/", 0) == 0;
+    const char *time_key = per_op ? "ns_per_op" : "ns_per_elem";
+    ASSERT_TRUE(r.has(time_key)) << w << " lacks " << time_key;
+    EXPECT_FALSE(r.has(per_op ? "ns_per_elem" : "ns_per_op")) << w;
+    EXPECT_EQ(r[time_key].kind, Json::Number) << w;
+    EXPECT_GE(r[time_key].num, 0.0);
+    EXPECT_TRUE(is_number_or_null(r["gb_per_s"]));
+    EXPECT_TRUE(is_number_or_null(r["ratio_memcpy"]));
+    EXPECT_TRUE(is_number_or_null(r["ratio_loop"]));
+    const bool build = w.rfind("build/", 0) == 0;
+    EXPECT_EQ(r.has("heap_allocs"), build) << w;
+    if (!build) {  // everything that moves data has all three figures
+        EXPECT_EQ(r["gb_per_s"].kind, Json::Number) << w;
+        EXPECT_EQ(r["ratio_memcpy"].kind, Json::Number) << w;
+        EXPECT_EQ(r["ratio_loop"].kind, Json::Number) << w;
+    }
+    EXPECT_EQ(r["verified"].kind, Json::Bool);
+    EXPECT_TRUE(r["verified"].b) << w;
+}
+
+TEST(BenchCli, Help) {
+    Result r = ckernel("bench --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("usage: ckernel bench [--quick] [--json FILE] [--filter SUBSTR] "
+                          "[--target T] [--repeat N]\n",
+                          0),
+              0u)
+        << r.out;
+    r = ckernel("--help");
+    EXPECT_NE(r.out.find("  bench "), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, UsageErrorsExitWithStatus2) {
+    for (const char *args :
+         {"--bogus", "--quick extra", "--repeat 0", "--repeat 1001", "--repeat x", "--repeat",
+          "--repeat=-3", "--target sse9", "--target", "--json", "--filter",
+          "--filter no-such-workload-name", "-q"}) {
+        Result r = ckernel(std::string("bench ") + args);
+        EXPECT_EQ(r.status, 2) << args << ": " << r.out;
+        EXPECT_NE(r.out.find("ckernel: usage error: "), std::string::npos) << args << r.out;
+        EXPECT_NE(r.out.find("Try 'ckernel bench --help'."), std::string::npos) << args;
+    }
+}
+
+TEST(BenchCli, UnwritableJsonIsAnError) {
+    Result r = ckernel("bench --filter small/1 --repeat 1 --json /nonexistent-dir/x.json");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("cannot write /nonexistent-dir/x.json"), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, JsonHasMachineBuildAndEveryField) {
+    Result r;
+    Json j = run_json("--filter small/ --repeat 1", &r);
+    ASSERT_EQ(j.kind, Json::Object);
+    for (const char *k : {"version", "machine", "build", "results"}) {
+        ASSERT_TRUE(j.has(k)) << k;
+    }
+    EXPECT_EQ(j["version"].str, ck_version_string());
+    EXPECT_EQ(j["machine"].kind, Json::Object);
+    for (const char *k : {"cpu", "cores", "detected_target", "compiled_targets"}) {
+        EXPECT_TRUE(j["machine"].has(k)) << k;
+    }
+    EXPECT_EQ(j["machine"]["detected_target"].str,
+              ck_cpu_target_name(ck_cpu_detected_target()));
+    EXPECT_EQ(j["build"].kind, Json::Object);
+    EXPECT_EQ(j["build"]["options"].str, ck_build_options());
+    EXPECT_EQ(j["build"]["version"].str, ck_version_string());
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    ASSERT_EQ(j["results"].items.size(), 3u);  // small/1, small/10, small/100
+    for (const Json &res : j["results"].items) {
+        check_result(res);
+        EXPECT_EQ(res["workload"].str.rfind("small/", 0), 0u);
+    }
+    // The table says the same.
+    EXPECT_NE(r.out.find("small/100"), std::string::npos);
+    EXPECT_NE(r.out.find("machine: "), std::string::npos);
+}
+
+TEST(BenchCli, FilterSelectsByName) {
+    Json j = run_json("--filter small/1 --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) names.push_back(r["workload"].str);
+    EXPECT_EQ(names, (std::vector<std::string>{"small/1", "small/10", "small/100"}));
+    j = run_json("--filter=small/10 --repeat 1");
+    names.clear();
+    for (const Json &r : j["results"].items) names.push_back(r["workload"].str);
+    EXPECT_EQ(names, (std::vector<std::string>{"small/10", "small/100"}));
+}
+
+TEST(BenchCli, BuildReportsHeapAllocationsPerBuild) {
+    Json j = run_json("--filter build/3-level --repeat 1");
+    ASSERT_EQ(j["results"].items.size(), 1u);
+    const Json &r = j["results"].items[0];
+    check_result(r);
+    ASSERT_TRUE(r.has("heap_allocs"));
+    EXPECT_EQ(r["heap_allocs"].num, 0.0);  // shared/DESIGN.md §9: inline builds allocate nothing
+    EXPECT_EQ(r["gb_per_s"].kind, Json::Null);
+    EXPECT_TRUE(r.has("ns_per_op"));
+}
+
+TEST(BenchCli, InCacheRunsOncePerRunnableTargetAndSkipsTheOthers) {
+    ck_cpu_target t[CK_NUM_CPU_TARGETS];
+    const int n = ckb_runnable_targets(t, CK_NUM_CPU_TARGETS);
+    Json j = run_json("--filter 'incache/int32->int32' --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    ASSERT_EQ(j["results"].items.size(), static_cast<size_t>(n));
+    for (int k = 0; k < n; k++) {
+        check_result(j["results"].items[k]);
+        EXPECT_EQ(j["results"].items[k]["target"].str, ck_cpu_target_name(t[k]));
+    }
+    size_t compiled_unsupported = 0;
+    for (int k = 0; k < CK_NUM_CPU_TARGETS; k++) {
+        compiled_unsupported += ck_cpu_target_compiled(static_cast<ck_cpu_target>(k)) &&
+                                k > static_cast<int>(ck_cpu_detected_target());
+    }
+    ASSERT_TRUE(j.has("skipped"));
+    EXPECT_EQ(j["skipped"].items.size(), compiled_unsupported);
+}
+
+TEST(BenchCli, TargetRunsThereOnly) {
+    Json j = run_json("--filter 'incache/int32->float64' --target baseline --repeat 1");
+    ASSERT_EQ(j["results"].items.size(), 1u);
+    EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+    j = run_json("--filter 'contig/int32->float64' --target baseline --repeat 1");
+    ASSERT_EQ(j["results"].items.size(), 1u);
+    EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+}
+
+TEST(BenchCli, UnsupportedTargetIsAnError) {
+    for (int k = 0; k < CK_NUM_CPU_TARGETS; k++) {
+        const auto t = static_cast<ck_cpu_target>(k);
+        if (ck_cpu_target_compiled(t) && t <= ck_cpu_detected_target()) continue;
+        Result r = ckernel(std::string("bench --filter small/1 --target ") + ck_cpu_target_name(t));
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_NE(r.out.find("ckernel: error: CK_ERR_UNSUPPORTED"), std::string::npos) << r.out;
+        return;
+    }
+    GTEST_SKIP() << "every target is compiled and supported here";
+}
+
+}  // namespace
+#endif

@@ -1,0 +1,132 @@
+// tests/bench/workloads_test.cpp: the benchmark measures correct work. For every workload of
+// `ckernel bench`, on the workload's own data and sizes, the kernel's output equals the
+// plain C loop's bit for bit, under every CPU target this machine runs. No timing here.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+
+namespace {
+
+std::vector<ck_cpu_target> runnable() {
+    ck_cpu_target t[CK_NUM_CPU_TARGETS];
+    int n = ckb_runnable_targets(t, CK_NUM_CPU_TARGETS);
+    return std::vector<ck_cpu_target>(t, t + n);
+}
+
+// Caps the CPU target for one scope and restores what was there.
+struct TargetCap {
+    ck_cpu_target restore = ck_cpu_best_target();
+    explicit TargetCap(ck_cpu_target t) {
+        EXPECT_EQ(ck_cpu_set_target_cap(t), CK_OK) << ck_last_error();
+    }
+    ~TargetCap() { ck_cpu_set_target_cap(restore); }
+};
+
+TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
+    std::set<std::string> names;
+    for (size_t i = 0; i < ckb_workload_count(); i++) {
+        EXPECT_TRUE(names.insert(ckb_workload_name(i)).second) << "duplicate "
+                                                                << ckb_workload_name(i);
+    }
+    for (const char *want :
+         {"contig/int32->float64", "contig/float64->int32", "contig/float64->int32/fractional",
+          "contig/float64->float32", "contig/float32->float16", "contig/float64->float64",
+          "strided/int32->float64", "2d/c-order/int32->float64", "2d/transposed/int32->float64",
+          "var/float32->float64", "flat/float32->float64", "pointer/float64",
+          "unaligned/int32->float64", "small/1", "small/10", "small/100", "build/3-level",
+          // issue 5's pairs, per target
+          "incache/int64->float64", "incache/float32->float16", "incache/float16->float32",
+          "incache/int32->float64", "incache/float64->int32/fractional",
+          "incache/float64->float64"}) {
+        EXPECT_EQ(names.count(want), 1u) << want;
+    }
+    EXPECT_EQ(ckb_workload_name(ckb_workload_count()), nullptr);
+}
+
+TEST(BenchWorkloads, OnlyInCacheWorkloadsRunPerTarget) {
+    for (size_t i = 0; i < ckb_workload_count(); i++) {
+        const std::string name = ckb_workload_name(i);
+        EXPECT_EQ(ckb_workload_per_target(i) != 0, name.rfind("incache/", 0) == 0) << name;
+    }
+}
+
+TEST(BenchWorkloads, RunnableTargetsAreCompiledAndSupported) {
+    auto ts = runnable();
+    ASSERT_FALSE(ts.empty());
+    EXPECT_EQ(ts.front(), CK_CPU_BASELINE);
+    for (ck_cpu_target t : ts) {
+        EXPECT_TRUE(ck_cpu_target_compiled(t));
+        EXPECT_LE(t, ck_cpu_detected_target());
+    }
+}
+
+class KernelEqualsLoop : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(KernelEqualsLoop, UnderEveryRunnableTarget) {
+    const size_t i = GetParam();
+    for (ck_cpu_target t : runnable()) {
+        TargetCap cap(t);
+        if (ck_cpu_best_target() != t) {
+            continue;  // CKERNEL_CPU_TARGET keeps the cap lower
+        }
+        int equal = 0;
+        char msg[256];
+        const int rc = ckb_workload_verify(i, &equal, msg, sizeof msg);
+        ASSERT_EQ(rc, CK_OK) << ckb_workload_name(i) << " at " << ck_cpu_target_name(t) << ": "
+                             << ck_status_name(rc) << " " << ck_last_error();
+        EXPECT_TRUE(equal) << ckb_workload_name(i) << " at " << ck_cpu_target_name(t) << ": "
+                           << msg;
+    }
+}
+
+std::string param_name(const ::testing::TestParamInfo<size_t> &info) {
+    std::string s = ckb_workload_name(info.param);
+    for (char &c : s) {
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Bench, KernelEqualsLoop,
+                         ::testing::Range<size_t>(0, ckb_workload_count()), param_name);
+
+TEST(BenchWorkloads, OutOfRangeIndexIsAnError) {
+    int equal = 1;
+    EXPECT_EQ(ckb_workload_verify(ckb_workload_count(), &equal, nullptr, 0), CK_ERR_INVALID);
+    EXPECT_EQ(equal, 0);
+}
+
+TEST(BenchHarness, MedianOfOddAndEvenCounts) {
+    double a[] = {5, 1, 3};
+    EXPECT_EQ(ckb_median(a, 3), 3.0);
+    double b[] = {4, 1, 3, 2};
+    EXPECT_EQ(ckb_median(b, 4), 2.5);
+    EXPECT_EQ(ckb_median(nullptr, 0), 0.0);
+}
+
+TEST(BenchHarness, MeasureStopsAtAFailingFunctionAndChecksArguments) {
+    ckb_settings s;
+    ckb_settings_default(&s, 1);
+    s.min_sample_ns = 1e3;
+    int calls = 0;
+    ckb_timed_fn ok = [](void *ctx) {
+        ++*static_cast<int *>(ctx);
+        return static_cast<int>(CK_OK);
+    };
+    ckb_timed_fn bad = [](void *) { return static_cast<int>(CK_ERR_OVERFLOW); };
+    double med[3] = {-1, -1, -1}, spread[3] = {-1, -1, -1};
+    const ckb_timed_fn fns[2] = {ok, bad};
+    EXPECT_EQ(ckb_measure(fns, 2, &calls, &s, med, nullptr), CK_ERR_OVERFLOW);
+    EXPECT_GT(calls, 0);
+    EXPECT_EQ(ckb_measure(fns, 1, &calls, &s, med, spread), CK_OK);
+    EXPECT_GE(spread[0], 0.0);
+    EXPECT_GE(med[0], 0.0);  // a time, whatever it is: no timed assertion
+    EXPECT_EQ(ckb_measure(fns, 0, &calls, &s, med, nullptr), CK_ERR_INVALID);
+    EXPECT_EQ(ckb_measure(fns, 4, &calls, &s, med, nullptr), CK_ERR_INVALID);
+}
+
+}  // namespace

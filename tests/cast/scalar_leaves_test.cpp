@@ -1,0 +1,1117 @@
+// tests/cast/scalar_leaves_test.cpp: the scalar assignment leaves (ck__scalar_leaves_baseline,
+// src/kernels/scalar_assign.dispatch.c) for all 14 x 14 pairs x 4 error modes, single and
+// strided, called through the kernel ABI exactly as the composition calls them.
+//
+// The expected results come from an oracle that shares nothing with the code under test:
+// every source value is held exactly as a long double (x86's 64-bit significand holds every
+// int64, uint64, float and double), the rules of DESIGN §7 are applied with exact long double
+// comparisons, float32/float64 results are C's own long double -> float/double conversions
+// (one rounding), float16 results come from a definitional binary16 oracle (values by ldexpl,
+// rounding by comparison with the exact midpoint) that is itself checked against the C
+// compiler's _Float16 where it has one, and integer wrap-around takes the low bytes of the
+// two's complement value. DyND's named cases are checked from a hand-written table, with
+// their messages.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ckernel/ckernel.h"
+extern "C" {
+#include "kernels/scalar_leaves.h"
+}
+#include "half_ref.h"
+#include "scalar_assign.dispatch.h"  // generated: the targets this build compiled
+
+// One table per compiled target (scalar_assign.dispatch.c compiled with each target's flags).
+#define CKT_DECLARE_TABLE(target, id) extern "C" const ck__leaf_table ck__scalar_leaves_##target;
+CK_DISPATCH_TARGETS_scalar_assign(CKT_DECLARE_TABLE)
+#undef CKT_DECLARE_TABLE
+
+namespace {
+
+static_assert(std::numeric_limits<long double>::digits >= 64,
+              "the oracle needs a long double that holds every int64 and uint64 exactly");
+
+constexpr int kModes = CK_NUM_ERRMODES;
+const char *const kModeNames[kModes] = {"nocheck", "overflow", "fractional", "inexact"};
+
+// ---------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------
+// kind: B bool, S signed, U unsigned, H float16, F float32, D float64, C complex
+struct TInfo {
+    ck_type_id id;
+    const char *name;
+    size_t size;
+    size_t align;
+    char kind;
+    int bits;              // integers: width; floats: storage width; complex: component width
+    ck_type_id component;  // complex: the component type; else itself
+};
+
+const TInfo kTypes[CK_NUM_SCALAR_TYPES] = {
+    {CK_TYPE_BOOL, "bool", 1, 1, 'B', 8, CK_TYPE_BOOL},
+    {CK_TYPE_INT8, "int8", 1, 1, 'S', 8, CK_TYPE_INT8},
+    {CK_TYPE_INT16, "int16", 2, 2, 'S', 16, CK_TYPE_INT16},
+    {CK_TYPE_INT32, "int32", 4, 4, 'S', 32, CK_TYPE_INT32},
+    {CK_TYPE_INT64, "int64", 8, 8, 'S', 64, CK_TYPE_INT64},
+    {CK_TYPE_UINT8, "uint8", 1, 1, 'U', 8, CK_TYPE_UINT8},
+    {CK_TYPE_UINT16, "uint16", 2, 2, 'U', 16, CK_TYPE_UINT16},
+    {CK_TYPE_UINT32, "uint32", 4, 4, 'U', 32, CK_TYPE_UINT32},
+    {CK_TYPE_UINT64, "uint64", 8, 8, 'U', 64, CK_TYPE_UINT64},
+    {CK_TYPE_FLOAT16, "float16", 2, 2, 'H', 16, CK_TYPE_FLOAT16},
+    {CK_TYPE_FLOAT32, "float32", 4, 4, 'F', 32, CK_TYPE_FLOAT32},
+    {CK_TYPE_FLOAT64, "float64", 8, 8, 'D', 64, CK_TYPE_FLOAT64},
+    {CK_TYPE_COMPLEX64, "complex64", 8, 4, 'C', 32, CK_TYPE_FLOAT32},
+    {CK_TYPE_COMPLEX128, "complex128", 16, 8, 'C', 64, CK_TYPE_FLOAT64},
+};
+
+const TInfo &T(int id) {
+    return kTypes[id];
+}
+bool is_int(const TInfo &t) {
+    return t.kind == 'S' || t.kind == 'U' || t.kind == 'B';
+}
+bool is_real_float(const TInfo &t) {
+    return t.kind == 'H' || t.kind == 'F' || t.kind == 'D';
+}
+long double int_min(const TInfo &t) {
+    if (t.kind != 'S') {
+        return 0.0L;
+    }
+    return -std::ldexp(1.0L, t.bits - 1);
+}
+long double int_max(const TInfo &t) {
+    if (t.kind == 'B') {
+        return 1.0L;
+    }
+    return std::ldexp(1.0L, t.kind == 'S' ? t.bits - 1 : t.bits) - 1.0L;
+}
+
+// One element, with room and alignment for any scalar.
+struct Elem {
+    alignas(16) unsigned char b[16];
+};
+
+// ---------------------------------------------------------------------------------------
+// float16 by definition
+// ---------------------------------------------------------------------------------------
+long double half_value(uint16_t h) {
+    const int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
+    long double v;
+    if (exp == 31) {
+        v = man != 0 ? std::numeric_limits<long double>::quiet_NaN()
+                     : std::numeric_limits<long double>::infinity();
+    } else if (exp == 0) {
+        v = std::ldexp(static_cast<long double>(man), -24);
+    } else {
+        v = std::ldexp(static_cast<long double>(1024 + man), exp - 25);
+    }
+    return sign != 0 ? -v : v;
+}
+// Positive half h as a value, with 0x7c00 standing for 2^16 (the upper neighbour of 65504).
+long double half_pos(uint16_t h) {
+    return h == 0x7c00 ? 65536.0L : half_value(h);
+}
+// Round to nearest even of a non-NaN value: the largest half below, the midpoint, ties even.
+uint16_t round_to_half(long double v) {
+    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const long double a = std::fabs(v);
+    if (a >= 65520.0L) {
+        return sign | 0x7c00;
+    }
+    uint16_t lo = 0, hi = 0x7bff;
+    while (lo < hi) {
+        const uint16_t mid = static_cast<uint16_t>((lo + hi + 1) / 2);
+        if (half_pos(mid) <= a) {
+            lo = mid;
+        } else {
+            hi = static_cast<uint16_t>(mid - 1);
+        }
+    }
+    const long double below = half_pos(lo);
+    if (below == a) {
+        return sign | lo;
+    }
+    const long double midpoint = (below + half_pos(static_cast<uint16_t>(lo + 1))) / 2;
+    uint16_t r = lo;
+    if (a > midpoint || (a == midpoint && (lo & 1) != 0)) {
+        r = static_cast<uint16_t>(lo + 1);
+    }
+    return sign | r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact values
+// ---------------------------------------------------------------------------------------
+struct Real {
+    bool nan;
+    long double x;  // exact value (±inf allowed) when !nan
+};
+struct Value {
+    Real re, im;  // im is exactly +0 for real sources
+};
+
+template <class U>
+U load(const unsigned char *p) {
+    U u;
+    std::memcpy(&u, p, sizeof u);
+    return u;
+}
+
+Real real_of(long double x) {
+    return Real{std::isnan(x), std::isnan(x) ? 0.0L : x};
+}
+
+Value decode(const TInfo &t, const unsigned char *p) {
+    Value v{{false, 0.0L}, {false, 0.0L}};
+    switch (t.id) {
+    case CK_TYPE_BOOL: v.re.x = p[0] != 0 ? 1.0L : 0.0L; break;
+    case CK_TYPE_INT8: v.re.x = load<int8_t>(p); break;
+    case CK_TYPE_INT16: v.re.x = load<int16_t>(p); break;
+    case CK_TYPE_INT32: v.re.x = load<int32_t>(p); break;
+    case CK_TYPE_INT64: v.re.x = static_cast<long double>(load<int64_t>(p)); break;
+    case CK_TYPE_UINT8: v.re.x = load<uint8_t>(p); break;
+    case CK_TYPE_UINT16: v.re.x = load<uint16_t>(p); break;
+    case CK_TYPE_UINT32: v.re.x = load<uint32_t>(p); break;
+    case CK_TYPE_UINT64: v.re.x = static_cast<long double>(load<uint64_t>(p)); break;
+    case CK_TYPE_FLOAT16: v.re = real_of(half_value(load<uint16_t>(p))); break;
+    case CK_TYPE_FLOAT32: v.re = real_of(load<float>(p)); break;
+    case CK_TYPE_FLOAT64: v.re = real_of(load<double>(p)); break;
+    case CK_TYPE_COMPLEX64:
+        v.re = real_of(load<float>(p));
+        v.im = real_of(load<float>(p + 4));
+        break;
+    default:
+        v.re = real_of(load<double>(p));
+        v.im = real_of(load<double>(p + 8));
+        break;
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------
+// The oracle
+// ---------------------------------------------------------------------------------------
+struct Expect {
+    int status = CK_OK;
+    Elem out{};          // the destination element when status == CK_OK
+    bool nan[2] = {false, false};  // float parts that must merely be NaN (payload free)
+};
+
+// Low `size` bytes of a two's complement 64-bit pattern (little endian).
+void put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
+    static_assert(sizeof(uint64_t) == 8, "");
+    unsigned char all[8];
+    std::memcpy(all, &bits, 8);
+    std::memcpy(out, all, size);
+}
+uint64_t bits_of_integer(long double t) {  // t integral in [-2^63, 2^64)
+    if (t < 0) {
+        return static_cast<uint64_t>(static_cast<int64_t>(t));
+    }
+    return static_cast<uint64_t>(t);
+}
+
+// One real part into a real destination type `d` (bool, int, or float).
+int real_rule(const TInfo &d, const Real &v, int mode, bool src_int, unsigned char *out,
+              bool *out_nan) {
+    const bool checked = mode >= CK_ERRMODE_OVERFLOW;
+    if (d.kind == 'B') {
+        if (checked && (v.nan || (v.x != 0 && v.x != 1))) {
+            return CK_ERR_OVERFLOW;
+        }
+        out[0] = (v.nan || v.x != 0) ? 1 : 0;
+        return CK_OK;
+    }
+    if (d.kind == 'S' || d.kind == 'U') {
+        if (v.nan) {
+            if (checked) {
+                return CK_ERR_OVERFLOW;
+            }
+            put_low_bytes(out, 0, d.size);
+            return CK_OK;
+        }
+        const long double t = std::isinf(v.x) ? v.x : std::trunc(v.x);
+        const bool in_range = t >= int_min(d) && t <= int_max(d);
+        if (!in_range) {
+            if (checked) {
+                return CK_ERR_OVERFLOW;
+            }
+            if (src_int) {  // wraps
+                put_low_bytes(out, bits_of_integer(v.x), d.size);
+            } else {  // saturates
+                put_low_bytes(out, bits_of_integer(t < int_min(d) ? int_min(d) : int_max(d)),
+                              d.size);
+            }
+            return CK_OK;
+        }
+        if (mode >= CK_ERRMODE_FRACTIONAL && t != v.x) {
+            return CK_ERR_FRACTIONAL;
+        }
+        put_low_bytes(out, bits_of_integer(t), d.size);
+        return CK_OK;
+    }
+    // floats
+    if (v.nan) {
+        *out_nan = true;
+        return CK_OK;
+    }
+    long double r;
+    if (d.kind == 'H') {
+        const uint16_t h = round_to_half(v.x);
+        r = half_value(h);
+        std::memcpy(out, &h, 2);
+    } else if (d.kind == 'F') {
+        const float f = static_cast<float>(v.x);  // one rounding from the exact value
+        r = f;
+        std::memcpy(out, &f, 4);
+    } else {
+        const double g = static_cast<double>(v.x);
+        r = g;
+        std::memcpy(out, &g, 8);
+    }
+    if (checked && std::isinf(r) && !std::isinf(v.x)) {
+        return CK_ERR_OVERFLOW;
+    }
+    if (mode >= CK_ERRMODE_INEXACT && r != v.x) {
+        return CK_ERR_INEXACT;
+    }
+    return CK_OK;
+}
+
+Expect oracle(const TInfo &d, const TInfo &s, int mode, const unsigned char *src) {
+    Expect e;
+    if (d.id == s.id) {  // plain bit-exact copy
+        std::memcpy(e.out.b, src, s.size);
+        return e;
+    }
+    const Value v = decode(s, src);
+    const bool src_int = is_int(s);
+    if (s.kind == 'C' && d.kind != 'C') {
+        if (mode >= CK_ERRMODE_OVERFLOW && (v.im.nan || v.im.x != 0)) {
+            e.status = CK_ERR_IMAGINARY;
+            return e;
+        }
+        if (d.kind == 'B' && mode == CK_ERRMODE_NOCHECK) {
+            e.out.b[0] = (v.re.nan || v.re.x != 0 || v.im.nan || v.im.x != 0) ? 1 : 0;
+            return e;
+        }
+    }
+    if (d.kind == 'C') {
+        const TInfo &c = T(d.component);
+        e.status = real_rule(c, v.re, mode, src_int, e.out.b, &e.nan[0]);
+        if (e.status == CK_OK) {
+            e.status = real_rule(c, v.im, mode, src_int, e.out.b + c.size, &e.nan[1]);
+        }
+        return e;
+    }
+    e.status = real_rule(d, v.re, mode, src_int, e.out.b, &e.nan[0]);
+    return e;
+}
+
+bool bits_are_nan(const TInfo &c, const unsigned char *p) {
+    switch (c.kind) {
+    case 'H': {
+        const uint16_t h = load<uint16_t>(p);
+        return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
+    }
+    case 'F': return std::isnan(load<float>(p));
+    default: return std::isnan(load<double>(p));
+    }
+}
+
+// An element written by the leaf against the expectation: bit-exact, except where the
+// oracle only says "NaN".
+bool matches(const TInfo &d, const Expect &e, const unsigned char *got) {
+    if (d.kind != 'C' && !is_real_float(d)) {
+        return std::memcmp(e.out.b, got, d.size) == 0;
+    }
+    const TInfo &c = d.kind == 'C' ? T(d.component) : d;
+    const int parts = d.kind == 'C' ? 2 : 1;
+    for (int k = 0; k < parts; k++) {
+        const unsigned char *g = got + k * c.size;
+        if (e.nan[k]) {
+            if (!bits_are_nan(c, g)) {
+                return false;
+            }
+        } else if (std::memcmp(e.out.b + k * c.size, g, c.size) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string hex(const unsigned char *p, size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (size_t i = n; i-- > 0;) {  // little endian: most significant byte first
+        s += digits[p[i] >> 4];
+        s += digits[p[i] & 15];
+    }
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// Edge values per source type
+// ---------------------------------------------------------------------------------------
+Elem from_bits(const void *p, size_t n) {
+    Elem e{};
+    std::memcpy(e.b, p, n);
+    return e;
+}
+
+std::vector<long double> integer_candidates() {
+    const long double p = 2.0L;
+    return {0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            7,
+            127,
+            128,
+            -128,
+            -129,
+            255,
+            256,
+            -255,
+            1000,
+            2047,
+            2048,
+            2049,
+            4097,
+            32767,
+            32768,
+            -32768,
+            -32769,
+            65503,
+            65504,
+            65505,
+            65519,
+            65520,
+            65535,
+            65536,
+            -65520,
+            16777216,
+            16777217,
+            -16777217,
+            33554433,
+            2147483647,
+            2147483648.0L,
+            -2147483648.0L,
+            -2147483649.0L,
+            4294967295.0L,
+            4294967296.0L,
+            std::pow(p, 53),
+            std::pow(p, 53) + 1,
+            -(std::pow(p, 53) + 1),
+            std::pow(p, 62) + 1,
+            std::pow(p, 63) - 1,  // INT64_MAX
+            -std::pow(p, 63),     // INT64_MIN
+            -std::pow(p, 63) + 1,
+            std::pow(p, 63),
+            std::pow(p, 63) + 1,
+            16140901064495857664.0L,
+            std::pow(p, 64) - 1,  // UINT64_MAX
+            std::pow(p, 64) - 2};
+}
+
+std::vector<double> float_candidates() {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    double snan, payload_nan;
+    const uint64_t snan_bits = 0x7ff0000000000001ULL, payload_bits = 0xfff8000000abcdefULL;
+    std::memcpy(&snan, &snan_bits, 8);
+    std::memcpy(&payload_nan, &payload_bits, 8);
+    return {0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            0.75,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            -10.25,
+            1.0 / 3.0,
+            0.1,
+            127.0,
+            127.5,
+            128.0,
+            -128.0,
+            -128.5,
+            -129.0,
+            255.0,
+            255.5,
+            256.0,
+            -0.99,
+            2049.0,
+            32767.5,
+            -32768.5,
+            65504.0,
+            65505.0,
+            65519.99,
+            65520.0,
+            65536.0,
+            2147483647.0,
+            2147483647.5,
+            2147483648.0,
+            -2147483648.0,
+            -2147483648.5,
+            -2147483649.0,
+            4294967295.0,
+            4294967295.5,
+            4294967296.0,
+            16777217.0,
+            33554433.0,
+            9007199254740992.0,
+            9007199254740994.0,
+            9223372036854774784.0,   // largest double below 2^63
+            9223372036854775808.0,   // 2^63
+            -9223372036854775808.0,  // -2^63
+            -9223372036854777856.0,  // next below -2^63
+            18446744073709549568.0,  // largest double below 2^64
+            18446744073709551616.0,  // 2^64
+            16140901064495857664.0,
+            1e21,
+            -1e21,
+            1e300,
+            -1e300,
+            -1.5e250,
+            3.4028234663852886e38,  // FLT_MAX
+            3.4028235677973366e38,  // the midpoint above FLT_MAX: rounds to inf
+            3.4028235677973362e38,  // just below it: rounds to FLT_MAX
+            1.1754943508222875e-38,  // FLT_MIN
+            5.877471754111438e-39,   // FLT_MIN / 2: float subnormal
+            1.401298464324817e-45,   // smallest float subnormal
+            7.006492321624085e-46,   // half of it: a tie, rounds to 0
+            1e-300,
+            4.9406564584124654e-324,  // smallest double subnormal
+            2.2250738585072014e-308,  // DBL_MIN
+            6.103515625e-05,          // 2^-14, the smallest normal half
+            5.960464477539063e-08,    // 2^-24, the smallest subnormal half
+            2.9802322387695312e-08,   // 2^-25: a tie, rounds to 0 in float16
+            3e-08,
+            inf,
+            -inf,
+            nan,
+            -nan,
+            snan,
+            payload_nan};
+}
+
+std::vector<Elem> edge_values(const TInfo &t) {
+    std::vector<Elem> out;
+    if (t.kind == 'B') {
+        for (unsigned char b : {0, 1, 2, 255}) {
+            out.push_back(from_bits(&b, 1));
+        }
+        return out;
+    }
+    if (t.kind == 'S' || t.kind == 'U') {
+        std::vector<long double> c = integer_candidates();
+        c.push_back(int_min(t));
+        c.push_back(int_min(t) + 1);
+        c.push_back(int_max(t));
+        c.push_back(int_max(t) - 1);
+        for (long double x : c) {
+            if (x < int_min(t) || x > int_max(t)) {
+                continue;
+            }
+            Elem e{};
+            put_low_bytes(e.b, bits_of_integer(x), t.size);
+            out.push_back(e);
+        }
+        return out;
+    }
+    std::vector<double> reals = float_candidates();
+    if (t.kind == 'H') {
+        for (double x : reals) {
+            uint16_t h;
+            if (std::isnan(x)) {
+                h = std::signbit(x) ? 0xfe00 : 0x7e00;
+            } else {
+                h = round_to_half(x);
+            }
+            out.push_back(from_bits(&h, 2));
+        }
+        const uint16_t extra[] = {0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c01, 0x7d23, 0x8001,
+                                  0x3555 /* ~1/3 */};
+        for (uint16_t h : extra) {
+            out.push_back(from_bits(&h, 2));
+        }
+        return out;
+    }
+    if (t.kind == 'F') {
+        for (double x : reals) {
+            const float f = static_cast<float>(x);
+            out.push_back(from_bits(&f, 4));
+        }
+        const uint32_t snan = 0x7f800001u;
+        out.push_back(from_bits(&snan, 4));
+        return out;
+    }
+    if (t.kind == 'D') {
+        for (double x : reals) {
+            out.push_back(from_bits(&x, 8));
+        }
+        return out;
+    }
+    // complex: real parts x imaginary parts
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    const double re_list[] = {0.0,   -0.0,   1.0,     -1.0,      1.5,   -10.25,   127.0,
+                              128.0, 255.0,  256.0,   1.0 / 3,   65520, 16777217, 33554433,
+                              1e21,  -1e21,  -1.5e250, 1e300,     9223372036854775808.0,
+                              3e-8,  5.877471754111438e-39, inf, -inf, nan};
+    const double im_list[] = {0.0, -0.0, 0.125, 1.0, -1.0, 1e-300, 1.0 / 3, nan, inf};
+    for (double re : re_list) {
+        for (double im : im_list) {
+            Elem e{};
+            if (t.id == CK_TYPE_COMPLEX64) {
+                const float p[2] = {static_cast<float>(re), static_cast<float>(im)};
+                std::memcpy(e.b, p, 8);
+            } else {
+                const double p[2] = {re, im};
+                std::memcpy(e.b, p, 16);
+            }
+            out.push_back(e);
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Calling the leaves through the ABI
+// ---------------------------------------------------------------------------------------
+struct Target {
+    const char *name;
+    ck_cpu_target id;
+    const ck__leaf_table *table;
+};
+#define CKT_TARGET_ENTRY(target, id) Target{#target, id, &ck__scalar_leaves_##target},
+const Target kTargets[] = {CK_DISPATCH_TARGETS_scalar_assign(CKT_TARGET_ENTRY)};
+#undef CKT_TARGET_ENTRY
+
+const ck__leaf_table *g_table = nullptr;  // the table under test (set by each test)
+
+const ck__leaf_fns &leaf(int d, int s, int mode) {
+    return (*g_table)[d][s][mode];
+}
+
+int call_single(int d, int s, int mode, unsigned char *dst, const unsigned char *src) {
+    ck_prefix p = {nullptr, nullptr};
+    ck_prefix_set_function(&p, CK_REQUEST_SINGLE, leaf(d, s, mode).single,
+                           leaf(d, s, mode).strided);
+    char *sp = const_cast<char *>(reinterpret_cast<const char *>(src));
+    return ck_call_single(&p, reinterpret_cast<char *>(dst), &sp);
+}
+
+int call_strided(int d, int s, int mode, unsigned char *dst, intptr_t dst_stride,
+                 const unsigned char *src, intptr_t src_stride, size_t count) {
+    ck_prefix p = {nullptr, nullptr};
+    ck_prefix_set_function(&p, CK_REQUEST_STRIDED, leaf(d, s, mode).single,
+                           leaf(d, s, mode).strided);
+    char *sp = const_cast<char *>(reinterpret_cast<const char *>(src));
+    return ck_call_strided(&p, reinterpret_cast<char *>(dst), dst_stride, &sp, &src_stride,
+                           count);
+}
+
+std::string pair_name(int d, int s, int mode) {
+    return std::string(T(s).name) + " -> " + T(d).name + " (" + kModeNames[mode] + ")";
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------
+
+TEST(CastOracle, HalfOracleAgreesWithCompiler) {
+    // The definitional oracle decodes every half like the compiler and rounds like it.
+    if (!ckt_cast_have_float16()) {
+        GTEST_SKIP() << "the C compiler has no _Float16";
+    }
+    for (uint32_t h = 0; h < 65536; h++) {
+        const double want = ckt_cast_half_to_double(static_cast<uint16_t>(h));
+        const long double got = half_value(static_cast<uint16_t>(h));
+        if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got)) << h;
+        } else {
+            ASSERT_EQ(static_cast<long double>(want), got) << h;
+        }
+    }
+    for (double x : float_candidates()) {
+        if (std::isnan(x)) {
+            continue;
+        }
+        ASSERT_EQ(ckt_cast_double_to_half(x), round_to_half(x)) << x;
+        for (double y : {std::nextafter(x, 0.0), std::nextafter(x, 1e300)}) {
+            ASSERT_EQ(ckt_cast_double_to_half(y), round_to_half(y)) << y;
+        }
+    }
+    // every midpoint between neighbouring halves, and one ulp either side
+    for (uint16_t h = 0; h < 0x7c00; h++) {
+        const double mid = static_cast<double>((half_pos(h) + half_pos(h + 1)) / 2);
+        for (double y : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, 1e9)}) {
+            ASSERT_EQ(ckt_cast_double_to_half(y), round_to_half(y)) << y;
+            ASSERT_EQ(ckt_cast_double_to_half(-y), round_to_half(-y)) << -y;
+        }
+    }
+}
+
+// Every test runs once per compiled target that this machine can execute.
+class CastLeaves : public ::testing::TestWithParam<size_t> {
+protected:
+    void SetUp() override {
+        const Target &t = kTargets[GetParam()];
+        if (static_cast<int>(t.id) > static_cast<int>(ck_cpu_detected_target())) {
+            GTEST_SKIP() << "this machine cannot run the " << t.name << " target";
+        }
+        g_table = t.table;
+    }
+};
+
+TEST_P(CastLeaves, TableIsComplete) {
+    for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
+        for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {
+            for (int m = 0; m < kModes; m++) {
+                EXPECT_NE(leaf(d, s, m).single, nullptr) << pair_name(d, s, m);
+                EXPECT_NE(leaf(d, s, m).strided, nullptr) << pair_name(d, s, m);
+            }
+        }
+    }
+}
+
+// Every pair x mode x edge value, one element at a time.
+TEST_P(CastLeaves, SingleMatchesOracle) {
+    int64_t checks = 0, failures_expected = 0;
+    for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {
+        const std::vector<Elem> values = edge_values(T(s));
+        for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
+            for (int m = 0; m < kModes; m++) {
+                for (const Elem &v : values) {
+                    const Expect e = oracle(T(d), T(s), m, v.b);
+                    Elem src = v, out;
+                    std::memset(out.b, 0xa5, sizeof out.b);
+                    ck_clear_error();
+                    const int rc = call_single(d, s, m, out.b, src.b);
+                    checks++;
+                    ASSERT_EQ(0, std::memcmp(src.b, v.b, sizeof v.b)) << "source written";
+                    ASSERT_EQ(e.status, rc)
+                        << pair_name(d, s, m) << " of 0x" << hex(v.b, T(s).size) << ": got "
+                        << ck_status_name(rc) << " (" << ck_last_error() << ")";
+                    if (rc == CK_OK) {
+                        ASSERT_TRUE(matches(T(d), e, out.b))
+                            << pair_name(d, s, m) << " of 0x" << hex(v.b, T(s).size)
+                            << ": got 0x" << hex(out.b, T(d).size) << ", want 0x"
+                            << hex(e.out.b, T(d).size);
+                        ASSERT_EQ(std::string(ck_last_error()), "");
+                    } else {
+                        failures_expected++;
+                        for (size_t i = 0; i < sizeof out.b; i++) {
+                            ASSERT_EQ(out.b[i], 0xa5) << pair_name(d, s, m) << ": failed "
+                                                      << "element written";
+                        }
+                        ASSERT_EQ(ck_last_status(), rc);
+                        const std::string msg = ck_last_error();
+                        EXPECT_NE(msg.find(std::string(T(s).name) + " value "),
+                                  std::string::npos)
+                            << msg;
+                        EXPECT_NE(msg.find(T(d).name), std::string::npos) << msg;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(checks, 50000);
+    EXPECT_GT(failures_expected, 5000);
+}
+
+// A strided run over `n` elements of the value list (indices), with the given strides (in
+// elements; 0 = broadcast source), checked element by element against the oracle.
+struct StridedCase {
+    int d, s, m;
+    const std::vector<Elem> *values;
+    const std::vector<Expect> *expect;
+};
+
+void run_strided(const StridedCase &c, const std::vector<size_t> &idx, intptr_t dst_step,
+                 intptr_t src_step) {
+    const TInfo &dt = T(c.d), &st = T(c.s);
+    const size_t n = idx.size();
+    const size_t dabs = static_cast<size_t>(dst_step < 0 ? -dst_step : dst_step);
+    const size_t sabs = static_cast<size_t>(src_step < 0 ? -src_step : src_step);
+    const size_t dslots = n == 0 ? 1 : (n - 1) * dabs + 1;
+    const size_t sslots = n == 0 ? 1 : (n - 1) * sabs + 1;
+    // Buffers of 16-byte elements hold any type aligned; elements sit at the start of their
+    // stride slot; one guard slot on each side.
+    std::vector<Elem> dbuf(dslots + 2), sbuf(sslots + 2);
+    for (Elem &e : dbuf) {
+        std::memset(e.b, 0xa5, sizeof e.b);
+    }
+    for (Elem &e : sbuf) {
+        std::memset(e.b, 0x5a, sizeof e.b);
+    }
+    unsigned char *dbase = reinterpret_cast<unsigned char *>(dbuf.data()) + sizeof(Elem);
+    unsigned char *sbase = reinterpret_cast<unsigned char *>(sbuf.data()) + sizeof(Elem);
+    // Element i at base + i * step * esize, with the base at the far end for a negative step.
+    const intptr_t dstride = dst_step * static_cast<intptr_t>(dt.size);
+    const intptr_t sstride = src_step * static_cast<intptr_t>(st.size);
+    unsigned char *d0 = dst_step < 0 ? dbase + (dslots - 1) * dt.size : dbase;
+    unsigned char *s0 = src_step < 0 ? sbase + (sslots - 1) * st.size : sbase;
+    // Element size steps may be smaller than Elem: address elements in bytes.
+    for (size_t i = 0; i < n; i++) {
+        if (src_step == 0 && i > 0) {
+            break;
+        }
+        std::memcpy(s0 + static_cast<intptr_t>(i) * sstride, (*c.values)[idx[i]].b, st.size);
+    }
+    const std::vector<Elem> sbefore = sbuf;
+    const std::vector<Elem> dbefore = dbuf;
+
+    // The first failing element (a broadcast source is element idx[0] everywhere).
+    size_t fail = n;
+    int want = CK_OK;
+    for (size_t i = 0; i < n; i++) {
+        const Expect &e = (*c.expect)[src_step == 0 ? idx[0] : idx[i]];
+        if (e.status != CK_OK) {
+            fail = i;
+            want = e.status;
+            break;
+        }
+    }
+    if (src_step == 0 && fail != n) {
+        fail = 0;
+    }
+    ck_clear_error();
+    const int rc = call_strided(c.d, c.s, c.m, d0, dstride, s0, sstride, n);
+    const std::string where = pair_name(c.d, c.s, c.m) + " n=" + std::to_string(n) +
+                              " steps " + std::to_string(dst_step) + "/" +
+                              std::to_string(src_step);
+    ASSERT_EQ(want, rc) << where << ": got " << ck_status_name(rc) << " " << ck_last_error();
+    ASSERT_EQ(0, std::memcmp(sbefore.data(), sbuf.data(), sbuf.size() * sizeof(Elem)))
+        << where << ": source written";
+    // Every destination byte: inside element i < fail: the oracle's value (or untouched,
+    // which the contract also allows before a failure); element i >= fail and all gaps and
+    // guards: untouched.
+    std::vector<char> owner(dbuf.size() * sizeof(Elem), 0);
+    const unsigned char *dstart = reinterpret_cast<const unsigned char *>(dbuf.data());
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *el = d0 + static_cast<intptr_t>(i) * dstride;
+        const size_t off = static_cast<size_t>(el - dstart);
+        const Expect &e = (*c.expect)[src_step == 0 ? idx[0] : idx[i]];
+        if (i < fail) {
+            const bool untouched =
+                rc != CK_OK &&
+                std::memcmp(el, reinterpret_cast<const unsigned char *>(dbefore.data()) + off,
+                            dt.size) == 0;
+            ASSERT_TRUE(untouched || matches(dt, e, el))
+                << where << ": element " << i << " got 0x" << hex(el, dt.size) << " want 0x"
+                << hex(e.out.b, dt.size);
+            for (size_t k = 0; k < dt.size; k++) {
+                owner[off + k] = 1;
+            }
+        }
+    }
+    const unsigned char *before = reinterpret_cast<const unsigned char *>(dbefore.data());
+    for (size_t k = 0; k < owner.size(); k++) {
+        if (owner[k] == 0) {
+            ASSERT_EQ(before[k], dstart[k])
+                << where << ": byte " << k << " written (failing element " << fail << ")";
+        }
+    }
+}
+
+// Element indices into the value list: `n` good values (cycling), optionally with bad ones
+// at the given positions.
+std::vector<size_t> make_indices(size_t n, const std::vector<size_t> &good,
+                                 const std::vector<size_t> &bad, size_t salt,
+                                 std::initializer_list<size_t> bad_at) {
+    std::vector<size_t> idx(n);
+    for (size_t i = 0; i < n; i++) {
+        idx[i] = good[(i + salt) % good.size()];
+    }
+    size_t k = salt;
+    for (size_t p : bad_at) {
+        if (p < n && !bad.empty()) {
+            idx[p] = bad[k++ % bad.size()];
+        }
+    }
+    return idx;
+}
+
+TEST_P(CastLeaves, StridedMatchesOracle) {
+    int64_t runs = 0;
+    for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {
+        const std::vector<Elem> values = edge_values(T(s));
+        for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
+            for (int m = 0; m < kModes; m++) {
+                std::vector<Expect> expect;
+                std::vector<size_t> good, bad;
+                for (size_t i = 0; i < values.size(); i++) {
+                    expect.push_back(oracle(T(d), T(s), m, values[i].b));
+                    (expect.back().status == CK_OK ? good : bad).push_back(i);
+                }
+                ASSERT_FALSE(good.empty()) << pair_name(d, s, m);
+                const StridedCase c{d, s, m, &values, &expect};
+                // Contiguous: every length 0..67, so vector bodies and tails are covered.
+                for (size_t n = 0; n <= 67; n++) {
+                    run_strided(c, make_indices(n, good, bad, n, {}), 1, 1);
+                    if (n > 0 && !bad.empty()) {
+                        run_strided(c, make_indices(n, good, bad, n, {(n * 7) % n, n - 1}), 1, 1);
+                    }
+                    runs += 2;
+                }
+                // Non-unit, negative and broadcast strides.
+                const intptr_t steps[][2] = {{2, 3}, {-1, -1}, {3, -2}, {-2, 1}, {1, 0}, {-3, 0}};
+                for (size_t n : {0, 1, 2, 3, 5, 8, 15, 16, 17, 33, 67}) {
+                    for (const auto &st : steps) {
+                        if (HasFatalFailure()) {
+                            return;
+                        }
+                        run_strided(c, make_indices(n, good, bad, n + 1, {}), st[0], st[1]);
+                        if (n > 0 && !bad.empty()) {
+                            run_strided(c, make_indices(n, good, bad, n, {n / 2, n - 1}), st[0],
+                                        st[1]);
+                            run_strided(c, make_indices(n, good, bad, n, {0}), st[0], st[1]);
+                        }
+                        runs += 3;
+                    }
+                }
+                if (HasFatalFailure()) {
+                    return;
+                }
+            }
+        }
+    }
+    EXPECT_GT(runs, 100000);
+}
+
+// ---------------------------------------------------------------------------------------
+// DyND's named cases, and others spelled out by hand (independent of the oracle above).
+// ---------------------------------------------------------------------------------------
+Elem i64(int64_t v, const TInfo &t) {
+    Elem e{};
+    put_low_bytes(e.b, static_cast<uint64_t>(v), t.size);
+    return e;
+}
+Elem u64(uint64_t v) {
+    return from_bits(&v, 8);
+}
+Elem f64(double v) {
+    return from_bits(&v, 8);
+}
+Elem f32(float v) {
+    return from_bits(&v, 4);
+}
+Elem c128(double re, double im) {
+    const double p[2] = {re, im};
+    return from_bits(p, 16);
+}
+
+struct Named {
+    const char *what;
+    ck_type_id dst, src;
+    Elem src_value;
+    int status[kModes];
+    const char *message;  // substring of the message in the failing modes, or nullptr
+};
+
+constexpr int OK = CK_OK, OV = CK_ERR_OVERFLOW, FR = CK_ERR_FRACTIONAL, IX = CK_ERR_INEXACT,
+              IM = CK_ERR_IMAGINARY;
+
+TEST_P(CastLeaves, NamedCases) {
+    const Named cases[] = {
+        {"int8 127 -> bool", CK_TYPE_BOOL, CK_TYPE_INT8, i64(127, T(CK_TYPE_INT8)),
+         {OK, OV, OV, OV}, "int8 value 127 is out of range for bool"},
+        {"int8 -1 -> uint8", CK_TYPE_UINT8, CK_TYPE_INT8, i64(-1, T(CK_TYPE_INT8)),
+         {OK, OV, OV, OV}, "int8 value -1 is out of range for uint8"},
+        {"int32 -1 -> uint8", CK_TYPE_UINT8, CK_TYPE_INT32, i64(-1, T(CK_TYPE_INT32)),
+         {OK, OV, OV, OV}, "int32 value -1 is out of range for uint8"},
+        {"float64 -10.25 -> int32", CK_TYPE_INT32, CK_TYPE_FLOAT64, f64(-10.25),
+         {OK, OK, FR, FR}, "float64 value -10.25 has a fractional part (int32)"},
+        {"float64 -10.25 -> int8", CK_TYPE_INT8, CK_TYPE_FLOAT64, f64(-10.25),
+         {OK, OK, FR, FR}, "float64 value -10.25 has a fractional part (int8)"},
+        {"float64 1/3 -> float32", CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, f64(1.0 / 3.0),
+         {OK, OK, OK, IX}, "float64 value 0.3333333333333333 is not exact in float32 (0.3333333432674408)"},
+        {"float64 -1.5e250 -> float32", CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, f64(-1.5e250),
+         {OK, OV, OV, OV}, "float64 value -1.5e+250 is out of range for float32"},
+        {"int32 33554433 -> float32", CK_TYPE_FLOAT32, CK_TYPE_INT32,
+         i64(33554433, T(CK_TYPE_INT32)), {OK, OK, OK, IX},
+         "int32 value 33554433 is not exact in float32 (33554432)"},
+        {"int64 33554433 -> float32", CK_TYPE_FLOAT32, CK_TYPE_INT64,
+         i64(33554433, T(CK_TYPE_INT64)), {OK, OK, OK, IX},
+         "int64 value 33554433 is not exact in float32 (33554432)"},
+        {"complex128 (-10.25+0.125j) -> float64", CK_TYPE_FLOAT64, CK_TYPE_COMPLEX128,
+         c128(-10.25, 0.125), {OK, IM, IM, IM},
+         "complex128 value (-10.25+0.125j) has a non-zero imaginary part (float64)"},
+        {"complex128 (-10.25+0.125j) -> int32", CK_TYPE_INT32, CK_TYPE_COMPLEX128,
+         c128(-10.25, 0.125), {OK, IM, IM, IM}, "has a non-zero imaginary part (int32)"},
+        {"complex128 (-10.25+0j) -> int32", CK_TYPE_INT32, CK_TYPE_COMPLEX128, c128(-10.25, 0),
+         {OK, OK, FR, FR}, "complex128 value (-10.25+0j) has a fractional part (int32)"},
+        {"float64 1e21 -> int64", CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(1e21), {OK, OV, OV, OV},
+         "float64 value 1e+21 is out of range for int64"},
+        {"float64 2^63 -> int64", CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(9223372036854775808.0),
+         {OK, OV, OV, OV}, "float64 value 9.223372036854776e+18 is out of range for int64"},
+        {"float64 -2^63 -> int64", CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(-9223372036854775808.0),
+         {OK, OK, OK, OK}, nullptr},
+        {"float64 16140901064495857664 -> uint64", CK_TYPE_UINT64, CK_TYPE_FLOAT64,
+         f64(16140901064495857664.0), {OK, OK, OK, OK}, nullptr},
+        {"uint64 16140901064495857664 -> float64", CK_TYPE_FLOAT64, CK_TYPE_UINT64,
+         u64(16140901064495857664ULL), {OK, OK, OK, OK}, nullptr},
+        {"uint64 2^64-1 -> float64", CK_TYPE_FLOAT64, CK_TYPE_UINT64, u64(UINT64_MAX),
+         {OK, OK, OK, IX}, "uint64 value 18446744073709551615 is not exact in float64"},
+        {"float64 300.5 -> int8", CK_TYPE_INT8, CK_TYPE_FLOAT64, f64(300.5), {OK, OV, OV, OV},
+         "float64 value 300.5 is out of range for int8"},
+        {"float64 -0.5 -> uint8", CK_TYPE_UINT8, CK_TYPE_FLOAT64, f64(-0.5), {OK, OK, FR, FR},
+         "float64 value -0.5 has a fractional part (uint8)"},
+        {"float64 NaN -> int32", CK_TYPE_INT32, CK_TYPE_FLOAT64,
+         f64(std::numeric_limits<double>::quiet_NaN()), {OK, OV, OV, OV},
+         "float64 value nan is out of range for int32"},
+        {"float64 0.5 -> bool", CK_TYPE_BOOL, CK_TYPE_FLOAT64, f64(0.5), {OK, OV, OV, OV},
+         "float64 value 0.5 is out of range for bool"},
+        {"float32 65520 -> float16", CK_TYPE_FLOAT16, CK_TYPE_FLOAT32, f32(65520.0f),
+         {OK, OV, OV, OV}, "float32 value 65520 is out of range for float16"},
+        {"int32 65520 -> float16", CK_TYPE_FLOAT16, CK_TYPE_INT32, i64(65520, T(CK_TYPE_INT32)),
+         {OK, OV, OV, OV}, "int32 value 65520 is out of range for float16"},
+        {"int32 2049 -> float16", CK_TYPE_FLOAT16, CK_TYPE_INT32, i64(2049, T(CK_TYPE_INT32)),
+         {OK, OK, OK, IX}, "int32 value 2049 is not exact in float16 (2048)"},
+        {"float64 1e-300 -> float32", CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, f64(1e-300),
+         {OK, OK, OK, IX}, "float64 value 1e-300 is not exact in float32 (0)"},
+        {"complex128 (1e300+0j) -> complex64", CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128,
+         c128(1e300, 0), {OK, OV, OV, OV},
+         "complex128 value (1e+300+0j) is out of range for complex64"},
+        {"complex128 (1+0.1j) -> complex64", CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128,
+         c128(1, 0.1), {OK, OK, OK, IX},
+         "complex128 value (1+0.1j) is not exact in complex64 ((1+0.10000000149011612j))"},
+    };
+    for (const Named &c : cases) {
+        for (int m = 0; m < kModes; m++) {
+            Elem src = c.src_value, out{};
+            ck_clear_error();
+            const int rc = call_single(c.dst, c.src, m, out.b, src.b);
+            EXPECT_EQ(c.status[m], rc) << c.what << " in " << kModeNames[m] << ": "
+                                       << ck_status_name(rc) << " " << ck_last_error();
+            if (rc != CK_OK && c.message != nullptr) {
+                EXPECT_NE(std::string(ck_last_error()).find(c.message), std::string::npos)
+                    << c.what << ": " << ck_last_error() << "\n  expected: " << c.message;
+            }
+        }
+    }
+}
+
+// Nocheck results of the named cases, spelled out by hand.
+TEST_P(CastLeaves, NamedNocheckValues) {
+    auto run = [](ck_type_id d, ck_type_id s, Elem src, int mode) {
+        Elem out{};
+        EXPECT_EQ(CK_OK, call_single(d, s, mode, out.b, src.b)) << ck_last_error();
+        return out;
+    };
+    EXPECT_EQ(255, run(CK_TYPE_UINT8, CK_TYPE_INT8, i64(-1, T(CK_TYPE_INT8)), 0).b[0]);
+    EXPECT_EQ(1, run(CK_TYPE_BOOL, CK_TYPE_INT8, i64(127, T(CK_TYPE_INT8)), 0).b[0]);
+    EXPECT_EQ(-10, load<int32_t>(run(CK_TYPE_INT32, CK_TYPE_FLOAT64, f64(-10.25), 0).b));
+    EXPECT_EQ(-10, load<int32_t>(run(CK_TYPE_INT32, CK_TYPE_FLOAT64, f64(-10.25), 1).b));
+    const float neg_inf = load<float>(run(CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, f64(-1.5e250), 0).b);
+    EXPECT_TRUE(std::isinf(neg_inf) && neg_inf < 0);
+    EXPECT_EQ(33554432.0f,
+              load<float>(run(CK_TYPE_FLOAT32, CK_TYPE_INT32, i64(33554433, T(CK_TYPE_INT32)), 0).b));
+    EXPECT_EQ(33554432.0f,
+              load<float>(run(CK_TYPE_FLOAT32, CK_TYPE_INT32, i64(33554433, T(CK_TYPE_INT32)), 2).b));
+    EXPECT_EQ(-10.25, load<double>(run(CK_TYPE_FLOAT64, CK_TYPE_COMPLEX128, c128(-10.25, 0.125), 0).b));
+    EXPECT_EQ(INT64_MAX, load<int64_t>(run(CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(1e21), 0).b));
+    EXPECT_EQ(INT64_MAX,
+              load<int64_t>(run(CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(9223372036854775808.0), 0).b));
+    EXPECT_EQ(INT64_MIN, load<int64_t>(run(CK_TYPE_INT64, CK_TYPE_FLOAT64, f64(-1e21), 0).b));
+    EXPECT_EQ(0, load<int32_t>(run(CK_TYPE_INT32, CK_TYPE_FLOAT64,
+                                   f64(std::numeric_limits<double>::quiet_NaN()), 0).b));
+    EXPECT_EQ(UINT64_MAX, load<uint64_t>(run(CK_TYPE_UINT64, CK_TYPE_FLOAT64, f64(1e300), 0).b));
+    EXPECT_EQ(0u, load<uint64_t>(run(CK_TYPE_UINT64, CK_TYPE_FLOAT64, f64(-1e300), 0).b));
+    EXPECT_EQ(127, static_cast<int8_t>(run(CK_TYPE_INT8, CK_TYPE_FLOAT64, f64(300.5), 0).b[0]));
+    EXPECT_EQ(0, run(CK_TYPE_UINT8, CK_TYPE_FLOAT64, f64(-0.5), 1).b[0]);
+    EXPECT_EQ(-128, static_cast<int8_t>(run(CK_TYPE_INT8, CK_TYPE_INT32,
+                                            i64(128, T(CK_TYPE_INT32)), 0).b[0]));
+    EXPECT_EQ(16140901064495857664.0,
+              load<double>(run(CK_TYPE_FLOAT64, CK_TYPE_UINT64, u64(16140901064495857664ULL), 3).b));
+    EXPECT_EQ(16140901064495857664ULL,
+              load<uint64_t>(run(CK_TYPE_UINT64, CK_TYPE_FLOAT64, f64(16140901064495857664.0), 3).b));
+    // float16: 65519 rounds down to 65504; 2^-25 ties to +0; the smallest subnormal stays.
+    EXPECT_EQ(0x7bffu, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_FLOAT64, f64(65519.0), 1).b) |
+                           0u);
+    EXPECT_EQ(0x0000u, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_FLOAT64,
+                                          f64(2.9802322387695312e-08), 0).b) | 0u);
+    EXPECT_EQ(0x0001u, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_FLOAT64,
+                                          f64(5.960464477539063e-08), 3).b) | 0u);
+    // int64 -> float16 rounds once: 2^53 + 1 is inf in both cases; 2049 ties to 2048, 2051
+    // to 2052.
+    EXPECT_EQ(0x6800u, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_INT64,
+                                          i64(2049, T(CK_TYPE_INT64)), 0).b) | 0u);
+    EXPECT_EQ(0x6802u, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_INT64,
+                                          i64(2051, T(CK_TYPE_INT64)), 0).b) | 0u);
+    EXPECT_EQ(0x7c00u, load<uint16_t>(run(CK_TYPE_FLOAT16, CK_TYPE_INT64,
+                                          i64(INT64_MAX, T(CK_TYPE_INT64)), 0).b) | 0u);
+}
+
+// Same-type pairs are bit-exact in every mode: NaN payloads, signalling NaNs, bool bytes.
+TEST_P(CastLeaves, SameTypeIsBitExactCopy) {
+    const uint64_t snan64 = 0x7ff0000000000001ULL;
+    const uint32_t snan32 = 0x7f800001u;
+    const uint16_t snan16 = 0x7c01u;
+    const unsigned char bool2 = 2;
+    struct {
+        ck_type_id id;
+        Elem v;
+    } cases[] = {
+        {CK_TYPE_FLOAT64, from_bits(&snan64, 8)},
+        {CK_TYPE_FLOAT32, from_bits(&snan32, 4)},
+        {CK_TYPE_FLOAT16, from_bits(&snan16, 2)},
+        {CK_TYPE_BOOL, from_bits(&bool2, 1)},
+        {CK_TYPE_COMPLEX64, from_bits(&snan64, 8)},
+        {CK_TYPE_COMPLEX128, c128(-0.0, std::numeric_limits<double>::quiet_NaN())},
+    };
+    for (const auto &c : cases) {
+        for (int m = 0; m < kModes; m++) {
+            Elem out{};
+            Elem src = c.v;
+            ASSERT_EQ(CK_OK, call_single(c.id, c.id, m, out.b, src.b));
+            EXPECT_EQ(0, std::memcmp(out.b, c.v.b, T(c.id).size)) << T(c.id).name;
+            std::vector<Elem> many(9, c.v), dst(9);
+            unsigned char *d = reinterpret_cast<unsigned char *>(dst.data());
+            unsigned char *s = reinterpret_cast<unsigned char *>(many.data());
+            const size_t size = T(c.id).size;
+            ASSERT_EQ(CK_OK, call_strided(c.id, c.id, m, d, sizeof(Elem), s, sizeof(Elem), 9));
+            for (size_t i = 0; i < 9; i++) {
+                EXPECT_EQ(0, std::memcmp(d + i * sizeof(Elem), c.v.b, size));
+            }
+            ASSERT_EQ(CK_OK, call_strided(c.id, c.id, m, d, static_cast<intptr_t>(size), s, 0, 9));
+            for (size_t i = 0; i < 9; i++) {
+                EXPECT_EQ(0, std::memcmp(d + i * size, c.v.b, size));
+            }
+        }
+    }
+}
+
+// In-place assignment (dst == src) of a same-type contiguous run is allowed.
+TEST_P(CastLeaves, SameTypeInPlace) {
+    std::vector<double> v = {1, 2, 3, 4};
+    char *p = reinterpret_cast<char *>(v.data());
+    ASSERT_EQ(CK_OK, call_strided(CK_TYPE_FLOAT64, CK_TYPE_FLOAT64, 0,
+                                  reinterpret_cast<unsigned char *>(p), 8,
+                                  reinterpret_cast<unsigned char *>(p), 8, 4));
+    EXPECT_EQ(v, (std::vector<double>{1, 2, 3, 4}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, CastLeaves,
+                         ::testing::Range(size_t{0}, sizeof kTargets / sizeof kTargets[0]),
+                         [](const ::testing::TestParamInfo<size_t> &param_info) {
+                             return std::string(kTargets[param_info.param].name);
+                         });
+
+}  // namespace
