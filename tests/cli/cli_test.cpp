@@ -16,8 +16,9 @@ struct Result {
 
 // Runs `ckernel ARGS` through the shell with CKERNEL_CPU_TARGET pinned to baseline (so the
 // chosen target does not depend on the machine), optionally feeding `input`.
-Result ckernel(const std::string &args, const std::string &input = "") {
-    std::string cmd = "CKERNEL_CPU_TARGET=baseline ";
+Result ckernel(const std::string &args, const std::string &input = "",
+              const std::string &target = "baseline") {
+    std::string cmd = "CKERNEL_CPU_TARGET=" + target + " ";
     if (!input.empty()) cmd += "printf '%s' '" + input + "' | ";
     cmd += std::string(CK_CLI_PATH) + " " + args + " 2>&1";
     Result r{-1, ""};
@@ -163,6 +164,35 @@ TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
     r = ckernel("info --json");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("\"chosen\": \"baseline\""), std::string::npos) << r.out;
+}
+
+// The environment variable is read once per process: each run is a new process.
+TEST(Cli, TheEnvironmentVariableChangesTheChosenLeaves) {
+    Result base = ckernel("explain float64 int32", "", "baseline");
+    EXPECT_EQ(base.status, 0);
+    EXPECT_NE(base.out.find("[baseline]"), std::string::npos) << base.out;
+    Result best = ckernel("explain float64 int32", "", "");
+    EXPECT_EQ(best.status, 0);
+    Result info = ckernel("info --json", "", "");
+    const bool has_avx2 = info.out.find("\"detected\": \"avx2\"") != std::string::npos ||
+                          info.out.find("\"detected\": \"avx512\"") != std::string::npos;
+    if (has_avx2) {
+        EXPECT_NE(best.out.find("[avx"), std::string::npos) << best.out;
+        Result avx2 = ckernel("explain float64 int32", "", "avx2");
+        EXPECT_NE(avx2.out.find("[avx2]"), std::string::npos) << avx2.out;
+    }
+    Result bogus = ckernel("explain float64 int32", "", "sse9");
+    EXPECT_EQ(bogus.status, 1);
+    EXPECT_EQ(bogus.out, "ckernel: error: CK_ERR_INVALID: CKERNEL_CPU_TARGET='sse9' is not a CPU "
+                         "target (baseline, avx2 or avx512)\n");
+    if (info.out.find("\"detected\": \"avx512\"") == std::string::npos) {
+        Result too_high = ckernel("explain float64 int32", "", "avx512");
+        EXPECT_EQ(too_high.status, 1);
+        EXPECT_NE(too_high.out.find("CK_ERR_UNSUPPORTED: CKERNEL_CPU_TARGET=avx512 but this CPU "
+                                    "supports at most"),
+                  std::string::npos)
+            << too_high.out;
+    }
 }
 
 }  // namespace
