@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ckt_process.hpp"
 #include "bench.h"
 
 #ifdef CK_CLI_PATH  // only when the program is built (CK_BUILD_TOOLS)
@@ -153,22 +154,10 @@ class JsonParser {
 };
 
 // ---- running the program ----
-struct Result {
-    int status;
-    std::string out;  // stdout and stderr together
-};
+using ckt::Result;
 
 Result ckernel(const std::string &args, const std::string &env = "") {
-    std::string cmd = env + (env.empty() ? "" : " ") + CK_CLI_PATH + " " + args + " 2>&1";
-    Result r{-1, ""};
-    FILE *p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return ckt::run_shell(env + (env.empty() ? "" : " ") + CK_CLI_PATH + " " + args);
 }
 
 struct TempFile {

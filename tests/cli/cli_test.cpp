@@ -2,34 +2,21 @@
 // assigns (written out by hand), exit statuses 0/1/2, messages, standard input, --help.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <string>
+
+#include "ckt_process.hpp"
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out;  // stdout and stderr together
-};
+using ckt::Result;
 
-// Runs `ckernel ARGS` through the shell with CKERNEL_CPU_TARGET pinned to baseline (so the
-// chosen target does not depend on the machine), optionally feeding `input`.
+// Runs `ckernel ARGS` with CKERNEL_CPU_TARGET pinned (baseline by default, so the chosen
+// target does not depend on the machine), optionally feeding `input`.
 Result ckernel(const std::string &args, const std::string &input = "",
-              const std::string &target = "baseline") {
+               const std::string &target = "baseline") {
     std::string cmd = "CKERNEL_CPU_TARGET=" + target + " ";
     if (!input.empty()) cmd += "printf '%s' '" + input + "' | ";
-    cmd += std::string(CK_CLI_PATH) + " " + args + " 2>&1";
-    Result r{-1, ""};
-    FILE *p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return ckt::run_shell(cmd + CK_CLI_PATH + " " + args);
 }
 
 TEST(Cli, ExplainANestedRaggedAssignment) {
