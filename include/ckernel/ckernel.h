@@ -16,5 +16,6 @@
 #include "ckernel/cpu.h"
 #include "ckernel/eval.h"
 #include "ckernel/assign.h"
+#include "ckernel/parallel.h"
 
 #endif

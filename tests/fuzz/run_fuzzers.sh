@@ -23,7 +23,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCK_SANITIZE=address,undefined -DCK_WITH_JEMALLOC=OFF \
-    -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link
+    -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -DCK_CPU_DISPATCH=
 fi
 cmake --build "$build" --target "${targets[@]/#/ck_fuzz_}"
 

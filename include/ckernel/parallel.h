@@ -1,0 +1,75 @@
+/* ckernel/parallel.h: multithreaded evaluation (on oneTBB; a serial fallback when ckernel is
+ * built with CK_WITH_TBB=OFF, with the same API and results).
+ *
+ * Work is split over the outermost dimension into ranges of at least ck_eval_ctx.grain_bytes
+ * of destination (0 = CK_PARALLEL_DEFAULT_GRAIN_BYTES) and run on up to
+ * ck_eval_ctx.max_threads threads (0 = ck_get_num_threads()). The calling thread takes part
+ * and the call returns when every range is done. Each call runs in its own oneTBB task arena,
+ * isolated, so a kernel may itself make parallel calls (nested calls cannot deadlock nor run
+ * the outer call's work). Work smaller than two grains, one thread, or a destination stride
+ * of 0 runs serially on the calling thread.
+ *
+ * Errors: the first range that fails wins. The other ranges are cancelled (ranges already
+ * running stop at their next grain boundary); the call returns that range's status and the
+ * calling thread's ck_last_error() holds the failing thread's message. As with a serial
+ * call, elements other than the failing one may or may not have been written.
+ *
+ * CK_EVAL_FLUSH_DENORMALS in ck_eval_ctx.flags: every thread that runs a range (the caller
+ * included) runs it with denormals flushed to zero (x86 MXCSR FTZ and DAZ) and restores its
+ * previous MXCSR afterwards. On other architectures the flag is accepted and does nothing. */
+#ifndef CKERNEL_PARALLEL_H
+#define CKERNEL_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/array.h"
+#include "ckernel/eval.h"
+#include "ckernel/export.h"
+#include "ckernel/kernel.h"
+
+CK_BEGIN_DECLS
+
+/* The grain when ck_eval_ctx.grain_bytes is 0: 64 KiB of destination per task. */
+#define CK_PARALLEL_DEFAULT_GRAIN_BYTES ((size_t)65536)
+
+/* Runs the strided function of `kernel` (built with CK_REQUEST_STRIDED) over `count`
+ * elements in parallel: element i is at dst + i*dst_stride and src[0] + i*src_stride[0].
+ * For kernels with exactly one source (assignment kernels: ck_make_assign, or user kernels
+ * with one source); `src` and `src_stride` hold one entry each. The kernel must follow the
+ * thread-safety contract (immutable while it runs, disjoint output per element). A task
+ * covers ceil(grain_bytes / |dst_stride|) elements or more (with dst_stride 0, the call is
+ * serial). ectx NULL means CK_EVAL_CTX_INIT; only max_threads, grain_bytes and the
+ * FLUSH_DENORMALS flag are read. count 0 does nothing and returns CK_OK. CK_ERR_INVALID for
+ * a NULL kernel, function, src or src_stride (with count > 0) or a negative max_threads. */
+CK_EXTERN int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride,
+                                  char *const *src, const intptr_t *src_stride, size_t count,
+                                  const ck_eval_ctx *ectx);
+
+/* dst <- src like ck_assign, with the outermost dimension split across threads: the kernel
+ * for one element of dst's outermost fixed dimension is built once (ck_make_assign on the
+ * element types), a missing or size-1 source dimension broadcasts (source stride 0), and the
+ * rows run in parallel; var dimensions below allocate from the destination's arena, which
+ * is thread-safe. When the destination's outermost level is not a fixed dimension (var,
+ * pointer or scalar), the source's outermost level cannot be split likewise (var, pointer,
+ * or a size mismatch to report), or the work is small, it runs serially through ck_assign.
+ * Results, statuses and messages are those of ck_assign. */
+CK_EXTERN int ck_parallel_assign(const ck_array *dst, const ck_array *src,
+                                 const ck_eval_ctx *ectx);
+
+/* Sets the default number of threads of parallel calls (ck_eval_ctx.max_threads 0):
+ * n > 0 uses n threads at most, 0 goes back to all hardware threads. Negative n is
+ * CK_ERR_INVALID. More threads than the machine has are allowed but oneTBB's worker pool
+ * (one per hardware thread) caps what runs at once. The serial backend accepts the call and
+ * keeps running on one thread. Thread-safe; calls already running are not affected. */
+CK_EXTERN int ck_set_num_threads(int n);
+/* The default number of threads of parallel calls: the last ck_set_num_threads value, or
+ * when none (or 0) the hardware threads available to the process. Always 1 with the serial
+ * backend. */
+CK_EXTERN int ck_get_num_threads(void);
+/* "oneTBB 2021.8" (the runtime's version) or "serial". A static string. */
+CK_EXTERN const char *ck_parallel_backend(void);
+
+CK_END_DECLS
+
+#endif

@@ -1,0 +1,313 @@
+/* src/parallel/parallel.c: the backend-independent part of parallel evaluation (C): argument
+ * checks, the thread and grain settings, the choice between serial and parallel, the split of
+ * ck_parallel_assign over the outermost dimension, and the floating-point environment of a
+ * task. The backend (tbb_backend.cpp or serial_backend.c) only runs a planned job. */
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/arrmeta.h"
+#include "ckernel/assign.h"
+#include "ckernel/builder.h"
+#include "ckernel/parallel.h"
+#include "ckernel/types.h"
+#include "common/internal.h"
+#include "parallel/parallel_internal.h"
+
+#if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE__))
+#  include <xmmintrin.h>
+#  define CK__PAR_HAVE_MXCSR 1
+#  define CK__MXCSR_DAZ 0x0040u /* denormal inputs read as zero */
+#  define CK__MXCSR_FTZ 0x8000u /* denormal results written as zero */
+#endif
+
+/* Grains of at least this many bytes are rounded up so that range boundaries fall on
+ * multiples of 64 bytes of destination (no cache line is written by two tasks when the
+ * destination is 64-byte aligned). Smaller, explicit grains are taken as they are. */
+#define CK__PAR_ROUND_GRAIN_FROM ((size_t)4096)
+#define CK__PAR_CACHE_LINE ((size_t)64)
+
+/* ---- settings ---- */
+
+static atomic_int ck__par_num_threads; /* 0: the hardware's count */
+
+int ck_set_num_threads(int n) {
+    if (n < 0) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_set_num_threads: %d threads; use a positive count, or 0 for all "
+                            "hardware threads",
+                            n);
+    }
+    atomic_store_explicit(&ck__par_num_threads, n, memory_order_relaxed);
+    return CK_OK;
+}
+
+int ck_get_num_threads(void) {
+    if (!ck__par_backend_is_parallel()) {
+        return 1;
+    }
+    int n = atomic_load_explicit(&ck__par_num_threads, memory_order_relaxed);
+    if (n > 0) {
+        return n;
+    }
+    n = ck__par_backend_hardware_threads();
+    return n > 0 ? n : 1;
+}
+
+const char *ck_parallel_backend(void) {
+    return ck__par_backend_name();
+}
+
+/* ---- floating-point environment ---- */
+
+ck__par_fpenv ck__par_fpenv_enter(unsigned flags) {
+    ck__par_fpenv env = {0u, 0};
+#ifdef CK__PAR_HAVE_MXCSR
+    if ((flags & CK_EVAL_FLUSH_DENORMALS) != 0) {
+        env.saved = _mm_getcsr();
+        env.active = 1;
+        _mm_setcsr(env.saved | CK__MXCSR_DAZ | CK__MXCSR_FTZ);
+    }
+#else
+    (void)flags; /* no MXCSR: the flag is accepted and does nothing (docs/parallel.md) */
+#endif
+    return env;
+}
+
+void ck__par_fpenv_leave(ck__par_fpenv env) {
+#ifdef CK__PAR_HAVE_MXCSR
+    if (env.active) {
+        /* Only the two control bits go back: the exception flags the work raised (sticky
+         * status bits 0-5) stay raised, as they would after a serial call. */
+        const unsigned bits = CK__MXCSR_DAZ | CK__MXCSR_FTZ;
+        _mm_setcsr((_mm_getcsr() & ~bits) | (env.saved & bits));
+    }
+#else
+    (void)env;
+#endif
+}
+
+/* ---- planning ---- */
+
+int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end) {
+    /* (A zero stride adds nothing: a broadcast source may be any pointer, even NULL.) */
+    char *d = job->dst_stride != 0 ? job->dst + (intptr_t)begin * job->dst_stride : job->dst;
+    char *s = job->src_stride != 0 ? job->src + (intptr_t)begin * job->src_stride : job->src;
+    return job->fn(job->kernel, d, job->dst_stride, &s, &job->src_stride, end - begin);
+}
+
+typedef struct ck__par_settings {
+    int threads;
+    size_t grain_bytes;
+    unsigned flags;
+} ck__par_settings;
+
+static int resolve_settings(const char *who, const ck_eval_ctx *ectx, ck__par_settings *out) {
+    out->threads = 0;
+    out->grain_bytes = 0;
+    out->flags = 0;
+    if (ectx != NULL) {
+        if (ectx->max_threads < 0) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "%s: max_threads is %d in the evaluation context; use a positive "
+                                "count, or 0 for ck_get_num_threads()",
+                                who, ectx->max_threads);
+        }
+        out->threads = ectx->max_threads;
+        out->grain_bytes = ectx->grain_bytes;
+        out->flags = ectx->flags;
+    }
+    if (out->threads == 0) {
+        out->threads = ck_get_num_threads();
+    }
+    if (out->grain_bytes == 0) {
+        out->grain_bytes = CK_PARALLEL_DEFAULT_GRAIN_BYTES;
+    }
+    return CK_OK;
+}
+
+/* Elements per block for a destination stride; 0 when the call must stay serial (a zero
+ * stride: every element is written to the same place). */
+static size_t plan_grain(size_t grain_bytes, intptr_t dst_stride) {
+    const size_t per = dst_stride < 0 ? (size_t)0 - (size_t)dst_stride : (size_t)dst_stride;
+    if (per == 0) {
+        return 0;
+    }
+    size_t g = grain_bytes / per + (grain_bytes % per != 0 ? 1u : 0u);
+    if (g == 0) {
+        g = 1;
+    }
+    if (grain_bytes >= CK__PAR_ROUND_GRAIN_FROM) {
+        /* g * per must be a multiple of 64: g a multiple of 64 / (largest power of 2 in per,
+         * capped at 64). */
+        const size_t low = per & (~per + 1u);
+        const size_t m = low >= CK__PAR_CACHE_LINE ? 1u : CK__PAR_CACHE_LINE / low;
+        if (g <= SIZE_MAX - (m - 1u)) {
+            g = (g + m - 1u) / m * m;
+        }
+    }
+    return g;
+}
+
+/* Fills job->grain and job->threads; returns 1 when the job should run in parallel. */
+static int plan_job(const ck__par_settings *s, ck__par_job *job) {
+    if (s->threads < 2 || job->count < 2 || !ck__par_backend_is_parallel()) {
+        return 0;
+    }
+    const size_t g = plan_grain(s->grain_bytes, job->dst_stride);
+    if (g == 0 || job->count / 2 < g) {
+        return 0; /* a zero destination stride, or less than two grains of work */
+    }
+    const size_t blocks = job->count / g + (job->count % g != 0 ? 1u : 0u);
+    job->grain = g;
+    job->threads = blocks < (size_t)s->threads ? (int)blocks : s->threads;
+    job->flags = s->flags;
+    return 1;
+}
+
+int ck__par_serial_status(int rc) {
+    if (rc != CK_OK && (ck_last_status() != rc || ck_last_error()[0] == '\0')) {
+        return ck_set_error(rc, "%s", ck_status_message(rc)); /* the kernel set no message */
+    }
+    return rc;
+}
+
+static int run_serial(ck_prefix *kernel, char *dst, intptr_t dst_stride, char *const *src,
+                      const intptr_t *src_stride, size_t count, unsigned flags) {
+    const ck__par_fpenv env = ck__par_fpenv_enter(flags);
+    const int rc = ck_call_strided(kernel, dst, dst_stride, src, src_stride, count);
+    ck__par_fpenv_leave(env);
+    return ck__par_serial_status(rc);
+}
+
+/* ---- ck_parallel_strided ---- */
+
+int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char *const *src,
+                        const intptr_t *src_stride, size_t count, const ck_eval_ctx *ectx) {
+    if (kernel == NULL || kernel->function == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_parallel_strided: NULL kernel or kernel "
+                                            "function");
+    }
+    ck__par_settings s;
+    CK_RETURN_IF_ERROR(resolve_settings("ck_parallel_strided", ectx, &s));
+    if (count == 0) {
+        return CK_OK;
+    }
+    if (src == NULL || src_stride == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_parallel_strided: NULL src or src_stride (an "
+                                            "assignment kernel takes one source)");
+    }
+    ck__par_job job;
+    job.kernel = kernel;
+    job.fn = ck_prefix_strided(kernel);
+    job.dst = dst;
+    job.dst_stride = dst_stride;
+    job.src = src[0];
+    job.src_stride = src_stride[0];
+    job.count = count;
+    job.grain = count;
+    job.threads = 1;
+    job.flags = s.flags;
+    if (!plan_job(&s, &job)) {
+        return run_serial(kernel, dst, dst_stride, src, src_stride, count, s.flags);
+    }
+    return ck__par_backend_run(&job);
+}
+
+/* ---- ck_parallel_assign ---- */
+
+static int assign_serial(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx,
+                         unsigned flags) {
+    const ck__par_fpenv env = ck__par_fpenv_enter(flags);
+    const int rc = ck_assign(dst, src, ectx);
+    ck__par_fpenv_leave(env);
+    return rc;
+}
+
+int ck_parallel_assign(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx) {
+    if (dst == NULL || src == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_parallel_assign: NULL array");
+    }
+    ck__par_settings s;
+    CK_RETURN_IF_ERROR(resolve_settings("ck_parallel_assign", ectx, &s));
+
+    const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
+    if (ck_type_get_id(dt) != CK_TYPE_FIXED_DIM || ck_type_get_id(st) == CK_TYPE_POINTER) {
+        return assign_serial(dst, src, ectx, s.flags); /* nothing to split on this level */
+    }
+    const char *dam = ck_array_arrmeta(dst), *sam = ck_array_arrmeta(src);
+    const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+    const ck_type *delem = ck_type_element(dt);
+    const char *dam_elem = dam + sizeof(ck_fixed_dim_arrmeta);
+
+    /* The source's share of the outer dimension: its own fixed dim (size N or 1), or none
+     * (the whole source broadcasts to every row). A ragged source, a size mismatch or more
+     * source dimensions go through ck_assign, which reports or handles them. */
+    const ck_type *selem = st;
+    const char *sam_elem = sam;
+    intptr_t src_stride = 0;
+    const int dnd = ck_type_ndim(dt), snd = ck_type_ndim(st);
+    if (snd > dnd) {
+        return assign_serial(dst, src, ectx, s.flags);
+    }
+    if (snd == dnd) {
+        if (ck_type_get_id(st) != CK_TYPE_FIXED_DIM) {
+            return assign_serial(dst, src, ectx, s.flags);
+        }
+        const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+        if (sm->dim_size == dm->dim_size) {
+            src_stride = sm->stride;
+        } else if (sm->dim_size != 1) {
+            return assign_serial(dst, src, ectx, s.flags);
+        }
+        selem = ck_type_element(st);
+        sam_elem = sam + sizeof(ck_fixed_dim_arrmeta);
+    }
+
+    ck__par_job job;
+    job.kernel = NULL;
+    job.fn = NULL;
+    job.dst = ck_array_data(dst);
+    job.dst_stride = dm->stride;
+    job.src = ck_array_data(src);
+    job.src_stride = src_stride;
+    job.count = (size_t)dm->dim_size;
+    job.grain = job.count;
+    job.threads = 1;
+    job.flags = s.flags;
+    if (!plan_job(&s, &job)) {
+        return assign_serial(dst, src, ectx, s.flags); /* small work: build once, run here */
+    }
+
+    /* The element kernel is built for rows at dst + i*stride: say when a row can be
+     * misaligned, as ck_assign does for its data pointers. */
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
+    const uintptr_t dbits = (uintptr_t)job.dst | (uintptr_t)job.dst_stride;
+    const uintptr_t sbits = (uintptr_t)job.src | (uintptr_t)job.src_stride;
+    if (dbits % ck_type_data_alignment(dt) != 0) {
+        ctx.flags |= CK_EVAL_DST_UNALIGNED;
+    }
+    if (sbits % ck_type_data_alignment(st) != 0) {
+        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
+    }
+
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck_make_assign(&b, &off, delem, dam_elem, selem, sam_elem, CK_REQUEST_STRIDED, &ctx);
+    if (rc != CK_OK) {
+        ck_builder_destroy(&b);
+        if (rc == CK_ERR_NOMEM) {
+            return rc;
+        }
+        /* A type or shape error below the outer dimension: ck_assign meets it too, before
+         * running anything, and reports it against the whole types (and dimension numbers). */
+        return assign_serial(dst, src, ectx, s.flags);
+    }
+    job.kernel = ck_builder_root(&b);
+    job.fn = ck_prefix_strided(job.kernel);
+    rc = ck__par_backend_run(&job);
+    ck_builder_destroy(&b);
+    return rc;
+}
