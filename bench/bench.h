@@ -25,8 +25,8 @@ typedef struct ckb_settings {
     int repeats;          /* timed samples per measurement; the median is reported */
     int warmups;          /* untimed runs of each function before sampling */
     double min_sample_ns; /* short operations are batched until one sample lasts this long */
-    int threads;          /* threads the workload runs on (1: the parallel backend is not
-                           * used by the bench yet) */
+    int threads;          /* threads the workload runs on: 1, or more through
+                           * ck_parallel_strided for the workloads ckb_workload_threaded names */
 } ckb_settings;
 
 /* Full run and --quick. */
@@ -95,6 +95,9 @@ const char *ckb_workload_name(size_t i);
 /* 1 for workloads run once per CPU target (incache/...), else 0: they run at the current
  * target. */
 int ckb_workload_per_target(size_t i);
+
+/* 1 for workloads also run on more than one thread (through ck_parallel_strided). */
+int ckb_workload_threaded(size_t i);
 
 /* Sets up workload i (buffers allocated and page-faulted, source filled, kernel built at the
  * current CPU target), measures the kernel and both baselines, checks the kernel's output

@@ -47,7 +47,7 @@ static int run_one(size_t i, const ckb_settings *s, const char *target,
 
 int ckb_run(const ckb_run_options *o, const ckb_callbacks *cb) {
     /* The thread counts to run; the harness reports them in every result. */
-    static const int thread_counts[] = {1};
+    static const int thread_counts[] = {1, 2};
     const ck_cpu_target restore = ck_cpu_best_target();
     ck_cpu_target targets[CK_NUM_CPU_TARGETS];
     int ntargets = ckb_runnable_targets(targets, CK_NUM_CPU_TARGETS);
@@ -63,6 +63,9 @@ int ckb_run(const ckb_run_options *o, const ckb_callbacks *cb) {
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {
             ckb_settings s = o->settings;
             s.threads = thread_counts[k];
+            if (s.threads > 1 && !ckb_workload_threaded(i)) {
+                continue;
+            }
             if (!ckb_workload_per_target(i)) {
                 failures += run_one(i, &s, ck_cpu_target_name(ck_cpu_best_target()), cb);
                 continue;

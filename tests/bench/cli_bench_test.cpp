@@ -333,9 +333,15 @@ TEST(BenchCli, TargetRunsThereOnly) {
     Json j = run_json("--filter 'incache/int32->float64' --target baseline --repeat 1");
     ASSERT_EQ(j["results"].items.size(), 1u);
     EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+    // A threaded workload: one result per thread count (1 and 2), both at the target and
+    // both checked against the plain loop.
     j = run_json("--filter 'contig/int32->float64' --target baseline --repeat 1");
-    ASSERT_EQ(j["results"].items.size(), 1u);
-    EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+    ASSERT_EQ(j["results"].items.size(), 2u);
+    for (size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(j["results"].items[k]["target"].str, "baseline");
+        EXPECT_EQ(j["results"].items[k]["threads"].num, static_cast<double>(k + 1));
+        EXPECT_TRUE(j["results"].items[k]["verified"].b);
+    }
 }
 
 TEST(BenchCli, UnsupportedTargetIsAnError) {

@@ -290,10 +290,12 @@ static void print_header(const ckb_machine *m, const ckb_run_options *ro, int qu
     printf("         bench and plain loops compiled with \"%s\" (no -march: baseline code)\n",
            ckb_compile_flags());
     printf("run:     median of %d samples after %d warm-up, interleaved with the baselines; "
-           "samples >= %.0f ms; target %s%s; threads 1\n",
+           "samples >= %.0f ms; target %s%s;\n         threads 1, and 2 (%s, ck_parallel_strided) for the "
+           "contig workloads marked so\n",
            ro->settings.repeats, ro->settings.warmups, ro->settings.min_sample_ns / 1e6,
            ck_cpu_target_name(ck_cpu_best_target()),
-           ro->has_target ? " (--target)" : " (in-cache: every supported target)");
+           ro->has_target ? " (--target)" : " (in-cache: every supported target)",
+           ck_parallel_backend());
     if (m->loadavg >= m->cores - 0.5) { /* more than the bench itself */
         printf("warning: load average %.1f on %d cores when the run started: other processes "
                "share the CPU, figures are noisy (see \"spread\" in the JSON)\n",
