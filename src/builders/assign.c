@@ -185,10 +185,20 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
     }
     if (sid == CK_TYPE_POINTER) {
         const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)sam;
-        CK_RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset, req));
-        bits.src = (uintptr_t)pm->offset;
-        return make_assign(ckb, offset, dt, dam, ck_type_element(st),
-                           sam + sizeof(ck_pointer_arrmeta), CK_REQUEST_SINGLE, c, bits, dim);
+        const ck_type *target = ck_type_element(st);
+        /* pointer[scalar] -> scalar: gather targets into chunks for a strided leaf. The gather
+         * copies bytes, so the target's alignment does not matter to the leaf. */
+        const int gather = ck_type_is_scalar(target) && ck_type_is_scalar(dt);
+        CK_RETURN_IF_ERROR(ck__make_pointer_src(
+            ckb, offset, pm->offset, gather ? ck_type_data_size(target) : 0, req));
+        bits.src = gather ? 0 : (uintptr_t)pm->offset;
+        /* Below a gather the source is the gather's own aligned buffer. */
+        ck__assign_ctx below = *c;
+        if (gather) {
+            below.flags &= ~CK_EVAL_SRC_UNALIGNED;
+        }
+        return make_assign(ckb, offset, dt, dam, target, sam + sizeof(ck_pointer_arrmeta),
+                           gather ? CK_REQUEST_STRIDED : CK_REQUEST_SINGLE, &below, bits, dim);
     }
 
     const int dnd = dims_through_pointers(dt), snd = dims_through_pointers(st);

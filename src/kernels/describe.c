@@ -8,7 +8,7 @@
 
 static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__var_dim_kind,   &ck__pointer_src_kind,
-    &ck__pointer_dst_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
+    &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */

@@ -36,6 +36,7 @@ extern const ck__kind ck__strided_dim_kind;
 extern const ck__kind ck__var_dim_kind;
 extern const ck__kind ck__pointer_src_kind;
 extern const ck__kind ck__pointer_dst_kind;
+extern const ck__kind ck__pointer_gather_kind;
 extern const ck__kind ck__unaligned_kind;
 extern const ck__kind ck__tiled_2d_kind;
 
@@ -70,9 +71,11 @@ int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *
                      ck_request req);
 
 /* pointer[T] -> U (reads through the source pointer) or T -> pointer[U] (writes through the
- * destination's). Child: single request. */
+ * destination's). Child: single request; except with `gather` (the byte size of a scalar T,
+ * 0 otherwise), when targets are gathered in chunks and the child is a leaf built with the
+ * strided request. */
 int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset,
-                         ck_request req);
+                         size_t gather, ck_request req);
 int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset,
                          ck_request req);
 

@@ -2,7 +2,9 @@
  * each source element (pointer[T] -> U), the destination kind writes through the pointer
  * stored in each destination element (T -> pointer[U]); both add the arrmeta offset. A NULL
  * pointer is CK_ERR_UNINITIALIZED, never a dereference. The child is called once per
- * element (single request): the targets are scattered. */
+ * element (single request): the targets are scattered. Except for a source whose target is
+ * a scalar: then chunks of targets are gathered into an aligned stack buffer and the child
+ * (a leaf, strided request) runs once per chunk, as a contiguous loop. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -12,6 +14,17 @@ typedef struct ck__pointer {
     ck_prefix base;
     intptr_t offset; /* added to the stored pointer */
 } ck__pointer;
+
+typedef struct ck__pointer_gather {
+    ck__pointer pointer;
+    size_t size; /* bytes of the scalar target */
+} ck__pointer_gather;
+
+#define CK__GATHER_CHILD CK_ALIGN_OFFSET(sizeof(ck__pointer_gather))
+
+/* Gathered targets per chunk; scalars are at most 16 bytes: 2 KiB of stack. */
+#define CK__GATHER_CHUNK 128
+#define CK__GATHER_MAX 16
 
 #define CK__POINTER_CHILD CK_ALIGN_OFFSET(sizeof(ck__pointer))
 
@@ -23,6 +36,54 @@ static inline char *load_pointer(const char *where) {
     char *p;
     memcpy(&p, where, sizeof p);
     return p;
+}
+
+/* Gathers up to one chunk of scalar targets and runs the leaf over them contiguously. */
+static int pointer_gather_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                  char *const *src, const intptr_t *src_stride, size_t count) {
+    const ck__pointer_gather *g = (const ck__pointer_gather *)self;
+    const ck__pointer *k = &g->pointer;
+    ck_prefix *child = ck_child(self, CK__GATHER_CHILD);
+    ck_strided_fn fn = ck_prefix_strided(child);
+    _Alignas(16) char buf[CK__GATHER_CHUNK * CK__GATHER_MAX];
+    const size_t size = g->size;
+    const intptr_t bstride = (intptr_t)size;
+    const char *s = src[0];
+    for (size_t done = 0; done < count;) {
+        const size_t n = count - done < CK__GATHER_CHUNK ? count - done : CK__GATHER_CHUNK;
+        for (size_t i = 0; i < n; i++, s += src_stride[0]) {
+            const char *p = load_pointer(s);
+            if (p == NULL) {
+                /* Run the leaf over the gathered elements first: they precede the failure. */
+                char *b = buf;
+                CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &b, &bstride, i));
+                return ck_set_error(CK_ERR_UNINITIALIZED,
+                                    "pointer: the source pointer of element %zu is NULL",
+                                    done + i);
+            }
+            /* Constant sizes: one move each, not a library call. */
+            switch (size) {
+            case 1: memcpy(buf + i, p + k->offset, 1); break;
+            case 2: memcpy(buf + 2 * i, p + k->offset, 2); break;
+            case 4: memcpy(buf + 4 * i, p + k->offset, 4); break;
+            case 8: memcpy(buf + 8 * i, p + k->offset, 8); break;
+            default: memcpy(buf + i * size, p + k->offset, size); break;
+            }
+        }
+        char *b = buf;
+        CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &b, &bstride, n));
+        dst += (intptr_t)n * dst_stride;
+        done += n;
+    }
+    return CK_OK;
+}
+
+static int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
+    if (load_pointer(src[0]) == NULL) {
+        return ck_set_error(CK_ERR_UNINITIALIZED, "pointer: the source pointer is NULL");
+    }
+    const intptr_t zero = 0;
+    return pointer_gather_strided(self, dst, 0, src, &zero, 1);
 }
 
 static int pointer_src_single(ck_prefix *self, char *dst, char *const *src) {
@@ -78,6 +139,10 @@ static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
     return CK_OK;
 }
 
+static void gather_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__GATHER_CHILD));
+}
+
 static int make_pointer(ck_builder *ckb, size_t *offset, intptr_t target_offset,
                         ck_request req, ck_single_fn single, ck_strided_fn strided) {
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__POINTER_CHILD));
@@ -90,8 +155,19 @@ static int make_pointer(ck_builder *ckb, size_t *offset, intptr_t target_offset,
 }
 
 int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset,
-                         ck_request req) {
-    return make_pointer(ckb, offset, target_offset, req, pointer_src_single, pointer_src_strided);
+                         size_t gather, ck_request req) {
+    if (gather == 0 || gather > CK__GATHER_MAX) {
+        return make_pointer(ckb, offset, target_offset, req, pointer_src_single,
+                            pointer_src_strided);
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__GATHER_CHILD));
+    ck__pointer_gather *g = (ck__pointer_gather *)ck_builder_at(ckb, *offset);
+    g->pointer.base.destructor = gather_destroy;
+    ck_prefix_set_function(&g->pointer.base, req, pointer_gather_single, pointer_gather_strided);
+    g->pointer.offset = target_offset;
+    g->size = gather;
+    *offset += CK__GATHER_CHILD;
+    return CK_OK;
 }
 
 int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset,
@@ -107,7 +183,19 @@ static void pointer_describe(const ck_prefix *self, ck__strbuf *out, size_t *siz
     *nchildren = 1;
 }
 
+static void gather_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                            size_t *children, int *nchildren) {
+    const ck__pointer_gather *g = (const ck__pointer_gather *)self;
+    ck__strbuf_printf(out, "target_offset=%td gather=%zu chunk=%d", g->pointer.offset, g->size,
+                      CK__GATHER_CHUNK);
+    *size = sizeof(ck__pointer_gather);
+    children[0] = CK__GATHER_CHILD;
+    *nchildren = 1;
+}
+
 const ck__kind ck__pointer_src_kind = {"pointer_src", pointer_src_single, pointer_src_strided,
                                        pointer_describe};
 const ck__kind ck__pointer_dst_kind = {"pointer_dst", pointer_dst_single, pointer_dst_strided,
                                        pointer_describe};
+const ck__kind ck__pointer_gather_kind = {"pointer_gather", pointer_gather_single,
+                                          pointer_gather_strided, gather_describe};

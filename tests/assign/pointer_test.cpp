@@ -1,7 +1,9 @@
 // tests/assign/pointer_test.cpp: reading and writing through pointers, NULL pointers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "ckt.hpp"
 #include "ckt_array.hpp"
@@ -73,6 +75,44 @@ TEST_F(Pointer, PointersInsideRaggedRows) {
     Array dst("2 * var * float64");
     ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
     EXPECT_EQ(dst.str(), "[[1.0, 2.0], [3.0]]");
+}
+
+// The gathering path crosses its 128-element chunks: 300 scattered targets, then a NULL at
+// element 200: everything before it is written, nothing after it.
+TEST_F(Pointer, GatherAcrossChunksAndANullInTheThirdChunk) {
+    std::vector<float> targets(300);
+    std::vector<float *> ptrs(300);
+    for (size_t i = 0; i < 300; ++i) {
+        targets[i] = static_cast<float>(i) * 0.5f;
+        ptrs[(i * 7) % 300] = &targets[i];  // 7 is coprime with 300: a permutation
+    }
+    ckt::Type dt("300 * float64"), st("300 * pointer[float32]");
+    ck_fixed_dim_arrmeta dam = {300, 8};
+    struct {
+        ck_fixed_dim_arrmeta dim;
+        ck_pointer_arrmeta ptr;
+    } sam = {{300, static_cast<intptr_t>(sizeof(float *))}, {nullptr, 0}};
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_assign(&b, &off, dt.get(), reinterpret_cast<char *>(&dam), st.get(),
+                             reinterpret_cast<char *>(&sam), CK_REQUEST_SINGLE, nullptr),
+              CK_OK);
+    std::vector<double> out(300, -1.0);
+    char *s = reinterpret_cast<char *>(ptrs.data());
+    ASSERT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(out.data()), &s), CK_OK);
+    for (size_t j = 0; j < 300; ++j) {
+        // ptrs[j] points at targets[i] with j = 7i mod 300, i.e. i = 43j mod 300 (7*43 = 301).
+        ASSERT_EQ(out[j], static_cast<double>((j * 43) % 300) * 0.5) << j;
+    }
+    ptrs[200] = nullptr;
+    std::fill(out.begin(), out.end(), -1.0);
+    EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(out.data()), &s),
+              CK_ERR_UNINITIALIZED);
+    EXPECT_STREQ(ck_last_error(), "pointer: the source pointer of element 200 is NULL");
+    for (size_t j = 0; j < 200; ++j) ASSERT_EQ(out[j], static_cast<double>((j * 43) % 300) * 0.5) << j;
+    for (size_t j = 200; j < 300; ++j) ASSERT_EQ(out[j], -1.0) << j;
+    ck_builder_destroy(&b);
 }
 
 }  // namespace

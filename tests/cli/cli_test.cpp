@@ -44,10 +44,11 @@ TEST(Cli, ExplainBroadcastModesPointersAndUnaligned) {
     r = ckernel("explain --unaligned int16 'pointer[int16]'");
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out,
-              "pointer_src @0 +24  pointer_src_single  target_offset=0\n"
-              "  unaligned @24 +32  unaligned_single  buffers=dst+src chunk=128\n"
-              "    leaf @56 +16  copy int16 strided [baseline]\n"
-              "total: 72 bytes in the kernel buffer; builder inline, no heap allocation "
+              "pointer_gather @0 +32  pointer_gather_single  target_offset=0 gather=2 "
+              "chunk=128\n"
+              "  unaligned @32 +32  unaligned_strided  buffers=dst chunk=128\n"
+              "    leaf @64 +16  copy int16 strided [baseline]\n"
+              "total: 80 bytes in the kernel buffer; builder inline, no heap allocation "
               "(capacity 128)\n");
 }
 
