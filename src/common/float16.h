@@ -31,27 +31,29 @@ static inline double ck__f64_from_bits(uint64_t u) {
     return d;
 }
 
-/* Exact: every half is a float. */
+/* All ones when c (0 or 1) is 1, else 0. */
+static inline uint32_t ck__mask32(int c) {
+    return 0u - (uint32_t)c;
+}
+
+/* Exact: every half is a float. Branch-free (selects only), so that loops over halves
+ * vectorize on every target: normal halves rebias the exponent; a subnormal half is
+ * man * 2^-24, computed exactly in float (an int -> float conversion of a value < 2^10 and a
+ * product by a power of two, both exact whatever the rounding mode, and the result is a
+ * normal float, so flush-to-zero does not apply); inf and NaN keep the sign and the payload,
+ * and a NaN comes out quiet (as F16C's vcvtph2ps does). */
 static inline float ck__half_to_float(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1fu;
+    uint32_t a = h & 0x7fffu;
     uint32_t man = h & 0x3ffu;
-    if (exp == 0x1fu) { /* inf, or NaN made quiet */
-        return ck__f32_from_bits(sign | 0x7f800000u | (man << 13) | (man != 0 ? 0x400000u : 0));
-    }
-    if (exp == 0) {
-        if (man == 0) {
-            return ck__f32_from_bits(sign);
-        }
-        /* Subnormal: shift the leading one up to the implicit position. */
-        uint32_t e = 113; /* float exponent of 2^-14, minus the shifts below */
-        while ((man & 0x400u) == 0) {
-            man <<= 1;
-            e--;
-        }
-        return ck__f32_from_bits(sign | (e << 23) | ((man & 0x3ffu) << 13));
-    }
-    return ck__f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+    uint32_t normal = (a << 13) + 0x38000000u; /* exponent + (127 - 15) */
+    uint32_t special = 0x7f800000u | (man << 13) | (man != 0 ? 0x400000u : 0u);
+    uint32_t sub = ck__f32_bits((float)(int32_t)man * 0x1p-24f);
+    /* Selects by masks: with ?: gcc moves the float arithmetic into a branch (it may trap,
+     * so it is not speculated back) and the loop no longer vectorizes. */
+    uint32_t is_special = ck__mask32(a >= 0x7c00u), is_sub = ck__mask32(a < 0x0400u);
+    uint32_t r = (special & is_special) | (sub & is_sub) | (normal & ~(is_special | is_sub));
+    return ck__f32_from_bits(sign | r);
 }
 
 static inline double ck__half_to_double(uint16_t h) {
@@ -69,29 +71,35 @@ static inline uint64_t ck__shift_rne(uint64_t value, unsigned shift) {
     return q;
 }
 
+/* Round to nearest even, branch-free (so that loops vectorize on every target) and
+ * independent of the floating-point rounding mode:
+ *   normal halves (|f| >= 2^-14): rebias the exponent and round the 13 dropped bits to
+ *     nearest even by adding 0xfff plus the lowest kept bit (a carry may bump the exponent,
+ *     up to inf for [65520, 65536));
+ *   subnormal halves and zero (|f| < 2^-14): s = |f| * 2^24 (exact: a power of two) is the
+ *     result in units of 2^-24, in [0, 1024); t = trunc(s) and the fraction s - t are exact,
+ *     and t is rounded up on a fraction above 1/2, or of exactly 1/2 when t is odd (1024 is
+ *     the smallest normal half, which is right);
+ *   |f| >= 65520 (or inf): inf; NaN: quiet, keeping the sign and the top payload bits (as
+ *     F16C's vcvtps2ph does). */
 static inline uint16_t ck__float_to_half(float f) {
     uint32_t x = ck__f32_bits(f);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    x &= 0x7fffffffu;
-    if (x >= 0x7f800000u) {
-        if (x == 0x7f800000u) {
-            return (uint16_t)(sign | 0x7c00u);
-        }
-        return (uint16_t)(sign | 0x7e00u | ((x >> 13) & 0x3ffu));
-    }
-    if (x >= 0x477ff000u) { /* >= 65520, the midpoint of 65504 and 2^16: rounds to inf */
-        return (uint16_t)(sign | 0x7c00u);
-    }
-    if (x >= 0x38800000u) { /* >= 2^-14: normal half; a carry may bump the exponent */
-        return (uint16_t)(sign | ck__shift_rne(x - 0x38000000u, 13));
-    }
-    if (x <= 0x33000000u) { /* <= 2^-25: zero (2^-25 itself is a tie to even zero) */
-        return sign;
-    }
-    /* Subnormal half: units of 2^-24. f = m * 2^(e - 150), so h = m >> (126 - e). */
-    uint32_t e = x >> 23;
-    uint32_t m = (x & 0x7fffffu) | 0x800000u;
-    return (uint16_t)(sign | ck__shift_rne(m, 126u - e));
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t a = x & 0x7fffffffu;
+    uint32_t is_sub = ck__mask32(a < 0x38800000u);
+    uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+    float s = ck__f32_from_bits(a & is_sub) * 0x1p24f;
+    int32_t t = (int32_t)s; /* s in [0, 1024): the conversion is defined */
+    float frac = s - (float)t;
+    uint32_t up = (uint32_t)(frac > 0.5f) | ((uint32_t)(frac == 0.5f) & (uint32_t)t);
+    uint32_t sub = (uint32_t)t + (up & 1u);
+    uint32_t nan = 0x7e00u | ((a >> 13) & 0x3ffu);
+    /* Selects by masks, as in ck__half_to_float. */
+    uint32_t is_nan = ck__mask32(a > 0x7f800000u);
+    uint32_t is_inf = ck__mask32(a >= 0x477ff000u) & ~is_nan; /* >= 65520: rounds to inf */
+    uint32_t r = (nan & is_nan) | (0x7c00u & is_inf) | (sub & is_sub) |
+                 (normal & ~(is_nan | is_inf | is_sub));
+    return (uint16_t)(sign | r);
 }
 
 static inline uint16_t ck__double_to_half(double d) {

@@ -22,6 +22,7 @@
 
 #include "ckernel/ckernel.h"
 extern "C" {
+#include "common/float16.h"
 #include "kernels/scalar_leaves.h"
 }
 #include "half_ref.h"
@@ -1106,6 +1107,200 @@ TEST_P(CastLeaves, SameTypeInPlace) {
                                   reinterpret_cast<unsigned char *>(p), 8,
                                   reinterpret_cast<unsigned char *>(p), 8, 4));
     EXPECT_EQ(v, (std::vector<double>{1, 2, 3, 4}));
+}
+
+// Checked runs longer than a block of the vectorized check (64 elements): one failing value
+// at block edges and inside blocks; everything before it converted or untouched, nothing
+// from it on written.
+TEST_P(CastLeaves, LongRunsFailAtBlockEdges) {
+    int64_t runs = 0;
+    for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {
+        const std::vector<Elem> values = edge_values(T(s));
+        for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
+            for (int m = 1; m < kModes; m++) {
+                std::vector<Expect> expect;
+                std::vector<size_t> good, bad;
+                for (size_t i = 0; i < values.size(); i++) {
+                    expect.push_back(oracle(T(d), T(s), m, values[i].b));
+                    (expect.back().status == CK_OK ? good : bad).push_back(i);
+                }
+                const StridedCase c{d, s, m, &values, &expect};
+                for (size_t n : {64, 65, 130, 200}) {
+                    run_strided(c, make_indices(n, good, bad, n, {}), 1, 1);
+                    runs++;
+                    if (bad.empty()) {
+                        continue;
+                    }
+                    for (size_t at : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65},
+                                      size_t{100}, size_t{127}, size_t{128}, n - 1}) {
+                        if (at < n) {
+                            run_strided(c, make_indices(n, good, bad, n + at, {at}), 1, 1);
+                            runs++;
+                        }
+                    }
+                    if (HasFatalFailure()) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(runs, 10000);
+}
+
+// ---------------------------------------------------------------------------------------
+// Bit-identical across targets: every target's leaves against the baseline's, NaN payloads
+// included (the oracle above leaves NaN payloads free).
+// ---------------------------------------------------------------------------------------
+const ck__leaf_table *baseline_table() {
+    for (const Target &t : kTargets) {
+        if (t.id == CK_CPU_BASELINE) {
+            return t.table;
+        }
+    }
+    return nullptr;
+}
+
+// A contiguous strided call of table `tab` at an element offset `off` (odd offsets too);
+// returns the status and the destination bytes.
+int run_contiguous(const ck__leaf_table *tab, int d, int s, int m, const unsigned char *src,
+                   size_t n, size_t off, std::vector<unsigned char> *out) {
+    const size_t ds = T(d).size, ss = T(s).size;
+    std::vector<Elem> sbuf((n + off) * ss / sizeof(Elem) + 2), dbuf((n + off) * ds / sizeof(Elem) + 2);
+    std::memset(dbuf.data(), 0xa5, dbuf.size() * sizeof(Elem));
+    unsigned char *sp = reinterpret_cast<unsigned char *>(sbuf.data()) + off * ss;
+    unsigned char *dp = reinterpret_cast<unsigned char *>(dbuf.data()) + off * ds;
+    if (n != 0) {
+        std::memcpy(sp, src, n * ss);
+    }
+    const ck__leaf_table *saved = g_table;
+    g_table = tab;
+    ck_clear_error();
+    const int rc = call_strided(d, s, m, dp, static_cast<intptr_t>(ds), sp,
+                                static_cast<intptr_t>(ss), n);
+    g_table = saved;
+    out->assign(dp, dp + n * ds);
+    return rc;
+}
+
+// Every pair and mode on the edge values (repeated to 3 blocks, at offsets 0 and 1): status
+// and every destination byte equal the baseline target's.
+TEST_P(CastLeaves, BitIdenticalToBaseline) {
+    const ck__leaf_table *base = baseline_table();
+    ASSERT_NE(base, nullptr);
+    for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {
+        const std::vector<Elem> values = edge_values(T(s));
+        std::vector<unsigned char> src;
+        while (src.size() < 200 * T(s).size) {
+            for (const Elem &v : values) {
+                src.insert(src.end(), v.b, v.b + T(s).size);
+            }
+        }
+        const size_t n = src.size() / T(s).size;
+        for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
+            for (int m = 0; m < kModes; m++) {
+                for (size_t off : {0, 1}) {
+                    std::vector<unsigned char> want, got;
+                    const int rw = run_contiguous(base, d, s, m, src.data(), n, off, &want);
+                    const int rg = run_contiguous(g_table, d, s, m, src.data(), n, off, &got);
+                    ASSERT_EQ(rw, rg) << pair_name(d, s, m);
+                    if (rw == CK_OK) {
+                        ASSERT_TRUE(want == got) << pair_name(d, s, m) << " offset " << off;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// All 65536 halves -> float32 and float64 on every target: the bits of float16.h's
+// conversion (exhaustively checked against an oracle in tests/types), NaNs quiet with their
+// sign and payload, at offsets 0..3.
+TEST_P(CastLeaves, AllHalvesBitExact) {
+    std::vector<uint16_t> halves(65536);
+    for (uint32_t h = 0; h < 65536; h++) {
+        halves[h] = static_cast<uint16_t>(h);
+    }
+    const unsigned char *src = reinterpret_cast<const unsigned char *>(halves.data());
+    for (size_t off : {0, 1, 2, 3}) {
+        for (int m = 0; m < kModes; m++) {
+            std::vector<unsigned char> f32, f64;
+            ASSERT_EQ(CK_OK, run_contiguous(g_table, CK_TYPE_FLOAT32, CK_TYPE_FLOAT16, m, src,
+                                            65536, off, &f32));
+            ASSERT_EQ(CK_OK, run_contiguous(g_table, CK_TYPE_FLOAT64, CK_TYPE_FLOAT16, m, src,
+                                            65536, off, &f64));
+            for (uint32_t h = 0; h < 65536; h++) {
+                const float want = ck__half_to_float(static_cast<uint16_t>(h));
+                const uint32_t got32 = load<uint32_t>(&f32[h * 4]);
+                ASSERT_EQ(ck__f32_bits(want), got32) << std::hex << "half 0x" << h;
+                const uint64_t got64 = load<uint64_t>(&f64[h * 8]);
+                ASSERT_EQ(ck__f64_bits(static_cast<double>(want)), got64) << std::hex << "half 0x" << h;
+                if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0) {  // NaN: quiet, sign, payload
+                    const uint32_t nan = ((h & 0x8000u) << 16) | 0x7fc00000u | ((h & 0x3ffu) << 13);
+                    ASSERT_EQ(nan, got32) << std::hex << "half 0x" << h;
+                }
+            }
+        }
+    }
+}
+
+// float32 -> float16 on every target, bit for bit with float16.h (exhaustively checked
+// against an oracle in tests/types) and with the baseline target, in every mode: every
+// exponent with mantissas at and around the rounding points (ties, ±1 ulp, odd/even
+// kept bits, subnormal-half boundaries), NaNs with payloads (quiet and signalling), and a
+// sweep of every 4093rd float32 bit pattern.
+TEST_P(CastLeaves, Float32ToHalfSampleBitExact) {
+    std::vector<uint32_t> bits;
+    const uint32_t mants[] = {0,        1,        2,        0xfff,    0x1000,   0x1001,
+                              0x1fff,   0x2000,   0x2001,   0x3000,   0x2fff,   0x3001,
+                              0x5000,   0x7000,   0x400000, 0x400001, 0x200000, 0x7fe000,
+                              0x7fefff, 0x7ff000, 0x7ff001, 0x7fffff, 0x123456, 0x0abcde};
+    for (uint32_t sign : {0u, 0x80000000u}) {
+        for (uint32_t e = 0; e < 256; e++) {
+            for (uint32_t m : mants) {
+                bits.push_back(sign | (e << 23) | m);
+            }
+            for (uint32_t sh = 0; sh < 23; sh++) {  // a single mantissa bit
+                bits.push_back(sign | (e << 23) | (1u << sh));
+                bits.push_back(sign | (e << 23) | ((1u << sh) - 1));
+            }
+        }
+    }
+    for (uint64_t x = 0; x < (uint64_t{1} << 32); x += 4093) {
+        bits.push_back(static_cast<uint32_t>(x));
+    }
+    const unsigned char *src = reinterpret_cast<const unsigned char *>(bits.data());
+    const size_t n = bits.size();
+    // nocheck: the whole array, at offsets 0 and 1
+    for (size_t off : {0, 1}) {
+        std::vector<unsigned char> got;
+        ASSERT_EQ(CK_OK, run_contiguous(g_table, CK_TYPE_FLOAT16, CK_TYPE_FLOAT32, 0, src, n,
+                                        off, &got));
+        for (size_t i = 0; i < n; i++) {
+            float f;
+            std::memcpy(&f, &bits[i], 4);
+            ASSERT_EQ(ck__float_to_half(f), load<uint16_t>(&got[i * 2]))
+                << std::hex << "float32 0x" << bits[i];
+        }
+    }
+    // checked modes: status and results equal the baseline's, on runs of 1000 (most of them
+    // fail somewhere: the failing position must agree too)
+    const ck__leaf_table *base = baseline_table();
+    for (int m = 1; m < kModes; m++) {
+        for (size_t start = 0; start + 1000 <= n; start += 997 * 7) {
+            std::vector<unsigned char> want, got;
+            const int rw = run_contiguous(base, CK_TYPE_FLOAT16, CK_TYPE_FLOAT32, m,
+                                          src + start * 4, 1000, 1, &want);
+            const std::string wmsg = ck_last_error();
+            const int rg = run_contiguous(g_table, CK_TYPE_FLOAT16, CK_TYPE_FLOAT32, m,
+                                          src + start * 4, 1000, 1, &got);
+            ASSERT_EQ(rw, rg) << start;
+            ASSERT_EQ(wmsg, std::string(ck_last_error())) << start;
+            if (rw == CK_OK) {
+                ASSERT_TRUE(want == got) << start;
+            }
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, CastLeaves,
