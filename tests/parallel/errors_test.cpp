@@ -107,19 +107,47 @@ TEST_F(Leakless, UserKernelFailsAtAChosenElement) {
         }
 }
 
+// Cancellation, without timing assumptions: the call holding element 0 fails; every other
+// call first waits (up to 20 s) until that failure happened, then counts itself. Ranges check
+// for cancellation at each block, so after the failure at most one call already in flight
+// per thread may run: a handful out of 131072 blocks.
+struct FailFirstThenCount : par::UserKernel<FailFirstThenCount> {
+    char *base;
+    std::atomic<bool> *failed;
+    std::atomic<size_t> *after;
+    static int strided(ck_prefix *p, char *dst, intptr_t ds, char *const *src, const intptr_t *ss,
+                       size_t n) {
+        FailFirstThenCount *k = self(p);
+        if (dst == k->base) {
+            k->failed->store(true);
+            return ck_set_error(CK_ERR_OVERFLOW, "user kernel: element 0 is bad");
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!k->failed->load() && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::yield();
+        k->after->fetch_add(1);
+        const char *s = src[0];
+        for (size_t i = 0; i < n; ++i, dst += ds, s += ss[0]) std::memcpy(dst, s, 8);
+        return CK_OK;
+    }
+};
+
 TEST_F(Leakless, AFailureCancelsTheOtherRanges) {
     constexpr size_t n = 1 << 20;
     std::vector<double> in(n, 1.0), out(n);
     char *src = reinterpret_cast<char *>(in.data());
     const intptr_t ss = 8;
-    std::atomic<size_t> ran{0};
-    FailAt k;
+    std::atomic<bool> failed{false};
+    std::atomic<size_t> after{0};
+    FailFirstThenCount k;
     k.base = reinterpret_cast<char *>(out.data());
-    k.bad = 0;
-    k.ran = &ran;
+    k.failed = &failed;
+    k.after = &after;
     ck_eval_ctx c = par::ctx(2, 64);  // 131072 blocks of 8 elements
     EXPECT_EQ(ck_parallel_strided(k.get(), k.base, 8, &src, &ss, n, &c), CK_ERR_OVERFLOW);
-    EXPECT_LT(ran.load(), n / 2) << "ranges went on after the failure";
+    EXPECT_STREQ(ck_last_error(), "user kernel: element 0 is bad");
+    EXPECT_TRUE(failed.load());
+    EXPECT_LE(after.load(), 4u) << "ranges went on after the failure";
 }
 
 // Fails on the first element that a thread other than the caller runs. The caller's own
