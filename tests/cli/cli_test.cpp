@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ckernel/ckernel.h"
 #include "ckt_process.hpp"
 
 namespace {
@@ -149,9 +150,16 @@ TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
     EXPECT_NE(r.out.find("cpu chosen:    baseline (capped by CKERNEL_CPU_TARGET=baseline)"),
               std::string::npos)
         << r.out;
+    EXPECT_NE(r.out.find(std::string("  threads:       ") + ck_parallel_backend()), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  jit:           not available"), std::string::npos) << r.out;
     r = ckernel("info --json");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("\"chosen\": \"baseline\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("\"threads\": {\"backend\": \"") + ck_parallel_backend()),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\"jit\": false}"), std::string::npos) << r.out;
 }
 
 // The environment variable is read once per process: each run is a new process.

@@ -7,7 +7,7 @@
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
     "Prints the version, build options, allocator, CPU targets (compiled, detected, chosen and\n"
-    "why) of this ckernel.\n\n"
+    "why), threading backend and thread count, and JIT availability of this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -43,9 +43,11 @@ int cmd_info(int argc, char **argv) {
     if (json) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
-               "\"chosen\": \"%s\", \"ok\": %s}}\n",
+               "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
+               "\"count\": %d}, \"jit\": false}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
-               ck_cpu_features(), chosen, cpu_ok ? "true" : "false");
+               ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
+               ck_get_num_threads());
     } else {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
@@ -53,6 +55,9 @@ int cmd_info(int argc, char **argv) {
         printf("  cpu targets:   %s (compiled)\n", targets);
         printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
+        printf("  threads:       %s, %d thread%s (ck_set_num_threads)\n", ck_parallel_backend(),
+               ck_get_num_threads(), ck_get_num_threads() == 1 ? "" : "s");
+        printf("  jit:           not available (this build compiles leaves ahead of time only)\n");
     }
     return cpu_ok ? CLI_OK : cli_report(ck_last_status());
 }
