@@ -12,6 +12,8 @@
 #include "ckernel/assign.h"
 #include "common/internal.h"
 #include "kernels/kinds.h"
+/* The type struct itself: the walk reads its fields directly (it runs on every build). */
+#include "types/type_internal.h"
 
 typedef struct ck__assign_ctx {
     const ck_type *dst_top, *src_top; /* for messages */
@@ -56,27 +58,27 @@ static int rank_error(const ck__assign_ctx *c, int src_nd, int dst_nd) {
 static int dims_through_pointers(const ck_type *t) {
     int n = 0;
     for (;;) {
-        const ck_type_id id = ck_type_get_id(t);
+        const ck_type_id id = (t)->id;
         if (id == CK_TYPE_FIXED_DIM || id == CK_TYPE_VAR_DIM) {
             n++;
         } else if (id != CK_TYPE_POINTER) {
             return n;
         }
-        t = ck_type_element(t);
+        t = (t)->element;
     }
 }
 
 static int make_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, const ck_type *st,
                      ck_request req, const ck__assign_ctx *c, ck__align_bits bits) {
-    const size_t dalign = ck_type_data_alignment(dt), salign = ck_type_data_alignment(st);
+    const size_t dalign = (dt)->data_alignment, salign = (st)->data_alignment;
     const int mis_dst = (c->flags & CK_EVAL_DST_UNALIGNED) != 0 || (bits.dst & (dalign - 1)) != 0;
     const int mis_src = (c->flags & CK_EVAL_SRC_UNALIGNED) != 0 || (bits.src & (salign - 1)) != 0;
     if (mis_dst || mis_src) {
-        CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, ck_type_data_size(dt),
-                                              ck_type_data_size(st), mis_dst, mis_src, req));
+        CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, (dt)->data_size,
+                                              (st)->data_size, mis_dst, mis_src, req));
         req = CK_REQUEST_STRIDED;
     }
-    return ck__make_scalar_leaf(ckb, offset, ck_type_get_id(dt), ck_type_get_id(st), c->mode, req);
+    return ck__make_scalar_leaf(ckb, offset, (dt)->id, (st)->id, c->mode, req);
 }
 
 /* One fixed destination level with a fixed or absent source level. */
@@ -98,14 +100,14 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
                            const ck__assign_ctx *c, ck__align_bits bits, int dim) {
     ck__fixed_level lv[CK_TYPE_MAX_DEPTH];
     int n = 0;
-    while (n < CK_TYPE_MAX_DEPTH && ck_type_get_id(dt) == CK_TYPE_FIXED_DIM &&
-           ck_type_get_id(st) != CK_TYPE_POINTER) {
+    while (n < CK_TYPE_MAX_DEPTH && (dt)->id == CK_TYPE_FIXED_DIM &&
+           (st)->id != CK_TYPE_POINTER) {
         const int dnd = dims_through_pointers(dt), snd = dims_through_pointers(st);
         if (snd > dnd) {
             return rank_error(c, snd, dnd);
         }
         const int src_has_dim = snd == dnd;
-        if (src_has_dim && ck_type_get_id(st) != CK_TYPE_FIXED_DIM) {
+        if (src_has_dim && (st)->id != CK_TYPE_FIXED_DIM) {
             break; /* a var source level: var_dim's business */
         }
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
@@ -117,13 +119,13 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
             } else if (sm->dim_size != 1) {
                 return broadcast_error(c, dim + n, sm->dim_size, dm->dim_size);
             }
-            st = ck_type_element(st);
+            st = (st)->element;
             sam += sizeof(ck_fixed_dim_arrmeta);
         }
         bits.dst |= (uintptr_t)l.dst_stride;
         bits.src |= (uintptr_t)l.src_stride;
         lv[n++] = l;
-        dt = ck_type_element(dt);
+        dt = (dt)->element;
         dam += sizeof(ck_fixed_dim_arrmeta);
     }
     /* Coalesce from the inside out. */
@@ -146,7 +148,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
     }
     /* Tile the innermost pair over a leaf when the contiguous dimensions disagree. */
     int tiled = 0;
-    if (n >= 2 && ck_type_is_scalar(dt) && ck_type_is_scalar(st)) {
+    if (n >= 2 && ck__id_is_scalar((dt)->id) && ck__id_is_scalar((st)->id)) {
         const ck__fixed_level *o = &lv[n - 2], *in = &lv[n - 1];
         const intptr_t ad0 = o->dst_stride < 0 ? -o->dst_stride : o->dst_stride;
         const intptr_t ad1 = in->dst_stride < 0 ? -in->dst_stride : in->dst_stride;
@@ -174,23 +176,23 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
 static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const char *dam,
                        const ck_type *st, const char *sam, ck_request req,
                        const ck__assign_ctx *c, ck__align_bits bits, int dim) {
-    const ck_type_id did = ck_type_get_id(dt), sid = ck_type_get_id(st);
+    const ck_type_id did = (dt)->id, sid = (st)->id;
 
     if (did == CK_TYPE_POINTER) {
         const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)dam;
         CK_RETURN_IF_ERROR(ck__make_pointer_dst(ckb, offset, pm->offset, req));
         bits.dst = (uintptr_t)pm->offset; /* a fresh pointer: only its offset can misalign */
-        return make_assign(ckb, offset, ck_type_element(dt), dam + sizeof(ck_pointer_arrmeta), st,
+        return make_assign(ckb, offset, (dt)->element, dam + sizeof(ck_pointer_arrmeta), st,
                            sam, CK_REQUEST_SINGLE, c, bits, dim);
     }
     if (sid == CK_TYPE_POINTER) {
         const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)sam;
-        const ck_type *target = ck_type_element(st);
+        const ck_type *target = (st)->element;
         /* pointer[scalar] -> scalar: gather targets into chunks for a strided leaf. The gather
          * copies bytes, so the target's alignment does not matter to the leaf. */
-        const int gather = ck_type_is_scalar(target) && ck_type_is_scalar(dt);
+        const int gather = ck__id_is_scalar((target)->id) && ck__id_is_scalar((dt)->id);
         CK_RETURN_IF_ERROR(ck__make_pointer_src(
-            ckb, offset, pm->offset, gather ? ck_type_data_size(target) : 0, req));
+            ckb, offset, pm->offset, gather ? (target)->data_size : 0, req));
         bits.src = gather ? 0 : (uintptr_t)pm->offset;
         /* Below a gather the source is the gather's own aligned buffer. */
         ck__assign_ctx below = *c;
@@ -210,8 +212,8 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
     }
 
     const int src_has_dim = snd == dnd;
-    const ck_type *delem = ck_type_element(dt);
-    const ck_type *selem = src_has_dim ? ck_type_element(st) : st;
+    const ck_type *delem = (dt)->element;
+    const ck_type *selem = src_has_dim ? (st)->element : st;
     const char *sam_next = sam;
     ck__var_dim_params p = {0};
     p.src_kind = CK__DIM_ABSENT;
@@ -248,8 +250,8 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
         p.dst_stride = dm->stride;
         p.dst_offset = dm->offset;
         p.dst_blockref = dm->blockref;
-        p.dst_elem_size = ck_type_data_size(delem);
-        p.dst_elem_align = ck_type_data_alignment(delem);
+        p.dst_elem_size = (delem)->data_size;
+        p.dst_elem_align = (delem)->data_alignment;
         dam_next = dam + sizeof(ck_var_dim_arrmeta);
     }
     bits.dst |= (uintptr_t)p.dst_stride | (uintptr_t)p.dst_offset;
@@ -302,10 +304,10 @@ int ck_assign(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx)
     const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
     char *dd = ck_array_data(dst), *sd = ck_array_data(src);
     /* The kernel is built for these very pointers: say so when they are misaligned. */
-    if ((uintptr_t)dd % ck_type_data_alignment(dt) != 0) {
+    if ((uintptr_t)dd % (dt)->data_alignment != 0) {
         ctx.flags |= CK_EVAL_DST_UNALIGNED;
     }
-    if ((uintptr_t)sd % ck_type_data_alignment(st) != 0) {
+    if ((uintptr_t)sd % (st)->data_alignment != 0) {
         ctx.flags |= CK_EVAL_SRC_UNALIGNED;
     }
     ck_builder b;
