@@ -73,8 +73,9 @@ void check2d(const TwoD &g, bool expect_tiled) {
 }
 
 TEST(CoalesceTile, TransposedShapesAreTiledAndCorrect) {
+    // Shapes on and across the tile edges (32 rows x 512 columns).
     for (auto [n0, n1] : {std::pair<intptr_t, intptr_t>{33, 65}, {1, 70}, {70, 1}, {32, 32},
-                          {64, 31}, {100, 3}}) {
+                          {64, 31}, {100, 3}, {40, 1100}, {65, 513}, {32, 512}}) {
         // Destination C order, source transposed: contiguous along different dimensions.
         const bool tiled = n0 > 1 && n1 > 1;
         check2d({n0, n1, n1, 1, 1, n0}, tiled);
