@@ -559,37 +559,22 @@ CK__HOT int chk_float16_s(float v, uint16_t r, const int mode) {
 
 /* ---- complex: each part by the rules of the component type; a real source gives an
  * imaginary part of +0. Both parts are checked before either is written. ---- */
+/* A real source kind K (value type T) into complex D: the real part by COMP's rules. */
+#define CK__DEF_COMPLEX_FROM_REAL(D, COMP, K, T)                                            \
+    CK__HOT int st_##D##_##K(CK__CT(D) * o, T v, const int mode) {                          \
+        CK__CT(COMP) re;                                                                    \
+        int rc = st_##COMP##_##K(&re, v, mode);                                             \
+        if (rc != CK_OK) {                                                                  \
+            return rc;                                                                      \
+        }                                                                                   \
+        o->v[0] = re;                                                                       \
+        o->v[1] = 0;                                                                        \
+        return CK_OK;                                                                       \
+    }
 #define CK__DEF_COMPLEX_STORES(D, COMP)                                                     \
-    CK__HOT int st_##D##_i(CK__CT(D) * o, int64_t v, const int mode) {                      \
-        CK__CT(COMP) re;                                                                    \
-        int rc = st_##COMP##_i(&re, v, mode);                                               \
-        if (rc != CK_OK) {                                                                  \
-            return rc;                                                                      \
-        }                                                                                   \
-        o->v[0] = re;                                                                       \
-        o->v[1] = 0;                                                                        \
-        return CK_OK;                                                                       \
-    }                                                                                       \
-    CK__HOT int st_##D##_u(CK__CT(D) * o, uint64_t v, const int mode) {                     \
-        CK__CT(COMP) re;                                                                    \
-        int rc = st_##COMP##_u(&re, v, mode);                                               \
-        if (rc != CK_OK) {                                                                  \
-            return rc;                                                                      \
-        }                                                                                   \
-        o->v[0] = re;                                                                       \
-        o->v[1] = 0;                                                                        \
-        return CK_OK;                                                                       \
-    }                                                                                       \
-    CK__HOT int st_##D##_f(CK__CT(D) * o, double v, const int mode) {                       \
-        CK__CT(COMP) re;                                                                    \
-        int rc = st_##COMP##_f(&re, v, mode);                                               \
-        if (rc != CK_OK) {                                                                  \
-            return rc;                                                                      \
-        }                                                                                   \
-        o->v[0] = re;                                                                       \
-        o->v[1] = 0;                                                                        \
-        return CK_OK;                                                                       \
-    }                                                                                       \
+    CK__DEF_COMPLEX_FROM_REAL(D, COMP, i, int64_t)                                          \
+    CK__DEF_COMPLEX_FROM_REAL(D, COMP, u, uint64_t)                                         \
+    CK__DEF_COMPLEX_FROM_REAL(D, COMP, f, double)                                           \
     CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
         return st_##D##_f(o, (double)v, mode);                                              \
     }                                                                                       \
