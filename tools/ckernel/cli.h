@@ -6,6 +6,8 @@
 
 /* Exit statuses: success, ckernel reported an error, usage error. */
 enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2 };
+/* Not an exit status: the arguments were parsed and the command should run. */
+enum { CLI_PARSED = -1 };
 
 typedef struct cli_command {
     const char *name;
@@ -33,6 +35,12 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
  * CLI_OK or the usage error already reported. */
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
                       int *status);
+/* The arguments of a kernel-building command: --help (prints `help`), --errmode, --target,
+ * --unaligned (when allowed), exactly `nargs` positionals into args (`missing` names them in
+ * the usage error). Applies --target. Returns CLI_PARSED to go on, else the exit status. */
+int cli_parse_kernel_command(const char *command, const char *help, int argc, char **argv,
+                             cli_common *c, int allow_unaligned, const char **args, int nargs,
+                             const char *missing);
 /* Applies --target (caps the CPU target) and checks CKERNEL_CPU_TARGET: CLI_OK or reported. */
 int cli_apply_target(const cli_common *c);
 /* Parses a datashape, reporting failure; returns CLI_OK or CLI_ERROR. */

@@ -44,29 +44,9 @@ static char *read_stdin(void) {
 int cmd_assign(int argc, char **argv) {
     cli_common c = {CK_EVAL_CTX_INIT, CK_CPU_BASELINE, 0};
     const char *args[3];
-    int nargs = 0;
-    for (int i = 1; i < argc; i++) {
-        int status;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(assign_help, stdout);
-            return CLI_OK;
-        } else if (cli_common_option("assign", argc, argv, &i, &c, &status)) {
-            if (status != CLI_OK) {
-                return status;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error("assign", "unknown option '%s'", argv[i]);
-        } else if (nargs < 3) {
-            args[nargs++] = argv[i];
-        } else {
-            return cli_usage_error("assign", "too many arguments ('%s')", argv[i]);
-        }
-    }
-    if (nargs < 3) {
-        return cli_usage_error("assign", "expected DST_TYPE, SRC_TYPE and LITERAL");
-    }
-    int status = cli_apply_target(&c);
-    if (status != CLI_OK) {
+    int status = cli_parse_kernel_command("assign", assign_help, argc, argv, &c, 0, args, 3,
+                                          "DST_TYPE, SRC_TYPE and LITERAL");
+    if (status != CLI_PARSED) {
         return status;
     }
     char *input = NULL;

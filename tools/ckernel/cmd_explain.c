@@ -35,31 +35,9 @@ static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
 int cmd_explain(int argc, char **argv) {
     cli_common c = {CK_EVAL_CTX_INIT, CK_CPU_BASELINE, 0};
     const char *types[2];
-    int ntypes = 0;
-    for (int i = 1; i < argc; i++) {
-        int status;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(explain_help, stdout);
-            return CLI_OK;
-        } else if (cli_common_option("explain", argc, argv, &i, &c, &status)) {
-            if (status != CLI_OK) {
-                return status;
-            }
-        } else if (strcmp(argv[i], "--unaligned") == 0) {
-            c.ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error("explain", "unknown option '%s'", argv[i]);
-        } else if (ntypes < 2) {
-            types[ntypes++] = argv[i];
-        } else {
-            return cli_usage_error("explain", "too many arguments ('%s')", argv[i]);
-        }
-    }
-    if (ntypes < 2) {
-        return cli_usage_error("explain", "expected DST_TYPE and SRC_TYPE");
-    }
-    int status = cli_apply_target(&c);
-    if (status != CLI_OK) {
+    int status = cli_parse_kernel_command("explain", explain_help, argc, argv, &c, 1, types, 2,
+                                          "DST_TYPE and SRC_TYPE");
+    if (status != CLI_PARSED) {
         return status;
     }
     ck_type *dt = NULL, *st = NULL;

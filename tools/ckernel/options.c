@@ -69,3 +69,32 @@ int cli_apply_target(const cli_common *c) {
     }
     return CLI_OK;
 }
+
+int cli_parse_kernel_command(const char *command, const char *help, int argc, char **argv,
+                             cli_common *c, int allow_unaligned, const char **args, int nargs,
+                             const char *missing) {
+    int have = 0;
+    for (int i = 1; i < argc; i++) {
+        int status;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(help, stdout);
+            return CLI_OK;
+        } else if (cli_common_option(command, argc, argv, &i, c, &status)) {
+            if (status != CLI_OK) {
+                return status;
+            }
+        } else if (allow_unaligned && strcmp(argv[i], "--unaligned") == 0) {
+            c->ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            return cli_usage_error(command, "unknown option '%s'", argv[i]);
+        } else if (have < nargs) {
+            args[have++] = argv[i];
+        } else {
+            return cli_usage_error(command, "too many arguments ('%s')", argv[i]);
+        }
+    }
+    if (have < nargs) {
+        return cli_usage_error(command, "expected %s", missing);
+    }
+    return cli_apply_target(c) == CLI_OK ? CLI_PARSED : CLI_ERROR;
+}
