@@ -40,6 +40,16 @@ static int broadcast_error(const ck__assign_ctx *c, int dim, intptr_t src_size,
     return rc;
 }
 
+/* Arrmeta of a fixed dim must agree with its type: the kernels trust the size. */
+static int check_fixed_arrmeta(const ck_type *t, const ck_fixed_dim_arrmeta *m, const char *which) {
+    if (m->dim_size != t->fixed_size) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "the %s arrmeta gives a fixed dimension of size %td, its type says %td",
+                            which, m->dim_size, t->fixed_size);
+    }
+    return CK_OK;
+}
+
 static int rank_error(const ck__assign_ctx *c, int src_nd, int dst_nd) {
     char *ds = NULL, *ss = NULL;
     int have = ck_type_format(c->dst_top, &ds) == CK_OK && ck_type_format(c->src_top, &ss) == CK_OK;
@@ -111,9 +121,11 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
             break; /* a var source level: var_dim's business */
         }
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        CK_RETURN_IF_ERROR(check_fixed_arrmeta(dt, dm, "destination"));
         ck__fixed_level l = {dm->dim_size, dm->stride, 0};
         if (src_has_dim) {
             const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+            CK_RETURN_IF_ERROR(check_fixed_arrmeta(st, sm, "source"));
             if (sm->dim_size == dm->dim_size) {
                 l.src_stride = sm->stride;
             } else if (sm->dim_size != 1) {
@@ -219,6 +231,7 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
     p.src_kind = CK__DIM_ABSENT;
     if (src_has_dim && sid == CK_TYPE_FIXED_DIM) {
         const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+        CK_RETURN_IF_ERROR(check_fixed_arrmeta(st, sm, "source"));
         p.src_kind = CK__DIM_FIXED;
         p.src_size = sm->dim_size;
         p.src_stride = sm->stride;
@@ -240,6 +253,7 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
     const char *dam_next;
     if (did == CK_TYPE_FIXED_DIM) {
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        CK_RETURN_IF_ERROR(check_fixed_arrmeta(dt, dm, "destination"));
         p.dst_kind = CK__DIM_FIXED;
         p.dst_size = dm->dim_size;
         p.dst_stride = dm->stride;

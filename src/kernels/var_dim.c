@@ -74,6 +74,10 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "var dimension: the source is not allocated (begin is NULL)");
         }
+        if (sv->size > (size_t)INTPTR_MAX) {
+            return ck_set_error(CK_ERR_INVALID, "var dimension: the source row claims %zu elements",
+                                sv->size);
+        }
         sp = sv->begin + k->src_extent;
         sn = (intptr_t)sv->size;
     } else if (k->src_kind == CK__DIM_FIXED) {
@@ -92,6 +96,11 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
             CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, sn));
             dp = dv->begin;
         } else {
+            if (dv->size > (size_t)INTPTR_MAX) {
+                return ck_set_error(CK_ERR_INVALID,
+                                    "var dimension: the destination row claims %zu elements",
+                                    dv->size);
+            }
             dp = dv->begin + k->dst_extent;
         }
         dn = (intptr_t)dv->size;

@@ -145,6 +145,25 @@ TEST_F(Dims, StridedRequestRunsManyOuterElements) {
     EXPECT_EQ(out[3][2], -3);
 }
 
+// Arrmeta that contradicts the type (a negative or different size) is refused, never walked.
+TEST_F(Dims, ArrmetaThatContradictsTheTypeIsRefused) {
+    ckt::Type t("3 * int32");
+    for (intptr_t bad : {intptr_t{-1}, intptr_t{4}, INTPTR_MAX}) {
+        ck_fixed_dim_arrmeta good = {3, 4}, wrong = {bad, 4};
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        EXPECT_EQ(ck_make_assign(&b, &off, t.get(), reinterpret_cast<char *>(&wrong), t.get(),
+                                 reinterpret_cast<char *>(&good), CK_REQUEST_SINGLE, nullptr),
+                  CK_ERR_INVALID);
+        EXPECT_NE(std::strstr(ck_last_error(), "its type says 3"), nullptr) << ck_last_error();
+        EXPECT_EQ(ck_make_assign(&b, &off, t.get(), reinterpret_cast<char *>(&good), t.get(),
+                                 reinterpret_cast<char *>(&wrong), CK_REQUEST_SINGLE, nullptr),
+                  CK_ERR_INVALID);
+        ck_builder_destroy(&b);
+    }
+}
+
 TEST_F(Dims, BadArgumentsAreReported) {
     ckt::Type t("int32");
     ck_builder b;

@@ -119,6 +119,25 @@ TEST_F(Var, UnallocatedDestinationWithAnOffsetIsAnError) {
     reinterpret_cast<ck_var_dim_arrmeta *>(ck_array_arrmeta(dst.get()))->offset = 0;
 }
 
+// A row descriptor claiming more elements than the address space holds is refused before any
+// element is touched (on either side).
+TEST_F(Var, ImpossibleRowSizesAreRefused) {
+    Array src("var * int32", "[1, 2, 3]");
+    Array dst("var * int32", "[0, 0, 0]");
+    ck_var_data *sv = reinterpret_cast<ck_var_data *>(src.data());
+    const size_t real = sv->size;
+    sv->size = SIZE_MAX;
+    EXPECT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_ERR_INVALID);
+    EXPECT_NE(std::strstr(ck_last_error(), "source row claims"), nullptr) << ck_last_error();
+    sv->size = real;
+    ck_var_data *dv = reinterpret_cast<ck_var_data *>(dst.data());
+    dv->size = static_cast<size_t>(INTPTR_MAX) + 1;
+    EXPECT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_ERR_INVALID);
+    EXPECT_NE(std::strstr(ck_last_error(), "destination row claims"), nullptr) << ck_last_error();
+    dv->size = 3;
+    EXPECT_EQ(dst.str(), "[0, 0, 0]");
+}
+
 TEST_F(Var, CheckedErrorsInsideRaggedRows) {
     Array src("2 * var * float64", "[[1, 2], [3, 4.5]]");
     Array dst("2 * var * int32");
