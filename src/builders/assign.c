@@ -10,6 +10,7 @@
 
 #include "ckernel/arrmeta.h"
 #include "ckernel/assign.h"
+#include "builders/assign_internal.h"
 #include "common/internal.h"
 #include "kernels/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
@@ -309,6 +310,12 @@ int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     return make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &c, bits, 0);
 }
 
+unsigned ck__unaligned_flags(const ck_type *dt, uintptr_t dst_bits, const ck_type *st,
+                             uintptr_t src_bits) {
+    return (dst_bits % dt->data_alignment != 0 ? CK_EVAL_DST_UNALIGNED : 0u) |
+           (src_bits % st->data_alignment != 0 ? CK_EVAL_SRC_UNALIGNED : 0u);
+}
+
 int ck_assign(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx) {
     if (dst == NULL || src == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_assign: NULL array");
@@ -318,12 +325,7 @@ int ck_assign(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx)
     const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
     char *dd = ck_array_data(dst), *sd = ck_array_data(src);
     /* The kernel is built for these very pointers: say so when they are misaligned. */
-    if ((uintptr_t)dd % (dt)->data_alignment != 0) {
-        ctx.flags |= CK_EVAL_DST_UNALIGNED;
-    }
-    if ((uintptr_t)sd % (st)->data_alignment != 0) {
-        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
-    }
+    ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)dd, st, (uintptr_t)sd);
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;

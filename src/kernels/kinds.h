@@ -7,6 +7,7 @@
 #define CKERNEL_KINDS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "ckernel/builder.h"
 #include "ckernel/eval.h"
@@ -14,6 +15,20 @@
 #include "ckernel/memblock.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
+
+/* Copies one scalar element of `size` bytes (1, 2, 4, 8 or 16): a constant-size memcpy per
+ * case compiles to one unaligned move, where a run-time size would be a library call. In a
+ * loop the compiler hoists the switch out (loop unswitching at -O3). */
+static inline void ck__copy_scalar(char *dst, const char *src, size_t size) {
+    switch (size) {
+    case 1: memcpy(dst, src, 1); return;
+    case 2: memcpy(dst, src, 2); return;
+    case 4: memcpy(dst, src, 4); return;
+    case 8: memcpy(dst, src, 8); return;
+    case 16: memcpy(dst, src, 16); return;
+    default: memcpy(dst, src, size); return;
+    }
+}
 
 /* ---- description ---- */
 typedef struct ck__describe_ctx {

@@ -61,14 +61,7 @@ static int pointer_gather_strided(ck_prefix *self, char *dst, intptr_t dst_strid
                                     "pointer: the source pointer of element %zu is NULL",
                                     done + i);
             }
-            /* Constant sizes: one move each, not a library call. */
-            switch (size) {
-            case 1: memcpy(buf + i, p + k->offset, 1); break;
-            case 2: memcpy(buf + 2 * i, p + k->offset, 2); break;
-            case 4: memcpy(buf + 4 * i, p + k->offset, 4); break;
-            case 8: memcpy(buf + 8 * i, p + k->offset, 8); break;
-            default: memcpy(buf + i * size, p + k->offset, size); break;
-            }
+            ck__copy_scalar(buf + i * size, p + k->offset, size);
         }
         char *b = buf;
         CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &b, &bstride, n));

@@ -21,31 +21,18 @@ typedef struct ck__unaligned {
 
 #define CK__UNALIGNED_CHILD CK_ALIGN_OFFSET(sizeof(ck__unaligned))
 
-/* Copies n elements of `size` bytes between strided places. The sizes of the scalar types
- * are 1, 2, 4, 8 and 16: a constant-size memcpy per case compiles to one unaligned move,
- * where a memcpy of a run-time size would be a library call per element. */
-#define CK__COPY_N(SIZE)                                                  \
-    for (size_t i = 0; i < n; i++) {                                      \
-        memcpy(dst + (intptr_t)i * dst_stride, src + (intptr_t)i * src_stride, SIZE); \
-    }                                                                     \
-    return
-
+/* Copies n elements of `size` bytes between strided places: one memcpy when both sides are
+ * contiguous, else element by element with constant-size moves. */
 static void copy_elems(char *dst, intptr_t dst_stride, const char *src, intptr_t src_stride,
                        size_t n, size_t size) {
     if (dst_stride == (intptr_t)size && src_stride == (intptr_t)size) {
         memcpy(dst, src, n * size);
         return;
     }
-    switch (size) {
-    case 1: CK__COPY_N(1);
-    case 2: CK__COPY_N(2);
-    case 4: CK__COPY_N(4);
-    case 8: CK__COPY_N(8);
-    case 16: CK__COPY_N(16);
-    default: CK__COPY_N(size);
+    for (size_t i = 0; i < n; i++) {
+        ck__copy_scalar(dst + (intptr_t)i * dst_stride, src + (intptr_t)i * src_stride, size);
     }
 }
-#undef CK__COPY_N
 
 static void unaligned_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__UNALIGNED_CHILD));

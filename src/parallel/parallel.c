@@ -11,6 +11,7 @@
 #include "ckernel/builder.h"
 #include "ckernel/parallel.h"
 #include "ckernel/types.h"
+#include "builders/assign_internal.h"
 #include "common/internal.h"
 #include "parallel/parallel_internal.h"
 
@@ -283,14 +284,8 @@ int ck_parallel_assign(const ck_array *dst, const ck_array *src, const ck_eval_c
      * misaligned, as ck_assign does for its data pointers. */
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
     ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
-    const uintptr_t dbits = (uintptr_t)job.dst | (uintptr_t)job.dst_stride;
-    const uintptr_t sbits = (uintptr_t)job.src | (uintptr_t)job.src_stride;
-    if (dbits % ck_type_data_alignment(dt) != 0) {
-        ctx.flags |= CK_EVAL_DST_UNALIGNED;
-    }
-    if (sbits % ck_type_data_alignment(st) != 0) {
-        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
-    }
+    ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)job.dst | (uintptr_t)job.dst_stride, st,
+                                     (uintptr_t)job.src | (uintptr_t)job.src_stride);
 
     ck_builder b;
     ck_builder_init(&b);
