@@ -67,6 +67,13 @@ CK_EXTERN int ck_set_num_threads(int n);
  * when none (or 0) the hardware threads available to the process. Always 1 with the serial
  * backend. */
 CK_EXTERN int ck_get_num_threads(void);
+/* From inside a kernel that a parallel call is running: 1 once another range of the same
+ * call has failed (the call is cancelled and will return that failure), else 0. A kernel
+ * with long blocks may poll it and return early; what it returns then is ignored. Once it
+ * has returned 1 on a thread, that thread starts no further block of the call, so after a
+ * failure each thread starts at most one block that sees 1 on entry. Nested calls see their
+ * own state. 0 outside a parallel call and always with the serial backend. */
+CK_EXTERN int ck_parallel_cancelled(void);
 /* "oneTBB 2021.8" (the runtime's version) or "serial". A static string. */
 CK_EXTERN const char *ck_parallel_backend(void);
 

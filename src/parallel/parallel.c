@@ -55,6 +55,10 @@ int ck_get_num_threads(void) {
     return n > 0 ? n : 1;
 }
 
+int ck_parallel_cancelled(void) {
+    return ck__par_backend_cancelled();
+}
+
 const char *ck_parallel_backend(void) {
     return ck__par_backend_name();
 }

@@ -54,6 +54,8 @@ void ck__par_fpenv_leave(ck__par_fpenv env);
 /* Runs the whole job; returns CK_OK or the first failure's status, with its message set on
  * the calling thread. Never lets a C++ exception out. */
 int ck__par_backend_run(const ck__par_job *job);
+/* 1 when the calling thread runs a range of a parallel call in which a range has failed. */
+int ck__par_backend_cancelled(void);
 /* Threads the hardware (and the process's affinity mask) offers; 1 for the serial backend. */
 int ck__par_backend_hardware_threads(void);
 /* 1 when the backend really runs on several threads. */

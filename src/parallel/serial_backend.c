@@ -13,6 +13,10 @@ int ck__par_backend_run(const ck__par_job *job) {
     return ck__par_serial_status(rc);
 }
 
+int ck__par_backend_cancelled(void) {
+    return 0; /* one call, on one thread: nothing else can have failed */
+}
+
 int ck__par_backend_hardware_threads(void) {
     return 1;
 }

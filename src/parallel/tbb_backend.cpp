@@ -51,6 +51,11 @@ void record_failure(run_state &st, int rc) {
     st.group->cancel_group_execution();
 }
 
+// The call whose range this thread is running, for ck_parallel_cancelled(); null outside a
+// range. Saved and restored around each range, so a nested call sees its own state.
+// (A thread_local of a shared library: dynamic TLS, nothing reserved at load time.)
+thread_local run_state *current_run = nullptr;
+
 // One task: blocks [r.begin(), r.end()) of the job, one kernel call per block so that a
 // failure elsewhere stops this range at the next block boundary.
 struct range_body {
@@ -58,6 +63,8 @@ struct range_body {
 
     void operator()(const tbb::blocked_range<std::size_t> &r) const {
         CK__PAR_HB_ACQUIRE(st);
+        run_state *const outer = current_run;
+        current_run = st;
         if (st->status.load(std::memory_order_relaxed) == CK_OK) {
             const ck__par_job &job = *st->job;
             const std::size_t begin = r.begin() * job.grain;
@@ -78,6 +85,7 @@ struct range_body {
             }
             ck__par_fpenv_leave(env);
         }
+        current_run = outer;
         CK__PAR_HB_RELEASE(&st->done);
     }
 };
@@ -204,6 +212,13 @@ extern "C" int ck__par_backend_run(const ck__par_job *job) {
         return ck_set_error(CK_ERR_INTERNAL, "parallel evaluation: oneTBB raised an unknown "
                                              "exception");
     }
+}
+
+extern "C" int ck__par_backend_cancelled(void) {
+    // Acquire: a kernel that sees the failure here sees it in every later check of its
+    // thread too, so its range stops at the next block boundary.
+    const run_state *st = current_run;
+    return st != nullptr && st->status.load(std::memory_order_acquire) != CK_OK;
 }
 
 extern "C" int ck__par_backend_hardware_threads(void) {

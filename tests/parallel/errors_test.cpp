@@ -107,25 +107,43 @@ TEST_F(Leakless, UserKernelFailsAtAChosenElement) {
         }
 }
 
-// Cancellation, without timing assumptions: the call holding element 0 fails; every other
-// call first waits (up to 20 s) until that failure happened, then counts itself. Ranges check
-// for cancellation at each block, so after the failure at most one call already in flight
-// per thread may run: a handful out of 131072 blocks.
-struct FailFirstThenCount : par::UserKernel<FailFirstThenCount> {
-    char *base;
-    std::atomic<bool> *failed;
-    std::atomic<size_t> *after;
+// Cancellation, without timing assumptions. The first call to start polls
+// ck_parallel_cancelled() (a long block); the second, necessarily on another thread while
+// the first still runs, fails. The poller must see the cancellation and stop. Every later
+// call asks the library on entry whether it has already seen the failure, and counts itself
+// if so: each range checks for cancellation before every block, so each thread other than
+// the failing one can start at most the one block it had already decided to run, whatever
+// the scheduler does. (Counting the calls that merely start after the failing kernel set a
+// flag, as this test once did, measures the scheduler: the failing thread can be
+// descheduled between its kernel's return and the library's recording of the failure.)
+struct PollOneFailOneCountTheRest : par::UserKernel<PollOneFailOneCountTheRest> {
+    std::atomic<size_t> *calls;
+    std::atomic<size_t> *poller_saw_cancel;
+    std::atomic<size_t> *started_cancelled;
+    std::thread::id *poller, *failer;
     static int strided(ck_prefix *p, char *dst, intptr_t ds, char *const *src, const intptr_t *ss,
                        size_t n) {
-        FailFirstThenCount *k = self(p);
-        if (dst == k->base) {
-            k->failed->store(true);
-            return ck_set_error(CK_ERR_OVERFLOW, "user kernel: element 0 is bad");
+        PollOneFailOneCountTheRest *k = self(p);
+        const size_t call = k->calls->fetch_add(1);
+        if (call == 1) {
+            *k->failer = std::this_thread::get_id();
+            return ck_set_error(CK_ERR_OVERFLOW, "user kernel: the second call fails");
         }
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-        while (!k->failed->load() && std::chrono::steady_clock::now() < deadline)
-            std::this_thread::yield();
-        k->after->fetch_add(1);
+        if (call == 0) {
+            *k->poller = std::this_thread::get_id();
+            // Only a liveness bound: with no second thread, the failure comes after this call.
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (std::chrono::steady_clock::now() < deadline) {
+                if (ck_parallel_cancelled()) {
+                    // Stop early, with success: the library itself must end the range.
+                    k->poller_saw_cancel->fetch_add(1);
+                    return CK_OK;
+                }
+                std::this_thread::yield();
+            }
+            return CK_OK;
+        }
+        if (ck_parallel_cancelled()) k->started_cancelled->fetch_add(1);
         const char *s = src[0];
         for (size_t i = 0; i < n; ++i, dst += ds, s += ss[0]) std::memcpy(dst, s, 8);
         return CK_OK;
@@ -133,21 +151,36 @@ struct FailFirstThenCount : par::UserKernel<FailFirstThenCount> {
 };
 
 TEST_F(Leakless, AFailureCancelsTheOtherRanges) {
+    if (!par::tbb_backend() || std::thread::hardware_concurrency() < 2)
+        GTEST_SKIP() << "needs worker threads";
     constexpr size_t n = 1 << 20;
+    constexpr size_t blocks = n / 8;
     std::vector<double> in(n, 1.0), out(n);
     char *src = reinterpret_cast<char *>(in.data());
     const intptr_t ss = 8;
-    std::atomic<bool> failed{false};
-    std::atomic<size_t> after{0};
-    FailFirstThenCount k;
-    k.base = reinterpret_cast<char *>(out.data());
-    k.failed = &failed;
-    k.after = &after;
-    ck_eval_ctx c = par::ctx(2, 64);  // 131072 blocks of 8 elements
-    EXPECT_EQ(ck_parallel_strided(k.get(), k.base, 8, &src, &ss, n, &c), CK_ERR_OVERFLOW);
-    EXPECT_STREQ(ck_last_error(), "user kernel: element 0 is bad");
-    EXPECT_TRUE(failed.load());
-    EXPECT_LE(after.load(), 4u) << "ranges went on after the failure";
+    for (int trial = 0; trial < 6; ++trial) {
+        const int threads = 2 + trial % 2;
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        std::atomic<size_t> calls{0}, poller_saw_cancel{0}, started_cancelled{0};
+        std::thread::id poller, failer;
+        PollOneFailOneCountTheRest k;
+        k.calls = &calls;
+        k.poller_saw_cancel = &poller_saw_cancel;
+        k.started_cancelled = &started_cancelled;
+        k.poller = &poller;
+        k.failer = &failer;
+        ck_eval_ctx c = par::ctx(threads, 64);  // 131072 blocks of 8 elements
+        EXPECT_EQ(ck_parallel_strided(k.get(), reinterpret_cast<char *>(out.data()), 8, &src, &ss,
+                                      n, &c),
+                  CK_ERR_OVERFLOW);
+        EXPECT_STREQ(ck_last_error(), "user kernel: the second call fails");
+        ASSERT_NE(poller, failer) << "no second thread ran a block within 20 s";
+        EXPECT_EQ(poller_saw_cancel.load(), 1u) << "the polling block did not see the failure";
+        EXPECT_LE(started_cancelled.load(), static_cast<size_t>(threads - 1))
+            << "blocks started after the library had seen the failure";
+        EXPECT_LT(calls.load(), blocks) << "every block ran although one failed";
+    }
+    EXPECT_EQ(ck_parallel_cancelled(), 0) << "outside a parallel call";
 }
 
 // Fails on the first element that a thread other than the caller runs. The caller's own
