@@ -1,7 +1,7 @@
 /* src/common/alloc.c: the only file that knows which allocator backs ckernel.
- * Default: a private copy of jemalloc linked into ckernel with every symbol of it localized
- * (see CMakeLists.txt), used through its extended API (mallocx/rallocx/dallocx/nallocx), so
- * it never replaces the host process's malloc. Without jemalloc: the C library's malloc.
+ * Default: a private jemalloc built with the symbol prefix ck__je_ (cmake/CkJemalloc.cmake),
+ * used through its extended API (ck__je_mallocx/rallocx/dallocx/nallocx), so it never
+ * replaces the host process's malloc. Without jemalloc: the C library's malloc.
  * A host may install its own allocator; counters track every block ckernel holds. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -14,39 +14,39 @@
 #  include <jemalloc/jemalloc.h>
 
 /* jemalloc's mallocx/rallocx have undefined behaviour for size 0: ask for 1 byte instead. */
-static void *ck__je_malloc(void *ctx, size_t size) {
+static void *ck__jem_malloc(void *ctx, size_t size) {
     (void)ctx;
-    return mallocx(size != 0 ? size : 1, 0);
+    return ck__je_mallocx(size != 0 ? size : 1, 0);
 }
-static void *ck__je_calloc(void *ctx, size_t n, size_t size) {
+static void *ck__jem_calloc(void *ctx, size_t n, size_t size) {
     (void)ctx;
     size_t total;
     if (ck__mul_overflow(n, size, &total)) {
         return NULL;
     }
-    return mallocx(total != 0 ? total : 1, MALLOCX_ZERO);
+    return ck__je_mallocx(total != 0 ? total : 1, MALLOCX_ZERO);
 }
-static void *ck__je_realloc(void *ctx, void *ptr, size_t size) {
+static void *ck__jem_realloc(void *ctx, void *ptr, size_t size) {
     (void)ctx;
     if (ptr == NULL) {
-        return mallocx(size != 0 ? size : 1, 0);
+        return ck__je_mallocx(size != 0 ? size : 1, 0);
     }
     /* rallocx grows in place when the size class allows and moves otherwise. */
-    return rallocx(ptr, size != 0 ? size : 1, 0);
+    return ck__je_rallocx(ptr, size != 0 ? size : 1, 0);
 }
-static void ck__je_free(void *ctx, void *ptr) {
+static void ck__jem_free(void *ctx, void *ptr) {
     (void)ctx;
     if (ptr != NULL) {
-        dallocx(ptr, 0);
+        ck__je_dallocx(ptr, 0);
     }
 }
-static size_t ck__je_good_size(void *ctx, size_t size) {
+static size_t ck__jem_good_size(void *ctx, size_t size) {
     (void)ctx;
-    size_t real = nallocx(size != 0 ? size : 1, 0);
+    size_t real = ck__je_nallocx(size != 0 ? size : 1, 0);
     return real >= size ? real : size; /* nallocx returns 0 for sizes it cannot serve */
 }
 static const ck_allocator ck__default = {
-    ck__je_malloc, ck__je_calloc, ck__je_realloc, ck__je_free, ck__je_good_size, NULL};
+    ck__jem_malloc, ck__jem_calloc, ck__jem_realloc, ck__jem_free, ck__jem_good_size, NULL};
 #  define CK__DEFAULT_NAME "jemalloc " JEMALLOC_VERSION " (private)"
 #else
 static void *ck__sys_malloc(void *ctx, size_t size) {
