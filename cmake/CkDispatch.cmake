@@ -1,4 +1,4 @@
-# Per-ISA compilation of leaf loops (shared/DESIGN.md §8, after NumPy's CPU dispatcher).
+# Per-ISA compilation of leaf loops (docs/design.md §8, after NumPy's CPU dispatcher).
 #
 #   CK_CPU_BASELINE  the target every object is compiled for (baseline|avx2|avx512)
 #   CK_CPU_DISPATCH  further targets the *.dispatch.c sources are compiled for; "" = none

@@ -62,6 +62,31 @@ int main(void) {
     for (int i = 0; i < 5; i++) {
         CHECK(out[i] == 1001 + i);
     }
+
+    /* The parallel layer (the C++ oneTBB shim in the archive) from a C program. */
+    enum { big = 1 << 17 };
+    int64_t *bin = (int64_t *)malloc(big * sizeof(int64_t));
+    int64_t *bout = (int64_t *)calloc(big, sizeof(int64_t));
+    CHECK(bin != NULL && bout != NULL);
+    if (bin != NULL && bout != NULL) {
+        for (int i = 0; i < big; i++) {
+            bin[i] = i;
+        }
+        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+        ctx.max_threads = 2;
+        ctx.grain_bytes = 4096;
+        char *bsrc = (char *)bin;
+        CHECK(ck_parallel_strided(ck_builder_root(&b), (char *)bout, sizeof(int64_t), &bsrc, &ss,
+                                  big, &ctx) == CK_OK);
+        for (int i = 0; i < big; i++) {
+            CHECK(bout[i] == 1000 + i);
+            if (bout[i] != 1000 + i) {
+                break;
+            }
+        }
+    }
+    free(bin);
+    free(bout);
     ck_builder_destroy(&b);
 
     /* The process's malloc must still be the C library's, not ckernel's jemalloc. */
@@ -70,10 +95,12 @@ int main(void) {
     CHECK(m != NULL && dladdr(m, &info) != 0 && info.dli_fname != NULL &&
           strstr(info.dli_fname, "libc.so") != NULL);
     CHECK(dlsym(RTLD_DEFAULT, "mallocx") == NULL);
+    CHECK(dlsym(RTLD_DEFAULT, "ck__je_mallocx") == NULL); /* the private allocator is hidden */
 
     ck_alloc_stats st;
     ck_get_alloc_stats(&st);
     CHECK(st.live == 0 && st.allocations >= 1);
-    printf("consumer_c: %s (allocator: %s)\n", failures ? "FAILED" : "ok", ck_allocator_name());
+    printf("consumer_c: %s (allocator: %s, threads: %s)\n", failures ? "FAILED" : "ok",
+           ck_allocator_name(), ck_parallel_backend());
     return failures ? 1 : 0;
 }
