@@ -42,6 +42,19 @@ CK_EXTERN int ck_array_parse(const ck_type *t, const char *literal, ck_array **o
 /* The literal of a (free with ck_free): floats in the shortest text that reads back to the
  * same value, so ck_array_parse(format(a)) equals a (NaN payloads and signs excepted). */
 CK_EXTERN int ck_array_format(const ck_array *a, char **out);
+/* An array over memory the host owns (a NumPy buffer, an Arrow column, a mapped file): type
+ * t (incref'd), a copy of `arrmeta` (its blockrefs incref'd; NULL for C order with no
+ * blockrefs), and `data` itself, never copied: ck_assign and ck_parallel_assign on the array
+ * read or write the host's bytes in place. `owner` (may be NULL) is referenced until the
+ * array is freed; an external block (ck_memblock_new_external) over the host's buffer lets
+ * the host learn when ckernel is done with it. With a NULL owner the host keeps `data`
+ * alive while the array is used. Fixed dimensions of the arrmeta must have their type's
+ * sizes; strides are the host's (0 broadcasts, negative reverses); ckernel never checks
+ * that they stay inside the host's buffer. A var dimension that has no arena in its arrmeta
+ * cannot be a destination that allocates. CK_ERR_INVALID for a NULL t or out, a NULL data
+ * with a non-zero data size, or arrmeta that contradicts t. */
+CK_EXTERN int ck_array_wrap(const ck_type *t, const char *arrmeta, char *data, ck_memblock *owner,
+                            ck_array **out);
 /* NULL is fine. Storage shared through blockrefs lives on while referenced. */
 CK_EXTERN void ck_array_free(ck_array *a);
 

@@ -87,6 +87,61 @@ int ck_array_new(const ck_type *t, ck_array **out) {
     return ck__array_create(t, 1, 0, out);
 }
 
+/* The fixed dims of host arrmeta must agree with the type, as in ck_make_assign; checked here
+ * too so that a wrong view is refused when it is made, not when it is first used. */
+static int ck__check_host_arrmeta(const ck_type *t, const char *arrmeta) {
+    for (int dim = 0; t->id == CK_TYPE_FIXED_DIM; dim++, t = t->element) {
+        const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)arrmeta;
+        if (m->dim_size != t->fixed_size) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "ck_array_wrap: dimension %d of the arrmeta has size %td, the "
+                                "type says %td",
+                                dim, m->dim_size, t->fixed_size);
+        }
+        arrmeta += sizeof *m;
+    }
+    return CK_OK;
+}
+
+int ck_array_wrap(const ck_type *t, const char *arrmeta, char *data, ck_memblock *owner,
+                  ck_array **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_wrap: out is NULL");
+    }
+    *out = NULL;
+    if (t == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_array_wrap: the type is NULL");
+    }
+    if (data == NULL && t->data_size != 0) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_array_wrap: NULL data for a type of %zu bytes", t->data_size);
+    }
+    if (arrmeta != NULL) {
+        CK_RETURN_IF_ERROR(ck__check_host_arrmeta(t, arrmeta));
+    }
+    ck_array *a = (ck_array *)ck__calloc(1, CK__ARRAY_HEAD + t->arrmeta_size);
+    if (a == NULL) {
+        return ck_set_error(CK_ERR_NOMEM, "out of memory making an array");
+    }
+    ck_type_incref(t);
+    a->type = t;
+    a->arrmeta = (char *)a + CK__ARRAY_HEAD;
+    if (arrmeta != NULL) {
+        ck_arrmeta_copy(t, a->arrmeta, arrmeta);
+    } else {
+        const int rc = ck_arrmeta_default_construct(t, a->arrmeta, NULL);
+        if (rc != CK_OK) {
+            ck_array_free(a);
+            return rc;
+        }
+    }
+    ck_memblock_incref(owner);
+    a->data_block = owner;
+    a->data = data;
+    *out = a;
+    return CK_OK;
+}
+
 void ck_array_free(ck_array *a) {
     if (a == NULL) {
         return;

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "ckernel/alloc.h"
 #include "ckernel/array.h"
 #include "ckernel/assign.h"
 #include "ckernel/types.h"
