@@ -270,11 +270,14 @@ static size_t scalar_size(ck_type_id id) {
     return ck_type_data_size(ck_type_scalar(id));
 }
 
-/* 64-byte aligned, page-faulted (zeroed) memory; NULL on failure. */
+/* 64-byte aligned, page-faulted (zeroed) memory; NULL on failure. Large buffers get the
+ * transparent-huge-page advice a host such as NumPy gives its arrays (ck_advise_hugepages,
+ * before the first touch), so the figures are what a host's buffers get. */
 static char *alloc_buffer(size_t bytes) {
     size_t rounded = (bytes + 64) / 64 * 64; /* room for a byte offset, never 0 */
     char *p = (char *)aligned_alloc(64, rounded);
     if (p != NULL) {
+        ck_advise_hugepages(p, rounded);
         memset(p, 0, rounded);
     }
     return p;

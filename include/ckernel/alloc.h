@@ -49,6 +49,19 @@ typedef struct ck_alloc_stats {
     uint64_t failures;      /* requests that returned NULL */
     int64_t live;           /* allocations - frees: blocks currently held by ckernel */
 } ck_alloc_stats;
+/* Transparent huge pages for large blocks. The default allocators (jemalloc or the C
+ * library's) advise the kernel with madvise(MADV_HUGEPAGE) to back every block of at least
+ * CK_HUGEPAGE_MIN_BYTES with huge pages, as NumPy does for its array data: streaming over
+ * such a block then takes far fewer TLB misses where the system's THP mode is "madvise". A
+ * host may do the same for its own buffers with ck_advise_hugepages (the benchmark does, to
+ * measure what a host gets). Nothing happens below the threshold, off Linux, or when the
+ * environment variable CKERNEL_MADVISE_HUGEPAGE is "0" (read once); a host's own allocator
+ * (ck_set_allocator) decides for its memory. ck_hugepages_advised() says whether advice is
+ * on. The advice covers the whole 4 KiB pages inside [p, p + size). */
+#define CK_HUGEPAGE_MIN_BYTES ((size_t)4 << 20)
+CK_EXTERN void ck_advise_hugepages(void *p, size_t size);
+CK_EXTERN int ck_hugepages_advised(void);
+
 /* Counters of ckernel's own allocations (all threads); a test's leak check. */
 CK_EXTERN void ck_get_alloc_stats(ck_alloc_stats *out);
 

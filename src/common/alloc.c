@@ -3,12 +3,61 @@
  * used through its extended API (ck__je_mallocx/rallocx/dallocx/nallocx), so it never
  * replaces the host process's malloc. Without jemalloc: the C library's malloc.
  * A host may install its own allocator; counters track every block ckernel holds. */
+#define _DEFAULT_SOURCE 1 /* madvise */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#  include <sys/mman.h>
+#endif
 
 #include "ckernel/config.h"
 #include "common/internal.h"
+
+/* ---- transparent huge pages ---- */
+
+/* -1 unknown yet, 0 off, 1 on: CKERNEL_MADVISE_HUGEPAGE read on first use. A race between two
+ * first uses only reads the same environment twice. */
+static atomic_int ck__thp_state = -1;
+
+int ck_hugepages_advised(void) {
+    int s = atomic_load_explicit(&ck__thp_state, memory_order_relaxed);
+    if (s < 0) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const char *env = getenv("CKERNEL_MADVISE_HUGEPAGE");
+        s = !(env != NULL && strcmp(env, "0") == 0);
+#else
+        s = 0;
+#endif
+        atomic_store_explicit(&ck__thp_state, s, memory_order_relaxed);
+    }
+    return s;
+}
+
+void ck_advise_hugepages(void *p, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p == NULL || size < CK_HUGEPAGE_MIN_BYTES || !ck_hugepages_advised()) {
+        return;
+    }
+    const uintptr_t page = 4096u;
+    const uintptr_t begin = ((uintptr_t)p + page - 1u) & ~(page - 1u);
+    const uintptr_t end = ((uintptr_t)p + size) & ~(page - 1u);
+    if (end > begin) {
+        (void)madvise((void *)begin, end - begin, MADV_HUGEPAGE); /* advice: failure is harmless */
+    }
+#else
+    (void)p;
+    (void)size;
+#endif
+}
+
+/* A default allocator's block of `size` bytes at p (NULL passes through). */
+static inline void *ck__big(void *p, size_t size) {
+    if (size >= CK_HUGEPAGE_MIN_BYTES) {
+        ck_advise_hugepages(p, size);
+    }
+    return p;
+}
 
 #if CK_WITH_JEMALLOC
 #  include <jemalloc/jemalloc.h>
@@ -16,7 +65,7 @@
 /* jemalloc's mallocx/rallocx have undefined behaviour for size 0: ask for 1 byte instead. */
 static void *ck__jem_malloc(void *ctx, size_t size) {
     (void)ctx;
-    return ck__je_mallocx(size != 0 ? size : 1, 0);
+    return ck__big(ck__je_mallocx(size != 0 ? size : 1, 0), size);
 }
 static void *ck__jem_calloc(void *ctx, size_t n, size_t size) {
     (void)ctx;
@@ -24,15 +73,15 @@ static void *ck__jem_calloc(void *ctx, size_t n, size_t size) {
     if (ck__mul_overflow(n, size, &total)) {
         return NULL;
     }
-    return ck__je_mallocx(total != 0 ? total : 1, MALLOCX_ZERO);
+    return ck__big(ck__je_mallocx(total != 0 ? total : 1, MALLOCX_ZERO), total);
 }
 static void *ck__jem_realloc(void *ctx, void *ptr, size_t size) {
     (void)ctx;
     if (ptr == NULL) {
-        return ck__je_mallocx(size != 0 ? size : 1, 0);
+        return ck__big(ck__je_mallocx(size != 0 ? size : 1, 0), size);
     }
     /* rallocx grows in place when the size class allows and moves otherwise. */
-    return ck__je_rallocx(ptr, size != 0 ? size : 1, 0);
+    return ck__big(ck__je_rallocx(ptr, size != 0 ? size : 1, 0), size);
 }
 static void ck__jem_free(void *ctx, void *ptr) {
     (void)ctx;
@@ -51,15 +100,19 @@ static const ck_allocator ck__default = {
 #else
 static void *ck__sys_malloc(void *ctx, size_t size) {
     (void)ctx;
-    return malloc(size != 0 ? size : 1);
+    return ck__big(malloc(size != 0 ? size : 1), size);
 }
 static void *ck__sys_calloc(void *ctx, size_t n, size_t size) {
     (void)ctx;
-    return calloc(n != 0 ? n : 1, size != 0 ? size : 1);
+    size_t total;
+    if (ck__mul_overflow(n, size, &total)) {
+        return NULL;
+    }
+    return ck__big(calloc(n != 0 ? n : 1, size != 0 ? size : 1), total);
 }
 static void *ck__sys_realloc(void *ctx, void *ptr, size_t size) {
     (void)ctx;
-    return realloc(ptr, size != 0 ? size : 1);
+    return ck__big(realloc(ptr, size != 0 ? size : 1), size);
 }
 static void ck__sys_free(void *ctx, void *ptr) {
     (void)ctx;
