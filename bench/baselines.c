@@ -1,7 +1,7 @@
 /* bench/baselines.c: the plain C loops the kernels are compared with ("ratio_loop").
  *
  * Each loop does exactly what the kernel does, element for element (tests/bench checks the
- * outputs are bit-identical): the same error mode semantics (shared/DESIGN.md §7), the
+ * outputs are bit-identical): the same error mode semantics (docs/design.md §7), the
  * same checks (a fractional float64 -> int32 checks every element and stops at the first
  * failure; a ragged row checks its size; a gather checks for NULL). They are written as a
  * C programmer would write them, with no intrinsics, and this file is compiled without

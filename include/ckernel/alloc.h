@@ -32,7 +32,7 @@ CK_EXTERN int ck_set_allocator(const ck_allocator *a);
 /* The allocator in use, and the default one (useful to wrap it: count, fail, trace). */
 CK_EXTERN ck_allocator ck_get_allocator(void);
 CK_EXTERN ck_allocator ck_default_allocator(void);
-/* "jemalloc 5.3.0-0-g54eaed1d8b56 (private)" or "system malloc" or "user". */
+/* "jemalloc 5.3.0-0-g54eaed1d8b56 (private)", "system malloc" or "user allocator". */
 CK_EXTERN const char *ck_allocator_name(void);
 
 /* Frees memory that ckernel handed out (formatted strings, arrays' buffers). NULL is fine. */

@@ -1,5 +1,5 @@
 /* ckernel/cpu.h: the CPU targets leaf loops are compiled for, and which one kernels use.
- * Every leaf is compiled once per target (shared/DESIGN.md §8); when a kernel is built, its
+ * Every leaf is compiled once per target (docs/design.md §8); when a kernel is built, its
  * leaves come from the best target that is compiled in, supported by this machine (OS state
  * saving included), and allowed by the cap. The cap can only lower the target: set it with
  * ck_cpu_set_target_cap() or the CKERNEL_CPU_TARGET environment variable

@@ -11,7 +11,7 @@
 
 CK_BEGIN_DECLS
 
-/* Error modes of assignments (shared/DESIGN.md §7). Each checked mode includes the checks of
+/* Error modes of assignments (docs/design.md §7). Each checked mode includes the checks of
  * the modes before it: OVERFLOW (range, NaN to integer, finite to inf, non-0/1 to bool,
  * non-zero imaginary parts), FRACTIONAL (+ dropped fractional parts), INEXACT (+ any value
  * that does not round-trip). DEFAULT means "the context's mode". */

@@ -1,5 +1,5 @@
 /* src/kernels/scalar_assign.dispatch.c: the scalar assignment leaves, every (dst, src) pair
- * of the 14 scalar types in every concrete error mode, single and strided, per DESIGN §7.
+ * of the 14 scalar types in every concrete error mode, single and strided, per docs/design.md §7.
  *
  * This file is compiled once per CPU target with CK_CPU_TARGET_CURRENT defined (baseline,
  * avx2, avx512); every non-static symbol is spelled through CK_TARGET_NAME, so the table is

@@ -305,7 +305,7 @@ TEST(BenchCli, BuildReportsHeapAllocationsPerBuild) {
     const Json &r = j["results"].items[0];
     check_result(r);
     ASSERT_TRUE(r.has("heap_allocs"));
-    EXPECT_EQ(r["heap_allocs"].num, 0.0);  // shared/DESIGN.md §9: inline builds allocate nothing
+    EXPECT_EQ(r["heap_allocs"].num, 0.0);  // docs/design.md §9: inline builds allocate nothing
     EXPECT_EQ(r["gb_per_s"].kind, Json::Null);
     EXPECT_TRUE(r.has("ns_per_op"));
 }

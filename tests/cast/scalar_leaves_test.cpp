@@ -2,15 +2,15 @@
 // src/kernels/scalar_assign.dispatch.c) for all 14 x 14 pairs x 4 error modes, single and
 // strided, called through the kernel ABI exactly as the composition calls them.
 //
-// The expected results come from an oracle that shares nothing with the code under test:
-// every source value is held exactly as a long double (x86's 64-bit significand holds every
-// int64, uint64, float and double), the rules of DESIGN §7 are applied with exact long double
-// comparisons, float32/float64 results are C's own long double -> float/double conversions
-// (one rounding), float16 results come from a definitional binary16 oracle (values by ldexpl,
+// The expected results come from an oracle that shares nothing with the code under test: every
+// source value is held exactly as a long double (x86's 64-bit significand holds every int64,
+// uint64, float and double), the rules of docs/design.md §7 are applied with exact long double
+// comparisons, float32/float64 results are C's own long double -> float/double conversions (one
+// rounding), float16 results come from a definitional binary16 oracle (values by ldexpl,
 // rounding by comparison with the exact midpoint) that is itself checked against the C
 // compiler's _Float16 where it has one, and integer wrap-around takes the low bytes of the
-// two's complement value. DyND's named cases are checked from a hand-written table, with
-// their messages.
+// two's complement value. DyND's named cases are checked from a hand-written table, with their
+// messages.
 #include <gtest/gtest.h>
 
 #include <cmath>

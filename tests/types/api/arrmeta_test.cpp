@@ -1,4 +1,4 @@
-// tests/types/api/arrmeta_test.cpp: arrmeta layout (DESIGN §6), default construction in C
+// tests/types/api/arrmeta_test.cpp: arrmeta layout (docs/design.md §6), default construction in C
 // order, copy and release with exact reference counting (observed through an external
 // memory block's release callback), and the data/external memory block kinds.
 #include <gtest/gtest.h>
@@ -14,10 +14,10 @@ namespace {
 using Leakless = tt::TypesLeakless;
 class TypesArrmeta : public Leakless {};
 
-static_assert(sizeof(ck_fixed_dim_arrmeta) == 2 * sizeof(intptr_t), "DESIGN §6");
-static_assert(sizeof(ck_var_dim_arrmeta) == 3 * sizeof(intptr_t), "DESIGN §6");
-static_assert(sizeof(ck_pointer_arrmeta) == 2 * sizeof(intptr_t), "DESIGN §6");
-static_assert(sizeof(ck_var_data) == 2 * sizeof(void *), "DESIGN §6");
+static_assert(sizeof(ck_fixed_dim_arrmeta) == 2 * sizeof(intptr_t), "docs/design.md §6");
+static_assert(sizeof(ck_var_dim_arrmeta) == 3 * sizeof(intptr_t), "docs/design.md §6");
+static_assert(sizeof(ck_pointer_arrmeta) == 2 * sizeof(intptr_t), "docs/design.md §6");
+static_assert(sizeof(ck_var_data) == 2 * sizeof(void *), "docs/design.md §6");
 
 struct Released {
     int count = 0;
