@@ -40,15 +40,26 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
     return ck__alloc_pointees(target, arrmeta + sizeof *m, p);
 }
 
-int ck__array_create(const ck_type *t, int pointees, size_t arena_hint, ck_array **out) {
-    *out = NULL;
+/* A zeroed container for t with its own reference to t, its arrmeta right behind it, no
+ * data yet; NULL (message set) when out of memory. */
+static ck_array *ck__array_alloc(const ck_type *t) {
     ck_array *a = (ck_array *)ck__calloc(1, CK__ARRAY_HEAD + t->arrmeta_size);
     if (a == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making an array");
+        ck_set_error(CK_ERR_NOMEM, "out of memory making an array");
+        return NULL;
     }
     ck_type_incref(t);
     a->type = t;
     a->arrmeta = (char *)a + CK__ARRAY_HEAD;
+    return a;
+}
+
+int ck__array_create(const ck_type *t, int pointees, size_t arena_hint, ck_array **out) {
+    *out = NULL;
+    ck_array *a = ck__array_alloc(t);
+    if (a == NULL) {
+        return CK_ERR_NOMEM;
+    }
     int rc = CK_OK;
     ck_memblock *arena = NULL;
     if (t->has_blockref) {
@@ -119,13 +130,10 @@ int ck_array_wrap(const ck_type *t, const char *arrmeta, char *data, ck_memblock
     if (arrmeta != NULL) {
         CK_RETURN_IF_ERROR(ck__check_host_arrmeta(t, arrmeta));
     }
-    ck_array *a = (ck_array *)ck__calloc(1, CK__ARRAY_HEAD + t->arrmeta_size);
+    ck_array *a = ck__array_alloc(t);
     if (a == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making an array");
+        return CK_ERR_NOMEM;
     }
-    ck_type_incref(t);
-    a->type = t;
-    a->arrmeta = (char *)a + CK__ARRAY_HEAD;
     if (arrmeta != NULL) {
         ck_arrmeta_copy(t, a->arrmeta, arrmeta);
     } else {

@@ -21,7 +21,7 @@ targets=(type_parse array_parse)
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$src" -B "$build" -G Ninja \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCK_SANITIZE=address,undefined -DCK_WITH_JEMALLOC=OFF \
     -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link -DCK_CPU_DISPATCH=
 fi

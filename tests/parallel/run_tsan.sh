@@ -18,7 +18,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$src" -B "$build" -G Ninja \
-    -DCK_SANITIZE=thread -DCK_WITH_JEMALLOC=OFF -DCMAKE_BUILD_TYPE=Debug -DCK_CPU_DISPATCH= \
+    -DCK_SANITIZE=thread -DCK_WITH_JEMALLOC=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCK_CPU_DISPATCH= \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCK_WERROR=ON
 fi
 if ! grep -q '^CK_SANITIZE:STRING=thread$' "$build/CMakeCache.txt"; then
