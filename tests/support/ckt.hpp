@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "alloc_hooks.h"
 #include "ckernel/ckernel.h"
@@ -41,6 +45,57 @@ inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
     ckt_alloc_fail_at(0);
     EXPECT_EQ(ckt_alloc_uninstall(), CK_OK) << ck_last_error();
     return total;
+}
+
+// ---- readable, stable names for value-parameterized tests ----
+
+// Test-name text for a parameter's content: letters and digits kept, '-' as "m" (minus),
+// '.' as "p" (point), '+' as "plus", any other run of characters as one '_'; at most 60
+// characters; "empty" when nothing is left.
+inline std::string test_name_text(const std::string &content) {
+    std::string out;
+    for (char ch : content) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        if (std::isalnum(c)) {
+            out += ch;
+        } else if (ch == '-') {
+            out += 'm';
+        } else if (ch == '.') {
+            out += 'p';
+        } else if (ch == '+') {
+            out += "plus";
+        } else if (!out.empty() && out.back() != '_') {
+            out += '_';
+        }
+    }
+    while (!out.empty() && out.back() == '_') out.pop_back();
+    if (out.size() > 60) out.resize(60);
+    return out.empty() ? std::string("empty") : out;
+}
+
+// Names for a whole parameter table, in order: each entry's content made a name, with
+// _2, _3, ... appended to the second and later entries whose names would collide. Stable
+// for as long as the table's entries are.
+inline std::vector<std::string> unique_test_names(const std::vector<std::string> &contents) {
+    std::vector<std::string> names;
+    std::map<std::string, int> seen;
+    for (const std::string &c : contents) {
+        std::string n = test_name_text(c);
+        const int k = ++seen[n];
+        if (k > 1) n += "_" + std::to_string(k);
+        names.push_back(n);
+    }
+    return names;
+}
+
+// A name generator for INSTANTIATE_TEST_SUITE_P over a C array `table` of entries, naming
+// each entry by describe(entry) (a std::string).
+template <class Entry, size_t N, class Describe>
+auto name_by_content(const Entry (&table)[N], Describe describe) {
+    std::vector<std::string> contents;
+    for (const Entry &e : table) contents.push_back(describe(e));
+    const std::vector<std::string> names = unique_test_names(contents);
+    return [names](const ::testing::TestParamInfo<Entry> &info) { return names[info.index]; };
 }
 
 }  // namespace ckt

@@ -221,7 +221,10 @@ TEST_P(ScalarLiteral, StoresTheExactValueAndFormatsIt) {
     EXPECT_EQ(tt::format(a.a), c.text);
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, ScalarLiteral, ::testing::ValuesIn(kScalars));
+INSTANTIATE_TEST_SUITE_P(Types, ScalarLiteral, ::testing::ValuesIn(kScalars),
+                         ckt::name_by_content(kScalars, [](const ScalarCase &c) {
+                             return std::string(c.type) + " " + c.literal;
+                         }));
 
 TEST_F(TypesArray, NanLiteralsAreNaN) {
     for (const char *type : {"float16", "float32", "float64"}) {
@@ -325,7 +328,10 @@ TEST_P(InvalidLiteral, StatusPathAndMessage) {
         << "got: " << ck_last_error() << "\nwant: " << c.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, InvalidLiteral, ::testing::ValuesIn(kBad));
+INSTANTIATE_TEST_SUITE_P(Types, InvalidLiteral, ::testing::ValuesIn(kBad),
+                         ckt::name_by_content(kBad, [](const BadLiteral &c) {
+                             return std::string(c.type) + " " + c.literal;
+                         }));
 
 // Literals that must come back exactly (format(parse(x)) == x) and stay fixed points.
 struct RoundTrip {
@@ -377,7 +383,10 @@ TEST_P(LiteralRoundTrip, FormatOfParseIsTheLiteral) {
     EXPECT_EQ(tt::format(b.a), text);
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, LiteralRoundTrip, ::testing::ValuesIn(kRoundTrips));
+INSTANTIATE_TEST_SUITE_P(Types, LiteralRoundTrip, ::testing::ValuesIn(kRoundTrips),
+                         ckt::name_by_content(kRoundTrips, [](const RoundTrip &c) {
+                             return std::string(c.type) + " " + c.literal;
+                         }));
 
 // parse(format(a)) == a, value by value, for arrays of every scalar type filled with
 // awkward bit patterns (all of them for float16).

@@ -104,7 +104,10 @@ TEST_P(ValidDatashape, CanonicalFormAndQueries) {
     ck_type_decref(t);
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, ValidDatashape, ::testing::ValuesIn(kValid));
+INSTANTIATE_TEST_SUITE_P(Types, ValidDatashape, ::testing::ValuesIn(kValid),
+                         ckt::name_by_content(kValid, [](const Valid &v) {
+                             return std::string(v.input);
+                         }));
 
 struct Invalid {
     const char *input;
@@ -165,7 +168,10 @@ TEST_P(InvalidDatashape, StatusColumnAndMessage) {
         << msg << " (want column " << v.column << ")";
 }
 
-INSTANTIATE_TEST_SUITE_P(Types, InvalidDatashape, ::testing::ValuesIn(kInvalid));
+INSTANTIATE_TEST_SUITE_P(Types, InvalidDatashape, ::testing::ValuesIn(kInvalid),
+                         ckt::name_by_content(kInvalid, [](const Invalid &v) {
+                             return std::string(v.input);
+                         }));
 
 TEST_F(TypesDatashape, ParseErrorMessageQuotesInputAndColumn) {
     ck_type *t = nullptr;
