@@ -101,6 +101,16 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
                        const ck_type *st, const char *sam, ck_request req,
                        const ck__assign_ctx *c, ck__align_bits bits, int dim);
 
+/* Whether t or anything inside it is a var dimension. */
+static int has_var_level(const ck_type *t) {
+    for (; t != NULL; t = t->element) {
+        if (t->id == CK_TYPE_VAR_DIM) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A run of fixed levels (destination fixed, source fixed or absent, no pointer between):
  * collected, then coalesced where both operands are contiguous across two levels (the outer
  * stride is the inner size times the inner stride), so a C-order N-d assignment is one
@@ -141,8 +151,10 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
         dt = (dt)->element;
         dam += sizeof(ck_fixed_dim_arrmeta);
     }
-    /* Coalesce from the inside out. */
-    for (int i = n - 2; i >= 0; i--) {
+    /* Coalesce from the inside out; not above a var dimension, whose errors name the row by
+     * the index of each enclosing dimension (a merged loop would give one flat index). */
+    const int coalesce = !has_var_level(dt) && !has_var_level(st);
+    for (int i = n - 2; coalesce && i >= 0; i--) {
         const ck__fixed_level *o = &lv[i], *in = &lv[i + 1];
         intptr_t dspan, sspan, size;
         if (__builtin_mul_overflow(in->size, in->dst_stride, &dspan) ||
@@ -270,6 +282,7 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
         dam_next = dam + sizeof(ck_var_dim_arrmeta);
     }
     bits.dst |= (uintptr_t)p.dst_stride | (uintptr_t)p.dst_offset;
+    p.dim = dim;
     CK_RETURN_IF_ERROR(ck__make_var_dim(ckb, offset, &p, req));
     return make_assign(ckb, offset, delem, dam_next, selem, sam_next, CK_REQUEST_STRIDED, c, bits,
                        dim + 1);
@@ -292,6 +305,13 @@ static int resolve_ctx(const ck_eval_ctx *ectx, ck__assign_ctx *c) {
 int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                    const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
                    ck_request req, const ck_eval_ctx *ectx) {
+    return ck__make_assign_at(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx,
+                              0);
+}
+
+int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
+                       const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
+                       ck_request req, const ck_eval_ctx *ectx, int first_dim) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_assign: NULL builder, offset or type");
     }
@@ -307,7 +327,8 @@ int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.src_top = src_tp;
     CK_RETURN_IF_ERROR(resolve_ctx(ectx, &c));
     const ck__align_bits bits = {0, 0};
-    return make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &c, bits, 0);
+    return make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &c, bits,
+                       first_dim);
 }
 
 unsigned ck__unaligned_flags(const ck_type *dt, uintptr_t dst_bits, const ck_type *st,

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "ckernel/builder.h"
+#include "ckernel/eval.h"
 #include "ckernel/types.h"
 
 /* CK_EVAL_DST_UNALIGNED / CK_EVAL_SRC_UNALIGNED for data reached at addresses whose low bits
@@ -11,5 +13,12 @@
  * they break the element alignment of dt / st; 0 when both are aligned. */
 unsigned ck__unaligned_flags(const ck_type *dt, uintptr_t dst_bits, const ck_type *st,
                              uintptr_t src_bits);
+
+/* ck_make_assign for types that are the elements of `first_dim` enclosing dimensions (the
+ * parallel split builds the kernel of one row): messages then number dimensions as in the
+ * whole type. */
+int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
+                       const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
+                       ck_request req, const ck_eval_ctx *ectx, int first_dim);
 
 #endif

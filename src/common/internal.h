@@ -59,4 +59,21 @@ static inline int ck__mul_overflow(size_t a, size_t b, size_t *out) {
 /* Sets the message only (status recorded too); returns status. */
 int ck__set_error_str(int status, const char *msg);
 
+/* Located errors: a kernel deep in a tree reports what failed at which dimension, and the
+ * loops the failure unwinds through add the indices of the elements they were at, so the
+ * message names the row: "var dimension 2 at [3][4]: cannot broadcast ...". Only the
+ * failure path pays.
+ *   ck__set_located_error  sets status and message "<what> <dim>: <body>" (what: a static
+ *                          string) and opens the location
+ *   ck__error_at           from a loop whose element `index` failed: prepends [index] when
+ *                          the last error is located (any other ck_set_error closes it)
+ *   ck__error_offset_outer adds delta to the outermost index (a parallel range that started
+ *                          at element `delta` of the outer loop) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+int ck__set_located_error(int status, const char *what, int dim, const char *fmt, ...);
+void ck__error_at(intptr_t index);
+void ck__error_offset_outer(intptr_t delta);
+
 #endif

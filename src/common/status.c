@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ckernel/types.h"
 #include "common/internal.h"
 
 const char *ck_status_name(int status) {
@@ -33,9 +34,21 @@ const char *ck_status_message(int status) {
 /* A fixed buffer: recording an error must itself never allocate (it reports NOMEM too). */
 #define CK__ERROR_CAPACITY 512
 
+/* A located error (ck__set_located_error) keeps its parts, so that the loops it unwinds
+ * through can add their element indices to the message. */
+typedef struct ck__error_location {
+    int active;            /* 1 while the last error is a located one */
+    int dim;               /* the dimension that failed */
+    int nidx;              /* indices known so far, outermost first */
+    intptr_t idx[CK_TYPE_MAX_DEPTH];
+    const char *what;      /* a static string: "var dimension" */
+    char body[CK__ERROR_CAPACITY];
+} ck__error_location;
+
 typedef struct ck__error_state {
     int status;
     char message[CK__ERROR_CAPACITY];
+    ck__error_location loc;
 } ck__error_state;
 
 static _Thread_local ck__error_state ck__error;
@@ -51,10 +64,12 @@ int ck_last_status(void) {
 void ck_clear_error(void) {
     ck__error.status = CK_OK;
     ck__error.message[0] = '\0';
+    ck__error.loc.active = 0;
 }
 
 int ck_set_error(int status, const char *fmt, ...) {
     ck__error.status = status;
+    ck__error.loc.active = 0;
     if (fmt == NULL) {
         snprintf(ck__error.message, sizeof ck__error.message, "%s", ck_status_message(status));
         return status;
@@ -74,4 +89,55 @@ int ck_set_error(int status, const char *fmt, ...) {
 
 int ck__set_error_str(int status, const char *msg) {
     return ck_set_error(status, "%s", msg);
+}
+
+/* "<what> <dim>[ at [i][j]...]: <body>" from the location's parts. */
+static void ck__render_location(void) {
+    const ck__error_location *l = &ck__error.loc;
+    char path[CK__ERROR_CAPACITY];
+    size_t used = 0;
+    path[0] = '\0';
+    for (int i = 0; i < l->nidx && used < sizeof path; i++) {
+        const int n = snprintf(path + used, sizeof path - used, "%s[%td]", i == 0 ? " at " : "",
+                               l->idx[i]);
+        used = n < 0 ? sizeof path : used + (size_t)n;
+    }
+    ck_set_error(ck__error.status, "%s %d%s: %s", l->what, l->dim, path, l->body);
+    ck__error.loc.active = 1; /* ck_set_error cleared it */
+}
+
+int ck__set_located_error(int status, const char *what, int dim, const char *fmt, ...) {
+    ck__error.status = status;
+    ck__error_location *l = &ck__error.loc;
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(l->body, sizeof l->body, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        snprintf(l->body, sizeof l->body, "%s", ck_status_message(status));
+    }
+    l->what = what;
+    l->dim = dim;
+    l->nidx = 0;
+    ck__render_location();
+    return status;
+}
+
+void ck__error_at(intptr_t index) {
+    ck__error_location *l = &ck__error.loc;
+    if (!l->active || l->nidx >= CK_TYPE_MAX_DEPTH) {
+        return;
+    }
+    memmove(l->idx + 1, l->idx, (size_t)l->nidx * sizeof l->idx[0]);
+    l->idx[0] = index;
+    l->nidx++;
+    ck__render_location();
+}
+
+void ck__error_offset_outer(intptr_t delta) {
+    ck__error_location *l = &ck__error.loc;
+    if (l->active && l->nidx > 0 && delta != 0) {
+        l->idx[0] += delta;
+        ck__render_location();
+    }
 }

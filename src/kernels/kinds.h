@@ -81,6 +81,7 @@ typedef struct ck__var_dim_params {
     intptr_t dst_offset, src_offset; /* var sides: arrmeta offset */
     ck_memblock *dst_blockref;       /* var destination: where to allocate (borrowed) */
     size_t dst_elem_size, dst_elem_align;
+    int dim; /* the dimension's number in the whole destination type (0..63), for messages */
 } ck__var_dim_params;
 int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
                      ck_request req);

@@ -101,7 +101,11 @@ static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                 "pointer: the source pointer of element %zu is NULL", i);
         }
         char *target = p + off;
-        CK_RETURN_IF_ERROR(fn(child, dst, &target));
+        const int rc = fn(child, dst, &target);
+        if (CK_UNLIKELY(rc != CK_OK)) {
+            ck__error_at((intptr_t)i); /* names the element in a located error's message */
+            return rc;
+        }
     }
     return CK_OK;
 }
@@ -127,7 +131,11 @@ static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "pointer: the destination pointer of element %zu is NULL", i);
         }
-        CK_RETURN_IF_ERROR(fn(child, p + off, &s));
+        const int rc = fn(child, p + off, &s);
+        if (CK_UNLIKELY(rc != CK_OK)) {
+            ck__error_at((intptr_t)i);
+            return rc;
+        }
     }
     return CK_OK;
 }

@@ -19,6 +19,7 @@ typedef struct ck__var_dim {
     intptr_t dst_stride, src_stride;
     uint32_t dst_elem_size, dst_elem_align;
     uint8_t dst_kind, src_kind; /* ck__dim_side */
+    uint8_t dim;                /* this dimension's number in the destination, for messages */
 } ck__var_dim;
 #if UINTPTR_MAX == UINT64_MAX
 _Static_assert(sizeof(ck__var_dim) == 72, "a var dim kernel is 72 bytes on LP64");
@@ -32,30 +33,32 @@ static void var_dim_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__VAR_DIM_CHILD));
 }
 
+#define CK__VAR_WHAT "var dimension"
+
 /* Allocates n destination elements; reports why it cannot. */
 static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
     if (k->dst_extent != 0) {
-        return ck_set_error(CK_ERR_INVALID,
-                            "var dimension: the destination is unallocated but its arrmeta has "
-                            "offset %td; only offset 0 can be allocated",
-                            k->dst_extent);
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                     "the destination is unallocated but its arrmeta has offset "
+                                     "%td; only offset 0 can be allocated",
+                                     k->dst_extent);
     }
     if (k->dst_blockref == NULL || ck_memblock_get_kind(k->dst_blockref) != CK_MEMBLOCK_ARENA) {
-        return ck_set_error(CK_ERR_INVALID, "var dimension: the destination is unallocated and "
-                                            "its arrmeta has no arena memory block to allocate "
-                                            "from");
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                     "the destination is unallocated and its arrmeta has no "
+                                     "arena memory block to allocate from");
     }
     if (k->dst_stride < 0 || (n > 1 && (size_t)k->dst_stride < k->dst_elem_size)) {
-        return ck_set_error(CK_ERR_INVALID,
-                            "var dimension: cannot allocate an unallocated destination with "
-                            "stride %td for elements of %zu bytes",
-                            k->dst_stride, (size_t)k->dst_elem_size);
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                     "cannot allocate an unallocated destination with stride %td "
+                                     "for elements of %zu bytes",
+                                     k->dst_stride, (size_t)k->dst_elem_size);
     }
     size_t bytes = 0;
     if (n > 0 && (ck__mul_overflow((size_t)(n - 1), (size_t)k->dst_stride, &bytes) ||
                   ck__add_overflow(bytes, k->dst_elem_size, &bytes))) {
-        return ck_set_error(CK_ERR_NOMEM, "var dimension: %td elements overflow the address space",
-                            n);
+        return ck__set_located_error(CK_ERR_NOMEM, CK__VAR_WHAT, k->dim,
+                                     "%td elements overflow the address space", n);
     }
     char *p;
     CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_blockref, bytes, k->dst_elem_align, &p));
@@ -71,12 +74,12 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
     if (k->src_kind == CK__DIM_VAR) {
         const ck_var_data *sv = (const ck_var_data *)src[0];
         if (sv->begin == NULL) {
-            return ck_set_error(CK_ERR_UNINITIALIZED,
-                                "var dimension: the source is not allocated (begin is NULL)");
+            return ck__set_located_error(CK_ERR_UNINITIALIZED, CK__VAR_WHAT, k->dim,
+                                         "the source is not allocated (begin is NULL)");
         }
         if (sv->size > (size_t)INTPTR_MAX) {
-            return ck_set_error(CK_ERR_INVALID, "var dimension: the source row claims %zu elements",
-                                sv->size);
+            return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                         "the source row claims %zu elements", sv->size);
         }
         sp = sv->begin + k->src_extent;
         sn = (intptr_t)sv->size;
@@ -97,9 +100,8 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
             dp = dv->begin;
         } else {
             if (dv->size > (size_t)INTPTR_MAX) {
-                return ck_set_error(CK_ERR_INVALID,
-                                    "var dimension: the destination row claims %zu elements",
-                                    dv->size);
+                return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                             "the destination row claims %zu elements", dv->size);
             }
             dp = dv->begin + k->dst_extent;
         }
@@ -110,10 +112,10 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
     }
     if (sn != dn) {
         if (sn != 1) {
-            return ck_set_error(CK_ERR_BROADCAST,
-                                "var dimension: cannot broadcast a source of size %td into a "
-                                "destination of size %td",
-                                sn, dn);
+            return ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
+                                         "cannot broadcast a source of size %td into a "
+                                         "destination of size %td",
+                                         sn, dn);
         }
         ss = 0;
     }
@@ -126,7 +128,11 @@ static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char
     char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR(var_dim_single(self, dst, &s));
+        const int rc = var_dim_single(self, dst, &s);
+        if (CK_UNLIKELY(rc != CK_OK)) {
+            ck__error_at((intptr_t)i); /* the row, in the message */
+            return rc;
+        }
     }
     return CK_OK;
 }
@@ -153,6 +159,7 @@ int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *
     k->src_stride = p->src_stride;
     k->dst_elem_size = (uint32_t)p->dst_elem_size;
     k->dst_elem_align = (uint32_t)p->dst_elem_align;
+    k->dim = (uint8_t)p->dim;
     *offset += CK__VAR_DIM_CHILD;
     return CK_OK;
 }

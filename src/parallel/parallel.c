@@ -98,7 +98,11 @@ int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end) {
     /* (A zero stride adds nothing: a broadcast source may be any pointer, even NULL.) */
     char *d = job->dst_stride != 0 ? job->dst + (intptr_t)begin * job->dst_stride : job->dst;
     char *s = job->src_stride != 0 ? job->src + (intptr_t)begin * job->src_stride : job->src;
-    return job->fn(job->kernel, d, job->dst_stride, &s, &job->src_stride, end - begin);
+    const int rc = job->fn(job->kernel, d, job->dst_stride, &s, &job->src_stride, end - begin);
+    if (rc != CK_OK) {
+        ck__error_offset_outer((intptr_t)begin); /* the range's rows, counted in the whole */
+    }
+    return rc;
 }
 
 typedef struct ck__par_settings {
@@ -294,7 +298,8 @@ int ck_parallel_assign(const ck_array *dst, const ck_array *src, const ck_eval_c
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    int rc = ck_make_assign(&b, &off, delem, dam_elem, selem, sam_elem, CK_REQUEST_STRIDED, &ctx);
+    int rc = ck__make_assign_at(&b, &off, delem, dam_elem, selem, sam_elem, CK_REQUEST_STRIDED,
+                                &ctx, 1);
     if (rc != CK_OK) {
         ck_builder_destroy(&b);
         if (rc == CK_ERR_NOMEM) {

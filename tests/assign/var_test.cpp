@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 #include "ckt.hpp"
 #include "ckt_array.hpp"
@@ -53,9 +54,53 @@ TEST_F(Var, SizeOneBroadcastsOtherMismatchesFailAtRunTime) {
     Array dst2("var * int32", "[0, 0, 0]");
     EXPECT_EQ(ck_assign(dst2.get(), two.get(), nullptr), CK_ERR_BROADCAST);
     EXPECT_STREQ(ck_last_error(),
-                 "var dimension: cannot broadcast a source of size 2 into a destination of "
+                 "var dimension 0: cannot broadcast a source of size 2 into a destination of "
                  "size 3");
     EXPECT_EQ(dst2.str(), "[0, 0, 0]");
+}
+
+// A failing row is named by its dimension (counted from 0 at the outermost dimension of the
+// destination) and the index of each enclosing dimension's element, as written by hand here.
+struct RowCase {
+    const char *dst_type, *dst_literal; /* dst_literal nullptr: a new (unallocated) array */
+    const char *src_type, *src_literal, *message;
+};
+
+TEST_F(Var, ASizeErrorNamesTheDimensionAndTheRow) {
+    const RowCase cases[] = {
+        // Allocated destination rows: the middle row's sizes differ.
+        {"3 * var * int32", "[[0, 0], [0, 0, 0], [0, 0]]", "3 * var * int32",
+         "[[1, 2], [3, 4], [5, 6]]",
+         "var dimension 1 at [1]: cannot broadcast a source of size 2 into a destination of size 3"},
+        // var under a fixed dim: the first row, the last row.
+        {"3 * 2 * int32", nullptr, "3 * var * int32", "[[1, 2, 3], [4, 5], [6, 7]]",
+         "var dimension 1 at [0]: cannot broadcast a source of size 3 into a destination of size 2"},
+        {"3 * 2 * int32", nullptr, "3 * var * int32", "[[1, 2], [4, 5], [6, 7, 8]]",
+         "var dimension 1 at [2]: cannot broadcast a source of size 3 into a destination of size 2"},
+        // var under var: the row inside the row.
+        {"2 * var * 3 * int8", nullptr, "2 * var * var * int8", "[[[1, 2, 3]], [[1, 2, 3], [1, 2]]]",
+         "var dimension 2 at [1][1]: cannot broadcast a source of size 2 into a destination of "
+         "size 3"},
+        // Under two fixed dims that C order would merge into one loop: still two indices.
+        {"2 * 2 * 3 * int8", nullptr, "2 * 2 * var * int8",
+         "[[[1, 2, 3], [1, 2, 3]], [[1, 2], [1, 2, 3]]]",
+         "var dimension 2 at [1][0]: cannot broadcast a source of size 2 into a destination of "
+         "size 3"},
+        // Through a pointer: the pointer is not a dimension.
+        {"2 * pointer[3 * int8]", nullptr, "2 * var * int8", "[[1, 2, 3], [1, 2, 3, 4]]",
+         "var dimension 1 at [1]: cannot broadcast a source of size 4 into a destination of "
+         "size 3"},
+        // An unallocated source row is located too.
+        {"3 * 2 * int32", nullptr, "3 * var * int32", "[[1, 2], null, [6, 7]]",
+         "var dimension 1 at [1]: the source is not allocated (begin is NULL)"},
+    };
+    for (const RowCase &c : cases) {
+        SCOPED_TRACE(std::string(c.dst_type) + " <- " + c.src_type + " " + c.src_literal);
+        Array src(c.src_type, c.src_literal);
+        Array dst = c.dst_literal != nullptr ? Array(c.dst_type, c.dst_literal) : Array(c.dst_type);
+        EXPECT_NE(ck_assign(dst.get(), src.get(), nullptr), CK_OK);
+        EXPECT_STREQ(ck_last_error(), c.message);
+    }
 }
 
 TEST_F(Var, UnallocatedSourceIsUninitialized) {

@@ -293,6 +293,8 @@ TEST_F(Leakless, RaggedRowMismatchAtARandomRow) {
         par::allocate_rows(ref, dst_len, 8);
         ASSERT_EQ(ck_assign(ref.get(), src.get(), nullptr), CK_ERR_BROADCAST);
         const std::string want = ck_last_error();
+        EXPECT_EQ(want, "var dimension 1 at [" + std::to_string(bad) +
+                            "]: cannot broadcast a source of size 2 into a destination of size 3");
         ck_eval_ctx c = par::ctx(2 + trial % 2, 16u << trial);
         EXPECT_EQ(ck_parallel_assign(dst.get(), src.get(), &c), CK_ERR_BROADCAST) << "row " << bad;
         EXPECT_EQ(std::string(ck_last_error()), want);
