@@ -162,6 +162,27 @@ TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
     EXPECT_NE(r.out.find("\"jit\": false}"), std::string::npos) << r.out;
 }
 
+// The huge-page policy (docs/design.md §5): on by default, off with the environment
+// variable; the system's mode is read from the kernel's own setting.
+TEST(Cli, InfoSaysWhetherHugePagesAreAdvised) {
+    Result on = ckernel("info");
+    EXPECT_EQ(on.status, 0);
+    EXPECT_NE(on.out.find("  huge pages:    advised for blocks of 4 MiB and more (system THP mode: "),
+              std::string::npos)
+        << on.out;
+    Result off = ckt::run_shell(std::string("CKERNEL_MADVISE_HUGEPAGE=0 ") + CK_CLI_PATH + " info");
+    EXPECT_EQ(off.status, 0);
+    EXPECT_NE(off.out.find("  huge pages:    not advised (CKERNEL_MADVISE_HUGEPAGE=0"),
+              std::string::npos)
+        << off.out;
+    Result json = ckt::run_shell(std::string("CKERNEL_MADVISE_HUGEPAGE=0 ") + CK_CLI_PATH +
+                                 " info --json");
+    EXPECT_NE(json.out.find("\"hugepages\": {\"advised\": false, \"min_bytes\": 4194304, "
+                            "\"system_mode\": \""),
+              std::string::npos)
+        << json.out;
+}
+
 // The environment variable is read once per process: each run is a new process.
 TEST(Cli, TheEnvironmentVariableChangesTheChosenLeaves) {
     Result base = ckernel("explain float64 int32", "", "baseline");

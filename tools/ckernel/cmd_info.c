@@ -22,6 +22,25 @@ static void compiled_targets(char *buf, size_t n) {
     }
 }
 
+/* The system's transparent-huge-page mode: the bracketed word of the kernel's setting
+ * ("always [madvise] never" -> "madvise"), or "unknown". */
+static void thp_mode(char *out, size_t cap) {
+    snprintf(out, cap, "unknown");
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f == NULL) {
+        return;
+    }
+    char line[128];
+    if (fgets(line, sizeof line, f) != NULL) {
+        const char *open = strchr(line, '[');
+        const char *close = open != NULL ? strchr(open, ']') : NULL;
+        if (close != NULL && (size_t)(close - open - 1) < cap) {
+            snprintf(out, cap, "%.*s", (int)(close - open - 1), open + 1);
+        }
+    }
+    fclose(f);
+}
+
 int cmd_info(int argc, char **argv) {
     int json = 0;
     for (int i = 1; i < argc; i++) {
@@ -36,6 +55,9 @@ int cmd_info(int argc, char **argv) {
     }
     char targets[64];
     compiled_targets(targets, sizeof targets);
+    char thp[32];
+    thp_mode(thp, sizeof thp);
+    const int advised = ck_hugepages_advised();
     const int cpu_ok = ck_cpu_check() == CK_OK;
     const char *chosen = ck_cpu_target_name(ck_cpu_best_target());
     const char *detected = ck_cpu_target_name(ck_cpu_detected_target());
@@ -44,10 +66,11 @@ int cmd_info(int argc, char **argv) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
-               "\"count\": %d}, \"jit\": false}\n",
+               "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
+               "\"system_mode\": \"%s\"}, \"jit\": false}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
-               ck_get_num_threads());
+               ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp);
     } else {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
@@ -57,6 +80,14 @@ int cmd_info(int argc, char **argv) {
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
         printf("  threads:       %s, %d thread%s (ck_set_num_threads)\n", ck_parallel_backend(),
                ck_get_num_threads(), ck_get_num_threads() == 1 ? "" : "s");
+        if (advised) {
+            printf("  huge pages:    advised for blocks of %zu MiB and more (system THP mode: %s)\n",
+                   CK_HUGEPAGE_MIN_BYTES >> 20, thp);
+        } else {
+            printf("  huge pages:    not advised (CKERNEL_MADVISE_HUGEPAGE=0 or not Linux; system "
+                   "THP mode: %s)\n",
+                   thp);
+        }
         printf("  jit:           not available (this build compiles leaves ahead of time only)\n");
     }
     return cpu_ok ? CLI_OK : cli_report(ck_last_status());
