@@ -4,10 +4,13 @@
 // benchmark's but span many grains.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -234,6 +237,11 @@ TEST_F(Leakless, BroadcastMissingAndSizeOneOuterDimensions) {
     }
 }
 
+// A located error's message with its row indices ("at [25000]") replaced by "at [row]".
+std::string without_row(const std::string &msg) {
+    return std::regex_replace(msg, std::regex(R"( at (\[[0-9]+\])+)"), " at [row]");
+}
+
 TEST_F(Leakless, ShapeErrorsAreThoseOfCkAssign) {
     struct Case {
         const char *dst, *src;
@@ -251,7 +259,9 @@ TEST_F(Leakless, ShapeErrorsAreThoseOfCkAssign) {
         ck_eval_ctx c = par::ctx(2, 64);
         ck_clear_error();
         EXPECT_EQ(ck_parallel_assign(dst.get(), src.get(), &c), want);
-        EXPECT_EQ(std::string(ck_last_error()), want_msg);
+        // Every row of the var source is unallocated: the serial run reports row 0, a parallel
+        // one whichever failing row won (docs/kernels.md §8.4). The rest of the text is equal.
+        EXPECT_EQ(without_row(ck_last_error()), without_row(want_msg));
     }
 }
 
