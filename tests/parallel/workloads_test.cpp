@@ -4,8 +4,6 @@
 // benchmark's but span many grains.
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
