@@ -16,7 +16,7 @@ build=$1
 seconds=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
-targets=(type_parse array_parse)
+targets=(type_parse array_parse signature_parse)
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S "$src" -B "$build" -G Ninja \

@@ -1,0 +1,62 @@
+/* src/dispatch/signature.h: signatures of callables' leaves and the conversion kinds that
+ * selection ranks them by (docs/design.md §10). Internal: the callable API that will use them
+ * is not built yet.
+ *
+ * A signature is N argument scalar types and one result scalar type, written either way:
+ *   (float64, float64) -> float64    datashape style: scalar names, whitespace free
+ *   dd)d                             compact: argument letters, ')', the result letter
+ * Letters (fixed widths, as on LP64): ? bool; b h i l q int8 int16 int32 int64 int64;
+ * B H I L Q the unsigned ones; e f d float16 float32 float64; Zf Zd complex64 complex128.
+ * Both parse to one ck__signature; errors are CK_ERR_PARSE with the 1-based column. */
+#ifndef CKERNEL_DISPATCH_SIGNATURE_H
+#define CKERNEL_DISPATCH_SIGNATURE_H
+
+#include <stddef.h>
+
+#include "ckernel/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CK__SIG_MAX_ARGS 16
+
+typedef struct ck__signature {
+    int nargs;
+    ck_type_id args[CK__SIG_MAX_ARGS];
+    ck_type_id ret;
+} ck__signature;
+
+/* Parses either form (datashape style when the first non-blank character is '('). */
+int ck__signature_parse(const char *text, ck__signature *out);
+/* "(float64, float64) -> float64" / "dd)d" (int64 as q, uint64 as Q) into buf; the length
+ * written, or the length needed when it does not fit (like snprintf). */
+size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap);
+size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t cap);
+
+/* How a value of one scalar type goes to another, best first (Numba's kinds):
+ *   EXACT    the same type
+ *   PROMOTE  the same kind (signed, unsigned, float, complex), wider: lossless
+ *   SAFE     another kind, lossless for every value (bool -> any, uint8 -> int16,
+ *            int16 -> float32, int32 -> float64, float32 -> complex64, ...)
+ *   UNSAFE   may lose a value (narrowing, int64 -> float64, float -> int, complex -> real,
+ *            signed <-> unsigned of no greater width, anything but bool -> bool)
+ *   NONE     no conversion; never the case between two of the 14 scalars, which all
+ *            convert (kept for non-scalar arguments) */
+typedef enum ck__conversion {
+    CK__CONV_EXACT,
+    CK__CONV_PROMOTE,
+    CK__CONV_SAFE,
+    CK__CONV_UNSAFE,
+    CK__CONV_NONE
+} ck__conversion;
+
+ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to);
+/* "exact", "promote", "safe", "unsafe", "none". */
+const char *ck__conversion_name(ck__conversion c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
