@@ -19,7 +19,8 @@
     X(ERR_IMAGINARY, 9, "complex value has a non-zero imaginary part")            \
     X(ERR_UNINITIALIZED, 10, "source data is not allocated")                      \
     X(ERR_UNSUPPORTED, 11, "operation not supported")                             \
-    X(ERR_INTERNAL, 12, "internal error")
+    X(ERR_INTERNAL, 12, "internal error")                                         \
+    X(ERR_AMBIGUOUS, 13, "several signatures match equally well")
 
 typedef enum ck_status {
 #define CK__STATUS_ENUM(name, value, msg) CK_##name = value,

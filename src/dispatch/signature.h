@@ -55,6 +55,28 @@ ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to);
 /* "exact", "promote", "safe", "unsafe", "none". */
 const char *ck__conversion_name(ck__conversion c);
 
+/* ---- best-match selection (Numba's rule) ---- */
+
+/* How well argument types fit a signature: counts of conversions of each kind. Ranked by
+ * (unsafe, safe, promote), lexicographically, lowest first. */
+typedef struct ck__rating {
+    int unsafe, safe, promote;
+} ck__rating;
+
+/* Rates `args` against sig: 1 and *out when the arity agrees and no argument is NONE,
+ * else 0. */
+int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out);
+/* <0, 0, >0 as a ranks better than, equal to, worse than b. */
+int ck__rating_compare(const ck__rating *a, const ck__rating *b);
+
+/* Picks the best of `n` candidate signatures of the callable `name` for `args`: *best is its
+ * index, *rating its rating. Candidates needing an unsafe conversion are dropped unless
+ * allow_unsafe. The choice depends only on the set of candidates, never on their order.
+ * No candidate left: CK_ERR_TYPE, listing every candidate and why it does not fit. A tie for
+ * best: CK_ERR_AMBIGUOUS, listing the tied signatures and their rating. */
+int ck__select(const char *name, const ck__signature *cands, int n, const ck_type_id *args,
+               int nargs, int allow_unsafe, int *best, ck__rating *rating);
+
 #ifdef __cplusplus
 }
 #endif

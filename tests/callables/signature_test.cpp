@@ -8,22 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "ckt.hpp"
 #include "ckt_array.hpp"
-#include "dispatch/signature.h"
+#include "sig.hpp"
 
 namespace {
 
-std::string datashape_form(const ck__signature &s) {
-    char buf[512];
-    ck__signature_format(&s, buf, sizeof buf);
-    return buf;
-}
-std::string compact_form(const ck__signature &s) {
-    char buf[64];
-    ck__signature_format_compact(&s, buf, sizeof buf);
-    return buf;
-}
+using sig::compact_form;
+using sig::datashape_form;
 
 struct Spelling {
     const char *text, *canonical, *compact;

@@ -1,0 +1,153 @@
+// tests/callables/select_test.cpp: best-match selection of a signature (Numba's rule):
+// ratings, the ranking, unsafe conversions only when allowed, ambiguity and no-match
+// messages, and independence from the order of the candidates. Expected choices and
+// messages are worked out by hand from the conversion table (docs/design.md §10).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "sig.hpp"
+
+namespace {
+
+const auto sigs = sig::parse_all;
+const auto text = sig::compact_form;
+
+struct Choice {
+    int rc;
+    std::string chosen;  // compact form, or the message on failure
+    ck__rating rating;
+};
+
+Choice choose(const std::vector<ck__signature> &c, std::vector<ck_type_id> args, bool unsafe) {
+    int best = -1;
+    ck__rating r = {-1, -1, -1};
+    const int rc = ck__select("add", c.data(), static_cast<int>(c.size()), args.data(),
+                              static_cast<int>(args.size()), unsafe ? 1 : 0, &best, &r);
+    return {rc, rc == CK_OK ? text(c[static_cast<size_t>(best)]) : ck_last_error(), r};
+}
+
+TEST(Select, RatingsCountEachConversionKind) {
+    const auto c = sigs({"dd)d"});
+    ck__rating r;
+    const ck_type_id args[] = {CK_TYPE_FLOAT32, CK_TYPE_INT32};
+    ASSERT_EQ(ck__rate(&c[0], args, 2, &r), 1);
+    EXPECT_EQ(r.promote, 1);  // float32 -> float64
+    EXPECT_EQ(r.safe, 1);     // int32 -> float64
+    EXPECT_EQ(r.unsafe, 0);
+    EXPECT_EQ(ck__rate(&c[0], args, 1, &r), 0) << "arity differs";
+    const ck__rating a = {0, 5, 5}, b = {1, 0, 0}, d = {0, 5, 6};
+    EXPECT_LT(ck__rating_compare(&a, &b), 0) << "any unsafe ranks below every lossless";
+    EXPECT_LT(ck__rating_compare(&a, &d), 0);
+    EXPECT_EQ(ck__rating_compare(&a, &a), 0);
+}
+
+TEST(Select, TheBestRatingWins) {
+    const auto c = sigs({"ii)i", "qq)q", "dd)d", "ZdZd)Zd"});
+    // Exact beats everything.
+    Choice x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
+    EXPECT_EQ(x.rc, CK_OK) << x.chosen;
+    EXPECT_EQ(x.chosen, "ii)i");
+    EXPECT_EQ(x.rating.promote + x.rating.safe + x.rating.unsafe, 0);
+    // int32 + int64: ii)i needs int64 -> int32 (unsafe); qq)q one promote; dd)d one safe
+    // (int32) and one unsafe (int64): qq)q.
+    x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT64}, false);
+    EXPECT_EQ(x.chosen, "qq)q");
+    EXPECT_EQ(x.rating.promote, 1);
+    // float32 + int16: dd)d (1 promote, 1 safe) beats ZdZd)Zd (2 safe).
+    x = choose(c, {CK_TYPE_FLOAT32, CK_TYPE_INT16}, false);
+    EXPECT_EQ(x.chosen, "dd)d");
+    EXPECT_EQ(x.rating.safe, 1);
+    EXPECT_EQ(x.rating.promote, 1);
+    // bool + complex64: only ZdZd)Zd is lossless (bool safe, complex64 promote).
+    x = choose(c, {CK_TYPE_BOOL, CK_TYPE_COMPLEX64}, false);
+    EXPECT_EQ(x.chosen, "ZdZd)Zd");
+}
+
+TEST(Select, UnsafeConversionsOnlyWhenAllowed) {
+    const auto c = sigs({"ii)i", "ff)f"});
+    // float64 + int32: ii)i needs 1 unsafe (float64 -> int32), ff)f 2 (float64 -> float32,
+    // int32 -> float32).
+    Choice x = choose(c, {CK_TYPE_FLOAT64, CK_TYPE_INT32}, false);
+    EXPECT_EQ(x.rc, CK_ERR_TYPE);
+    EXPECT_EQ(x.chosen,
+              "add: no signature takes (float64, int32) without unsafe conversions; candidates: "
+              "(float32, float32) -> float32 [2 unsafe conversions], (int32, int32) -> int32 "
+              "[1 unsafe conversion]");
+    x = choose(c, {CK_TYPE_FLOAT64, CK_TYPE_INT32}, true);
+    EXPECT_EQ(x.rc, CK_OK) << x.chosen;
+    EXPECT_EQ(x.chosen, "ii)i");
+    EXPECT_EQ(x.rating.unsafe, 1);
+}
+
+TEST(Select, ArityAndEmptyCandidateLists) {
+    const auto c = sigs({"d)d", "ddd)d"});
+    Choice x = choose(c, {CK_TYPE_FLOAT64, CK_TYPE_FLOAT64}, true);
+    EXPECT_EQ(x.rc, CK_ERR_TYPE);
+    EXPECT_EQ(x.chosen, "add: no signature takes (float64, float64); candidates: (float64) -> "
+                        "float64 [takes 1 argument], (float64, float64, float64) -> float64 "
+                        "[takes 3 arguments]");
+    x = choose({}, {CK_TYPE_INT8}, true);
+    EXPECT_EQ(x.rc, CK_ERR_TYPE);
+    EXPECT_EQ(x.chosen, "add: no signature takes (int8); it has no signatures");
+}
+
+TEST(Select, ATieIsAmbiguousAndListsTheTiedSignatures) {
+    // int8 + int16 promote equally well to (int32, int32) and (int64, int64): two promotes
+    // each. (int16, int16) is better (one promote) once present.
+    const auto c = sigs({"qq)q", "ii)i", "dd)d"});
+    Choice x = choose(c, {CK_TYPE_INT8, CK_TYPE_INT16}, false);
+    EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
+    EXPECT_EQ(x.chosen, "add: (int8, int16) matches 2 signatures equally well (0 unsafe, 0 "
+                        "safe, 2 promote): (int32, int32) -> int32, (int64, int64) -> int64");
+    const auto with16 = sigs({"qq)q", "ii)i", "dd)d", "hh)h"});
+    x = choose(with16, {CK_TYPE_INT8, CK_TYPE_INT16}, false);
+    EXPECT_EQ(x.rc, CK_OK);
+    EXPECT_EQ(x.chosen, "hh)h");
+}
+
+TEST(Select, TheChoiceNeverDependsOnTheOrderOfTheCandidates) {
+    auto c = sigs({"ii)i", "qq)q", "dd)d", "ff)f", "hh)h", "ZfZf)Zf", "BB)B", "(bool, bool) -> bool"});
+    std::sort(c.begin(), c.end(), [](const ck__signature &a, const ck__signature &b) {
+        return text(a) < text(b);
+    });
+    const std::vector<std::vector<ck_type_id>> queries = {
+        {CK_TYPE_INT8, CK_TYPE_INT8},     {CK_TYPE_UINT8, CK_TYPE_INT32},
+        {CK_TYPE_FLOAT16, CK_TYPE_BOOL},  {CK_TYPE_INT8, CK_TYPE_FLOAT32},
+        {CK_TYPE_UINT64, CK_TYPE_UINT64}, {CK_TYPE_COMPLEX128, CK_TYPE_INT8},
+    };
+    for (const auto &q : queries)
+        for (bool unsafe : {false, true}) {
+            const Choice first = choose(c, q, unsafe);
+            auto perm = c;
+            for (int k = 0; k < 20; ++k) {
+                std::next_permutation(perm.begin(), perm.end(), [](const ck__signature &a,
+                                                                   const ck__signature &b) {
+                    return text(a) < text(b);
+                });
+                const Choice again = choose(perm, q, unsafe);
+                EXPECT_EQ(again.rc, first.rc);
+                EXPECT_EQ(again.chosen, first.chosen) << "order changed the outcome";
+            }
+        }
+}
+
+TEST(Select, AllocationFailureWhileReporting) {
+    const auto c = sigs({"qq)q", "ii)i"});
+    const ck_type_id args[] = {CK_TYPE_INT8, CK_TYPE_INT16};
+    ASSERT_EQ(ckt_alloc_install(), CK_OK);
+    for (int64_t n = 1; n <= 3; ++n) {
+        ckt_alloc_fail_at(n);
+        int best = -1;
+        ck__rating r;
+        const int rc = ck__select("add", c.data(), 2, args, 2, 0, &best, &r);
+        EXPECT_TRUE(rc == CK_ERR_NOMEM || rc == CK_ERR_AMBIGUOUS) << ck_status_name(rc);
+        EXPECT_EQ(ckt::live_allocations(), 0);
+    }
+    ckt_alloc_fail_at(0);
+    EXPECT_EQ(ckt_alloc_uninstall(), CK_OK);
+}
+
+}  // namespace
