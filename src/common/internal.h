@@ -65,15 +65,16 @@ int ck__set_error_str(int status, const char *msg);
  * failure path pays.
  *   ck__set_located_error  sets status and message "<what> <dim>: <body>" (what: a static
  *                          string) and opens the location
- *   ck__error_at           from a loop whose element `index` failed: prepends [index] when
- *                          the last error is located (any other ck_set_error closes it)
+ *   ck__error_at           from a loop whose element `index` failed with status rc:
+ *                          prepends [index] when the last error is a located one with that
+ *                          status (any other ck_set_error closes it)
  *   ck__error_offset_outer adds delta to the outermost index (a parallel range that started
  *                          at element `delta` of the outer loop) */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 4, 5)))
 #endif
 int ck__set_located_error(int status, const char *what, int dim, const char *fmt, ...);
-void ck__error_at(intptr_t index);
-void ck__error_offset_outer(intptr_t delta);
+void ck__error_at(int rc, intptr_t index);
+void ck__error_offset_outer(int rc, intptr_t delta);
 
 #endif

@@ -123,9 +123,15 @@ int ck__set_located_error(int status, const char *what, int dim, const char *fmt
     return status;
 }
 
-void ck__error_at(intptr_t index) {
+/* The location is still the one of the failure being propagated as `rc`: a kernel that
+ * failed without a message of its own must not extend an older error's. */
+static int ck__location_is(int rc) {
+    return ck__error.loc.active && ck__error.status == rc;
+}
+
+void ck__error_at(int rc, intptr_t index) {
     ck__error_location *l = &ck__error.loc;
-    if (!l->active || l->nidx >= CK_TYPE_MAX_DEPTH) {
+    if (!ck__location_is(rc) || l->nidx >= CK_TYPE_MAX_DEPTH) {
         return;
     }
     memmove(l->idx + 1, l->idx, (size_t)l->nidx * sizeof l->idx[0]);
@@ -134,9 +140,9 @@ void ck__error_at(intptr_t index) {
     ck__render_location();
 }
 
-void ck__error_offset_outer(intptr_t delta) {
+void ck__error_offset_outer(int rc, intptr_t delta) {
     ck__error_location *l = &ck__error.loc;
-    if (l->active && l->nidx > 0 && delta != 0) {
+    if (ck__location_is(rc) && l->nidx > 0 && delta != 0) {
         l->idx[0] += delta;
         ck__render_location();
     }

@@ -103,7 +103,7 @@ static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
         char *target = p + off;
         const int rc = fn(child, dst, &target);
         if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at((intptr_t)i); /* names the element in a located error's message */
+            ck__error_at(rc, (intptr_t)i); /* names the element in a located error's message */
             return rc;
         }
     }
@@ -133,7 +133,7 @@ static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
         }
         const int rc = fn(child, p + off, &s);
         if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at((intptr_t)i);
+            ck__error_at(rc, (intptr_t)i);
             return rc;
         }
     }

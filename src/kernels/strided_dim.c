@@ -33,7 +33,7 @@ static int strided_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
         const int rc = fn(child, dst, k->dst_stride, &s, &k->src_stride, (size_t)k->size);
         if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at((intptr_t)i); /* names the element in a located error's message */
+            ck__error_at(rc, (intptr_t)i); /* names the element in a located error's message */
             return rc;
         }
     }

@@ -130,7 +130,7 @@ static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
         const int rc = var_dim_single(self, dst, &s);
         if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at((intptr_t)i); /* the row, in the message */
+            ck__error_at(rc, (intptr_t)i); /* the row, in the message */
             return rc;
         }
     }

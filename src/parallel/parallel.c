@@ -100,7 +100,7 @@ int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end) {
     char *s = job->src_stride != 0 ? job->src + (intptr_t)begin * job->src_stride : job->src;
     const int rc = job->fn(job->kernel, d, job->dst_stride, &s, &job->src_stride, end - begin);
     if (rc != CK_OK) {
-        ck__error_offset_outer((intptr_t)begin); /* the range's rows, counted in the whole */
+        ck__error_offset_outer(rc, (intptr_t)begin); /* the range's rows, counted in the whole */
     }
     return rc;
 }
