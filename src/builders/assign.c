@@ -101,16 +101,6 @@ static int make_assign(ck_builder *ckb, size_t *offset, const ck_type *dt, const
                        const ck_type *st, const char *sam, ck_request req,
                        const ck__assign_ctx *c, ck__align_bits bits, int dim);
 
-/* Whether t or anything inside it is a var dimension. */
-static int has_var_level(const ck_type *t) {
-    for (; t != NULL; t = t->element) {
-        if (t->id == CK_TYPE_VAR_DIM) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* A run of fixed levels (destination fixed, source fixed or absent, no pointer between):
  * collected, then coalesced where both operands are contiguous across two levels (the outer
  * stride is the inner size times the inner stride), so a C-order N-d assignment is one
@@ -151,9 +141,10 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck_type *dt, c
         dt = (dt)->element;
         dam += sizeof(ck_fixed_dim_arrmeta);
     }
-    /* Coalesce from the inside out; not above a var dimension, whose errors name the row by
-     * the index of each enclosing dimension (a merged loop would give one flat index). */
-    const int coalesce = !has_var_level(dt) && !has_var_level(st);
+    /* Coalesce from the inside out; not above a var dimension or a pointer (which may lead
+     * to one), whose errors name the row by the index of each enclosing dimension (a merged
+     * loop would give one flat index). has_blockref says "a var or a pointer inside". */
+    const int coalesce = !(dt)->has_blockref && !(st)->has_blockref;
     for (int i = n - 2; coalesce && i >= 0; i--) {
         const ck__fixed_level *o = &lv[i], *in = &lv[i + 1];
         intptr_t dspan, sspan, size;
