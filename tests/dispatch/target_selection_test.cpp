@@ -38,7 +38,7 @@ class TargetSelection : public ::testing::Test {
   protected:
     void TearDown() override {
         // Back to the machine's best for the tests that follow.
-        EXPECT_EQ(ck_cpu_set_target_cap(ck_cpu_detected_target()), CK_OK);
+        EXPECT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);
     }
 };
 
@@ -82,7 +82,7 @@ TEST_F(TargetSelection, KernelsKeepTheTargetTheyWereBuiltWith) {
     ASSERT_EQ(ck_make_assign(&b, &off, dt.get(), reinterpret_cast<char *>(&am), st.get(),
                              reinterpret_cast<char *>(&sm), CK_REQUEST_SINGLE, nullptr),
               CK_OK);
-    ASSERT_EQ(ck_cpu_set_target_cap(ck_cpu_detected_target()), CK_OK);
+    ASSERT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);
     char *d = nullptr;
     ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &d), CK_OK);
     EXPECT_NE(std::strstr(d, "[baseline]"), nullptr) << d;

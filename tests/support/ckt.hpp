@@ -47,6 +47,17 @@ inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
     return total;
 }
 
+// The best CPU target this machine supports that this build compiled leaves for: what the
+// cap goes back to after a test lowered it (a baseline-only build has no other).
+inline ck_cpu_target best_compiled_target() {
+    for (int t = static_cast<int>(ck_cpu_detected_target()); t > 0; --t) {
+        if (ck_cpu_target_compiled(static_cast<ck_cpu_target>(t))) {
+            return static_cast<ck_cpu_target>(t);
+        }
+    }
+    return CK_CPU_BASELINE;
+}
+
 // ---- readable, stable names for value-parameterized tests ----
 
 // Test-name text for a parameter's content: letters and digits kept, '-' as "m" (minus),
