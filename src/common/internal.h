@@ -77,4 +77,15 @@ int ck__set_located_error(int status, const char *what, int dim, const char *fmt
 void ck__error_at(int rc, intptr_t index);
 void ck__error_offset_outer(int rc, intptr_t delta);
 
+/* CK_RETURN_IF_ERROR for the call on element `index` of a dimension loop: the failing
+ * element's index goes into a located error's message (ck__error_at) on the way out. */
+#define CK_RETURN_IF_ERROR_AT(index, expr)            \
+    do {                                              \
+        int ck__rc_ = (expr);                         \
+        if (CK_UNLIKELY(ck__rc_ != CK_OK)) {          \
+            ck__error_at(ck__rc_, (intptr_t)(index)); \
+            return ck__rc_;                           \
+        }                                             \
+    } while (0)
+
 #endif

@@ -101,11 +101,7 @@ static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                 "pointer: the source pointer of element %zu is NULL", i);
         }
         char *target = p + off;
-        const int rc = fn(child, dst, &target);
-        if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at(rc, (intptr_t)i); /* names the element in a located error's message */
-            return rc;
-        }
+        CK_RETURN_IF_ERROR_AT(i, fn(child, dst, &target));
     }
     return CK_OK;
 }
@@ -131,11 +127,7 @@ static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "pointer: the destination pointer of element %zu is NULL", i);
         }
-        const int rc = fn(child, p + off, &s);
-        if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at(rc, (intptr_t)i);
-            return rc;
-        }
+        CK_RETURN_IF_ERROR_AT(i, fn(child, p + off, &s));
     }
     return CK_OK;
 }

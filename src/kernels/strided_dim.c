@@ -31,11 +31,8 @@ static int strided_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
     char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        const int rc = fn(child, dst, k->dst_stride, &s, &k->src_stride, (size_t)k->size);
-        if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at(rc, (intptr_t)i); /* names the element in a located error's message */
-            return rc;
-        }
+        CK_RETURN_IF_ERROR_AT(i,
+                              fn(child, dst, k->dst_stride, &s, &k->src_stride, (size_t)k->size));
     }
     return CK_OK;
 }

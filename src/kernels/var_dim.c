@@ -128,11 +128,7 @@ static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char
     char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        const int rc = var_dim_single(self, dst, &s);
-        if (CK_UNLIKELY(rc != CK_OK)) {
-            ck__error_at(rc, (intptr_t)i); /* the row, in the message */
-            return rc;
-        }
+        CK_RETURN_IF_ERROR_AT(i, var_dim_single(self, dst, &s)); /* the row, in messages */
     }
     return CK_OK;
 }
