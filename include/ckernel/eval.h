@@ -31,6 +31,8 @@ typedef enum ck_errmode {
 #define CK_EVAL_SRC_UNALIGNED 0x1u
 #define CK_EVAL_DST_UNALIGNED 0x2u
 #define CK_EVAL_FLUSH_DENORMALS 0x4u
+/* Callables: selection may use signatures that need an unsafe argument conversion. */
+#define CK_EVAL_ALLOW_UNSAFE 0x8u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */

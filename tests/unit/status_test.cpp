@@ -21,7 +21,7 @@ TEST(Status, ValuesAndNamesArePinned) {
         {3, "CK_ERR_PARSE"},    {4, "CK_ERR_TYPE"},       {5, "CK_ERR_BROADCAST"},
         {6, "CK_ERR_OVERFLOW"}, {7, "CK_ERR_FRACTIONAL"}, {8, "CK_ERR_INEXACT"},
         {9, "CK_ERR_IMAGINARY"}, {10, "CK_ERR_UNINITIALIZED"}, {11, "CK_ERR_UNSUPPORTED"},
-        {12, "CK_ERR_INTERNAL"}, {13, "CK_ERR_AMBIGUOUS"},
+        {12, "CK_ERR_INTERNAL"}, {13, "CK_ERR_AMBIGUOUS"}, {14, "CK_ERR_ZERO_DIVISION"},
     };
     EXPECT_EQ(CK_OK, 0);
     EXPECT_EQ(CK_ERR_NOMEM, 1);
@@ -29,7 +29,8 @@ TEST(Status, ValuesAndNamesArePinned) {
     EXPECT_EQ(CK_ERR_INTERNAL, 12);
     for (const auto &e : expected) EXPECT_STREQ(ck_status_name(e.value), e.name);
     EXPECT_EQ(CK_ERR_AMBIGUOUS, 13);
-    EXPECT_EQ(static_cast<int>(CK__STATUS_END), 14);
+    EXPECT_EQ(CK_ERR_ZERO_DIVISION, 14);
+    EXPECT_EQ(static_cast<int>(CK__STATUS_END), 15);
 }
 
 TEST(Status, MessagesAreDistinctAndUnknownValuesAreNamedSo) {

@@ -1,0 +1,148 @@
+/* ckernel/callable.h: callables (a name with signatures, each with a kernel factory), the
+ * registry they live in, best-match selection, and the N-ary composition that lifts a
+ * factory's leaf over fixed, var and pointer dimensions with broadcasting and argument casts
+ * (docs/design.md §10, docs/kernels.md §8).
+ *
+ * A factory builds only the leaf: a kernel taking `nargs` sources of its signature's scalar
+ * types (aligned) and writing one element of the result type. ckernel composes everything
+ * around it: dimension kernels with one stride per source, pointers, unaligned data, and cast
+ * kernels for arguments (and the result) whose types differ from the signature's. */
+#ifndef CKERNEL_CALLABLE_H
+#define CKERNEL_CALLABLE_H
+
+#include <stddef.h>
+
+#include "ckernel/array.h"
+#include "ckernel/builder.h"
+#include "ckernel/cpu.h"
+#include "ckernel/eval.h"
+#include "ckernel/export.h"
+#include "ckernel/kernel.h"
+#include "ckernel/types.h"
+
+CK_BEGIN_DECLS
+
+/* Most sources a callable takes (and a composed kernel passes). */
+#define CK_CALL_MAX_ARGS 16
+
+typedef struct ck_callable ck_callable;
+
+/* What a factory is asked to build: its signature, after selection, and the context. */
+typedef struct ck_leaf_info {
+    const char *name;                   /* the callable's name */
+    int nargs;                          /* 1 .. CK_CALL_MAX_ARGS */
+    ck_type_id args[CK_CALL_MAX_ARGS];  /* the signature's argument scalar types */
+    ck_type_id ret;                     /* the signature's result scalar type */
+    ck_errmode errmode;                 /* concrete (never CK_ERRMODE_DEFAULT) */
+    ck_cpu_target target;               /* the CPU target kernels built now use */
+    ck_request req;                     /* which function the leaf must store */
+} ck_leaf_info;
+
+/* A kernel factory. `instantiate` builds the leaf at *offset in ckb (reserve, write the
+ * prefix, advance *offset: docs/kernels.md §3) and must copy into the kernel whatever the
+ * kernel needs from `data` (or take its own reference): kernels outlive nothing.
+ * `resolve` (optional) says which result scalar type the leaf writes for this signature; it
+ * may refuse with a status and a message (ck_set_error). Without it, the result type is the
+ * signature's. `release` (optional) is called once with `data` when the callable holding the
+ * factory is freed, or when ck_callable_add fails. */
+typedef struct ck_factory {
+    int (*instantiate)(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info);
+    int (*resolve)(void *data, const ck_leaf_info *info, ck_type_id *ret);
+    void *data;
+    void (*release)(void *data);
+} ck_factory;
+
+/* A new callable with no signature (one reference). Names are identifiers: a letter or '_'
+ * then letters, digits or '_', at most 63 bytes; CK_ERR_INVALID otherwise. */
+CK_EXTERN int ck_callable_new(const char *name, ck_callable **out);
+/* Adds a signature, "(float64, float64) -> float64" or "dd)d" (docs/design.md §10), with its
+ * factory. Safe while other threads select from and call the callable. The same argument
+ * types twice is CK_ERR_INVALID. On any failure the factory's release is called. */
+CK_EXTERN int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *factory);
+/* Adds a plain C function as a leaf, called through libffi with its CEP 1000 signature
+ * ("dd)d" is double f(double, double); complex arguments are C _Complex values). The call
+ * interface is prepared once when a kernel is built. CK_ERR_UNSUPPORTED when this build has
+ * no libffi. */
+CK_EXTERN int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void));
+/* Reference counting (atomic). The last decref releases every factory's data. NULL is fine. */
+CK_EXTERN void ck_callable_incref(ck_callable *c);
+CK_EXTERN void ck_callable_decref(ck_callable *c);
+CK_EXTERN const char *ck_callable_name(const ck_callable *c);
+/* The signatures, one per line in the datashape style, sorted ("(float64, float64) ->
+ * float64\n..."); free *out with ck_free. */
+CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);
+
+/* ---- the registry (process-wide; the built-ins assign, add, subtract, multiply, divide
+ * are always there) ---- */
+
+/* Registers c under its name (takes a reference). CK_ERR_INVALID when the name is taken. */
+CK_EXTERN int ck_register(ck_callable *c);
+/* A new reference to the callable named `name`; CK_ERR_TYPE when there is none. */
+CK_EXTERN int ck_lookup(const char *name, ck_callable **out);
+/* Every registered name, sorted, one per line; free *out with ck_free. */
+CK_EXTERN int ck_registry_names(char **out);
+
+/* ---- selection ---- */
+
+/* CK_EVAL_ALLOW_UNSAFE (ckernel/eval.h) lets selection use signatures that need an unsafe
+ * argument conversion. Which signature `args` (scalar ids) select: its index in the sorted
+ * list of ck_callable_signatures, or CK_ERR_TYPE (none fits; the message lists the
+ * candidates) / CK_ERR_AMBIGUOUS (a tie; the message lists the tied ones). *why (may be
+ * NULL; free with ck_free) gets "(int32, float64) -> float64: 1 safe, 0 promote, 0 unsafe".
+ * Warm selections come from a per-callable cache. */
+CK_EXTERN int ck_callable_select(const ck_callable *c, int nargs, const ck_type_id *args,
+                                 const ck_eval_ctx *ectx, int *index, char **why);
+
+/* ---- kernels ---- */
+
+/* Builds at *offset the kernel dst <- c(src[0], ..., src[nsrc-1]): selects a signature for
+ * the sources' scalar types, broadcasts every source against the destination over fixed, var
+ * and pointer dimensions (a missing or size-1 dimension broadcasts; var sizes are checked
+ * when the kernel runs), casts arguments and the result where their types differ from the
+ * signature's (with the context's error mode), and lets the factory build the leaf. ectx
+ * NULL means CK_EVAL_CTX_INIT. On failure, destroy the builder. */
+CK_EXTERN int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c,
+                           const ck_type *dst_tp, const char *dst_arrmeta, int nsrc,
+                           const ck_type *const *src_tp, const char *const *src_arrmeta,
+                           ck_request req, const ck_eval_ctx *ectx);
+/* The type a call produces: the sources broadcast together (fixed sizes 1 and N give N; a
+ * var dimension anywhere in a level makes it var; pointers are read through) over the
+ * selected signature's result type. One reference in *out. */
+CK_EXTERN int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                                  const ck_eval_ctx *ectx, ck_type **out);
+/* dst <- c(src...) for whole arrays: build, run once, destroy. */
+CK_EXTERN int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
+                      const ck_eval_ctx *ectx);
+/* A new array of ck_call_result_type holding c(src...). */
+CK_EXTERN int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src,
+                          const ck_eval_ctx *ectx, ck_array **out);
+
+/* ---- describing user kernels ---- */
+
+/* What a describe callback writes to (opaque). */
+typedef struct ck_describer ck_describer;
+/* Appends to the kernel's line (its parameters). */
+CK_EXTERN void ck_describe_printf(ck_describer *d, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Declares a child kernel `rel_offset` bytes behind the kernel (at most 18). */
+CK_EXTERN void ck_describe_child(ck_describer *d, size_t rel_offset);
+
+/* A kind of user kernel, recognised by its functions in ck_kernel_describe and `ckernel
+ * explain`. `size` is its struct's size; `describe` (optional) prints its parameters and
+ * declares its children. The struct is copied; `name` must stay valid. Registering the same
+ * functions again replaces nothing and succeeds. At most 1024 kinds. */
+typedef struct ck_kernel_kind {
+    const char *name;
+    ck_single_fn single;
+    ck_strided_fn strided;
+    size_t size;
+    void (*describe)(const ck_prefix *self, ck_describer *d);
+} ck_kernel_kind;
+CK_EXTERN int ck_kernel_kind_register(const ck_kernel_kind *kind);
+
+CK_END_DECLS
+
+#endif
