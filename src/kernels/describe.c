@@ -7,7 +7,7 @@
 #include "kernels/kinds.h"
 
 static const ck__kind *const ck__kinds[] = {
-    &ck__strided_dim_kind, &ck__var_dim_kind,   &ck__pointer_src_kind,
+    &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
     &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
 };
 
@@ -31,7 +31,7 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
             continue;
         }
         ck__strbuf tail = CK__STRBUF_INIT;
-        size_t size = 0, children[4];
+        size_t size = 0, children[CK__MAX_CHILDREN];
         int nchildren = 0;
         k->describe(node, &tail, &size, children, &nchildren);
         ck__strbuf_printf(out, "%s @%zu +%zu  %s_%s  %s\n", k->name, at, size, k->name,

@@ -38,7 +38,8 @@ typedef struct ck__describe_ctx {
 
 /* One kind: how to recognise a node (by its function) and describe it. `describe` prints the
  * node's own parameters (after the common prefix of the line, without a newline), stores the
- * node's struct size, and lists its children's relative offsets (up to 4). */
+ * node's struct size, and lists its children's relative offsets (up to CK__MAX_CHILDREN). */
+#define CK__MAX_CHILDREN 18
 typedef struct ck__kind {
     const char *name;
     ck_single_fn single;
@@ -48,6 +49,7 @@ typedef struct ck__kind {
 } ck__kind;
 
 extern const ck__kind ck__strided_dim_kind;
+extern const ck__kind ck__strided_dim_n_kind;
 extern const ck__kind ck__var_dim_kind;
 extern const ck__kind ck__pointer_src_kind;
 extern const ck__kind ck__pointer_dst_kind;
@@ -61,9 +63,10 @@ int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
 
 /* ---- factories ---- */
 
-/* A strided (fixed) dimension: `size` rows; child: strided request. */
+/* A strided (fixed) dimension: `size` rows, one stride per source (nsrc of them, 1..16);
+ * child: strided request. One source gets the 40-byte kernel of old; more get an N-ary one. */
 int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_t dst_stride,
-                         intptr_t src_stride, ck_request req);
+                         int nsrc, const intptr_t *src_stride, ck_request req);
 
 /* The two innermost fixed dimensions walked in square tiles ([0] outer, [1] inner), for
  * operands contiguous along different dimensions. Child: strided request (a leaf). */
@@ -71,28 +74,34 @@ int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
                       const intptr_t dst_stride[2], const intptr_t src_stride[2],
                       ck_request req);
 
-/* A dimension where either side is ragged. Each side is var, fixed, or (source only) absent
- * (broadcast). Child: strided request over the elements. */
+/* A dimension where the destination or any source is ragged. Each side is var, fixed, or
+ * (sources only) absent (broadcast). Child: strided request over the elements. */
 typedef enum ck__dim_side { CK__DIM_VAR, CK__DIM_FIXED, CK__DIM_ABSENT } ck__dim_side;
+typedef struct ck__var_side {
+    ck__dim_side kind;
+    intptr_t size;   /* fixed: the size */
+    intptr_t stride; /* element stride */
+    intptr_t offset; /* var: arrmeta offset */
+} ck__var_side;
 typedef struct ck__var_dim_params {
-    ck__dim_side dst_kind, src_kind;
-    intptr_t dst_size, src_size;     /* fixed sides: the size */
-    intptr_t dst_stride, src_stride; /* element strides */
-    intptr_t dst_offset, src_offset; /* var sides: arrmeta offset */
-    ck_memblock *dst_blockref;       /* var destination: where to allocate (borrowed) */
+    ck__dim_side dst_kind;
+    intptr_t dst_size, dst_stride, dst_offset;
+    ck_memblock *dst_blockref; /* var destination: where to allocate (borrowed) */
     size_t dst_elem_size, dst_elem_align;
     int dim; /* the dimension's number in the whole destination type (0..63), for messages */
+    int nsrc;
+    ck__var_side src[16];
 } ck__var_dim_params;
 int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
                      ck_request req);
 
-/* pointer[T] -> U (reads through the source pointer) or T -> pointer[U] (writes through the
- * destination's). Child: single request; except with `gather` (the byte size of a scalar T,
- * 0 otherwise), when targets are gathered in chunks and the child is a leaf built with the
- * strided request. */
+/* pointer[T] -> U (reads through the pointer stored in source `which` of nsrc) or
+ * T -> pointer[U] (writes through the destination's). Child: single request; except with
+ * `gather` (the byte size of a scalar T, 0 otherwise; one source only), when targets are
+ * gathered in chunks and the child is a leaf built with the strided request. */
 int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset,
-                         size_t gather, ck_request req);
-int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+                         size_t gather, int nsrc, int which, ck_request req);
+int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset, int nsrc,
                          ck_request req);
 
 /* Copies misaligned elements through aligned stack chunks around a leaf. Child: strided

@@ -13,6 +13,8 @@
 typedef struct ck__pointer {
     ck_prefix base;
     intptr_t offset; /* added to the stored pointer */
+    uint32_t nsrc;   /* sources the kernel passes on */
+    uint32_t which;  /* source kind: the source that holds the pointers */
 } ck__pointer;
 
 typedef struct ck__pointer_gather {
@@ -80,28 +82,41 @@ static int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
 }
 
 static int pointer_src_single(ck_prefix *self, char *dst, char *const *src) {
-    char *p = load_pointer(src[0]);
+    const ck__pointer *k = (const ck__pointer *)self;
+    char *args[16];
+    for (uint32_t j = 0; j < k->nsrc; j++) {
+        args[j] = src[j];
+    }
+    char *p = load_pointer(src[k->which]);
     if (p == NULL) {
         return ck_set_error(CK_ERR_UNINITIALIZED, "pointer: the source pointer is NULL");
     }
-    char *target = p + ((const ck__pointer *)self)->offset;
-    return ck_call_single(ck_child(self, CK__POINTER_CHILD), dst, &target);
+    args[k->which] = p + k->offset;
+    return ck_call_single(ck_child(self, CK__POINTER_CHILD), dst, args);
 }
 
 static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                char *const *src, const intptr_t *src_stride, size_t count) {
-    const intptr_t off = ((const ck__pointer *)self)->offset;
+    const ck__pointer *k = (const ck__pointer *)self;
     ck_prefix *child = ck_child(self, CK__POINTER_CHILD);
     ck_single_fn fn = ck_prefix_single(child);
-    const char *s = src[0];
-    for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        char *p = load_pointer(s);
+    const uint32_t ns = k->nsrc, w = k->which;
+    char *s[16], *args[16];
+    for (uint32_t j = 0; j < ns; j++) {
+        s[j] = src[j];
+    }
+    for (size_t i = 0; i < count; i++, dst += dst_stride) {
+        char *p = load_pointer(s[w]);
         if (p == NULL) {
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "pointer: the source pointer of element %zu is NULL", i);
         }
-        char *target = p + off;
-        CK_RETURN_IF_ERROR_AT(i, fn(child, dst, &target));
+        for (uint32_t j = 0; j < ns; j++) {
+            args[j] = s[j];
+            s[j] += src_stride[j];
+        }
+        args[w] = p + k->offset;
+        CK_RETURN_IF_ERROR_AT(i, fn(child, dst, args));
     }
     return CK_OK;
 }
@@ -117,17 +132,24 @@ static int pointer_dst_single(ck_prefix *self, char *dst, char *const *src) {
 
 static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                char *const *src, const intptr_t *src_stride, size_t count) {
-    const intptr_t off = ((const ck__pointer *)self)->offset;
+    const ck__pointer *k = (const ck__pointer *)self;
     ck_prefix *child = ck_child(self, CK__POINTER_CHILD);
     ck_single_fn fn = ck_prefix_single(child);
-    char *s = src[0];
-    for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
+    const uint32_t ns = k->nsrc;
+    char *s[16];
+    for (uint32_t j = 0; j < ns; j++) {
+        s[j] = src[j];
+    }
+    for (size_t i = 0; i < count; i++, dst += dst_stride) {
         char *p = load_pointer(dst);
         if (p == NULL) {
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "pointer: the destination pointer of element %zu is NULL", i);
         }
-        CK_RETURN_IF_ERROR_AT(i, fn(child, p + off, &s));
+        CK_RETURN_IF_ERROR_AT(i, fn(child, p + k->offset, s));
+        for (uint32_t j = 0; j < ns; j++) {
+            s[j] += src_stride[j];
+        }
     }
     return CK_OK;
 }
@@ -136,21 +158,26 @@ static void gather_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__GATHER_CHILD));
 }
 
-static int make_pointer(ck_builder *ckb, size_t *offset, intptr_t target_offset,
-                        ck_request req, ck_single_fn single, ck_strided_fn strided) {
+static int make_pointer(ck_builder *ckb, size_t *offset, intptr_t target_offset, int nsrc,
+                        int which, ck_request req, ck_single_fn single, ck_strided_fn strided) {
+    if (nsrc < 1 || nsrc > 16 || which < 0 || which >= nsrc) {
+        return ck_set_error(CK_ERR_INTERNAL, "pointer kernel for source %d of %d", which, nsrc);
+    }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__POINTER_CHILD));
     ck__pointer *k = (ck__pointer *)ck_builder_at(ckb, *offset);
     k->base.destructor = pointer_destroy;
     ck_prefix_set_function(&k->base, req, single, strided);
     k->offset = target_offset;
+    k->nsrc = (uint32_t)nsrc;
+    k->which = (uint32_t)which;
     *offset += CK__POINTER_CHILD;
     return CK_OK;
 }
 
 int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset,
-                         size_t gather, ck_request req) {
-    if (gather == 0 || gather > CK__GATHER_MAX) {
-        return make_pointer(ckb, offset, target_offset, req, pointer_src_single,
+                         size_t gather, int nsrc, int which, ck_request req) {
+    if (gather == 0 || gather > CK__GATHER_MAX || nsrc != 1) {
+        return make_pointer(ckb, offset, target_offset, nsrc, which, req, pointer_src_single,
                             pointer_src_strided);
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__GATHER_CHILD));
@@ -158,19 +185,27 @@ int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset
     g->pointer.base.destructor = gather_destroy;
     ck_prefix_set_function(&g->pointer.base, req, pointer_gather_single, pointer_gather_strided);
     g->pointer.offset = target_offset;
+    g->pointer.nsrc = 1;
     g->size = gather;
     *offset += CK__GATHER_CHILD;
     return CK_OK;
 }
 
-int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset, int nsrc,
                          ck_request req) {
-    return make_pointer(ckb, offset, target_offset, req, pointer_dst_single, pointer_dst_strided);
+    return make_pointer(ckb, offset, target_offset, nsrc, 0, req, pointer_dst_single,
+                        pointer_dst_strided);
 }
 
 static void pointer_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                              size_t *children, int *nchildren) {
-    ck__strbuf_printf(out, "target_offset=%td", ((const ck__pointer *)self)->offset);
+    const ck__pointer *k = (const ck__pointer *)self;
+    ck__strbuf_printf(out, "target_offset=%td", k->offset);
+    if (k->nsrc > 1 && self->function != NULL &&
+        (ck_prefix_single(self) == pointer_src_single ||
+         ck_prefix_strided(self) == pointer_src_strided)) {
+        ck__strbuf_printf(out, " argument=%u", k->which);
+    }
     *size = sizeof(ck__pointer);
     children[0] = CK__POINTER_CHILD;
     *nchildren = 1;

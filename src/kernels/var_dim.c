@@ -9,23 +9,40 @@
 #include "kernels/kinds.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
-/* 72 bytes, so that a fixed dim over a ragged dim over a leaf (40 + 72 + 16) fits the
- * builder's 128 inline bytes: each side needs a size (fixed) or an offset (var), never both. */
+/* 56 bytes plus 16 per source: with one source 72, so that a fixed dim over a ragged dim
+ * over a leaf (40 + 72 + 16) fits the builder's 128 inline bytes. Each side needs a size
+ * (fixed) or an offset (var), never both: one `extent` holds either. */
+typedef struct ck__var_src {
+    intptr_t extent, stride;
+} ck__var_src;
+
 typedef struct ck__var_dim {
     ck_prefix base;
-    ck_memblock *dst_blockref;       /* a counted reference, released by the destructor */
-    intptr_t dst_extent, src_extent; /* fixed side: its size; var side: its arrmeta offset */
-    intptr_t dst_stride, src_stride;
+    ck_memblock *dst_blockref; /* a counted reference, released by the destructor */
+    intptr_t dst_extent, dst_stride;
     uint32_t dst_elem_size, dst_elem_align;
-    uint8_t dst_kind, src_kind; /* ck__dim_side */
-    uint8_t dim;                /* this dimension's number in the destination, for messages */
+    uint32_t src_kinds; /* ck__dim_side of source j in bits 2j..2j+1 */
+    uint8_t dst_kind;   /* ck__dim_side */
+    uint8_t dim;        /* this dimension's number in the destination, for messages */
+    uint8_t nsrc;
+    uint8_t pad;
+    ck__var_src src[]; /* nsrc of them */
 } ck__var_dim;
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(ck__var_dim) == 72, "a var dim kernel is 72 bytes on LP64");
+_Static_assert(sizeof(ck__var_dim) + sizeof(ck__var_src) == 72,
+               "a one-source var dim kernel is 72 bytes on LP64");
 #endif
 
-#define CK__VAR_DIM_CHILD CK_ALIGN_OFFSET(sizeof(ck__var_dim))
+static inline size_t var_dim_child(const ck__var_dim *k) {
+    return sizeof(ck__var_dim) + (size_t)k->nsrc * sizeof(ck__var_src);
+}
+#define CK__VAR_DIM_CHILD var_dim_child(k)
+
+static inline int src_kind(const ck__var_dim *k, int j) {
+    return (int)((k->src_kinds >> (2 * j)) & 3u);
+}
 
 static void var_dim_destroy(ck_prefix *self) {
     ck__var_dim *k = (ck__var_dim *)self;
@@ -67,36 +84,65 @@ static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
     return CK_OK;
 }
 
-static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
-    const ck__var_dim *k = (const ck__var_dim *)self;
-    char *sp;
-    intptr_t sn, ss = k->src_stride;
-    if (k->src_kind == CK__DIM_VAR) {
-        const ck_var_data *sv = (const ck_var_data *)src[0];
+/* Where source j's row starts, its size and stride. */
+static int source_row(const ck__var_dim *k, int j, char *src, char **sp, intptr_t *sn,
+                      intptr_t *ss) {
+    *ss = k->src[j].stride;
+    switch (src_kind(k, j)) {
+    case CK__DIM_VAR: {
+        const ck_var_data *sv = (const ck_var_data *)src;
         if (sv->begin == NULL) {
-            return ck__set_located_error(CK_ERR_UNINITIALIZED, CK__VAR_WHAT, k->dim,
-                                         "the source is not allocated (begin is NULL)");
+            return k->nsrc == 1
+                       ? ck__set_located_error(CK_ERR_UNINITIALIZED, CK__VAR_WHAT, k->dim,
+                                               "the source is not allocated (begin is NULL)")
+                       : ck__set_located_error(CK_ERR_UNINITIALIZED, CK__VAR_WHAT, k->dim,
+                                               "argument %d is not allocated (begin is NULL)",
+                                               j);
         }
         if (sv->size > (size_t)INTPTR_MAX) {
             return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
                                          "the source row claims %zu elements", sv->size);
         }
-        sp = sv->begin + k->src_extent;
-        sn = (intptr_t)sv->size;
-    } else if (k->src_kind == CK__DIM_FIXED) {
-        sp = src[0];
-        sn = k->src_extent;
-    } else {
-        sp = src[0];
-        sn = 1;
-        ss = 0;
+        *sp = sv->begin + k->src[j].extent;
+        *sn = (intptr_t)sv->size;
+        return CK_OK;
+    }
+    case CK__DIM_FIXED:
+        *sp = src;
+        *sn = k->src[j].extent;
+        return CK_OK;
+    default:
+        *sp = src;
+        *sn = 1;
+        *ss = 0;
+        return CK_OK;
+    }
+}
+
+static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
+    const ck__var_dim *k = (const ck__var_dim *)self;
+    const int ns = k->nsrc;
+    char *sp[16];
+    intptr_t sn[16], ss[16];
+    intptr_t common = 1; /* the sources' size, broadcast: what an unallocated dst gets */
+    for (int j = 0; j < ns; j++) {
+        CK_RETURN_IF_ERROR(source_row(k, j, src[j], &sp[j], &sn[j], &ss[j]));
+        if (sn[j] != 1) {
+            if (common != 1 && common != sn[j]) {
+                return ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
+                                             "cannot broadcast arguments of sizes %td and %td "
+                                             "together",
+                                             common, sn[j]);
+            }
+            common = sn[j];
+        }
     }
     char *dp;
     intptr_t dn;
     if (k->dst_kind == CK__DIM_VAR) {
         ck_var_data *dv = (ck_var_data *)dst;
         if (dv->begin == NULL) {
-            CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, sn));
+            CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, ns == 1 ? sn[0] : common));
             dp = dv->begin;
         } else {
             if (dv->size > (size_t)INTPTR_MAX) {
@@ -110,34 +156,52 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
         dp = dst;
         dn = k->dst_extent;
     }
-    if (sn != dn) {
-        if (sn != 1) {
-            return ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
-                                         "cannot broadcast a source of size %td into a "
-                                         "destination of size %td",
-                                         sn, dn);
+    for (int j = 0; j < ns; j++) {
+        if (sn[j] == dn) {
+            continue;
         }
-        ss = 0;
+        if (sn[j] != 1) {
+            return ns == 1 ? ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
+                                                   "cannot broadcast a source of size %td into a "
+                                                   "destination of size %td",
+                                                   sn[j], dn)
+                           : ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
+                                                   "cannot broadcast argument %d of size %td "
+                                                   "into a destination of size %td",
+                                                   j, sn[j], dn);
+        }
+        ss[j] = 0;
     }
-    return ck_call_strided(ck_child(self, CK__VAR_DIM_CHILD), dp, k->dst_stride, &sp, &ss,
+    return ck_call_strided(ck_child(self, CK__VAR_DIM_CHILD), dp, k->dst_stride, sp, ss,
                            (size_t)dn);
 }
 
 static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                            const intptr_t *src_stride, size_t count) {
-    char *s = src[0];
-    const intptr_t ss = src_stride[0];
-    for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, var_dim_single(self, dst, &s)); /* the row, in messages */
+    const int ns = ((const ck__var_dim *)self)->nsrc;
+    char *s[16];
+    for (int j = 0; j < ns; j++) {
+        s[j] = src[j];
+    }
+    for (size_t i = 0; i < count; i++, dst += dst_stride) {
+        CK_RETURN_IF_ERROR_AT(i, var_dim_single(self, dst, s)); /* the row, in messages */
+        for (int j = 0; j < ns; j++) {
+            s[j] += src_stride[j];
+        }
     }
     return CK_OK;
 }
 
 int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
                      ck_request req) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__VAR_DIM_CHILD));
+    if (p->nsrc < 1 || p->nsrc > 16) {
+        return ck_set_error(CK_ERR_INTERNAL, "var dimension with %d sources", p->nsrc);
+    }
+    const size_t child = sizeof(ck__var_dim) + (size_t)p->nsrc * sizeof(ck__var_src);
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + child));
     ck__var_dim *k = (ck__var_dim *)ck_builder_at(ckb, *offset);
     k->base.destructor = var_dim_destroy;
+    k->nsrc = (uint8_t)p->nsrc; /* first: the destructor finds the child by it */
     ck_prefix_set_function(&k->base, req, var_dim_single, var_dim_strided);
     if (p->dst_kind == CK__DIM_VAR) {
         ck_memblock_incref(p->dst_blockref);
@@ -148,15 +212,17 @@ int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *
                             p->dst_elem_size);
     }
     k->dst_kind = (uint8_t)p->dst_kind;
-    k->src_kind = (uint8_t)p->src_kind;
     k->dst_extent = p->dst_kind == CK__DIM_FIXED ? p->dst_size : p->dst_offset;
-    k->src_extent = p->src_kind == CK__DIM_FIXED ? p->src_size : p->src_offset;
     k->dst_stride = p->dst_stride;
-    k->src_stride = p->src_stride;
     k->dst_elem_size = (uint32_t)p->dst_elem_size;
     k->dst_elem_align = (uint32_t)p->dst_elem_align;
     k->dim = (uint8_t)p->dim;
-    *offset += CK__VAR_DIM_CHILD;
+    for (int j = 0; j < p->nsrc; j++) {
+        k->src_kinds |= (uint32_t)p->src[j].kind << (2 * j);
+        k->src[j].extent = p->src[j].kind == CK__DIM_FIXED ? p->src[j].size : p->src[j].offset;
+        k->src[j].stride = p->src[j].stride;
+    }
+    *offset += child;
     return CK_OK;
 }
 
@@ -175,9 +241,16 @@ static void var_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *siz
                              size_t *children, int *nchildren) {
     const ck__var_dim *k = (const ck__var_dim *)self;
     var_dim_side(out, "dst", k->dst_kind, k->dst_extent, k->dst_stride, k->dst_extent);
-    ck__strbuf_puts(out, " ");
-    var_dim_side(out, "src", k->src_kind, k->src_extent, k->src_stride, k->src_extent);
-    *size = sizeof(ck__var_dim);
+    for (int j = 0; j < k->nsrc; j++) {
+        char which[16] = "src";
+        if (k->nsrc > 1) {
+            snprintf(which, sizeof which, "src%d", j);
+        }
+        ck__strbuf_puts(out, " ");
+        var_dim_side(out, which, src_kind(k, j), k->src[j].extent, k->src[j].stride,
+                     k->src[j].extent);
+    }
+    *size = CK__VAR_DIM_CHILD;
     children[0] = CK__VAR_DIM_CHILD;
     *nchildren = 1;
 }

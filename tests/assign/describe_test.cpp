@@ -50,11 +50,11 @@ TEST(Describe, EveryLineOfAComposedKernel) {
     EXPECT_STREQ(text,
                  "strided_dim @0 +40  strided_dim_strided  size=2 dst_stride=8 src_stride=0 "
                  "(broadcast)\n"
-                 "  pointer_dst @40 +24  pointer_dst_strided  target_offset=4\n"
-                 "    strided_dim @64 +40  strided_dim_single  size=3 dst_stride=2 src_stride=2\n"
-                 "      leaf @104 +16  cast uint16 -> float16 (inexact) strided [baseline]\n");
+                 "  pointer_dst @40 +32  pointer_dst_strided  target_offset=4\n"
+                 "    strided_dim @72 +40  strided_dim_single  size=3 dst_stride=2 src_stride=2\n"
+                 "      leaf @112 +16  cast uint16 -> float16 (inexact) strided [baseline]\n");
 
-    EXPECT_EQ(off, 120u);
+    EXPECT_EQ(off, 128u);
     ck_free(text);
     ck_builder_destroy(&b);
     ASSERT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);

@@ -45,11 +45,11 @@ TEST(Cli, ExplainBroadcastModesPointersAndUnaligned) {
     r = ckernel("explain --unaligned int16 'pointer[int16]'");
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out,
-              "pointer_gather @0 +32  pointer_gather_single  target_offset=0 gather=2 "
+              "pointer_gather @0 +40  pointer_gather_single  target_offset=0 gather=2 "
               "chunk=128\n"
-              "  unaligned @32 +32  unaligned_strided  buffers=dst chunk=128\n"
-              "    leaf @64 +16  copy int16 strided [baseline]\n"
-              "total: 80 bytes in the kernel buffer; builder inline, no heap allocation "
+              "  unaligned @40 +32  unaligned_strided  buffers=dst chunk=128\n"
+              "    leaf @72 +16  copy int16 strided [baseline]\n"
+              "total: 88 bytes in the kernel buffer; builder inline, no heap allocation "
               "(capacity 128)\n");
 }
 

@@ -41,8 +41,9 @@ int run_nest(int with_message) {
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    int rc = ck__make_strided_dim(&b, &off, 3, 32, 0, CK_REQUEST_SINGLE);
-    if (rc == CK_OK) rc = ck__make_strided_dim(&b, &off, 4, 8, 0, CK_REQUEST_STRIDED);
+    const intptr_t zero = 0;
+    int rc = ck__make_strided_dim(&b, &off, 3, 32, 1, &zero, CK_REQUEST_SINGLE);
+    if (rc == CK_OK) rc = ck__make_strided_dim(&b, &off, 4, 8, 1, &zero, CK_REQUEST_STRIDED);
     if (rc == CK_OK) rc = ck_builder_reserve_leaf(&b, off + sizeof(FailingLeaf));
     if (rc == CK_OK) {
         auto *leaf = reinterpret_cast<FailingLeaf *>(ck_builder_at(&b, off));

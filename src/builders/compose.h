@@ -1,0 +1,51 @@
+/* src/builders/compose.h: the one composition walk (compose.c) that builds the kernel for a
+ * destination and N sources: pointers, then dimensions with broadcasting, then a leaf made
+ * by a caller-given maker (the assignment leaf for ck_make_assign, a callable's leaf for
+ * ck_make_call). */
+#ifndef CKERNEL_BUILDERS_COMPOSE_H
+#define CKERNEL_BUILDERS_COMPOSE_H
+
+#include <stdint.h>
+
+#include "ckernel/builder.h"
+#include "ckernel/callable.h"
+#include "ckernel/eval.h"
+#include "ckernel/types.h"
+
+#define CK__MAX_SRC CK_CALL_MAX_ARGS
+
+typedef struct ck__compose ck__compose;
+
+/* Builds the leaf at *offset for scalar dt <- scalar st[0..nsrc-1]. dst_bits / src_bits are
+ * every stride and offset that moved the operands since their last known-aligned base,
+ * OR-ed together (with c->flags, they say which operands may be misaligned). */
+typedef int (*ck__leaf_maker)(const ck__compose *c, ck_builder *ckb, size_t *offset,
+                              const ck_type *dt, const ck_type *const *st, ck_request req,
+                              unsigned flags, uintptr_t dst_bits, const uintptr_t *src_bits);
+
+struct ck__compose {
+    const ck_type *dst_top;           /* for messages */
+    const ck_type *const *src_top;    /* nsrc of them */
+    int nsrc;                         /* 1 .. CK__MAX_SRC */
+    ck_errmode mode;                  /* concrete */
+    unsigned flags;                   /* CK_EVAL_* */
+    ck__leaf_maker make_leaf;
+    const void *leaf_data;            /* the maker's own */
+};
+
+/* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in
+ * messages (the parallel split builds the kernel of one row). */
+int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                      const ck_type *dst_tp, const char *dst_arrmeta,
+                      const char *const *src_arrmeta, ck_request req, int first_dim);
+
+/* The assignment leaf: scalar dt <- st in c->mode, wrapped in the unaligned kernel when an
+ * operand may be misaligned. Also the cast kernels of callables' arguments. */
+int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, const ck_type *st,
+                         ck_errmode mode, ck_request req, unsigned flags, uintptr_t dst_bits,
+                         uintptr_t src_bits);
+
+/* Resolves a context (NULL = defaults) into a concrete mode and flags. */
+int ck__resolve_eval_ctx(const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags);
+
+#endif
