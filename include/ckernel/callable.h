@@ -77,6 +77,9 @@ CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);
 
 /* Registers c under its name (takes a reference). CK_ERR_INVALID when the name is taken. */
 CK_EXTERN int ck_register(ck_callable *c);
+/* Removes `name` from the registry and drops the registry's reference (kernels already built
+ * and references taken by ck_lookup stay valid). CK_ERR_TYPE when there is none. */
+CK_EXTERN int ck_unregister(const char *name);
 /* A new reference to the callable named `name`; CK_ERR_TYPE when there is none. */
 CK_EXTERN int ck_lookup(const char *name, ck_callable **out);
 /* Every registered name, sorted, one per line; free *out with ck_free. */

@@ -17,5 +17,6 @@
 #include "ckernel/eval.h"
 #include "ckernel/assign.h"
 #include "ckernel/parallel.h"
+#include "ckernel/callable.h"
 
 #endif

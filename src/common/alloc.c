@@ -176,6 +176,19 @@ size_t ck__good_size(size_t size) {
     return a->good_size != NULL ? a->good_size(a->ctx, size) : size;
 }
 
+/* Process-lifetime metadata (callables, their selection caches, the registry) comes from the
+ * default allocator, uncounted: a registered callable outlives any allocator a host installs
+ * and removes later, and must not keep ck_set_allocator refusing. */
+void *ck__meta_calloc(size_t n, size_t size) {
+    return ck__default.calloc(ck__default.ctx, n, size);
+}
+
+void ck__meta_free(void *ptr) {
+    if (ptr != NULL) {
+        ck__default.free(ck__default.ctx, ptr);
+    }
+}
+
 char *ck__strdup(const char *s) {
     size_t n = strlen(s) + 1;
     char *p = (char *)ck__malloc(n);

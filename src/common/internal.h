@@ -35,6 +35,10 @@ void *ck__realloc(void *ptr, size_t size);
 void ck__free(void *ptr);
 /* The size the allocator really gives for `size` bytes (>= size). */
 size_t ck__good_size(size_t size);
+/* Metadata that lives as long as the process may (callables, the registry): the default
+ * allocator, never the installed one, not counted in ck_get_alloc_stats. */
+void *ck__meta_calloc(size_t n, size_t size);
+void ck__meta_free(void *ptr);
 /* A copy of s in ckernel memory (freed with ck__free/ck_free); NULL on failure. */
 char *ck__strdup(const char *s);
 

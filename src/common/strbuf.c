@@ -46,27 +46,37 @@ int ck__strbuf_puts(ck__strbuf *b, const char *s) {
     return ck__strbuf_append(b, s, strlen(s));
 }
 
-int ck__strbuf_printf(ck__strbuf *b, const char *fmt, ...) {
+int ck__strbuf_vprintf(ck__strbuf *b, const char *fmt, va_list ap) {
     if (b->status != CK_OK) {
         return b->status;
     }
     char small[256];
-    va_list ap;
-    va_start(ap, fmt);
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
     if (n < 0) {
+        va_end(again);
         return b->status = ck_set_error(CK_ERR_INTERNAL, "bad format string '%s'", fmt);
     }
     if ((size_t)n < sizeof small) {
+        va_end(again);
         return ck__strbuf_append(b, small, (size_t)n);
     }
-    CK_RETURN_IF_ERROR(ck__strbuf_reserve(b, (size_t)n));
+    int rc = ck__strbuf_reserve(b, (size_t)n);
+    if (rc == CK_OK) {
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, again);
+        b->len += (size_t)n;
+    }
+    va_end(again);
+    return rc;
+}
+
+int ck__strbuf_printf(ck__strbuf *b, const char *fmt, ...) {
+    va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    int rc = ck__strbuf_vprintf(b, fmt, ap);
     va_end(ap);
-    b->len += (size_t)n;
-    return CK_OK;
+    return rc;
 }
 
 int ck__strbuf_finish(ck__strbuf *b, char **out) {

@@ -4,6 +4,7 @@
 #ifndef CKERNEL_STRBUF_H
 #define CKERNEL_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct ck__strbuf {
@@ -20,6 +21,11 @@ int ck__strbuf_puts(ck__strbuf *b, const char *s);
 int ck__strbuf_printf(ck__strbuf *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int ck__strbuf_vprintf(ck__strbuf *b, const char *fmt, va_list ap)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 0)))
 #endif
     ;
 /* Hands the string to *out (free with ck_free) and empties b; on an earlier failure frees

@@ -13,12 +13,14 @@ int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__ra
     if (sig->nargs != nargs) {
         return 0;
     }
-    ck__rating r = {0, 0, 0};
+    ck__rating r = {0, 0, 0, 0};
     for (int i = 0; i < nargs; i++) {
+        const int widen = (int)ck_type_data_size(ck_type_scalar(sig->args[i])) -
+                          (int)ck_type_data_size(ck_type_scalar(args[i]));
         switch (ck__conversion_kind(args[i], sig->args[i])) {
         case CK__CONV_EXACT: break;
-        case CK__CONV_PROMOTE: r.promote++; break;
-        case CK__CONV_SAFE: r.safe++; break;
+        case CK__CONV_PROMOTE: r.promote++; r.widen += widen; break;
+        case CK__CONV_SAFE: r.safe++; r.widen += widen; break;
         case CK__CONV_UNSAFE: r.unsafe++; break;
         default: return 0;
         }
@@ -36,6 +38,9 @@ int ck__rating_compare(const ck__rating *a, const ck__rating *b) {
     }
     if (a->promote != b->promote) {
         return a->promote < b->promote ? -1 : 1;
+    }
+    if (a->widen != b->widen) {
+        return a->widen < b->widen ? -1 : 1;
     }
     return 0;
 }
@@ -116,8 +121,10 @@ static int ambiguous(const char *name, const ck__signature *cands, const int *ti
     ck__strbuf b = CK__STRBUF_INIT;
     ck__strbuf_printf(&b, "%s: ", name);
     put_args(&b, args, nargs);
-    ck__strbuf_printf(&b, " matches %d signatures equally well (%d unsafe, %d safe, %d promote):",
-                      ntied, r->unsafe, r->safe, r->promote);
+    ck__strbuf_printf(&b,
+                      " matches %d signatures equally well (%d unsafe, %d safe, %d promote, "
+                      "%d bytes wider):",
+                      ntied, r->unsafe, r->safe, r->promote, r->widen);
     for (int i = 0; i < ntied; i++) {
         ck__strbuf_printf(&b, " %s%s", l[i].text, i + 1 < ntied ? "," : "");
     }
@@ -131,7 +138,7 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
         return ck_set_error(CK_ERR_INVALID, "%s: NULL candidate list", name);
     }
     int found = -1, ntied = 0;
-    ck__rating top = {0, 0, 0};
+    ck__rating top = {0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         ck__rating r;
         if (!ck__rate(&cands[i], args, nargs, &r) || (r.unsafe > 0 && !allow_unsafe)) {

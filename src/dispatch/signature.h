@@ -57,10 +57,12 @@ const char *ck__conversion_name(ck__conversion c);
 
 /* ---- best-match selection (Numba's rule) ---- */
 
-/* How well argument types fit a signature: counts of conversions of each kind. Ranked by
- * (unsafe, safe, promote), lexicographically, lowest first. */
+/* How well argument types fit a signature: counts of conversions of each kind, then the
+ * bytes the lossless conversions widen by in all. Ranked by (unsafe, safe, promote, widen),
+ * lexicographically, lowest first: Numba's counts, then the narrowest lossless fit (so
+ * add(int8, uint8) picks (int16, int16) over (int32, int32), as NumPy's promotion does). */
 typedef struct ck__rating {
-    int unsafe, safe, promote;
+    int unsafe, safe, promote, widen;
 } ck__rating;
 
 /* Rates `args` against sig: 1 and *out when the arity agrees and no argument is NONE,

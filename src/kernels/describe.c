@@ -1,14 +1,81 @@
 /* src/kernels/describe.c: ck_kernel_describe, the text form of a built kernel tree (what
- * `ckernel explain` prints). Nodes are recognised by their function pointer. */
+ * `ckernel explain` prints). Nodes are recognised by their function pointer: ckernel's own
+ * kinds, its leaves, and the kinds users register (ck_kernel_kind_register), kept in an
+ * append-only table that readers scan without a lock. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "ckernel/assign.h"
+#include "ckernel/callable.h"
 #include "common/internal.h"
+#include "kernels/arith_leaves.h"
 #include "kernels/kinds.h"
+
+#define CK__MAX_USER_KINDS 1024
+
+static ck_kernel_kind user_kinds[CK__MAX_USER_KINDS];
+static atomic_int user_kinds_n;
+static pthread_mutex_t user_kinds_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct ck_describer {
+    ck__strbuf *out;
+    size_t children[CK__MAX_CHILDREN];
+    int n;
+};
+
+void ck_describe_printf(ck_describer *d, const char *fmt, ...) {
+    if (d == NULL || fmt == NULL) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    ck__strbuf_vprintf(d->out, fmt, ap);
+    va_end(ap);
+}
+
+void ck_describe_child(ck_describer *d, size_t rel_offset) {
+    if (d != NULL && d->n < CK__MAX_CHILDREN && rel_offset > 0) {
+        d->children[d->n++] = rel_offset;
+    }
+}
+
+static int same_fn(const void *fn, ck_single_fn single, ck_strided_fn strided) {
+    void *a, *b;
+    memcpy(&a, &single, sizeof a);
+    memcpy(&b, &strided, sizeof b);
+    return fn != NULL && (fn == a || fn == b);
+}
+
+int ck_kernel_kind_register(const ck_kernel_kind *kind) {
+    if (kind == NULL || kind->name == NULL || (kind->single == NULL && kind->strided == NULL)) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_kernel_kind_register: a kind needs a name and a function");
+    }
+    pthread_mutex_lock(&user_kinds_lock);
+    const int n = atomic_load_explicit(&user_kinds_n, memory_order_relaxed);
+    for (int i = 0; i < n; i++) {
+        if (user_kinds[i].single == kind->single && user_kinds[i].strided == kind->strided) {
+            pthread_mutex_unlock(&user_kinds_lock);
+            return CK_OK;
+        }
+    }
+    if (n == CK__MAX_USER_KINDS) {
+        pthread_mutex_unlock(&user_kinds_lock);
+        return ck_set_error(CK_ERR_NOMEM, "ck_kernel_kind_register: %d kinds are registered",
+                            CK__MAX_USER_KINDS);
+    }
+    user_kinds[n] = *kind;
+    atomic_store_explicit(&user_kinds_n, n + 1, memory_order_release); /* publishes the entry */
+    pthread_mutex_unlock(&user_kinds_lock);
+    return CK_OK;
+}
 
 static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
     &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
+    &ck__call_args_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */
@@ -46,16 +113,45 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         }
         return;
     }
+    const int nuser = atomic_load_explicit(&user_kinds_n, memory_order_acquire);
+    for (int i = 0; i < nuser; i++) {
+        const ck_kernel_kind *k = &user_kinds[i];
+        if (!same_fn(fn, k->single, k->strided)) {
+            continue;
+        }
+        ck__strbuf tail = CK__STRBUF_INIT;
+        ck_describer d;
+        d.out = &tail;
+        d.n = 0;
+        if (k->describe != NULL) {
+            k->describe(node, &d);
+        }
+        void *single;
+        memcpy(&single, &k->single, sizeof single);
+        ck__strbuf_printf(out, "%s @%zu +%zu  %s_%s  %s\n", k->name, at, k->size, k->name,
+                          fn == single ? "single" : "strided", tail.s != NULL ? tail.s : "");
+        if (tail.status != CK_OK) {
+            out->status = tail.status;
+        }
+        ck__strbuf_free(&tail);
+        for (int c = 0; c < d.n; c++) {
+            describe_node(ck_child((ck_prefix *)(uintptr_t)node, d.children[c]), base, depth + 1,
+                          out);
+        }
+        return;
+    }
     ck__strbuf leaf = CK__STRBUF_INIT;
-    if (ck__scalar_leaf_describe(fn, &leaf)) {
+    if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf)) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {
             out->status = leaf.status;
         }
     } else {
-        /* A user kernel: its size and children are its own business. */
-        ck__strbuf_printf(out, "user @%zu  function %p (size and children unknown)\n", at, fn);
+        /* A user kernel of no registered kind: its size and children are its own business. */
+        ck__strbuf_printf(out, "user @%zu  function %p (size and children unknown; register "
+                               "its kind to describe it)\n",
+                          at, fn);
     }
     ck__strbuf_free(&leaf);
 }

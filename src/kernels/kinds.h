@@ -56,6 +56,7 @@ extern const ck__kind ck__pointer_dst_kind;
 extern const ck__kind ck__pointer_gather_kind;
 extern const ck__kind ck__unaligned_kind;
 extern const ck__kind ck__tiled_2d_kind;
+extern const ck__kind ck__call_args_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -108,6 +109,15 @@ int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset
  * request over contiguous aligned elements. */
 int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t src_size,
                        int buffer_dst, int buffer_src, ck_request req);
+
+/* The argument kernel of a call (call_args.c): `arg_size[k]` is the byte size of argument
+ * k's signature type when it is converted into scratch, 0 when it is passed through;
+ * `out_size` likewise for the result. Advances *offset to where the leaf is built (child 0);
+ * the caller then builds each cast child and records it with ck__call_args_set_child
+ * (slot 1 + k for argument k, nargs + 1 for the result), `at` being the kernel's offset. */
+int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t *arg_size,
+                       size_t out_size, ck_request req);
+int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
 
 /* The scalar leaf for dst <- src in `mode` (a concrete mode), for the CPU target in use. */
 int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,

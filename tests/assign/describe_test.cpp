@@ -21,7 +21,7 @@ TEST(Describe, AUserKernelIsShownByItsFunction) {
     ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
     char expect[128];
     void *fn = ck_builder_root(&b)->function;
-    std::snprintf(expect, sizeof expect, "user @0  function %p (size and children unknown)\n", fn);
+    std::snprintf(expect, sizeof expect, "user @0  function %p (size and children unknown; register its kind to describe it)\n", fn);
     EXPECT_STREQ(text, expect);
     ck_free(text);
     ck_builder_destroy(&b);

@@ -23,7 +23,7 @@ struct Choice {
 
 Choice choose(const std::vector<ck__signature> &c, std::vector<ck_type_id> args, bool unsafe) {
     int best = -1;
-    ck__rating r = {-1, -1, -1};
+    ck__rating r = {-1, -1, -1, -1};
     const int rc = ck__select("add", c.data(), static_cast<int>(c.size()), args.data(),
                               static_cast<int>(args.size()), unsafe ? 1 : 0, &best, &r);
     return {rc, rc == CK_OK ? text(c[static_cast<size_t>(best)]) : ck_last_error(), r};
@@ -38,9 +38,11 @@ TEST(Select, RatingsCountEachConversionKind) {
     EXPECT_EQ(r.safe, 1);     // int32 -> float64
     EXPECT_EQ(r.unsafe, 0);
     EXPECT_EQ(ck__rate(&c[0], args, 1, &r), 0) << "arity differs";
-    const ck__rating a = {0, 5, 5}, b = {1, 0, 0}, d = {0, 5, 6};
+    const ck__rating a = {0, 5, 5, 9}, b = {1, 0, 0, 0}, d = {0, 5, 6, 0}, e = {0, 5, 5, 10};
     EXPECT_LT(ck__rating_compare(&a, &b), 0) << "any unsafe ranks below every lossless";
     EXPECT_LT(ck__rating_compare(&a, &d), 0);
+    EXPECT_LT(ck__rating_compare(&a, &e), 0) << "then the fewer bytes of widening";
+    EXPECT_EQ(r.widen, 4 + 4);  // float32 -> float64 and int32 -> float64
     EXPECT_EQ(ck__rating_compare(&a, &a), 0);
 }
 
@@ -94,18 +96,34 @@ TEST(Select, ArityAndEmptyCandidateLists) {
     EXPECT_EQ(x.chosen, "add: no signature takes (int8); it has no signatures");
 }
 
-TEST(Select, ATieIsAmbiguousAndListsTheTiedSignatures) {
-    // int8 + int16 promote equally well to (int32, int32) and (int64, int64): two promotes
-    // each. (int16, int16) is better (one promote) once present.
+TEST(Select, TheNarrowestLosslessFitBreaksATieOfCounts) {
+    // int8 + int16 promote to (int32, int32) and (int64, int64) alike (two promotes each);
+    // the first widens by 3 + 2 bytes, the second by 7 + 6.
     const auto c = sigs({"qq)q", "ii)i", "dd)d"});
     Choice x = choose(c, {CK_TYPE_INT8, CK_TYPE_INT16}, false);
-    EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
-    EXPECT_EQ(x.chosen, "add: (int8, int16) matches 2 signatures equally well (0 unsafe, 0 "
-                        "safe, 2 promote): (int32, int32) -> int32, (int64, int64) -> int64");
-    const auto with16 = sigs({"qq)q", "ii)i", "dd)d", "hh)h"});
-    x = choose(with16, {CK_TYPE_INT8, CK_TYPE_INT16}, false);
-    EXPECT_EQ(x.rc, CK_OK);
+    EXPECT_EQ(x.rc, CK_OK) << x.chosen;
+    EXPECT_EQ(x.chosen, "ii)i");
+    EXPECT_EQ(x.rating.widen, 5);
+    // int8 + uint8: (int16, int16) is one promote and one safe, as is (int32, int32).
+    const auto ints = sigs({"hh)h", "ii)i", "qq)q"});
+    x = choose(ints, {CK_TYPE_INT8, CK_TYPE_UINT8}, false);
     EXPECT_EQ(x.chosen, "hh)h");
+    EXPECT_EQ(x.rating.widen, 2);
+}
+
+TEST(Select, ATieIsAmbiguousAndListsTheTiedSignatures) {
+    // (int32, int32) fits (int32, float64) and (float64, int32) alike: one exact, one safe
+    // widening by 4 bytes.
+    const auto c = sigs({"id)d", "di)d", "qq)q"});
+    Choice x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
+    EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
+    EXPECT_EQ(x.chosen, "add: (int32, int32) matches 2 signatures equally well (0 unsafe, 1 "
+                        "safe, 0 promote, 4 bytes wider): (float64, int32) -> float64, "
+                        "(int32, float64) -> float64");
+    const auto withii = sigs({"id)d", "di)d", "ii)i"});
+    x = choose(withii, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
+    EXPECT_EQ(x.rc, CK_OK);
+    EXPECT_EQ(x.chosen, "ii)i");
 }
 
 TEST(Select, TheChoiceNeverDependsOnTheOrderOfTheCandidates) {
@@ -135,8 +153,8 @@ TEST(Select, TheChoiceNeverDependsOnTheOrderOfTheCandidates) {
 }
 
 TEST(Select, AllocationFailureWhileReporting) {
-    const auto c = sigs({"qq)q", "ii)i"});
-    const ck_type_id args[] = {CK_TYPE_INT8, CK_TYPE_INT16};
+    const auto c = sigs({"id)d", "di)d"});
+    const ck_type_id args[] = {CK_TYPE_INT32, CK_TYPE_INT32};
     ASSERT_EQ(ckt_alloc_install(), CK_OK);
     for (int64_t n = 1; n <= 3; ++n) {
         ckt_alloc_fail_at(n);

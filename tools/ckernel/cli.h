@@ -50,5 +50,9 @@ int cmd_info(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_assign(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_callables(int argc, char **argv);
+int cmd_call(int argc, char **argv);
+/* `explain --call ...`: the kernel of a call (cmd_explain hands over when it sees --call). */
+int cmd_explain_call(int argc, char **argv);
 
 #endif

@@ -15,7 +15,9 @@ static const char explain_help[] =
     "  --target T      cap the CPU target: baseline|avx2|avx512\n"
     "  --unaligned     build for data that may be misaligned\n\n"
     "example:\n"
-    "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n";
+    "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n\n"
+    "The kernel of a call: ckernel explain --call NAME [--out DST] --in SRC [--in SRC ...]\n"
+    "(see ckernel explain --call x --help).\n";
 
 int cli_parse_type(const char *text, ck_type **out) {
     int rc = ck_type_parse(text, out);
@@ -33,6 +35,11 @@ static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
 }
 
 int cmd_explain(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--call") == 0 || strncmp(argv[i], "--call=", 7) == 0) {
+            return cmd_explain_call(argc, argv);
+        }
+    }
     cli_common c = {CK_EVAL_CTX_INIT, CK_CPU_BASELINE, 0};
     const char *types[2];
     int status = cli_parse_kernel_command("explain", explain_help, argc, argv, &c, 1, types, 2,

@@ -10,13 +10,15 @@ static const cli_command commands[] = {
     {"info", "version, build options, allocator, CPU targets", cmd_info},
     {"explain", "build an assignment kernel and print its tree", cmd_explain},
     {"assign", "assign a literal of one type to another and print it", cmd_assign},
+    {"callables", "list the callables and their signatures", cmd_callables},
+    {"call", "call a callable on literals and print the result", cmd_call},
     {"bench", "time the kernels against memcpy and plain C loops", cmd_bench},
 };
 
 static void print_help(FILE *out) {
     fprintf(out,
             "usage: ckernel [--version] [--help] COMMAND [ARGS]\n\n"
-            "Builds and runs hierarchical assignment kernels.\n\ncommands:\n");
+            "Builds and runs hierarchical kernels: assignments and callables.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     }

@@ -1,0 +1,62 @@
+/* src/callables/builtins.c: the built-in callables, registered through the same factory API
+ * as users' (ck_callable_new, ck_callable_add): assign (one signature per scalar type, a copy
+ * leaf, so a call converts through its argument and result casts) and add, subtract,
+ * multiply, divide (one same-type signature per scalar type that has a leaf in the per-target
+ * arithmetic tables, kernels/arith.dispatch.c). The factories' data is the (operation, type)
+ * pair itself, so nothing is allocated for them. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "callables/callable_internal.h"
+#include "common/internal.h"
+#include "kernels/arith_leaves.h"
+#include "kernels/kinds.h"
+
+static int assign_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                              const ck_leaf_info *info) {
+    (void)data;
+    return ck__make_scalar_leaf(ckb, offset, info->ret, info->args[0], info->errmode, info->req);
+}
+
+static int arith_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                             const ck_leaf_info *info) {
+    const ck__arith_op op = (ck__arith_op)(uintptr_t)data;
+    return ck__make_arith_leaf(ckb, offset, op, info->args[0], info->req);
+}
+
+static int add_builtin(const char *name, ck__arith_op op, int arith) {
+    if (ck__registry_has(name)) {
+        return CK_OK; /* registered by an earlier, interrupted attempt */
+    }
+    ck_callable *c = NULL;
+    CK_RETURN_IF_ERROR(ck_callable_new(name, &c));
+    int rc = CK_OK;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
+        if (arith && !ck__arith_has_leaf(op, (ck_type_id)id)) {
+            continue;
+        }
+        const char *t = ck_type_id_name((ck_type_id)id);
+        char sig[96];
+        if (arith) {
+            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
+        } else {
+            snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
+        }
+        ck_factory f = {arith ? arith_instantiate : assign_instantiate, NULL,
+                        (void *)(uintptr_t)op, NULL};
+        rc = ck_callable_add(c, sig, &f);
+    }
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
+
+int ck__register_builtins(void) {
+    CK_RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
+    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+        CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
+    }
+    return CK_OK;
+}

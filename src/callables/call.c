@@ -1,0 +1,303 @@
+/* src/callables/call.c: kernels of callables: selection of a signature for the sources'
+ * scalar types, the composition walk (builders/compose.c) with N sources, and the leaf at
+ * its bottom: the factory's leaf, alone when every argument already has the signature's type
+ * and alignment, else under the call_args kernel with cast children. Also the result type of
+ * a call and whole-array calls. */
+#include <string.h>
+
+#include "builders/compose.h"
+#include "callables/callable_internal.h"
+#include "ckernel/assign.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+#include "types/type_internal.h"
+
+typedef struct ck__call_plan {
+    const char *name;
+    const ck__entry *entry;
+    ck_type_id ret;
+} ck__call_plan;
+
+static const ck_type *innermost(const ck_type *t) {
+    while (!ck__id_is_scalar(t->id)) {
+        t = t->element;
+    }
+    return t;
+}
+
+static int misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {
+    return (flags & flag) != 0 || (bits & (t->data_alignment - 1)) != 0;
+}
+
+static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
+                     const ck_type *const *st, ck_request req, unsigned flags, uintptr_t dbits,
+                     const uintptr_t *sbits) {
+    const ck__call_plan *p = (const ck__call_plan *)cmp->leaf_data;
+    const ck__signature *sig = &p->entry->sig;
+    const ck_factory *f = &p->entry->factory;
+    ck_leaf_info info;
+    memset(&info, 0, sizeof info);
+    info.name = p->name;
+    info.nargs = sig->nargs;
+    memcpy(info.args, sig->args, (size_t)sig->nargs * sizeof sig->args[0]);
+    info.ret = p->ret;
+    info.errmode = cmp->mode;
+    info.target = ck_cpu_best_target();
+    size_t arg_size[CK__MAX_SRC];
+    int converted = 0;
+    for (int k = 0; k < sig->nargs; k++) {
+        const int cast = st[k]->id != sig->args[k] ||
+                         misaligned(flags, CK_EVAL_SRC_UNALIGNED, sbits[k], st[k]);
+        arg_size[k] = cast ? ck_type_data_size(ck_type_scalar(sig->args[k])) : 0;
+        converted |= cast;
+    }
+    const ck_type *rt = ck_type_scalar(p->ret);
+    const size_t out_size =
+        dt->id != p->ret || misaligned(flags, CK_EVAL_DST_UNALIGNED, dbits, dt) ? rt->data_size
+                                                                                 : 0;
+    if (!converted && out_size == 0) {
+        info.req = req;
+        return f->instantiate(f->data, ckb, offset, &info);
+    }
+    const size_t at = *offset;
+    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, sig->nargs, arg_size, out_size, req));
+    info.req = CK_REQUEST_STRIDED;
+    CK_RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
+    for (int k = 0; k < sig->nargs; k++) {
+        if (arg_size[k] == 0) {
+            continue;
+        }
+        /* Into aligned scratch of the signature's type, with the context's error mode. */
+        CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, 1 + k, *offset));
+        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, ck_type_scalar(sig->args[k]), st[k],
+                                                cmp->mode, CK_REQUEST_STRIDED,
+                                                flags & ~CK_EVAL_DST_UNALIGNED, 0, sbits[k]));
+    }
+    if (out_size != 0) {
+        CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
+        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, cmp->mode,
+                                                CK_REQUEST_STRIDED,
+                                                flags & ~CK_EVAL_SRC_UNALIGNED, dbits, 0));
+    }
+    return CK_OK;
+}
+
+/* Checks the arguments of a call and selects its signature. */
+static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                     const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags,
+                     ck__call_plan *plan) {
+    if (c == NULL || src_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "call: NULL callable or source types");
+    }
+    if (nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "%s: %d sources; a call takes 1 to %d",
+                            ck_callable_name(c), nsrc, CK_CALL_MAX_ARGS);
+    }
+    ck_type_id ids[CK__MAX_SRC];
+    for (int k = 0; k < nsrc; k++) {
+        if (src_tp[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL",
+                                ck_callable_name(c), k);
+        }
+        ids[k] = innermost(src_tp[k])->id;
+    }
+    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, mode, flags));
+    const ck__snapshot *s;
+    int index;
+    ck__rating rating;
+    CK_RETURN_IF_ERROR(ck__callable_choose(c, nsrc, ids, (*flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
+                                           &index, &rating));
+    plan->name = ck_callable_name(c);
+    plan->entry = ck__snapshot_entry(s, index);
+    plan->ret = plan->entry->sig.ret;
+    const ck_factory *f = &plan->entry->factory;
+    if (f->resolve != NULL) {
+        ck_leaf_info info;
+        memset(&info, 0, sizeof info);
+        info.name = plan->name;
+        info.nargs = plan->entry->sig.nargs;
+        memcpy(info.args, plan->entry->sig.args, (size_t)info.nargs * sizeof info.args[0]);
+        info.ret = plan->ret;
+        info.errmode = *mode;
+        info.target = ck_cpu_best_target();
+        ck_type_id ret = plan->ret;
+        CK_RETURN_IF_ERROR(f->resolve(f->data, &info, &ret));
+        if ((unsigned)ret >= CK_NUM_SCALAR_TYPES) {
+            return ck_set_error(CK_ERR_TYPE, "%s: the factory resolved a result of type %s",
+                                plan->name, ck_type_id_name(ret));
+        }
+        plan->ret = ret;
+    }
+    return CK_OK;
+}
+
+int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                 const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                 const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+    if (ckb == NULL || offset == NULL || dst_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL builder, offset or type");
+    }
+    if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_call: unknown request %d", (int)req);
+    }
+    ck__compose cmp;
+    ck__call_plan plan;
+    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan));
+    if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL arrmeta for a type that has some");
+    }
+    for (int k = 0; k < nsrc; k++) {
+        if ((src_arrmeta == NULL || src_arrmeta[k] == NULL) &&
+            ck_type_arrmeta_size(src_tp[k]) != 0) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "ck_make_call: NULL arrmeta for source %d, whose type has some",
+                                k);
+        }
+    }
+    static const char *const no_arrmeta[CK__MAX_SRC];
+    cmp.dst_top = dst_tp;
+    cmp.src_top = src_tp;
+    cmp.nsrc = nsrc;
+    cmp.make_leaf = call_leaf;
+    cmp.leaf_data = &plan;
+    return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
+                             src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+}
+
+/* ---- result types ---- */
+
+static int dims_through_pointers(const ck_type *t) {
+    int n = 0;
+    for (; !ck__id_is_scalar(t->id); t = t->element) {
+        n += t->id != CK_TYPE_POINTER;
+    }
+    return n;
+}
+
+static const ck_type *skip_pointers(const ck_type *t) {
+    while (t->id == CK_TYPE_POINTER) {
+        t = t->element;
+    }
+    return t;
+}
+
+int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                        const ck_eval_ctx *ectx, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
+    }
+    *out = NULL;
+    ck_errmode mode;
+    unsigned flags;
+    ck__call_plan plan;
+    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan));
+    int nd = 0, ndim[CK__MAX_SRC];
+    const ck_type *cur[CK__MAX_SRC];
+    for (int k = 0; k < nsrc; k++) {
+        ndim[k] = dims_through_pointers(src_tp[k]);
+        cur[k] = src_tp[k];
+        nd = ndim[k] > nd ? ndim[k] : nd;
+    }
+    /* Level i (outermost first): var if any source is var there, else the broadcast size. */
+    intptr_t size[CK_TYPE_MAX_DEPTH]; /* -1: var */
+    for (int i = 0; i < nd; i++) {
+        size[i] = 1;
+        for (int k = 0; k < nsrc; k++) {
+            if (ndim[k] < nd - i) {
+                continue; /* a missing leading dimension */
+            }
+            const ck_type *t = skip_pointers(cur[k]);
+            cur[k] = t->element;
+            if (size[i] < 0) {
+                continue;
+            }
+            if (t->id == CK_TYPE_VAR_DIM) {
+                size[i] = -1;
+            } else if (t->fixed_size != 1) {
+                if (size[i] != 1 && size[i] != t->fixed_size) {
+                    return ck_set_error(CK_ERR_BROADCAST,
+                                        "%s: cannot broadcast the arguments together: dimension "
+                                        "%d has sizes %td and %td",
+                                        plan.name, i, size[i], t->fixed_size);
+                }
+                size[i] = t->fixed_size;
+            }
+        }
+    }
+    ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
+    for (int i = nd - 1; i >= 0; i--) {
+        ck_type *outer = NULL;
+        const int rc = size[i] < 0 ? ck_type_make_var_dim(t, &outer)
+                                   : ck_type_make_fixed_dim(size[i], t, &outer);
+        ck_type_decref(t);
+        CK_RETURN_IF_ERROR(rc);
+        t = outer;
+    }
+    *out = t;
+    return CK_OK;
+}
+
+/* ---- whole arrays ---- */
+
+int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
+            const ck_eval_ctx *ectx) {
+    if (dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "ck_call: NULL array or %d sources", nsrc);
+    }
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
+    const ck_type *st[CK__MAX_SRC];
+    const char *sam[CK__MAX_SRC];
+    char *sd[CK__MAX_SRC];
+    const ck_type *dt = ck_array_type(dst);
+    char *dd = ck_array_data(dst);
+    for (int k = 0; k < nsrc; k++) {
+        if (src[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "ck_call: source %d is NULL", k);
+        }
+        st[k] = ck_array_type(src[k]);
+        sam[k] = ck_array_arrmeta(src[k]);
+        sd[k] = ck_array_data(src[k]);
+        /* The kernel is built for these very pointers: say so when they are misaligned. */
+        ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)dd, st[k], (uintptr_t)sd[k]);
+    }
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck_make_call(&b, &off, c, dt, ck_array_arrmeta(dst), nsrc, st, sam,
+                          CK_REQUEST_SINGLE, &ctx);
+    if (rc == CK_OK) {
+        rc = ck_call_single(ck_builder_root(&b), dd, sd);
+    }
+    ck_builder_destroy(&b);
+    return rc;
+}
+
+int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_eval_ctx *ectx,
+                ck_array **out) {
+    if (out == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "ck_call_new: NULL argument or %d sources", nsrc);
+    }
+    *out = NULL;
+    const ck_type *st[CK__MAX_SRC];
+    for (int k = 0; k < nsrc; k++) {
+        if (src[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "ck_call_new: source %d is NULL", k);
+        }
+        st[k] = ck_array_type(src[k]);
+    }
+    ck_type *rt = NULL;
+    CK_RETURN_IF_ERROR(ck_call_result_type(c, nsrc, st, ectx, &rt));
+    ck_array *a = NULL;
+    int rc = ck_array_new(rt, &a);
+    ck_type_decref(rt);
+    if (rc == CK_OK) {
+        rc = ck_call(c, a, nsrc, src, ectx);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(a);
+        return rc;
+    }
+    *out = a;
+    return CK_OK;
+}

@@ -1,0 +1,504 @@
+/* src/callables/callable.c: callables (a name, signatures with their factories), their
+ * selection cache, and the process-wide registry.
+ *
+ * Concurrency (docs/design.md §10): a callable's signatures are an immutable snapshot,
+ * replaced whole (copy on write, under the callable's mutex) when one is added; the
+ * selection cache is an immutable open-addressing table per snapshot, replaced whole when a
+ * key is added. Readers only load the current pointers (acquire) and never lock. Reclamation
+ * rule: a replaced snapshot or table is not freed until the callable is (readers may still
+ * hold it); growth is bounded because adds are rare and a table stops growing at
+ * CK__CACHE_MAX keys. Adding a signature publishes a new snapshot with an empty cache, so no
+ * stale selection survives it. Keys are compared in full, never by hash alone. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callables/callable_internal.h"
+#include "common/internal.h"
+#include "common/strbuf.h"
+
+#define CK__CACHE_MAX 32   /* keys per snapshot; further selections are computed, not kept */
+#define CK__CACHE_SLOTS 64 /* power of two, >= 2 * CK__CACHE_MAX */
+
+typedef struct ck__cache_slot {
+    uint64_t key[3]; /* argument ids 0..7, 8..15, then nargs | flags << 8; key[2] == 0: empty */
+    int index;
+    ck__rating rating;
+} ck__cache_slot;
+
+typedef struct ck__cache {
+    int count;
+    struct ck__cache *retired_next;
+    ck__cache_slot slots[CK__CACHE_SLOTS];
+} ck__cache;
+
+struct ck__snapshot {
+    int n;
+    ck__entry *entries;   /* sorted by text */
+    ck__signature *sigs;  /* entries[i].sig, for ck__select */
+    _Atomic(ck__cache *) cache;
+    struct ck__snapshot *retired_next;
+};
+
+struct ck_callable {
+    atomic_long refs;
+    char name[64];
+    _Atomic(ck__snapshot *) snap;
+    pthread_mutex_t lock; /* writers only */
+    ck__snapshot *retired;
+    ck__cache *retired_caches;
+};
+
+static int valid_name(const char *name) {
+    if (name == NULL || name[0] == '\0' || strlen(name) > 63) {
+        return 0;
+    }
+    for (const char *p = name; *p != '\0'; p++) {
+        const char ch = *p;
+        const int alpha = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+        if (!alpha && !(p != name && ch >= '0' && ch <= '9')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int ck_callable_new(const char *name, ck_callable **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_callable_new: NULL out");
+    }
+    *out = NULL;
+    if (!valid_name(name)) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_callable_new: '%s' is not a callable name (a letter or '_', then "
+                            "letters, digits or '_', at most 63 bytes)",
+                            name != NULL ? name : "(null)");
+    }
+    ck_callable *c = (ck_callable *)ck__meta_calloc(1, sizeof *c);
+    ck__snapshot *s = (ck__snapshot *)ck__meta_calloc(1, sizeof *s);
+    if (c == NULL || s == NULL || pthread_mutex_init(&c->lock, NULL) != 0) {
+        ck__meta_free(c);
+        ck__meta_free(s);
+        return ck_set_error(CK_ERR_NOMEM, "ck_callable_new: out of memory");
+    }
+    atomic_init(&c->refs, 1);
+    strcpy(c->name, name);
+    atomic_init(&c->snap, s);
+    *out = c;
+    return CK_OK;
+}
+
+static void free_snapshot(ck__snapshot *s) {
+    ck__meta_free(atomic_load_explicit(&s->cache, memory_order_relaxed));
+    ck__meta_free(s->entries);
+    ck__meta_free(s->sigs);
+    ck__meta_free(s);
+}
+
+void ck_callable_incref(ck_callable *c) {
+    if (c != NULL) {
+        atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+    }
+}
+
+void ck_callable_decref(ck_callable *c) {
+    if (c == NULL || atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) != 1) {
+        return;
+    }
+    ck__snapshot *s = atomic_load_explicit(&c->snap, memory_order_acquire);
+    for (int i = 0; i < s->n; i++) { /* every factory is in the last snapshot, once */
+        if (s->entries[i].factory.release != NULL) {
+            s->entries[i].factory.release(s->entries[i].factory.data);
+        }
+    }
+    free_snapshot(s);
+    while (c->retired != NULL) {
+        ck__snapshot *next = c->retired->retired_next;
+        free_snapshot(c->retired);
+        c->retired = next;
+    }
+    while (c->retired_caches != NULL) {
+        ck__cache *next = c->retired_caches->retired_next;
+        ck__meta_free(c->retired_caches);
+        c->retired_caches = next;
+    }
+    pthread_mutex_destroy(&c->lock);
+    ck__meta_free(c);
+}
+
+const char *ck_callable_name(const ck_callable *c) {
+    return c != NULL ? c->name : NULL;
+}
+
+ck__snapshot *ck__callable_snapshot(const ck_callable *c) {
+    return atomic_load_explicit(&((ck_callable *)(uintptr_t)c)->snap, memory_order_acquire);
+}
+
+const ck__entry *ck__snapshot_entry(const ck__snapshot *s, int i) {
+    return &s->entries[i];
+}
+
+int ck__snapshot_size(const ck__snapshot *s) {
+    return s->n;
+}
+
+static int release_and_fail(const ck_factory *f, int rc) {
+    if (f != NULL && f->release != NULL) {
+        f->release(f->data);
+    }
+    return rc;
+}
+
+static int compare_entries(const void *a, const void *b) {
+    return strcmp(((const ck__entry *)a)->text, ((const ck__entry *)b)->text);
+}
+
+int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *factory) {
+    if (factory == NULL || factory->instantiate == NULL) {
+        return release_and_fail(factory, ck_set_error(CK_ERR_INVALID,
+                                                      "ck_callable_add: the factory has no "
+                                                      "instantiate function"));
+    }
+    if (c == NULL || signature == NULL) {
+        return release_and_fail(factory,
+                                ck_set_error(CK_ERR_INVALID, "ck_callable_add: NULL argument"));
+    }
+    ck__entry e;
+    memset(&e, 0, sizeof e);
+    int rc = ck__signature_parse(signature, &e.sig);
+    if (rc != CK_OK) {
+        return release_and_fail(factory, rc);
+    }
+    ck__signature_format(&e.sig, e.text, sizeof e.text);
+    e.factory = *factory;
+
+    pthread_mutex_lock(&c->lock);
+    ck__snapshot *old = atomic_load_explicit(&c->snap, memory_order_relaxed);
+    for (int i = 0; i < old->n; i++) {
+        const ck__signature *o = &old->entries[i].sig;
+        if (o->nargs == e.sig.nargs &&
+            memcmp(o->args, e.sig.args, (size_t)o->nargs * sizeof o->args[0]) == 0) {
+            pthread_mutex_unlock(&c->lock);
+            return release_and_fail(
+                factory, ck_set_error(CK_ERR_INVALID,
+                                      "ck_callable_add: %s already has a signature for these "
+                                      "arguments: %s",
+                                      c->name, old->entries[i].text));
+        }
+    }
+    ck__snapshot *s = (ck__snapshot *)ck__meta_calloc(1, sizeof *s);
+    const size_t n = (size_t)old->n + 1;
+    if (s != NULL) {
+        s->entries = (ck__entry *)ck__meta_calloc(n, sizeof *s->entries);
+        s->sigs = (ck__signature *)ck__meta_calloc(n, sizeof *s->sigs);
+    }
+    if (s == NULL || s->entries == NULL || s->sigs == NULL) {
+        pthread_mutex_unlock(&c->lock);
+        if (s != NULL) {
+            free_snapshot(s);
+        }
+        return release_and_fail(factory,
+                                ck_set_error(CK_ERR_NOMEM, "ck_callable_add: out of memory"));
+    }
+    if (old->n > 0) {
+        memcpy(s->entries, old->entries, (size_t)old->n * sizeof *s->entries);
+    }
+    s->entries[old->n] = e;
+    s->n = (int)n;
+    /* Sorted by text: indices, listings and selection never depend on the order of adds. */
+    qsort(s->entries, n, sizeof *s->entries, compare_entries);
+    for (size_t i = 0; i < n; i++) {
+        s->sigs[i] = s->entries[i].sig;
+    }
+    atomic_store_explicit(&s->cache, NULL, memory_order_relaxed);
+    atomic_store_explicit(&c->snap, s, memory_order_release);
+    old->retired_next = c->retired;
+    c->retired = old;
+    pthread_mutex_unlock(&c->lock);
+    return CK_OK;
+}
+
+int ck_callable_signatures(const ck_callable *c, char **out) {
+    if (c == NULL || out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_callable_signatures: NULL argument");
+    }
+    const ck__snapshot *s = ck__callable_snapshot(c);
+    ck__strbuf b = CK__STRBUF_INIT;
+    for (int i = 0; i < s->n; i++) {
+        ck__strbuf_printf(&b, "%s\n", s->entries[i].text);
+    }
+    return ck__strbuf_finish(&b, out);
+}
+
+/* ---- selection and its cache ---- */
+
+static void make_key(const ck_type_id *args, int nargs, int allow_unsafe, uint64_t key[3]) {
+    key[0] = key[1] = 0;
+    for (int i = 0; i < nargs; i++) {
+        key[i / 8] |= (uint64_t)(unsigned)args[i] << (8 * (i % 8));
+    }
+    key[2] = (uint64_t)(unsigned)nargs | (uint64_t)(allow_unsafe ? 1 : 0) << 8;
+}
+
+static unsigned slot_of(const uint64_t key[3]) {
+    uint64_t h = key[0] * 0x9E3779B97F4A7C15ull ^ key[1] * 0xC2B2AE3D27D4EB4Full ^ key[2];
+    h ^= h >> 29;
+    return (unsigned)(h * 0xBF58476D1CE4E5B9ull >> 58) & (CK__CACHE_SLOTS - 1);
+}
+
+static const ck__cache_slot *cache_find(const ck__cache *t, const uint64_t key[3]) {
+    if (t == NULL) {
+        return NULL;
+    }
+    for (unsigned i = slot_of(key), probes = 0; probes < CK__CACHE_SLOTS;
+         i = (i + 1) & (CK__CACHE_SLOTS - 1), probes++) {
+        const ck__cache_slot *s = &t->slots[i];
+        if (s->key[2] == 0) {
+            return NULL;
+        }
+        if (s->key[0] == key[0] && s->key[1] == key[1] && s->key[2] == key[2]) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Publishes a table with one key more (a failure to allocate only loses the caching). */
+static void cache_insert(ck_callable *c, ck__snapshot *s, const uint64_t key[3], int index,
+                         const ck__rating *rating) {
+    pthread_mutex_lock(&c->lock);
+    ck__cache *old = atomic_load_explicit(&s->cache, memory_order_relaxed);
+    if ((old != NULL && old->count >= CK__CACHE_MAX) || cache_find(old, key) != NULL) {
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    ck__cache *t = (ck__cache *)ck__meta_calloc(1, sizeof *t);
+    if (t == NULL) {
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    if (old != NULL) {
+        memcpy(t->slots, old->slots, sizeof t->slots);
+        t->count = old->count;
+    }
+    unsigned i = slot_of(key);
+    while (t->slots[i].key[2] != 0) {
+        i = (i + 1) & (CK__CACHE_SLOTS - 1);
+    }
+    memcpy(t->slots[i].key, key, sizeof t->slots[i].key);
+    t->slots[i].index = index;
+    t->slots[i].rating = *rating;
+    t->count++;
+    atomic_store_explicit(&s->cache, t, memory_order_release);
+    if (old != NULL) {
+        old->retired_next = c->retired_caches;
+        c->retired_caches = old;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+int ck__callable_choose(const ck_callable *cc, int nargs, const ck_type_id *args,
+                        int allow_unsafe, const ck__snapshot **snap, int *index,
+                        ck__rating *rating) {
+    ck_callable *c = (ck_callable *)(uintptr_t)cc;
+    if (nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "%s: %d arguments; a call takes 1 to %d", c->name,
+                            nargs, CK_CALL_MAX_ARGS);
+    }
+    for (int i = 0; i < nargs; i++) {
+        if ((unsigned)args[i] >= CK_NUM_SCALAR_TYPES) {
+            return ck_set_error(CK_ERR_TYPE, "%s: argument %d is not a scalar type (%s)",
+                                c->name, i, ck_type_id_name(args[i]));
+        }
+    }
+    ck__snapshot *s = atomic_load_explicit(&c->snap, memory_order_acquire);
+    uint64_t key[3];
+    make_key(args, nargs, allow_unsafe, key);
+    const ck__cache_slot *hit =
+        cache_find(atomic_load_explicit(&s->cache, memory_order_acquire), key);
+    *snap = s;
+    if (hit != NULL) {
+        *index = hit->index;
+        *rating = hit->rating;
+        return CK_OK;
+    }
+    CK_RETURN_IF_ERROR(
+        ck__select(c->name, s->sigs, s->n, args, nargs, allow_unsafe, index, rating));
+    cache_insert(c, s, key, *index, rating);
+    return CK_OK;
+}
+
+int ck_callable_select(const ck_callable *c, int nargs, const ck_type_id *args,
+                       const ck_eval_ctx *ectx, int *index, char **why) {
+    if (c == NULL || args == NULL || index == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_callable_select: NULL argument");
+    }
+    if (why != NULL) {
+        *why = NULL;
+    }
+    const int allow_unsafe = ectx != NULL && (ectx->flags & CK_EVAL_ALLOW_UNSAFE) != 0;
+    const ck__snapshot *s;
+    ck__rating r;
+    CK_RETURN_IF_ERROR(ck__callable_choose(c, nargs, args, allow_unsafe, &s, index, &r));
+    if (why == NULL) {
+        return CK_OK;
+    }
+    char rating[96];
+    ck__rating_format(&r, rating, sizeof rating);
+    ck__strbuf b = CK__STRBUF_INIT;
+    ck__strbuf_printf(&b, "%s: %s", s->entries[*index].text, rating);
+    return ck__strbuf_finish(&b, why);
+}
+
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap) {
+    if (r->unsafe + r->safe + r->promote == 0) {
+        snprintf(buf, cap, "exact");
+        return;
+    }
+    snprintf(buf, cap, "%d unsafe, %d safe, %d promote, %d bytes wider", r->unsafe, r->safe,
+             r->promote, r->widen);
+}
+
+/* ---- the registry ---- */
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static ck_callable **registry;  /* sorted by name */
+static int registry_n, registry_cap;
+static pthread_mutex_t builtins_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int builtins_done;
+
+/* Index of name, or -(insertion point) - 1. Called with registry_lock held. */
+static int registry_find(const char *name) {
+    int lo = 0, hi = registry_n - 1;
+    while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        const int cmp = strcmp(registry[mid]->name, name);
+        if (cmp == 0) {
+            return mid;
+        }
+        if (cmp < 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return -lo - 1;
+}
+
+int ck__registry_add(ck_callable *c) {
+    if (c == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_register: NULL callable");
+    }
+    pthread_mutex_lock(&registry_lock);
+    const int at = registry_find(c->name);
+    if (at >= 0) {
+        pthread_mutex_unlock(&registry_lock);
+        return ck_set_error(CK_ERR_INVALID, "ck_register: a callable named '%s' is registered",
+                            c->name);
+    }
+    if (registry_n == registry_cap) {
+        const int cap = registry_cap != 0 ? 2 * registry_cap : 16;
+        ck_callable **grown = (ck_callable **)ck__meta_calloc((size_t)cap, sizeof *grown);
+        if (grown == NULL) {
+            pthread_mutex_unlock(&registry_lock);
+            return ck_set_error(CK_ERR_NOMEM, "ck_register: out of memory");
+        }
+        if (registry_n > 0) {
+            memcpy(grown, registry, (size_t)registry_n * sizeof *grown);
+        }
+        ck__meta_free(registry);
+        registry = grown;
+        registry_cap = cap;
+    }
+    const int pos = -at - 1;
+    memmove(registry + pos + 1, registry + pos, (size_t)(registry_n - pos) * sizeof *registry);
+    ck_callable_incref(c);
+    registry[pos] = c;
+    registry_n++;
+    pthread_mutex_unlock(&registry_lock);
+    return CK_OK;
+}
+
+int ck__registry_has(const char *name) {
+    pthread_mutex_lock(&registry_lock);
+    const int at = registry_find(name);
+    pthread_mutex_unlock(&registry_lock);
+    return at >= 0;
+}
+
+/* The built-ins are registered on first use of the registry; a failure (out of memory) is
+ * reported and tried again next time. */
+static int ensure_builtins(void) {
+    if (atomic_load_explicit(&builtins_done, memory_order_acquire)) {
+        return CK_OK;
+    }
+    pthread_mutex_lock(&builtins_lock);
+    int rc = CK_OK;
+    if (!atomic_load_explicit(&builtins_done, memory_order_relaxed)) {
+        rc = ck__register_builtins();
+        if (rc == CK_OK) {
+            atomic_store_explicit(&builtins_done, 1, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(&builtins_lock);
+    return rc;
+}
+
+int ck_register(ck_callable *c) {
+    CK_RETURN_IF_ERROR(ensure_builtins());
+    return ck__registry_add(c);
+}
+
+int ck_unregister(const char *name) {
+    CK_RETURN_IF_ERROR(ensure_builtins());
+    pthread_mutex_lock(&registry_lock);
+    const int at = name != NULL ? registry_find(name) : -1;
+    if (at < 0) {
+        pthread_mutex_unlock(&registry_lock);
+        return ck_set_error(CK_ERR_TYPE, "ck_unregister: no callable named '%s'",
+                            name != NULL ? name : "(null)");
+    }
+    ck_callable *c = registry[at];
+    memmove(registry + at, registry + at + 1, (size_t)(registry_n - at - 1) * sizeof *registry);
+    registry_n--;
+    pthread_mutex_unlock(&registry_lock);
+    ck_callable_decref(c); /* lookups hold their own references */
+    return CK_OK;
+}
+
+int ck_lookup(const char *name, ck_callable **out) {
+    if (name == NULL || out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_lookup: NULL argument");
+    }
+    *out = NULL;
+    CK_RETURN_IF_ERROR(ensure_builtins());
+    pthread_mutex_lock(&registry_lock);
+    const int at = registry_find(name);
+    if (at >= 0) {
+        ck_callable_incref(registry[at]);
+        *out = registry[at];
+    }
+    pthread_mutex_unlock(&registry_lock);
+    if (at < 0) {
+        return ck_set_error(CK_ERR_TYPE, "no callable named '%s' (ckernel callables lists them)",
+                            name);
+    }
+    return CK_OK;
+}
+
+int ck_registry_names(char **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_registry_names: NULL out");
+    }
+    *out = NULL;
+    CK_RETURN_IF_ERROR(ensure_builtins());
+    ck__strbuf b = CK__STRBUF_INIT;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < registry_n; i++) {
+        ck__strbuf_printf(&b, "%s\n", registry[i]->name);
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return ck__strbuf_finish(&b, out);
+}

@@ -1,0 +1,39 @@
+/* src/callables/callable_internal.h: what the callables' files share: a callable's
+ * signature snapshot and entries, cached selection, the registry's internal insert and the
+ * built-ins. */
+#ifndef CKERNEL_CALLABLE_INTERNAL_H
+#define CKERNEL_CALLABLE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "ckernel/callable.h"
+#include "dispatch/signature.h"
+
+/* One signature with its factory. `text` is the datashape form (the sort key). */
+typedef struct ck__entry {
+    ck__signature sig;
+    ck_factory factory;
+    char text[160];
+} ck__entry;
+
+/* The signatures of a callable at one moment (immutable; alive as long as the callable). */
+typedef struct ck__snapshot ck__snapshot;
+ck__snapshot *ck__callable_snapshot(const ck_callable *c);
+const ck__entry *ck__snapshot_entry(const ck__snapshot *s, int i);
+int ck__snapshot_size(const ck__snapshot *s);
+
+/* Selection through the cache: the snapshot it was made in, the entry's index there and
+ * its rating. Errors as ck__select's. */
+int ck__callable_choose(const ck_callable *c, int nargs, const ck_type_id *args,
+                        int allow_unsafe, const ck__snapshot **snap, int *index,
+                        ck__rating *rating);
+/* "exact" or "1 unsafe, 0 safe, 2 promote, 6 bytes wider". */
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap);
+
+/* The registry's insert (ck_register without registering the built-ins first). */
+int ck__registry_add(ck_callable *c);
+int ck__registry_has(const char *name);
+/* Registers the built-in callables (builtins.c) that are not registered yet. */
+int ck__register_builtins(void);
+
+#endif

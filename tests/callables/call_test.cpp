@@ -1,0 +1,424 @@
+// tests/callables/call_test.cpp: callables through the public API: user factories lifted
+// over fixed, var and pointer dimensions with N sources and broadcasting, argument and result
+// casts with error modes, selection outcomes (ambiguity, no match, unsafe allowed), the
+// selection cache and its invalidation, the registry, describe callbacks, allocation failure
+// at every point of building a call's kernel. Expected values are computed by hand.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ckernel/callable.h"
+#include "ckt.hpp"
+#include "ckt_array.hpp"
+
+namespace {
+
+using ckt::Array;
+using ckt::Type;
+
+// ---- a user kernel: y = a*x + b, with a and b in the kernel ----
+struct Axpb {
+    ck_prefix base;
+    double a, b;
+};
+
+int axpb_strided(ck_prefix *self, char *dst, intptr_t ds, char *const *src, const intptr_t *ss,
+                 size_t n) {
+    const Axpb *k = reinterpret_cast<const Axpb *>(self);
+    const char *x = src[0];
+    for (size_t i = 0; i < n; ++i, dst += ds, x += ss[0]) {
+        double v;
+        std::memcpy(&v, x, 8);
+        v = k->a * v + k->b;
+        std::memcpy(dst, &v, 8);
+    }
+    return CK_OK;
+}
+int axpb_single(ck_prefix *self, char *dst, char *const *src) {
+    const intptr_t zero = 0;
+    return axpb_strided(self, dst, 0, src, &zero, 1);
+}
+
+struct AxpbParams {
+    double a, b;
+    int *released;
+};
+
+int axpb_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
+    const AxpbParams *p = static_cast<const AxpbParams *>(data);
+    int rc = ck_builder_reserve_leaf(ckb, *offset + sizeof(Axpb));
+    if (rc != CK_OK) return rc;
+    Axpb *k = static_cast<Axpb *>(ck_builder_at(ckb, *offset));
+    ck_prefix_set_function(&k->base, info->req, axpb_single, axpb_strided);
+    k->a = p->a;
+    k->b = p->b;
+    *offset += sizeof(Axpb);
+    return CK_OK;
+}
+
+void axpb_describe(const ck_prefix *self, ck_describer *d) {
+    const Axpb *k = reinterpret_cast<const Axpb *>(self);
+    ck_describe_printf(d, "a=%g b=%g", k->a, k->b);
+}
+
+void release_counter(void *data) {
+    ++*static_cast<AxpbParams *>(data)->released;
+    delete static_cast<AxpbParams *>(data);
+}
+
+// A callable "axpb" with (float64) -> float64.
+ck_callable *make_axpb(double a, double b, int *released) {
+    ck_callable *c = nullptr;
+    EXPECT_EQ(ck_callable_new("axpb", &c), CK_OK) << ck_last_error();
+    ck_factory f = {axpb_instantiate, nullptr, new AxpbParams{a, b, released}, release_counter};
+    EXPECT_EQ(ck_callable_add(c, "(float64) -> float64", &f), CK_OK) << ck_last_error();
+    return c;
+}
+
+// ---- a user binary kernel: dst = src0 - 10 * src1 (not symmetric, so argument order shows) --
+int sub10_strided(ck_prefix *, char *dst, intptr_t ds, char *const *src, const intptr_t *ss,
+                  size_t n) {
+    const char *x = src[0], *y = src[1];
+    for (size_t i = 0; i < n; ++i, dst += ds, x += ss[0], y += ss[1]) {
+        double a, b;
+        std::memcpy(&a, x, 8);
+        std::memcpy(&b, y, 8);
+        a = a - 10 * b;
+        std::memcpy(dst, &a, 8);
+    }
+    return CK_OK;
+}
+int sub10_single(ck_prefix *self, char *dst, char *const *src) {
+    const intptr_t zero[2] = {0, 0};
+    return sub10_strided(self, dst, 0, src, zero, 1);
+}
+int sub10_instantiate(void *, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
+    int rc = ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix));
+    if (rc != CK_OK) return rc;
+    ck_prefix_set_function(static_cast<ck_prefix *>(ck_builder_at(ckb, *offset)), info->req,
+                           sub10_single, sub10_strided);
+    *offset += sizeof(ck_prefix);
+    return CK_OK;
+}
+
+ck_callable *make_sub10() {
+    ck_callable *c = nullptr;
+    EXPECT_EQ(ck_callable_new("sub10", &c), CK_OK);
+    ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+    EXPECT_EQ(ck_callable_add(c, "dd)d", &f), CK_OK) << ck_last_error();
+    return c;
+}
+
+// Calls c on literals and returns the result's literal (or the status and message).
+std::string call(ck_callable *c, std::vector<std::pair<const char *, const char *>> args,
+                 const char *out = nullptr, ck_eval_ctx ctx = CK_EVAL_CTX_INIT) {
+    std::vector<ck_type *> types;
+    std::vector<ck_array *> arrays;
+    std::string result;
+    int rc = CK_OK;
+    for (auto &a : args) {
+        ck_type *t = nullptr;
+        ck_array *arr = nullptr;
+        rc = ck_type_parse(a.first, &t);
+        if (rc == CK_OK) rc = ck_array_parse(t, a.second, &arr);
+        types.push_back(t);
+        arrays.push_back(arr);
+        if (rc != CK_OK) break;
+    }
+    ck_array *dst = nullptr;
+    if (rc == CK_OK) {
+        if (out != nullptr) {
+            ck_type *dt = nullptr;
+            rc = ck_type_parse(out, &dt);
+            if (rc == CK_OK) rc = ck_array_new(dt, &dst);
+            ck_type_decref(dt);
+            if (rc == CK_OK)
+                rc = ck_call(c, dst, static_cast<int>(arrays.size()), arrays.data(), &ctx);
+        } else {
+            rc = ck_call_new(c, static_cast<int>(arrays.size()), arrays.data(), &ctx, &dst);
+        }
+    }
+    if (rc == CK_OK) {
+        char *s = nullptr;
+        rc = ck_array_format(dst, &s);
+        if (rc == CK_OK) result = s;
+        ck_free(s);
+    }
+    if (rc != CK_OK) result = std::string(ck_status_name(rc)) + ": " + ck_last_error();
+    ck_array_free(dst);
+    for (auto *a : arrays) ck_array_free(a);
+    for (auto *t : types) ck_type_decref(t);
+    return result;
+}
+
+TEST(Callable, AUserFactoryIsLiftedOverVarDimensions) {
+    int released = 0;
+    ck_callable *c = make_axpb(2.0, 0.5, &released);
+    // 2x + 0.5 over ragged rows, every value hand-computed.
+    EXPECT_EQ(call(c, {{"3 * var * float64", "[[1, 2], [], [-1.25, 4, 0]]"}}),
+              "[[2.5, 4.5], [], [-2, 8.5, 0.5]]");
+    // An int32 argument is cast to float64 first, the result cast to float32.
+    EXPECT_EQ(call(c, {{"var * int32", "[1, 2, 3]"}}, "3 * float32"), "[2.5, 4.5, 6.5]");
+    EXPECT_EQ(released, 0);
+    ck_callable_decref(c);
+    EXPECT_EQ(released, 1) << "the last reference releases the factory's data once";
+}
+
+TEST(Callable, ResultCastsHonourTheErrorMode) {
+    int released = 0;
+    ck_callable *c = make_axpb(1.0, 0.5, &released);
+    // 1*2 + 0.5 = 2.5: dropped fraction is refused in fractional mode, truncated in nocheck.
+    EXPECT_EQ(call(c, {{"2 * int32", "[2, 4]"}}, "2 * int32"),
+              "CK_ERR_FRACTIONAL: value 2.5 (float64) has a fractional part that int32 drops");
+    EXPECT_EQ(call(c, {{"2 * int32", "[2, 4]"}}, "2 * int32", ckt::ctx(CK_ERRMODE_NOCHECK)),
+              "[2, 4]");
+    ck_callable_decref(c);
+}
+
+TEST(Callable, BinaryBroadcastingOverFixedDimensions) {
+    ck_callable *c = make_sub10();
+    // (2 x 1) - 10 * (1 x 3) broadcast to 2 x 3: a[i][0] - 10*b[0][j].
+    EXPECT_EQ(call(c, {{"2 * 1 * float64", "[[100], [200]]"}, {"1 * 3 * float64", "[[1, 2, 3]]"}}),
+              "[[90, 80, 70], [190, 180, 170]]");
+    // A missing leading dimension broadcasts; the argument order is kept.
+    EXPECT_EQ(call(c, {{"float64", "5"}, {"3 * float64", "[1, 2, 3]"}}), "[-5, -15, -25]");
+    EXPECT_EQ(call(c, {{"3 * float64", "[1, 2, 3]"}, {"float64", "5"}}), "[-49, -48, -47]");
+    // Mismatched sizes are an error naming the argument.
+    EXPECT_EQ(call(c, {{"2 * float64", "[1, 2]"}, {"3 * float64", "[1, 2, 3]"}}),
+              "CK_ERR_BROADCAST: sub10: cannot broadcast the arguments together: dimension 0 "
+              "has sizes 2 and 3");
+    ck_callable_decref(c);
+}
+
+TEST(Callable, BinaryBroadcastingOverVarAndPointerDimensions) {
+    ck_callable *c = make_sub10();
+    // var rows against a fixed row of size 1 and a scalar behind a pointer.
+    EXPECT_EQ(call(c, {{"2 * var * float64", "[[10, 20, 30], [40]]"}, {"1 * float64", "[1]"}}),
+              "[[0, 10, 20], [30]]");
+    EXPECT_EQ(call(c, {{"var * float64", "[1, 2]"}, {"pointer[float64]", "3"}}), "[-29, -28]");
+    EXPECT_EQ(call(c, {{"pointer[2 * float64]", "[50, 60]"}, {"var * float64", "[1, 2]"}}),
+              "[40, 40]");
+    // Two var arguments of sizes 1 and 3 broadcast; sizes 2 and 3 do not.
+    EXPECT_EQ(call(c, {{"2 * var * float64", "[[100], [1, 2, 3]]"},
+                       {"2 * var * float64", "[[1, 2, 3], [0]]"}}),
+              "[[90, 80, 70], [1, 2, 3]]");
+    const std::string bad = call(c, {{"var * float64", "[1, 2]"}, {"var * float64", "[1, 2, 3]"}});
+    EXPECT_EQ(bad, "CK_ERR_BROADCAST: var dimension 0: cannot broadcast arguments of sizes 2 and "
+                   "3 together");
+    ck_callable_decref(c);
+}
+
+TEST(Callable, SelectionOutcomes) {
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("pick", &c), CK_OK);
+    for (const char *s : {"id)d", "di)d", "ff)f"}) {
+        ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+        ASSERT_EQ(ck_callable_add(c, s, &f), CK_OK) << s;
+    }
+    const ck_type_id ii[] = {CK_TYPE_INT32, CK_TYPE_INT32};
+    int index = -1;
+    char *why = nullptr;
+    EXPECT_EQ(ck_callable_select(c, 2, ii, nullptr, &index, &why), CK_ERR_AMBIGUOUS);
+    EXPECT_STREQ(ck_last_error(),
+                 "pick: (int32, int32) matches 2 signatures equally well (0 unsafe, 1 safe, 0 "
+                 "promote, 4 bytes wider): (float64, int32) -> float64, (int32, float64) -> "
+                 "float64");
+    const ck_type_id dd[] = {CK_TYPE_FLOAT64, CK_TYPE_FLOAT64};
+    EXPECT_EQ(ck_callable_select(c, 2, dd, nullptr, &index, &why), CK_ERR_TYPE);
+    EXPECT_STREQ(ck_last_error(),
+                 "pick: no signature takes (float64, float64) without unsafe conversions; "
+                 "candidates: (float32, float32) -> float32 [2 unsafe conversions], (float64, "
+                 "int32) -> float64 [1 unsafe conversion], (int32, float64) -> float64 [1 unsafe "
+                 "conversion]");
+    ck_eval_ctx unsafe = ckt::ctx(CK_ERRMODE_FRACTIONAL, CK_EVAL_ALLOW_UNSAFE);
+    EXPECT_EQ(ck_callable_select(c, 2, dd, &unsafe, &index, &why), CK_ERR_AMBIGUOUS)
+        << "one unsafe conversion each for the two mixed signatures";
+    const ck_type_id fi[] = {CK_TYPE_FLOAT32, CK_TYPE_INT8};
+    ASSERT_EQ(ck_callable_select(c, 2, fi, nullptr, &index, &why), CK_OK) << ck_last_error();
+    EXPECT_STREQ(why, "(float32, float32) -> float32: 0 unsafe, 1 safe, 0 promote, 3 bytes wider");
+    ck_free(why);
+    char *sigs = nullptr;
+    ASSERT_EQ(ck_callable_signatures(c, &sigs), CK_OK);
+    EXPECT_STREQ(sigs, "(float32, float32) -> float32\n(float64, int32) -> float64\n(int32, "
+                       "float64) -> float64\n");
+    EXPECT_EQ(index, 0) << "the index is the position in the sorted listing";
+    ck_free(sigs);
+    ck_callable_decref(c);
+}
+
+TEST(Callable, ArgumentCastsHonourTheErrorMode) {
+    // A (int8, int8) -> ... signature reached by an unsafe int32 argument: the cast of the
+    // argument checks the value in the context's mode.
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("narrow", &c), CK_OK);
+    ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+    ASSERT_EQ(ck_callable_add(c, "dd)d", &f), CK_OK);
+    // float64 argument from complex128: unsafe; refused without --allow-unsafe.
+    EXPECT_EQ(call(c, {{"complex128", "1+0j"}, {"float64", "1"}}).substr(0, 12), "CK_ERR_TYPE:");
+    ck_eval_ctx unsafe = ckt::ctx(CK_ERRMODE_OVERFLOW, CK_EVAL_ALLOW_UNSAFE);
+    EXPECT_EQ(call(c, {{"complex128", "100+0j"}, {"float64", "1"}}, nullptr, unsafe), "90");
+    EXPECT_EQ(call(c, {{"complex128", "100+1j"}, {"float64", "1"}}, nullptr, unsafe).substr(0, 17),
+              "CK_ERR_IMAGINARY:");
+    ck_callable_decref(c);
+}
+
+TEST(Callable, AddingASignatureInvalidatesCachedSelections) {
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("grow", &c), CK_OK);
+    ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+    ASSERT_EQ(ck_callable_add(c, "dd)d", &f), CK_OK);
+    const ck_type_id ii[] = {CK_TYPE_INT32, CK_TYPE_INT32};
+    int index = -1;
+    char *why = nullptr;
+    for (int i = 0; i < 3; ++i) {  // cold, then warm from the cache
+        ASSERT_EQ(ck_callable_select(c, 2, ii, nullptr, &index, &why), CK_OK);
+        EXPECT_STREQ(why, "(float64, float64) -> float64: 0 unsafe, 2 safe, 0 promote, 8 bytes wider");
+        ck_free(why);
+    }
+    ASSERT_EQ(ck_callable_add(c, "ii)i", &f), CK_OK);
+    ASSERT_EQ(ck_callable_select(c, 2, ii, nullptr, &index, &why), CK_OK);
+    EXPECT_STREQ(why, "(int32, int32) -> int32: exact") << "no stale selection";
+    ck_free(why);
+    // The same argument types twice is refused, and the factory released.
+    int released = 0;
+    ck_factory again = {axpb_instantiate, nullptr, new AxpbParams{1, 2, &released},
+                        release_counter};
+    EXPECT_EQ(ck_callable_add(c, "(int32, int32) -> float64", &again), CK_ERR_INVALID);
+    EXPECT_EQ(released, 1);
+    ck_callable_decref(c);
+}
+
+TEST(Callable, RegistryLookupsAndNames) {
+    char *names = nullptr;
+    ASSERT_EQ(ck_registry_names(&names), CK_OK);
+    EXPECT_NE(std::string(names).find("add\nassign\ndivide\nmultiply\nsubtract\n"),
+              std::string::npos)
+        << names;
+    ck_free(names);
+    int released = 0;
+    ck_callable *c = make_axpb(3, 1, &released);
+    ASSERT_EQ(ck_register(c), CK_OK) << ck_last_error();
+    EXPECT_EQ(ck_register(c), CK_ERR_INVALID) << "the name is taken";
+    ck_callable_decref(c);
+    EXPECT_EQ(released, 0) << "the registry holds a reference";
+    ck_callable *found = nullptr;
+    ASSERT_EQ(ck_lookup("axpb", &found), CK_OK);
+    EXPECT_EQ(call(found, {{"2 * float64", "[1, 2]"}}), "[4, 7]");
+    EXPECT_EQ(ck_unregister("axpb"), CK_OK);
+    EXPECT_EQ(released, 0) << "the lookup's reference is still held";
+    ck_callable_decref(found);
+    EXPECT_EQ(released, 1);
+    EXPECT_EQ(ck_lookup("axpb", &found), CK_ERR_TYPE);
+    EXPECT_STREQ(ck_last_error(), "no callable named 'axpb' (ckernel callables lists them)");
+    EXPECT_EQ(ck_callable_new("1bad", &c), CK_ERR_INVALID);
+    EXPECT_EQ(ck_callable_new("", &c), CK_ERR_INVALID);
+}
+
+TEST(Callable, DescribeShowsUserKernelsCastsAndChildren) {
+    const ck_kernel_kind kind = {"axpb", axpb_single, axpb_strided, sizeof(Axpb), axpb_describe};
+    ASSERT_EQ(ck_kernel_kind_register(&kind), CK_OK);
+    int released = 0;
+    ck_callable *c = make_axpb(2, 0.5, &released);
+    Type st("3 * int32"), dt("3 * float32");
+    ck_fixed_dim_arrmeta sm = {3, 4}, dm = {3, 4};
+    const ck_type *srcs[] = {st.get()};
+    const char *sams[] = {reinterpret_cast<const char *>(&sm)};
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_call(&b, &off, c, dt.get(), reinterpret_cast<const char *>(&dm), 1, srcs,
+                           sams, CK_REQUEST_SINGLE, nullptr),
+              CK_OK)
+        << ck_last_error();
+    char *text = nullptr;
+    ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+    const std::string t = text;
+    ck_free(text);
+    EXPECT_NE(t.find("call_args @40 +"), std::string::npos) << t;
+    EXPECT_NE(t.find("args=[cast] result=cast"), std::string::npos) << t;
+    EXPECT_NE(t.find("axpb @"), std::string::npos) << t;
+    EXPECT_NE(t.find("+24  axpb_strided  a=2 b=0.5"), std::string::npos) << t;
+    EXPECT_NE(t.find("cast int32 -> float64 (fractional) strided"), std::string::npos) << t;
+    EXPECT_NE(t.find("cast float64 -> float32 (fractional) strided"), std::string::npos) << t;
+    ck_builder_destroy(&b);
+    ck_callable_decref(c);
+}
+
+TEST(Callable, AllocationFailureAtEveryPointOfBuildingACall) {
+    int released = 0;
+    ck_callable *c = make_sub10();
+    // Warm the selection first: the cache is process metadata, not counted.
+    EXPECT_EQ(call(c, {{"float32", "1"}, {"int8", "1"}}), "-9");
+    Type dt("4 * var * 3 * int64"), s0("4 * var * 3 * float32"), s1("var * 1 * int8");
+    ck_memblock *arena = nullptr;
+    ASSERT_EQ(ck_arena_new(0, &arena), CK_OK);
+    std::vector<char> dam(ck_type_arrmeta_size(dt.get())), sam0(ck_type_arrmeta_size(s0.get())),
+        sam1(ck_type_arrmeta_size(s1.get()));
+    ASSERT_EQ(ck_arrmeta_default_construct(dt.get(), dam.data(), arena), CK_OK);
+    ASSERT_EQ(ck_arrmeta_default_construct(s0.get(), sam0.data(), arena), CK_OK);
+    ASSERT_EQ(ck_arrmeta_default_construct(s1.get(), sam1.data(), arena), CK_OK);
+    const ck_type *srcs[] = {s0.get(), s1.get()};
+    const char *sams[] = {sam0.data(), sam1.data()};
+    const int64_t points = ckt::for_each_alloc_failure([&]() {
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        int rc = ck_make_call(&b, &off, c, dt.get(), dam.data(), 2, srcs, sams, CK_REQUEST_SINGLE,
+                              nullptr);
+        ck_builder_destroy(&b);
+        return rc;
+    });
+    EXPECT_GT(points, 0) << "the kernel (with casts) outgrows the inline buffer";
+    ck_arrmeta_release(dt.get(), dam.data());
+    ck_arrmeta_release(s0.get(), sam0.data());
+    ck_arrmeta_release(s1.get(), sam1.data());
+    ck_memblock_decref(arena);
+    ck_callable_decref(c);
+    (void)released;
+}
+
+TEST(Callable, RegistrationRacesSelectionAndCalls) {
+    // One thread adds signatures (int8..int64 x int8..int64 -> float64) while others select
+    // and call; every selection must be one of the signatures present at some moment, and
+    // every call's value right (TSan runs this too).
+    ck_callable *c = make_sub10();
+    std::atomic<bool> done{false};
+    std::atomic<int> failures{0};
+    std::thread writer([&] {
+        const char *ints[] = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"};
+        for (const char *a : ints)
+            for (const char *b : ints) {
+                const std::string s = std::string("(") + a + ", " + b + ") -> float64";
+                ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+                if (ck_callable_add(c, s.c_str(), &f) != CK_OK) failures++;
+            }
+        done = true;
+    });
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 2; ++r)
+        readers.emplace_back([&] {
+            int rounds = 0;
+            while (!done || rounds < 50) {
+                ++rounds;
+                if (call(c, {{"int16", "7"}, {"uint8", "2"}}) != "-13") failures++;
+                if (call(c, {{"float64", "1.5"}, {"float64", "0.25"}}) != "-1") failures++;
+            }
+        });
+    writer.join();
+    for (auto &t : readers) t.join();
+    EXPECT_EQ(failures.load(), 0);
+    const ck_type_id hb[] = {CK_TYPE_INT16, CK_TYPE_UINT8};
+    int index = -1;
+    char *why = nullptr;
+    ASSERT_EQ(ck_callable_select(c, 2, hb, nullptr, &index, &why), CK_OK);
+    EXPECT_STREQ(why, "(int16, uint8) -> float64: exact");
+    ck_free(why);
+    ck_callable_decref(c);
+}
+
+}  // namespace
