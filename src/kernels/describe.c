@@ -4,6 +4,7 @@
 
 #include "ckernel/assign.h"
 #include "common/internal.h"
+#include "kernels/arith_leaves.h"
 #include "kernels/kinds.h"
 
 static const ck__kind *const ck__kinds[] = {
@@ -47,7 +48,7 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         return;
     }
     ck__strbuf leaf = CK__STRBUF_INIT;
-    if (ck__scalar_leaf_describe(fn, &leaf)) {
+    if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf)) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {
