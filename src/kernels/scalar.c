@@ -1,7 +1,8 @@
 /* src/kernels/scalar.c: the scalar leaf factory. A leaf is a bare ck_prefix whose function,
  * taken from the table of scalar_assign.dispatch.c compiled for the CPU target in use (chosen
  * when the kernel is built, so a call pays no dispatch), carries the type pair and the error
- * mode: building one costs a table load and two stores. */
+ * mode: building one costs a table load and two stores. Also the choice of a target's table,
+ * shared with the arithmetic leaves (arith.c). */
 #include <string.h>
 
 #include "common/internal.h"
@@ -24,18 +25,29 @@ typedef struct ck__leaf_target {
 static const ck__leaf_target ck__leaf_targets[] = {
     CK_DISPATCH_TARGETS_scalar_assign(CK__TABLE_ENTRY)};
 
-/* The best table at or below the target kernels use now. */
-static int ck__leaf_target_now(const ck__leaf_target **out) {
+int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
+                         size_t *index) {
     ck_cpu_target now;
     CK_RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
-    for (size_t i = 0; i < CK_ARRAY_SIZE(ck__leaf_targets); i++) {
-        if ((int)ck__leaf_targets[i].id <= (int)now) {
-            *out = &ck__leaf_targets[i];
+    for (size_t i = 0; i < n; i++) {
+        if ((int)ids[i] <= (int)now) {
+            *index = i;
             return CK_OK;
         }
     }
-    return ck_set_error(CK_ERR_INTERNAL, "no scalar leaves compiled for target %s or below",
+    return ck_set_error(CK_ERR_INTERNAL, "no %s leaves compiled for target %s or below", what,
                         ck_cpu_target_name(now));
+}
+
+/* The best table at or below the target kernels use now. */
+static int ck__leaf_target_now(const ck__leaf_target **out) {
+#define CK__TARGET_ID(target, id) id,
+    static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_scalar_assign(CK__TARGET_ID)};
+#undef CK__TARGET_ID
+    size_t i = 0;
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK_ARRAY_SIZE(ids), "scalar", &i));
+    *out = &ck__leaf_targets[i];
+    return CK_OK;
 }
 
 int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,

@@ -4,6 +4,9 @@
 #ifndef CKERNEL_SCALAR_LEAVES_H
 #define CKERNEL_SCALAR_LEAVES_H
 
+#include <stddef.h>
+
+#include "ckernel/cpu.h"
 #include "ckernel/eval.h"
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
@@ -20,5 +23,11 @@ typedef ck__leaf_fns ck__leaf_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES][CK
 
 /* One table per compiled target, named ck__scalar_leaves_<target> (scalar.c lists them from
  * the generated scalar_assign.dispatch.h). */
+
+/* For the leaf tables of a *.dispatch.c source (scalar.c, arith.c): the index, in ids[0..n-1]
+ * (its generated target list, highest first), of the best target at or below the one kernels
+ * use now. CK_ERR_INTERNAL "no <what> leaves compiled for target ... or below" when none. */
+int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
+                         size_t *index);
 
 #endif

@@ -1,0 +1,44 @@
+/* src/kernels/arith_leaves.h: the built-in arithmetic leaves (add, subtract, multiply,
+ * divide of two operands of one scalar type), compiled per CPU target from
+ * arith.dispatch.c, and how the kernel layer builds and describes them (arith.c). */
+#ifndef CKERNEL_ARITH_LEAVES_H
+#define CKERNEL_ARITH_LEAVES_H
+
+#include <stddef.h>
+
+#include "ckernel/builder.h"
+#include "ckernel/kernel.h"
+#include "ckernel/types.h"
+#include "common/strbuf.h"
+#include "kernels/scalar_leaves.h"
+
+typedef enum ck__arith_op {
+    CK__ARITH_ADD,
+    CK__ARITH_SUBTRACT,
+    CK__ARITH_MULTIPLY,
+    CK__ARITH_DIVIDE,
+    CK__ARITH_NUM_OPS
+} ck__arith_op;
+
+/* [op][type id]: dst, src[0] and src[1] all have that type; the leaf computes
+ * dst = src[0] op src[1] on aligned elements. Entries without a leaf (bool subtract and
+ * divide) are NULL. One table per compiled target, named ck__arith_leaves_<target>. */
+typedef ck__leaf_fns ck__arith_table[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+
+/* Builds the leaf (a bare ck_prefix, no data, no destructor) at *offset from the table of
+ * the best compiled target at or below the one kernels use now, and moves *offset past it.
+ * CK_ERR_INTERNAL for an (op, id) without a leaf. */
+int ck__make_arith_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,
+                        ck_request req);
+
+/* 1 when (op, id) has a leaf, else 0. */
+int ck__arith_has_leaf(ck__arith_op op, ck_type_id id);
+
+/* "add", "subtract", "multiply", "divide"; NULL for other values. */
+const char *ck__arith_op_name(ck__arith_op op);
+
+/* Writes "add float64 strided [avx2]" and returns 1 when fn is a leaf of any compiled
+ * table, else returns 0. */
+int ck__arith_leaf_describe(const void *fn, ck__strbuf *out);
+
+#endif
