@@ -5,6 +5,7 @@
  * a call and whole-array calls. */
 #include <string.h>
 
+#include "builders/assign_internal.h"
 #include "builders/compose.h"
 #include "callables/callable_internal.h"
 #include "ckernel/assign.h"

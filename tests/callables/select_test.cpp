@@ -113,8 +113,8 @@ TEST(Select, TheNarrowestLosslessFitBreaksATieOfCounts) {
 
 TEST(Select, ATieIsAmbiguousAndListsTheTiedSignatures) {
     // (int32, int32) fits (int32, float64) and (float64, int32) alike: one exact, one safe
-    // widening by 4 bytes.
-    const auto c = sigs({"id)d", "di)d", "qq)q"});
+    // widening by 4 bytes; (float32, float32) needs two unsafe conversions.
+    const auto c = sigs({"id)d", "di)d", "ff)f"});
     Choice x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
     EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
     EXPECT_EQ(x.chosen, "add: (int32, int32) matches 2 signatures equally well (0 unsafe, 1 "
