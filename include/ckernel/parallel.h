@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ckernel/array.h"
+#include "ckernel/callable.h"
 #include "ckernel/eval.h"
 #include "ckernel/export.h"
 #include "ckernel/kernel.h"
@@ -56,6 +57,14 @@ CK_EXTERN int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_str
  * Results, statuses and messages are those of ck_assign. */
 CK_EXTERN int ck_parallel_assign(const ck_array *dst, const ck_array *src,
                                  const ck_eval_ctx *ectx);
+
+/* dst <- c(src[0], ..., src[nsrc-1]) like ck_call, split over dst's outermost fixed
+ * dimension as ck_parallel_assign splits it: every source's outermost level is its own fixed
+ * dimension of the same size (rows split with it), of size 1 or missing (broadcast to every
+ * row); anything else, or small work, runs serially through ck_call. Results, statuses and
+ * messages are those of ck_call. */
+CK_EXTERN int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc,
+                               const ck_array *const *src, const ck_eval_ctx *ectx);
 
 /* Sets the default number of threads of parallel calls (ck_eval_ctx.max_threads 0):
  * n > 0 uses n threads at most, 0 goes back to all hardware threads. Negative n is

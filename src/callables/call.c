@@ -135,6 +135,14 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
 int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                  const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                  const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+    return ck__make_call_at(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp, src_arrmeta, req,
+                            ectx, 0);
+}
+
+int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                     const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                     const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                     int first_dim) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL builder, offset or type");
     }
@@ -162,7 +170,7 @@ int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type 
     cmp.make_leaf = call_leaf;
     cmp.leaf_data = &plan;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
-                             src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+                             src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
 }
 
 /* ---- result types ---- */

@@ -9,9 +9,11 @@
 #include "ckernel/arrmeta.h"
 #include "ckernel/assign.h"
 #include "ckernel/builder.h"
+#include "ckernel/callable.h"
 #include "ckernel/parallel.h"
 #include "ckernel/types.h"
 #include "builders/assign_internal.h"
+#include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "parallel/parallel_internal.h"
 
@@ -97,8 +99,12 @@ void ck__par_fpenv_leave(ck__par_fpenv env) {
 int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end) {
     /* (A zero stride adds nothing: a broadcast source may be any pointer, even NULL.) */
     char *d = job->dst_stride != 0 ? job->dst + (intptr_t)begin * job->dst_stride : job->dst;
-    char *s = job->src_stride != 0 ? job->src + (intptr_t)begin * job->src_stride : job->src;
-    const int rc = job->fn(job->kernel, d, job->dst_stride, &s, &job->src_stride, end - begin);
+    char *s[16];
+    for (int k = 0; k < job->nsrc; k++) {
+        s[k] = job->src_stride[k] != 0 ? job->src[k] + (intptr_t)begin * job->src_stride[k]
+                                       : job->src[k];
+    }
+    const int rc = job->fn(job->kernel, d, job->dst_stride, s, job->src_stride, end - begin);
     if (rc != CK_OK) {
         ck__error_offset_outer(rc, (intptr_t)begin); /* the range's rows, counted in the whole */
     }
@@ -211,8 +217,9 @@ int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char 
     job.fn = ck_prefix_strided(kernel);
     job.dst = dst;
     job.dst_stride = dst_stride;
-    job.src = src[0];
-    job.src_stride = src_stride[0];
+    job.nsrc = 1;
+    job.src[0] = src[0];
+    job.src_stride[0] = src_stride[0];
     job.count = count;
     job.grain = count;
     job.threads = 1;
@@ -223,13 +230,113 @@ int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char 
     return ck__par_backend_run(&job);
 }
 
-/* ---- ck_parallel_assign ---- */
+/* ---- ck_parallel_assign, ck_parallel_call ---- */
 
-static int assign_serial(const ck_array *dst, const ck_array *src, const ck_eval_ctx *ectx,
-                         unsigned flags) {
+/* What runs one row of a split call: assignment (call == NULL) or a callable. */
+typedef struct ck__par_rows {
+    ck_callable *call;
+    int nsrc;
+    const ck_array *const *src;
+} ck__par_rows;
+
+static int rows_serial(const ck_array *dst, const ck__par_rows *r, const ck_eval_ctx *ectx,
+                       unsigned flags) {
     const ck__par_fpenv env = ck__par_fpenv_enter(flags);
-    const int rc = ck_assign(dst, src, ectx);
+    const int rc = r->call == NULL ? ck_assign(dst, r->src[0], ectx)
+                                   : ck_call(r->call, dst, r->nsrc, r->src, ectx);
     ck__par_fpenv_leave(env);
+    return rc;
+}
+
+/* Splits dst's outermost fixed dimension across threads: every source's share of it is its
+ * own fixed dim (size N or 1) or none (the whole source broadcasts to every row). A ragged
+ * source, a pointer, a size mismatch or more source dimensions go through the serial call,
+ * which reports or handles them, as does small work. */
+static int parallel_rows(const char *what, const ck_array *dst, const ck__par_rows *r,
+                         const ck_eval_ctx *ectx) {
+    ck__par_settings s;
+    CK_RETURN_IF_ERROR(resolve_settings(what, ectx, &s));
+    const ck_type *dt = ck_array_type(dst);
+    if (ck_type_get_id(dt) != CK_TYPE_FIXED_DIM) {
+        return rows_serial(dst, r, ectx, s.flags); /* nothing to split on this level */
+    }
+    const char *dam = ck_array_arrmeta(dst);
+    const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+    const int dnd = ck_type_ndim(dt);
+    ck__par_job job;
+    const ck_type *selem[16];
+    const char *sam_elem[16];
+    job.nsrc = r->nsrc;
+    unsigned unaligned = 0;
+    for (int k = 0; k < r->nsrc; k++) {
+        const ck_type *st = ck_array_type(r->src[k]);
+        const char *sam = ck_array_arrmeta(r->src[k]);
+        const int snd = ck_type_ndim(st);
+        if (ck_type_get_id(st) == CK_TYPE_POINTER || snd > dnd) {
+            return rows_serial(dst, r, ectx, s.flags);
+        }
+        selem[k] = st;
+        sam_elem[k] = sam;
+        job.src[k] = ck_array_data(r->src[k]);
+        job.src_stride[k] = 0;
+        if (snd == dnd) {
+            if (ck_type_get_id(st) != CK_TYPE_FIXED_DIM) {
+                return rows_serial(dst, r, ectx, s.flags);
+            }
+            const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+            if (sm->dim_size == dm->dim_size) {
+                job.src_stride[k] = sm->stride;
+            } else if (sm->dim_size != 1) {
+                return rows_serial(dst, r, ectx, s.flags);
+            }
+            selem[k] = ck_type_element(st);
+            sam_elem[k] = sam + sizeof(ck_fixed_dim_arrmeta);
+        }
+    }
+    job.kernel = NULL;
+    job.fn = NULL;
+    job.dst = ck_array_data(dst);
+    job.dst_stride = dm->stride;
+    job.count = (size_t)dm->dim_size;
+    job.grain = job.count;
+    job.threads = 1;
+    job.flags = s.flags;
+    if (!plan_job(&s, &job)) {
+        return rows_serial(dst, r, ectx, s.flags); /* small work: build once, run here */
+    }
+    /* The element kernel is built for rows at dst + i*stride: say when a row can be
+     * misaligned, as ck_assign does for its data pointers. */
+    const ck_type *delem = ck_type_element(dt);
+    for (int k = 0; k < r->nsrc; k++) {
+        unaligned |= ck__unaligned_flags(dt, (uintptr_t)job.dst | (uintptr_t)job.dst_stride,
+                                         ck_array_type(r->src[k]),
+                                         (uintptr_t)job.src[k] | (uintptr_t)job.src_stride[k]);
+    }
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
+    ctx.flags |= unaligned;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    const char *dam_elem = dam + sizeof(ck_fixed_dim_arrmeta);
+    int rc = r->call == NULL
+                 ? ck__make_assign_at(&b, &off, delem, dam_elem, selem[0], sam_elem[0],
+                                      CK_REQUEST_STRIDED, &ctx, 1)
+                 : ck__make_call_at(&b, &off, r->call, delem, dam_elem, r->nsrc, selem, sam_elem,
+                                    CK_REQUEST_STRIDED, &ctx, 1);
+    if (rc != CK_OK) {
+        ck_builder_destroy(&b);
+        if (rc == CK_ERR_NOMEM) {
+            return rc;
+        }
+        /* A type or shape error below the outer dimension: the serial call meets it too,
+         * before running anything, and reports it against the whole types. */
+        return rows_serial(dst, r, ectx, s.flags);
+    }
+    job.kernel = ck_builder_root(&b);
+    job.fn = ck_prefix_strided(job.kernel);
+    rc = ck__par_backend_run(&job);
+    ck_builder_destroy(&b);
     return rc;
 }
 
@@ -237,81 +344,21 @@ int ck_parallel_assign(const ck_array *dst, const ck_array *src, const ck_eval_c
     if (dst == NULL || src == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_parallel_assign: NULL array");
     }
-    ck__par_settings s;
-    CK_RETURN_IF_ERROR(resolve_settings("ck_parallel_assign", ectx, &s));
+    const ck__par_rows r = {NULL, 1, &src};
+    return parallel_rows("ck_parallel_assign", dst, &r, ectx);
+}
 
-    const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
-    if (ck_type_get_id(dt) != CK_TYPE_FIXED_DIM || ck_type_get_id(st) == CK_TYPE_POINTER) {
-        return assign_serial(dst, src, ectx, s.flags); /* nothing to split on this level */
+int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
+                     const ck_eval_ctx *ectx) {
+    if (c == NULL || dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_parallel_call: NULL callable or array, or %d sources", nsrc);
     }
-    const char *dam = ck_array_arrmeta(dst), *sam = ck_array_arrmeta(src);
-    const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-    const ck_type *delem = ck_type_element(dt);
-    const char *dam_elem = dam + sizeof(ck_fixed_dim_arrmeta);
-
-    /* The source's share of the outer dimension: its own fixed dim (size N or 1), or none
-     * (the whole source broadcasts to every row). A ragged source, a size mismatch or more
-     * source dimensions go through ck_assign, which reports or handles them. */
-    const ck_type *selem = st;
-    const char *sam_elem = sam;
-    intptr_t src_stride = 0;
-    const int dnd = ck_type_ndim(dt), snd = ck_type_ndim(st);
-    if (snd > dnd) {
-        return assign_serial(dst, src, ectx, s.flags);
-    }
-    if (snd == dnd) {
-        if (ck_type_get_id(st) != CK_TYPE_FIXED_DIM) {
-            return assign_serial(dst, src, ectx, s.flags);
+    for (int k = 0; k < nsrc; k++) {
+        if (src[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "ck_parallel_call: source %d is NULL", k);
         }
-        const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
-        if (sm->dim_size == dm->dim_size) {
-            src_stride = sm->stride;
-        } else if (sm->dim_size != 1) {
-            return assign_serial(dst, src, ectx, s.flags);
-        }
-        selem = ck_type_element(st);
-        sam_elem = sam + sizeof(ck_fixed_dim_arrmeta);
     }
-
-    ck__par_job job;
-    job.kernel = NULL;
-    job.fn = NULL;
-    job.dst = ck_array_data(dst);
-    job.dst_stride = dm->stride;
-    job.src = ck_array_data(src);
-    job.src_stride = src_stride;
-    job.count = (size_t)dm->dim_size;
-    job.grain = job.count;
-    job.threads = 1;
-    job.flags = s.flags;
-    if (!plan_job(&s, &job)) {
-        return assign_serial(dst, src, ectx, s.flags); /* small work: build once, run here */
-    }
-
-    /* The element kernel is built for rows at dst + i*stride: say when a row can be
-     * misaligned, as ck_assign does for its data pointers. */
-    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
-    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
-    ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)job.dst | (uintptr_t)job.dst_stride, st,
-                                     (uintptr_t)job.src | (uintptr_t)job.src_stride);
-
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    int rc = ck__make_assign_at(&b, &off, delem, dam_elem, selem, sam_elem, CK_REQUEST_STRIDED,
-                                &ctx, 1);
-    if (rc != CK_OK) {
-        ck_builder_destroy(&b);
-        if (rc == CK_ERR_NOMEM) {
-            return rc;
-        }
-        /* A type or shape error below the outer dimension: ck_assign meets it too, before
-         * running anything, and reports it against the whole types (and dimension numbers). */
-        return assign_serial(dst, src, ectx, s.flags);
-    }
-    job.kernel = ck_builder_root(&b);
-    job.fn = ck_prefix_strided(job.kernel);
-    rc = ck__par_backend_run(&job);
-    ck_builder_destroy(&b);
-    return rc;
+    const ck__par_rows r = {c, nsrc, src};
+    return parallel_rows("ck_parallel_call", dst, &r, ectx);
 }

@@ -24,8 +24,9 @@ typedef struct ck__par_job {
     ck_strided_fn fn;
     char *dst;
     intptr_t dst_stride;
-    char *src;
-    intptr_t src_stride;
+    int nsrc; /* 1 .. 16 */
+    char *src[16];
+    intptr_t src_stride[16];
     size_t count;  /* elements, >= 2 */
     size_t grain;  /* elements per block, 1 <= grain <= count / 2 */
     int threads;   /* >= 2: the task arena's concurrency */
