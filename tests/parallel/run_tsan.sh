@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/parallel/run_tsan.sh BUILD_DIR: builds the parallel-evaluation tests (and the other
-# threading tests: the arena's, the assignment kernels' shared-kernel test) with
+# threading tests: the arena's, the assignment kernels' shared-kernel test, callables'
+# registration racing selection) with
 # ThreadSanitizer under clang, and runs them. Exits non-zero on any failure or report.
 #
 # BUILD_DIR is configured here when it has no CMakeCache.txt yet; an existing one must be a
@@ -37,6 +38,10 @@ fi
 if grep -q '^ck_assign_tests:' <<<"$available"; then
   targets+=(ck_assign_tests)
   filters[ck_assign_tests]='*Thread*'
+fi
+if grep -q '^ck_callables_tests:' <<<"$available"; then
+  targets+=(ck_callables_tests)
+  filters[ck_callables_tests]='*Race*'
 fi
 cmake --build "$build" -j2 --target "${targets[@]}"
 
