@@ -215,3 +215,100 @@ TEST(Cli, TheEnvironmentVariableChangesTheChosenLeaves) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliCall, TheIssuesExampleAndBroadcasting) {
+    Result r = ckernel("call add --in '3 * int32' '[1, 2, 3]' --in float64 0.5");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[1.5, 2.5, 3.5]\n");
+    // A column and a row: 2 x 3, int8 + uint8 is int16 (the narrowest lossless fit).
+    r = ckernel("call add --in '2 * 1 * int8' '[[-100], [100]]' --in '3 * uint8' '[0, 100, 255]'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[[-100, 0, 155], [100, 200, 355]]\n");
+    r = ckernel("call multiply --in 'var * float32' '[1.5, -2]' --in 'var * float32' '[2]'");
+    EXPECT_EQ(r.out, "[3.0, -4.0]\n");
+    // Integer wraparound and truncating division are documented, not errors.
+    r = ckernel("call subtract --in int8 '-128' --in int8 1");
+    EXPECT_EQ(r.out, "127\n");
+    r = ckernel("call divide --in '2 * int32' '[-7, 7]' --in int32 2");
+    EXPECT_EQ(r.out, "[-3, 3]\n");
+}
+
+TEST(CliCall, OutTypesErrorModesAndUnsafe) {
+    Result r = ckernel("call add --out '2 * int32' --in '2 * float64' '[1.5, 2]' --in float64 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out,
+              "ckernel: error: CK_ERR_FRACTIONAL: float64 value 2.5 has a fractional part (int32)\n");
+    r = ckernel("call --errmode nocheck add --out '2 * int32' --in '2 * float64' '[1.5, 2]' "
+                "--in float64 1");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "[2, 3]\n");
+    r = ckernel("call add --in int64 1 --in uint64 2");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_TYPE: add: no signature takes (int64, uint64) "
+                          "without unsafe conversions; candidates: (bool, bool) -> bool [2 unsafe "
+                          "conversions],",
+                          0),
+              0u)
+        << r.out;
+    r = ckernel("call --allow-unsafe add --in int64 1 --in uint64 2");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_AMBIGUOUS: add: (int64, uint64) matches 2 signatures "
+                     "equally well (1 unsafe, 0 safe, 0 promote, 0 bytes wider): (int64, int64) "
+                     "-> int64, (uint64, uint64) -> uint64\n");
+    r = ckernel("call divide --in '3 * int16' '[1, 2, 3]' --in '3 * int16' '[1, 0, 1]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: divide: integer division by zero at "
+                     "element 1\n");
+    r = ckernel("call nosuch --in int8 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: no callable named 'nosuch' (ckernel callables "
+                     "lists them)\n");
+}
+
+TEST(CliCall, CallablesListsEveryBuiltIn) {
+    Result r = ckernel("callables");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("add\n  (bool, bool) -> bool\n  (complex128, complex128) -> complex128\n", 0),
+              0u)
+        << r.out;
+    for (const char *name : {"\nassign\n  (bool) -> bool\n", "\ndivide\n", "\nmultiply\n",
+                             "\nsubtract\n  (complex128, complex128) -> complex128\n"})
+        EXPECT_NE(r.out.find(name), std::string::npos) << name;
+    EXPECT_EQ(r.out.find("(bool, bool) -> bool", r.out.find("\ndivide\n")),
+              r.out.find("(bool, bool) -> bool", r.out.find("\nmultiply\n")))
+        << "divide has no bool signature; the next one is multiply's";
+}
+
+TEST(CliCall, ExplainShowsTheSelectionAndTheCasts) {
+    Result r = ckernel("explain --call add --in '3 * int32' --in float64");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out,
+              "call add -> 3 * float64\n"
+              "selected: (float64, float64) -> float64: 0 unsafe, 1 safe, 0 promote, 4 bytes "
+              "wider\n"
+              "strided_dim @0 +56  strided_dim_single  size=3 dst_stride=8 src_stride=[4, 0] "
+              "(broadcast)\n"
+              "  call_args @56 +136  call_args_strided  args=[cast, pass] result=direct "
+              "chunk=256\n"
+              "    leaf @192 +16  add float64 strided [baseline]\n"
+              "    leaf @208 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
+              "total: 224 bytes in the kernel buffer; builder on the heap (capacity 224)\n");
+    r = ckernel("explain --call add --out '2 * float32' --in '2 * float32' --in '2 * float32'");
+    EXPECT_EQ(r.out,
+              "call add -> 2 * float32\n"
+              "selected: (float32, float32) -> float32: exact\n"
+              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=4 src_stride=[4, 4]\n"
+              "  leaf @56 +16  add float32 strided [baseline]\n"
+              "total: 72 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+    r = ckernel("explain --call add --in int8");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.out.find("CK_ERR_TYPE: add: no signature takes (int8)"), std::string::npos) << r.out;
+    r = ckernel("explain --call add");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: missing --in SRC\nTry 'ckernel explain --help'.\n");
+}
+
+}  // namespace
