@@ -487,3 +487,80 @@ TEST(Callable, RegistrationRacesSelectionAndCalls) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Callable, AllocationFailureAtEveryPointOfAWholeArrayCall) {
+    ck_callable *add = nullptr;
+    ASSERT_EQ(ck_lookup("add", &add), CK_OK);
+    // Warm the selections (process metadata) so the loop counts only the call's own requests.
+    const ck_type_id ids[] = {CK_TYPE_INT16, CK_TYPE_FLOAT32};
+    int index = -1;
+    ASSERT_EQ(ck_callable_select(add, 2, ids, nullptr, &index, nullptr), CK_OK);
+    const int64_t points = ckt::for_each_alloc_failure([&]() {
+        ck_type *t0 = nullptr, *t1 = nullptr;
+        ck_array *a = nullptr, *b = nullptr, *out = nullptr;
+        int rc = ck_type_parse("3 * var * int16", &t0);
+        if (rc == CK_OK) rc = ck_type_parse("3 * 1 * float32", &t1);
+        if (rc == CK_OK) rc = ck_array_parse(t0, "[[1, 2], [3], []]", &a);
+        if (rc == CK_OK) rc = ck_array_parse(t1, "[[0.5], [1.5], [2.5]]", &b);
+        if (rc == CK_OK) {
+            const ck_array *src[] = {a, b};
+            rc = ck_call_new(add, 2, src, nullptr, &out);
+        }
+        char *text = nullptr;
+        if (rc == CK_OK) rc = ck_array_format(out, &text);
+        if (rc == CK_OK && std::string(text) != "[[1.5, 2.5], [4.5], []]") rc = CK_ERR_INTERNAL;
+        ck_free(text);
+        ck_array_free(out);
+        ck_array_free(a);
+        ck_array_free(b);
+        ck_type_decref(t0);
+        ck_type_decref(t1);
+        return rc;
+    });
+    EXPECT_GT(points, 5);
+    ck_callable_decref(add);
+}
+
+TEST(Callable, RegistryRacesLookups) {
+    // Two threads register and unregister their own names while two others look up the
+    // built-ins and list the names (TSan runs this too).
+    std::atomic<int> failures{0};
+    std::atomic<bool> done{false};
+    std::vector<std::thread> writers, readers;
+    for (int w = 0; w < 2; ++w)
+        writers.emplace_back([&, w] {
+            for (int i = 0; i < 200; ++i) {
+                const std::string name = "racer" + std::to_string(w) + "_" + std::to_string(i % 7);
+                ck_callable *c = nullptr;
+                if (ck_callable_new(name.c_str(), &c) != CK_OK) failures++;
+                ck_factory f = {sub10_instantiate, nullptr, nullptr, nullptr};
+                if (ck_callable_add(c, "dd)d", &f) != CK_OK) failures++;
+                if (ck_register(c) != CK_OK) failures++;
+                ck_callable_decref(c);
+                if (ck_unregister(name.c_str()) != CK_OK) failures++;
+            }
+        });
+    for (int r = 0; r < 2; ++r)
+        readers.emplace_back([&] {
+            while (!done) {
+                ck_callable *c = nullptr;
+                if (ck_lookup("multiply", &c) != CK_OK) failures++;
+                ck_callable_decref(c);
+                char *names = nullptr;
+                if (ck_registry_names(&names) != CK_OK) failures++;
+                ck_free(names);
+            }
+        });
+    for (auto &t : writers) t.join();
+    done = true;
+    for (auto &t : readers) t.join();
+    EXPECT_EQ(failures.load(), 0) << ck_last_error();
+    char *names = nullptr;
+    ASSERT_EQ(ck_registry_names(&names), CK_OK);
+    EXPECT_EQ(std::string(names).find("racer"), std::string::npos) << names;
+    ck_free(names);
+}
+
+}  // namespace
