@@ -171,6 +171,12 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
     if (rc != CK_OK) {
         return release_and_fail(factory, rc);
     }
+    if (e.sig.nargs == 0) {
+        return release_and_fail(factory, ck_set_error(CK_ERR_INVALID,
+                                                      "ck_callable_add: signature '%s' takes no "
+                                                      "arguments; a callable takes 1 to %d",
+                                                      signature, CK_CALL_MAX_ARGS));
+    }
     ck__signature_format(&e.sig, e.text, sizeof e.text);
     e.factory = *factory;
 
