@@ -45,58 +45,10 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
+#include "kernels/dispatch_target.h"
 #include "kernels/arith_leaves.h"
 
-#if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
-#  include <immintrin.h>
-#endif
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-#  define CK__HAVE_AVX512 1
-#else
-#  define CK__HAVE_AVX512 0
-#endif
-#if defined(__F16C__) && defined(__AVX__)
-#  define CK__HAVE_F16C 1
-#else
-#  define CK__HAVE_F16C 0
-#endif
-
-/* The type names below are macro arguments; `bool` must not be <stdbool.h>'s macro. */
-#ifdef bool
-#  error "arith.dispatch.c must not see <stdbool.h>"
-#endif
-
-/* ---- per-target naming ---- */
-#ifndef CK_CPU_TARGET_CURRENT
-#  define CK_CPU_TARGET_CURRENT baseline
-#endif
-#ifndef CK_TARGET_NAME
-#  define CK__TARGET_PASTE_(x, t) x##_##t
-#  define CK__TARGET_PASTE(x, t) CK__TARGET_PASTE_(x, t)
-#  define CK_TARGET_NAME(x) CK__TARGET_PASTE(x, CK_CPU_TARGET_CURRENT)
-#endif
-
-/* Element operations and loops are always inlined into the leaves, so that the op, the
- * type and the steps are constants in each loop (and the unused checks fold away). */
-#if defined(__GNUC__) && !defined(__clang__)
-#  define CK__HOT static inline __attribute__((always_inline))
-#else
-#  define CK__HOT static inline
-#endif
-#if defined(__GNUC__) || defined(__clang__)
-#  define CK__COLD __attribute__((cold, noinline))
-#else
-#  define CK__COLD
-#endif
-
 /* ---- element types ---- */
-typedef struct ck__complex64 {
-    float v[2];
-} ck__complex64;
-typedef struct ck__complex128 {
-    double v[2];
-} ck__complex128;
-
 typedef uint8_t ck__ct_bool;
 typedef int8_t ck__ct_int8;
 typedef int16_t ck__ct_int16;

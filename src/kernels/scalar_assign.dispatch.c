@@ -40,61 +40,16 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
+#include "kernels/dispatch_target.h"
 #include "kernels/scalar_leaves.h"
 
-/* Intrinsics only where this target's flags provide them (-march sets the macros). */
-#if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
-#  include <immintrin.h>
-#endif
-#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__)
-#  define CK__HAVE_AVX512 1
-#else
-#  define CK__HAVE_AVX512 0
-#endif
-#if defined(__F16C__) && defined(__AVX__)
-#  define CK__HAVE_F16C 1
-#else
-#  define CK__HAVE_F16C 0
-#endif
 #if defined(__AVX2__) && !defined(__AVX512DQ__)
 #  define CK__HAVE_AVX2_I64 1 /* int64 -> float64 by hand: AVX2 has no vcvtqq2pd */
 #else
 #  define CK__HAVE_AVX2_I64 0
 #endif
 
-/* The type names below are used as macro arguments; `bool` must not be <stdbool.h>'s macro. */
-#ifdef bool
-#  error "scalar_assign.dispatch.c must not see <stdbool.h>"
-#endif
-
-/* ---- per-target naming ---- */
-#ifndef CK_CPU_TARGET_CURRENT
-#  define CK_CPU_TARGET_CURRENT baseline
-#endif
-#ifndef CK_TARGET_NAME
-#  define CK__TARGET_PASTE_(x, t) x##_##t
-#  define CK__TARGET_PASTE(x, t) CK__TARGET_PASTE_(x, t)
-#  define CK_TARGET_NAME(x) CK__TARGET_PASTE(x, CK_CPU_TARGET_CURRENT)
-#endif
-
-/* The read, store, convert and loop helpers are always inlined into the leaves, so that
- * the mode is a constant in each of them (gcc would otherwise keep one copy of a big loop
- * and test the mode at run time, which also stops the nocheck loop from vectorizing). */
-#if defined(__GNUC__) && !defined(__clang__)
-#  define CK__HOT static inline __attribute__((always_inline))
-#else
-#  define CK__HOT static inline
-#endif
-
-
 /* ---- element storage ---- */
-/* Complex values are two components; their alignment is the component's. */
-typedef struct ck__complex64 {
-    float v[2];
-} ck__complex64;
-typedef struct ck__complex128 {
-    double v[2];
-} ck__complex128;
 /* The canonical value of a complex source. */
 typedef struct ck__cpair {
     double re, im;
@@ -705,12 +660,6 @@ static void ck__format_element(char *buf, size_t cap, int id, const char *p, int
     }
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#  define CK__COLD __attribute__((cold, noinline))
-#else
-#  define CK__COLD
-#endif
-
 /* Records the message for a failed element and returns `status`. `nocheck` is the pair's
  * nocheck single leaf, which gives what the value would have become (it is passed in,
  * rather than looked up in the table, so that the table is not reachable from every leaf:
@@ -741,7 +690,6 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
         return ck_set_error(status, "%s value %s cannot be assigned to %s", sn, value, dn);
     }
 }
-
 
 /* ======================================================================================
  * 3a. Vector bodies for the contiguous loops, per target.

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "half_exact.hpp"
 extern "C" {
 #include "common/float16.h"
 #include "kernels/scalar_leaves.h"
@@ -102,50 +103,9 @@ struct Elem {
 // ---------------------------------------------------------------------------------------
 // float16 by definition
 // ---------------------------------------------------------------------------------------
-long double half_value(uint16_t h) {
-    const int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
-    long double v;
-    if (exp == 31) {
-        v = man != 0 ? std::numeric_limits<long double>::quiet_NaN()
-                     : std::numeric_limits<long double>::infinity();
-    } else if (exp == 0) {
-        v = std::ldexp(static_cast<long double>(man), -24);
-    } else {
-        v = std::ldexp(static_cast<long double>(1024 + man), exp - 25);
-    }
-    return sign != 0 ? -v : v;
-}
-// Positive half h as a value, with 0x7c00 standing for 2^16 (the upper neighbour of 65504).
-long double half_pos(uint16_t h) {
-    return h == 0x7c00 ? 65536.0L : half_value(h);
-}
-// Round to nearest even of a non-NaN value: the largest half below, the midpoint, ties even.
-uint16_t round_to_half(long double v) {
-    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-    const long double a = std::fabs(v);
-    if (a >= 65520.0L) {
-        return sign | 0x7c00;
-    }
-    uint16_t lo = 0, hi = 0x7bff;
-    while (lo < hi) {
-        const uint16_t mid = static_cast<uint16_t>((lo + hi + 1) / 2);
-        if (half_pos(mid) <= a) {
-            lo = mid;
-        } else {
-            hi = static_cast<uint16_t>(mid - 1);
-        }
-    }
-    const long double below = half_pos(lo);
-    if (below == a) {
-        return sign | lo;
-    }
-    const long double midpoint = (below + half_pos(static_cast<uint16_t>(lo + 1))) / 2;
-    uint16_t r = lo;
-    if (a > midpoint || (a == midpoint && (lo & 1) != 0)) {
-        r = static_cast<uint16_t>(lo + 1);
-    }
-    return sign | r;
-}
+using ckt::half_pos;
+using ckt::half_value;
+using ckt::round_to_half;
 
 // ---------------------------------------------------------------------------------------
 // Exact values
