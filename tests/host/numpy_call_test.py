@@ -181,8 +181,8 @@ def values(t):
 
 
 def random_values(t, n, rng):
-    """Random bit patterns (every float and complex, NaN and inf included), plus some small
-    integers for ints so that products stay in range sometimes."""
+    """Random bit patterns (any float or complex, NaN and inf included), with every third
+    value a small integer (ints) or an ordinary value (floats)."""
     dt = np.dtype(t)
     if dt.kind == "b":
         return rng.integers(0, 2, n).astype(bool)
@@ -241,15 +241,23 @@ def expected(op, a, b, t):
 
 def complex_multiply(a, b, t):
     """(ar*br - ai*bi, ar*bi + ai*br), each operation rounded in the component type (one
-    NumPy ufunc per operation: nothing is fused). NumPy 1.24's own complex128 multiply fuses
-    these into FMAs on non-contiguous operands on AVX-512 machines (and not on contiguous
-    ones), so NumPy is compared with this formula on contiguous copies only."""
+    NumPy ufunc per operation: nothing is fused), as arith.dispatch.c documents. NumPy's own
+    complex multiply is not the reference here: NumPy 1.24.2 on an AVX-512 machine fuses it
+    into FMAs for non-contiguous or broadcast complex128 operands (its contiguous loop is not
+    fused), so it differs from itself by layout; differences are only reported."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
     ar, ai, br, bi = (np.ascontiguousarray(x) for x in (a.real, a.imag, b.real, b.imag))
     out = np.empty(a.shape, dtype=t)
     out.real = ar * br - ai * bi
     out.imag = ar * bi + ai * br
     return out
+
+
+def note_numpy_multiply(numpy_result, formula, t, where):
+    """NumPy's complex multiply is not a reference for ckernel's (see complex_multiply): a
+    difference from the formula is recorded for the summary, not failed."""
+    if not same_bits(numpy_result, formula)[0]:
+        NUMPY_FUSED.add("%s %s" % (t, where))
 
 
 def numpy_contiguous(op, a, b):
@@ -396,8 +404,7 @@ def same_type_values(ck, rng):
             bb = nonzero_divisors(b) if op == "divide" and np.dtype(t).kind in "iu" else b
             want = expected(op, a, bb, t)
             if op == "multiply" and np.dtype(t).kind == "c":
-                ck.check(same_bits(numpy_contiguous(op, a, bb), want)[0],
-                         "multiply %s: NumPy (contiguous) differs from the formula" % t)
+                note_numpy_multiply(numpy_contiguous(op, a, bb), want, t, "values contiguous")
             run_call(ck, op, a, bb, want, "%s %s values" % (op, t))
             ck.count("same-type values")
     # Hand-written cases the tables above must contain, checked against literal results.
@@ -515,11 +522,9 @@ def layout_cases(ck, rng):
                     NP_OPS[op](a, b, out=ref)
                     agree = same_bits(ref, want)[0]
                     if op == "multiply" and np.dtype(t).kind == "c":
-                        ck.check(same_bits(numpy_contiguous(op, a, b), want)[0],
-                                 "multiply %s %s: NumPy (contiguous) differs from the formula"
-                                 % (t, name))
-                        if not agree:
-                            NUMPY_FUSED.add("%s %s" % (t, name))
+                        note_numpy_multiply(ref, want, t, name)
+                        note_numpy_multiply(numpy_contiguous(op, a, b), want, t,
+                                            name + " on contiguous copies")
                     else:
                         ck.check(agree, "%s %s %s: NumPy with out= disagrees with the oracle"
                                  % (op, t, name))
@@ -709,10 +714,11 @@ def selection_table(ck, rng):
                     npt = np.add(np.zeros(1, ta), np.zeros(1, tb)).dtype.name
                     mine = tied[0] if st == CK_OK else ck.chk.status(st)
                     if npt != mine:
-                        NUMPY_DIFFERS.append("%s+%s: numpy %s, ckernel %s" % (ta, tb, npt, mine))
+                        NUMPY_DIFFERS.setdefault("NumPy %s, ckernel %s" % (npt, mine),
+                                                 []).append("%s+%s" % (ta, tb))
 
 
-NUMPY_DIFFERS = []
+NUMPY_DIFFERS = {}
 NUMPY_FUSED = set()
 TRUNCATED = set()
 
@@ -1063,15 +1069,15 @@ def main():
           "to be written or not):")
     for key, notes in sorted(OBSERVED.items()):
         print("  %s: %s" % (key, "; ".join(notes)))
-    print("pairs where NumPy's add promotes differently (documented ckernel rule): %s"
-          % ("; ".join(NUMPY_DIFFERS) or "none"))
+    print("pairs where NumPy's add promotes otherwise than ckernel's documented rule: %s"
+          % ("; ".join("%s: %s" % (k, " ".join(v)) for k, v in sorted(NUMPY_DIFFERS.items()))
+             or "none"))
     if TRUNCATED:
         print("note: %d CK_ERR_TYPE messages cut at 511 bytes, their later candidates lost, "
               "e.g. %s" % (len(TRUNCATED), sorted(TRUNCATED)[0]))
     if NUMPY_FUSED:
-        print("note: NumPy's own complex multiply (fused) differs from the unfused formula "
-              "that ckernel and NumPy's contiguous loop follow, in: %s"
-              % ", ".join(sorted(NUMPY_FUSED)))
+        print("note: NumPy's own complex multiply differs from the unfused formula "
+              "(ckernel's) in: %s" % ", ".join(sorted(NUMPY_FUSED)))
     print("times: %s; total %.1f s" % (", ".join(times), time.monotonic() - t0))
     print("%d passed, %d failed" % (ck.chk.passed, ck.chk.failed))
     return 0 if ck.chk.failed == 0 else 1
