@@ -32,7 +32,7 @@ const char *ck_status_message(int status) {
 }
 
 /* A fixed buffer: recording an error must itself never allocate (it reports NOMEM too). */
-#define CK__ERROR_CAPACITY 512
+#define CK__ERROR_CAPACITY 1024
 
 /* A located error (ck__set_located_error) keeps its parts, so that the loops it unwinds
  * through can add their element indices to the message. */

@@ -58,10 +58,16 @@ static void put_args(ck__strbuf *b, const ck_type_id *args, int nargs) {
 typedef struct listed {
     char text[512];
     char why[64];
+    int rank; /* no match: how close it came (unsafe count; no conversion, arity: after) */
 } listed;
 
+/* By closeness, then by text: the nearest candidates come first in a long list. */
 static int compare_listed(const void *a, const void *b) {
-    return strcmp(((const listed *)a)->text, ((const listed *)b)->text);
+    const listed *x = (const listed *)a, *y = (const listed *)b;
+    if (x->rank != y->rank) {
+        return x->rank < y->rank ? -1 : 1;
+    }
+    return strcmp(x->text, y->text);
 }
 
 /* Formats the message into a strbuf and sets it with `status`; falls back to the bare
@@ -88,11 +94,14 @@ static int no_match(const char *name, const ck__signature *cands, int n, const c
         if (cands[i].nargs != nargs) {
             snprintf(l[i].why, sizeof l[i].why, "takes %d argument%s", cands[i].nargs,
                      cands[i].nargs == 1 ? "" : "s");
+            l[i].rank = CK__SIG_MAX_ARGS + 2;
         } else if (ck__rate(&cands[i], args, nargs, &r)) {
             snprintf(l[i].why, sizeof l[i].why, "%d unsafe conversion%s", r.unsafe,
                      r.unsafe == 1 ? "" : "s");
+            l[i].rank = r.unsafe;
         } else {
             snprintf(l[i].why, sizeof l[i].why, "no conversion");
+            l[i].rank = CK__SIG_MAX_ARGS + 1;
         }
     }
     qsort(l, (size_t)n, sizeof *l, compare_listed);

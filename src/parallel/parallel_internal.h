@@ -65,7 +65,7 @@ int ck__par_backend_is_parallel(void);
 const char *ck__par_backend_name(void);
 
 /* Capacity of a message copied from a worker: ck_last_error()'s own capacity. */
-#define CK__PAR_MESSAGE_BYTES 512
+#define CK__PAR_MESSAGE_BYTES 1024
 
 /* ThreadSanitizer does not see the synchronisation inside an uninstrumented libtbb: these
  * annotate the happens-before edges that the task scheduler really provides (the caller's

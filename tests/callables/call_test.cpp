@@ -278,9 +278,9 @@ TEST(Callable, SelectionOutcomes) {
     EXPECT_EQ(ck_callable_select(c, 2, dd, nullptr, &index, &why), CK_ERR_TYPE);
     EXPECT_STREQ(ck_last_error(),
                  "pick: no signature takes (float64, float64) without unsafe conversions; "
-                 "candidates: (float32, float32) -> float32 [2 unsafe conversions], (float64, "
-                 "int32) -> float64 [1 unsafe conversion], (int32, float64) -> float64 [1 unsafe "
-                 "conversion]");
+                 "candidates: (float64, int32) -> float64 [1 unsafe conversion], (int32, "
+                 "float64) -> float64 [1 unsafe conversion], (float32, float32) -> float32 [2 "
+                 "unsafe conversions]");
     ck_eval_ctx unsafe = ckt::ctx(CK_ERRMODE_FRACTIONAL, CK_EVAL_ALLOW_UNSAFE);
     EXPECT_EQ(ck_callable_select(c, 2, dd, &unsafe, &index, &why), CK_ERR_AMBIGUOUS)
         << "one unsafe conversion each for the two mixed signatures";

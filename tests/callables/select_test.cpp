@@ -76,8 +76,9 @@ TEST(Select, UnsafeConversionsOnlyWhenAllowed) {
     EXPECT_EQ(x.rc, CK_ERR_TYPE);
     EXPECT_EQ(x.chosen,
               "add: no signature takes (float64, int32) without unsafe conversions; candidates: "
-              "(float32, float32) -> float32 [2 unsafe conversions], (int32, int32) -> int32 "
-              "[1 unsafe conversion]");
+              "(int32, int32) -> int32 [1 unsafe conversion], (float32, float32) -> float32 "
+              "[2 unsafe conversions]")
+        << "the nearest candidate first";
     x = choose(c, {CK_TYPE_FLOAT64, CK_TYPE_INT32}, true);
     EXPECT_EQ(x.rc, CK_OK) << x.chosen;
     EXPECT_EQ(x.chosen, "ii)i");

@@ -247,11 +247,14 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
     r = ckernel("call add --in int64 1 --in uint64 2");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_TYPE: add: no signature takes (int64, uint64) "
-                          "without unsafe conversions; candidates: (bool, bool) -> bool [2 unsafe "
-                          "conversions],",
+                          "without unsafe conversions; candidates: (int64, int64) -> int64 [1 "
+                          "unsafe conversion], (uint64, uint64) -> uint64 [1 unsafe conversion], "
+                          "(bool, bool) -> bool [2 unsafe conversions],",
                           0),
               0u)
         << r.out;
+    EXPECT_EQ(r.out.find("..."), std::string::npos) << "the whole list fits the message";
+    EXPECT_NE(r.out.find("(uint8, uint8) -> uint8 [2 unsafe conversions]\n"), std::string::npos);
     r = ckernel("call --allow-unsafe add --in int64 1 --in uint64 2");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_AMBIGUOUS: add: (int64, uint64) matches 2 signatures "
