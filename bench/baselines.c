@@ -242,3 +242,47 @@ CKB_NOINLINE int ckb_loop_int32_float64_unaligned(char *dst, const char *src, si
     }
     return 0;
 }
+
+/* ---- elementwise add (the built-in `add` callable) ---- */
+
+CKB_NOINLINE int ckb_loop_add_float64(double *dst, const double *a, const double *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = a[i] + b[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_add_float64_outer(double *dst, const double *row, const double *col,
+                                            size_t rows, size_t cols) {
+    for (size_t i = 0; i < rows; i++) {
+        for (size_t j = 0; j < cols; j++) {
+            dst[i * cols + j] = row[j] + col[i];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_add_float64_var(const ck_var_data *dst, const ck_var_data *a,
+                                          const ck_var_data *b, size_t rows) {
+    for (size_t r = 0; r < rows; r++) {
+        if (a[r].begin == NULL || b[r].begin == NULL || a[r].size != dst[r].size ||
+            b[r].size != dst[r].size) {
+            return 1; /* the kernel: an unallocated argument, or sizes that do not broadcast */
+        }
+        double *d = (double *)(void *)dst[r].begin;
+        const double *x = (const double *)(const void *)a[r].begin;
+        const double *y = (const double *)(const void *)b[r].begin;
+        for (size_t j = 0; j < dst[r].size; j++) {
+            d[j] = x[j] + y[j];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const double *b,
+                                            size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = (double)a[i] + b[i];
+    }
+    return 0;
+}

@@ -35,4 +35,16 @@ int ckb_loop_gather_float64(double *dst, char *const *ptrs, size_t n);
 /* Byte-addressed int32 -> float64 with no alignment assumption. */
 int ckb_loop_int32_float64_unaligned(char *dst, const char *src, size_t n);
 
+/* Elementwise add, as the built-in `add` callable computes it (IEEE, round to nearest). */
+/* dst[i] = a[i] + b[i]. */
+int ckb_loop_add_float64(double *dst, const double *a, const double *b, size_t n);
+/* A row (1, cols) plus a column (rows, 1) into rows x cols: dst[i][j] = row[j] + col[i]. */
+int ckb_loop_add_float64_outer(double *dst, const double *row, const double *col, size_t rows,
+                               size_t cols);
+/* Row by row, dst[r][j] = a[r][j] + b[r][j]; every row's sizes must match (1 otherwise). */
+int ckb_loop_add_float64_var(const ck_var_data *dst, const ck_var_data *a, const ck_var_data *b,
+                             size_t rows);
+/* dst[i] = (double)a[i] + b[i]: the argument cast and the add in one loop. */
+int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const double *b, size_t n);
+
 #endif

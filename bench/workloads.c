@@ -1,9 +1,12 @@
 /* bench/workloads.c: the workloads of `ckernel bench` (issue 7). Each one owns its buffers
  * (allocated once, page-faulted in and filled before anything is timed), builds its kernel
- * through the public API (ck_make_assign with arrmeta constructed here), and is measured
- * against two baselines in the same run: memcpy of the same number of destination bytes,
- * and the plain C loop of bench/baselines.c doing the same conversion. After timing, the
- * kernel's output is compared bit for bit with the plain loop's.
+ * through the public API (ck_make_assign, or ck_make_call of the built-in `add` for the
+ * elementwise/add/... workloads, with arrmeta constructed here), and is measured against two
+ * baselines in the same run: memcpy of the same number of destination bytes, and the plain C
+ * loop of bench/baselines.c doing the same conversion or addition. After timing, the
+ * kernel's output is compared bit for bit with the plain loop's. The select/... workloads
+ * time ck_callable_select alone, per operation (as build/3-level times a build), and check
+ * the signature it selects.
  *
  * Source data comes from a fixed-seed xorshift generator and exercises the semantics the
  * loops must match: NaN, infinities, overflow, subnormals, values that round. */
@@ -33,7 +36,15 @@ typedef enum wl_kind {
     K_POINTER,    /* POINTER_N * pointer[float64] -> POINTER_N * float64 */
     K_UNALIGNED,  /* contiguous, both at byte offset 1 */
     K_SMALL,      /* build + run + destroy of N * int32 -> N * float64 */
-    K_BUILD       /* build (+ destroy) of 100 * 100 * int32 -> float64 */
+    K_BUILD,      /* build (+ destroy) of 100 * 100 * int32 -> float64 */
+    /* The built-in `add` through ck_make_call; the first argument is `src`, the second is
+     * always float64, the result `dst`. */
+    K_ADD_CONTIG, /* N * src + N * float64 -> N * dst */
+    K_ADD_BCAST,  /* 1 * COLS_2D + ROWS_2D * 1 -> ROWS_2D * COLS_2D (float64) */
+    K_ADD_VAR,    /* VAR_ROWS * var + VAR_ROWS * var -> VAR_ROWS * var (float64) */
+    /* ck_callable_select of `add` for (src, float64), per operation. */
+    K_SELECT_WARM, /* the built-in add: a hit in its selection cache */
+    K_SELECT_COLD  /* add's signatures, never served by the cache (see setup_select) */
 } wl_kind;
 
 typedef enum wl_fill {
@@ -100,6 +111,18 @@ static const wl_def defs[] = {
      "pointer + target + destination"},
     {"unaligned/int32->float64", K_UNALIGNED, 0, F64, I32, NOCHECK, F_I32, MI, NULL,
      "source and destination at byte offset 1"},
+    {"elementwise/add/float64/contiguous", K_ADD_CONTIG, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
+     NULL, "built-in add through ck_make_call, 10 Mi float64 + 10 Mi float64"},
+    {"elementwise/add/float64/broadcast", K_ADD_BCAST, 0, F64, F64, NOCHECK, F_F64_PLAIN,
+     (size_t)ROWS_2D * COLS_2D, NULL,
+     "a row (1 * 10000) + a column (1000 * 1) into 1000 * 10000; bytes count each argument "
+     "once"},
+    {"elementwise/add/float64/var", K_ADD_VAR, 0, F64, F64, NOCHECK, F_F64_PLAIN, 0, NULL,
+     "100000 * var * float64 twice, the rows of var/float32->float64; destination rows "
+     "preallocated before timing"},
+    {"elementwise/add/int32+float64", K_ADD_CONTIG, 0, F64, I32, NOCHECK, F_I32, MI, NULL,
+     "selects (float64, float64) -> float64: the int32 argument is cast in the same kernel "
+     "(call_args: chunks through stack scratch)"},
     {"small/1", K_SMALL, 0, F64, I32, NOCHECK, F_I32, 1, NULL,
      "ck_builder_init + ck_make_assign + 1 call + ck_builder_destroy, per op"},
     {"small/10", K_SMALL, 0, F64, I32, NOCHECK, F_I32, 10, NULL,
@@ -108,6 +131,12 @@ static const wl_def defs[] = {
      "ck_builder_init + ck_make_assign + 1 call + ck_builder_destroy, per op"},
     {"build/3-level", K_BUILD, 0, F64, I32, FRACTIONAL, F_I32, (size_t)100 * 100, NULL,
      "100 * 100 * int32 -> float64: ck_builder_init + ck_make_assign + ck_builder_destroy"},
+    {"select/warm", K_SELECT_WARM, 0, F64, I32, NOCHECK, F_I32, 0, NULL,
+     "ck_callable_select of the built-in add for (int32, float64): a selection cache hit; "
+     "elements: add's signatures"},
+    {"select/cold", K_SELECT_COLD, 0, F64, I32, NOCHECK, F_I32, 0, NULL,
+     "the same selection never served by the cache (a copy of add's signatures whose cache "
+     "is full of other keys): every signature rated each time"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -264,6 +293,18 @@ typedef struct wl {
     double bytes_moved; /* read + written per operation */
     /* var: row descriptors of the source, the destination and the reference */
     ck_var_data *src_rows, *dst_rows, *ref_rows;
+    /* elementwise/add: the second argument (type, arrmeta, data, var rows) and both
+     * arguments as the kernel gets them */
+    ck_type *st2;
+    char *sam2;
+    char *src2_buf;
+    ck_var_data *src2_rows;
+    char *kargs[2];
+    /* add, and select: the callable (one reference), the arguments of the selection and the
+     * index the selection must give */
+    ck_callable *callable;
+    ck_type_id sel_args[2];
+    int sel_expected;
 } wl;
 
 static size_t scalar_size(ck_type_id id) {
@@ -344,6 +385,12 @@ static void wl_free(wl *w) {
     free(w->src_rows);
     free(w->dst_rows);
     free(w->ref_rows);
+    if (w->sam2 != NULL) ck_arrmeta_release(w->st2, w->sam2);
+    free(w->sam2);
+    ck_type_decref(w->st2);
+    free(w->src2_buf);
+    free(w->src2_rows);
+    ck_callable_decref(w->callable);
     memset(w, 0, sizeof *w);
 }
 
@@ -356,8 +403,16 @@ static int nomem(const char *what) {
 static int build_kernel(wl *w) {
     ck_builder_init(&w->b);
     size_t off = 0;
-    int rc = ck_make_assign(&w->b, &off, w->dt, w->dam, w->st, w->sam, CK_REQUEST_SINGLE,
+    int rc;
+    if (w->callable != NULL) { /* elementwise/add/... */
+        const ck_type *const st[2] = {w->st, w->st2};
+        const char *const sam[2] = {w->sam, w->sam2};
+        rc = ck_make_call(&w->b, &off, w->callable, w->dt, w->dam, 2, st, sam,
+                          CK_REQUEST_SINGLE, &w->ctx);
+    } else {
+        rc = ck_make_assign(&w->b, &off, w->dt, w->dam, w->st, w->sam, CK_REQUEST_SINGLE,
                             &w->ctx);
+    }
     w->built = rc == CK_OK;
     return rc;
 }
@@ -471,6 +526,198 @@ static int setup_pointer(wl *w) {
     return rc;
 }
 
+/* The elementwise/add workloads other than var: contiguous (N * src + N * float64) and
+ * broadcast (a row 1 * COLS_2D + a column ROWS_2D * 1 into ROWS_2D * COLS_2D). */
+static int setup_add(wl *w) {
+    const wl_def *d = w->def;
+    const int bcast = d->kind == K_ADD_BCAST;
+    const size_t n1 = bcast ? COLS_2D : w->n, n2 = bcast ? ROWS_2D : w->n;
+    const size_t ss = scalar_size(d->src), ds = scalar_size(d->dst);
+    w->src_buf = alloc_buffer(n1 * ss);
+    w->src2_buf = alloc_buffer(n2 * sizeof(double));
+    w->dst_buf = alloc_buffer(w->n * ds);
+    w->ref_buf = alloc_buffer(w->n * ds);
+    if (w->src_buf == NULL || w->src2_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("data buffers");
+    }
+    fill_data(w->src_buf, n1, d->src, d->fill, SEED);
+    fill_data(w->src2_buf, n2, CK_TYPE_FLOAT64, F_F64_PLAIN, SEED ^ 0x2545f4914f6cdd1du);
+    w->kargs[0] = w->src_buf;
+    w->kargs[1] = w->src2_buf;
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = w->n * ds;
+    w->bytes_moved = (double)(n1 * ss + n2 * sizeof(double) + w->n * ds);
+    int rc;
+    if (bcast) {
+        const intptr_t dd[2] = {ROWS_2D, COLS_2D}, d1[2] = {1, COLS_2D}, d2[2] = {ROWS_2D, 1};
+        rc = make_type(dd, 2, 0, 0, d->dst, &w->dt);
+        if (rc == CK_OK) rc = make_type(d1, 2, 0, 0, d->src, &w->st);
+        if (rc == CK_OK) rc = make_type(d2, 2, 0, 0, CK_TYPE_FLOAT64, &w->st2);
+    } else {
+        const intptr_t dims[1] = {(intptr_t)w->n};
+        rc = make_type(dims, 1, 0, 0, d->dst, &w->dt);
+        if (rc == CK_OK) rc = make_type(dims, 1, 0, 0, d->src, &w->st);
+        if (rc == CK_OK) rc = make_type(dims, 1, 0, 0, CK_TYPE_FLOAT64, &w->st2);
+    }
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st2, NULL, &w->sam2);
+    return rc;
+}
+
+/* elementwise/add/float64/var: VAR_ROWS * var * float64 + the same shape, the row lengths of
+ * the var workload, every row laid out one after another; destination rows preallocated. */
+static int setup_add_var(wl *w) {
+    const size_t rows = VAR_ROWS;
+    size_t *lens = (size_t *)malloc(rows * sizeof *lens);
+    if (lens == NULL) {
+        return nomem("row lengths");
+    }
+    w->n = var_lengths(lens);
+    const size_t es = sizeof(double);
+    w->src_buf = alloc_buffer(w->n * es);
+    w->src2_buf = alloc_buffer(w->n * es);
+    w->dst_buf = alloc_buffer(w->n * es);
+    w->ref_buf = alloc_buffer(w->n * es);
+    w->src_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+    w->src2_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+    w->dst_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+    w->ref_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+    if (w->src_buf == NULL || w->src2_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL ||
+        w->src_rows == NULL || w->src2_rows == NULL || w->dst_rows == NULL ||
+        w->ref_rows == NULL) {
+        free(lens);
+        return nomem("var rows");
+    }
+    size_t at = 0;
+    for (size_t r = 0; r < rows; r++) {
+        w->src_rows[r].begin = w->src_buf + at * es;
+        w->src2_rows[r].begin = w->src2_buf + at * es;
+        w->dst_rows[r].begin = w->dst_buf + at * es;
+        w->ref_rows[r].begin = w->ref_buf + at * es;
+        w->src_rows[r].size = w->src2_rows[r].size = lens[r];
+        w->dst_rows[r].size = w->ref_rows[r].size = lens[r];
+        at += lens[r];
+    }
+    free(lens);
+    fill_data(w->src_buf, w->n, CK_TYPE_FLOAT64, F_F64_PLAIN, SEED);
+    fill_data(w->src2_buf, w->n, CK_TYPE_FLOAT64, F_F64_PLAIN, SEED ^ 0x2545f4914f6cdd1du);
+    w->kargs[0] = (char *)w->src_rows;
+    w->kargs[1] = (char *)w->src2_rows;
+    w->kdst = (char *)w->dst_rows;
+    w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = w->n * es;
+    w->bytes_moved = (double)(3 * w->n * es + 3 * rows * sizeof(ck_var_data));
+    int rc = ck_arena_new(0, &w->arena);
+    const intptr_t dims[1] = {(intptr_t)rows};
+    if (rc == CK_OK) rc = make_type(dims, 1, 1, 0, CK_TYPE_FLOAT64, &w->dt);
+    if (rc == CK_OK) rc = make_type(dims, 1, 1, 0, CK_TYPE_FLOAT64, &w->st);
+    if (rc == CK_OK) rc = make_type(dims, 1, 1, 0, CK_TYPE_FLOAT64, &w->st2);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, w->arena, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, w->arena, &w->sam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st2, w->arena, &w->sam2);
+    return rc;
+}
+
+/* A factory that is never instantiated: select/cold's callable only selects. */
+static int no_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                          const ck_leaf_info *info) {
+    (void)data;
+    (void)ckb;
+    (void)offset;
+    return ck_set_error(CK_ERR_INTERNAL, "bench: %s is for selection only", info->name);
+}
+
+/* Keys select/cold selects before timing so that its callable's cache is full: at least
+ * twice the keys one cache table holds (CK__CACHE_MAX, 32, in src/callables/callable.c). */
+#define SELECT_COLD_MIN_FILL 64
+
+/* select/warm and select/cold. The selection is add's for (int32, float64): 14 signatures,
+ * "(float64, float64) -> float64" chosen with one safe conversion; *expected is its index in
+ * the sorted signature list (ck_callable_select's contract), found by text here.
+ *
+ * warm: the built-in add itself, warmed before timing: the cache-hit path (build key,
+ * probe, copy the entry out).
+ *
+ * cold: what a first selection costs, repeatably. A fresh callable per operation cannot be
+ * separated from its setup (14 ck_callable_add, each a copy-on-write snapshot and a sort),
+ * and the built-in add's own cache is process-wide state the other workloads use. So a
+ * private, unregistered callable gets a copy of add's signatures (read from add, so it
+ * follows add), then every other key that selects successfully, (a, b) for every scalar a
+ * and b, with and without CK_EVAL_ALLOW_UNSAFE, is selected once: far more keys than a cache
+ * table holds, so the table is full and stays full, and the timed key ((int32, float64),
+ * safe only), left out of the fill, is never cached. Each timed call then does what a first
+ * selection does: build the key, miss in the table, rate every signature (ck__select, with
+ * the conversion-kind table), rank them, and go to cache the result (the callable's mutex,
+ * the table found full). The one part of a real first selection it leaves out is publishing
+ * a new cache table (a calloc of one table and a copy of its slots), paid once per key. */
+static int setup_select(wl *w) {
+    w->sel_args[0] = w->def->src;
+    w->sel_args[1] = CK_TYPE_FLOAT64;
+    ck_callable *add = NULL;
+    char *sigs = NULL;
+    int rc = ck_lookup("add", &add);
+    if (rc == CK_OK) rc = ck_callable_signatures(add, &sigs);
+    if (rc != CK_OK) {
+        ck_callable_decref(add);
+        return rc;
+    }
+    /* One signature a line, sorted: the expected index is the wanted line's number. */
+    static const char want[] = "(float64, float64) -> float64";
+    w->sel_expected = -1;
+    int nsig = 0;
+    for (const char *line = sigs; *line != '\0'; nsig++) {
+        const size_t len = strcspn(line, "\n");
+        if (len == sizeof want - 1 && memcmp(line, want, len) == 0) {
+            w->sel_expected = nsig;
+        }
+        line += len + (line[len] == '\n');
+    }
+    w->n = (size_t)nsig;
+    if (w->def->kind == K_SELECT_WARM) {
+        ck_free(sigs);
+        w->callable = add;
+        int index;
+        return ck_callable_select(add, 2, w->sel_args, &w->ctx, &index, NULL);
+    }
+    ck_callable_decref(add);
+    rc = ck_callable_new("ckb_add_uncached", &w->callable);
+    for (char *line = sigs; rc == CK_OK && *line != '\0';) {
+        const size_t len = strcspn(line, "\n");
+        const char keep = line[len];
+        line[len] = '\0';
+        const ck_factory f = {no_instantiate, NULL, NULL, NULL};
+        rc = ck_callable_add(w->callable, line, &f);
+        line[len] = keep;
+        line += len + (keep == '\n');
+    }
+    ck_free(sigs);
+    int filled = 0;
+    for (int unsafe = 0; rc == CK_OK && unsafe < 2; unsafe++) {
+        ck_eval_ctx c = w->ctx;
+        c.flags = unsafe ? c.flags | CK_EVAL_ALLOW_UNSAFE : c.flags & ~CK_EVAL_ALLOW_UNSAFE;
+        for (int a = 0; a < CK_NUM_SCALAR_TYPES; a++) {
+            for (int b = 0; b < CK_NUM_SCALAR_TYPES; b++) {
+                const ck_type_id args[2] = {(ck_type_id)a, (ck_type_id)b};
+                if (!unsafe && args[0] == w->sel_args[0] && args[1] == w->sel_args[1]) {
+                    continue; /* the timed key */
+                }
+                int index;
+                filled += ck_callable_select(w->callable, 2, args, &c, &index, NULL) == CK_OK;
+            }
+        }
+    }
+    ck_clear_error(); /* pairs that match nothing, or several */
+    if (rc == CK_OK && filled < SELECT_COLD_MIN_FILL) {
+        rc = ck_set_error(CK_ERR_INTERNAL,
+                          "bench: select/cold filled the cache with %d keys, fewer than %d",
+                          filled, SELECT_COLD_MIN_FILL);
+    }
+    return rc;
+}
+
 static int wl_setup(wl *w, const wl_def *d) {
     memset(w, 0, sizeof *w);
     w->def = d;
@@ -540,6 +787,15 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_POINTER:
         rc = setup_pointer(w);
         break;
+    case K_ADD_CONTIG:
+    case K_ADD_BCAST:
+    case K_ADD_VAR:
+        rc = ck_lookup("add", &w->callable);
+        if (rc == CK_OK) rc = d->kind == K_ADD_VAR ? setup_add_var(w) : setup_add(w);
+        break;
+    case K_SELECT_WARM:
+    case K_SELECT_COLD:
+        return setup_select(w);
     }
     if (rc == CK_OK && d->kind != K_SMALL && d->kind != K_BUILD) {
         rc = build_kernel(w);
@@ -578,6 +834,16 @@ static int run_kernel(wl *w) {
         ck_builder_destroy(&b);
         return rc;
     }
+    if (w->def->kind == K_SELECT_WARM || w->def->kind == K_SELECT_COLD) {
+        int index = -1;
+        int rc = ck_callable_select(w->callable, 2, w->sel_args, &w->ctx, &index, NULL);
+        ckb_sink ^= (uint64_t)(unsigned)index;
+        return rc;
+    }
+    if (w->def->kind == K_ADD_CONTIG || w->def->kind == K_ADD_BCAST ||
+        w->def->kind == K_ADD_VAR) {
+        return ck_call_single(ck_builder_root(&w->b), w->kdst, w->kargs);
+    }
     return ck_call_single(ck_builder_root(&w->b), w->kdst, &w->ksrc);
 }
 
@@ -609,6 +875,24 @@ static int run_loop(wl *w, int out_is_ref) {
                                        w->n);
     case K_UNALIGNED:
         return ckb_loop_int32_float64_unaligned(out, w->ksrc, w->n);
+    case K_ADD_CONTIG:
+        if (w->def->src == CK_TYPE_INT32) {
+            return ckb_loop_add_int32_float64((double *)(void *)out,
+                                              (const int32_t *)(void *)w->kargs[0],
+                                              (const double *)(void *)w->kargs[1], w->n);
+        }
+        return ckb_loop_add_float64((double *)(void *)out, (const double *)(void *)w->kargs[0],
+                                    (const double *)(void *)w->kargs[1], w->n);
+    case K_ADD_BCAST:
+        return ckb_loop_add_float64_outer((double *)(void *)out,
+                                          (const double *)(void *)w->kargs[0],
+                                          (const double *)(void *)w->kargs[1], ROWS_2D, COLS_2D);
+    case K_ADD_VAR:
+        return ckb_loop_add_float64_var(out_is_ref ? w->ref_rows : w->dst_rows, w->src_rows,
+                                        w->src2_rows, VAR_ROWS);
+    case K_SELECT_WARM:
+    case K_SELECT_COLD:
+        break; /* no loop: nothing to compare with */
     }
     return 1;
 }
@@ -647,10 +931,32 @@ static int timed_build(void *ctx) {
     return rc;
 }
 
+/* select/...: the selected index is the expected signature's. */
+static int compare_selection(wl *w, int *equal, char *msg, size_t msg_size) {
+    int index = -1;
+    const int rc = ck_callable_select(w->callable, 2, w->sel_args, &w->ctx, &index, NULL);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    *equal = w->sel_expected >= 0 && index == w->sel_expected;
+    if (msg_size != 0) {
+        msg[0] = '\0';
+        if (!*equal) {
+            snprintf(msg, msg_size,
+                     "%s: selected signature %d, expected %d ((float64, float64) -> float64)",
+                     w->def->name, index, w->sel_expected);
+        }
+    }
+    return CK_OK;
+}
+
 /* Kernel into dst, plain loop into ref, compare. For build/3-level the kernel is built
  * here and run once. */
 static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
     int rc;
+    if (w->def->kind == K_SELECT_WARM || w->def->kind == K_SELECT_COLD) {
+        return compare_selection(w, equal, msg, msg_size);
+    }
     if (w->def->kind == K_BUILD) {
         rc = build_kernel(w);
         if (rc != CK_OK) {
@@ -752,7 +1058,8 @@ int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
         return rc;
     }
     out->elements = (uint64_t)w.n;
-    const int per_op = d->kind == K_SMALL || d->kind == K_BUILD;
+    const int select = d->kind == K_SELECT_WARM || d->kind == K_SELECT_COLD;
+    const int per_op = d->kind == K_SMALL || d->kind == K_BUILD || select;
     out->unit = per_op ? CKB_PER_OP : CKB_PER_ELEM;
     const double per = per_op ? 1.0 : (double)w.n;
     double t[3] = {0, 0, 0}, spread[3] = {0, 0, 0};
@@ -762,6 +1069,13 @@ int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
         if (rc == CK_OK) {
             out->ns = t[0];
             out->heap_allocs = allocs_per_build(&w, 1000);
+        }
+    } else if (select) {
+        /* As build/3-level: ns per operation, no data moved, so no bandwidth or ratios. */
+        const ckb_timed_fn fns[1] = {timed_kernel};
+        rc = ckb_measure(fns, 1, &w, s, t, spread);
+        if (rc == CK_OK) {
+            out->ns = t[0];
         }
     } else {
         const ckb_timed_fn fns[3] = {timed_kernel, timed_memcpy, timed_loop};

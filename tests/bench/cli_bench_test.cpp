@@ -209,7 +209,8 @@ void check_result(const Json &r) {
     EXPECT_EQ(r["threads"].num, 1.0);
     EXPECT_EQ(r["elements"].kind, Json::Number);
     EXPECT_GT(r["elements"].num, 0.0);
-    const bool per_op = w.rfind("small/", 0) == 0 || w.rfind("build/", 0) == 0;
+    const bool select = w.rfind("select/", 0) == 0;
+    const bool per_op = w.rfind("small/", 0) == 0 || w.rfind("build/", 0) == 0 || select;
     const char *time_key = per_op ? "ns_per_op" : "ns_per_elem";
     ASSERT_TRUE(r.has(time_key)) << w << " lacks " << time_key;
     EXPECT_FALSE(r.has(per_op ? "ns_per_elem" : "ns_per_op")) << w;
@@ -220,7 +221,11 @@ void check_result(const Json &r) {
     EXPECT_TRUE(is_number_or_null(r["ratio_loop"]));
     const bool build = w.rfind("build/", 0) == 0;
     EXPECT_EQ(r.has("heap_allocs"), build) << w;
-    if (!build) {  // everything that moves data has all three figures
+    if (build || select) {  // no data moved: no bandwidth, no ratios
+        EXPECT_EQ(r["gb_per_s"].kind, Json::Null) << w;
+        EXPECT_EQ(r["ratio_memcpy"].kind, Json::Null) << w;
+        EXPECT_EQ(r["ratio_loop"].kind, Json::Null) << w;
+    } else {  // everything that moves data has all three figures
         EXPECT_EQ(r["gb_per_s"].kind, Json::Number) << w;
         EXPECT_EQ(r["ratio_memcpy"].kind, Json::Number) << w;
         EXPECT_EQ(r["ratio_loop"].kind, Json::Number) << w;
@@ -308,6 +313,35 @@ TEST(BenchCli, BuildReportsHeapAllocationsPerBuild) {
     EXPECT_EQ(r["heap_allocs"].num, 0.0);  // docs/design.md §9: inline builds allocate nothing
     EXPECT_EQ(r["gb_per_s"].kind, Json::Null);
     EXPECT_TRUE(r.has("ns_per_op"));
+}
+
+TEST(BenchCli, SelectionIsTimedPerOperation) {
+    Json j = run_json("--filter select/ --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) {
+        check_result(r);  // ns_per_op, no ratios, verified: the expected signature
+        names.push_back(r["workload"].str);
+        EXPECT_EQ(r["loop_ns_per_op"].kind, Json::Null);
+        EXPECT_EQ(r["memcpy_gb_per_s"].kind, Json::Null);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"select/warm", "select/cold"}));
+}
+
+TEST(BenchCli, ElementwiseAddHasEveryFigure) {
+    Json j = run_json("--filter elementwise/add/ --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) {
+        check_result(r);  // ns_per_elem, GB/s, both ratios, verified against the plain loop
+        names.push_back(r["workload"].str);
+        EXPECT_EQ(r["threads"].num, 1.0);
+        EXPECT_EQ(r["loop_ns_per_elem"].kind, Json::Number);
+        EXPECT_EQ(r["memcpy_gb_per_s"].kind, Json::Number);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{
+                         "elementwise/add/float64/contiguous", "elementwise/add/float64/broadcast",
+                         "elementwise/add/float64/var", "elementwise/add/int32+float64"}));
 }
 
 TEST(BenchCli, InCacheRunsOncePerRunnableTargetAndSkipsTheOthers) {

@@ -38,6 +38,10 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           "strided/int32->float64", "2d/c-order/int32->float64", "2d/transposed/int32->float64",
           "var/float32->float64", "flat/float32->float64", "pointer/float64",
           "unaligned/int32->float64", "small/1", "small/10", "small/100", "build/3-level",
+          // the callables issue: selection (per op) and the built-in add through ck_make_call
+          "select/warm", "select/cold", "elementwise/add/float64/contiguous",
+          "elementwise/add/float64/broadcast", "elementwise/add/float64/var",
+          "elementwise/add/int32+float64",
           // issue 5's pairs, per target
           "incache/int64->float64", "incache/float32->float16", "incache/float16->float32",
           "incache/int32->float64", "incache/float64->int32/fractional",
