@@ -9,18 +9,24 @@
 #include "common/strbuf.h"
 #include "dispatch/signature.h"
 
+/* Bytes of each scalar, by id (the widening key; a table, since rating runs per candidate). */
+static const unsigned char scalar_bytes[CK_NUM_SCALAR_TYPES] = {1, 1, 2, 4, 8, 1, 2,
+                                                                4, 8, 2, 4, 8, 8, 16};
+
 int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out) {
     if (sig->nargs != nargs) {
         return 0;
     }
     ck__rating r = {0, 0, 0, 0};
     for (int i = 0; i < nargs; i++) {
-        const int widen = (int)ck_type_data_size(ck_type_scalar(sig->args[i])) -
-                          (int)ck_type_data_size(ck_type_scalar(args[i]));
-        switch (ck__conversion_kind(args[i], sig->args[i])) {
+        const ck__conversion kind = ck__conversion_kind(args[i], sig->args[i]);
+        if (kind == CK__CONV_PROMOTE || kind == CK__CONV_SAFE) {
+            r.widen += scalar_bytes[sig->args[i]] - scalar_bytes[args[i]];
+        }
+        switch (kind) {
         case CK__CONV_EXACT: break;
-        case CK__CONV_PROMOTE: r.promote++; r.widen += widen; break;
-        case CK__CONV_SAFE: r.safe++; r.widen += widen; break;
+        case CK__CONV_PROMOTE: r.promote++; break;
+        case CK__CONV_SAFE: r.safe++; break;
         case CK__CONV_UNSAFE: r.unsafe++; break;
         default: return 0;
         }

@@ -3,7 +3,7 @@
  * runs over chunks: each such argument is converted by its cast child into an aligned stack
  * scratch of the signature's type, the leaf runs over the chunk (scratch or the caller's data
  * for the others), and a result cast child writes the result out. Scratch is bounded
- * (CK__CALL_SCRATCH bytes of stack), so the kernel stays immutable and thread-safe.
+ * (CK__CALL_SCRATCH bytes of stack; chunks of at most CK__CALL_MAX_CHUNK elements), so the kernel stays immutable and thread-safe.
  * Children: [0] the leaf, [1 + k] argument k's cast (none: passed through), [nargs + 1]
  * the result's cast (none: the leaf writes the destination). */
 #include <string.h>
@@ -12,7 +12,7 @@
 #include "kernels/kinds.h"
 
 #define CK__CALL_SCRATCH 8192
-#define CK__CALL_MAX_CHUNK 256
+#define CK__CALL_MAX_CHUNK 1024
 
 typedef struct ck__call_args {
     ck_prefix base;
@@ -104,7 +104,9 @@ int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t 
     k->nargs = (uint32_t)nargs;
     /* Each scratch area is rounded up to 8 bytes: leave room for that. */
     size_t chunk = (CK__CALL_SCRATCH - 8 * (size_t)(nargs + 1)) / (per != 0 ? per : 1);
-    k->chunk = (uint32_t)(chunk < CK__CALL_MAX_CHUNK ? chunk : CK__CALL_MAX_CHUNK);
+    chunk = chunk < CK__CALL_MAX_CHUNK ? chunk : CK__CALL_MAX_CHUNK;
+    /* Whole vectors per chunk, so that a leaf's vector loop has no tail but the last. */
+    k->chunk = (uint32_t)(chunk >= 16 ? chunk & ~(size_t)15 : chunk);
     k->out_size = (uint32_t)out_size;
     for (int j = 0; j < nargs; j++) {
         k->arg_size[j] = (uint16_t)arg_size[j];

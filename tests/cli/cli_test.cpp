@@ -294,7 +294,7 @@ TEST(CliCall, ExplainShowsTheSelectionAndTheCasts) {
               "strided_dim @0 +56  strided_dim_single  size=3 dst_stride=8 src_stride=[4, 0] "
               "(broadcast)\n"
               "  call_args @56 +136  call_args_strided  args=[cast, pass] result=direct "
-              "chunk=256\n"
+              "chunk=1008\n"
               "    leaf @192 +16  add float64 strided [baseline]\n"
               "    leaf @208 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
               "total: 224 bytes in the kernel buffer; builder on the heap (capacity 224)\n");
