@@ -1,0 +1,94 @@
+/* src/jit/jit_plugin.h: the C ABI between libckernel and its JIT plugin, libckernel-jit
+ * (src/jit/plugin/llvm_jit.c, the only code that links LLVM). The core loads the plugin with
+ * dlopen the first time a kernel wants it (src/jit/jit.c) and asks it for one table,
+ * ck_jit_plugin_v1(); everything crosses this boundary as plain C data, and the plugin
+ * reports failures as text in a caller's buffer, never through the core's symbols.
+ *
+ * What the plugin compiles: a loop nest over fixed dimensions with sizes and strides baked
+ * in, around an elementwise body:
+ *     r = op(cast(src[0]), ...)      op: assign (r = the one argument) or add/subtract/
+ *                                    multiply/divide in the type `op_id`, arguments cast
+ *                                    losslessly to op_id first
+ *     dst = convert(r)               op_id -> dst_id; where the fast conversion cannot be
+ *                                    sure to give ckernel's result and status (a checked
+ *                                    mode, NaN, out of range), the element goes through
+ *                                    `slow`, a precompiled leaf, with r in memory.
+ * The compiled functions have the kernel ABI (ckernel/kernel.h): the strided one runs the
+ * whole nest once per outer element (count, dst_stride, src_stride[k]). */
+#ifndef CKERNEL_JIT_PLUGIN_H
+#define CKERNEL_JIT_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ckernel/eval.h"
+#include "ckernel/kernel.h"
+#include "ckernel/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CK__JIT_ABI_VERSION 1
+#define CK__JIT_MAX_DIMS 8
+#define CK__JIT_MAX_ARGS 2
+
+typedef enum ck__jit_op {
+    CK__JIT_OP_ASSIGN,
+    CK__JIT_OP_ADD,
+    CK__JIT_OP_SUBTRACT,
+    CK__JIT_OP_MULTIPLY,
+    CK__JIT_OP_DIVIDE
+} ck__jit_op;
+
+/* A nest, normalised: every byte is part of the fingerprint (zero what is unused). */
+typedef struct ck__jit_nest {
+    int32_t op;       /* ck__jit_op */
+    int32_t ndim;     /* 1 .. CK__JIT_MAX_DIMS, outermost first, after coalescing */
+    int32_t nargs;    /* 1 (assign) or 2 */
+    int32_t mode;     /* ck_errmode of the result conversion (concrete) */
+    int32_t dst_id;   /* ck_type_id */
+    int32_t op_id;
+    int32_t arg_id[CK__JIT_MAX_ARGS];
+    intptr_t size[CK__JIT_MAX_DIMS];
+    intptr_t dst_stride[CK__JIT_MAX_DIMS];
+    intptr_t src_stride[CK__JIT_MAX_ARGS][CK__JIT_MAX_DIMS];
+    /* dst_id <- op_id in `mode`, single function of the precompiled leaf table of the CPU
+     * target in use (the call ignores self). Part of the fingerprint: it names the target. */
+    ck_single_fn slow;
+} ck__jit_nest;
+
+/* The compiled code of one nest. */
+typedef struct ck__jit_compiled {
+    void *handle;          /* the plugin's, for release */
+    ck_single_fn single;
+    ck_strided_fn strided;
+    double compile_ms;     /* IR, optimisation, object code and linking */
+    size_t code_bytes;     /* the object file's size */
+} ck__jit_compiled;
+
+typedef struct ck__jit_plugin {
+    int abi; /* CK__JIT_ABI_VERSION */
+    /* Once, before anything else: sets up LLVM's native target and the JIT. 0 or -1 with a
+     * message in err. */
+    int (*init)(char *err, size_t errcap);
+    const char *(*llvm_version)(void); /* "15.0.6" */
+    const char *(*cpu_name)(void);     /* "znver4" */
+    const char *(*cpu_features)(void); /* "+avx2,+avx512f,..." */
+    /* 0 with *out filled, -1 with a message in err (the IR failed verification, LLVM
+     * reported an error, ...). Thread-safe: compiles run in parallel, each with its own
+     * context and target machine; adding the object to the JIT is serialised. */
+    int (*compile)(const ck__jit_nest *nest, ck__jit_compiled *out, char *err, size_t errcap);
+    /* Frees the code of a compile (every function of it becomes invalid). Thread-safe. */
+    void (*release)(void *handle);
+} ck__jit_plugin;
+
+/* The plugin's one exported symbol. */
+typedef const ck__jit_plugin *(*ck__jit_plugin_entry)(void);
+#define CK__JIT_PLUGIN_ENTRY "ck_jit_plugin_v1"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,666 @@
+/* src/jit/plugin/llvm_jit.c: libckernel-jit, the JIT plugin (src/jit/jit_plugin.h): loop
+ * nests generated as LLVM IR, optimised with the O3 pipeline for the host CPU, compiled to an
+ * object file by a target machine of the compiling thread's own, and linked into one ORC
+ * LLJIT under a short lock. Each compile's code lives in its own resource tracker, removed
+ * by release.
+ *
+ * Safety in a host: IR is verified before it is compiled (a failure is an error message,
+ * never an abort); LLVM's command line and fatal-error handlers are never touched (the host
+ * may have loaded the same libLLVM, e.g. through Mesa). Each compile has its own LLVM
+ * context, so compiles run in parallel; only adding objects, looking up and removing code
+ * take the lock. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <llvm/Config/llvm-config.h>
+
+#include "jit/jit_plugin.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define CK__PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#  define CK__PLUGIN_EXPORT
+#endif
+
+static LLVMOrcLLJITRef jit;
+static LLVMOrcJITDylibRef main_dylib;
+static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *triple, *host_cpu, *host_features;
+static atomic_ulong compiles;
+
+static void put_error(char *err, size_t cap, const char *what, const char *detail) {
+    if (err != NULL && cap > 0) {
+        snprintf(err, cap, "%s%s%s", what, detail != NULL ? ": " : "",
+                 detail != NULL ? detail : "");
+    }
+}
+
+/* Consumes e: its message into err. */
+static int fail_llvm_error(LLVMErrorRef e, char *err, size_t cap, const char *what) {
+    char *msg = LLVMGetErrorMessage(e);
+    put_error(err, cap, what, msg);
+    LLVMDisposeErrorMessage(msg);
+    return -1;
+}
+
+static int plugin_init(char *err, size_t cap) {
+    if (LLVMInitializeNativeTarget() != 0 || LLVMInitializeNativeAsmPrinter() != 0) {
+        put_error(err, cap, "LLVM has no native target for this machine", NULL);
+        return -1;
+    }
+    triple = LLVMGetDefaultTargetTriple();
+    host_cpu = LLVMGetHostCPUName();
+    host_features = LLVMGetHostCPUFeatures();
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, LLVMOrcCreateLLJITBuilder());
+    if (e != NULL) {
+        return fail_llvm_error(e, err, cap, "cannot create the LLJIT");
+    }
+    main_dylib = LLVMOrcLLJITGetMainJITDylib(jit);
+    /* Calls the optimiser may introduce (memcpy, memset, libm) resolve in the process. */
+    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+        &gen, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL);
+    if (e != NULL) {
+        return fail_llvm_error(e, err, cap, "cannot search the process for symbols");
+    }
+    LLVMOrcJITDylibAddGenerator(main_dylib, gen);
+    return 0;
+}
+
+static const char *plugin_llvm_version(void) {
+    return LLVM_VERSION_STRING;
+}
+static const char *plugin_cpu_name(void) {
+    return host_cpu != NULL ? host_cpu : "";
+}
+static const char *plugin_cpu_features(void) {
+    return host_features != NULL ? host_features : "";
+}
+
+/* ---- IR generation ---- */
+
+typedef struct gen {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMTypeRef i1, i8, i32, i64, i128, ptr, f32, f64;
+    LLVMValueRef fn;      /* the nest function being emitted */
+    LLVMBasicBlockRef fail; /* returns the status in the `status` phi */
+    LLVMValueRef status_phi;
+    LLVMValueRef slow_tmp, slow_args; /* allocas for the slow path */
+    const ck__jit_nest *nest;
+    char *err;
+    size_t errcap;
+} gen;
+
+static int is_int(int id) {
+    return id >= CK_TYPE_INT8 && id <= CK_TYPE_UINT64;
+}
+static int is_signed(int id) {
+    return id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
+}
+static int is_float(int id) {
+    return id == CK_TYPE_FLOAT32 || id == CK_TYPE_FLOAT64;
+}
+static unsigned int_bits(int id) {
+    static const unsigned bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64};
+    return bits[id];
+}
+static unsigned bytes_of(int id) {
+    static const unsigned b[CK_NUM_SCALAR_TYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
+    return b[id];
+}
+
+static LLVMTypeRef type_of(gen *g, int id) {
+    if (is_int(id)) {
+        return LLVMIntTypeInContext(g->ctx, int_bits(id));
+    }
+    return id == CK_TYPE_FLOAT32 ? g->f32 : g->f64;
+}
+
+static LLVMValueRef const_i64(gen *g, long long v) {
+    return LLVMConstInt(g->i64, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef gep(gen *g, LLVMValueRef base, LLVMValueRef offset) {
+    return LLVMBuildGEP2(g->b, g->i8, base, &offset, 1, "");
+}
+
+static LLVMValueRef load_aligned(gen *g, LLVMTypeRef t, LLVMValueRef p, unsigned align) {
+    LLVMValueRef v = LLVMBuildLoad2(g->b, t, p, "");
+    LLVMSetAlignment(v, align);
+    return v;
+}
+static void store_aligned(gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align) {
+    LLVMValueRef s = LLVMBuildStore(g->b, v, p);
+    LLVMSetAlignment(s, align);
+}
+
+static LLVMValueRef call_intrinsic1(gen *g, const char *name, LLVMTypeRef t, LLVMValueRef x) {
+    const unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, &t, 1);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id, &t, 1);
+    return LLVMBuildCall2(g->b, fty, fn, &x, 1, "");
+}
+
+/* A lossless conversion of an argument into the op's type (selection guarantees it). */
+static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
+    if (from == to) {
+        return v;
+    }
+    if (is_int(from) && is_int(to)) {
+        return is_signed(from) ? LLVMBuildSExt(g->b, v, type_of(g, to), "")
+                               : LLVMBuildZExt(g->b, v, type_of(g, to), "");
+    }
+    if (is_int(from)) {
+        return is_signed(from) ? LLVMBuildSIToFP(g->b, v, type_of(g, to), "")
+                               : LLVMBuildUIToFP(g->b, v, type_of(g, to), "");
+    }
+    return LLVMBuildFPExt(g->b, v, type_of(g, to), "");
+}
+
+/* 2^k as a float constant of type t. */
+static LLVMValueRef pow2(LLVMTypeRef t, unsigned k) {
+    return LLVMConstReal(t, (double)((long double)1.0 * (double)(1ull << (k > 63 ? 63 : k)) *
+                                     (k > 63 ? 2.0 : 1.0)));
+}
+
+/* The fast conversion of r (type `from`) to `to`, and in *guard the condition under which it
+ * is ckernel's exact result with no error (NULL: always). */
+static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
+                            LLVMValueRef *guard) {
+    LLVMTypeRef tt = type_of(g, to);
+    *guard = NULL;
+    if (is_int(from) && is_int(to)) {
+        const unsigned fb = int_bits(from), tb = int_bits(to);
+        LLVMValueRef v = fb > tb   ? LLVMBuildTrunc(g->b, r, tt, "")
+                         : fb < tb ? (is_signed(from) ? LLVMBuildSExt(g->b, r, tt, "")
+                                                      : LLVMBuildZExt(g->b, r, tt, ""))
+                                   : r;
+        if (mode != CK_ERRMODE_NOCHECK) {
+            /* In range: compare as 128-bit integers with the destination's limits. */
+            LLVMValueRef w = is_signed(from) ? LLVMBuildSExt(g->b, r, g->i128, "")
+                                             : LLVMBuildZExt(g->b, r, g->i128, "");
+            long long lo = is_signed(to) ? -(long long)(1ull << (tb - 1)) : 0;
+            unsigned long long hi = is_signed(to) ? (1ull << (tb - 1)) - 1
+                                                  : (tb == 64 ? ~0ull : (1ull << tb) - 1);
+            LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, w,
+                                            LLVMConstInt(g->i128, (unsigned long long)lo, 1), "");
+            LLVMValueRef le =
+                LLVMBuildICmp(g->b, LLVMIntSLE, w, LLVMConstInt(g->i128, hi, 0), "");
+            *guard = LLVMBuildAnd(g->b, ge, le, "");
+        }
+        return v;
+    }
+    if (is_int(from) && is_float(to)) {
+        LLVMValueRef v = is_signed(from) ? LLVMBuildSIToFP(g->b, r, tt, "")
+                                         : LLVMBuildUIToFP(g->b, r, tt, "");
+        if (mode == CK_ERRMODE_INEXACT) {
+            /* Exact when |r| <= 2^precision. */
+            const unsigned p = to == CK_TYPE_FLOAT32 ? 24 : 53;
+            LLVMTypeRef rt = LLVMTypeOf(r);
+            if (int_bits(from) > p) {
+                LLVMValueRef lim = LLVMConstInt(rt, 1ull << p, 0);
+                LLVMValueRef le = LLVMBuildICmp(g->b, is_signed(from) ? LLVMIntSLE : LLVMIntULE,
+                                                r, lim, "");
+                if (is_signed(from)) {
+                    LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, r, LLVMConstNeg(lim), "");
+                    le = LLVMBuildAnd(g->b, le, ge, "");
+                }
+                *guard = le;
+            }
+        }
+        return v;
+    }
+    if (is_float(from) && is_float(to)) {
+        if (from == CK_TYPE_FLOAT32) {
+            return LLVMBuildFPExt(g->b, r, tt, ""); /* exact */
+        }
+        LLVMValueRef v = LLVMBuildFPTrunc(g->b, r, tt, "");
+        if (mode != CK_ERRMODE_NOCHECK) {
+            LLVMValueRef a = call_intrinsic1(g, "llvm.fabs", g->f64, r);
+            *guard = LLVMBuildFCmp(g->b, LLVMRealOLE, a, LLVMConstReal(g->f64, 3.4028234663852886e38),
+                                   "");
+            if (mode == CK_ERRMODE_INEXACT) {
+                LLVMValueRef back = LLVMBuildFPExt(g->b, v, g->f64, "");
+                *guard = LLVMBuildAnd(g->b, *guard, LLVMBuildFCmp(g->b, LLVMRealOEQ, back, r, ""),
+                                      "");
+            }
+        }
+        return v;
+    }
+    /* float -> int: in range (NaN fails an ordered compare), and integral when checked. */
+    LLVMTypeRef ft = type_of(g, from);
+    const unsigned tb = int_bits(to);
+    LLVMValueRef lo = is_signed(to) ? LLVMConstNeg(pow2(ft, tb - 1)) : LLVMConstReal(ft, 0.0);
+    LLVMValueRef hi = pow2(ft, is_signed(to) ? tb - 1 : tb);
+    LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOGE, r, lo, ""),
+                                   LLVMBuildFCmp(g->b, LLVMRealOLT, r, hi, ""), "");
+    if (mode == CK_ERRMODE_FRACTIONAL || mode == CK_ERRMODE_INEXACT) {
+        LLVMValueRef t = call_intrinsic1(g, "llvm.trunc", ft, r);
+        ok = LLVMBuildAnd(g->b, ok, LLVMBuildFCmp(g->b, LLVMRealOEQ, t, r, ""), "");
+    }
+    *guard = ok;
+    /* In range the conversion is defined; out of it the value is not used (the slow path
+     * stores). A select keeps the fast value well defined for the vectorizer. */
+    LLVMValueRef safe = LLVMBuildSelect(g->b, ok, r, LLVMConstReal(ft, 0.0), "");
+    return is_signed(to) ? LLVMBuildFPToSI(g->b, safe, tt, "") : LLVMBuildFPToUI(g->b, safe, tt, "");
+}
+
+static int supported_conversion(int from, int to) {
+    return (is_int(from) || is_float(from)) && (is_int(to) || is_float(to));
+}
+
+/* The element at d (destination) and a[k] (arguments). */
+static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
+        /* The same type: a bit-exact copy (NaN payloads, bool bytes, complex). */
+        const unsigned bytes = bytes_of(n->dst_id);
+        LLVMTypeRef t = LLVMIntTypeInContext(g->ctx, 8 * bytes);
+        const unsigned align = n->dst_id >= CK_TYPE_COMPLEX64 ? bytes / 2 : bytes;
+        store_aligned(g, load_aligned(g, t, a[0], align), d, align);
+        return 0;
+    }
+    LLVMValueRef c[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < n->nargs; k++) {
+        LLVMValueRef v = load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
+        c[k] = widen(g, v, n->arg_id[k], n->op_id);
+    }
+    LLVMValueRef r = c[0];
+    const int fl = is_float(n->op_id);
+    switch (n->op) {
+    case CK__JIT_OP_ADD: r = fl ? LLVMBuildFAdd(g->b, c[0], c[1], "") : LLVMBuildAdd(g->b, c[0], c[1], ""); break;
+    case CK__JIT_OP_SUBTRACT: r = fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], ""); break;
+    case CK__JIT_OP_MULTIPLY: r = fl ? LLVMBuildFMul(g->b, c[0], c[1], "") : LLVMBuildMul(g->b, c[0], c[1], ""); break;
+    case CK__JIT_OP_DIVIDE: r = LLVMBuildFDiv(g->b, c[0], c[1], ""); break;
+    default: break;
+    }
+    if (n->op_id == n->dst_id) {
+        store_aligned(g, r, d, bytes_of(n->dst_id));
+        return 0;
+    }
+    LLVMValueRef guard;
+    LLVMValueRef v = convert(g, r, n->op_id, n->dst_id, n->mode, &guard);
+    if (guard == NULL) {
+        store_aligned(g, v, d, bytes_of(n->dst_id));
+        return 0;
+    }
+    /* Where the guard fails, the precompiled leaf converts r (in memory) and reports. */
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fast");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "slow");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
+    LLVMBuildCondBr(g->b, guard, fast, slow);
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    store_aligned(g, v, d, bytes_of(n->dst_id));
+    LLVMBuildBr(g->b, cont);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    store_aligned(g, r, g->slow_tmp, 16);
+    LLVMBuildStore(g->b, g->slow_tmp, g->slow_args);
+    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 3, 0);
+    LLVMValueRef fp = LLVMBuildIntToPtr(
+        g->b, LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)n->slow, 0), g->ptr, "");
+    LLVMValueRef args[3] = {LLVMConstNull(g->ptr), d, g->slow_args};
+    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 3, "");
+    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), "");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
+    LLVMBuildCondBr(g->b, bad, g->fail, cont);
+    LLVMPositionBuilderAtEnd(g->b, cont);
+    return 0;
+}
+
+/* Level l of the nest over d and a[]: a counted loop with the strides baked in. */
+static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    if (l == n->ndim) {
+        return emit_element(g, d, a);
+    }
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "done");
+    LLVMBuildBr(g->b, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
+    LLVMValueRef zero = const_i64(g, 0);
+    LLVMAddIncoming(i, &zero, &pre, 1);
+    LLVMValueRef dl = gep(g, d, LLVMBuildMul(g->b, i, const_i64(g, n->dst_stride[l]), ""));
+    LLVMValueRef al[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < n->nargs; k++) {
+        al[k] = gep(g, a[k], LLVMBuildMul(g->b, i, const_i64(g, n->src_stride[k][l]), ""));
+    }
+    if (emit_level(g, l + 1, dl, al) != 0) {
+        return -1;
+    }
+    LLVMValueRef next = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(i, &next, &latch, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, const_i64(g, n->size[l]), ""),
+                    body, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    return 0;
+}
+
+/* i32 nest(ptr d, ptr a0, ptr a1): the whole nest once; internal, inlined by O3. */
+static LLVMValueRef emit_nest_fn(gen *g) {
+    LLVMTypeRef params[1 + CK__JIT_MAX_ARGS] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 1 + CK__JIT_MAX_ARGS, 0);
+    LLVMValueRef fn = LLVMAddFunction(g->mod, "nest", fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    g->fn = fn;
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, fn, "entry");
+    LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(g->ctx, fn, "start");
+    g->fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "fail");
+    LLVMPositionBuilderAtEnd(g->b, g->fail);
+    g->status_phi = LLVMBuildPhi(g->b, g->i32, "status");
+    LLVMBuildRet(g->b, g->status_phi);
+    LLVMPositionBuilderAtEnd(g->b, entry);
+    g->slow_tmp = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "tmp");
+    LLVMSetAlignment(g->slow_tmp, 16);
+    g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
+    LLVMBuildBr(g->b, start);
+    LLVMPositionBuilderAtEnd(g->b, start);
+    LLVMValueRef d = LLVMGetParam(fn, 0);
+    LLVMValueRef a[CK__JIT_MAX_ARGS] = {LLVMGetParam(fn, 1), LLVMGetParam(fn, 2)};
+    int empty = 0;
+    for (int l = 0; l < g->nest->ndim; l++) {
+        empty |= g->nest->size[l] <= 0;
+    }
+    if (!empty && emit_level(g, 0, d, a) != 0) {
+        return NULL;
+    }
+    LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
+    if (LLVMCountIncoming(g->status_phi) == 0) { /* no slow path: the block is unreachable */
+        LLVMInstructionEraseFromParent(g->status_phi);
+        LLVMPositionBuilderAtEnd(g->b, g->fail);
+        LLVMBuildUnreachable(g->b);
+        LLVMValueRef ret = LLVMGetFirstInstruction(g->fail);
+        LLVMInstructionEraseFromParent(ret);
+    }
+    return fn;
+}
+
+static void add_target_attributes(gen *g, LLVMValueRef fn) {
+    LLVMAttributeRef cpu = LLVMCreateStringAttribute(g->ctx, "target-cpu", 10, host_cpu,
+                                                     (unsigned)strlen(host_cpu));
+    LLVMAttributeRef feat = LLVMCreateStringAttribute(g->ctx, "target-features", 15,
+                                                      host_features,
+                                                      (unsigned)strlen(host_features));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, cpu);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, feat);
+}
+
+/* The two exported functions: single(self, dst, src) and strided(self, dst, dst_stride, src,
+ * src_stride, count), both calling the nest. */
+static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name,
+                              const char *strided_name) {
+    const ck__jit_nest *n = g->nest;
+    LLVMTypeRef nest_params[1 + CK__JIT_MAX_ARGS] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef nest_ty = LLVMFunctionType(g->i32, nest_params, 1 + CK__JIT_MAX_ARGS, 0);
+
+    LLVMTypeRef sp[3] = {g->ptr, g->ptr, g->ptr};
+    LLVMValueRef single = LLVMAddFunction(g->mod, single_name, LLVMFunctionType(g->i32, sp, 3, 0));
+    add_target_attributes(g, single);
+    LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, single, "entry"));
+    LLVMValueRef args[1 + CK__JIT_MAX_ARGS] = {LLVMGetParam(single, 1), LLVMConstNull(g->ptr),
+                                               LLVMConstNull(g->ptr)};
+    for (int k = 0; k < n->nargs; k++) {
+        LLVMValueRef idx = const_i64(g, k);
+        LLVMValueRef slot = LLVMBuildGEP2(g->b, g->ptr, LLVMGetParam(single, 2), &idx, 1, "");
+        args[1 + k] = LLVMBuildLoad2(g->b, g->ptr, slot, "");
+    }
+    LLVMBuildRet(g->b, LLVMBuildCall2(g->b, nest_ty, nest, args, 1 + CK__JIT_MAX_ARGS, ""));
+
+    LLVMTypeRef tp[6] = {g->ptr, g->ptr, g->i64, g->ptr, g->ptr, g->i64};
+    LLVMValueRef strided =
+        LLVMAddFunction(g->mod, strided_name, LLVMFunctionType(g->i32, tp, 6, 0));
+    add_target_attributes(g, strided);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, strided, "entry");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, strided, "loop");
+    LLVMBasicBlockRef next_bb = LLVMAppendBasicBlockInContext(g->ctx, strided, "next");
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, strided, "out");
+    LLVMBasicBlockRef failed = LLVMAppendBasicBlockInContext(g->ctx, strided, "failed");
+    LLVMPositionBuilderAtEnd(g->b, entry);
+    LLVMValueRef base[CK__JIT_MAX_ARGS], step[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < n->nargs; k++) {
+        LLVMValueRef idx = const_i64(g, k);
+        base[k] = LLVMBuildLoad2(
+            g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, LLVMGetParam(strided, 3), &idx, 1, ""), "");
+        step[k] = LLVMBuildLoad2(
+            g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, LLVMGetParam(strided, 4), &idx, 1, ""), "");
+    }
+    LLVMValueRef count = LLVMGetParam(strided, 5);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, count, const_i64(g, 0), ""), out, loop);
+    LLVMPositionBuilderAtEnd(g->b, loop);
+    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "o");
+    LLVMValueRef zero = const_i64(g, 0);
+    LLVMAddIncoming(i, &zero, &entry, 1);
+    LLVMValueRef cargs[1 + CK__JIT_MAX_ARGS] = {
+        gep(g, LLVMGetParam(strided, 1), LLVMBuildMul(g->b, i, LLVMGetParam(strided, 2), "")),
+        LLVMConstNull(g->ptr), LLVMConstNull(g->ptr)};
+    for (int k = 0; k < n->nargs; k++) {
+        cargs[1 + k] = gep(g, base[k], LLVMBuildMul(g->b, i, step[k], ""));
+    }
+    LLVMValueRef rc = LLVMBuildCall2(g->b, nest_ty, nest, cargs, 1 + CK__JIT_MAX_ARGS, "");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), ""),
+                    failed, next_bb);
+    LLVMPositionBuilderAtEnd(g->b, next_bb);
+    LLVMValueRef inext = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
+    LLVMAddIncoming(i, &inext, &next_bb, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, inext, count, ""), loop, out);
+    LLVMPositionBuilderAtEnd(g->b, out);
+    LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
+    LLVMPositionBuilderAtEnd(g->b, failed);
+    LLVMBuildRet(g->b, rc);
+}
+
+static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
+    char what[128];
+    if (n->ndim < 1 || n->ndim > CK__JIT_MAX_DIMS || n->nargs < 1 ||
+        n->nargs > CK__JIT_MAX_ARGS || n->mode < 0 || n->mode > CK_ERRMODE_INEXACT) {
+        put_error(err, cap, "malformed nest", NULL);
+        return -1;
+    }
+    for (int k = 0; k < n->nargs; k++) {
+        if ((unsigned)n->arg_id[k] >= CK_NUM_SCALAR_TYPES) {
+            put_error(err, cap, "malformed nest", NULL);
+            return -1;
+        }
+    }
+    if ((unsigned)n->dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)n->op_id >= CK_NUM_SCALAR_TYPES) {
+        put_error(err, cap, "malformed nest", NULL);
+        return -1;
+    }
+    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
+        return 0; /* a copy of any type */
+    }
+    int ok = (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id);
+    for (int k = 0; ok && k < n->nargs; k++) {
+        ok = is_int(n->arg_id[k]) || is_float(n->arg_id[k]);
+    }
+    if (n->op == CK__JIT_OP_DIVIDE) {
+        ok &= is_float(n->op_id); /* integer division by zero needs its status */
+    }
+    if (!ok) {
+        snprintf(what, sizeof what, "types %d/%d -> %d are not compiled (only integers, float32 "
+                 "and float64 besides copies)", n->arg_id[0], n->op_id, n->dst_id);
+        put_error(err, cap, what, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- compile and link ---- */
+
+typedef struct compiled_handle {
+    LLVMOrcResourceTrackerRef rt;
+} compiled_handle;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char *err,
+                          size_t cap) {
+    if (check_nest(nest, err, cap) != 0) {
+        return -1;
+    }
+    const double t0 = now_ms();
+    const unsigned long id = atomic_fetch_add(&compiles, 1);
+    char single_name[48], strided_name[48];
+    snprintf(single_name, sizeof single_name, "ck_jit_%lu_single", id);
+    snprintf(strided_name, sizeof strided_name, "ck_jit_%lu_strided", id);
+
+    gen g;
+    memset(&g, 0, sizeof g);
+    g.nest = nest;
+    g.err = err;
+    g.errcap = cap;
+    g.ctx = LLVMContextCreate();
+    g.mod = LLVMModuleCreateWithNameInContext("ckernel_jit", g.ctx);
+    g.b = LLVMCreateBuilderInContext(g.ctx);
+    g.i1 = LLVMInt1TypeInContext(g.ctx);
+    g.i8 = LLVMInt8TypeInContext(g.ctx);
+    g.i32 = LLVMInt32TypeInContext(g.ctx);
+    g.i64 = LLVMInt64TypeInContext(g.ctx);
+    g.i128 = LLVMInt128TypeInContext(g.ctx);
+    g.ptr = LLVMPointerType(g.i8, 0);
+    g.f32 = LLVMFloatTypeInContext(g.ctx);
+    g.f64 = LLVMDoubleTypeInContext(g.ctx);
+
+    int rc = -1;
+    char *msg = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    LLVMMemoryBufferRef obj = NULL;
+    LLVMValueRef nest_fn = emit_nest_fn(&g);
+    if (nest_fn != NULL) {
+        add_target_attributes(&g, nest_fn);
+        emit_entry_points(&g, nest_fn, single_name, strided_name);
+        if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg) != 0) {
+            put_error(err, cap, "generated IR failed verification", msg);
+        } else {
+            LLVMTargetRef target;
+            LLVMDisposeMessage(msg);
+            msg = NULL;
+            if (LLVMGetTargetFromTriple(triple, &target, &msg) != 0) {
+                put_error(err, cap, "no target for the host triple", msg);
+            } else {
+                /* This compile's own target machine: they are not safe to share. */
+                tm = LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
+                                             LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                             LLVMCodeModelJITDefault);
+                LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+                char *dl = LLVMCopyStringRepOfTargetData(td);
+                LLVMSetDataLayout(g.mod, dl);
+                LLVMDisposeMessage(dl);
+                LLVMDisposeTargetData(td);
+                LLVMSetTarget(g.mod, triple);
+                LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+                LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
+                LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
+                LLVMPassBuilderOptionsSetLoopUnrolling(opts, 1);
+                LLVMErrorRef e = LLVMRunPasses(g.mod, "default<O3>", tm, opts);
+                LLVMDisposePassBuilderOptions(opts);
+                if (e != NULL) {
+                    fail_llvm_error(e, err, cap, "optimisation failed");
+                } else if (LLVMTargetMachineEmitToMemoryBuffer(tm, g.mod, LLVMObjectFile, &msg,
+                                                               &obj) != 0) {
+                    put_error(err, cap, "code generation failed", msg);
+                } else {
+                    rc = 0;
+                }
+            }
+        }
+    }
+    if (msg != NULL) {
+        LLVMDisposeMessage(msg);
+    }
+    if (tm != NULL) {
+        LLVMDisposeTargetMachine(tm);
+    }
+    LLVMDisposeBuilder(g.b);
+    LLVMDisposeModule(g.mod);
+    LLVMContextDispose(g.ctx);
+    if (rc != 0) {
+        if (obj != NULL) {
+            LLVMDisposeMemoryBuffer(obj);
+        }
+        return -1;
+    }
+    const size_t bytes = LLVMGetBufferSize(obj);
+
+    compiled_handle *h = (compiled_handle *)calloc(1, sizeof *h);
+    if (h == NULL) {
+        LLVMDisposeMemoryBuffer(obj);
+        put_error(err, cap, "out of memory", NULL);
+        return -1;
+    }
+    LLVMOrcExecutorAddress single_addr = 0, strided_addr = 0;
+    pthread_mutex_lock(&jit_lock);
+    h->rt = LLVMOrcJITDylibCreateResourceTracker(main_dylib);
+    LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(jit, h->rt, obj); /* takes obj */
+    if (e == NULL) {
+        e = LLVMOrcLLJITLookup(jit, &single_addr, single_name);
+    }
+    if (e == NULL) {
+        e = LLVMOrcLLJITLookup(jit, &strided_addr, strided_name);
+    }
+    if (e != NULL) {
+        LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(h->rt);
+        if (e2 != NULL) {
+            LLVMConsumeError(e2);
+        }
+        LLVMOrcReleaseResourceTracker(h->rt);
+        pthread_mutex_unlock(&jit_lock);
+        free(h);
+        return fail_llvm_error(e, err, cap, "linking the compiled code failed");
+    }
+    pthread_mutex_unlock(&jit_lock);
+    out->handle = h;
+    memcpy(&out->single, &single_addr, sizeof out->single);
+    memcpy(&out->strided, &strided_addr, sizeof out->strided);
+    out->compile_ms = now_ms() - t0;
+    out->code_bytes = bytes;
+    return 0;
+}
+
+static void plugin_release(void *handle) {
+    compiled_handle *h = (compiled_handle *)handle;
+    if (h == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&jit_lock);
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(h->rt);
+    if (e != NULL) {
+        LLVMConsumeError(e);
+    }
+    LLVMOrcReleaseResourceTracker(h->rt);
+    /* Symbol names of removed code stay in the string pool until cleared. */
+    LLVMOrcSymbolStringPoolClearDeadEntries(
+        LLVMOrcExecutionSessionGetSymbolStringPool(LLVMOrcLLJITGetExecutionSession(jit)));
+    pthread_mutex_unlock(&jit_lock);
+    free(h);
+}
+
+static const ck__jit_plugin plugin = {
+    CK__JIT_ABI_VERSION, plugin_init,    plugin_llvm_version, plugin_cpu_name,
+    plugin_cpu_features, plugin_compile, plugin_release};
+
+CK__PLUGIN_EXPORT const ck__jit_plugin *ck_jit_plugin_v1(void);
+const ck__jit_plugin *ck_jit_plugin_v1(void) {
+    return &plugin;
+}
