@@ -13,7 +13,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   cmake make ninja-build pkg-config binutils
   gcc g++ clang lld libclang-rt-dev llvm
-  libgtest-dev libtbb-dev libcpu-features-dev libjemalloc-dev
+  libgtest-dev libtbb-dev libcpu-features-dev libjemalloc-dev libffi-dev
   python3 python3-numpy
   dpkg-dev bzip2 xz-utils debian-archive-keyring
 )

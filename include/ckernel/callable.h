@@ -61,8 +61,9 @@ CK_EXTERN int ck_callable_new(const char *name, ck_callable **out);
 CK_EXTERN int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *factory);
 /* Adds a plain C function as a leaf, called through libffi with its CEP 1000 signature
  * ("dd)d" is double f(double, double); complex arguments are C _Complex values). The call
- * interface is prepared once when a kernel is built. CK_ERR_UNSUPPORTED when this build has
- * no libffi. */
+ * interface is prepared once when a kernel is built. bool is passed as C _Bool.
+ * CK_ERR_UNSUPPORTED when this build has no libffi (CK_WITH_FFI in ckernel/config.h) or the
+ * signature has a float16 (libffi has no type for C _Float16). */
 CK_EXTERN int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void));
 /* Reference counting (atomic). The last decref releases every factory's data. NULL is fine. */
 CK_EXTERN void ck_callable_incref(ck_callable *c);

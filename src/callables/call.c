@@ -68,13 +68,17 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
         if (arg_size[k] == 0) {
             continue;
         }
-        /* Into aligned scratch of the signature's type, with the context's error mode. */
+        /* Into aligned scratch of the signature's type, with the context's error mode. The
+         * child's zeroed prefix is reserved before call_args' destructor can reach it (a
+         * leaf reserves no room after itself; docs/kernels.md §3, rule 3). */
+        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
         CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, 1 + k, *offset));
         CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, ck_type_scalar(sig->args[k]), st[k],
                                                 cmp->mode, CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_DST_UNALIGNED, 0, sbits[k]));
     }
     if (out_size != 0) {
+        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
         CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
         CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, cmp->mode,
                                                 CK_REQUEST_STRIDED,

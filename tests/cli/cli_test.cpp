@@ -162,6 +162,20 @@ TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
     EXPECT_NE(r.out.find("\"jit\": false}"), std::string::npos) << r.out;
 }
 
+// Native calls (ck_callable_add_native): the libffi this build has, or why there is none.
+TEST(Cli, InfoSaysWhetherNativeCallsAreAvailable) {
+    const std::string text = CK_WITH_FFI ? "  native calls:  libffi " CK_FFI_VERSION "\n"
+                                         : "  native calls:  not available (built without libffi)\n";
+    const std::string json = CK_WITH_FFI ? "\"native_calls\": \"libffi " CK_FFI_VERSION "\", "
+                                         : "\"native_calls\": false, ";
+    Result r = ckernel("info");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find(text), std::string::npos) << r.out;
+    r = ckernel("info --json");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find(json + "\"jit\": false}"), std::string::npos) << r.out;
+}
+
 // The huge-page policy (docs/design.md §5): on by default, off with the environment
 // variable; the system's mode is read from the kernel's own setting.
 TEST(Cli, InfoSaysWhetherHugePagesAreAdvised) {

@@ -1,6 +1,7 @@
 /* tests/consumer/consumer.c: a C program using the installed ckernel: builds a two-level
- * kernel that outgrows the inline buffer, runs it, and checks that ckernel's allocator did not
- * replace the process's malloc. Exit status 0 only when every check holds. */
+ * kernel that outgrows the inline buffer, runs it, calls a C function through a callable
+ * (ck_callable_add_native, when the build has libffi; else checks the refusal), and checks
+ * that ckernel's allocator did not replace the process's malloc. Exit status 0 only when every check holds. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -11,6 +12,11 @@
 #include <ckernel/ckernel.h>
 
 static int failures = 0;
+
+/* Called through ckernel's native leaf: a - 3 b. */
+static int32_t diff3(int32_t a, int32_t b) {
+    return a - 3 * b;
+}
 #define CHECK(cond)                                                           \
     do {                                                                      \
         if (!(cond)) {                                                        \
@@ -88,6 +94,33 @@ int main(void) {
     free(bin);
     free(bout);
     ck_builder_destroy(&b);
+
+    /* A native function as a callable's leaf (libffi, linked by the package's dependencies). */
+    {
+        ck_callable *c = NULL;
+        CHECK(ck_callable_new("diff3", &c) == CK_OK);
+        const int rc = ck_callable_add_native(c, "ii)i", (void (*)(void))diff3);
+#if CK_WITH_FFI
+        CHECK(rc == CK_OK);
+        ck_type *t = NULL;
+        ck_array *x = NULL, *y = NULL, *r = NULL;
+        char *text = NULL;
+        CHECK(ck_type_parse("3 * int32", &t) == CK_OK);
+        CHECK(ck_array_parse(t, "[1, -2, 30]", &x) == CK_OK);
+        CHECK(ck_array_parse(t, "[1, 1, 10]", &y) == CK_OK);
+        const ck_array *args[2] = {x, y};
+        CHECK(ck_call_new(c, 2, args, NULL, &r) == CK_OK);
+        CHECK(r != NULL && ck_array_format(r, &text) == CK_OK && strcmp(text, "[-2, -5, 0]") == 0);
+        ck_free(text);
+        ck_array_free(r);
+        ck_array_free(x);
+        ck_array_free(y);
+        ck_type_decref(t);
+#else
+        CHECK(rc == CK_ERR_UNSUPPORTED);
+#endif
+        ck_callable_decref(c);
+    }
 
     /* The process's malloc must still be the C library's, not ckernel's jemalloc. */
     Dl_info info;

@@ -7,7 +7,8 @@
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
     "Prints the version, build options, allocator, CPU targets (compiled, detected, chosen and\n"
-    "why), threading backend and thread count, and JIT availability of this ckernel.\n\n"
+    "why), threading backend and thread count, native calls (libffi) and JIT availability of\n"
+    "this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -61,16 +62,20 @@ int cmd_info(int argc, char **argv) {
     const int cpu_ok = ck_cpu_check() == CK_OK;
     const char *chosen = ck_cpu_target_name(ck_cpu_best_target());
     const char *detected = ck_cpu_target_name(ck_cpu_detected_target());
+    /* Native functions as leaves (ck_callable_add_native): the libffi built against. */
+    const char *native = CK_WITH_FFI ? "libffi " CK_FFI_VERSION : NULL;
     /* None of these values contains a character that JSON would need escaped. */
     if (json) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
-               "\"system_mode\": \"%s\"}, \"jit\": false}\n",
+               "\"system_mode\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": false}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
-               ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp);
+               ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
+               native != NULL ? "\"" : "", native != NULL ? native : "false",
+               native != NULL ? "\"" : "");
     } else {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
@@ -87,6 +92,11 @@ int cmd_info(int argc, char **argv) {
             printf("  huge pages:    not advised (CKERNEL_MADVISE_HUGEPAGE=0 or not Linux; system "
                    "THP mode: %s)\n",
                    thp);
+        }
+        if (native != NULL) {
+            printf("  native calls:  %s\n", native);
+        } else {
+            printf("  native calls:  not available (built without libffi)\n");
         }
         printf("  jit:           not available (this build compiles leaves ahead of time only)\n");
     }
