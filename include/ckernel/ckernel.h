@@ -18,5 +18,6 @@
 #include "ckernel/assign.h"
 #include "ckernel/parallel.h"
 #include "ckernel/callable.h"
+#include "ckernel/jit.h"
 
 #endif

@@ -33,6 +33,9 @@ typedef enum ck_errmode {
 #define CK_EVAL_FLUSH_DENORMALS 0x4u
 /* Callables: selection may use signatures that need an unsafe argument conversion. */
 #define CK_EVAL_ALLOW_UNSAFE 0x8u
+/* The JIT leaf (ckernel/jit.h): compile every nest that can be compiled / never compile. */
+#define CK_EVAL_JIT 0x10u
+#define CK_EVAL_NO_JIT 0x20u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */

@@ -7,6 +7,7 @@
 #include "ckernel/assign.h"
 #include "builders/assign_internal.h"
 #include "builders/compose.h"
+#include "jit/jit_plugin.h"
 #include "common/internal.h"
 #include "types/type_internal.h"
 
@@ -43,6 +44,8 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.nsrc = 1;
     c.make_leaf = assign_leaf;
     c.leaf_data = NULL;
+    c.jit_op = CK__JIT_OP_ASSIGN;
+    c.jit_op_id = -1;
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
 }

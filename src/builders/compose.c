@@ -11,10 +11,13 @@
  *   scalar <- scalars  the maker's leaf (c->make_leaf). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ckernel/arrmeta.h"
 #include "builders/compose.h"
 #include "common/internal.h"
+#include "dispatch/signature.h"
+#include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
 #include "types/type_internal.h"
@@ -26,6 +29,7 @@ typedef struct ck__walk {
     uintptr_t dbits;
     unsigned flags;
     int dim;
+    int done; /* the JIT compiled the rest */
     const ck_type *st[CK__MAX_SRC];
     const char *sam[CK__MAX_SRC];
     uintptr_t sbits[CK__MAX_SRC];
@@ -106,6 +110,49 @@ static int source_level(const ck__compose *c, const ck__walk *w, int k, int dnd,
     }
     *has_dim = snd == dnd;
     return CK_OK;
+}
+
+static int misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {
+    return (flags & flag) != 0 || (bits & (t->data_alignment - 1)) != 0;
+}
+
+/* The run of n fixed levels over scalars as one JIT nest: CK_OK when the jit leaf is built,
+ * CK__JIT_DECLINED to compose as usual, or a failure. Only aligned data (the compiled code
+ * loads and stores whole elements). */
+static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const ck__walk *w,
+                   const ck__fixed_level *lv, int n, ck_request req) {
+    if (misaligned(w->flags, CK_EVAL_DST_UNALIGNED, w->dbits, w->dt)) {
+        return CK__JIT_DECLINED;
+    }
+    ck__jit_nest nest;
+    memset(&nest, 0, sizeof nest); /* every byte is fingerprinted */
+    nest.op = c->jit_op;
+    nest.ndim = n;
+    nest.nargs = c->nsrc;
+    nest.dst_id = (int32_t)w->dt->id;
+    nest.op_id = c->jit_op_id >= 0 ? c->jit_op_id : (int32_t)w->st[0]->id;
+    for (int k = 0; k < c->nsrc; k++) {
+        if (misaligned(w->flags, CK_EVAL_SRC_UNALIGNED, w->sbits[k], w->st[k])) {
+            return CK__JIT_DECLINED;
+        }
+        nest.arg_id[k] = (int32_t)w->st[k]->id;
+    }
+    for (int l = 0; l < n; l++) {
+        nest.size[l] = lv[l].size;
+        nest.dst_stride[l] = lv[l].dst_stride;
+        for (int k = 0; k < c->nsrc; k++) {
+            nest.src_stride[k][l] = lv[l].src_stride[k];
+        }
+    }
+    /* A conversion that cannot fail is the same code in every mode: one nest for all. */
+    const ck__conversion kind =
+        ck__conversion_kind((ck_type_id)nest.op_id, (ck_type_id)nest.dst_id);
+    const ck_errmode mode =
+        kind == CK__CONV_UNSAFE ? c->mode : CK_ERRMODE_NOCHECK;
+    nest.mode = (int32_t)mode;
+    CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
+                                              mode, &nest.slow));
+    return ck__jit_try_leaf(ckb, offset, &nest, w->flags, req);
 }
 
 /* A run of fixed levels (destination fixed, every source fixed or absent, no pointer
@@ -199,6 +246,18 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         tiled = as0 != 0 && as1 != 0 && ad0 != 0 && ad1 != 0 && (ad1 < ad0) != (as1 < as0) &&
                 o->size > 1 && in->size > 1;
     }
+    if (!tiled && c->jit_op >= 0 && n <= CK__JIT_MAX_DIMS && ns <= CK__JIT_MAX_ARGS &&
+        ck__id_is_scalar(w->dt->id) && ck__id_is_scalar(w->st[0]->id) &&
+        (ns == 1 || ck__id_is_scalar(w->st[1]->id))) {
+        const int rc = try_jit(ckb, offset, c, w, lv, n, *req);
+        if (rc == CK_OK) {
+            w->done = 1;
+            return CK_OK;
+        }
+        if (rc != CK__JIT_DECLINED) {
+            return rc;
+        }
+    }
     const int plain = tiled ? n - 2 : n;
     for (int i = 0; i < plain; i++) {
         CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dst_stride, ns,
@@ -288,6 +347,7 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
     w.dbits = 0;
     w.flags = c->flags;
     w.dim = first_dim;
+    w.done = 0;
     for (int k = 0; k < ns; k++) {
         w.st[k] = c->src_top[k];
         w.sam[k] = src_arrmeta[k];
@@ -338,6 +398,9 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
         }
         if (!any_var) {
             CK_RETURN_IF_ERROR(make_fixed_dims(ckb, offset, c, &w, &req));
+            if (w.done) {
+                return CK_OK;
+            }
             continue;
         }
         CK_RETURN_IF_ERROR(make_var_level(ckb, offset, c, &w, has, req));

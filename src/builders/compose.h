@@ -31,6 +31,11 @@ struct ck__compose {
     unsigned flags;                   /* CK_EVAL_* */
     ck__leaf_maker make_leaf;
     const void *leaf_data;            /* the maker's own */
+    /* The JIT (src/jit): the operation a run of fixed dimensions over the leaf may be
+     * compiled as (a ck__jit_op; -1: never), and the type it computes in (for assignment,
+     * -1: the source's). */
+    int jit_op;
+    int jit_op_id;
 };
 
 /* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in

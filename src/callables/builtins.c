@@ -10,6 +10,7 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
+#include "jit/jit_plugin.h"
 #include "kernels/kinds.h"
 
 static int assign_instantiate(void *data, ck_builder *ckb, size_t *offset,
@@ -22,6 +23,19 @@ static int arith_instantiate(void *data, ck_builder *ckb, size_t *offset,
                              const ck_leaf_info *info) {
     const ck__arith_op op = (ck__arith_op)(uintptr_t)data;
     return ck__make_arith_leaf(ckb, offset, op, info->args[0], info->req);
+}
+
+_Static_assert(CK__JIT_OP_SUBTRACT - CK__JIT_OP_ADD == CK__ARITH_SUBTRACT - CK__ARITH_ADD &&
+                   CK__JIT_OP_MULTIPLY - CK__JIT_OP_ADD == CK__ARITH_MULTIPLY - CK__ARITH_ADD &&
+                   CK__JIT_OP_DIVIDE - CK__JIT_OP_ADD == CK__ARITH_DIVIDE - CK__ARITH_ADD,
+               "the JIT's operations follow the arithmetic leaves' order");
+
+int ck__builtin_jit_op(const ck_factory *f) {
+    if (f->instantiate != arith_instantiate) {
+        return -1;
+    }
+    /* ck__arith_op and ck__jit_op list the four operations in the same order. */
+    return CK__JIT_OP_ADD + (int)(uintptr_t)f->data;
 }
 
 static int add_builtin(const char *name, ck__arith_op op, int arith) {

@@ -10,6 +10,7 @@
 #include "callables/callable_internal.h"
 #include "ckernel/assign.h"
 #include "common/internal.h"
+#include "jit/jit_plugin.h"
 #include "kernels/kinds.h"
 #include "types/type_internal.h"
 
@@ -17,6 +18,7 @@ typedef struct ck__call_plan {
     const char *name;
     const ck__entry *entry;
     ck_type_id ret;
+    int jit_op; /* the built-in's operation when the JIT may compile the call, else -1 */
 } ck__call_plan;
 
 static const ck_type *innermost(const ck_type *t) {
@@ -115,6 +117,11 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     plan->name = ck_callable_name(c);
     plan->entry = ck__snapshot_entry(s, index);
     plan->ret = plan->entry->sig.ret;
+    /* A built-in's body is known to the JIT; its argument casts must be lossless to be
+     * fused without checks. */
+    plan->jit_op = rating.unsafe == 0 && nsrc <= CK__JIT_MAX_ARGS
+                       ? ck__builtin_jit_op(&plan->entry->factory)
+                       : -1;
     const ck_factory *f = &plan->entry->factory;
     if (f->resolve != NULL) {
         ck_leaf_info info;
@@ -173,6 +180,8 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.nsrc = nsrc;
     cmp.make_leaf = call_leaf;
     cmp.leaf_data = &plan;
+    cmp.jit_op = plan.jit_op;
+    cmp.jit_op_id = (int)plan.ret;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
 }

@@ -40,6 +40,9 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
 /* The registry's insert (ck_register without registering the built-ins first). */
 int ck__registry_add(ck_callable *c);
 int ck__registry_has(const char *name);
+/* The JIT operation (ck__jit_op) a built-in arithmetic factory's leaf computes; -1 for any
+ * other factory. */
+int ck__builtin_jit_op(const ck_factory *f);
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
 

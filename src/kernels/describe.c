@@ -11,6 +11,7 @@
 #include "ckernel/callable.h"
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
+#include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 
 #define CK__MAX_USER_KINDS 1024
@@ -111,6 +112,16 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
             describe_node(ck_child((ck_prefix *)(uintptr_t)node, children[c]), base, depth + 1,
                           out);
         }
+        return;
+    }
+    size_t jit_size = 0;
+    ck__strbuf jit = CK__STRBUF_INIT;
+    if (ck__jit_describe(node, &jit, &jit_size)) {
+        ck__strbuf_printf(out, "jit @%zu +%zu  %s\n", at, jit_size, jit.s != NULL ? jit.s : "");
+        if (jit.status != CK_OK) {
+            out->status = jit.status;
+        }
+        ck__strbuf_free(&jit);
         return;
     }
     const int nuser = atomic_load_explicit(&user_kinds_n, memory_order_acquire);

@@ -67,6 +67,19 @@ int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_
     return CK_OK;
 }
 
+int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode,
+                           ck_single_fn *out) {
+    if ((unsigned)dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)src_id >= CK_NUM_SCALAR_TYPES ||
+        (unsigned)mode >= CK_NUM_ERRMODES) {
+        return ck_set_error(CK_ERR_INTERNAL, "scalar leaf for ids %d <- %d mode %d", (int)dst_id,
+                            (int)src_id, (int)mode);
+    }
+    const ck__leaf_target *target = NULL;
+    CK_RETURN_IF_ERROR(ck__leaf_target_now(&target));
+    *out = (*target->table)[dst_id][src_id][mode].single;
+    return CK_OK;
+}
+
 int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out) {
     for (size_t t = 0; t < CK_ARRAY_SIZE(ck__leaf_targets); t++) {
         const ck__leaf_table *table = ck__leaf_targets[t].table;

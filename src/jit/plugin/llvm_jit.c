@@ -9,9 +9,11 @@
  * may have loaded the same libLLVM, e.g. through Mesa). Each compile has its own LLVM
  * context, so compiles run in parallel; only adding objects, looking up and removing code
  * take the lock. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -273,7 +275,7 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
         store_aligned(g, load_aligned(g, t, a[0], align), d, align);
         return 0;
     }
-    LLVMValueRef c[CK__JIT_MAX_ARGS];
+    LLVMValueRef c[CK__JIT_MAX_ARGS] = {NULL, NULL};
     for (int k = 0; k < n->nargs; k++) {
         LLVMValueRef v = load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
         c[k] = widen(g, v, n->arg_id[k], n->op_id);
@@ -383,11 +385,10 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     }
     LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
     if (LLVMCountIncoming(g->status_phi) == 0) { /* no slow path: the block is unreachable */
+        LLVMInstructionEraseFromParent(LLVMGetLastInstruction(g->fail)); /* the ret, first */
         LLVMInstructionEraseFromParent(g->status_phi);
         LLVMPositionBuilderAtEnd(g->b, g->fail);
         LLVMBuildUnreachable(g->b);
-        LLVMValueRef ret = LLVMGetFirstInstruction(g->fail);
-        LLVMInstructionEraseFromParent(ret);
     }
     return fn;
 }

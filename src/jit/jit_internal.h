@@ -1,0 +1,34 @@
+/* src/jit/jit_internal.h: what the composition and describe use of the JIT (src/jit/jit.c). */
+#ifndef CKERNEL_JIT_INTERNAL_H
+#define CKERNEL_JIT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "ckernel/builder.h"
+#include "common/strbuf.h"
+#include "jit/jit_plugin.h"
+
+typedef struct ck__jit_code ck__jit_code;
+
+/* The jit leaf: a prefix whose functions are compiled ones, and the counted reference to
+ * their code that its destructor releases (docs/kernels.md §4.3, in practice). */
+typedef struct ck__jit_leaf {
+    ck_prefix base;
+    ck__jit_code *code;
+} ck__jit_leaf;
+
+/* Not a status: the JIT was not used for this nest (why: ck_jit_last_decision()). */
+#define CK__JIT_DECLINED (-1)
+
+/* Builds the jit leaf for the nest at *offset when the flags or the policy say so and the
+ * plugin compiles it (or has it cached): CK_OK; CK__JIT_DECLINED to build the composed
+ * kernel instead; or a failure status (CK_ERR_NOMEM). */
+int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, unsigned flags,
+                     ck_request req);
+/* Forgets this thread's last decision (a build with no nest to compile says nothing). */
+void ck__jit_clear_decision(void);
+/* 1 when node is a jit leaf: its description into out, its size into *size. */
+int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size);
+uint64_t ck__jit_fingerprint(const ck__jit_nest *n);
+
+#endif
