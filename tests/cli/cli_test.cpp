@@ -298,6 +298,12 @@ TEST(CliCall, CallablesListsEveryBuiltIn) {
         << "divide has no bool signature; the next one is multiply's";
 }
 
+// The number in "(capacity N)" at the end of an explain.
+std::string capacity_of(const std::string &out) {
+    const size_t at = out.rfind("(capacity ");
+    return at == std::string::npos ? "?" : out.substr(at + 10, out.find(')', at) - at - 10);
+}
+
 TEST(CliCall, ExplainShowsTheSelectionAndTheCasts) {
     Result r = ckernel("explain --call add --in '3 * int32' --in float64");
     EXPECT_EQ(r.status, 0) << r.out;
@@ -311,7 +317,10 @@ TEST(CliCall, ExplainShowsTheSelectionAndTheCasts) {
               "chunk=1008\n"
               "    leaf @192 +16  add float64 strided [baseline]\n"
               "    leaf @208 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
-              "total: 224 bytes in the kernel buffer; builder on the heap (capacity 224)\n");
+              "total: 224 bytes in the kernel buffer; builder on the heap (capacity " +
+                  capacity_of(r.out) + ")\n")
+        << "the heap capacity is the allocator's size class: >= 224";
+    EXPECT_GE(std::stoul(capacity_of(r.out)), 224u);
     r = ckernel("explain --call add --out '2 * float32' --in '2 * float32' --in '2 * float32'");
     EXPECT_EQ(r.out,
               "call add -> 2 * float32\n"

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,10 +173,10 @@ static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
     return LLVMBuildFPExt(g->b, v, type_of(g, to), "");
 }
 
-/* 2^k as a float constant of type t. */
-static LLVMValueRef pow2(LLVMTypeRef t, unsigned k) {
-    return LLVMConstReal(t, (double)((long double)1.0 * (double)(1ull << (k > 63 ? 63 : k)) *
-                                     (k > 63 ? 2.0 : 1.0)));
+/* sign * 2^k as a float constant of type t (exact: k <= 64). No constant expressions: the
+ * integer ones (LLVMConstNeg) are not valid on floats, and the verifier does not see it. */
+static LLVMValueRef pow2(LLVMTypeRef t, unsigned k, double sign) {
+    return LLVMConstReal(t, sign * ldexp(1.0, (int)k));
 }
 
 /* The fast conversion of r (type `from`) to `to`, and in *guard the condition under which it
@@ -217,7 +218,8 @@ static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
                 LLVMValueRef le = LLVMBuildICmp(g->b, is_signed(from) ? LLVMIntSLE : LLVMIntULE,
                                                 r, lim, "");
                 if (is_signed(from)) {
-                    LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, r, LLVMConstNeg(lim), "");
+                    LLVMValueRef neg = LLVMConstInt(rt, (unsigned long long)-(long long)(1ull << p), 1);
+                    LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, r, neg, "");
                     le = LLVMBuildAnd(g->b, le, ge, "");
                 }
                 *guard = le;
@@ -245,8 +247,8 @@ static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
     /* float -> int: in range (NaN fails an ordered compare), and integral when checked. */
     LLVMTypeRef ft = type_of(g, from);
     const unsigned tb = int_bits(to);
-    LLVMValueRef lo = is_signed(to) ? LLVMConstNeg(pow2(ft, tb - 1)) : LLVMConstReal(ft, 0.0);
-    LLVMValueRef hi = pow2(ft, is_signed(to) ? tb - 1 : tb);
+    LLVMValueRef lo = is_signed(to) ? pow2(ft, tb - 1, -1.0) : LLVMConstReal(ft, 0.0);
+    LLVMValueRef hi = pow2(ft, is_signed(to) ? tb - 1 : tb, 1.0);
     LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOGE, r, lo, ""),
                                    LLVMBuildFCmp(g->b, LLVMRealOLT, r, hi, ""), "");
     if (mode == CK_ERRMODE_FRACTIONAL || mode == CK_ERRMODE_INEXACT) {
