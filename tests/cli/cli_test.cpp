@@ -14,8 +14,8 @@ using ckt::Result;
 // Runs `ckernel ARGS` with CKERNEL_CPU_TARGET pinned (baseline by default, so the chosen
 // target does not depend on the machine), optionally feeding `input`.
 Result ckernel(const std::string &args, const std::string &input = "",
-               const std::string &target = "baseline") {
-    std::string cmd = "CKERNEL_CPU_TARGET=" + target + " ";
+               const std::string &target = "baseline", const std::string &env = "") {
+    std::string cmd = "CKERNEL_CPU_TARGET=" + target + " " + (env.empty() ? "" : env + " ");
     if (!input.empty()) cmd += "printf '%s' '" + input + "' | ";
     return ckt::run_shell(cmd + CK_CLI_PATH + " " + args);
 }
@@ -152,14 +152,26 @@ TEST(Cli, InfoNamesTheChosenTargetAndWhy) {
         << r.out;
     EXPECT_NE(r.out.find(std::string("  threads:       ") + ck_parallel_backend()), std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("  jit:           not available"), std::string::npos) << r.out;
+    ck_jit_info jit;
+    ck_jit_get_info(&jit);
+    EXPECT_NE(r.out.find(jit.available ? "  jit:           LLVM " + std::string(jit.llvm_version) +
+                                             " (plugin "
+                                       : "  jit:           " + std::string(jit.status) + "\n"),
+              std::string::npos)
+        << r.out;
     r = ckernel("info --json");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("\"chosen\": \"baseline\""), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(std::string("\"threads\": {\"backend\": \"") + ck_parallel_backend()),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("\"jit\": false}"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(jit.available ? "\"jit\": {\"available\": true, \"llvm\": \""
+                                       : "\"jit\": {\"available\": false, \"status\": \""),
+              std::string::npos)
+        << r.out;
+    r = ckernel("info", "", "baseline", "CKERNEL_JIT=0");
+    EXPECT_NE(r.out.find("  jit:           disabled by CKERNEL_JIT=0\n"), std::string::npos)
+        << r.out;
 }
 
 // Native calls (ck_callable_add_native): the libffi this build has, or why there is none.
@@ -173,7 +185,7 @@ TEST(Cli, InfoSaysWhetherNativeCallsAreAvailable) {
     EXPECT_NE(r.out.find(text), std::string::npos) << r.out;
     r = ckernel("info --json");
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find(json + "\"jit\": false}"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(json + "\"jit\": {"), std::string::npos) << r.out;
 }
 
 // The huge-page policy (docs/design.md §5): on by default, off with the environment

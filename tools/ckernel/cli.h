@@ -31,8 +31,8 @@ typedef struct cli_common {
 /* Matches argv[*i] against "--name VALUE" / "--name=VALUE": returns 1 when it is that option
  * (advancing *i past a separate value; *value NULL when the value is missing), else 0. */
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value);
-/* --errmode MODE and --target T: returns 1 when argv[*i] was one of them, with *status
- * CLI_OK or the usage error already reported. */
+/* --errmode MODE, --target T, --jit and --no-jit (CK_EVAL_JIT / CK_EVAL_NO_JIT): returns 1
+ * when argv[*i] was one of them, with *status CLI_OK or the usage error already reported. */
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
                       int *status);
 /* The arguments of a kernel-building command: --help (prints `help`), --errmode, --target,

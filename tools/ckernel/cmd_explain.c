@@ -6,14 +6,17 @@
 #include "cli.h"
 
 static const char explain_help[] =
-    "usage: ckernel explain [--errmode MODE] [--target T] [--unaligned] DST_TYPE SRC_TYPE\n\n"
+    "usage: ckernel explain [--errmode MODE] [--target T] [--unaligned] [--jit|--no-jit]\n"
+    "                       DST_TYPE SRC_TYPE\n\n"
     "Builds the kernel that assigns SRC_TYPE data to DST_TYPE data (both C order) and prints\n"
     "its tree: one line per kernel, children indented, with its kind, offset (@) and size (+)\n"
     "in the kernel buffer, its function (leaves: with their CPU target) and parameters.\n\n"
     "options:\n"
     "  --errmode MODE  nocheck|overflow|fractional|inexact (default fractional)\n"
     "  --target T      cap the CPU target: baseline|avx2|avx512\n"
-    "  --unaligned     build for data that may be misaligned\n\n"
+    "  --unaligned     build for data that may be misaligned\n"
+    "  --jit           compile the fixed dimensions and the leaf with the JIT when it can\n"
+    "                  (and say what it decided); --no-jit never\n\n"
     "example:\n"
     "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n\n"
     "The kernel of a call: ckernel explain --call NAME [--out DST] --in SRC [--in SRC ...]\n"
@@ -71,6 +74,11 @@ int cmd_explain(int argc, char **argv) {
             printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
                    ck_builder_is_inline(&b) ? "inline, no heap allocation" : "on the heap",
                    ck_builder_capacity(&b));
+            if ((c.ctx.flags & CK_EVAL_JIT) != 0) {
+                const char *d = ck_jit_last_decision();
+                printf("jit: %s\n", d[0] != '\0' ? d : "not used: no run of fixed dimensions "
+                                                      "over a scalar leaf to compile");
+            }
         } else {
             status = cli_report(rc);
         }

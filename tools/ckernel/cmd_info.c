@@ -64,18 +64,38 @@ int cmd_info(int argc, char **argv) {
     const char *detected = ck_cpu_target_name(ck_cpu_detected_target());
     /* Native functions as leaves (ck_callable_add_native): the libffi built against. */
     const char *native = CK_WITH_FFI ? "libffi " CK_FFI_VERSION : NULL;
-    /* None of these values contains a character that JSON would need escaped. */
+    ck_jit_info jit;
+    ck_jit_get_info(&jit);
+    char jit_json[1024];
+    if (jit.available) {
+        snprintf(jit_json, sizeof jit_json,
+                 "{\"available\": true, \"llvm\": \"%s\", \"cpu\": \"%s\", "
+                 "\"features\": \"%s\", \"cached_codes\": %zu, \"compiles\": %zu}",
+                 jit.llvm_version, jit.cpu_name, jit.cpu_features, jit.cached_codes,
+                 jit.compiles);
+    } else {
+        /* The reason may quote a path or a loader message: keep it JSON-safe. */
+        char reason[512];
+        size_t n = 0;
+        for (const char *c = jit.status; *c != '\0' && n + 1 < sizeof reason; c++) {
+            reason[n++] = (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) ? '\'' : *c;
+        }
+        reason[n] = '\0';
+        snprintf(jit_json, sizeof jit_json, "{\"available\": false, \"status\": \"%s\"}",
+                 reason);
+    }
+    /* None of the other values contains a character that JSON would need escaped. */
     if (json) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
-               "\"system_mode\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": false}\n",
+               "\"system_mode\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                native != NULL ? "\"" : "", native != NULL ? native : "false",
-               native != NULL ? "\"" : "");
+               native != NULL ? "\"" : "", jit_json);
     } else {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
@@ -98,7 +118,14 @@ int cmd_info(int argc, char **argv) {
         } else {
             printf("  native calls:  not available (built without libffi)\n");
         }
-        printf("  jit:           not available (this build compiles leaves ahead of time only)\n");
+        if (jit.available) {
+            printf("  jit:           %s (plugin %s), host cpu %s, %zu compiled nest%s cached\n",
+                   jit.status, jit.plugin_path, jit.cpu_name, jit.cached_codes,
+                   jit.cached_codes == 1 ? "" : "s");
+            printf("  jit features:  %s\n", jit.cpu_features);
+        } else {
+            printf("  jit:           %s\n", jit.status);
+        }
     }
     return cpu_ok ? CLI_OK : cli_report(ck_last_status());
 }

@@ -30,6 +30,11 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
                       int *status) {
     const char *v;
+    if (strcmp(argv[*i], "--jit") == 0 || strcmp(argv[*i], "--no-jit") == 0) {
+        c->ctx.flags |= argv[*i][2] == 'j' ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
+        *status = CLI_OK;
+        return 1;
+    }
     if (cli_option_value(argc, argv, i, "--errmode", &v)) {
         ck_errmode m = CK_ERRMODE_DEFAULT;
         if (v == NULL || ck_errmode_parse(v, &m) != CK_OK || m == CK_ERRMODE_DEFAULT) {
