@@ -39,6 +39,10 @@ if grep -q '^ck_assign_tests:' <<<"$available"; then
   targets+=(ck_assign_tests)
   filters[ck_assign_tests]='*Thread*'
 fi
+if grep -q '^ck_jit_tests:' <<<"$available"; then
+  targets+=(ck_jit_tests)
+  filters[ck_jit_tests]='*Concurrent*:*Shared*'
+fi
 if grep -q '^ck_callables_tests:' <<<"$available"; then
   targets+=(ck_callables_tests)
   filters[ck_callables_tests]='*Race*'
