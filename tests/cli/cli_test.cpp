@@ -350,3 +350,40 @@ TEST(CliCall, ExplainShowsTheSelectionAndTheCasts) {
 }
 
 }  // namespace
+
+namespace {
+
+// explain --jit: the jit leaf with its fingerprint and the decision, or why there is none.
+TEST(CliJit, ExplainShowsTheJitLeafOrWhyNot) {
+    ck_jit_info jit;
+    ck_jit_get_info(&jit);
+    Result r = ckernel("explain --jit '1000 * 3 * float32' '1000 * 3 * int16'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    if (jit.available) {
+        EXPECT_EQ(r.out.rfind("jit @0 +24  jit_single  fingerprint=", 0), 0u) << r.out;
+        EXPECT_NE(r.out.find(" assign (int16) -> float32 (nocheck) nest=[3000] dst_stride=[4] "
+                             "src0_stride=[2] [LLVM "),
+                  std::string::npos)
+            << r.out;
+        EXPECT_NE(r.out.find("\njit: compiled in "), std::string::npos) << r.out;
+    } else {
+        EXPECT_NE(r.out.find("\njit: not used: " + std::string(jit.status)), std::string::npos)
+            << r.out;
+    }
+    // A type the JIT does not compile: the composed kernel, and why.
+    r = ckernel("explain --jit '1000 * 3 * float16' '1000 * 3 * int16'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("strided_dim @0", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\njit: not used: "), std::string::npos) << r.out;
+    if (jit.available) {
+        EXPECT_NE(r.out.find("int16 -> float16 is not compiled"), std::string::npos) << r.out;
+    }
+    // Disabled by the environment.
+    r = ckernel("explain --jit '1000 * 3 * float32' '1000 * 3 * int16'", "", "baseline",
+                "CKERNEL_JIT=0");
+    EXPECT_NE(r.out.find("\njit: not used: disabled by CKERNEL_JIT=0; composed kernel\n"),
+              std::string::npos)
+        << r.out;
+}
+
+}  // namespace

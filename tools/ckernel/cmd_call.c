@@ -27,7 +27,7 @@ static const char call_help[] =
     "  ckernel call add --in \"3 * int32\" \"[1, 2, 3]\" --in \"float64\" \"0.5\"\n";
 
 static const char explain_call_help[] =
-    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
+    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned] [--jit]\n"
     "                       --call NAME [--out DST] --in SRC [--in SRC ...]\n\n"
     "Selects the signature of NAME for the SRC types, builds the call's kernel (C-order\n"
     "data) and prints the choice with its rating, then the kernel tree.\n";
@@ -246,6 +246,11 @@ int cmd_explain_call(int argc, char **argv) {
         printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
                ck_builder_is_inline(&b) ? "inline, no heap allocation" : "on the heap",
                ck_builder_capacity(&b));
+        if ((a.common.ctx.flags & CK_EVAL_JIT) != 0) {
+            const char *d = ck_jit_last_decision();
+            printf("jit: %s\n", d[0] != '\0' ? d : "not used: no run of fixed dimensions over "
+                                                  "a scalar leaf to compile");
+        }
     } else {
         status = cli_report(rc);
     }
