@@ -253,6 +253,65 @@ TEST(Jit, BuiltInCallsCompileWithTheirCastsFused) {
     ck_callable_decref(add);
 }
 
+// The policy (docs/kernels.md §10), with no flag: short inner runs compile once the nest was
+// built again with 16 Mi elements in all; then equal nests come from the cache; long inner
+// runs never compile. Builds only: the policy looks at nothing else.
+TEST(Jit, ThePolicyCompilesShortRunsBuiltAgainWithEnoughWork) {
+    REQUIRE_JIT();
+    ck_type *st = nullptr, *dt = nullptr;
+    ASSERT_EQ(ck_type_parse("2097152 * 2 * int16", &st), CK_OK);
+    ASSERT_EQ(ck_type_parse("2097152 * 2 * float32", &dt), CK_OK);
+    // A row stride no other test uses: the nest is new to this process.
+    const ck_fixed_dim_arrmeta sm[2] = {{2097152, 14}, {2, 2}}, dm[2] = {{2097152, 8}, {2, 4}};
+    std::vector<ck_builder> kept(6);
+    std::vector<std::string> decisions;
+    for (auto &b : kept) {
+        ck_builder_init(&b);
+        size_t off = 0;
+        ASSERT_EQ(ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(dm), st,
+                                 reinterpret_cast<const char *>(sm), CK_REQUEST_SINGLE, nullptr),
+                  CK_OK);
+        decisions.push_back(ck_jit_last_decision());
+    }
+    // 4 Mi elements per build: the 4th build reaches 16 Mi.
+    EXPECT_EQ(decisions[0], "not used: first build of this nest (it compiles when built again "
+                            "with enough work)");
+    EXPECT_EQ(decisions[1], "not used: too little work so far to pay for a compile");
+    EXPECT_EQ(decisions[2], decisions[1]);
+    EXPECT_EQ(decisions[3].rfind("compiled in ", 0), 0u) << decisions[3];
+    EXPECT_EQ(decisions[4].rfind("cache hit (already compiled)", 0), 0u) << decisions[4];
+    auto tree = [](ck_builder *b) {
+        char *text = nullptr;
+        std::string t = ck_kernel_describe(ck_builder_root(b), &text) == CK_OK ? text : "";
+        ck_free(text);
+        return t;
+    };
+    EXPECT_EQ(tree(&kept[0]).rfind("strided_dim @0", 0), 0u) << "composed";
+    EXPECT_EQ(tree(&kept[3]).rfind("jit @0", 0), 0u) << "compiled";
+    for (auto &b : kept) ck_builder_destroy(&b);
+    // Long inner runs: never.
+    const ck_fixed_dim_arrmeta lm[2] = {{2, 4000000}, {2000000, 2}};
+    ck_type *lt = nullptr, *ldt = nullptr;
+    ASSERT_EQ(ck_type_parse("2 * 2000000 * int16", &lt), CK_OK);
+    ASSERT_EQ(ck_type_parse("2 * 2000000 * float32", &ldt), CK_OK);
+    const ck_fixed_dim_arrmeta ldm[2] = {{2, 8000000 + 64}, {2000000, 4}};
+    for (int i = 0; i < 3; ++i) {
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        ASSERT_EQ(ck_make_assign(&b, &off, ldt, reinterpret_cast<const char *>(ldm), lt,
+                                 reinterpret_cast<const char *>(lm), CK_REQUEST_SINGLE, nullptr),
+                  CK_OK);
+        EXPECT_EQ(std::string(ck_jit_last_decision()),
+                  "not used: the composed kernel is as fast here (long inner runs)");
+        ck_builder_destroy(&b);
+    }
+    ck_type_decref(st);
+    ck_type_decref(dt);
+    ck_type_decref(lt);
+    ck_type_decref(ldt);
+}
+
 TEST(Jit, AllocationFailureAtEveryPointOfAJitBuild) {
     REQUIRE_JIT();
     // Everything is made inside the loop (types included): nothing may be live around it.
