@@ -46,6 +46,8 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.leaf_data = NULL;
     c.jit_op = CK__JIT_OP_ASSIGN;
     c.jit_op_id = -1;
+    c.jit_param_id = NULL;
+    c.jit_fn = NULL;
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
 }

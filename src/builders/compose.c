@@ -136,7 +136,9 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
             return CK__JIT_DECLINED;
         }
         nest.arg_id[k] = (int32_t)w->st[k]->id;
+        nest.param_id[k] = c->jit_param_id != NULL ? (int32_t)c->jit_param_id[k] : nest.op_id;
     }
+    nest.native_fn = c->jit_fn;
     for (int l = 0; l < n; l++) {
         nest.size[l] = lv[l].size;
         nest.dst_stride[l] = lv[l].dst_stride;
@@ -246,9 +248,11 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         tiled = as0 != 0 && as1 != 0 && ad0 != 0 && ad1 != 0 && (ad1 < ad0) != (as1 < as0) &&
                 o->size > 1 && in->size > 1;
     }
-    if (!tiled && c->jit_op >= 0 && n <= CK__JIT_MAX_DIMS && ns <= CK__JIT_MAX_ARGS &&
-        ck__id_is_scalar(w->dt->id) && ck__id_is_scalar(w->st[0]->id) &&
-        (ns == 1 || ck__id_is_scalar(w->st[1]->id))) {
+    int scalars = ns <= CK__JIT_MAX_ARGS && ck__id_is_scalar(w->dt->id);
+    for (int k = 0; scalars && k < ns; k++) {
+        scalars = ck__id_is_scalar(w->st[k]->id);
+    }
+    if (!tiled && c->jit_op >= 0 && n <= CK__JIT_MAX_DIMS && scalars) {
         const int rc = try_jit(ckb, offset, c, w, lv, n, *req);
         if (rc == CK_OK) {
             w->done = 1;

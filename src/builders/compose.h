@@ -36,6 +36,8 @@ struct ck__compose {
      * -1: the source's). */
     int jit_op;
     int jit_op_id;
+    const ck_type_id *jit_param_id; /* what each argument is cast to; NULL: jit_op_id */
+    void (*jit_fn)(void);           /* a native call's function */
 };
 
 /* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in

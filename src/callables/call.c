@@ -19,6 +19,7 @@ typedef struct ck__call_plan {
     const ck__entry *entry;
     ck_type_id ret;
     int jit_op; /* the built-in's operation when the JIT may compile the call, else -1 */
+    void (*jit_fn)(void); /* a native function's, for a direct call */
 } ck__call_plan;
 
 static const ck_type *innermost(const ck_type *t) {
@@ -119,9 +120,14 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     plan->ret = plan->entry->sig.ret;
     /* A built-in's body is known to the JIT; its argument casts must be lossless to be
      * fused without checks. */
-    plan->jit_op = rating.unsafe == 0 && nsrc <= CK__JIT_MAX_ARGS
-                       ? ck__builtin_jit_op(&plan->entry->factory)
-                       : -1;
+    plan->jit_op = -1;
+    plan->jit_fn = NULL;
+    if (rating.unsafe == 0 && nsrc <= CK__JIT_MAX_ARGS) {
+        plan->jit_op = ck__builtin_jit_op(&plan->entry->factory);
+        if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn)) {
+            plan->jit_op = CK__JIT_OP_NATIVE;
+        }
+    }
     const ck_factory *f = &plan->entry->factory;
     if (f->resolve != NULL) {
         ck_leaf_info info;
@@ -182,6 +188,9 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.leaf_data = &plan;
     cmp.jit_op = plan.jit_op;
     cmp.jit_op_id = (int)plan.ret;
+    /* Arithmetic computes in its result type; a native call takes its signature's types. */
+    cmp.jit_param_id = plan.jit_op == CK__JIT_OP_NATIVE ? plan.entry->sig.args : NULL;
+    cmp.jit_fn = plan.jit_fn;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
 }

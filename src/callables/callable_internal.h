@@ -43,6 +43,8 @@ int ck__registry_has(const char *name);
 /* The JIT operation (ck__jit_op) a built-in arithmetic factory's leaf computes; -1 for any
  * other factory. */
 int ck__builtin_jit_op(const ck_factory *f);
+/* 1 and the function when f is a native function's factory (native.c), else 0. */
+int ck__native_function(const ck_factory *f, void (**fn)(void));
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
 

@@ -233,6 +233,14 @@ static void native_release(void *data) {
     ck__meta_free(data);
 }
 
+int ck__native_function(const ck_factory *f, void (**fn)(void)) {
+    if (f->instantiate != native_instantiate) {
+        return 0;
+    }
+    *fn = ((const ck__native_def *)f->data)->fn;
+    return 1;
+}
+
 int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void)) {
     if (c == NULL || signature == NULL || fn == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_callable_add_native: NULL argument");
@@ -264,6 +272,12 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
 }
 
 #else /* !CK_WITH_FFI */
+
+int ck__native_function(const ck_factory *f, void (**fn)(void)) {
+    (void)f;
+    (void)fn;
+    return 0;
+}
 
 int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void)) {
     (void)c;

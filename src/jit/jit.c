@@ -332,8 +332,9 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
 }
 
 static const char *op_name(int op) {
-    static const char *const names[] = {"assign", "add", "subtract", "multiply", "divide"};
-    return op >= 0 && op <= CK__JIT_OP_DIVIDE ? names[op] : "?";
+    static const char *const names[] = {"assign",   "add",    "subtract",
+                                        "multiply", "divide", "native call"};
+    return op >= 0 && op <= CK__JIT_OP_NATIVE ? names[op] : "?";
 }
 
 int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {

@@ -6,9 +6,10 @@
  *
  * What the plugin compiles: a loop nest over fixed dimensions with sizes and strides baked
  * in, around an elementwise body:
- *     r = op(cast(src[0]), ...)      op: assign (r = the one argument) or add/subtract/
- *                                    multiply/divide in the type `op_id`, arguments cast
- *                                    losslessly to op_id first
+ *     r = op(cast(src[0]), ...)      op: assign (r = the one argument), add/subtract/
+ *                                    multiply/divide in the type `op_id`, or a direct call
+ *                                    of a native C function; argument k is first cast
+ *                                    losslessly to param_id[k]
  *     dst = convert(r)               op_id -> dst_id; where the fast conversion cannot be
  *                                    sure to give ckernel's result and status (a checked
  *                                    mode, NaN, out of range), the element goes through
@@ -29,16 +30,17 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 1
+#define CK__JIT_ABI_VERSION 2
 #define CK__JIT_MAX_DIMS 8
-#define CK__JIT_MAX_ARGS 2
+#define CK__JIT_MAX_ARGS 4
 
 typedef enum ck__jit_op {
     CK__JIT_OP_ASSIGN,
     CK__JIT_OP_ADD,
     CK__JIT_OP_SUBTRACT,
     CK__JIT_OP_MULTIPLY,
-    CK__JIT_OP_DIVIDE
+    CK__JIT_OP_DIVIDE,
+    CK__JIT_OP_NATIVE /* r = native_fn(args...): a direct call, with the C ABI */
 } ck__jit_op;
 
 /* A nest, normalised: every byte is part of the fingerprint (zero what is unused). */
@@ -49,13 +51,15 @@ typedef struct ck__jit_nest {
     int32_t mode;     /* ck_errmode of the result conversion (concrete) */
     int32_t dst_id;   /* ck_type_id */
     int32_t op_id;
-    int32_t arg_id[CK__JIT_MAX_ARGS];
+    int32_t arg_id[CK__JIT_MAX_ARGS];   /* the sources' types */
+    int32_t param_id[CK__JIT_MAX_ARGS]; /* what each is cast to (losslessly) first */
     intptr_t size[CK__JIT_MAX_DIMS];
     intptr_t dst_stride[CK__JIT_MAX_DIMS];
     intptr_t src_stride[CK__JIT_MAX_ARGS][CK__JIT_MAX_DIMS];
     /* dst_id <- op_id in `mode`, single function of the precompiled leaf table of the CPU
      * target in use (the call ignores self). Part of the fingerprint: it names the target. */
     ck_single_fn slow;
+    void (*native_fn)(void); /* CK__JIT_OP_NATIVE: the C function (op_id is its result) */
 } ck__jit_nest;
 
 /* The compiled code of one nest. */

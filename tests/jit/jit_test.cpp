@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -310,6 +311,59 @@ TEST(Jit, ThePolicyCompilesShortRunsBuiltAgainWithEnoughWork) {
     ck_type_decref(dt);
     ck_type_decref(lt);
     ck_type_decref(ldt);
+}
+
+double scaled_hypot(double x, double y) {
+    return std::sqrt(x * x + y * y) * 0.5;
+}
+
+// A native function (ck_callable_add_native) compiles as a direct call in the loop, with the
+// int32 argument's cast fused; its results are libffi's, bit for bit.
+TEST(Jit, NativeFunctionsCompileToDirectCalls) {
+    REQUIRE_JIT();
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("shypot", &c), CK_OK);
+    const int rc = ck_callable_add_native(c, "dd)d", reinterpret_cast<void (*)(void)>(scaled_hypot));
+    if (rc == CK_ERR_UNSUPPORTED) {
+        ck_callable_decref(c);
+        GTEST_SKIP() << "no libffi: " << ck_last_error();
+    }
+    ASSERT_EQ(rc, CK_OK) << ck_last_error();
+    View a({500, 3}, {16, 4}, CK_TYPE_INT32), b({3}, {8}, CK_TYPE_FLOAT64);
+    View d1({500, 3}, {24, 8}, CK_TYPE_FLOAT64), d2({500, 3}, {24, 8}, CK_TYPE_FLOAT64);
+    for (int i = 0; i < 500; ++i)
+        for (int j = 0; j < 3; ++j) reinterpret_cast<int32_t *>(a.data())[i * 4 + j] = i - 250 + j;
+    for (int j = 0; j < 3; ++j) reinterpret_cast<double *>(b.data())[j] = 1.5 * j + 0.25;
+    const ck_type *types[] = {a.type, b.type};
+    const char *metas[] = {a.arrmeta(), b.arrmeta()};
+    for (unsigned flags : {unsigned(CK_EVAL_NO_JIT), unsigned(CK_EVAL_JIT)}) {
+        View &d = flags == CK_EVAL_JIT ? d2 : d1;
+        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+        ctx.flags = flags;
+        ck_builder k;
+        ck_builder_init(&k);
+        size_t off = 0;
+        ASSERT_EQ(ck_make_call(&k, &off, c, d.type, d.arrmeta(), 2, types, metas,
+                               CK_REQUEST_SINGLE, &ctx),
+                  CK_OK)
+            << ck_last_error();
+        char *text = nullptr;
+        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&k), &text), CK_OK);
+        const std::string t = text;
+        ck_free(text);
+        if (flags == CK_EVAL_JIT) {
+            EXPECT_NE(t.find("jit @0 +24  jit_single  fingerprint="), std::string::npos) << t;
+            EXPECT_NE(t.find(" native call (int32, float64) -> float64 "), std::string::npos) << t;
+        } else {
+            EXPECT_NE(t.find("native @"), std::string::npos) << t;
+        }
+        char *srcs[] = {a.data(), b.data()};
+        ASSERT_EQ(ck_call_single(ck_builder_root(&k), d.data(), srcs), CK_OK);
+        ck_builder_destroy(&k);
+    }
+    EXPECT_EQ(d1.buf, d2.buf);
+    EXPECT_EQ(reinterpret_cast<double *>(d2.data())[7 * 3 + 1], scaled_hypot(7 - 250 + 1, 1.75));
+    ck_callable_decref(c);
 }
 
 TEST(Jit, AllocationFailureAtEveryPointOfAJitBuild) {

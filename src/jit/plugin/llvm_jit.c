@@ -277,13 +277,27 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
         store_aligned(g, load_aligned(g, t, a[0], align), d, align);
         return 0;
     }
-    LLVMValueRef c[CK__JIT_MAX_ARGS] = {NULL, NULL};
+    LLVMValueRef c[CK__JIT_MAX_ARGS] = {NULL, NULL, NULL, NULL};
     for (int k = 0; k < n->nargs; k++) {
         LLVMValueRef v = load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
-        c[k] = widen(g, v, n->arg_id[k], n->op_id);
+        c[k] = widen(g, v, n->arg_id[k], n->param_id[k]);
     }
     LLVMValueRef r = c[0];
     const int fl = is_float(n->op_id);
+    if (n->op == CK__JIT_OP_NATIVE) {
+        /* A direct call with the C ABI: 32- and 64-bit integers and floats pass as they are
+         * (narrower integers, bool and complex are declined by check_nest). */
+        LLVMTypeRef pt[CK__JIT_MAX_ARGS];
+        for (int k = 0; k < n->nargs; k++) {
+            pt[k] = type_of(g, n->param_id[k]);
+        }
+        LLVMTypeRef fty = LLVMFunctionType(type_of(g, n->op_id), pt, (unsigned)n->nargs, 0);
+        uintptr_t addr;
+        memcpy(&addr, &n->native_fn, sizeof addr);
+        LLVMValueRef fp =
+            LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+        r = LLVMBuildCall2(g->b, fty, fp, c, (unsigned)n->nargs, "");
+    }
     switch (n->op) {
     case CK__JIT_OP_ADD: r = fl ? LLVMBuildFAdd(g->b, c[0], c[1], "") : LLVMBuildAdd(g->b, c[0], c[1], ""); break;
     case CK__JIT_OP_SUBTRACT: r = fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], ""); break;
@@ -361,7 +375,10 @@ static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
  * is optimised (and vectorised) once, not once per entry point: a call per whole nest
  * costs nothing next to the nest, and the compile time halves. */
 static LLVMValueRef emit_nest_fn(gen *g) {
-    LLVMTypeRef params[1 + CK__JIT_MAX_ARGS] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef params[1 + CK__JIT_MAX_ARGS];
+    for (int k = 0; k <= CK__JIT_MAX_ARGS; k++) {
+        params[k] = g->ptr;
+    }
     LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 1 + CK__JIT_MAX_ARGS, 0);
     LLVMValueRef fn = LLVMAddFunction(g->mod, "nest", fty);
     LLVMSetLinkage(fn, LLVMInternalLinkage);
@@ -382,7 +399,10 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     LLVMBuildBr(g->b, start);
     LLVMPositionBuilderAtEnd(g->b, start);
     LLVMValueRef d = LLVMGetParam(fn, 0);
-    LLVMValueRef a[CK__JIT_MAX_ARGS] = {LLVMGetParam(fn, 1), LLVMGetParam(fn, 2)};
+    LLVMValueRef a[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
+        a[k] = LLVMGetParam(fn, (unsigned)(1 + k));
+    }
     int empty = 0;
     for (int l = 0; l < g->nest->ndim; l++) {
         empty |= g->nest->size[l] <= 0;
@@ -415,15 +435,21 @@ static void add_target_attributes(gen *g, LLVMValueRef fn) {
 static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name,
                               const char *strided_name) {
     const ck__jit_nest *n = g->nest;
-    LLVMTypeRef nest_params[1 + CK__JIT_MAX_ARGS] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef nest_params[1 + CK__JIT_MAX_ARGS];
+    for (int k = 0; k <= CK__JIT_MAX_ARGS; k++) {
+        nest_params[k] = g->ptr;
+    }
     LLVMTypeRef nest_ty = LLVMFunctionType(g->i32, nest_params, 1 + CK__JIT_MAX_ARGS, 0);
 
     LLVMTypeRef sp[3] = {g->ptr, g->ptr, g->ptr};
     LLVMValueRef single = LLVMAddFunction(g->mod, single_name, LLVMFunctionType(g->i32, sp, 3, 0));
     add_target_attributes(g, single);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, single, "entry"));
-    LLVMValueRef args[1 + CK__JIT_MAX_ARGS] = {LLVMGetParam(single, 1), LLVMConstNull(g->ptr),
-                                               LLVMConstNull(g->ptr)};
+    LLVMValueRef args[1 + CK__JIT_MAX_ARGS];
+    args[0] = LLVMGetParam(single, 1);
+    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
+        args[1 + k] = LLVMConstNull(g->ptr);
+    }
     for (int k = 0; k < n->nargs; k++) {
         LLVMValueRef idx = const_i64(g, k);
         LLVMValueRef slot = LLVMBuildGEP2(g->b, g->ptr, LLVMGetParam(single, 2), &idx, 1, "");
@@ -455,9 +481,11 @@ static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name
     LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "o");
     LLVMValueRef zero = const_i64(g, 0);
     LLVMAddIncoming(i, &zero, &entry, 1);
-    LLVMValueRef cargs[1 + CK__JIT_MAX_ARGS] = {
-        gep(g, LLVMGetParam(strided, 1), LLVMBuildMul(g->b, i, LLVMGetParam(strided, 2), "")),
-        LLVMConstNull(g->ptr), LLVMConstNull(g->ptr)};
+    LLVMValueRef cargs[1 + CK__JIT_MAX_ARGS];
+    cargs[0] = gep(g, LLVMGetParam(strided, 1), LLVMBuildMul(g->b, i, LLVMGetParam(strided, 2), ""));
+    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
+        cargs[1 + k] = LLVMConstNull(g->ptr);
+    }
     for (int k = 0; k < n->nargs; k++) {
         cargs[1 + k] = gep(g, base[k], LLVMBuildMul(g->b, i, step[k], ""));
     }
@@ -482,7 +510,8 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
         return -1;
     }
     for (int k = 0; k < n->nargs; k++) {
-        if ((unsigned)n->arg_id[k] >= CK_NUM_SCALAR_TYPES) {
+        if ((unsigned)n->arg_id[k] >= CK_NUM_SCALAR_TYPES ||
+            (unsigned)n->param_id[k] >= CK_NUM_SCALAR_TYPES) {
             put_error(err, cap, "malformed nest", NULL);
             return -1;
         }
@@ -496,10 +525,18 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
     }
     int ok = (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id);
     for (int k = 0; ok && k < n->nargs; k++) {
-        ok = is_int(n->arg_id[k]) || is_float(n->arg_id[k]);
+        ok = (is_int(n->arg_id[k]) || is_float(n->arg_id[k])) &&
+             (is_int(n->param_id[k]) || is_float(n->param_id[k]));
     }
     if (n->op == CK__JIT_OP_DIVIDE) {
         ok &= is_float(n->op_id); /* integer division by zero needs its status */
+    }
+    if (n->op == CK__JIT_OP_NATIVE) {
+        /* Narrow integers need the ABI's extension attributes: left to libffi. */
+        ok &= n->native_fn != NULL && (is_float(n->op_id) || int_bits(n->op_id) >= 32);
+        for (int k = 0; ok && k < n->nargs; k++) {
+            ok = is_float(n->param_id[k]) || int_bits(n->param_id[k]) >= 32;
+        }
     }
     if (!ok) {
         static const char *const names[CK_NUM_SCALAR_TYPES] = {
@@ -509,6 +546,10 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
                  "%s -> %s is not compiled (integers, float32 and float64 are, and copies of "
                  "any type)",
                  names[n->op == CK__JIT_OP_ASSIGN ? n->arg_id[0] : n->op_id], names[n->dst_id]);
+        if (n->op == CK__JIT_OP_NATIVE) {
+            snprintf(what, sizeof what, "a native call with an argument or result narrower "
+                                        "than 32 bits, bool, float16 or complex is not compiled");
+        }
         put_error(err, cap, what, NULL);
         return -1;
     }
