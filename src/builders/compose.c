@@ -153,7 +153,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         kind == CK__CONV_UNSAFE ? c->mode : CK_ERRMODE_NOCHECK;
     nest.mode = (int32_t)mode;
     CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
-                                              mode, &nest.slow));
+                                              mode, &nest.slow, &nest.slow_strided));
     return ck__jit_try_leaf(ckb, offset, &nest, w->flags, req);
 }
 

@@ -59,6 +59,10 @@ typedef struct ck__jit_nest {
     /* dst_id <- op_id in `mode`, single function of the precompiled leaf table of the CPU
      * target in use (the call ignores self). Part of the fingerprint: it names the target. */
     ck_single_fn slow;
+    /* The strided function of the same precompiled leaf: an assignment whose types the
+     * plugin does not convert itself (bool, float16, complex) runs its innermost dimension
+     * through it, with every outer loop compiled. */
+    ck_strided_fn slow_strided;
     void (*native_fn)(void); /* CK__JIT_OP_NATIVE: the C function (op_id is its result) */
 } ck__jit_nest;
 

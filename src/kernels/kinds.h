@@ -119,9 +119,10 @@ int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t 
                        size_t out_size, ck_request req);
 int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
 
-/* The single function of that leaf (the JIT's slow path for elements it is not sure of). */
+/* The single and strided functions of that leaf (the JIT's slow path for elements it is not
+ * sure of, and its inner runs for types it does not convert itself). */
 int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode,
-                           ck_single_fn *out);
+                           ck_single_fn *out, ck_strided_fn *strided);
 
 /* The scalar leaf for dst <- src in `mode` (a concrete mode), for the CPU target in use. */
 int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,

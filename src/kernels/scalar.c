@@ -68,7 +68,7 @@ int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_
 }
 
 int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode,
-                           ck_single_fn *out) {
+                           ck_single_fn *out, ck_strided_fn *strided) {
     if ((unsigned)dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)src_id >= CK_NUM_SCALAR_TYPES ||
         (unsigned)mode >= CK_NUM_ERRMODES) {
         return ck_set_error(CK_ERR_INTERNAL, "scalar leaf for ids %d <- %d mode %d", (int)dst_id,
@@ -77,6 +77,7 @@ int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode
     const ck__leaf_target *target = NULL;
     CK_RETURN_IF_ERROR(ck__leaf_target_now(&target));
     *out = (*target->table)[dst_id][src_id][mode].single;
+    *strided = (*target->table)[dst_id][src_id][mode].strided;
     return CK_OK;
 }
 

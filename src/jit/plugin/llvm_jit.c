@@ -102,6 +102,8 @@ typedef struct gen {
     LLVMBasicBlockRef fail; /* returns the status in the `status` phi */
     LLVMValueRef status_phi;
     LLVMValueRef slow_tmp, slow_args; /* allocas for the slow path */
+    LLVMValueRef run_src, run_stride;  /* allocas for a call of the strided leaf */
+    int leaf_runs;                     /* the innermost dimension is a strided leaf call */
     const ck__jit_nest *nest;
     char *err;
     size_t errcap;
@@ -341,8 +343,35 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
 }
 
 /* Level l of the nest over d and a[]: a counted loop with the strides baked in. */
+/* The innermost dimension as one call of the precompiled strided leaf (its status out). */
+static void emit_leaf_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    const int l = n->ndim - 1;
+    LLVMBuildStore(g->b, a[0], g->run_src);
+    LLVMBuildStore(g->b, const_i64(g, n->src_stride[0][l]), g->run_stride);
+    LLVMTypeRef params[6] = {g->ptr, g->ptr, g->i64, g->ptr, g->ptr, g->i64};
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 6, 0);
+    uintptr_t addr;
+    memcpy(&addr, &n->slow_strided, sizeof addr);
+    LLVMValueRef fp =
+        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+    LLVMValueRef args[6] = {LLVMConstNull(g->ptr), d,           const_i64(g, n->dst_stride[l]),
+                            g->run_src,            g->run_stride, const_i64(g, n->size[l])};
+    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 6, "");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), ""),
+                    g->fail, cont);
+    LLVMPositionBuilderAtEnd(g->b, cont);
+}
+
 static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;
+    if (g->leaf_runs && l == n->ndim - 1) {
+        emit_leaf_run(g, d, a);
+        return 0;
+    }
     if (l == n->ndim) {
         return emit_element(g, d, a);
     }
@@ -396,6 +425,8 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     g->slow_tmp = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "tmp");
     LLVMSetAlignment(g->slow_tmp, 16);
     g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
+    g->run_src = LLVMBuildAlloca(g->b, g->ptr, "run_src");
+    g->run_stride = LLVMBuildAlloca(g->b, g->i64, "run_stride");
     LLVMBuildBr(g->b, start);
     LLVMPositionBuilderAtEnd(g->b, start);
     LLVMValueRef d = LLVMGetParam(fn, 0);
@@ -502,6 +533,16 @@ static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name
     LLVMBuildRet(g->b, rc);
 }
 
+/* 1 when the body converts its types itself; an assignment it cannot convert runs its
+ * innermost dimension through the precompiled strided leaf instead (any pair). */
+static int converts_itself(const ck__jit_nest *n) {
+    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
+        return 1;
+    }
+    return (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id) &&
+           (is_int(n->arg_id[0]) || is_float(n->arg_id[0]));
+}
+
 static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
     char what[128];
     if (n->ndim < 1 || n->ndim > CK__JIT_MAX_DIMS || n->nargs < 1 ||
@@ -523,6 +564,9 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
     if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
         return 0; /* a copy of any type */
     }
+    if (n->op == CK__JIT_OP_ASSIGN && !converts_itself(n)) {
+        return n->slow_strided != NULL ? 0 : -1; /* leaf runs */
+    }
     int ok = (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id);
     for (int k = 0; ok && k < n->nargs; k++) {
         ok = (is_int(n->arg_id[k]) || is_float(n->arg_id[k])) &&
@@ -543,12 +587,14 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
             "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",     "uint16",
             "uint32",  "uint64",  "float16", "float32", "float64", "complex64", "complex128"};
         snprintf(what, sizeof what,
-                 "%s -> %s is not compiled (integers, float32 and float64 are, and copies of "
-                 "any type)",
+                 "arithmetic in %s into %s is not compiled (integers, float32 and float64 are)",
                  names[n->op == CK__JIT_OP_ASSIGN ? n->arg_id[0] : n->op_id], names[n->dst_id]);
         if (n->op == CK__JIT_OP_NATIVE) {
             snprintf(what, sizeof what, "a native call with an argument or result narrower "
                                         "than 32 bits, bool, float16 or complex is not compiled");
+        } else if (n->op == CK__JIT_OP_DIVIDE && is_int(n->op_id)) {
+            snprintf(what, sizeof what, "integer divide is not compiled (a zero divisor needs "
+                                        "its status from the precompiled leaf)");
         }
         put_error(err, cap, what, NULL);
         return -1;
@@ -582,6 +628,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     gen g;
     memset(&g, 0, sizeof g);
     g.nest = nest;
+    g.leaf_runs = !converts_itself(nest);
     g.err = err;
     g.errcap = cap;
     g.ctx = LLVMContextCreate();
