@@ -50,23 +50,6 @@ static int ck__leaf_target_now(const ck__leaf_target **out) {
     return CK_OK;
 }
 
-int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
-                         ck_errmode mode, ck_request req) {
-    if ((unsigned)dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)src_id >= CK_NUM_SCALAR_TYPES ||
-        (unsigned)mode >= CK_NUM_ERRMODES) {
-        return ck_set_error(CK_ERR_INTERNAL, "scalar leaf for ids %d <- %d mode %d", (int)dst_id,
-                            (int)src_id, (int)mode);
-    }
-    const ck__leaf_target *target = NULL;
-    CK_RETURN_IF_ERROR(ck__leaf_target_now(&target));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
-    const ck__leaf_fns *fns = &(*target->table)[dst_id][src_id][mode];
-    ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
-    ck_prefix_set_function(p, req, fns->single, fns->strided);
-    *offset += sizeof(ck_prefix);
-    return CK_OK;
-}
-
 int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode,
                            ck_single_fn *out, ck_strided_fn *strided) {
     if ((unsigned)dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)src_id >= CK_NUM_SCALAR_TYPES ||
@@ -78,6 +61,18 @@ int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode
     CK_RETURN_IF_ERROR(ck__leaf_target_now(&target));
     *out = (*target->table)[dst_id][src_id][mode].single;
     *strided = (*target->table)[dst_id][src_id][mode].strided;
+    return CK_OK;
+}
+
+int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
+                         ck_errmode mode, ck_request req) {
+    ck_single_fn single = NULL;
+    ck_strided_fn strided = NULL;
+    CK_RETURN_IF_ERROR(ck__scalar_leaf_single(dst_id, src_id, mode, &single, &strided));
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_function(p, req, single, strided);
+    *offset += sizeof(ck_prefix);
     return CK_OK;
 }
 

@@ -106,6 +106,30 @@ Built run(const View &d, View &dst, const View &s, ck_errmode mode, unsigned fla
     return r;
 }
 
+// Builds c(a, b) into d with `flags` and runs it; returns the kernel tree.
+std::string run_call(ck_callable *c, View &a, View &b, View &d, unsigned flags) {
+    const ck_type *types[] = {a.type, b.type};
+    const char *metas[] = {a.arrmeta(), b.arrmeta()};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = flags;
+    ck_builder k;
+    ck_builder_init(&k);
+    size_t off = 0;
+    std::string t;
+    int rc = ck_make_call(&k, &off, c, d.type, d.arrmeta(), 2, types, metas, CK_REQUEST_SINGLE,
+                          &ctx);
+    EXPECT_EQ(rc, CK_OK) << ck_last_error();
+    char *text = nullptr;
+    if (rc == CK_OK && ck_kernel_describe(ck_builder_root(&k), &text) == CK_OK) t = text;
+    ck_free(text);
+    char *srcs[] = {a.data(), b.data()};
+    if (rc == CK_OK) {
+        EXPECT_EQ(ck_call_single(ck_builder_root(&k), d.data(), srcs), CK_OK);
+    }
+    ck_builder_destroy(&k);
+    return t;
+}
+
 TEST(Jit, CompiledNestsGiveTheComposedKernelsBytesStatusesAndMessages) {
     REQUIRE_JIT();
     std::mt19937_64 rng(20261123);
@@ -225,30 +249,9 @@ TEST(Jit, BuiltInCallsCompileWithTheirCastsFused) {
         for (int j = 0; j < 3; ++j) reinterpret_cast<int32_t *>(a.data())[i * 4 + j] = i * 7 - j;
     for (int j = 0; j < 3; ++j) reinterpret_cast<double *>(b.data())[j] = 0.25 * j;
     // b broadcasts along the outer dimension: its type is 3 * float64, a missing leading dim.
-    const ck_type *types[] = {a.type, b.type};
-    const char *metas[] = {a.arrmeta(), b.arrmeta()};
-    for (unsigned flags : {unsigned(CK_EVAL_NO_JIT), unsigned(CK_EVAL_JIT)}) {
-        View &d = flags == CK_EVAL_JIT ? d2 : d1;
-        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-        ctx.flags = flags;
-        ck_builder k;
-        ck_builder_init(&k);
-        size_t off = 0;
-        ASSERT_EQ(ck_make_call(&k, &off, add, d.type, d.arrmeta(), 2, types, metas,
-                               CK_REQUEST_SINGLE, &ctx),
-                  CK_OK)
-            << ck_last_error();
-        char *text = nullptr;
-        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&k), &text), CK_OK);
-        if (flags == CK_EVAL_JIT) {
-            EXPECT_EQ(std::string(text).rfind("jit @0 +24  jit_single  fingerprint=", 0), 0u)
-                << text << ck_jit_last_decision();
-        }
-        ck_free(text);
-        char *srcs[] = {a.data(), b.data()};
-        ASSERT_EQ(ck_call_single(ck_builder_root(&k), d.data(), srcs), CK_OK);
-        ck_builder_destroy(&k);
-    }
+    run_call(add, a, b, d1, CK_EVAL_NO_JIT);
+    const std::string t = run_call(add, a, b, d2, CK_EVAL_JIT);
+    EXPECT_EQ(t.rfind("jit @0 +24  jit_single  fingerprint=", 0), 0u) << t << ck_jit_last_decision();
     EXPECT_EQ(d1.buf, d2.buf);
     EXPECT_EQ(reinterpret_cast<double *>(d2.data())[999 * 3 + 2], 999 * 7 - 2 + 0.5);
     ck_callable_decref(add);
@@ -334,33 +337,11 @@ TEST(Jit, NativeFunctionsCompileToDirectCalls) {
     for (int i = 0; i < 500; ++i)
         for (int j = 0; j < 3; ++j) reinterpret_cast<int32_t *>(a.data())[i * 4 + j] = i - 250 + j;
     for (int j = 0; j < 3; ++j) reinterpret_cast<double *>(b.data())[j] = 1.5 * j + 0.25;
-    const ck_type *types[] = {a.type, b.type};
-    const char *metas[] = {a.arrmeta(), b.arrmeta()};
-    for (unsigned flags : {unsigned(CK_EVAL_NO_JIT), unsigned(CK_EVAL_JIT)}) {
-        View &d = flags == CK_EVAL_JIT ? d2 : d1;
-        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-        ctx.flags = flags;
-        ck_builder k;
-        ck_builder_init(&k);
-        size_t off = 0;
-        ASSERT_EQ(ck_make_call(&k, &off, c, d.type, d.arrmeta(), 2, types, metas,
-                               CK_REQUEST_SINGLE, &ctx),
-                  CK_OK)
-            << ck_last_error();
-        char *text = nullptr;
-        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&k), &text), CK_OK);
-        const std::string t = text;
-        ck_free(text);
-        if (flags == CK_EVAL_JIT) {
-            EXPECT_NE(t.find("jit @0 +24  jit_single  fingerprint="), std::string::npos) << t;
-            EXPECT_NE(t.find(" native call (int32, float64) -> float64 "), std::string::npos) << t;
-        } else {
-            EXPECT_NE(t.find("native @"), std::string::npos) << t;
-        }
-        char *srcs[] = {a.data(), b.data()};
-        ASSERT_EQ(ck_call_single(ck_builder_root(&k), d.data(), srcs), CK_OK);
-        ck_builder_destroy(&k);
-    }
+    const std::string composed = run_call(c, a, b, d1, CK_EVAL_NO_JIT);
+    EXPECT_NE(composed.find("native @"), std::string::npos) << composed;
+    const std::string t = run_call(c, a, b, d2, CK_EVAL_JIT);
+    EXPECT_NE(t.find("jit @0 +24  jit_single  fingerprint="), std::string::npos) << t;
+    EXPECT_NE(t.find(" native call (int32, float64) -> float64 "), std::string::npos) << t;
     EXPECT_EQ(d1.buf, d2.buf);
     EXPECT_EQ(reinterpret_cast<double *>(d2.data())[7 * 3 + 1], scaled_hypot(7 - 250 + 1, 1.75));
     ck_callable_decref(c);
