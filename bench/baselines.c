@@ -286,3 +286,25 @@ CKB_NOINLINE int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const
     }
     return 0;
 }
+
+/* ---- the jit/... workloads: short padded rows ---- */
+
+CKB_NOINLINE int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows,
+                                             size_t cols, size_t src_row) {
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) {
+            dst[r * cols + c] = (float)src[r * src_row + c];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_add_int32_float64_rows(double *dst, const int32_t *a, size_t a_row,
+                                                 const double *b, size_t rows, size_t cols) {
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) {
+            dst[r * cols + c] = (double)a[r * a_row + c] + b[r * cols + c];
+        }
+    }
+    return 0;
+}

@@ -47,4 +47,12 @@ int ckb_loop_add_float64_var(const ck_var_data *dst, const ck_var_data *a, const
 /* dst[i] = (double)a[i] + b[i]: the argument cast and the add in one loop. */
 int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const double *b, size_t n);
 
+/* The jit/... workloads: rows x cols, the destination C order, the source rows `src_row`
+ * (resp. `a_row`) elements apart (padded). */
+int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows, size_t cols,
+                                size_t src_row);
+/* dst[r][c] = (double)a[r * a_row + c] + b[r][c]. */
+int ckb_loop_add_int32_float64_rows(double *dst, const int32_t *a, size_t a_row,
+                                    const double *b, size_t rows, size_t cols);
+
 #endif

@@ -38,7 +38,7 @@ uint64_t ckb_now_ns(void);
 /* A timed function: returns CK_OK or a status (which stops the measurement). */
 typedef int (*ckb_timed_fn)(void *ctx);
 
-/* Measures nfn (1..3) functions over the same context: each is warmed up, batched to
+/* Measures nfn (1..4) functions over the same context: each is warmed up, batched to
  * min_sample_ns, then sampled `repeats` times in interleaved rounds (f0, f1, f2, f0, ...)
  * so that noise from other processes hits all of them alike. median_ns[i] is the median
  * time of ONE call of fns[i]; spread[i] (when spread is not NULL) is (max - min) / median
@@ -69,7 +69,9 @@ const char *ckb_compile_flags(void);
 
 /* ---------------------------------------------------------------- workloads (workloads.c) */
 
-typedef enum ckb_unit { CKB_PER_ELEM = 0, CKB_PER_OP = 1 } ckb_unit;
+/* ns per element, ns per whole operation, or (for JIT compiles) ms per operation: `ns` is
+ * always in nanoseconds, the unit says how it is reported. */
+typedef enum ckb_unit { CKB_PER_ELEM = 0, CKB_PER_OP = 1, CKB_MS_PER_OP = 2 } ckb_unit;
 
 typedef struct ckb_result {
     char workload[64];
@@ -85,6 +87,10 @@ typedef struct ckb_result {
     double loop_ns;         /* the plain loop's median, same unit as ns; < 0: n/a */
     double heap_allocs;     /* heap allocations per build; < 0: not measured */
     double spread;          /* (max - min) / median of the ckernel samples: noise */
+    double ratio_composed;  /* jit/<case>/jit: compiled kernel time / the composed kernel's
+                             * (CK_EVAL_NO_JIT), sampled interleaved in the same run; else < 0 */
+    double compile_ms;      /* jit/<case>/jit: the compile of its kernel (built before timing,
+                             * so not in ns); else < 0 */
     const char *errmode;    /* "nocheck", "fractional", ... */
     const char *note;       /* what the figures include (static text) or "" */
     int verified;           /* 1: kernel output == plain loop output after timing */
@@ -98,6 +104,21 @@ int ckb_workload_per_target(size_t i);
 
 /* 1 for workloads also run on more than one thread (through ck_parallel_strided). */
 int ckb_workload_threaded(size_t i);
+
+/* 1 for the workloads that need the JIT (jit/<case>/jit, jit/compile/...); the
+ * jit/<case>/composed ones run everywhere. */
+int ckb_workload_needs_jit(size_t i);
+
+/* 1 when workload i cannot run in this process, with the reason in `why`: the JIT is not
+ * available (a build without LLVM, CKERNEL_JIT=0, a plugin that does not load: the reason
+ * is ck_jit_info.status), or, for jit/compile/first, a kernel was compiled in this process
+ * before the bench's first JIT build. The runner reports these as skipped, never failed. */
+int ckb_workload_skip(size_t i, char *why, size_t why_size);
+
+/* Work that must come before any workload runs: when `filter` selects jit/compile/first,
+ * the first JIT kernel build of the process is measured now (once per process; see
+ * workloads.c). ckb_run calls it first. */
+void ckb_prepare(const char *filter, const ckb_settings *s);
 
 /* Sets up workload i (buffers allocated and page-faulted, source filled, kernel built at the
  * current CPU target), measures the kernel and both baselines, checks the kernel's output

@@ -71,7 +71,7 @@ static double time_batch(ckb_timed_fn fn, void *ctx, uint64_t iters, int *rc) {
 
 int ckb_measure(ckb_timed_fn const *fns, int nfn, void *ctx, const ckb_settings *s,
                 double *median_ns, double *spread) {
-    enum { MAX_FN = 3 };
+    enum { MAX_FN = 4 };
     if (nfn < 1 || nfn > MAX_FN || s->repeats < 1) {
         return ck_set_error(CK_ERR_INVALID, "ckb_measure: %d functions, %d repeats", nfn,
                             s->repeats);

@@ -3,7 +3,9 @@
  * those run once per target that is compiled in AND supported by this CPU, each with the
  * cap set before the kernel is built and restored afterwards. A compiled target this CPU
  * lacks (avx512 on an AVX2 machine) is skipped with a note, never run. The thread
- * dimension is a list: today {1}; the parallel backend will add more. */
+ * dimension is a list: today {1}; the parallel backend will add more. Workloads that need
+ * what this process lacks (the jit/... ones without a JIT) are skipped with the reason
+ * ckb_workload_skip gives, never failed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -56,8 +58,15 @@ int ckb_run(const ckb_run_options *o, const ckb_callbacks *cb) {
         ntargets = 1;
     }
     int failures = 0;
+    ckb_prepare(o->filter, &o->settings); /* before any workload: the first JIT compile */
     for (size_t i = 0; i < ckb_workload_count(); i++) {
         if (!selected(i, o->filter)) {
+            continue;
+        }
+        char lacks[256];
+        if (ckb_workload_skip(i, lacks, sizeof lacks)) {
+            cb->skipped(cb->ctx, ckb_workload_name(i),
+                        ck_cpu_target_name(ck_cpu_best_target()), lacks);
             continue;
         }
         for (size_t k = 0; k < sizeof thread_counts / sizeof thread_counts[0]; k++) {

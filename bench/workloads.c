@@ -6,14 +6,22 @@
  * loop of bench/baselines.c doing the same conversion or addition. After timing, the
  * kernel's output is compared bit for bit with the plain loop's. The select/... workloads
  * time ck_callable_select alone, per operation (as build/3-level times a build), and check
- * the signature it selects.
+ * the signature it selects. The jit/... workloads (ckernel/jit.h) time each case twice, the
+ * kernel built with CK_EVAL_NO_JIT (composed) and with CK_EVAL_JIT (compiled before timing;
+ * its compile time and its ratio to the composed kernel are reported beside it), and time
+ * JIT kernel builds (jit/compile/...); without a JIT those that need it are skipped.
  *
  * Source data comes from a fixed-seed xorshift generator and exercises the semantics the
  * loops must match: NaN, infinities, overflow, subnormals, values that round. */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe, waitpid: jit/compile/first */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "baselines.h"
 #include "bench.h"
@@ -26,6 +34,13 @@
 #define VAR_MAX_LEN 200
 #define POINTER_N 100000
 #define SEED UINT64_C(0x9e3779b97f4a7c15)
+/* jit/...: rows of 3 elements whose source rows are padded, so the composed kernel cannot
+ * merge the two dimensions and calls its leaf once per row. */
+#define JIT_ROWS 1000000
+#define JIT_COLS 3
+#define JIT_I16_ROW 4 /* int16 source row: 8 bytes */
+#define JIT_I32_ROW 4 /* int32 argument row of jit/add-...: 16 bytes */
+#define JIT_COMPILE_ROWS 1000
 
 typedef enum wl_kind {
     K_CONTIG,     /* N * S -> N * D, both contiguous */
@@ -44,10 +59,21 @@ typedef enum wl_kind {
     K_ADD_VAR,    /* VAR_ROWS * var + VAR_ROWS * var -> VAR_ROWS * var (float64) */
     /* ck_callable_select of `add` for (src, float64), per operation. */
     K_SELECT_WARM, /* the built-in add: a hit in its selection cache */
-    K_SELECT_COLD  /* add's signatures, never served by the cache (see setup_select) */
+    K_SELECT_COLD, /* add's signatures, never served by the cache (see setup_select) */
+    /* The JIT (ckernel/jit.h), each case twice: the kernel built with CK_EVAL_NO_JIT
+     * (composed) and with CK_EVAL_JIT (compiled, before timing). */
+    K_JIT_ROWS_COMPOSED, /* JIT_ROWS * JIT_COLS int16 -> float32, source rows padded */
+    K_JIT_ROWS,
+    K_JIT_ADD_COMPOSED, /* add: JIT_ROWS * JIT_COLS int32 (rows padded) + float64 */
+    K_JIT_ADD,
+    /* Builds of a JIT_COMPILE_ROWS * JIT_COLS K_JIT_ROWS nest, per operation. */
+    K_JIT_FIRST,  /* the first compile of the process (ckb_prepare) */
+    K_JIT_STEADY, /* a nest never seen before: a compile every time */
+    K_JIT_HIT     /* a nest a live kernel holds: a cache hit */
 } wl_kind;
 
 typedef enum wl_fill {
+    F_I16,          /* any int16 */
     F_I32,          /* any int32 */
     F_I64,          /* any int64 */
     F_F64_INTRANGE, /* around the int32 range, fractional; NaN, inf, out of range */
@@ -71,6 +97,7 @@ typedef struct wl_def {
     const char *note;
 } wl_def;
 
+#define I16 CK_TYPE_INT16
 #define I32 CK_TYPE_INT32
 #define I64 CK_TYPE_INT64
 #define F16 CK_TYPE_FLOAT16
@@ -137,6 +164,36 @@ static const wl_def defs[] = {
     {"select/cold", K_SELECT_COLD, 0, F64, I32, NOCHECK, F_I32, 0, NULL,
      "the same selection never served by the cache (a copy of add's signatures whose cache "
      "is full of other keys): every signature rated each time"},
+    {"jit/small-inner/composed", K_JIT_ROWS_COMPOSED, 0, F32, I16, NOCHECK, F_I16,
+     (size_t)JIT_ROWS * JIT_COLS, NULL,
+     "1000000 * 3 int16 -> float32, source rows 8 bytes apart (padded), destination C order: "
+     "built with CK_EVAL_NO_JIT, one leaf call per row of 3; bytes count the elements used"},
+    {"jit/small-inner/jit", K_JIT_ROWS, 0, F32, I16, NOCHECK, F_I16, (size_t)JIT_ROWS * JIT_COLS,
+     NULL,
+     "the same, built with CK_EVAL_JIT before timing (its compile is compile_ms, not in the "
+     "time); x composed: time / the CK_EVAL_NO_JIT kernel's, sampled interleaved"},
+    {"jit/add-int32+float64/composed", K_JIT_ADD_COMPOSED, 0, F64, I32, NOCHECK, F_I32,
+     (size_t)JIT_ROWS * JIT_COLS, NULL,
+     "built-in add through ck_make_call: 1000000 * 3 int32 (rows 16 bytes apart, padded) + "
+     "1000000 * 3 float64 -> float64, built with CK_EVAL_NO_JIT (one call_args leaf call per "
+     "row of 3)"},
+    {"jit/add-int32+float64/jit", K_JIT_ADD, 0, F64, I32, NOCHECK, F_I32,
+     (size_t)JIT_ROWS * JIT_COLS, NULL,
+     "the same, built with CK_EVAL_JIT before timing: the int32 -> float64 cast fused into the "
+     "compiled loop (compile in compile_ms); x composed as for jit/small-inner/jit"},
+    {"jit/compile/first", K_JIT_FIRST, 0, F32, I16, NOCHECK, F_I16,
+     (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
+     "the first CK_EVAL_JIT kernel build of a process: loads the plugin and libLLVM, starts "
+     "LLVM and compiles a 1000 * 3 int16 -> float32 nest (rows padded); median of --repeat "
+     "first builds, each but the last in a fresh fork()ed child process"},
+    {"jit/compile/steady", K_JIT_STEADY, 0, F32, I16, NOCHECK, F_I16,
+     (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
+     "ck_make_assign with CK_EVAL_JIT of a nest never seen before (the source row stride "
+     "changes every build), LLVM started: one compile; + ck_builder_destroy (frees the code)"},
+    {"jit/compile/cache-hit", K_JIT_HIT, 0, F32, I16, NOCHECK, F_I16,
+     (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
+     "ck_make_assign with CK_EVAL_JIT of a nest a live kernel holds: the JIT code cache's hit "
+     "path; + ck_builder_destroy"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -217,6 +274,11 @@ static void fill_data(char *p, size_t n, ck_type_id id, wl_fill fill, uint64_t s
         const uint64_t u = rng_next(&s);
         double v = 0;
         switch (fill) {
+        case F_I16: {
+            int16_t x = (int16_t)(uint16_t)(u >> 48);
+            memcpy(p + i * sizeof x, &x, sizeof x);
+            continue;
+        }
         case F_I32: {
             int32_t x = (int32_t)(uint32_t)(u >> 32);
             memcpy(p + i * sizeof x, &x, sizeof x);
@@ -305,7 +367,27 @@ typedef struct wl {
     ck_callable *callable;
     ck_type_id sel_args[2];
     int sel_expected;
+    /* jit/<case>/jit: the same kernel built with CK_EVAL_NO_JIT, timed alongside; and the
+     * compile of the JIT kernel (ms, < 0 when it was not a compile) */
+    ck_builder cb;
+    int cbuilt;
+    double compile_ms;
 } wl;
+
+static int is_jit_kind(wl_kind k) {
+    return k >= K_JIT_ROWS_COMPOSED && k <= K_JIT_HIT;
+}
+/* Kernels built with CK_EVAL_JIT (all the jit kinds but the composed ones). */
+static int jit_compiled_kind(wl_kind k) {
+    return is_jit_kind(k) && k != K_JIT_ROWS_COMPOSED && k != K_JIT_ADD_COMPOSED;
+}
+static int jit_compile_kind(wl_kind k) {
+    return k == K_JIT_FIRST || k == K_JIT_STEADY || k == K_JIT_HIT;
+}
+static int add_kind(wl_kind k) {
+    return k == K_ADD_CONTIG || k == K_ADD_BCAST || k == K_ADD_VAR || k == K_JIT_ADD_COMPOSED ||
+           k == K_JIT_ADD;
+}
 
 static size_t scalar_size(ck_type_id id) {
     return ck_type_data_size(ck_type_scalar(id));
@@ -368,6 +450,9 @@ static int make_arrmeta(const ck_type *t, ck_memblock *blockref, char **out) {
 
 static void wl_free(wl *w) {
     ck_builder_destroy(&w->b);
+    if (w->cbuilt) {
+        ck_builder_destroy(&w->cb);
+    }
     if (w->pbuilt) {
         ck_builder_destroy(&w->pb);
     }
@@ -400,19 +485,43 @@ static int nomem(const char *what) {
 
 /* Builds the workload's kernel at the current CPU target (not for small/build: they build
  * inside the timed operation). */
-static int build_kernel(wl *w) {
-    ck_builder_init(&w->b);
+static int build_into(wl *w, ck_builder *b, const ck_eval_ctx *ctx) {
+    ck_builder_init(b);
     size_t off = 0;
-    int rc;
-    if (w->callable != NULL) { /* elementwise/add/... */
+    if (w->callable != NULL) { /* elementwise/add/..., jit/add-... */
         const ck_type *const st[2] = {w->st, w->st2};
         const char *const sam[2] = {w->sam, w->sam2};
-        rc = ck_make_call(&w->b, &off, w->callable, w->dt, w->dam, 2, st, sam,
-                          CK_REQUEST_SINGLE, &w->ctx);
-    } else {
-        rc = ck_make_assign(&w->b, &off, w->dt, w->dam, w->st, w->sam, CK_REQUEST_SINGLE,
-                            &w->ctx);
+        return ck_make_call(b, &off, w->callable, w->dt, w->dam, 2, st, sam, CK_REQUEST_SINGLE,
+                            ctx);
     }
+    return ck_make_assign(b, &off, w->dt, w->dam, w->st, w->sam, CK_REQUEST_SINGLE, ctx);
+}
+
+/* After a CK_EVAL_JIT build: the kernel must really be compiled code (a compile, or a cache
+ * hit when `hit_ok`), or the jit figures would time the composed kernel under a jit name. */
+static int check_jit_used(const wl *w, int hit_ok) {
+    const char *d = ck_jit_last_decision();
+    if (strncmp(d, "compiled", 8) == 0 || (hit_ok && strncmp(d, "cache hit", 9) == 0)) {
+        return CK_OK;
+    }
+    return ck_set_error(CK_ERR_INTERNAL, "bench: %s: the JIT did not %s the nest: %s",
+                        w->def->name, hit_ok ? "provide" : "compile", d);
+}
+
+static int build_kernel(wl *w) {
+    int rc;
+    if (jit_compiled_kind(w->def->kind)) {
+        ck_jit_info before, after;
+        ck_jit_get_info(&before);
+        rc = build_into(w, &w->b, &w->ctx);
+        ck_jit_get_info(&after);
+        w->built = rc == CK_OK;
+        if (rc == CK_OK) rc = check_jit_used(w, 1);
+        w->compile_ms =
+            after.compiles == before.compiles + 1 ? after.compile_ms - before.compile_ms : -1.0;
+        return rc;
+    }
+    rc = build_into(w, &w->b, &w->ctx);
     w->built = rc == CK_OK;
     return rc;
 }
@@ -718,6 +827,58 @@ static int setup_select(wl *w) {
     return rc;
 }
 
+/* jit/small-inner/... and jit/compile/...: rows * JIT_COLS int16 -> float32, the source
+ * rows JIT_I16_ROW elements apart, the destination C order. */
+static int setup_jit_rows(wl *w, size_t rows) {
+    w->n = rows * JIT_COLS;
+    int rc = alloc_plain(w, rows * JIT_I16_ROW, 0);
+    const intptr_t dims[2] = {(intptr_t)rows, JIT_COLS};
+    if (rc == CK_OK) rc = make_type(dims, 2, 0, 0, w->def->dst, &w->dt);
+    if (rc == CK_OK) rc = make_type(dims, 2, 0, 0, w->def->src, &w->st);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc == CK_OK) {
+        ck_fixed_dim_arrmeta *m = (ck_fixed_dim_arrmeta *)(void *)w->sam;
+        m[0].stride = JIT_I16_ROW * (intptr_t)scalar_size(w->def->src);
+    }
+    return rc;
+}
+
+/* jit/add-int32+float64/...: JIT_ROWS * JIT_COLS int32 whose rows are JIT_I32_ROW elements
+ * apart, plus JIT_ROWS * JIT_COLS float64 (C order), into float64 (C order). */
+static int setup_jit_add(wl *w) {
+    const size_t rows = JIT_ROWS, cols = JIT_COLS;
+    w->n = rows * cols;
+    w->src_buf = alloc_buffer(rows * JIT_I32_ROW * sizeof(int32_t));
+    w->src2_buf = alloc_buffer(w->n * sizeof(double));
+    w->dst_buf = alloc_buffer(w->n * sizeof(double));
+    w->ref_buf = alloc_buffer(w->n * sizeof(double));
+    if (w->src_buf == NULL || w->src2_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("data buffers");
+    }
+    fill_data(w->src_buf, rows * JIT_I32_ROW, CK_TYPE_INT32, F_I32, SEED);
+    fill_data(w->src2_buf, w->n, CK_TYPE_FLOAT64, F_F64_PLAIN, SEED ^ 0x2545f4914f6cdd1du);
+    w->kargs[0] = w->src_buf;
+    w->kargs[1] = w->src2_buf;
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = w->n * sizeof(double);
+    w->bytes_moved = (double)(w->n * (sizeof(int32_t) + 2 * sizeof(double)));
+    const intptr_t dims[2] = {(intptr_t)rows, (intptr_t)cols};
+    int rc = make_type(dims, 2, 0, 0, CK_TYPE_FLOAT64, &w->dt);
+    if (rc == CK_OK) rc = make_type(dims, 2, 0, 0, CK_TYPE_INT32, &w->st);
+    if (rc == CK_OK) rc = make_type(dims, 2, 0, 0, CK_TYPE_FLOAT64, &w->st2);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st2, NULL, &w->sam2);
+    if (rc == CK_OK) {
+        ck_fixed_dim_arrmeta *m = (ck_fixed_dim_arrmeta *)(void *)w->sam;
+        m[0].stride = JIT_I32_ROW * (intptr_t)sizeof(int32_t);
+    }
+    if (rc == CK_OK) rc = ck_lookup("add", &w->callable);
+    return rc;
+}
+
 static int wl_setup(wl *w, const wl_def *d) {
     memset(w, 0, sizeof *w);
     w->def = d;
@@ -796,9 +957,36 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_SELECT_WARM:
     case K_SELECT_COLD:
         return setup_select(w);
+    case K_JIT_ROWS_COMPOSED:
+    case K_JIT_ROWS:
+        rc = setup_jit_rows(w, JIT_ROWS);
+        break;
+    case K_JIT_ADD_COMPOSED:
+    case K_JIT_ADD:
+        rc = setup_jit_add(w);
+        break;
+    case K_JIT_FIRST:
+    case K_JIT_STEADY:
+    case K_JIT_HIT:
+        rc = setup_jit_rows(w, JIT_COMPILE_ROWS);
+        break;
     }
-    if (rc == CK_OK && d->kind != K_SMALL && d->kind != K_BUILD) {
+    if (is_jit_kind(d->kind)) {
+        w->ctx.flags |= jit_compiled_kind(d->kind) ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
+    }
+    w->compile_ms = -1.0;
+    /* small/build and the compile workloads build inside the timed operation (jit/compile/
+     * cache-hit builds here the kernel that keeps its nest's code alive). */
+    if (rc == CK_OK && d->kind != K_SMALL && d->kind != K_BUILD && d->kind != K_JIT_FIRST &&
+        d->kind != K_JIT_STEADY) {
         rc = build_kernel(w);
+    }
+    if (rc == CK_OK && (d->kind == K_JIT_ROWS || d->kind == K_JIT_ADD)) {
+        /* The composed kernel, timed alongside for ratio_composed. */
+        ck_eval_ctx c = w->ctx;
+        c.flags = (c.flags & ~CK_EVAL_JIT) | CK_EVAL_NO_JIT;
+        rc = build_into(w, &w->cb, &c);
+        w->cbuilt = 1;
     }
     return rc;
 }
@@ -840,8 +1028,7 @@ static int run_kernel(wl *w) {
         ckb_sink ^= (uint64_t)(unsigned)index;
         return rc;
     }
-    if (w->def->kind == K_ADD_CONTIG || w->def->kind == K_ADD_BCAST ||
-        w->def->kind == K_ADD_VAR) {
+    if (add_kind(w->def->kind)) {
         return ck_call_single(ck_builder_root(&w->b), w->kdst, w->kargs);
     }
     return ck_call_single(ck_builder_root(&w->b), w->kdst, &w->ksrc);
@@ -893,6 +1080,18 @@ static int run_loop(wl *w, int out_is_ref) {
     case K_SELECT_WARM:
     case K_SELECT_COLD:
         break; /* no loop: nothing to compare with */
+    case K_JIT_ROWS_COMPOSED:
+    case K_JIT_ROWS:
+    case K_JIT_FIRST:
+    case K_JIT_STEADY:
+    case K_JIT_HIT:
+        return ckb_loop_int16_float32_rows((float *)(void *)out, (const int16_t *)(void *)w->ksrc,
+                                           w->n / JIT_COLS, JIT_COLS, JIT_I16_ROW);
+    case K_JIT_ADD_COMPOSED:
+    case K_JIT_ADD:
+        return ckb_loop_add_int32_float64_rows(
+            (double *)(void *)out, (const int32_t *)(void *)w->kargs[0], JIT_I32_ROW,
+            (const double *)(void *)w->kargs[1], w->n / JIT_COLS, JIT_COLS);
     }
     return 1;
 }
@@ -918,6 +1117,46 @@ static int timed_loop(void *ctx) {
     return rc == 0 ? CK_OK
                    : ck_set_error(CK_ERR_INTERNAL, "bench: the plain loop of %s failed",
                                   w->def->name);
+}
+
+/* jit/<case>/jit: the CK_EVAL_NO_JIT kernel of the same workload. */
+static int timed_composed(void *ctx) {
+    wl *w = (wl *)ctx;
+    int rc = add_kind(w->def->kind)
+                 ? ck_call_single(ck_builder_root(&w->cb), w->kdst, w->kargs)
+                 : ck_call_single(ck_builder_root(&w->cb), w->kdst, &w->ksrc);
+    ckb_touch(w->dst_elems, w->dst_bytes);
+    return rc;
+}
+
+/* jit/compile/steady: every build's nest is new to the process (the source row stride is
+ * 8 + 2 * k bytes for a k never used before; the kernel is never run), so
+ * every build compiles; the code is freed with the kernel. */
+static intptr_t steady_seq;
+static int timed_jit_steady(void *ctx) {
+    wl *w = (wl *)ctx;
+    ck_fixed_dim_arrmeta *m = (ck_fixed_dim_arrmeta *)(void *)w->sam;
+    const intptr_t keep = m[0].stride;
+    m[0].stride = keep + 2 * ++steady_seq;
+    ck_builder b;
+    int rc = build_into(w, &b, &w->ctx);
+    if (rc == CK_OK) rc = check_jit_used(w, 0);
+    ck_builder_destroy(&b);
+    m[0].stride = keep;
+    return rc;
+}
+
+/* jit/compile/cache-hit: the nest of the kernel built in setup (alive): a cache hit. */
+static int timed_jit_hit(void *ctx) {
+    wl *w = (wl *)ctx;
+    ck_builder b;
+    int rc = build_into(w, &b, &w->ctx);
+    if (rc == CK_OK && strncmp(ck_jit_last_decision(), "cache hit", 9) != 0) {
+        rc = ck_set_error(CK_ERR_INTERNAL, "bench: %s: not a cache hit: %s", w->def->name,
+                          ck_jit_last_decision());
+    }
+    ck_builder_destroy(&b);
+    return rc;
 }
 
 static int timed_build(void *ctx) {
@@ -957,8 +1196,9 @@ static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
     if (w->def->kind == K_SELECT_WARM || w->def->kind == K_SELECT_COLD) {
         return compare_selection(w, equal, msg, msg_size);
     }
-    if (w->def->kind == K_BUILD) {
-        rc = build_kernel(w);
+    if (w->def->kind == K_BUILD || w->def->kind == K_JIT_FIRST ||
+        w->def->kind == K_JIT_STEADY) {
+        rc = build_kernel(w); /* jit/compile/...: checks that it compiled */
         if (rc != CK_OK) {
             return rc;
         }
@@ -1029,6 +1269,176 @@ int ckb_workload_threaded(size_t i) {
     return 0;
 }
 
+int ckb_workload_needs_jit(size_t i) {
+    return i < NDEFS && jit_compiled_kind(defs[i].kind);
+}
+
+/* ---- jit/compile/first ----
+ *
+ * The first compile of a process is a one-off: it loads the plugin and libLLVM, initialises
+ * LLVM's native target and creates the LLJIT, and none of that happens again in the
+ * process, so it cannot be sampled like the other figures. ckb_prepare (called by ckb_run
+ * before any workload, so the bench's first JIT kernel build is the process's) measures it
+ * once per process: the wall time of the first ck_make_assign with CK_EVAL_JIT, of the
+ * jit/compile/first nest. For a median, the same first build is also run in --repeat - 1
+ * fresh child processes (fork() before this process has touched the JIT, each child does
+ * its first build and reports its time through a pipe, then _exit()s); the figure is the
+ * median of the children's and this process's times. A sample counts only when that build
+ * was the process's first compile (ck_jit_info.compiles == 1 afterwards): when something
+ * compiled before (a host that used the JIT earlier), there is no first compile left to
+ * time and the workload is skipped with that reason. */
+
+typedef struct first_sample {
+    double ns;
+    int available; /* ck_jit_info.available after the build */
+    size_t compiles;
+    int rc;
+} first_sample;
+
+static struct {
+    int done;
+    int available;
+    char why[256]; /* set: jit/compile/first is skipped for this reason */
+    double median_ns, spread;
+    int nsamples;
+} first;
+
+static const wl_def *find_def(wl_kind k) {
+    for (size_t i = 0; i < NDEFS; i++) {
+        if (defs[i].kind == k) {
+            return &defs[i];
+        }
+    }
+    return NULL;
+}
+
+static void first_build(first_sample *out) {
+    memset(out, 0, sizeof *out);
+    wl w;
+    out->rc = wl_setup(&w, find_def(K_JIT_FIRST)); /* types and buffers: not timed */
+    if (out->rc == CK_OK) {
+        const uint64_t t0 = ckb_now_ns();
+        out->rc = build_into(&w, &w.b, &w.ctx);
+        const uint64_t t1 = ckb_now_ns();
+        out->ns = (double)(t1 - t0);
+        w.built = out->rc == CK_OK;
+    }
+    ck_jit_info info;
+    ck_jit_get_info(&info);
+    out->available = info.available;
+    out->compiles = info.compiles;
+    if (out->rc == CK_OK && info.available) {
+        out->rc = check_jit_used(&w, 0);
+    }
+    wl_free(&w);
+}
+
+/* One first build in a forked child; 0 when the child did not report one. */
+static int first_build_forked(first_sample *out) {
+    int fds[2];
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(fds) != 0) {
+        return 0;
+    }
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        first_sample s;
+        first_build(&s);
+        const ssize_t wr = write(fds[1], &s, sizeof s);
+        _exit(wr == (ssize_t)sizeof s ? 0 : 1);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    while (got < sizeof *out) {
+        const ssize_t r = read(fds[0], (char *)out + got, sizeof *out - got);
+        if (r <= 0) {
+            break;
+        }
+        got += (size_t)r;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void measure_first(const ckb_settings *s) {
+    if (first.done) {
+        return;
+    }
+    first.done = 1;
+    const int n = s->repeats > 0 ? s->repeats : 1;
+    double *v = (double *)malloc(sizeof(double) * (size_t)n);
+    int nv = 0;
+    first_sample fs;
+    for (int k = 0; v != NULL && k + 1 < n; k++) {
+        if (!first_build_forked(&fs) || !fs.available) {
+            break; /* no fork, or no JIT: this process's own build says why */
+        }
+        if (fs.rc == CK_OK && fs.compiles == 1) {
+            v[nv++] = fs.ns;
+        }
+    }
+    first_build(&fs); /* this process's own, last: the JIT stays loaded for the others */
+    ck_clear_error();
+    first.available = fs.available;
+    if (!fs.available) {
+        free(v);
+        return; /* ckb_workload_skip reports the JIT's status */
+    }
+    if (fs.rc != CK_OK) {
+        snprintf(first.why, sizeof first.why, "the first JIT build failed: %s: %s",
+                 ck_status_name(fs.rc), ck_last_error());
+    } else if (fs.compiles != 1) {
+        snprintf(first.why, sizeof first.why,
+                 "%zu kernels were compiled in this process before the bench's first JIT "
+                 "build: its first compile cannot be timed any more",
+                 fs.compiles - 1);
+    } else if (v != NULL) {
+        v[nv++] = fs.ns;
+    }
+    if (nv > 0) {
+        first.nsamples = nv;
+        first.median_ns = ckb_median(v, (size_t)nv); /* sorts v */
+        first.spread = first.median_ns > 0 ? (v[nv - 1] - v[0]) / first.median_ns : 0.0;
+    } else if (first.why[0] == '\0') {
+        snprintf(first.why, sizeof first.why, "no first JIT build could be timed");
+    }
+    free(v);
+}
+
+void ckb_prepare(const char *filter, const ckb_settings *s) {
+    const wl_def *d = find_def(K_JIT_FIRST);
+    if (d != NULL && (filter == NULL || strstr(d->name, filter) != NULL)) {
+        measure_first(s);
+    }
+}
+
+int ckb_workload_skip(size_t i, char *why, size_t why_size) {
+    if (i >= NDEFS || !jit_compiled_kind(defs[i].kind)) {
+        return 0;
+    }
+    ck_jit_info info;
+    ck_jit_get_info(&info);
+    if (!info.available) {
+        snprintf(why, why_size, "JIT: %s", info.status);
+        return 1;
+    }
+    if (defs[i].kind == K_JIT_FIRST && first.done && first.why[0] != '\0') {
+        snprintf(why, why_size, "%s", first.why);
+        return 1;
+    }
+    return 0;
+}
+
 int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
     memset(out, 0, sizeof *out);
     if (i >= NDEFS) {
@@ -1043,6 +1453,14 @@ int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
     out->gb_per_s = out->ratio_memcpy = out->ratio_loop = -1.0;
     out->memcpy_gb_per_s = out->loop_ns = out->heap_allocs = -1.0;
     out->spread = 0.0;
+    out->ratio_composed = out->compile_ms = -1.0;
+    char why[256];
+    if (d->kind == K_JIT_FIRST) {
+        measure_first(s); /* nothing when ckb_prepare did it */
+    }
+    if (ckb_workload_skip(i, why, sizeof why)) {
+        return ck_set_error(CK_ERR_UNSUPPORTED, "bench: %s: %s", d->name, why);
+    }
     wl w;
     int rc = wl_setup(&w, d);
     if (rc == CK_OK && s->threads > 1) {
@@ -1059,11 +1477,39 @@ int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
     }
     out->elements = (uint64_t)w.n;
     const int select = d->kind == K_SELECT_WARM || d->kind == K_SELECT_COLD;
-    const int per_op = d->kind == K_SMALL || d->kind == K_BUILD || select;
-    out->unit = per_op ? CKB_PER_OP : CKB_PER_ELEM;
+    const int compile = jit_compile_kind(d->kind);
+    const int per_op = d->kind == K_SMALL || d->kind == K_BUILD || select || compile;
+    out->unit = d->kind == K_JIT_FIRST || d->kind == K_JIT_STEADY ? CKB_MS_PER_OP
+                : per_op                                          ? CKB_PER_OP
+                                                                  : CKB_PER_ELEM;
     const double per = per_op ? 1.0 : (double)w.n;
-    double t[3] = {0, 0, 0}, spread[3] = {0, 0, 0};
-    if (d->kind == K_BUILD) {
+    double t[4] = {0, 0, 0, 0}, spread[4] = {0, 0, 0, 0};
+    if (d->kind == K_JIT_FIRST) {
+        /* Measured once per process by measure_first: a median over fresh processes. */
+        out->ns = first.median_ns;
+        spread[0] = first.spread;
+    } else if (d->kind == K_JIT_STEADY || d->kind == K_JIT_HIT) {
+        /* As build/3-level: per operation, no data moved, so no bandwidth or ratios. */
+        const ckb_timed_fn fns[1] = {d->kind == K_JIT_STEADY ? timed_jit_steady : timed_jit_hit};
+        rc = ckb_measure(fns, 1, &w, s, t, spread);
+        if (rc == CK_OK) {
+            out->ns = t[0];
+        }
+    } else if (d->kind == K_JIT_ROWS || d->kind == K_JIT_ADD) {
+        /* The composed kernel sampled in the same interleaved rounds: ratio_composed. */
+        const ckb_timed_fn fns[4] = {timed_kernel, timed_memcpy, timed_loop, timed_composed};
+        rc = ckb_measure(fns, 4, &w, s, t, spread);
+        if (rc == CK_OK) {
+            out->ns = t[0] / per;
+            out->gb_per_s = w.bytes_moved / t[0];
+            out->ratio_memcpy = t[0] / t[1];
+            out->ratio_loop = t[0] / t[2];
+            out->memcpy_gb_per_s = 2.0 * (double)w.dst_bytes / t[1];
+            out->loop_ns = t[2] / per;
+            out->ratio_composed = t[0] / t[3];
+            out->compile_ms = w.compile_ms;
+        }
+    } else if (d->kind == K_BUILD) {
         const ckb_timed_fn fns[1] = {timed_build};
         rc = ckb_measure(fns, 1, &w, s, t, spread);
         if (rc == CK_OK) {

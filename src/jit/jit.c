@@ -30,6 +30,7 @@ static char plugin_path[1024];
 #  define CK_JIT_PLUGIN_NAME "libckernel-jit.so"
 #endif
 
+#if CK_WITH_JIT
 /* The plugin file: CKERNEL_JIT_PLUGIN, else next to the file that holds this code (the
  * shared library, or a program linked with the archive), else the install directory. */
 static void find_plugin(void) {
@@ -58,6 +59,7 @@ static void find_plugin(void) {
     snprintf(plugin_path, sizeof plugin_path, "%s", CK_JIT_PLUGIN_NAME);
 #endif
 }
+#endif /* CK_WITH_JIT */
 
 static void load_plugin(void) {
     const char *env = getenv("CKERNEL_JIT");

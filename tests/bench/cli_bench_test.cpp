@@ -19,6 +19,7 @@
 
 #include "ckt_process.hpp"
 #include "bench.h"
+#include "ckernel/jit.h"
 
 #ifdef CK_CLI_PATH  // only when the program is built (CK_BUILD_TOOLS)
 namespace {
@@ -210,10 +211,17 @@ void check_result(const Json &r) {
     EXPECT_EQ(r["elements"].kind, Json::Number);
     EXPECT_GT(r["elements"].num, 0.0);
     const bool select = w.rfind("select/", 0) == 0;
-    const bool per_op = w.rfind("small/", 0) == 0 || w.rfind("build/", 0) == 0 || select;
-    const char *time_key = per_op ? "ns_per_op" : "ns_per_elem";
+    const bool compile = w.rfind("jit/compile/", 0) == 0;  // JIT kernel builds
+    const bool ms = w == "jit/compile/first" || w == "jit/compile/steady";
+    const bool per_op =
+        w.rfind("small/", 0) == 0 || w.rfind("build/", 0) == 0 || select || compile;
+    const char *time_key = ms ? "ms_per_op" : per_op ? "ns_per_op" : "ns_per_elem";
     ASSERT_TRUE(r.has(time_key)) << w << " lacks " << time_key;
-    EXPECT_FALSE(r.has(per_op ? "ns_per_elem" : "ns_per_op")) << w;
+    for (const char *other : {"ns_per_elem", "ns_per_op", "ms_per_op"}) {
+        if (std::string(other) != time_key) {
+            EXPECT_FALSE(r.has(other)) << w << " " << other;
+        }
+    }
     EXPECT_EQ(r[time_key].kind, Json::Number) << w;
     EXPECT_GE(r[time_key].num, 0.0);
     EXPECT_TRUE(is_number_or_null(r["gb_per_s"]));
@@ -221,7 +229,18 @@ void check_result(const Json &r) {
     EXPECT_TRUE(is_number_or_null(r["ratio_loop"]));
     const bool build = w.rfind("build/", 0) == 0;
     EXPECT_EQ(r.has("heap_allocs"), build) << w;
-    if (build || select) {  // no data moved: no bandwidth, no ratios
+    // jit/<case>/jit: the ratio to the composed kernel and its compile, nowhere else.
+    const bool jit_pair = w.rfind("jit/", 0) == 0 && !compile &&
+                          w.size() > 4 && w.compare(w.size() - 4, 4, "/jit") == 0;
+    EXPECT_EQ(r.has("ratio_composed"), jit_pair) << w;
+    EXPECT_EQ(r.has("compile_ms"), jit_pair) << w;
+    if (jit_pair) {
+        EXPECT_EQ(r["ratio_composed"].kind, Json::Number) << w;
+        EXPECT_GT(r["ratio_composed"].num, 0.0) << w;
+        EXPECT_EQ(r["compile_ms"].kind, Json::Number) << w;
+        EXPECT_GE(r["compile_ms"].num, 0.0) << w;
+    }
+    if (build || select || compile) {  // no data moved: no bandwidth, no ratios
         EXPECT_EQ(r["gb_per_s"].kind, Json::Null) << w;
         EXPECT_EQ(r["ratio_memcpy"].kind, Json::Null) << w;
         EXPECT_EQ(r["ratio_loop"].kind, Json::Null) << w;
@@ -342,6 +361,60 @@ TEST(BenchCli, ElementwiseAddHasEveryFigure) {
     EXPECT_EQ(names, (std::vector<std::string>{
                          "elementwise/add/float64/contiguous", "elementwise/add/float64/broadcast",
                          "elementwise/add/float64/var", "elementwise/add/int32+float64"}));
+}
+
+// The jit/... workloads: every result checked, and with no JIT (a build without LLVM, or
+// CKERNEL_JIT=0) the ones that need it are skipped with the reason, the run still succeeds.
+const std::vector<std::string> kJitComposed = {"jit/small-inner/composed",
+                                               "jit/add-int32+float64/composed"};
+const std::vector<std::string> kJitNeeding = {"jit/small-inner/jit", "jit/add-int32+float64/jit",
+                                              "jit/compile/first", "jit/compile/steady",
+                                              "jit/compile/cache-hit"};
+
+void check_jit_run(const Json &j, const Result &r, bool available, const std::string &status) {
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &res : j["results"].items) {
+        check_result(res);
+        names.push_back(res["workload"].str);
+    }
+    std::vector<std::string> skipped;
+    for (const Json &s : j["skipped"].items) {
+        skipped.push_back(s["workload"].str);
+        EXPECT_EQ(s["reason"].str, "JIT: " + status) << s["workload"].str;
+        EXPECT_NE(r.out.find(s["workload"].str + " "), std::string::npos) << r.out;
+    }
+    if (available) {
+        EXPECT_EQ(names, (std::vector<std::string>{
+                             "jit/small-inner/composed", "jit/small-inner/jit",
+                             "jit/add-int32+float64/composed", "jit/add-int32+float64/jit",
+                             "jit/compile/first", "jit/compile/steady", "jit/compile/cache-hit"}));
+        EXPECT_TRUE(skipped.empty());
+    } else {
+        EXPECT_EQ(names, kJitComposed);
+        EXPECT_EQ(skipped, kJitNeeding);
+        EXPECT_NE(r.out.find("skipped: JIT: " + status), std::string::npos) << r.out;
+    }
+    EXPECT_EQ(j["errors"].items.size(), 0u);
+}
+
+TEST(BenchCli, JitPairsAndCompileTimesOrSkippedWithoutAJit) {
+    ck_jit_info info;
+    ck_jit_get_info(&info);
+    Result r;
+    Json j = run_json("--filter jit/ --quick --repeat 1", &r);
+    check_jit_run(j, r, info.available != 0, info.status);
+}
+
+TEST(BenchCli, JitDisabledByTheEnvironmentIsSkippedNotFailed) {
+    TempFile f;
+    Result r = ckernel("bench --filter jit/ --quick --repeat 1 --json " + f.path, "CKERNEL_JIT=0");
+    EXPECT_EQ(r.status, 0) << r.out;
+    std::string text = f.read();
+    Json j;
+    JsonParser p(text);
+    ASSERT_TRUE(p.parse(j)) << text;
+    check_jit_run(j, r, false, "disabled by CKERNEL_JIT=0");
 }
 
 TEST(BenchCli, InCacheRunsOncePerRunnableTargetAndSkipsTheOthers) {

@@ -1,6 +1,9 @@
 // tests/bench/workloads_test.cpp: the benchmark measures correct work. For every workload of
 // `ckernel bench`, on the workload's own data and sizes, the kernel's output equals the
 // plain C loop's bit for bit, under every CPU target this machine runs. No timing here.
+// The jit/... workloads that need the JIT are skipped (with the JIT's status as the reason)
+// exactly when the JIT is not available: a build with -DCK_WITH_JIT=OFF runs these tests
+// too.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -8,6 +11,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "ckernel/jit.h"
 
 namespace {
 
@@ -45,7 +49,11 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           // issue 5's pairs, per target
           "incache/int64->float64", "incache/float32->float16", "incache/float16->float32",
           "incache/int32->float64", "incache/float64->int32/fractional",
-          "incache/float64->float64"}) {
+          "incache/float64->float64",
+          // the JIT: each case composed (CK_EVAL_NO_JIT) and compiled (CK_EVAL_JIT), and builds
+          "jit/small-inner/composed", "jit/small-inner/jit", "jit/add-int32+float64/composed",
+          "jit/add-int32+float64/jit", "jit/compile/first", "jit/compile/steady",
+          "jit/compile/cache-hit"}) {
         EXPECT_EQ(names.count(want), 1u) << want;
     }
     EXPECT_EQ(ckb_workload_name(ckb_workload_count()), nullptr);
@@ -72,6 +80,10 @@ class KernelEqualsLoop : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(KernelEqualsLoop, UnderEveryRunnableTarget) {
     const size_t i = GetParam();
+    char why[256];
+    if (ckb_workload_skip(i, why, sizeof why)) {
+        GTEST_SKIP() << ckb_workload_name(i) << ": " << why;
+    }
     for (ck_cpu_target t : runnable()) {
         TargetCap cap(t);
         if (ck_cpu_best_target() != t) {
@@ -98,6 +110,34 @@ std::string param_name(const ::testing::TestParamInfo<size_t> &info) {
 INSTANTIATE_TEST_SUITE_P(Bench, KernelEqualsLoop,
                          ::testing::Range<size_t>(0, ckb_workload_count()), param_name);
 
+bool is_jit_needing(const std::string &name) {
+    const std::string composed = "/composed";
+    return name.rfind("jit/", 0) == 0 &&
+           !(name.size() > composed.size() &&
+             name.compare(name.size() - composed.size(), composed.size(), composed) == 0);
+}
+
+TEST(BenchWorkloads, JitWorkloadsAreSkippedExactlyWhenTheJitIsNotAvailable) {
+    ck_jit_info info;
+    ck_jit_get_info(&info);
+    for (size_t i = 0; i < ckb_workload_count(); i++) {
+        const std::string name = ckb_workload_name(i);
+        EXPECT_EQ(ckb_workload_needs_jit(i) != 0, is_jit_needing(name)) << name;
+        char why[256] = "";
+        const int skip = ckb_workload_skip(i, why, sizeof why);
+        EXPECT_EQ(skip != 0, is_jit_needing(name) && !info.available) << name << ": " << why;
+        if (skip) {
+            EXPECT_EQ(std::string(why), std::string("JIT: ") + info.status) << name;
+            // Run directly, it is an error (the runner reports it as skipped instead).
+            ckb_settings s;
+            ckb_settings_default(&s, 1);
+            s.repeats = 1;
+            ckb_result r;
+            EXPECT_EQ(ckb_workload_run(i, &s, &r), CK_ERR_UNSUPPORTED) << name;
+        }
+    }
+}
+
 TEST(BenchWorkloads, OutOfRangeIndexIsAnError) {
     int equal = 1;
     EXPECT_EQ(ckb_workload_verify(ckb_workload_count(), &equal, nullptr, 0), CK_ERR_INVALID);
@@ -122,7 +162,7 @@ TEST(BenchHarness, MeasureStopsAtAFailingFunctionAndChecksArguments) {
         return static_cast<int>(CK_OK);
     };
     ckb_timed_fn bad = [](void *) { return static_cast<int>(CK_ERR_OVERFLOW); };
-    double med[3] = {-1, -1, -1}, spread[3] = {-1, -1, -1};
+    double med[4] = {-1, -1, -1, -1}, spread[4] = {-1, -1, -1, -1};
     const ckb_timed_fn fns[2] = {ok, bad};
     EXPECT_EQ(ckb_measure(fns, 2, &calls, &s, med, nullptr), CK_ERR_OVERFLOW);
     EXPECT_GT(calls, 0);
@@ -130,7 +170,7 @@ TEST(BenchHarness, MeasureStopsAtAFailingFunctionAndChecksArguments) {
     EXPECT_GE(spread[0], 0.0);
     EXPECT_GE(med[0], 0.0);  // a time, whatever it is: no timed assertion
     EXPECT_EQ(ckb_measure(fns, 0, &calls, &s, med, nullptr), CK_ERR_INVALID);
-    EXPECT_EQ(ckb_measure(fns, 4, &calls, &s, med, nullptr), CK_ERR_INVALID);
+    EXPECT_EQ(ckb_measure(fns, 5, &calls, &s, med, nullptr), CK_ERR_INVALID);
 }
 
 }  // namespace

@@ -19,7 +19,11 @@ static const char bench_help[] =
     "through ck_make_call (elementwise/add/...: contiguous, broadcast, ragged, int32+float64),\n"
     "and compares each one, in the same run, with memcpy of the same destination bytes and\n"
     "with a plain C loop doing the same work (compiled for the baseline target). select/warm\n"
-    "and select/cold time ck_callable_select alone (ns/op). Every figure is the median of\n"
+    "and select/cold time ck_callable_select alone (ns/op). jit/<case>/composed and\n"
+    "jit/<case>/jit time the same work built without and with the JIT (x composed: jit time\n"
+    "/ composed time; compile: the JIT kernel's compile, outside the timings), and\n"
+    "jit/compile/first, steady (ms/op) and cache-hit (ns/op) time JIT kernel builds; without\n"
+    "a JIT they are skipped with the reason. Every figure is the median of\n"
     "repeated samples after a warm-up; each kernel's output is checked against its loop's.\n"
     "\n"
     "options:\n"
@@ -85,7 +89,9 @@ static void add_event(bench_out *o, bench_event **list, size_t *n, size_t *cap,
 
 static void print_row(const ckb_result *r) {
     char time[32], gbs[16], rm[16], rl[16];
-    if (r->unit == CKB_PER_OP) {
+    if (r->unit == CKB_MS_PER_OP) {
+        snprintf(time, sizeof time, "%10.2f ms/op  ", r->ns / 1e6);
+    } else if (r->unit == CKB_PER_OP) {
         snprintf(time, sizeof time, "%10.1f ns/op  ", r->ns);
     } else {
         snprintf(time, sizeof time, "%10.3f ns/elem", r->ns);
@@ -97,6 +103,12 @@ static void print_row(const ckb_result *r) {
            (unsigned long long)r->elements, time, gbs, rm, rl);
     if (r->heap_allocs >= 0) {
         printf("  heap allocs/build: %g", r->heap_allocs);
+    }
+    if (r->ratio_composed >= 0) {
+        printf("  x composed: %.2f", r->ratio_composed);
+    }
+    if (r->compile_ms >= 0) {
+        printf("  compile: %.1f ms", r->compile_ms);
     }
     if (!r->verified) {
         printf("  OUTPUT DIFFERS FROM THE PLAIN LOOP");
@@ -115,8 +127,23 @@ static void on_result(void *ctx, const ckb_result *r) {
     o->results[o->nresults++] = *r;
 }
 
+/* Per-target workloads skipped at a target the CPU lacks are summed up in the notes; any
+ * other skipped workload (jit/... without a JIT) gets its row in the table. */
+static int per_target_name(const char *workload) {
+    for (size_t i = 0; i < ckb_workload_count(); i++) {
+        if (strcmp(ckb_workload_name(i), workload) == 0) {
+            return ckb_workload_per_target(i);
+        }
+    }
+    return 0;
+}
+
 static void on_skipped(void *ctx, const char *workload, const char *target, const char *why) {
     bench_out *o = (bench_out *)ctx;
+    if (!per_target_name(workload)) {
+        printf("%-34s %-8s skipped: %s\n", workload, target ? target : "", why);
+        fflush(stdout);
+    }
     add_event(o, &o->skipped, &o->nskipped, &o->cap_skipped, workload, target, why, 0);
 }
 
@@ -161,7 +188,9 @@ static void json_number(FILE *f, double v, int applicable) {
 }
 
 static void json_result(FILE *f, const ckb_result *r) {
-    const int per_op = r->unit == CKB_PER_OP;
+    const int per_op = r->unit != CKB_PER_ELEM;
+    const int ms = r->unit == CKB_MS_PER_OP;
+    const double scale = ms ? 1e-6 : 1.0;
     fputs("    {\"workload\": ", f);
     json_string(f, r->workload);
     fputs(", \"target\": ", f);
@@ -169,8 +198,8 @@ static void json_result(FILE *f, const ckb_result *r) {
     fprintf(f, ", \"threads\": %d, \"elements\": %llu, \"errmode\": ", r->threads,
             (unsigned long long)r->elements);
     json_string(f, r->errmode != NULL ? r->errmode : "");
-    fprintf(f, ", \"%s\": ", per_op ? "ns_per_op" : "ns_per_elem");
-    json_number(f, r->ns, 1);
+    fprintf(f, ", \"%s\": ", ms ? "ms_per_op" : per_op ? "ns_per_op" : "ns_per_elem");
+    json_number(f, r->ns * scale, 1);
     fputs(", \"gb_per_s\": ", f);
     json_number(f, r->gb_per_s, r->gb_per_s >= 0);
     fputs(", \"ratio_memcpy\": ", f);
@@ -179,11 +208,20 @@ static void json_result(FILE *f, const ckb_result *r) {
     json_number(f, r->ratio_loop, r->ratio_loop >= 0);
     fputs(", \"memcpy_gb_per_s\": ", f);
     json_number(f, r->memcpy_gb_per_s, r->memcpy_gb_per_s >= 0);
-    fprintf(f, ", \"%s\": ", per_op ? "loop_ns_per_op" : "loop_ns_per_elem");
-    json_number(f, r->loop_ns, r->loop_ns >= 0);
+    fprintf(f, ", \"%s\": ",
+            ms ? "loop_ms_per_op" : per_op ? "loop_ns_per_op" : "loop_ns_per_elem");
+    json_number(f, r->loop_ns * scale, r->loop_ns >= 0);
     if (r->heap_allocs >= 0) {
         fputs(", \"heap_allocs\": ", f);
         json_number(f, r->heap_allocs, 1);
+    }
+    if (r->ratio_composed >= 0) {
+        fputs(", \"ratio_composed\": ", f);
+        json_number(f, r->ratio_composed, 1);
+    }
+    if (r->compile_ms >= 0) {
+        fputs(", \"compile_ms\": ", f);
+        json_number(f, r->compile_ms, 1);
     }
     fputs(", \"spread\": ", f);
     json_number(f, r->spread, 1);
@@ -344,17 +382,32 @@ static void print_notes(const bench_out *o) {
     }
     printf("  x memcpy: memcpy of the same number of destination bytes; x loop: a plain C loop "
            "with the same semantics (errmode), compiled at the baseline target\n");
-    /* One line per skipped target and reason, not one per workload. */
+    /* One line per skipped target and reason, not one per workload; other skipped
+     * workloads (jit/... without a JIT): one line per reason, naming them. */
     for (size_t i = 0; i < o->nskipped; i++) {
+        const int pt = per_target_name(o->skipped[i].workload);
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++) {
-            seen = strcmp(o->skipped[j].target, o->skipped[i].target) == 0 &&
+            seen = per_target_name(o->skipped[j].workload) == pt &&
+                   (!pt || strcmp(o->skipped[j].target, o->skipped[i].target) == 0) &&
                    strcmp(o->skipped[j].text, o->skipped[i].text) == 0;
         }
-        if (!seen) {
+        if (seen) {
+            continue;
+        }
+        if (pt) {
             printf("  skipped: target %s for the per-target workloads: %s\n",
                    o->skipped[i].target, o->skipped[i].text);
+            continue;
         }
+        printf("  skipped: ");
+        for (size_t j = i, k = 0; j < o->nskipped; j++) {
+            if (!per_target_name(o->skipped[j].workload) &&
+                strcmp(o->skipped[j].text, o->skipped[i].text) == 0) {
+                printf("%s%s", k++ ? ", " : "", o->skipped[j].workload);
+            }
+        }
+        printf(": %s\n", o->skipped[i].text);
     }
 }
 
