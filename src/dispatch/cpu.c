@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
+#include <pthread.h>
 
 #include "ckernel/config.h"
 #include "ckernel/cpu.h"
@@ -30,7 +30,9 @@ static struct {
     int env_set;
     char features[256];
 } ck__cpu;
-static once_flag ck__cpu_once = ONCE_FLAG_INIT;
+/* pthread_once, not C11 call_once: glibc's call_once reaches pthread_once internally, where
+ * ThreadSanitizer cannot see the ordering it gives (a false race on every first use). */
+static pthread_once_t ck__cpu_once = PTHREAD_ONCE_INIT;
 /* The API cap; atomic because kernels may be built on other threads meanwhile. */
 static atomic_int ck__api_cap = CK_NUM_CPU_TARGETS - 1;
 
@@ -113,7 +115,7 @@ static void ck__cpu_detect(void) {
 }
 
 static void ck__cpu_init(void) {
-    call_once(&ck__cpu_once, ck__cpu_detect);
+    pthread_once(&ck__cpu_once, ck__cpu_detect);
 }
 
 const char *ck_cpu_target_name(ck_cpu_target t) {
