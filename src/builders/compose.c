@@ -345,6 +345,7 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
                       const ck_type *dst_tp, const char *dst_arrmeta,
                       const char *const *src_arrmeta, ck_request req, int first_dim) {
     const int ns = c->nsrc;
+    ck__jit_build_starts(); /* every build enters here once: the decision is this one's */
     ck__walk w;
     w.dt = dst_tp;
     w.dam = dst_arrmeta;

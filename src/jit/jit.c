@@ -120,7 +120,12 @@ void ck__jit_clear_decision(void) {
     decision[0] = '\0';
 }
 
+atomic_int ck__jit_decided;
+
 static void decide(const char *text) {
+    if (!atomic_load_explicit(&ck__jit_decided, memory_order_relaxed)) {
+        atomic_store_explicit(&ck__jit_decided, 1, memory_order_relaxed);
+    }
     size_t n = strlen(text);
     n = n < sizeof decision ? n : sizeof decision - 1; /* cut: it is only for reading */
     memcpy(decision, text, n);

@@ -2,6 +2,7 @@
 #ifndef CKERNEL_JIT_INTERNAL_H
 #define CKERNEL_JIT_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "ckernel/builder.h"
@@ -27,6 +28,15 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
                      ck_request req);
 /* Forgets this thread's last decision (a build with no nest to compile says nothing). */
 void ck__jit_clear_decision(void);
+/* Set once any thread has recorded a decision: until then there is nothing to forget, and a
+ * build skips the thread-local access (dynamic TLS costs a call on every build). */
+extern atomic_int ck__jit_decided;
+/* Called when a top-level kernel build starts, so ck_jit_last_decision() speaks of it. */
+static inline void ck__jit_build_starts(void) {
+    if (atomic_load_explicit(&ck__jit_decided, memory_order_relaxed)) {
+        ck__jit_clear_decision();
+    }
+}
 /* 1 when node is a jit leaf: its description into out, its size into *size. */
 int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size);
 uint64_t ck__jit_fingerprint(const ck__jit_nest *n);

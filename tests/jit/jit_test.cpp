@@ -238,6 +238,31 @@ TEST(Jit, CodeIsSharedByEqualNestsAndFreedWithTheLastKernel) {
     EXPECT_EQ(after.cached_codes, before.cached_codes) << "freed with the last kernel";
 }
 
+TEST(Jit, ABuildWithNoNestToCompileLeavesNoDecision) {
+    REQUIRE_JIT();
+    View src({300, 3}, {8, 2}, CK_TYPE_INT16), dst({300, 3}, {12, 4}, CK_TYPE_FLOAT32);
+    const Built jitted = run(dst, dst, src, CK_ERRMODE_NOCHECK, CK_EVAL_JIT);
+    ASSERT_EQ(jitted.tree.rfind("jit @0", 0), 0u) << jitted.decision;
+    EXPECT_NE(jitted.decision, "");
+    // A var dimension has no fixed run to compile: the next build says nothing, rather than
+    // repeating the decision about the kernel before it.
+    ck_type *vt = nullptr;
+    ASSERT_EQ(ck_type_parse("var * float64", &vt), CK_OK);
+    ck_var_dim_arrmeta vm = {nullptr, 8, 0};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = CK_EVAL_JIT;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_assign(&b, &off, vt, reinterpret_cast<const char *>(&vm), vt,
+                             reinterpret_cast<const char *>(&vm), CK_REQUEST_SINGLE, &ctx),
+              CK_OK)
+        << ck_last_error();
+    EXPECT_EQ(std::string(ck_jit_last_decision()), "");
+    ck_builder_destroy(&b);
+    ck_type_decref(vt);
+}
+
 TEST(Jit, BuiltInCallsCompileWithTheirCastsFused) {
     REQUIRE_JIT();
     ck_callable *add = nullptr;
