@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 2
+#define CK__JIT_ABI_VERSION 3
 #define CK__JIT_MAX_DIMS 8
 #define CK__JIT_MAX_ARGS 4
 
@@ -73,6 +73,9 @@ typedef struct ck__jit_compiled {
     ck_strided_fn strided;
     double compile_ms;     /* IR, optimisation, object code and linking */
     size_t code_bytes;     /* the object file's size */
+    int inner_leaf;        /* 1: the innermost runs call the precompiled slow_strided leaf
+                            * (a cast the plugin does not generate); only the outer loops
+                            * are compiled */
 } ck__jit_compiled;
 
 typedef struct ck__jit_plugin {

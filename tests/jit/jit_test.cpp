@@ -238,6 +238,21 @@ TEST(Jit, CodeIsSharedByEqualNestsAndFreedWithTheLastKernel) {
     EXPECT_EQ(after.cached_codes, before.cached_codes) << "freed with the last kernel";
 }
 
+TEST(Jit, DescribeSaysWhenInnerRunsGoThroughThePrecompiledLeaf) {
+    REQUIRE_JIT();
+    // int16 -> float32 is generated in the loop; float16 -> float32 is not (the plugin
+    // compiles the outer loops and calls the precompiled strided leaf on each inner run).
+    View i16({300, 3}, {8, 2}, CK_TYPE_INT16), f16({300, 3}, {8, 2}, CK_TYPE_FLOAT16);
+    View dst({300, 3}, {12, 4}, CK_TYPE_FLOAT32);
+    const Built fused = run(dst, dst, i16, CK_ERRMODE_NOCHECK, CK_EVAL_JIT);
+    const Built outer = run(dst, dst, f16, CK_ERRMODE_NOCHECK, CK_EVAL_JIT);
+    ASSERT_EQ(fused.tree.rfind("jit @0", 0), 0u) << fused.decision;
+    ASSERT_EQ(outer.tree.rfind("jit @0", 0), 0u) << outer.decision;
+    EXPECT_EQ(fused.tree.find("inner runs: precompiled leaf"), std::string::npos) << fused.tree;
+    EXPECT_NE(outer.tree.find("] inner runs: precompiled leaf [LLVM "), std::string::npos)
+        << outer.tree;
+}
+
 TEST(Jit, ABuildWithNoNestToCompileLeavesNoDecision) {
     REQUIRE_JIT();
     View src({300, 3}, {8, 2}, CK_TYPE_INT16), dst({300, 3}, {12, 4}, CK_TYPE_FLOAT32);

@@ -736,6 +736,8 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     memcpy(&out->strided, &strided_addr, sizeof out->strided);
     out->compile_ms = now_ms() - t0;
     out->code_bytes = bytes;
+    out->inner_leaf =
+        nest->op == CK__JIT_OP_ASSIGN && nest->arg_id[0] != nest->dst_id && !converts_itself(nest);
     return 0;
 }
 
