@@ -7,6 +7,8 @@
 #ifndef CKERNEL_CPU_H
 #define CKERNEL_CPU_H
 
+#include <stddef.h>
+
 #include "ckernel/export.h"
 
 CK_BEGIN_DECLS
@@ -42,6 +44,26 @@ CK_EXTERN const char *ck_cpu_target_reason(void);
 /* The detected features ckernel cares about, space separated ("sse2 avx avx2 fma f16c
  * avx512f ..."). */
 CK_EXTERN const char *ck_cpu_features(void);
+
+/* ---- streaming (non-temporal) stores ----
+ * A destination too large to stay in the cache is written with streaming stores, which skip
+ * reading each destination line before overwriting it. The decision is taken when a kernel
+ * is built, from the total size of the destination (a parallel evaluation decides for the
+ * whole array, not per task). The default threshold is 3/4 of the last-level cache (the
+ * destination and its source cannot both stay cached beyond it); CKERNEL_STREAMING_MIN_BYTES
+ * (a byte count, or "off") replaces it, read once, at first use. */
+/* Size of the largest cache level in bytes, from /sys (one instance: what one core's
+ * data can use), else sysconf; 0 when unknown. */
+CK_EXTERN size_t ck_cpu_llc_bytes(void);
+/* Destinations of at least this many bytes get streaming stores; SIZE_MAX: never. */
+CK_EXTERN size_t ck_get_streaming_threshold(void);
+/* Sets the threshold for kernels built from now on: SIZE_MAX turns streaming off, 0 goes
+ * back to the default (the environment's, else 3/4 of the last-level cache). */
+CK_EXTERN void ck_set_streaming_threshold(size_t bytes);
+/* Where the threshold comes from, for `ckernel info`: "3/4 of the 32 MiB last-level cache",
+ * "CKERNEL_STREAMING_MIN_BYTES", "ck_set_streaming_threshold", "no streaming stores on this
+ * architecture". */
+CK_EXTERN const char *ck_streaming_threshold_reason(void);
 
 CK_END_DECLS
 

@@ -9,25 +9,34 @@
 #include "builders/compose.h"
 #include "jit/jit_plugin.h"
 #include "common/internal.h"
+#include "kernels/kinds.h"
 #include "types/type_internal.h"
 
 static int assign_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const ck_type *dt,
                        const ck_type *const *st, ck_request req, unsigned flags,
                        uintptr_t dst_bits, const uintptr_t *src_bits) {
-    return ck__make_assign_leaf(ckb, offset, dt, st[0], c->mode, req, flags, dst_bits,
-                                src_bits[0]);
+    /* A misaligned destination goes through the unaligned kernel's buffer: no streaming. */
+    if ((flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
+        (dst_bits & (dt->data_alignment - 1)) == 0) {
+        CK_RETURN_IF_ERROR(ck__make_streaming(ckb, offset, dt->id, st[0]->id, dt->data_size,
+                                              st[0]->data_size, c->mode, req));
+        req = CK_REQUEST_STRIDED;
+    }
+    return ck__make_assign_leaf(ckb, offset, dt, st[0], c->mode, req, flags & ~CK__EVAL_STREAM,
+                                dst_bits, src_bits[0]);
 }
 
 int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                    const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
                    ck_request req, const ck_eval_ctx *ectx) {
     return ck__make_assign_at(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx,
-                              0);
+                              0, 1);
 }
 
 int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                        const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
-                       ck_request req, const ck_eval_ctx *ectx, int first_dim) {
+                       ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                       size_t outer_rows) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_assign: NULL builder, offset or type");
     }
@@ -48,6 +57,8 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.jit_op_id = -1;
     c.jit_param_id = NULL;
     c.jit_fn = NULL;
+    c.may_stream = 1;
+    c.outer_rows = outer_rows;
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
 }

@@ -16,9 +16,11 @@ unsigned ck__unaligned_flags(const ck_type *dt, uintptr_t dst_bits, const ck_typ
 
 /* ck_make_assign for types that are the elements of `first_dim` enclosing dimensions (the
  * parallel split builds the kernel of one row): messages then number dimensions as in the
- * whole type. */
+ * whole type, and the destination counts as `outer_rows` such rows when streaming stores
+ * are decided (1 for a whole destination). */
 int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                        const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
-                       ck_request req, const ck_eval_ctx *ectx, int first_dim);
+                       ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                       size_t outer_rows);
 
 #endif

@@ -17,6 +17,7 @@
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "dispatch/signature.h"
+#include "dispatch/cpu_internal.h"
 #include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
@@ -262,6 +263,21 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
             return rc;
         }
     }
+    /* Streaming stores when the whole destination is above the threshold and the leaf
+     * writes it contiguously (compose.h: CK__EVAL_STREAM). */
+    if (c->may_stream && scalars && ns == 1 && n > 0 &&
+        lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
+        ck__streaming_supported(w->dt->data_size)) {
+        uint64_t bytes = (uint64_t)w->dt->data_size * (c->outer_rows != 0 ? c->outer_rows : 1);
+        for (int i = 0; i < n; i++) {
+            if (__builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
+                bytes = UINT64_MAX;
+            }
+        }
+        if (bytes >= (uint64_t)ck__streaming_min_bytes()) {
+            w->flags |= CK__EVAL_STREAM;
+        }
+    }
     const int plain = tiled ? n - 2 : n;
     for (int i = 0; i < plain; i++) {
         CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dst_stride, ns,
@@ -423,7 +439,7 @@ int ck__resolve_eval_ctx(const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *fl
         return ck_set_error(CK_ERR_INVALID, "unknown error mode %d in the evaluation context",
                             (int)ectx->errmode);
     }
-    *flags = ectx->flags;
+    *flags = ectx->flags & ~CK__EVAL_STREAM;
     return CK_OK;
 }
 

@@ -14,6 +14,12 @@
 
 #define CK__MAX_SRC CK_CALL_MAX_ARGS
 
+/* Internal flag of the walk (never taken from a caller's context): the run of fixed
+ * dimensions above the leaf writes a destination above the streaming threshold, contiguous
+ * in its innermost dimension; the assignment leaf maker then puts the streaming kernel
+ * (kernels/streaming.c) over the leaf. */
+#define CK__EVAL_STREAM 0x80000000u
+
 typedef struct ck__compose ck__compose;
 
 /* Builds the leaf at *offset for scalar dt <- scalar st[0..nsrc-1]. dst_bits / src_bits are
@@ -38,6 +44,11 @@ struct ck__compose {
     int jit_op_id;
     const ck_type_id *jit_param_id; /* what each argument is cast to; NULL: jit_op_id */
     void (*jit_fn)(void);           /* a native call's function */
+    /* Streaming stores: 1 when the leaf maker can put the streaming kernel over its leaf
+     * (assignment); the destination's total size is the walk's fixed sizes times
+     * outer_rows (the rows of a parallel split, built for one row; else 1). */
+    int may_stream;
+    size_t outer_rows;
 };
 
 /* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in

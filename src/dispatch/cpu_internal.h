@@ -9,4 +9,8 @@
  * CKERNEL_CPU_TARGET, a machine below the compiled baseline). */
 int ck__cpu_target_for_build(ck_cpu_target *out);
 
+/* The streaming-store threshold in effect (ck_get_streaming_threshold), for builds: one
+ * relaxed load once known (src/dispatch/streaming.c). */
+size_t ck__streaming_min_bytes(void);
+
 #endif

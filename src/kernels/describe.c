@@ -76,7 +76,7 @@ int ck_kernel_kind_register(const ck_kernel_kind *kind) {
 static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
     &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
-    &ck__call_args_kind,
+    &ck__call_args_kind,   &ck__streaming_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */

@@ -57,6 +57,7 @@ extern const ck__kind ck__pointer_gather_kind;
 extern const ck__kind ck__unaligned_kind;
 extern const ck__kind ck__tiled_2d_kind;
 extern const ck__kind ck__call_args_kind;
+extern const ck__kind ck__streaming_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -74,6 +75,13 @@ int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_
 int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
                       const intptr_t dst_stride[2], const intptr_t src_stride[2],
                       ck_request req);
+
+/* The streaming kernel (streaming.c) over an assignment leaf dst_id <- src_id, for a
+ * destination above the streaming threshold. Child: strided request (the leaf, possibly
+ * wrapped). ck__streaming_supported: 1 when this build and element size can stream. */
+int ck__streaming_supported(size_t dst_size);
+int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
+                       size_t dst_size, size_t src_size, ck_errmode mode, ck_request req);
 
 /* A dimension where the destination or any source is ragged. Each side is var, fixed, or
  * (sources only) absent (broadcast). Child: strided request over the elements. */

@@ -321,7 +321,7 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     const char *dam_elem = dam + sizeof(ck_fixed_dim_arrmeta);
     int rc = r->call == NULL
                  ? ck__make_assign_at(&b, &off, delem, dam_elem, selem[0], sam_elem[0],
-                                      CK_REQUEST_STRIDED, &ctx, 1)
+                                      CK_REQUEST_STRIDED, &ctx, 1, job.count)
                  : ck__make_call_at(&b, &off, r->call, delem, dam_elem, r->nsrc, selem, sam_elem,
                                     CK_REQUEST_STRIDED, &ctx, 1);
     if (rc != CK_OK) {

@@ -209,6 +209,32 @@ TEST(Cli, InfoSaysWhetherHugePagesAreAdvised) {
         << json.out;
 }
 
+// Streaming stores (ckernel/cpu.h): the threshold, where it comes from, and explain showing
+// the streaming kernel once a destination reaches it.
+TEST(Cli, InfoAndExplainShowTheStreamingThreshold) {
+    const std::string env = std::string("CKERNEL_STREAMING_MIN_BYTES=");
+    Result small = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " info");
+    EXPECT_EQ(small.status, 0);
+    EXPECT_NE(small.out.find("  streaming:     stores to destinations of 1000 bytes and more "
+                             "(CKERNEL_STREAMING_MIN_BYTES)\n"),
+              std::string::npos)
+        << small.out;
+    Result off = ckt::run_shell(env + "off " + CK_CLI_PATH + " info --json");
+    EXPECT_NE(off.out.find("\"streaming\": {\"min_bytes\": null, \"llc_bytes\": "), std::string::npos)
+        << off.out;
+    EXPECT_NE(off.out.find("\"reason\": \"CKERNEL_STREAMING_MIN_BYTES=off\"}"), std::string::npos)
+        << off.out;
+    // 125 float64 = 1000 bytes streams; 124 do not.
+    Result yes = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " explain '125 * float64' '125 * int32'");
+    EXPECT_EQ(yes.status, 0);
+    EXPECT_NE(yes.out.find("\n  streaming @40 +48  streaming_strided  cast line=64 chunk=4096 ["),
+              std::string::npos)
+        << yes.out;
+    Result no = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " explain '124 * float64' '124 * int32'");
+    EXPECT_EQ(no.status, 0);
+    EXPECT_EQ(no.out.find("streaming"), std::string::npos) << no.out;
+}
+
 // The environment variable is read once per process: each run is a new process.
 TEST(Cli, TheEnvironmentVariableChangesTheChosenLeaves) {
     Result base = ckernel("explain float64 int32", "", "baseline");

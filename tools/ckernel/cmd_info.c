@@ -1,4 +1,5 @@
 /* tools/ckernel/cmd_info.c: `ckernel info [--json]`: what this build is and has. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,16 +85,26 @@ int cmd_info(int argc, char **argv) {
         snprintf(jit_json, sizeof jit_json, "{\"available\": false, \"status\": \"%s\"}",
                  reason);
     }
+    /* Streaming stores: the threshold (SIZE_MAX: never, printed as JSON null / "off"). */
+    const size_t stream_min = ck_get_streaming_threshold();
+    char stream_json[32];
+    if (stream_min == SIZE_MAX) {
+        snprintf(stream_json, sizeof stream_json, "null");
+    } else {
+        snprintf(stream_json, sizeof stream_json, "%zu", stream_min);
+    }
     /* None of the other values contains a character that JSON would need escaped. */
     if (json) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
-               "\"system_mode\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": %s}\n",
+               "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
+               "\"reason\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
+               stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
                native != NULL ? "\"" : "", native != NULL ? native : "false",
                native != NULL ? "\"" : "", jit_json);
     } else {
@@ -112,6 +123,15 @@ int cmd_info(int argc, char **argv) {
             printf("  huge pages:    not advised (CKERNEL_MADVISE_HUGEPAGE=0 or not Linux; system "
                    "THP mode: %s)\n",
                    thp);
+        }
+        if (stream_min == SIZE_MAX) {
+            printf("  streaming:     off (%s)\n", ck_streaming_threshold_reason());
+        } else if (stream_min >= ((size_t)1 << 20)) {
+            printf("  streaming:     stores to destinations of %.1f MiB and more (%s)\n",
+                   (double)stream_min / (1024.0 * 1024.0), ck_streaming_threshold_reason());
+        } else {
+            printf("  streaming:     stores to destinations of %zu bytes and more (%s)\n",
+                   stream_min, ck_streaming_threshold_reason());
         }
         if (native != NULL) {
             printf("  native calls:  %s\n", native);

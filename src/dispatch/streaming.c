@@ -1,0 +1,214 @@
+/* src/dispatch/streaming.c: the streaming-store threshold (ckernel/cpu.h): the last-level
+ * cache size, read once, the default rule (3/4 of it), the CKERNEL_STREAMING_MIN_BYTES
+ * override and ck_set_streaming_threshold(). Kernels read the threshold when they are
+ * built (builders/compose.c); the streaming kernel itself is kernels/streaming.c. */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ckernel/cpu.h"
+#include "common/internal.h"
+#include "dispatch/cpu_internal.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#  define CK__HAVE_STREAMING 1 /* SSE2 (the baseline) has the non-temporal stores */
+#else
+#  define CK__HAVE_STREAMING 0
+#endif
+
+/* Where nothing tells the cache size, stream above this (a small server LLC's 3/4). */
+#define CK__STREAMING_FALLBACK_BYTES ((size_t)8 << 20)
+
+static struct {
+    size_t llc;            /* bytes, 0 when unknown */
+    size_t fallback;       /* the default: env, else 3/4 of llc, else the fallback */
+    char reason[96];
+} ck__stream;
+static pthread_once_t ck__stream_once = PTHREAD_ONCE_INIT;
+/* 0: the default; anything else: set by ck_set_streaming_threshold. */
+static _Atomic size_t ck__stream_api;
+
+/* "32768K" (sysfs cache size) -> bytes; 0 when malformed. */
+static size_t parse_cache_size(const char *text) {
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || end == text) {
+        return 0;
+    }
+    unsigned long long mul = 1;
+    if (*end == 'K') {
+        mul = 1024;
+    } else if (*end == 'M') {
+        mul = 1024 * 1024;
+    } else if (*end != '\n' && *end != '\0') {
+        return 0;
+    }
+    return v > SIZE_MAX / mul ? 0 : (size_t)(v * mul);
+}
+
+/* The largest data or unified cache of cpu0 in sysfs: one instance (what a core can use;
+ * sysconf on some virtual machines reports the sum over all the sockets' caches). */
+static size_t llc_from_sysfs(void) {
+    size_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96], buf[64];
+        int level = 0;
+        size_t size = 0;
+        static const char *const fields[] = {"level", "type", "size"};
+        int ok = 1;
+        for (int f = 0; f < 3 && ok; f++) {
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i,
+                     fields[f]);
+            FILE *fp = fopen(path, "re");
+            ok = fp != NULL && fgets(buf, sizeof buf, fp) != NULL;
+            if (fp != NULL) {
+                fclose(fp);
+            }
+            if (!ok) {
+                break;
+            }
+            if (f == 0) {
+                level = atoi(buf);
+            } else if (f == 1) {
+                ok = strncmp(buf, "Instruction", 11) != 0;
+            } else {
+                size = parse_cache_size(buf);
+            }
+        }
+        if (ok && size != 0 && level >= best_level) {
+            best = size;
+            best_level = level;
+        }
+        if (!ok && level == 0) {
+            break; /* no index<i>: the list ended */
+        }
+    }
+    return best;
+}
+
+static size_t llc_from_sysconf(void) {
+    static const int names[] = {
+#ifdef _SC_LEVEL4_CACHE_SIZE
+        _SC_LEVEL4_CACHE_SIZE,
+#endif
+#ifdef _SC_LEVEL3_CACHE_SIZE
+        _SC_LEVEL3_CACHE_SIZE,
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+        _SC_LEVEL2_CACHE_SIZE,
+#endif
+        -1};
+    for (size_t i = 0; names[i] != -1; i++) {
+        const long v = sysconf(names[i]);
+        if (v > 0) {
+            return (size_t)v;
+        }
+    }
+    return 0;
+}
+
+static void format_bytes(char *out, size_t cap, size_t bytes) {
+    if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0) {
+        snprintf(out, cap, "%zu MiB", bytes >> 20);
+    } else if (bytes >= 1024 && bytes % 1024 == 0) {
+        snprintf(out, cap, "%zu KiB", bytes >> 10);
+    } else {
+        snprintf(out, cap, "%zu bytes", bytes);
+    }
+}
+
+static void ck__stream_init(void) {
+    ck__stream.llc = llc_from_sysfs();
+    if (ck__stream.llc == 0) {
+        ck__stream.llc = llc_from_sysconf();
+    }
+    if (!CK__HAVE_STREAMING) {
+        ck__stream.fallback = SIZE_MAX;
+        snprintf(ck__stream.reason, sizeof ck__stream.reason,
+                 "no streaming stores on this architecture");
+        return;
+    }
+    const char *env = getenv("CKERNEL_STREAMING_MIN_BYTES");
+    if (env != NULL && env[0] != '\0') {
+        char *end = NULL;
+        errno = 0;
+        const unsigned long long v = strtoull(env, &end, 10);
+        if (strcmp(env, "off") == 0) {
+            ck__stream.fallback = SIZE_MAX;
+            snprintf(ck__stream.reason, sizeof ck__stream.reason,
+                     "CKERNEL_STREAMING_MIN_BYTES=off");
+            return;
+        }
+        if (errno == 0 && end != env && *end == '\0' && env[0] != '-' && v > 0 &&
+            v <= SIZE_MAX) {
+            ck__stream.fallback = (size_t)v;
+            snprintf(ck__stream.reason, sizeof ck__stream.reason, "CKERNEL_STREAMING_MIN_BYTES");
+            return;
+        }
+        /* A malformed value is ignored (it is a tuning knob); info shows what applies. */
+    }
+    char size[32];
+    if (ck__stream.llc != 0) {
+        ck__stream.fallback = ck__stream.llc / 4 * 3;
+        format_bytes(size, sizeof size, ck__stream.llc);
+        snprintf(ck__stream.reason, sizeof ck__stream.reason, "3/4 of the %s last-level cache",
+                 size);
+    } else {
+        ck__stream.fallback = CK__STREAMING_FALLBACK_BYTES;
+        format_bytes(size, sizeof size, CK__STREAMING_FALLBACK_BYTES);
+        snprintf(ck__stream.reason, sizeof ck__stream.reason,
+                 "%s: the cache size is unknown", size);
+    }
+}
+
+size_t ck_cpu_llc_bytes(void) {
+    pthread_once(&ck__stream_once, ck__stream_init);
+    return ck__stream.llc;
+}
+
+size_t ck_get_streaming_threshold(void) {
+    pthread_once(&ck__stream_once, ck__stream_init);
+    const size_t api = atomic_load_explicit(&ck__stream_api, memory_order_relaxed);
+    if (!CK__HAVE_STREAMING) {
+        return SIZE_MAX;
+    }
+    return api != 0 ? api : ck__stream.fallback;
+}
+
+/* What builds read: the threshold in effect, 0 until first computed (every build asks, so
+ * the once-check and the two sources are folded into one load). */
+static _Atomic size_t ck__stream_effective;
+
+size_t ck__streaming_min_bytes(void) {
+    size_t v = atomic_load_explicit(&ck__stream_effective, memory_order_relaxed);
+    if (CK_LIKELY(v != 0)) {
+        return v;
+    }
+    v = ck_get_streaming_threshold();
+    size_t expected = 0; /* a setter that ran meanwhile stored the newer value: keep it */
+    atomic_compare_exchange_strong_explicit(&ck__stream_effective, &expected, v,
+                                            memory_order_relaxed, memory_order_relaxed);
+    return atomic_load_explicit(&ck__stream_effective, memory_order_relaxed);
+}
+
+void ck_set_streaming_threshold(size_t bytes) {
+    atomic_store_explicit(&ck__stream_api, bytes, memory_order_relaxed);
+    atomic_store_explicit(&ck__stream_effective, ck_get_streaming_threshold(),
+                          memory_order_relaxed);
+}
+
+const char *ck_streaming_threshold_reason(void) {
+    pthread_once(&ck__stream_once, ck__stream_init);
+    if (CK__HAVE_STREAMING && atomic_load_explicit(&ck__stream_api, memory_order_relaxed) != 0) {
+        return "ck_set_streaming_threshold";
+    }
+    return ck__stream.reason;
+}

@@ -1,0 +1,80 @@
+/* src/kernels/streaming.dispatch.c: the streaming-store loops of the streaming kernel
+ * (kernels/streaming.c), compiled once per CPU target: a copy, and the conversions worth a
+ * loop of their own (lossless casts into float64, written straight from the source). Each
+ * takes a destination aligned to 64 bytes and a whole number of 64-byte lines; the caller
+ * does the head, the tail and the closing fence. Sources may be unaligned. Targets without
+ * SSE2 (not x86-64) have none: the kernel is never built there. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/dispatch_target.h"
+#include "kernels/streaming_loops.h"
+
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+
+/* Bytes: a multiple of 64. */
+static void nt_copy(char *d, const char *s, size_t bytes) {
+    for (size_t i = 0; i < bytes; i += 64) {
+#  if CK__HAVE_AVX512
+        _mm512_stream_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
+#  elif defined(__AVX2__)
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
+        _mm256_stream_si256((__m256i *)(void *)(d + i), a);
+        _mm256_stream_si256((__m256i *)(void *)(d + i + 32), b);
+#  else
+        for (size_t j = 0; j < 64; j += 16) {
+            _mm_stream_si128((__m128i *)(void *)(d + i + j),
+                             _mm_loadu_si128((const __m128i *)(const void *)(s + i + j)));
+        }
+#  endif
+    }
+}
+
+/* n: a multiple of 8 (one destination line). */
+static void nt_int32_float64(char *d, const char *s, size_t n) {
+    double *out = (double *)(void *)d;
+    for (size_t i = 0; i < n; i += 8) {
+        const char *p = s + i * 4;
+#  if CK__HAVE_AVX512
+        _mm512_stream_pd(out + i, _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)p)));
+#  elif defined(__AVX2__)
+        _mm256_stream_pd(out + i, _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)p)));
+        _mm256_stream_pd(out + i + 4,
+                         _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(p + 16))));
+#  else
+        for (size_t j = 0; j < 8; j += 4) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j * 4));
+            _mm_stream_pd(out + i + j, _mm_cvtepi32_pd(v));
+            _mm_stream_pd(out + i + j + 2, _mm_cvtepi32_pd(_mm_unpackhi_epi64(v, v)));
+        }
+#  endif
+    }
+}
+
+/* n: a multiple of 8. */
+static void nt_float32_float64(char *d, const char *s, size_t n) {
+    double *out = (double *)(void *)d;
+    const float *in = (const float *)(const void *)s;
+    for (size_t i = 0; i < n; i += 8) {
+#  if CK__HAVE_AVX512
+        _mm512_stream_pd(out + i, _mm512_cvtps_pd(_mm256_loadu_ps(in + i)));
+#  elif defined(__AVX2__)
+        _mm256_stream_pd(out + i, _mm256_cvtps_pd(_mm_loadu_ps(in + i)));
+        _mm256_stream_pd(out + i + 4, _mm256_cvtps_pd(_mm_loadu_ps(in + i + 4)));
+#  else
+        for (size_t j = 0; j < 8; j += 4) {
+            const __m128 v = _mm_loadu_ps(in + i + j);
+            _mm_stream_pd(out + i + j, _mm_cvtps_pd(v));
+            _mm_stream_pd(out + i + j + 2, _mm_cvtps_pd(_mm_movehl_ps(v, v)));
+        }
+#  endif
+    }
+}
+
+const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {nt_copy, nt_int32_float64,
+                                                            nt_float32_float64};
+#else
+const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {NULL, NULL, NULL};
+#endif

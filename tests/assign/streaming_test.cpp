@@ -1,0 +1,362 @@
+// tests/assign/streaming_test.cpp: streaming stores (kernels/streaming.c). Above the
+// threshold a contiguous destination is written by the streaming kernel; what it writes,
+// where it stops on an error and what it reports must be exactly what the leaf alone does.
+// The threshold itself is checked against the cache size read here from /sys.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ckt.hpp"
+#include "ckt_array.hpp"
+
+namespace {
+
+// Restores the default threshold and the best target, whatever a test did.
+struct Streaming : ::testing::Test {
+    void TearDown() override {
+        ck_set_streaming_threshold(0);
+        ASSERT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);
+    }
+};
+
+bool can_stream() {
+    return ck_get_streaming_threshold() != std::numeric_limits<size_t>::max();
+}
+
+#define REQUIRE_STREAMING()                                                              \
+    do {                                                                                 \
+        if (!can_stream()) GTEST_SKIP() << "no streaming stores: "                       \
+                                        << ck_streaming_threshold_reason();              \
+    } while (0)
+
+// One 1-D assignment of n elements: dst contiguous, src with a stride in elements.
+struct Outcome {
+    int rc = CK_OK;
+    std::string message, tree;
+};
+
+Outcome assign_1d(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t n,
+              intptr_t src_step, ck_errmode mode) {
+    Outcome r;
+    const ck_type *de = ck_type_scalar(did), *se = ck_type_scalar(sid);
+    ck_type *dt = nullptr, *st = nullptr;
+    EXPECT_EQ(ck_type_make_fixed_dim(n, de, &dt), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n, se, &st), CK_OK);
+    const ck_fixed_dim_arrmeta dm = {n, static_cast<intptr_t>(ck_type_data_size(de))};
+    const ck_fixed_dim_arrmeta sm = {n, src_step * static_cast<intptr_t>(ck_type_data_size(se))};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    ctx.flags = CK_EVAL_NO_JIT;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    r.rc = ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(&dm), st,
+                          reinterpret_cast<const char *>(&sm), CK_REQUEST_SINGLE, &ctx);
+    if (r.rc == CK_OK) {
+        char *text = nullptr;
+        if (ck_kernel_describe(ck_builder_root(&b), &text) == CK_OK) r.tree = text;
+        ck_free(text);
+        r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
+    }
+    if (r.rc != CK_OK) r.message = ck_last_error();
+    ck_builder_destroy(&b);
+    ck_type_decref(dt);
+    ck_type_decref(st);
+    return r;
+}
+
+// Source bytes every pair converts without an error in any mode when `small`: 0 and 1;
+// else random bits (bool kept 0/1, as a bool must be).
+std::vector<unsigned char> source_bytes(ck_type_id sid, size_t n, bool small, uint32_t seed) {
+    const size_t sz = ck_type_data_size(ck_type_scalar(sid));
+    std::vector<unsigned char> v(n * sz, 0);
+    std::mt19937 rng(seed);
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char *e = v.data() + i * sz;
+        if (sid == CK_TYPE_BOOL || small) {
+            const int one = static_cast<int>(rng() & 1u);
+            // The value 1 in the source's own representation.
+            switch (sid) {
+            case CK_TYPE_FLOAT16: if (one) { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
+            case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
+            case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
+            default: e[0] = static_cast<unsigned char>(one); break;  // little-endian ints
+            }
+        } else {
+            for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());
+        }
+    }
+    return v;
+}
+
+// Streams (threshold 1 byte) and does not (threshold off) the same assignment; the bytes
+// of the whole destination buffer, guards included, and the outcome must agree.
+void expect_same_with_and_without(ck_type_id did, ck_type_id sid, intptr_t n, size_t dst_skip,
+                                  intptr_t step, ck_errmode mode, bool small, uint32_t seed) {
+    const size_t dsz = ck_type_data_size(ck_type_scalar(did));
+    const auto src = source_bytes(sid, static_cast<size_t>(n * step), small, seed);
+    const size_t guard = 128;
+    alignas(64) static unsigned char a[80000], b[80000];
+    const size_t total = 2 * guard + static_cast<size_t>(n) * dsz;
+    ASSERT_LE(total + dst_skip * dsz, sizeof a);
+    std::memset(a, 0xA5, sizeof a);
+    std::memset(b, 0xA5, sizeof b);
+    char *da = reinterpret_cast<char *>(a + guard + dst_skip * dsz);
+    char *db = reinterpret_cast<char *>(b + guard + dst_skip * dsz);
+    std::vector<unsigned char> s1(src), s2(src);
+    ck_set_streaming_threshold(1);
+    const Outcome streamed = assign_1d(did, da, sid, reinterpret_cast<char *>(s1.data()), n, step, mode);
+    ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
+    const Outcome plain = assign_1d(did, db, sid, reinterpret_cast<char *>(s2.data()), n, step, mode);
+    const std::string what = std::string(ck_type_id_name(did)) + " <- " + ck_type_id_name(sid) +
+                             " n=" + std::to_string(n) + " skip=" + std::to_string(dst_skip) +
+                             " step=" + std::to_string(step) + " mode=" + std::to_string(mode);
+    if (n * static_cast<intptr_t>(dsz) >= 256) {
+        EXPECT_NE(streamed.tree.find("streaming"), std::string::npos) << what << streamed.tree;
+    }
+    EXPECT_EQ(plain.tree.find("streaming"), std::string::npos) << what << plain.tree;
+    EXPECT_EQ(streamed.rc, plain.rc) << what;
+    EXPECT_EQ(streamed.message, plain.message) << what;
+    EXPECT_EQ(std::memcmp(a, b, sizeof a), 0) << what;
+}
+
+TEST_F(Streaming, EveryPairWritesWhatTheLeafAloneWrites) {
+    REQUIRE_STREAMING();
+    // Lengths around the 64-byte lines and the 4 KiB chunk, and starts that move the head.
+    const intptr_t lengths[] = {0, 1, 31, 32, 33, 64, 100, 257, 511, 512, 513, 700};
+    uint32_t seed = 1;
+    for (int d = 0; d < CK_NUM_SCALAR_TYPES; ++d) {
+        for (int s = 0; s < CK_NUM_SCALAR_TYPES; ++s) {
+            const auto did = static_cast<ck_type_id>(d), sid = static_cast<ck_type_id>(s);
+            for (intptr_t n : lengths) {
+                const size_t skip = static_cast<size_t>(seed % 7);
+                expect_same_with_and_without(did, sid, n, skip, 1, CK_ERRMODE_NOCHECK, false, seed);
+                expect_same_with_and_without(did, sid, n, skip, 1, CK_ERRMODE_INEXACT, true, seed);
+                ++seed;
+            }
+            // A strided source goes through the buffer even for a copy.
+            expect_same_with_and_without(did, sid, 300, 3, 2, CK_ERRMODE_NOCHECK, false, seed++);
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
+}
+
+TEST_F(Streaming, EveryCompiledTargetStreamsTheSameBytes) {
+    REQUIRE_STREAMING();
+    const ck_type_id pairs[][2] = {{CK_TYPE_FLOAT64, CK_TYPE_INT32},
+                                   {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32},
+                                   {CK_TYPE_INT16, CK_TYPE_INT16},
+                                   {CK_TYPE_COMPLEX128, CK_TYPE_COMPLEX128},
+                                   {CK_TYPE_FLOAT32, CK_TYPE_FLOAT64},
+                                   {CK_TYPE_INT8, CK_TYPE_FLOAT64}};
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
+        const auto target = static_cast<ck_cpu_target>(t);
+        if (!ck_cpu_target_compiled(target) ||
+            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
+            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
+                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
+            continue;
+        }
+        ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
+        for (const auto &p : pairs) {
+            for (intptr_t n : {40, 513, 4099}) {
+                for (size_t skip : {0, 1, 5}) {
+                    expect_same_with_and_without(p[0], p[1], n, skip, 1, CK_ERRMODE_NOCHECK,
+                                                 false, static_cast<uint32_t>(n + skip));
+                }
+            }
+        }
+    }
+}
+
+TEST_F(Streaming, StreamedCastsMatchTheCConversion) {
+    REQUIRE_STREAMING();
+    // Independent values: C's int32 -> double and float -> double, which are exact.
+    const intptr_t n = 5000;
+    std::vector<int32_t> si(n);
+    std::vector<float> sf(n);
+    std::mt19937 rng(7);
+    for (intptr_t i = 0; i < n; ++i) {
+        si[i] = static_cast<int32_t>(rng());
+        uint32_t bits = rng();
+        std::memcpy(&sf[i], &bits, 4);
+        if (std::isnan(sf[i])) sf[i] = -0.0f;  // NaN payloads are the leaf's business
+    }
+    si[0] = std::numeric_limits<int32_t>::min();
+    si[1] = std::numeric_limits<int32_t>::max();
+    sf[2] = std::numeric_limits<float>::infinity();
+    sf[3] = std::numeric_limits<float>::denorm_min();
+    std::vector<double> out(n + 8);
+    ck_set_streaming_threshold(1);
+    for (size_t skip : {0, 3}) {
+        std::fill(out.begin(), out.end(), 42.0);
+        Outcome r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip),
+                          CK_TYPE_INT32, reinterpret_cast<char *>(si.data()), n, 1,
+                          CK_ERRMODE_INEXACT);
+        ASSERT_EQ(r.rc, CK_OK) << r.message;
+        EXPECT_NE(r.tree.find("streaming"), std::string::npos) << r.tree;
+        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+        for (intptr_t i = 0; i < n; ++i) ASSERT_EQ(out[skip + i], static_cast<double>(si[i])) << i;
+        r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip), CK_TYPE_FLOAT32,
+                      reinterpret_cast<char *>(sf.data()), n, 1, CK_ERRMODE_NOCHECK);
+        ASSERT_EQ(r.rc, CK_OK) << r.message;
+        for (intptr_t i = 0; i < n; ++i) {
+            const double want = static_cast<double>(sf[i]);
+            ASSERT_EQ(std::memcmp(&out[skip + i], &want, 8), 0) << i;
+        }
+        EXPECT_EQ(out[skip + n], 42.0) << "written past the end";
+        if (skip > 0) {
+            EXPECT_EQ(out[skip - 1], 42.0) << "written before the start";
+        }
+    }
+}
+
+TEST_F(Streaming, AFailureInsideAChunkWritesAndReportsWhatTheLeafDoes) {
+    REQUIRE_STREAMING();
+    // float64 -> int32 in overflow mode fails on 1e10 at element 2500 (inside a chunk);
+    // element 1000 is 2.5: fine in overflow mode, a failure in fractional mode.
+    const intptr_t n = 6000;
+    std::vector<double> src(n);
+    for (intptr_t i = 0; i < n; ++i) src[i] = static_cast<double>(i % 1000);
+    src[1000] = 2.5;
+    src[2500] = 1e10;
+    for (ck_errmode mode : {CK_ERRMODE_OVERFLOW, CK_ERRMODE_FRACTIONAL}) {
+        std::vector<int32_t> a(n + 32, -7), b(n + 32, -7);
+        ck_set_streaming_threshold(1);
+        const Outcome s = assign_1d(CK_TYPE_INT32, reinterpret_cast<char *>(a.data() + 1), CK_TYPE_FLOAT64,
+                                reinterpret_cast<char *>(src.data()), n, 1, mode);
+        ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
+        const Outcome p = assign_1d(CK_TYPE_INT32, reinterpret_cast<char *>(b.data() + 1), CK_TYPE_FLOAT64,
+                                reinterpret_cast<char *>(src.data()), n, 1, mode);
+        EXPECT_NE(s.rc, CK_OK);
+        EXPECT_EQ(s.rc, p.rc);
+        EXPECT_EQ(s.message, p.message);
+        EXPECT_EQ(a, b);
+        // Independently: every element before the failing one holds its value.
+        const intptr_t bad = mode == CK_ERRMODE_OVERFLOW ? 2500 : 1000;
+        for (intptr_t i = 0; i < bad; ++i) {
+            ASSERT_EQ(a[1 + i], static_cast<int32_t>(src[i])) << i;
+        }
+        EXPECT_EQ(a[0], -7);
+        EXPECT_EQ(a[n + 1], -7);
+    }
+}
+
+// The largest data/unified cache of cpu0 in sysfs, read here independently.
+size_t sysfs_llc() {
+    size_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; ++i) {
+        const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+        std::ifstream lf(dir + "level"), tf(dir + "type"), sf(dir + "size");
+        int level = 0;
+        std::string type, size;
+        if (!(lf >> level) || !(tf >> type) || !(sf >> size)) break;
+        if (type == "Instruction") continue;
+        size_t v = std::stoull(size);
+        if (size.back() == 'K') v *= 1024;
+        if (size.back() == 'M') v *= 1024 * 1024;
+        if (level >= best_level) {
+            best = v;
+            best_level = level;
+        }
+    }
+    return best;
+}
+
+TEST_F(Streaming, TheDefaultThresholdIsThreeQuartersOfTheLastLevelCache) {
+    REQUIRE_STREAMING();
+    if (std::getenv("CKERNEL_STREAMING_MIN_BYTES") != nullptr) {
+        GTEST_SKIP() << "CKERNEL_STREAMING_MIN_BYTES is set";
+    }
+    const size_t llc = sysfs_llc();
+    if (llc == 0) GTEST_SKIP() << "no cache sizes in /sys";
+    EXPECT_EQ(ck_cpu_llc_bytes(), llc);
+    EXPECT_EQ(ck_get_streaming_threshold(), llc / 4 * 3);
+    const std::string reason = ck_streaming_threshold_reason();
+    EXPECT_EQ(reason.rfind("3/4 of the ", 0), 0u) << reason;
+    ck_set_streaming_threshold(12345);
+    EXPECT_EQ(ck_get_streaming_threshold(), 12345u);
+    EXPECT_EQ(std::string(ck_streaming_threshold_reason()), "ck_set_streaming_threshold");
+    ck_set_streaming_threshold(0);
+    EXPECT_EQ(ck_get_streaming_threshold(), llc / 4 * 3);
+}
+
+TEST_F(Streaming, TheWholeDestinationDecidesNotOneRow) {
+    REQUIRE_STREAMING();
+    // 64 rows of 64 float64 = 32 KiB: a threshold of 16 KiB streams it although no row
+    // (512 bytes) reaches it; 64 KiB does not. Rows are contiguous, coalesced or not.
+    ckt::Array src("64 * 64 * int32"), dst("64 * 64 * float64");
+    auto explain = [&](size_t threshold) {
+        ck_set_streaming_threshold(threshold);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        EXPECT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
+                                 ck_array_type(src.get()), ck_array_arrmeta(src.get()),
+                                 CK_REQUEST_SINGLE, nullptr),
+                  CK_OK);
+        char *text = nullptr;
+        EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+        std::string t = text != nullptr ? text : "";
+        ck_free(text);
+        ck_builder_destroy(&b);
+        return t;
+    };
+    EXPECT_NE(explain(16 << 10).find("streaming"), std::string::npos);
+    EXPECT_NE(explain(32 << 10).find("streaming"), std::string::npos);
+    EXPECT_EQ(explain((32 << 10) + 1).find("streaming"), std::string::npos);
+    EXPECT_EQ(explain(64 << 10).find("streaming"), std::string::npos);
+}
+
+TEST_F(Streaming, ParallelAssignmentGivesTheSameBytes) {
+    REQUIRE_STREAMING();
+    const int m = 512, n = 1000;
+    const std::string st = std::to_string(m) + " * " + std::to_string(n);
+    ckt::Array src((st + " * int16").c_str()), a((st + " * float32").c_str()),
+        b((st + " * float32").c_str());
+    int16_t *s = reinterpret_cast<int16_t *>(src.data());
+    for (int i = 0; i < m * n; ++i) s[i] = static_cast<int16_t>(i * 7919);
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.max_threads = 2;
+    ctx.grain_bytes = 64 << 10;
+    ck_set_streaming_threshold(1);
+    ASSERT_EQ(ck_parallel_assign(a.get(), src.get(), &ctx), CK_OK) << ck_last_error();
+    for (int i = 0; i < m * n; ++i) {
+        ASSERT_EQ(reinterpret_cast<const float *>(a.data())[i], static_cast<float>(s[i])) << i;
+    }
+    ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
+    ASSERT_EQ(ck_parallel_assign(b.get(), src.get(), &ctx), CK_OK) << ck_last_error();
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * m * n), 0);
+}
+
+TEST_F(Streaming, AllocationFailureAtEveryPointOfAStreamingBuild) {
+    REQUIRE_STREAMING();
+    ck_set_streaming_threshold(1);
+    // Types, arrays and a streaming kernel: every allocation of the way may fail.
+    const int64_t points = ckt::for_each_alloc_failure([] {
+        ck_type *dt = nullptr, *st = nullptr;
+        int rc = ck_type_parse("300 * 7 * float64", &dt);
+        if (rc == CK_OK) rc = ck_type_parse("300 * 7 * int16", &st);
+        ck_array *d = nullptr, *s = nullptr;
+        if (rc == CK_OK) rc = ck_array_new(dt, &d);
+        if (rc == CK_OK) rc = ck_array_new(st, &s);
+        if (rc == CK_OK) rc = ck_assign(d, s, nullptr);
+        ck_array_free(d);
+        ck_array_free(s);
+        ck_type_decref(dt);
+        ck_type_decref(st);
+        return rc;
+    });
+    EXPECT_GT(points, 0);
+}
+
+}  // namespace
