@@ -324,7 +324,7 @@ TEST_F(Streaming, ParallelAssignmentGivesTheSameBytes) {
     ckt::Array src((st + " * int16").c_str()), a((st + " * float32").c_str()),
         b((st + " * float32").c_str());
     int16_t *s = reinterpret_cast<int16_t *>(src.data());
-    for (int i = 0; i < m * n; ++i) s[i] = static_cast<int16_t>(i * 7919);
+    for (int64_t i = 0; i < m * n; ++i) s[i] = static_cast<int16_t>((i * 7919) % 65536 - 32768);
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.max_threads = 2;
     ctx.grain_bytes = 64 << 10;
