@@ -297,6 +297,14 @@ TEST(BenchCli, JsonHasMachineBuildAndEveryField) {
     }
     EXPECT_EQ(j["machine"]["detected_target"].str,
               ck_cpu_target_name(ck_cpu_detected_target()));
+    // The bench process reads the same threshold (environment and cache) as this one.
+    ASSERT_TRUE(j["machine"].has("streaming_min_bytes"));
+    if (ck_get_streaming_threshold() == SIZE_MAX) {
+        EXPECT_EQ(j["machine"]["streaming_min_bytes"].kind, Json::Null);
+    } else {
+        EXPECT_EQ(j["machine"]["streaming_min_bytes"].num,
+                  static_cast<double>(ck_get_streaming_threshold()));
+    }
     EXPECT_EQ(j["build"].kind, Json::Object);
     EXPECT_EQ(j["build"]["options"].str, ck_build_options());
     EXPECT_EQ(j["build"]["version"].str, ck_version_string());

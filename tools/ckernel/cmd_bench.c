@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,13 @@ static int write_json(FILE *f, const ckb_machine *m, const ckb_run_options *ro, 
     json_string(f, m->features);
     fputs(", \"loadavg\": ", f);
     json_number(f, m->loadavg, m->loadavg >= 0);
+    /* Streaming stores decide several workloads' speed: say where they start (null: off). */
+    const size_t stream_min = ck_get_streaming_threshold();
+    if (stream_min == SIZE_MAX) {
+        fputs(", \"streaming_min_bytes\": null", f);
+    } else {
+        fprintf(f, ", \"streaming_min_bytes\": %zu", stream_min);
+    }
     fputs("},\n  \"build\": {\"version\": ", f);
     json_string(f, ck_version_string());
     fputs(", \"options\": ", f);
@@ -327,6 +335,12 @@ static void print_header(const ckb_machine *m, const ckb_run_options *ro, int qu
            m->features);
     printf("build:   %s; allocator %s; targets compiled: %s\n", ck_build_options(),
            ck_allocator_name(), m->compiled);
+    if (ck_get_streaming_threshold() == SIZE_MAX) {
+        printf("         streaming stores off (%s)\n", ck_streaming_threshold_reason());
+    } else {
+        printf("         streaming stores for destinations of %zu bytes and more (%s)\n",
+               ck_get_streaming_threshold(), ck_streaming_threshold_reason());
+    }
     printf("         bench and plain loops compiled with \"%s\" (no -march: baseline code)\n",
            ckb_compile_flags());
     printf("run:     median of %d samples after %d warm-up, interleaved with the baselines; "
