@@ -15,7 +15,7 @@ packages=(
   gcc g++ clang lld libclang-rt-dev llvm
   libgtest-dev libtbb-dev libcpu-features-dev libjemalloc-dev libffi-dev
   llvm-15-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-matplotlib
   dpkg-dev bzip2 xz-utils debian-archive-keyring
 )
 
