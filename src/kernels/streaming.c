@@ -6,7 +6,7 @@
  * On a contiguous run, elements up to the first 64-byte boundary and after the last go
  * through the leaf as usual; the lines between are written with streaming stores: straight
  * from the source for a copy and for the casts that have a loop of their own
- * (streaming.dispatch.c), else chunk by chunk through the leaf into a 4 KiB stack buffer
+ * (streaming.dispatch.c: int32 and float32 -> float64, float64 -> float32 nocheck), else chunk by chunk through the leaf into a 4 KiB stack buffer
  * (which stays in L1) that is then streamed out. One fence ends every run, so the stores
  * are ordered before the kernel returns. A leaf that fails on a chunk is run again on the
  * same chunk straight into the destination: the destination then holds exactly what the
@@ -132,7 +132,6 @@ int ck__streaming_supported(size_t dst_size) {
 
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
-    (void)mode; /* the casts streamed straight are lossless: every mode is nocheck for them */
     if (!ck__streaming_supported(dst_size)) {
         return ck_set_error(CK_ERR_INTERNAL, "streaming kernel for %zu-byte elements", dst_size);
     }
@@ -157,8 +156,12 @@ int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_ty
         k->via = CK__STREAM_CAST;
         k->cast = loops->int32_float64;
     } else if (dst_id == CK_TYPE_FLOAT64 && src_id == CK_TYPE_FLOAT32) {
-        k->via = CK__STREAM_CAST;
+        k->via = CK__STREAM_CAST; /* lossless: the same in every mode */
         k->cast = loops->float32_float64;
+    } else if (dst_id == CK_TYPE_FLOAT32 && src_id == CK_TYPE_FLOAT64 &&
+               mode == CK_ERRMODE_NOCHECK) {
+        k->via = CK__STREAM_CAST;
+        k->cast = loops->float64_float32;
     }
     *offset += CK__STREAMING_CHILD;
     return CK_OK;

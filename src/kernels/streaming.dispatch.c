@@ -1,7 +1,8 @@
 /* src/kernels/streaming.dispatch.c: the streaming-store loops of the streaming kernel
  * (kernels/streaming.c), compiled once per CPU target: a copy, and the conversions worth a
- * loop of their own (lossless casts into float64, written straight from the source). Each
- * takes a destination aligned to 64 bytes and a whole number of 64-byte lines; the caller
+ * loop of their own (lossless casts into float64, and float64 -> float32 nocheck, written
+ * straight from the source). Each takes a destination aligned to 64 bytes and a whole
+ * number of 64-byte lines; the caller
  * does the head, the tail and the closing fence. Sources may be unaligned. Targets without
  * SSE2 (not x86-64) have none: the kernel is never built there. */
 #include <stddef.h>
@@ -73,8 +74,34 @@ static void nt_float32_float64(char *d, const char *s, size_t n) {
     }
 }
 
-const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {nt_copy, nt_int32_float64,
-                                                            nt_float32_float64};
+/* n: a multiple of 16 (one destination line). The C conversion (float)x of the nocheck
+ * leaf: rounded in the current mode, inf beyond the range, NaN kept quiet. */
+static void nt_float64_float32(char *d, const char *s, size_t n) {
+    float *out = (float *)(void *)d;
+    const double *in = (const double *)(const void *)s;
+    for (size_t i = 0; i < n; i += 16) {
+#  if CK__HAVE_AVX512
+        const __m256 lo = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i));
+        const __m256 hi = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i + 8));
+        _mm512_stream_ps(out + i, _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1));
+#  elif defined(__AVX2__)
+        for (size_t j = 0; j < 16; j += 8) {
+            const __m128 lo = _mm256_cvtpd_ps(_mm256_loadu_pd(in + i + j));
+            const __m128 hi = _mm256_cvtpd_ps(_mm256_loadu_pd(in + i + j + 4));
+            _mm256_stream_ps(out + i + j, _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1));
+        }
+#  else
+        for (size_t j = 0; j < 16; j += 4) {
+            const __m128 lo = _mm_cvtpd_ps(_mm_loadu_pd(in + i + j));
+            const __m128 hi = _mm_cvtpd_ps(_mm_loadu_pd(in + i + j + 2));
+            _mm_stream_ps(out + i + j, _mm_movelh_ps(lo, hi));
+        }
+#  endif
+    }
+}
+
+const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {
+    nt_copy, nt_int32_float64, nt_float32_float64, nt_float64_float32};
 #else
-const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {NULL, NULL, NULL};
+const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {NULL, NULL, NULL, NULL};
 #endif

@@ -213,6 +213,19 @@ TEST_F(Streaming, StreamedCastsMatchTheCConversion) {
             ASSERT_EQ(std::memcmp(&out[skip + i], &want, 8), 0) << i;
         }
         EXPECT_EQ(out[skip + n], 42.0) << "written past the end";
+        // float64 -> float32 nocheck: C's (float)x, out of range to inf, rounded to nearest.
+        std::vector<double> sd(n);
+        for (intptr_t i = 0; i < n; ++i) sd[i] = static_cast<double>(si[i]) * 1.0e30 + 0.1 * i;
+        std::vector<float> of(n + 8, 42.0f);
+        r = assign_1d(CK_TYPE_FLOAT32, reinterpret_cast<char *>(of.data() + skip), CK_TYPE_FLOAT64,
+                      reinterpret_cast<char *>(sd.data()), n, 1, CK_ERRMODE_NOCHECK);
+        ASSERT_EQ(r.rc, CK_OK) << r.message;
+        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+        for (intptr_t i = 0; i < n; ++i) {
+            const float want = static_cast<float>(sd[i]);
+            ASSERT_EQ(std::memcmp(&of[skip + i], &want, 4), 0) << i << " " << sd[i];
+        }
+        EXPECT_EQ(of[skip + n], 42.0f) << "written past the end";
         if (skip > 0) {
             EXPECT_EQ(out[skip - 1], 42.0) << "written before the start";
         }
