@@ -288,7 +288,8 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         const intptr_t size[2] = {lv[n - 2].size, lv[n - 1].size};
         const intptr_t ds[2] = {lv[n - 2].dst_stride, lv[n - 1].dst_stride};
         const intptr_t ss[2] = {lv[n - 2].src_stride[0], lv[n - 1].src_stride[0]};
-        CK_RETURN_IF_ERROR(ck__make_tiled_2d(ckb, offset, size, ds, ss, *req));
+        CK_RETURN_IF_ERROR(
+            ck__make_tiled_2d(ckb, offset, size, ds, ss, w->st[0]->data_size, *req));
         *req = CK_REQUEST_STRIDED;
     }
     w->dim += n;

@@ -1,0 +1,227 @@
+// tests/assign/transpose_test.cpp: the transposing path of the tiled kernel (a source
+// contiguous along the destination's outer dimension; kernels/transpose.dispatch.c). Every
+// element must be what the scalar leaf makes of it alone, on every compiled target, for
+// every type pair and odd shapes around the 8x8 / 4x4 blocks and the tile edges; a failing
+// element gives the leaf's status and message; a failed buffer allocation is CK_ERR_NOMEM.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ckt.hpp"
+
+namespace {
+
+struct Transposed : ::testing::Test {
+    void TearDown() override {
+        ASSERT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);
+    }
+};
+
+struct Outcome {
+    int rc = CK_OK;
+    std::string message, tree;
+};
+
+// dst (n0 x n1, C order) <- src seen transposed: element (i, j) at src + i*ssz + j*n0*ssz.
+Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t n0,
+                          intptr_t n1, ck_errmode mode) {
+    Outcome r;
+    const ck_type *de = ck_type_scalar(did), *se = ck_type_scalar(sid);
+    const intptr_t dsz = static_cast<intptr_t>(ck_type_data_size(de));
+    const intptr_t ssz = static_cast<intptr_t>(ck_type_data_size(se));
+    ck_type *d1 = nullptr, *dt = nullptr, *s1 = nullptr, *st = nullptr;
+    EXPECT_EQ(ck_type_make_fixed_dim(n1, de, &d1), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n0, d1, &dt), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n1, se, &s1), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n0, s1, &st), CK_OK);
+    const ck_fixed_dim_arrmeta dm[2] = {{n0, n1 * dsz}, {n1, dsz}};
+    const ck_fixed_dim_arrmeta sm[2] = {{n0, ssz}, {n1, n0 * ssz}};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    ctx.flags = CK_EVAL_NO_JIT;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    r.rc = ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(dm), st,
+                          reinterpret_cast<const char *>(sm), CK_REQUEST_SINGLE, &ctx);
+    if (r.rc == CK_OK) {
+        char *text = nullptr;
+        if (ck_kernel_describe(ck_builder_root(&b), &text) == CK_OK) r.tree = text;
+        ck_free(text);
+        r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
+    }
+    if (r.rc != CK_OK) r.message = ck_last_error();
+    ck_builder_destroy(&b);
+    for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
+    return r;
+}
+
+// One scalar through the scalar leaf alone (0-d assignment).
+Outcome assign_one(ck_type_id did, char *dst, ck_type_id sid, char *src, ck_errmode mode) {
+    Outcome r;
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    r.rc = ck_make_assign(&b, &off, ck_type_scalar(did), nullptr, ck_type_scalar(sid), nullptr,
+                          CK_REQUEST_SINGLE, &ctx);
+    if (r.rc == CK_OK) r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
+    if (r.rc != CK_OK) r.message = ck_last_error();
+    ck_builder_destroy(&b);
+    return r;
+}
+
+// Random source bits (bool kept 0/1); with `small`, only the values 0 and 1 (no pair fails).
+std::vector<unsigned char> source(ck_type_id sid, size_t n, bool small, uint32_t seed) {
+    const size_t sz = ck_type_data_size(ck_type_scalar(sid));
+    std::vector<unsigned char> v(n * sz, 0);
+    std::mt19937 rng(seed);
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char *e = v.data() + i * sz;
+        if (sid == CK_TYPE_BOOL || small) {
+            const int one = static_cast<int>(rng() & 1u);
+            if (!one) continue;
+            switch (sid) {
+            case CK_TYPE_FLOAT16: { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
+            case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = 1; std::memcpy(e, &f, 4); } break;
+            case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = 1; std::memcpy(e, &d, 8); } break;
+            default: e[0] = 1; break;
+            }
+        } else {
+            for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());
+        }
+    }
+    return v;
+}
+
+void expect_elementwise(ck_type_id did, ck_type_id sid, intptr_t n0, intptr_t n1,
+                        ck_errmode mode, bool small, uint32_t seed) {
+    const size_t dsz = ck_type_data_size(ck_type_scalar(did));
+    const size_t ssz = ck_type_data_size(ck_type_scalar(sid));
+    auto src = source(sid, static_cast<size_t>(n0 * n1), small, seed);
+    const size_t guard = 64;
+    std::vector<unsigned char> got(static_cast<size_t>(n0 * n1) * dsz + 2 * guard, 0xA5);
+    std::vector<unsigned char> want(got);
+    const Outcome r = assign_transposed(did, reinterpret_cast<char *>(got.data() + guard), sid,
+                                        reinterpret_cast<char *>(src.data()), n0, n1, mode);
+    const std::string what = std::string(ck_type_id_name(did)) + " <- " + ck_type_id_name(sid) +
+                             " " + std::to_string(n0) + "x" + std::to_string(n1);
+    ASSERT_EQ(r.rc, CK_OK) << what << ": " << r.message;
+    if (n1 >= 8 && n0 > 1) {
+        EXPECT_NE(r.tree.find("transposed in registers"), std::string::npos) << what << r.tree;
+    }
+    for (intptr_t i = 0; i < n0; ++i) {
+        for (intptr_t j = 0; j < n1; ++j) {
+            char *d = reinterpret_cast<char *>(want.data() + guard + static_cast<size_t>(i * n1 + j) * dsz);
+            char *s = reinterpret_cast<char *>(src.data() + static_cast<size_t>(i + j * n0) * ssz);
+            ASSERT_EQ(assign_one(did, d, sid, s, mode).rc, CK_OK);
+        }
+    }
+    EXPECT_EQ(got, want) << what;
+}
+
+TEST_F(Transposed, EveryPairGivesWhatTheLeafGivesForEachElement) {
+    const intptr_t shapes[][2] = {{2, 8}, {9, 17}, {8, 8}, {33, 40}, {5, 100}, {70, 9}};
+    uint32_t seed = 3;
+    for (int d = 0; d < CK_NUM_SCALAR_TYPES; ++d) {
+        for (int s = 0; s < CK_NUM_SCALAR_TYPES; ++s) {
+            const auto did = static_cast<ck_type_id>(d), sid = static_cast<ck_type_id>(s);
+            for (const auto &sh : shapes) {
+                expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_NOCHECK, false, seed);
+                expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_INEXACT, true, seed);
+                ++seed;
+            }
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
+}
+
+TEST_F(Transposed, EveryCompiledTargetTransposesAlike) {
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
+        const auto target = static_cast<ck_cpu_target>(t);
+        if (!ck_cpu_target_compiled(target) ||
+            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
+            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
+                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
+            continue;
+        }
+        ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
+        for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT64, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
+            // Past one 4096-column tile, with 8-row tiles and odd edges.
+            expect_elementwise(CK_TYPE_FLOAT64, s, 19, 4200, CK_ERRMODE_NOCHECK, false, 11);
+            expect_elementwise(CK_TYPE_FLOAT64, s, 3, 13, CK_ERRMODE_NOCHECK, false, 12);
+        }
+    }
+}
+
+TEST_F(Transposed, AFailingElementGivesTheLeafsStatusAndMessage) {
+    // float64 -> int32 (overflow mode): element (5, 70) holds 1e10.
+    const intptr_t n0 = 12, n1 = 100;
+    std::vector<double> src(static_cast<size_t>(n0 * n1));
+    for (size_t k = 0; k < src.size(); ++k) src[k] = static_cast<double>(k % 97);
+    src[static_cast<size_t>(5 + 70 * n0)] = 1e10;
+    std::vector<int32_t> dst(static_cast<size_t>(n0 * n1) + 2, -7);
+    const Outcome r = assign_transposed(CK_TYPE_INT32, reinterpret_cast<char *>(dst.data() + 1),
+                                        CK_TYPE_FLOAT64, reinterpret_cast<char *>(src.data()), n0,
+                                        n1, CK_ERRMODE_OVERFLOW);
+    int32_t one = 0;
+    const Outcome alone = assign_one(CK_TYPE_INT32, reinterpret_cast<char *>(&one), CK_TYPE_FLOAT64,
+                                     reinterpret_cast<char *>(&src[static_cast<size_t>(5 + 70 * n0)]),
+                                     CK_ERRMODE_OVERFLOW);
+    EXPECT_EQ(r.rc, CK_ERR_OVERFLOW);
+    EXPECT_EQ(r.rc, alone.rc);
+    EXPECT_EQ(r.message, alone.message);
+    // Rows before the failing one (tiles of 8 rows: rows 0..4 of the first tile are done
+    // in full) hold their values; nothing is written outside the destination.
+    for (intptr_t i = 0; i < 5; ++i) {
+        for (intptr_t j = 0; j < n1; ++j) {
+            ASSERT_EQ(dst[static_cast<size_t>(1 + i * n1 + j)], static_cast<int32_t>(src[static_cast<size_t>(i + j * n0)]));
+        }
+    }
+    EXPECT_EQ(dst.front(), -7);
+    EXPECT_EQ(dst.back(), -7);
+}
+
+TEST_F(Transposed, AllocationFailureAtEveryPointOfATransposedAssignment) {
+    // The types, the kernel (inline: nothing to allocate) and the transpose buffer, which
+    // is allocated when the kernel runs.
+    const intptr_t n0 = 16, n1 = 32;
+    std::vector<int32_t> src(static_cast<size_t>(n0 * n1), 3);
+    std::vector<double> dst(static_cast<size_t>(n0 * n1), 0.0);
+    const ck_fixed_dim_arrmeta dm[2] = {{n0, n1 * 8}, {n1, 8}};
+    const ck_fixed_dim_arrmeta sm[2] = {{n0, 4}, {n1, n0 * 4}};
+    const int64_t points = ckt::for_each_alloc_failure([&] {
+        ck_type *d1 = nullptr, *dt = nullptr, *s1 = nullptr, *st = nullptr;
+        int rc = ck_type_make_fixed_dim(n1, ck_type_scalar(CK_TYPE_FLOAT64), &d1);
+        if (rc == CK_OK) rc = ck_type_make_fixed_dim(n0, d1, &dt);
+        if (rc == CK_OK) rc = ck_type_make_fixed_dim(n1, ck_type_scalar(CK_TYPE_INT32), &s1);
+        if (rc == CK_OK) rc = ck_type_make_fixed_dim(n0, s1, &st);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        if (rc == CK_OK) {
+            rc = ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(dm), st,
+                                reinterpret_cast<const char *>(sm), CK_REQUEST_SINGLE, nullptr);
+        }
+        if (rc == CK_OK) {
+            char *s = reinterpret_cast<char *>(src.data());
+            rc = ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(dst.data()), &s);
+        }
+        ck_builder_destroy(&b);
+        for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
+        return rc;
+    });
+    EXPECT_EQ(points, 5) << "four types and the transpose buffer";
+    const Outcome r = assign_transposed(CK_TYPE_FLOAT64, reinterpret_cast<char *>(dst.data()),
+                                        CK_TYPE_INT32, reinterpret_cast<char *>(src.data()), n0, n1,
+                                        CK_ERRMODE_NOCHECK);
+    EXPECT_NE(r.tree.find("transposed in registers"), std::string::npos) << r.tree;
+    EXPECT_EQ(dst[0], 3.0);
+}
+
+}  // namespace
