@@ -6,7 +6,8 @@
  * On a contiguous run, elements up to the first 64-byte boundary and after the last go
  * through the leaf as usual; the lines between are written with streaming stores: straight
  * from the source for a copy and for the casts that have a loop of their own
- * (streaming.dispatch.c: int32 and float32 -> float64, float64 -> float32 nocheck), else chunk by chunk through the leaf into a 4 KiB stack buffer
+ * (streaming.dispatch.c: int32 and float32 -> float64, float64 -> float32 and -> int32
+ * nocheck), else chunk by chunk through the leaf into a 4 KiB stack buffer
  * (which stays in L1) that is then streamed out. One fence ends every run, so the stores
  * are ordered before the kernel returns. A leaf that fails on a chunk is run again on the
  * same chunk straight into the destination: the destination then holds exactly what the
@@ -162,6 +163,10 @@ int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_ty
                mode == CK_ERRMODE_NOCHECK) {
         k->via = CK__STREAM_CAST;
         k->cast = loops->float64_float32;
+    } else if (dst_id == CK_TYPE_INT32 && src_id == CK_TYPE_FLOAT64 &&
+               mode == CK_ERRMODE_NOCHECK) {
+        k->via = CK__STREAM_CAST;
+        k->cast = loops->float64_int32;
     }
     *offset += CK__STREAMING_CHILD;
     return CK_OK;

@@ -1,7 +1,7 @@
 /* src/kernels/streaming.dispatch.c: the streaming-store loops of the streaming kernel
  * (kernels/streaming.c), compiled once per CPU target: a copy, and the conversions worth a
- * loop of their own (lossless casts into float64, and float64 -> float32 nocheck, written
- * straight from the source). Each takes a destination aligned to 64 bytes and a whole
+ * loop of their own (lossless casts into float64, float64 -> float32 and float64 -> int32
+ * nocheck, written straight from the source). Each takes a destination aligned to 64 bytes and a whole
  * number of 64-byte lines; the caller
  * does the head, the tail and the closing fence. Sources may be unaligned. Targets without
  * SSE2 (not x86-64) have none: the kernel is never built there. */
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kernels/dispatch_target.h"
+#include "kernels/f64_to_i32.h"
 #include "kernels/streaming_loops.h"
 
 #if defined(__SSE2__)
@@ -100,8 +101,33 @@ static void nt_float64_float32(char *d, const char *s, size_t n) {
     }
 }
 
+/* n: a multiple of 16. The nocheck leaf's saturation, by the same vector body. */
+static void nt_float64_int32(char *d, const char *s, size_t n) {
+    const double *in = (const double *)(const void *)s;
+    for (size_t i = 0; i < n; i += 16) {
+        char *out = d + i * 4;
+#  if CK__HAVE_AVX512
+        const __m256i lo = ck__i32_from_f64x8(_mm512_loadu_pd(in + i));
+        const __m256i hi = ck__i32_from_f64x8(_mm512_loadu_pd(in + i + 8));
+        _mm512_stream_si512((void *)out, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+#  elif defined(__AVX2__)
+        for (size_t j = 0; j < 16; j += 8) {
+            const __m128i lo = ck__i32_from_f64x4(_mm256_loadu_pd(in + i + j));
+            const __m128i hi = ck__i32_from_f64x4(_mm256_loadu_pd(in + i + j + 4));
+            _mm256_stream_si256((__m256i *)(void *)(out + j * 4), _mm256_set_m128i(hi, lo));
+        }
+#  else
+        for (size_t j = 0; j < 16; j += 4) {
+            const __m128i lo = ck__i32_from_f64x2(_mm_loadu_pd(in + i + j));
+            const __m128i hi = ck__i32_from_f64x2(_mm_loadu_pd(in + i + j + 2));
+            _mm_stream_si128((__m128i *)(void *)(out + j * 4), _mm_unpacklo_epi64(lo, hi));
+        }
+#  endif
+    }
+}
+
 const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {
-    nt_copy, nt_int32_float64, nt_float32_float64, nt_float64_float32};
+    nt_copy, nt_int32_float64, nt_float32_float64, nt_float64_float32, nt_float64_int32};
 #else
-const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {NULL, NULL, NULL, NULL};
+const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {NULL, NULL, NULL, NULL, NULL};
 #endif

@@ -15,6 +15,7 @@ typedef struct ck__stream_loops {
     ck__stream_cast_fn int32_float64;
     ck__stream_cast_fn float32_float64;
     ck__stream_cast_fn float64_float32; /* nocheck only */
+    ck__stream_cast_fn float64_int32;   /* nocheck only */
 } ck__stream_loops;
 
 #endif

@@ -226,6 +226,29 @@ TEST_F(Streaming, StreamedCastsMatchTheCConversion) {
             ASSERT_EQ(std::memcmp(&of[skip + i], &want, 4), 0) << i << " " << sd[i];
         }
         EXPECT_EQ(of[skip + n], 42.0f) << "written past the end";
+        // float64 -> int32 nocheck (design.md §7): truncation, saturation, NaN -> 0.
+        for (intptr_t i = 0; i < n; ++i) {
+            switch (i % 7) {
+            case 0: sd[i] = std::nan(""); break;
+            case 1: sd[i] = (i % 2 ? 1 : -1) * std::numeric_limits<double>::infinity(); break;
+            case 2: sd[i] = (i % 2 ? 1 : -1) * (2147483648.0 + static_cast<double>(i)); break;
+            default: sd[i] = static_cast<double>(si[i]) + (i % 3) * 0.75; break;
+            }
+        }
+        std::vector<int32_t> oi(n + 8, 42);
+        r = assign_1d(CK_TYPE_INT32, reinterpret_cast<char *>(oi.data() + skip), CK_TYPE_FLOAT64,
+                      reinterpret_cast<char *>(sd.data()), n, 1, CK_ERRMODE_NOCHECK);
+        ASSERT_EQ(r.rc, CK_OK) << r.message;
+        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+        for (intptr_t i = 0; i < n; ++i) {
+            const double v = sd[i];
+            const int32_t want = v != v                ? 0
+                                 : v >= 2147483647.0   ? std::numeric_limits<int32_t>::max()
+                                 : v <= -2147483648.0  ? std::numeric_limits<int32_t>::min()
+                                                       : static_cast<int32_t>(v);
+            ASSERT_EQ(oi[skip + i], want) << i << " " << v;
+        }
+        EXPECT_EQ(oi[skip + n], 42) << "written past the end";
         if (skip > 0) {
             EXPECT_EQ(out[skip - 1], 42.0) << "written before the start";
         }
