@@ -73,36 +73,12 @@ Outcome assign_1d(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t
     return r;
 }
 
-// Source bytes every pair converts without an error in any mode when `small`: 0 and 1;
-// else random bits (bool kept 0/1, as a bool must be).
-std::vector<unsigned char> source_bytes(ck_type_id sid, size_t n, bool small, uint32_t seed) {
-    const size_t sz = ck_type_data_size(ck_type_scalar(sid));
-    std::vector<unsigned char> v(n * sz, 0);
-    std::mt19937 rng(seed);
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char *e = v.data() + i * sz;
-        if (sid == CK_TYPE_BOOL || small) {
-            const int one = static_cast<int>(rng() & 1u);
-            // The value 1 in the source's own representation.
-            switch (sid) {
-            case CK_TYPE_FLOAT16: if (one) { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
-            case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
-            case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
-            default: e[0] = static_cast<unsigned char>(one); break;  // little-endian ints
-            }
-        } else {
-            for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());
-        }
-    }
-    return v;
-}
-
 // Streams (threshold 1 byte) and does not (threshold off) the same assignment; the bytes
 // of the whole destination buffer, guards included, and the outcome must agree.
 void expect_same_with_and_without(ck_type_id did, ck_type_id sid, intptr_t n, size_t dst_skip,
                                   intptr_t step, ck_errmode mode, bool small, uint32_t seed) {
     const size_t dsz = ck_type_data_size(ck_type_scalar(did));
-    const auto src = source_bytes(sid, static_cast<size_t>(n * step), small, seed);
+    const auto src = ckt::scalar_source_bytes(sid, static_cast<size_t>(n * step), small, seed);
     const size_t guard = 128;
     alignas(64) static unsigned char a[80000], b[80000];
     const size_t total = 2 * guard + static_cast<size_t>(n) * dsz;

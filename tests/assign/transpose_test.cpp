@@ -76,34 +76,11 @@ Outcome assign_one(ck_type_id did, char *dst, ck_type_id sid, char *src, ck_errm
     return r;
 }
 
-// Random source bits (bool kept 0/1); with `small`, only the values 0 and 1 (no pair fails).
-std::vector<unsigned char> source(ck_type_id sid, size_t n, bool small, uint32_t seed) {
-    const size_t sz = ck_type_data_size(ck_type_scalar(sid));
-    std::vector<unsigned char> v(n * sz, 0);
-    std::mt19937 rng(seed);
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char *e = v.data() + i * sz;
-        if (sid == CK_TYPE_BOOL || small) {
-            const int one = static_cast<int>(rng() & 1u);
-            if (!one) continue;
-            switch (sid) {
-            case CK_TYPE_FLOAT16: { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
-            case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = 1; std::memcpy(e, &f, 4); } break;
-            case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = 1; std::memcpy(e, &d, 8); } break;
-            default: e[0] = 1; break;
-            }
-        } else {
-            for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());
-        }
-    }
-    return v;
-}
-
 void expect_elementwise(ck_type_id did, ck_type_id sid, intptr_t n0, intptr_t n1,
                         ck_errmode mode, bool small, uint32_t seed) {
     const size_t dsz = ck_type_data_size(ck_type_scalar(did));
     const size_t ssz = ck_type_data_size(ck_type_scalar(sid));
-    auto src = source(sid, static_cast<size_t>(n0 * n1), small, seed);
+    auto src = ckt::scalar_source_bytes(sid, static_cast<size_t>(n0 * n1), small, seed);
     const size_t guard = 64;
     std::vector<unsigned char> got(static_cast<size_t>(n0 * n1) * dsz + 2 * guard, 0xA5);
     std::vector<unsigned char> want(got);

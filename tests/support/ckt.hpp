@@ -6,8 +6,10 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,31 @@ inline ck_cpu_target best_compiled_target() {
         }
     }
     return CK_CPU_BASELINE;
+}
+
+// n elements of scalar type sid as bytes: with `small`, only the values 0 and 1 (every
+// pair converts them without an error in any mode); else random bits (bool kept 0/1, as a
+// bool must be). Deterministic for a seed.
+inline std::vector<unsigned char> scalar_source_bytes(ck_type_id sid, size_t n, bool small, uint32_t seed) {
+    const size_t sz = ck_type_data_size(ck_type_scalar(sid));
+    std::vector<unsigned char> v(n * sz, 0);
+    std::mt19937 rng(seed);
+    for (size_t i = 0; i < n; ++i) {
+        unsigned char *e = v.data() + i * sz;
+        if (sid == CK_TYPE_BOOL || small) {
+            const int one = static_cast<int>(rng() & 1u);
+            // The value 1 in the source's own representation.
+            switch (sid) {
+            case CK_TYPE_FLOAT16: if (one) { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
+            case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
+            case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
+            default: e[0] = static_cast<unsigned char>(one); break;  // little-endian ints
+            }
+        } else {
+            for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());
+        }
+    }
+    return v;
 }
 
 // ---- readable, stable names for value-parameterized tests ----
