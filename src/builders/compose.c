@@ -122,7 +122,8 @@ static int misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_ty
  * loads and stores whole elements). */
 static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const ck__walk *w,
                    const ck__fixed_level *lv, int n, ck_request req) {
-    if (misaligned(w->flags, CK_EVAL_DST_UNALIGNED, w->dbits, w->dt)) {
+    if (misaligned(w->flags, CK_EVAL_DST_UNALIGNED, w->dbits, w->dt) ||
+        !ck__jit_worth_a_nest(w->flags, n, lv[n - 1].size)) {
         return CK__JIT_DECLINED;
     }
     ck__jit_nest nest;
@@ -253,7 +254,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     for (int k = 0; scalars && k < ns; k++) {
         scalars = ck__id_is_scalar(w->st[k]->id);
     }
-    if (!tiled && c->jit_op >= 0 && n <= CK__JIT_MAX_DIMS && scalars) {
+    if (!tiled && c->jit_op >= 0 && n >= 1 && n <= CK__JIT_MAX_DIMS && scalars) {
         const int rc = try_jit(ckb, offset, c, w, lv, n, *req);
         if (rc == CK_OK) {
             w->done = 1;

@@ -110,14 +110,27 @@ static const ck__jit_plugin *loaded_plugin(void) {
 
 /* ---- decisions, for explain ---- */
 
-static _Thread_local char decision[256]; /* dynamic TLS: the library loads with dlopen */
+/* This thread's last decision: a static text (the common refusals, so a build pays no
+ * formatting) or, when `fixed` is NULL, the formatted one. Dynamic TLS: the library loads
+ * with dlopen. */
+static _Thread_local struct {
+    const char *fixed;
+    char text[256];
+} decision;
 
 const char *ck_jit_last_decision(void) {
-    return decision;
+    return decision.fixed != NULL ? decision.fixed : decision.text;
 }
 
 void ck__jit_clear_decision(void) {
-    decision[0] = '\0';
+    decision.fixed = "";
+}
+
+static void decide_fixed(const char *text) {
+    if (!atomic_load_explicit(&ck__jit_decided, memory_order_relaxed)) {
+        atomic_store_explicit(&ck__jit_decided, 1, memory_order_relaxed);
+    }
+    decision.fixed = text;
 }
 
 atomic_int ck__jit_decided;
@@ -127,9 +140,10 @@ static void decide(const char *text) {
         atomic_store_explicit(&ck__jit_decided, 1, memory_order_relaxed);
     }
     size_t n = strlen(text);
-    n = n < sizeof decision ? n : sizeof decision - 1; /* cut: it is only for reading */
-    memcpy(decision, text, n);
-    decision[n] = '\0';
+    n = n < sizeof decision.text ? n : sizeof decision.text - 1; /* cut: only for reading */
+    memcpy(decision.text, text, n);
+    decision.text[n] = '\0';
+    decision.fixed = NULL;
 }
 
 /* ---- the code cache ---- */
@@ -147,15 +161,28 @@ struct ck__jit_code {
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static ck__jit_code *buckets[CK__JIT_BUCKETS];
 static size_t live_codes, total_compiles;
+/* live_codes, readable without the lock: 0 lets a build skip the cache lookup. */
+static atomic_size_t any_codes;
 static double total_compile_ms;
 static atomic_uint seen[CK__JIT_BUCKETS]; /* policy: builds per fingerprint bucket */
 
 uint64_t ck__jit_fingerprint(const ck__jit_nest *n) {
+    /* FNV-1a over 8-byte words (a byte at a time took ~500 ns for the 464-byte nest, more
+     * than the rest of a build), then a final avalanche so the low bits pick buckets well. */
     const unsigned char *p = (const unsigned char *)n;
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < sizeof *n; i++) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t i = 0;
+    for (; i + 8 <= sizeof *n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+    }
+    for (; i < sizeof *n; i++) {
         h = (h ^ p[i]) * 0x100000001b3ull;
     }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
     return h;
 }
 
@@ -183,6 +210,7 @@ static void ck__jit_code_release(ck__jit_code *c) {
     }
     *link = c->next;
     live_codes--;
+    atomic_store_explicit(&any_codes, live_codes, memory_order_relaxed);
     pthread_mutex_unlock(&cache_lock);
     loaded_plugin()->release(c->compiled.handle);
     ck__free(c);
@@ -233,6 +261,7 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     made->next = buckets[fp % CK__JIT_BUCKETS];
     buckets[fp % CK__JIT_BUCKETS] = made;
     live_codes++;
+    atomic_store_explicit(&any_codes, live_codes, memory_order_relaxed);
     pthread_mutex_unlock(&cache_lock);
     *out = made;
     return CK_OK;
@@ -258,6 +287,18 @@ static int cached(const ck__jit_nest *n, uint64_t fp) {
 #define CK__JIT_PAYBACK ((uint64_t)1 << 24)
 
 static atomic_uint_fast64_t work_seen[CK__JIT_BUCKETS]; /* elements built per bucket */
+
+int ck__jit_worth_a_nest(unsigned flags, int ndim, intptr_t inner_size) {
+    /* Most builds: not asked, nothing compiled yet, long inner runs: decided before the
+     * nest is even filled in (hashing it costs more than the rest of a small build). */
+    if ((flags & (CK_EVAL_JIT | CK_EVAL_NO_JIT)) == 0 &&
+        atomic_load_explicit(&any_codes, memory_order_relaxed) == 0 &&
+        (ndim < 2 || inner_size > CK__JIT_SHORT_RUN)) {
+        decide_fixed("not used: the composed kernel is as fast here (long inner runs)");
+        return 0;
+    }
+    return 1;
+}
 
 static int worth_compiling(const ck__jit_nest *n, uint64_t fp, const char **why) {
     uint64_t elements = 1;
@@ -296,7 +337,10 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
     char text[512];
     ck__jit_clear_decision();
     if ((flags & CK_EVAL_NO_JIT) != 0) {
-        decide("not used: CK_EVAL_NO_JIT");
+        decide_fixed("not used: CK_EVAL_NO_JIT");
+        return CK__JIT_DECLINED;
+    }
+    if (!ck__jit_worth_a_nest(flags, n->ndim, n->size[n->ndim - 1])) {
         return CK__JIT_DECLINED;
     }
     const uint64_t fp = ck__jit_fingerprint(n);

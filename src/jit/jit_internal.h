@@ -26,6 +26,9 @@ typedef struct ck__jit_leaf {
  * kernel instead; or a failure status (CK_ERR_NOMEM). */
 int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, unsigned flags,
                      ck_request req);
+/* 0 (with the decision recorded) when a nest of these dimensions would be refused anyway
+ * and nothing is cached: the caller need not build the nest. */
+int ck__jit_worth_a_nest(unsigned flags, int ndim, intptr_t inner_size);
 /* Forgets this thread's last decision (a build with no nest to compile says nothing). */
 void ck__jit_clear_decision(void);
 /* Set once any thread has recorded a decision: until then there is nothing to forget, and a
