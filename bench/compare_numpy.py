@@ -1,22 +1,31 @@
 #!/usr/bin/python3
 """bench/compare_numpy.py: ckernel and NumPy side by side, on the same buffers.
 
-Each workload (named as in `ckernel bench`) allocates its NumPy arrays once; ckernel wraps
-those very buffers (ck_array_wrap, through ctypes) and assigns with ck_assign in nocheck
-mode, NumPy with np.copyto(dst, src, casting="unsafe"), which is also unchecked. Samples
-alternate between the two (ckernel, NumPy, ckernel, ...) so that both see the same machine
-state; each figure is the median of its samples, in ns per element. ck_assign builds its
-kernel on every call (under 100 ns, allocation-free): a negligible part of a 10 Mi-element
-sample, and what a host calling ckernel per operation pays. After timing, each workload is
-run once more by both into separate destinations, which must agree bit for bit (exit 1
-otherwise); sources hold values both define alike (in range for float64 -> int32).
+Each workload (named as in `ckernel bench`, same shapes) allocates its NumPy source and
+destination once. NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
+preallocated destination: no allocation is timed, and "unsafe" casting is NumPy's
+unchecked conversion, the counterpart of ckernel's nocheck error mode. ckernel wraps those
+very buffers (ck_array_wrap, through ctypes) and, by default, builds its kernel once with
+ck_make_assign (nocheck) and then times calls of that kernel only (its single function,
+the one ck_call_single calls), so the build is not timed; --per-call-build times ck_assign
+instead (build + run + destroy per sample: what a host calling ckernel once per operation
+pays; the build is well under a microsecond). The output says which.
+
+Samples alternate (ckernel, NumPy, ckernel, ...) so that both see the same machine state;
+a first round warms both up and is not counted; each figure is the median of its samples,
+in ns per element. After timing, both write the source once more into two fresh
+destinations, pre-filled with different byte patterns so that an element left unwritten
+shows; they must agree bit for bit (exit 1 otherwise). Sources hold values that both
+define alike (float64 -> int32 within range, float32 -> float16 within float16's range).
 
     bench/compare_numpy.py [--lib PATH] [--size N] [--repeat N] [--quick] [--filter S]
-                           [--json FILE] [--plot FILE.png|FILE.svg]
+                           [--per-call-build] [--json FILE] [--plot FILE.png|FILE.svg]
     bench/compare_numpy.py --from-bench-json FILE --plot FILE.png|FILE.svg
 
---from-bench-json draws the "x memcpy" and "x loop" ratios of a `ckernel bench --json`
-file instead. Plots need python3-matplotlib (exit 2 without it). Debian's /usr/bin/python3
+--from-bench-json draws the "x memcpy" and "x loop" ratios (fields "ratio_memcpy" and
+"ratio_loop") of a `ckernel bench --json` file instead. Plots need python3-matplotlib:
+without it --plot exits 2 with a message, after the table. Exit status: 0, 1 (results
+differ or ckernel failed), 2 (usage, library or plotting problem). Debian's /usr/bin/python3
 has NumPy (scripts/install-deps.sh installs python3-numpy and python3-matplotlib).
 """
 import argparse
@@ -29,7 +38,21 @@ import time
 
 CK_OK = 0
 CK_ERRMODE_NOCHECK = 0
+CK_REQUEST_SINGLE = 0
+CK_EVAL_SRC_UNALIGNED = 0x1
+CK_EVAL_DST_UNALIGNED = 0x2
 MI = 1 << 20
+DEFAULT_SIZE = 10 * MI
+# bench/workloads.c: the 2d/ workloads are ROWS_2D x COLS_2D (1000 x 10000) at 10 Mi.
+ROWS_2D, COLS_2D = 1000, 10000
+# In `ckernel bench` order.
+WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->float32",
+             "contig/float32->float16", "contig/float64->float64", "strided/int32->float64",
+             "2d/c-order/int32->float64", "2d/transposed/int32->float64"]
+
+
+class UsageError(Exception):
+    """A problem of the command line or the environment: exit 2 with its message."""
 
 
 class EvalCtx(C.Structure):
@@ -39,18 +62,34 @@ class EvalCtx(C.Structure):
                 ("reserved_size", C.c_size_t * 3)]
 
 
+class Builder(C.Structure):
+    """ckernel/builder.h: ck_builder (heap pointer, capacity, 16-aligned inline buffer)."""
+    _fields_ = [("heap", C.c_void_p), ("capacity", C.c_size_t),
+                ("inline_buf", C.c_char * 128)]
+
+
+# ckernel/kernel.h: ck_single_fn(ck_prefix *self, char *dst, char *const *src).
+SingleFn = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.POINTER(C.c_void_p))
+
+
 def find_lib(given):
-    """--lib, else $CKERNEL_LIB, else the build tree next to this script."""
+    """--lib, else $CKERNEL_LIB, else build/src/libckernel.so of the repository holding
+    this script."""
     if given:
         return given
     if os.environ.get("CKERNEL_LIB"):
         return os.environ["CKERNEL_LIB"]
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "..", "build", "src", "libckernel.so")
+    return os.path.normpath(os.path.join(here, "..", "build", "src", "libckernel.so"))
 
 
 def load(path):
-    lib = C.CDLL(path)
+    """The library with the prototypes used here."""
+    try:
+        lib = C.CDLL(path)
+    except OSError as e:
+        raise UsageError("cannot load libckernel (%s): build it, or give --lib PATH or "
+                         "CKERNEL_LIB" % e)
     p, i = C.c_void_p, C.c_int
     for name, res, args in [
             ("ck_type_parse", i, [C.c_char_p, C.POINTER(p)]),
@@ -58,28 +97,41 @@ def load(path):
             ("ck_array_wrap", i, [p, p, p, p, C.POINTER(p)]),
             ("ck_array_free", None, [p]),
             ("ck_assign", i, [p, p, C.POINTER(EvalCtx)]),
+            ("ck_builder_init", None, [p]),
+            ("ck_builder_destroy", None, [p]),
+            ("ck_make_assign", i, [p, C.POINTER(C.c_size_t), p, p, p, p, i,
+                                   C.POINTER(EvalCtx)]),
             ("ck_last_error", C.c_char_p, []),
             ("ck_version_string", C.c_char_p, []),
             ("ck_get_streaming_threshold", C.c_size_t, [])]:
         fn = getattr(lib, name, None)
-        if fn is None and name == "ck_get_streaming_threshold":
-            continue  # a library from before streaming stores: compared all the same
+        if fn is None:
+            if name == "ck_get_streaming_threshold":
+                continue  # a library from before streaming stores: compared all the same
+            raise UsageError("%s has no %s" % (path, name))
         fn.restype, fn.argtypes = res, args
     return lib
 
 
+def ck_error(lib, what):
+    return RuntimeError("%s: %s" % (what, (lib.ck_last_error() or b"").decode()))
+
+
 class Wrapped:
-    """A ckernel array over an ndarray's own buffer; free() releases the wrapper only."""
+    """A ckernel array over an ndarray's own buffer (type, arrmeta, data); free() releases
+    the wrapper and the type, never the buffer."""
+
+    NAMES = {"int32": "int32", "float64": "float64", "float32": "float32",
+             "float16": "float16"}
 
     def __init__(self, lib, arr):
-        import numpy as np
-        self.lib = lib
-        names = {np.dtype(np.int32): "int32", np.dtype(np.float64): "float64",
-                 np.dtype(np.float32): "float32", np.dtype(np.float16): "float16"}
+        self.lib, self.arr = lib, arr
         shape = "".join("%d * " % n for n in arr.shape)
         self.t = C.c_void_p()
-        if lib.ck_type_parse((shape + names[arr.dtype]).encode(), C.byref(self.t)) != CK_OK:
-            raise RuntimeError(lib.ck_last_error().decode())
+        if lib.ck_type_parse((shape + self.NAMES[arr.dtype.name]).encode(),
+                             C.byref(self.t)) != CK_OK:
+            raise ck_error(lib, "ck_type_parse")
+        # Fixed-dimension arrmeta: (size, byte stride) per dimension, as NumPy has them.
         self.meta = (C.c_ssize_t * (2 * arr.ndim))()
         for k, (n, s) in enumerate(zip(arr.shape, arr.strides)):
             self.meta[2 * k], self.meta[2 * k + 1] = n, s
@@ -87,191 +139,295 @@ class Wrapped:
         if lib.ck_array_wrap(self.t, C.cast(self.meta, C.c_void_p), arr.ctypes.data, None,
                              C.byref(self.a)) != CK_OK:
             lib.ck_type_decref(self.t)
-            raise RuntimeError(lib.ck_last_error().decode())
+            raise ck_error(lib, "ck_array_wrap")
 
     def free(self):
         self.lib.ck_array_free(self.a)
         self.lib.ck_type_decref(self.t)
 
 
+def unaligned_flags(dst, src):
+    """What ck_assign adds for misaligned pointers, so a kernel built once is valid too."""
+    return ((CK_EVAL_DST_UNALIGNED if dst.ctypes.data % dst.dtype.alignment else 0) |
+            (CK_EVAL_SRC_UNALIGNED if src.ctypes.data % src.dtype.alignment else 0))
+
+
+class Kernel:
+    """dst <- src (nocheck) built once with ck_make_assign for the layouts of two arrays;
+    run(dst, src) calls it on any pair of arrays of those same layouts and alignments."""
+
+    def __init__(self, lib, dst, src):
+        self.lib = lib
+        self.layout = (dst.dtype, dst.shape, dst.strides, src.dtype, src.shape, src.strides)
+        self.flags = unaligned_flags(dst, src)
+        # The builder holds a 16-aligned inline buffer: place it by hand in a raw buffer.
+        self.mem = C.create_string_buffer(C.sizeof(Builder) + 16)
+        self.addr = (C.addressof(self.mem) + 15) & ~15
+        self.b = Builder.from_address(self.addr)
+        lib.ck_builder_init(self.addr)
+        wd, ws = Wrapped(lib, dst), Wrapped(lib, src)
+        try:
+            off = C.c_size_t(0)
+            ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, flags=self.flags)
+            rc = lib.ck_make_assign(self.addr, C.byref(off), wd.t, C.cast(wd.meta, C.c_void_p),
+                                    ws.t, C.cast(ws.meta, C.c_void_p), CK_REQUEST_SINGLE,
+                                    C.byref(ctx))
+        finally:
+            # The kernel references what it needs of the types and arrmeta (assign.h).
+            wd.free()
+            ws.free()
+        if rc != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            raise ck_error(lib, "ck_make_assign")
+        # The buffer no longer moves: the root's function is read once.
+        self.root = self.b.heap or self.addr + Builder.inline_buf.offset
+        self.fn = SingleFn(C.c_void_p.from_address(self.root).value)
+        self.srcs = (C.c_void_p * 1)()
+
+    def run(self, dst, src):
+        if (dst.dtype, dst.shape, dst.strides, src.dtype, src.shape, src.strides) != self.layout \
+                or unaligned_flags(dst, src) & ~self.flags:
+            raise ValueError("the kernel was built for other layouts")
+        self.srcs[0] = src.ctypes.data
+        rc = self.fn(self.root, dst.ctypes.data, self.srcs)
+        if rc != CK_OK:
+            raise ck_error(self.lib, "kernel call")
+
+    def free(self):
+        self.lib.ck_builder_destroy(self.addr)
+
+
+class PerCallAssign:
+    """ck_assign on every run: build + run + destroy (the arrays wrapped once)."""
+
+    def __init__(self, lib, dst, src):
+        self.lib = lib
+        self.ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK)
+        self.wrapped = {}
+
+    def _wrap(self, arr):
+        key = arr.__array_interface__["data"][0], arr.shape, arr.strides, arr.dtype.name
+        if key not in self.wrapped:
+            self.wrapped[key] = Wrapped(self.lib, arr)
+        return self.wrapped[key].a
+
+    def run(self, dst, src):
+        if self.lib.ck_assign(self._wrap(dst), self._wrap(src), C.byref(self.ctx)) != CK_OK:
+            raise ck_error(self.lib, "ck_assign")
+
+    def free(self):
+        for w in self.wrapped.values():
+            w.free()
+
+
+def shape_2d(n):
+    """bench/workloads.c's 1000 x 10000 at the default size; other sizes keep the 1000 rows
+    and scale the row length with the element count."""
+    return ROWS_2D, max(1, n * COLS_2D // DEFAULT_SIZE)
+
+
 def make_workloads(np, n):
-    """name -> (source array, destination factory). Sizes follow `ckernel bench` (2-D:
-    1000 rows; the transposed source is a C-order cols x rows buffer seen transposed)."""
+    """name -> (source array, destination factory), in WORKLOADS order."""
     rng = np.random.default_rng(12345)
-    rows = 1000
-    cols = max(1, n // rows)
+    rows, cols = shape_2d(n)
 
     def ints(count):
         return rng.integers(-2**31, 2**31, size=count, dtype=np.int32)
 
-    def in_range_doubles(count):
-        return rng.uniform(-2.0e9, 2.0e9, size=count)  # float64 -> int32 defined alike
-
-    def halves(count):
-        return rng.uniform(-60000.0, 60000.0, size=count).astype(np.float32)
-
-    w = {}
-    w["contig/int32->float64"] = (ints(n), lambda: np.empty(n, np.float64))
-    w["contig/float64->int32"] = (in_range_doubles(n), lambda: np.empty(n, np.int32))
-    w["contig/float64->float32"] = (rng.standard_normal(n) * 1e6, lambda: np.empty(n, np.float32))
-    w["contig/float32->float16"] = (halves(n), lambda: np.empty(n, np.float16))
-    w["contig/float64->float64"] = (rng.standard_normal(n), lambda: np.empty(n, np.float64))
-    w["strided/int32->float64"] = (ints(2 * n)[::2], lambda: np.empty(n, np.float64))
-    w["2d/c-order/int32->float64"] = (ints(rows * cols).reshape(rows, cols),
-                                      lambda: np.empty((rows, cols), np.float64))
-    w["2d/transposed/int32->float64"] = (ints(rows * cols).reshape(cols, rows).T,
-                                         lambda: np.empty((rows, cols), np.float64))
+    w = {
+        "contig/int32->float64": (ints(n), lambda: np.empty(n, np.float64)),
+        # In range: out-of-range float64 -> int32 is undefined for NumPy (C's cast).
+        "contig/float64->int32": (rng.uniform(-2.0e9, 2.0e9, size=n),
+                                  lambda: np.empty(n, np.int32)),
+        "contig/float64->float32": (rng.standard_normal(n) * 1e6,
+                                    lambda: np.empty(n, np.float32)),
+        "contig/float32->float16": (rng.uniform(-60000.0, 60000.0, size=n).astype(np.float32),
+                                    lambda: np.empty(n, np.float16)),
+        "contig/float64->float64": (rng.standard_normal(n), lambda: np.empty(n, np.float64)),
+        "strided/int32->float64": (ints(2 * n)[::2], lambda: np.empty(n, np.float64)),
+        "2d/c-order/int32->float64": (ints(rows * cols).reshape(rows, cols),
+                                      lambda: np.empty((rows, cols), np.float64)),
+        # A C-order cols x rows buffer seen transposed: strides (4, 4 * rows), as in bench.
+        "2d/transposed/int32->float64": (ints(rows * cols).reshape(cols, rows).T,
+                                         lambda: np.empty((rows, cols), np.float64)),
+    }
+    assert list(w) == WORKLOADS
     return w
 
 
-def time_pair(lib, np, src, dst, repeat):
-    """Alternating samples; returns (ckernel ns/elem, NumPy ns/elem) medians."""
-    ws, wd = Wrapped(lib, src), Wrapped(lib, dst)
-    ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK)
+def time_pair(np, ck, src, dst, repeat):
+    """Alternating samples into the same dst; (ckernel ns/elem, NumPy ns/elem) medians."""
     ck_times, np_times = [], []
-    try:
-        for k in range(repeat + 1):  # the first round warms both up and is not counted
-            t0 = time.perf_counter_ns()
-            rc = lib.ck_assign(wd.a, ws.a, C.byref(ctx))
-            t1 = time.perf_counter_ns()
-            if rc != CK_OK:
-                raise RuntimeError("ck_assign: " + lib.ck_last_error().decode())
-            np.copyto(dst, src, casting="unsafe")
-            t2 = time.perf_counter_ns()
-            if k > 0:
-                ck_times.append((t1 - t0) / dst.size)
-                np_times.append((t2 - t1) / dst.size)
-    finally:
-        ws.free()
-        wd.free()
+    for k in range(repeat + 1):  # round 0 warms both up (page faults, caches) uncounted
+        t0 = time.perf_counter_ns()
+        ck.run(dst, src)
+        t1 = time.perf_counter_ns()
+        np.copyto(dst, src, casting="unsafe")
+        t2 = time.perf_counter_ns()
+        if k > 0:
+            ck_times.append((t1 - t0) / dst.size)
+            np_times.append((t2 - t1) / dst.size)
     return statistics.median(ck_times), statistics.median(np_times)
 
 
-def same_result(lib, np, src, make_dst):
-    """Both write their own destination; bit-for-bit equal?"""
+def same_result(np, ck, src, make_dst):
+    """Both write src into their own fresh destination; equal bit for bit? The two start
+    with different bytes, so an element that either leaves unwritten makes them differ."""
     a, b = make_dst(), make_dst()
-    a.fill(0)
-    b.fill(0)
-    ws, wd = Wrapped(lib, src), Wrapped(lib, a)
-    try:
-        rc = lib.ck_assign(wd.a, ws.a, C.byref(EvalCtx(errmode=CK_ERRMODE_NOCHECK)))
-    finally:
-        ws.free()
-        wd.free()
+    a.view(np.uint8).fill(0x5A)
+    b.view(np.uint8).fill(0xA5)
+    ck.run(a, src)
     np.copyto(b, src, casting="unsafe")
-    return rc == CK_OK and a.tobytes() == b.tobytes()
+    return a.tobytes() == b.tobytes()
 
 
 def compare(args):
     import numpy as np
-    lib = load(find_lib(args.lib))
+    path = find_lib(args.lib)
+    lib = load(path)
     repeat = args.repeat or (3 if args.quick else 11)
-    rows = []
-    failed = []
+    maker = PerCallAssign if args.per_call_build else Kernel
+    timing = ("ck_assign per sample (build + run + destroy timed)" if args.per_call_build
+              else "kernel built once with ck_make_assign, only its calls timed")
+    rows, failed = [], []
     for name, (src, make_dst) in make_workloads(np, args.size).items():
         if args.filter and args.filter not in name:
             continue
         dst = make_dst()
-        ck_ns, np_ns = time_pair(lib, np, src, dst, repeat)
-        ok = same_result(lib, np, src, make_dst)
+        ck = maker(lib, dst, src)
+        try:
+            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat)
+            ok = same_result(np, ck, src, make_dst)
+        finally:
+            ck.free()
         if not ok:
             failed.append(name)
-        rows.append({"workload": name, "elements": int(dst.size), "ckernel_ns": ck_ns,
-                     "numpy_ns": np_ns, "ratio": ck_ns / np_ns if np_ns > 0 else None,
-                     "same_bytes": ok})
+        rows.append({"workload": name, "elements": int(dst.size), "shape": list(dst.shape),
+                     "ckernel_ns_per_elem": ck_ns, "numpy_ns_per_elem": np_ns,
+                     "ratio": ck_ns / np_ns if np_ns > 0 else None, "same_bytes": ok})
+    if not rows:
+        raise UsageError("no workload matches --filter %r (workloads: %s)"
+                         % (args.filter, ", ".join(WORKLOADS)))
     threshold = (lib.ck_get_streaming_threshold()
                  if hasattr(lib, "ck_get_streaming_threshold") else None)
-    print("ckernel %s (%s) vs NumPy %s, %d samples each, alternating; ns per element, medians"
-          % (lib.ck_version_string().decode(), os.path.realpath(find_lib(args.lib)),
-             np.__version__, repeat))
+    version = lib.ck_version_string().decode()
+    print("ckernel %s (%s) vs NumPy %s: %d samples each, alternating; medians"
+          % (version, os.path.realpath(path), np.__version__, repeat))
+    print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe')" % timing)
     if threshold is not None:
-        print("streaming stores from %s bytes" % (threshold if threshold < 2**63 else "never"))
-    print("%-32s %10s %10s %10s %14s" % ("workload", "elements", "ckernel", "NumPy",
-                                         "ckernel/NumPy"))
+        print("ckernel streaming stores from %s bytes"
+              % (threshold if threshold < 2**63 else "never"))
+    print("%-30s %10s %14s %14s %14s" % ("workload", "elements", "ckernel ns/el",
+                                         "NumPy ns/el", "ckernel/NumPy"))
     for r in rows:
-        print("%-32s %10d %10.3f %10.3f %14.2f%s" % (
-            r["workload"], r["elements"], r["ckernel_ns"], r["numpy_ns"], r["ratio"],
+        print("%-30s %10d %14.3f %14.3f %14s%s" % (
+            r["workload"], r["elements"], r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"],
+            "%.2f" % r["ratio"] if r["ratio"] is not None else "-",
             "" if r["same_bytes"] else "  RESULTS DIFFER"))
-    result = {"ckernel_version": lib.ck_version_string().decode(), "numpy_version": np.__version__,
-              "repeat": repeat, "size": args.size, "streaming_min_bytes": threshold,
-              "results": rows}
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+            json.dump({"ckernel_version": version, "numpy_version": np.__version__,
+                       "ckernel_timing": "per_call_build" if args.per_call_build else "kernel",
+                       "repeat": repeat, "size": args.size, "streaming_min_bytes": threshold,
+                       "results": rows}, f, indent=1)
+    status = 0
     if args.plot:
-        plot([(r["workload"], r["ratio"]) for r in rows], [],
-             "ckernel time / NumPy time (same buffers; < 1: ckernel faster)", args.plot)
+        status = plot([r["workload"] for r in rows],
+                      [("ckernel / NumPy", [r["ratio"] for r in rows])],
+                      "ckernel time / NumPy time, same buffers (< 1: ckernel faster)",
+                      args.plot)
     if failed:
-        print("FAILED: ckernel and NumPy results differ for: " + ", ".join(failed))
+        print("ckernel and NumPy results differ for: " + ", ".join(failed))
         return 1
-    return 0
+    return status
 
 
 def from_bench_json(args):
-    """Ratios of a `ckernel bench --json` file (fields "ratio_memcpy" and "ratio_loop")."""
-    with open(args.from_bench_json) as f:
-        bench = json.load(f)
-    memcpy, loop = [], []
-    for r in bench["results"]:
-        label = r["workload"] + ("" if r.get("threads", 1) == 1 else " (%d thr)" % r["threads"])
+    """The "x memcpy" and "x loop" ratios of a `ckernel bench --json` file."""
+    if not args.plot:
+        raise UsageError("--from-bench-json needs --plot FILE.png|FILE.svg")
+    try:
+        with open(args.from_bench_json) as f:
+            results = json.load(f)["results"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError("%s: not a `ckernel bench --json` file (%s)"
+                         % (args.from_bench_json, e))
+    labels, memcpy, loop = [], [], []
+    for r in results:
+        if r.get("ratio_memcpy") is None and r.get("ratio_loop") is None:
+            continue  # skipped, or per-op workloads without a baseline
+        label = r["workload"]
+        if r.get("threads", 1) != 1:
+            label += " (%d thr)" % r["threads"]
         if r.get("target"):
             label += " [%s]" % r["target"]
-        if r.get("ratio_memcpy") is not None:
-            memcpy.append((label, r["ratio_memcpy"]))
-        if r.get("ratio_loop") is not None:
-            loop.append((label, r["ratio_loop"]))
-    if not args.plot:
-        print("--from-bench-json needs --plot", file=sys.stderr)
-        return 2
-    plot(loop, memcpy, "ckernel time / plain C loop (bars), / memcpy (dots); < 1: faster",
-         args.plot)
-    return 0
+        labels.append(label)
+        memcpy.append(r.get("ratio_memcpy"))
+        loop.append(r.get("ratio_loop"))
+    if not labels:
+        raise UsageError("%s holds no ratio to plot" % args.from_bench_json)
+    return plot(labels, [("x memcpy", memcpy), ("x loop", loop)],
+                "ckernel bench: ckernel time / memcpy and / plain C loop (< 1: faster)",
+                args.plot)
 
 
-def plot(bars, dots, title, path):
-    """Horizontal bars of ratios, a line at 1.0, each bar labelled with its value."""
+def plot(labels, series, title, path):
+    """Horizontal bars, one group per label and one bar per series, each bar labelled with
+    its ratio, a vertical line at 1.0. Returns 0, or 2 without matplotlib."""
     try:
         import matplotlib
-        matplotlib.use("Agg")
+        matplotlib.use("Agg")  # files only, no display needed
         import matplotlib.pyplot as plt
     except ImportError:
         print("--plot needs python3-matplotlib (scripts/install-deps.sh installs it)",
               file=sys.stderr)
-        sys.exit(2)
-    labels = [b[0] for b in bars]
-    fig, ax = plt.subplots(figsize=(9, 0.35 * max(len(labels), 4) + 1.2))
-    ys = range(len(labels))
-    ax.barh(list(ys), [b[1] for b in bars], color="#4c72b0")
-    for y, (_, v) in zip(ys, bars):
-        ax.text(v, y, " %.2f" % v, va="center", fontsize=8)
-    where = {label: y for y, label in enumerate(labels)}
-    pts = [(v, where[label]) for label, v in dots if label in where]
-    if pts:
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="#dd8452", markersize=4)
+        return 2
+    height = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(9, 0.3 * len(labels) * len(series) + 1.5))
+    for k, (name, values) in enumerate(series):
+        ys = [y - 0.4 + height * (k + 0.5) for y in range(len(labels))]
+        kept = [(y, v) for y, v in zip(ys, values) if v is not None]
+        bars = ax.barh([y for y, _ in kept], [v for _, v in kept], height=height, label=name)
+        ax.bar_label(bars, labels=["%.2f" % v for _, v in kept], padding=2, fontsize=7)
     ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.set_yticks(list(ys))
+    ax.set_yticks(range(len(labels)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
+    ax.margins(x=0.12)  # room for the labels of the longest bars
     ax.set_title(title, fontsize=10)
+    if len(series) > 1:
+        # Below the axes: inside, it would hide the bars near 1.0 and their labels.
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.06), ncol=len(series))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+    return 0
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lib", help="libckernel.so (default: $CKERNEL_LIB or build/src/)")
-    ap.add_argument("--size", type=int, default=10 * MI, help="elements (default 10 Mi)")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0].split(": ", 1)[1])
+    ap.add_argument("--lib", help="libckernel.so (default: $CKERNEL_LIB, else build/src/)")
+    ap.add_argument("--size", type=int, default=DEFAULT_SIZE,
+                    help="elements per workload (default 10 Mi)")
     ap.add_argument("--repeat", type=int, default=0, help="samples (default 11, --quick 3)")
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="3 samples")
     ap.add_argument("--filter", help="only workloads whose name contains this")
+    ap.add_argument("--per-call-build", action="store_true",
+                    help="time ck_assign (kernel built on every call) instead")
     ap.add_argument("--json", help="write the results as JSON")
-    ap.add_argument("--plot", help="draw the ratios (.png or .svg)")
-    ap.add_argument("--from-bench-json", help="plot a `ckernel bench --json` file instead")
+    ap.add_argument("--plot", help="draw the ratios as bars (.png or .svg)")
+    ap.add_argument("--from-bench-json", metavar="FILE",
+                    help="plot the ratios of a `ckernel bench --json` file instead")
     args = ap.parse_args()
-    if args.size < 1:
-        ap.error("--size must be positive")
-    sys.exit(from_bench_json(args) if args.from_bench_json else compare(args))
+    if args.size < 1 or args.repeat < 0:
+        ap.error("--size must be positive and --repeat not negative")
+    if args.plot and os.path.splitext(args.plot)[1].lower() not in (".png", ".svg"):
+        ap.error("--plot takes a .png or .svg file name")
+    try:
+        sys.exit(from_bench_json(args) if args.from_bench_json else compare(args))
+    except UsageError as e:
+        print("compare_numpy.py: %s" % e, file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":
