@@ -247,8 +247,9 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         const intptr_t ad1 = in->dst_stride < 0 ? -in->dst_stride : in->dst_stride;
         const intptr_t as0 = o->src_stride[0] < 0 ? -o->src_stride[0] : o->src_stride[0];
         const intptr_t as1 = in->src_stride[0] < 0 ? -in->src_stride[0] : in->src_stride[0];
+        /* Fewer than 8 along an axis: the plain loop's rows are short or nearly dense. */
         tiled = as0 != 0 && as1 != 0 && ad0 != 0 && ad1 != 0 && (ad1 < ad0) != (as1 < as0) &&
-                o->size > 1 && in->size > 1;
+                o->size >= 8 && in->size >= 8;
     }
     int scalars = ns <= CK__JIT_MAX_ARGS && ck__id_is_scalar(w->dt->id);
     for (int k = 0; scalars && k < ns; k++) {
@@ -264,20 +265,22 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
             return rc;
         }
     }
-    /* Streaming stores when the whole destination is above the threshold and the leaf
-     * writes it contiguously (compose.h: CK__EVAL_STREAM). */
-    if (c->may_stream && scalars && ns == 1 && n > 0 &&
-        lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
-        ck__streaming_supported(w->dt->data_size)) {
+    /* Streaming stores when the whole destination is above the threshold: by the tiled
+     * kernel itself, else by the streaming kernel over the leaf when the leaf writes the
+     * destination contiguously (compose.h: CK__EVAL_STREAM). */
+    int big = 0;
+    if (scalars && ns == 1 && n > 0) {
         uint64_t bytes = (uint64_t)w->dt->data_size * (c->outer_rows != 0 ? c->outer_rows : 1);
         for (int i = 0; i < n; i++) {
             if (__builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
                 bytes = UINT64_MAX;
             }
         }
-        if (bytes >= (uint64_t)ck__streaming_min_bytes()) {
-            w->flags |= CK__EVAL_STREAM;
-        }
+        big = bytes >= (uint64_t)ck__streaming_min_bytes();
+    }
+    if (big && !tiled && c->may_stream && lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
+        ck__streaming_supported(w->dt->data_size)) {
+        w->flags |= CK__EVAL_STREAM;
     }
     const int plain = tiled ? n - 2 : n;
     for (int i = 0; i < plain; i++) {
@@ -290,8 +293,11 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         const intptr_t ds[2] = {lv[n - 2].dst_stride, lv[n - 1].dst_stride};
         const intptr_t ss[2] = {lv[n - 2].src_stride[0], lv[n - 1].src_stride[0]};
         CK_RETURN_IF_ERROR(
-            ck__make_tiled_2d(ckb, offset, size, ds, ss, w->st[0]->data_size, *req));
+            ck__make_tiled_2d(ckb, offset, size, ds, ss, w->dt->data_size, big, *req));
         *req = CK_REQUEST_STRIDED;
+        /* The leaf writes the tiled kernel's aligned buffer, not the destination. */
+        w->dbits = 0;
+        w->flags &= ~(unsigned)CK_EVAL_DST_UNALIGNED;
     }
     w->dim += n;
     return CK_OK;

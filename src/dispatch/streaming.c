@@ -24,11 +24,17 @@
 
 /* Where nothing tells the cache size, stream above this (a small server LLC's 3/4). */
 #define CK__STREAMING_FALLBACK_BYTES ((size_t)8 << 20)
+/* No x86 part has more last-level cache per core than this (the largest stacked-cache parts
+ * have 12 MiB). A virtual machine may report its host's whole cache as shared by its own
+ * few CPUs (480 MiB for 2 CPUs on one of ours, where streaming paid from 32-64 MiB of
+ * destination on): more than that per CPU is counted as this much. */
+#define CK__LLC_PER_CPU_MAX ((size_t)16 << 20)
 
 static struct {
     size_t llc;            /* bytes, 0 when unknown */
-    size_t fallback;       /* the default: env, else 3/4 of llc, else the fallback */
-    char reason[96];
+    unsigned sharing;      /* CPUs sharing it, 0 when unknown */
+    size_t fallback;       /* the default: env, else 3/4 of llc (capped), else the fallback */
+    char reason[192];
 } ck__stream;
 static pthread_once_t ck__stream_once = PTHREAD_ONCE_INIT;
 /* 0: the default; anything else: set by ck_set_streaming_threshold. */
@@ -53,25 +59,60 @@ static size_t parse_cache_size(const char *text) {
     return v > SIZE_MAX / mul ? 0 : (size_t)(v * mul);
 }
 
+/* CPUs in a sysfs cpu list ("0-1,4,6-7"); 0 when malformed. */
+static unsigned count_cpu_list(const char *text) {
+    unsigned n = 0;
+    const char *p = text;
+    while (*p != '\0' && *p != '\n') {
+        char *end = NULL;
+        const unsigned long a = strtoul(p, &end, 10);
+        if (end == p) {
+            return 0;
+        }
+        unsigned long b = a;
+        p = end;
+        if (*p == '-') {
+            b = strtoul(p + 1, &end, 10);
+            if (end == p + 1 || b < a) {
+                return 0;
+            }
+            p = end;
+        }
+        n += (unsigned)(b - a + 1);
+        if (*p == ',') {
+            p++;
+        }
+    }
+    return n;
+}
+
 /* The largest data or unified cache of cpu0 in sysfs: one instance (what a core can use;
- * sysconf on some virtual machines reports the sum over all the sockets' caches). */
-static size_t llc_from_sysfs(void) {
+ * sysconf on some virtual machines reports the sum over all the sockets' caches), and how
+ * many CPUs share it (0: unknown). */
+static size_t llc_from_sysfs(unsigned *sharing) {
     size_t best = 0;
     int best_level = 0;
+    *sharing = 0;
     for (int i = 0; i < 16; i++) {
-        char path[96], buf[64];
+        char path[96], buf[256];
         int level = 0;
         size_t size = 0;
-        static const char *const fields[] = {"level", "type", "size"};
+        unsigned cpus = 0;
+        static const char *const fields[] = {"level", "type", "size", "shared_cpu_list"};
         int ok = 1;
-        for (int f = 0; f < 3 && ok; f++) {
+        for (int f = 0; f < 4 && ok; f++) {
             snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", i,
                      fields[f]);
             FILE *fp = fopen(path, "re");
-            ok = fp != NULL && fgets(buf, sizeof buf, fp) != NULL;
+            const int got = fp != NULL && fgets(buf, sizeof buf, fp) != NULL;
             if (fp != NULL) {
                 fclose(fp);
             }
+            if (f == 3) {
+                cpus = got ? count_cpu_list(buf) : 0; /* optional */
+                break;
+            }
+            ok = got;
             if (!ok) {
                 break;
             }
@@ -86,6 +127,7 @@ static size_t llc_from_sysfs(void) {
         if (ok && size != 0 && level >= best_level) {
             best = size;
             best_level = level;
+            *sharing = cpus;
         }
         if (!ok && level == 0) {
             break; /* no index<i>: the list ended */
@@ -126,7 +168,7 @@ static void format_bytes(char *out, size_t cap, size_t bytes) {
 }
 
 static void ck__stream_init(void) {
-    ck__stream.llc = llc_from_sysfs();
+    ck__stream.llc = llc_from_sysfs(&ck__stream.sharing);
     if (ck__stream.llc == 0) {
         ck__stream.llc = llc_from_sysconf();
     }
@@ -156,7 +198,16 @@ static void ck__stream_init(void) {
         /* A malformed value is ignored (it is a tuning knob); info shows what applies. */
     }
     char size[32];
-    if (ck__stream.llc != 0) {
+    const unsigned sharing = ck__stream.sharing;
+    if (ck__stream.llc != 0 && sharing != 0 && ck__stream.llc / sharing > CK__LLC_PER_CPU_MAX) {
+        const size_t usable = CK__LLC_PER_CPU_MAX * sharing;
+        ck__stream.fallback = usable / 4 * 3;
+        format_bytes(size, sizeof size, ck__stream.llc);
+        snprintf(ck__stream.reason, sizeof ck__stream.reason,
+                 "3/4 of %u x 16 MiB: the %s last-level cache reported for %u CPU%s is more "
+                 "than any core has (a virtual machine's view of its host)",
+                 sharing, size, sharing, sharing == 1 ? "" : "s");
+    } else if (ck__stream.llc != 0) {
         ck__stream.fallback = ck__stream.llc / 4 * 3;
         format_bytes(size, sizeof size, ck__stream.llc);
         snprintf(ck__stream.reason, sizeof ck__stream.reason, "3/4 of the %s last-level cache",

@@ -71,12 +71,13 @@ int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_
                          int nsrc, const intptr_t *src_stride, ck_request req);
 
 /* The two innermost fixed dimensions walked in tiles ([0] outer, [1] inner), for operands
- * contiguous along different dimensions; tiles of a source contiguous along [0]
- * (src_stride[0] == src_size) are transposed in registers first. Child: strided request (a
- * leaf). */
+ * contiguous along different dimensions: the leaf converts each tile along the source's
+ * contiguous axis into a stack buffer, which is transposed in registers into the
+ * destination (`stream`: with non-temporal stores). Both sizes at least 1. Child: strided
+ * request (a leaf writing aligned, contiguous dst_size-byte elements). */
 int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
                       const intptr_t dst_stride[2], const intptr_t src_stride[2],
-                      size_t src_size, ck_request req);
+                      size_t dst_size, int stream, ck_request req);
 
 /* The streaming kernel (streaming.c) over an assignment leaf dst_id <- src_id, for a
  * destination above the streaming threshold. Child: strided request (the leaf, possibly

@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* buf[i * brow + j * size] = src[i * size + j * sj] for i < ni, j < nj: a tile whose
- * elements of `size` bytes are contiguous along i in the source, rows along j in buf. */
-typedef void (*ck__transpose_fn)(char *buf, size_t brow, const char *src, intptr_t sj,
-                                 size_t size, size_t ni, size_t nj);
+/* dst[u * du + v * dv] = buf[v * brow + u * size] for u < nu, v < nv: the buffer's rows
+ * (contiguous along u) become the destination's columns. Whole blocks go through registers
+ * when dv == size (4- and 8-byte elements); with `stream`, blocks whose stores are aligned
+ * to the vector are written with non-temporal stores (the caller fences). */
+typedef void (*ck__transpose_fn)(char *dst, intptr_t du, intptr_t dv, const char *buf,
+                                 size_t brow, size_t size, size_t nu, size_t nv, int stream);
 
 #endif

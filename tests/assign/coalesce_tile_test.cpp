@@ -73,18 +73,24 @@ void check2d(const TwoD &g, bool expect_tiled) {
 }
 
 TEST(CoalesceTile, TransposedShapesAreTiledAndCorrect) {
-    // Shapes on and across the tile edges (32 rows x 512 columns).
+    // Shapes on and across the tile edges (bands of 16 by 64 elements) and the blocks (8x8);
+    // below 8 along an axis the plain loop runs instead.
     for (auto [n0, n1] : {std::pair<intptr_t, intptr_t>{33, 65}, {1, 70}, {70, 1}, {32, 32},
-                          {64, 31}, {100, 3}, {40, 1100}, {65, 513}, {32, 512}}) {
+                          {64, 31}, {100, 3}, {7, 100}, {8, 8}, {40, 1100}, {65, 513},
+                          {32, 512}}) {
+        const bool tiled = n0 >= 8 && n1 >= 8;
         // Destination C order, source transposed: contiguous along different dimensions.
-        const bool tiled = n0 > 1 && n1 > 1;
         check2d({n0, n1, n1, 1, 1, n0}, tiled);
+        // And the other way round: the destination transposed, the source C order.
+        check2d({n0, n1, 1, n0, n1, 1}, tiled);
     }
 }
 
 TEST(CoalesceTile, NegativeStridesAndBroadcastsStayCorrect) {
     check2d({33, 65, -65, 1, 1, -33}, true);   // reversed rows, reversed transposed source
     check2d({33, 65, 65, -1, -1, 33}, true);
+    check2d({33, 65, -1, 33, 65, -1}, true);   // reversed destination columns, transposed
+    check2d({20, 30, 2, 40, 30, 1}, true);     // every other destination element
     check2d({33, 65, 65, 1, 0, 1}, false);     // row broadcast: not tiled (a stride is 0)
     check2d({33, 65, 65, 1, 1, 0}, false);     // column broadcast
     check2d({17, 9, 1, 17, 0, 0}, false);      // scalar broadcast into a transposed destination

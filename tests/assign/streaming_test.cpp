@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -262,15 +263,17 @@ TEST_F(Streaming, AFailureInsideAChunkWritesAndReportsWhatTheLeafDoes) {
     }
 }
 
-// The largest data/unified cache of cpu0 in sysfs, read here independently.
-size_t sysfs_llc() {
+// The largest data/unified cache of cpu0 in sysfs, and how many CPUs share it (0: not
+// said), read here independently.
+size_t sysfs_llc(unsigned *sharing) {
     size_t best = 0;
     int best_level = 0;
+    *sharing = 0;
     for (int i = 0; i < 16; ++i) {
         const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-        std::ifstream lf(dir + "level"), tf(dir + "type"), sf(dir + "size");
+        std::ifstream lf(dir + "level"), tf(dir + "type"), sf(dir + "size"), cf(dir + "shared_cpu_list");
         int level = 0;
-        std::string type, size;
+        std::string type, size, cpus;
         if (!(lf >> level) || !(tf >> type) || !(sf >> size)) break;
         if (type == "Instruction") continue;
         size_t v = std::stoull(size);
@@ -279,6 +282,18 @@ size_t sysfs_llc() {
         if (level >= best_level) {
             best = v;
             best_level = level;
+            *sharing = 0;
+            if (cf >> cpus) {  // "0-3,8-11": count each range
+                std::stringstream ranges(cpus);
+                std::string r;
+                while (std::getline(ranges, r, ',')) {
+                    const size_t dash = r.find('-');
+                    *sharing += dash == std::string::npos
+                                    ? 1u
+                                    : static_cast<unsigned>(std::stoul(r.substr(dash + 1)) -
+                                                            std::stoul(r.substr(0, dash)) + 1);
+                }
+            }
         }
     }
     return best;
@@ -289,17 +304,26 @@ TEST_F(Streaming, TheDefaultThresholdIsThreeQuartersOfTheLastLevelCache) {
     if (std::getenv("CKERNEL_STREAMING_MIN_BYTES") != nullptr) {
         GTEST_SKIP() << "CKERNEL_STREAMING_MIN_BYTES is set";
     }
-    const size_t llc = sysfs_llc();
+    unsigned sharing = 0;
+    const size_t llc = sysfs_llc(&sharing);
     if (llc == 0) GTEST_SKIP() << "no cache sizes in /sys";
     EXPECT_EQ(ck_cpu_llc_bytes(), llc);
-    EXPECT_EQ(ck_get_streaming_threshold(), llc / 4 * 3);
+    const bool capped = sharing != 0 && llc / sharing > (size_t{16} << 20);
+    const size_t want = (capped ? (size_t{16} << 20) * sharing : llc) / 4 * 3;
+    std::printf("[   INFO   ] last-level cache %zu bytes shared by %u CPUs: threshold %zu%s\n", llc,
+                sharing, want, capped ? " (capped at 16 MiB per CPU)" : "");
+    EXPECT_EQ(ck_get_streaming_threshold(), want);
     const std::string reason = ck_streaming_threshold_reason();
-    EXPECT_EQ(reason.rfind("3/4 of the ", 0), 0u) << reason;
+    EXPECT_EQ(reason.rfind(capped ? "3/4 of " + std::to_string(sharing) + " x 16 MiB: the "
+                                  : std::string("3/4 of the "),
+                           0),
+              0u)
+        << reason;
     ck_set_streaming_threshold(12345);
     EXPECT_EQ(ck_get_streaming_threshold(), 12345u);
     EXPECT_EQ(std::string(ck_streaming_threshold_reason()), "ck_set_streaming_threshold");
     ck_set_streaming_threshold(0);
-    EXPECT_EQ(ck_get_streaming_threshold(), llc / 4 * 3);
+    EXPECT_EQ(ck_get_streaming_threshold(), want);
 }
 
 TEST_F(Streaming, TheWholeDestinationDecidesNotOneRow) {

@@ -1,8 +1,10 @@
-// tests/assign/transpose_test.cpp: the transposing path of the tiled kernel (a source
-// contiguous along the destination's outer dimension; kernels/transpose.dispatch.c). Every
-// element must be what the scalar leaf makes of it alone, on every compiled target, for
-// every type pair and odd shapes around the 8x8 / 4x4 blocks and the tile edges; a failing
-// element gives the leaf's status and message; a failed buffer allocation is CK_ERR_NOMEM.
+// tests/assign/transpose_test.cpp: the tiled kernel (kernels/tiled_2d.c: the leaf converts
+// along the source's contiguous axis into a stack buffer, transposed in registers into the
+// destination by kernels/transpose.dispatch.c). Every element must be what the scalar leaf
+// makes of it alone, on every compiled target, for every type pair, both orientations
+// (source or destination transposed), odd shapes around the blocks and the tile edges, and
+// with streaming stores at every alignment; a failing element gives the leaf's status and
+// message; running the kernel allocates nothing.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -26,9 +28,11 @@ struct Outcome {
     std::string message, tree;
 };
 
-// dst (n0 x n1, C order) <- src seen transposed: element (i, j) at src + i*ssz + j*n0*ssz.
+// dst <- src, n0 x n1, contiguous along different axes. Source transposed (the default):
+// dst C order, src element (i, j) at src + i*ssz + j*n0*ssz. Destination transposed: dst
+// element (i, j) at dst + i*dsz + j*n0*dsz, src C order.
 Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t n0,
-                          intptr_t n1, ck_errmode mode) {
+                          intptr_t n1, ck_errmode mode, bool dst_side = false) {
     Outcome r;
     const ck_type *de = ck_type_scalar(did), *se = ck_type_scalar(sid);
     const intptr_t dsz = static_cast<intptr_t>(ck_type_data_size(de));
@@ -38,8 +42,8 @@ Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, 
     EXPECT_EQ(ck_type_make_fixed_dim(n0, d1, &dt), CK_OK);
     EXPECT_EQ(ck_type_make_fixed_dim(n1, se, &s1), CK_OK);
     EXPECT_EQ(ck_type_make_fixed_dim(n0, s1, &st), CK_OK);
-    const ck_fixed_dim_arrmeta dm[2] = {{n0, n1 * dsz}, {n1, dsz}};
-    const ck_fixed_dim_arrmeta sm[2] = {{n0, ssz}, {n1, n0 * ssz}};
+    const ck_fixed_dim_arrmeta dm[2] = {{n0, dst_side ? dsz : n1 * dsz}, {n1, dst_side ? n0 * dsz : dsz}};
+    const ck_fixed_dim_arrmeta sm[2] = {{n0, dst_side ? n1 * ssz : ssz}, {n1, dst_side ? ssz : n0 * ssz}};
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.errmode = mode;
     ctx.flags = CK_EVAL_NO_JIT;
@@ -76,30 +80,46 @@ Outcome assign_one(ck_type_id did, char *dst, ck_type_id sid, char *src, ck_errm
     return r;
 }
 
+// The destination starts `misalign` bytes past a 64-byte boundary (a multiple of its
+// element size), inside guard bytes that must stay untouched.
 void expect_elementwise(ck_type_id did, ck_type_id sid, intptr_t n0, intptr_t n1,
-                        ck_errmode mode, bool small, uint32_t seed) {
+                        ck_errmode mode, bool small, uint32_t seed, bool dst_side = false,
+                        size_t misalign = 0) {
     const size_t dsz = ck_type_data_size(ck_type_scalar(did));
     const size_t ssz = ck_type_data_size(ck_type_scalar(sid));
     auto src = ckt::scalar_source_bytes(sid, static_cast<size_t>(n0 * n1), small, seed);
     const size_t guard = 64;
-    std::vector<unsigned char> got(static_cast<size_t>(n0 * n1) * dsz + 2 * guard, 0xA5);
-    std::vector<unsigned char> want(got);
-    const Outcome r = assign_transposed(did, reinterpret_cast<char *>(got.data() + guard), sid,
-                                        reinterpret_cast<char *>(src.data()), n0, n1, mode);
+    std::vector<unsigned char> got_store(static_cast<size_t>(n0 * n1) * dsz + 2 * guard + 64 + misalign, 0xA5);
+    std::vector<unsigned char> want_store(got_store);
+    auto at64 = [](std::vector<unsigned char> &v) {
+        const uintptr_t p = reinterpret_cast<uintptr_t>(v.data());
+        return v.data() + ((64 - p % 64) % 64);
+    };
+    unsigned char *got = at64(got_store) + guard + misalign;
+    unsigned char *want = at64(want_store) + guard + misalign;
+    const Outcome r = assign_transposed(did, reinterpret_cast<char *>(got), sid,
+                                        reinterpret_cast<char *>(src.data()), n0, n1, mode, dst_side);
     const std::string what = std::string(ck_type_id_name(did)) + " <- " + ck_type_id_name(sid) +
-                             " " + std::to_string(n0) + "x" + std::to_string(n1);
+                             " " + std::to_string(n0) + "x" + std::to_string(n1) +
+                             (dst_side ? " (destination transposed)" : "") + " +" +
+                             std::to_string(misalign);
     ASSERT_EQ(r.rc, CK_OK) << what << ": " << r.message;
-    if (n1 >= 8 && n0 > 1) {
+    if (n0 >= 8 && n1 >= 8) {
         EXPECT_NE(r.tree.find("transposed in registers"), std::string::npos) << what << r.tree;
     }
     for (intptr_t i = 0; i < n0; ++i) {
         for (intptr_t j = 0; j < n1; ++j) {
-            char *d = reinterpret_cast<char *>(want.data() + guard + static_cast<size_t>(i * n1 + j) * dsz);
-            char *s = reinterpret_cast<char *>(src.data() + static_cast<size_t>(i + j * n0) * ssz);
+            const intptr_t di = dst_side ? i + j * n0 : i * n1 + j;
+            const intptr_t si = dst_side ? i * n1 + j : i + j * n0;
+            char *d = reinterpret_cast<char *>(want + static_cast<size_t>(di) * dsz);
+            char *s = reinterpret_cast<char *>(src.data() + static_cast<size_t>(si) * ssz);
             ASSERT_EQ(assign_one(did, d, sid, s, mode).rc, CK_OK);
         }
     }
-    EXPECT_EQ(got, want) << what;
+    const size_t window = static_cast<size_t>(n0 * n1) * dsz + 2 * guard;
+    EXPECT_EQ(std::vector<unsigned char>(got - guard, got - guard + window),
+              std::vector<unsigned char>(want - guard, want - guard + window))
+        << what;
 }
 
 TEST_F(Transposed, EveryPairGivesWhatTheLeafGivesForEachElement) {
@@ -109,9 +129,11 @@ TEST_F(Transposed, EveryPairGivesWhatTheLeafGivesForEachElement) {
         for (int s = 0; s < CK_NUM_SCALAR_TYPES; ++s) {
             const auto did = static_cast<ck_type_id>(d), sid = static_cast<ck_type_id>(s);
             for (const auto &sh : shapes) {
-                expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_NOCHECK, false, seed);
-                expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_INEXACT, true, seed);
-                ++seed;
+                for (bool dst_side : {false, true}) {
+                    expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_NOCHECK, false, seed, dst_side);
+                    expect_elementwise(did, sid, sh[0], sh[1], CK_ERRMODE_INEXACT, true, seed, dst_side);
+                    ++seed;
+                }
             }
             if (::testing::Test::HasFailure()) return;
         }
@@ -128,10 +150,52 @@ TEST_F(Transposed, EveryCompiledTargetTransposesAlike) {
             continue;
         }
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
-        for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT64, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
-            // Past one 4096-column tile, with 8-row tiles and odd edges.
-            expect_elementwise(CK_TYPE_FLOAT64, s, 19, 4200, CK_ERRMODE_NOCHECK, false, 11);
-            expect_elementwise(CK_TYPE_FLOAT64, s, 3, 13, CK_ERRMODE_NOCHECK, false, 12);
+        for (ck_type_id d : {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
+            for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT64, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
+                // Several tiles along both axes, with odd edges; and under a block.
+                expect_elementwise(d, s, 150, 181, CK_ERRMODE_NOCHECK, false, 11);
+                expect_elementwise(d, s, 181, 150, CK_ERRMODE_NOCHECK, false, 11, true);
+                expect_elementwise(d, s, 3, 13, CK_ERRMODE_NOCHECK, false, 12);
+            }
+        }
+    }
+}
+
+TEST_F(Transposed, StreamedTilesGiveTheSameBytesAtEveryAlignment) {
+    // A threshold of one byte: every tiled kernel streams; only blocks whose rows are
+    // aligned to the vector go non-temporal, the others and the edges are stored as usual.
+    struct Threshold {
+        ~Threshold() { ck_set_streaming_threshold(0); }
+    } restore;
+    ck_set_streaming_threshold(1);
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
+        const auto target = static_cast<ck_cpu_target>(t);
+        if (!ck_cpu_target_compiled(target) ||
+            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
+            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
+                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
+            continue;
+        }
+        ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
+        for (ck_type_id d : {CK_TYPE_FLOAT64, CK_TYPE_INT32, CK_TYPE_UINT8, CK_TYPE_COMPLEX64}) {
+            const size_t dsz = ck_type_data_size(ck_type_scalar(d));
+            for (size_t misalign = 0; misalign < 64; misalign += dsz * 3) {
+                // Rows of 64 elements: every row aligned as the first when misalign is 0.
+                expect_elementwise(d, CK_TYPE_INT32, 40, 64, CK_ERRMODE_NOCHECK, false, 21,
+                                   false, misalign);
+                expect_elementwise(d, CK_TYPE_INT32, 64, 40, CK_ERRMODE_NOCHECK, false, 22,
+                                   true, misalign);
+                expect_elementwise(d, CK_TYPE_FLOAT32, 37, 131, CK_ERRMODE_NOCHECK, false, 23,
+                                   false, misalign);
+            }
+            std::vector<unsigned char> out(16 * 16 * dsz), in(16 * 16 * 4, 0);
+            const Outcome r = assign_transposed(d, reinterpret_cast<char *>(out.data()), CK_TYPE_INT32,
+                                                reinterpret_cast<char *>(in.data()), 16, 16,
+                                                CK_ERRMODE_NOCHECK);
+            EXPECT_NE(r.tree.find("transposed in registers [" + std::string(ck_cpu_target_name(target)) +
+                                  "] streaming"),
+                      std::string::npos)
+                << r.tree;
         }
     }
 }
@@ -153,20 +217,21 @@ TEST_F(Transposed, AFailingElementGivesTheLeafsStatusAndMessage) {
     EXPECT_EQ(r.rc, CK_ERR_OVERFLOW);
     EXPECT_EQ(r.rc, alone.rc);
     EXPECT_EQ(r.message, alone.message);
-    // Rows before the failing one (tiles of 8 rows: rows 0..4 of the first tile are done
-    // in full) hold their values; nothing is written outside the destination.
-    for (intptr_t i = 0; i < 5; ++i) {
-        for (intptr_t j = 0; j < n1; ++j) {
+    // Tiles are bands of 16 destination columns (4-byte elements: 64 bytes of a row), walked
+    // in order: the bands before column 64 are done in full; the failing element is not
+    // written; nothing is written outside the destination.
+    for (intptr_t i = 0; i < n0; ++i) {
+        for (intptr_t j = 0; j < 64; ++j) {
             ASSERT_EQ(dst[static_cast<size_t>(1 + i * n1 + j)], static_cast<int32_t>(src[static_cast<size_t>(i + j * n0)]));
         }
     }
+    EXPECT_EQ(dst[static_cast<size_t>(1 + 5 * n1 + 70)], -7);
     EXPECT_EQ(dst.front(), -7);
     EXPECT_EQ(dst.back(), -7);
 }
 
 TEST_F(Transposed, AllocationFailureAtEveryPointOfATransposedAssignment) {
-    // The types, the kernel (inline: nothing to allocate) and the transpose buffer, which
-    // is allocated when the kernel runs.
+    // The types and nothing else: the kernel is inline and its tile buffer is on the stack.
     const intptr_t n0 = 16, n1 = 32;
     std::vector<int32_t> src(static_cast<size_t>(n0 * n1), 3);
     std::vector<double> dst(static_cast<size_t>(n0 * n1), 0.0);
@@ -193,7 +258,7 @@ TEST_F(Transposed, AllocationFailureAtEveryPointOfATransposedAssignment) {
         for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
         return rc;
     });
-    EXPECT_EQ(points, 5) << "four types and the transpose buffer";
+    EXPECT_EQ(points, 4) << "the four types";
     const Outcome r = assign_transposed(CK_TYPE_FLOAT64, reinterpret_cast<char *>(dst.data()),
                                         CK_TYPE_INT32, reinterpret_cast<char *>(src.data()), n0, n1,
                                         CK_ERRMODE_NOCHECK);
