@@ -14,10 +14,23 @@
 
 #if defined(__SSE2__)
 #  include <emmintrin.h>
+#  include <xmmintrin.h>
+
+/* Loops that read at least as many bytes as they write ask for the source 2 KiB ahead, one
+ * line at a time: on a machine whose hardware prefetcher did not keep up (an AVX-512 VM,
+ * float64 -> int32 of 10 Mi elements) this took the loop from 0.69 to 0.46-0.52 ns/element,
+ * against 0.42-0.47 for reading the source alone; loops that write more than they read are
+ * bound by their stores and gain nothing. A prefetch never faults, so the addresses past the
+ * source's end are harmless; they are formed as integers. */
+#  define CK__PREFETCH_AHEAD 2048
+static inline void prefetch_line(const char *s, size_t at) {
+    _mm_prefetch((const char *)((uintptr_t)s + at + CK__PREFETCH_AHEAD), _MM_HINT_T0);
+}
 
 /* Bytes: a multiple of 64. */
 static void nt_copy(char *d, const char *s, size_t bytes) {
     for (size_t i = 0; i < bytes; i += 64) {
+        prefetch_line(s, i);
 #  if CK__HAVE_AVX512
         _mm512_stream_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
 #  elif defined(__AVX2__)
@@ -81,6 +94,8 @@ static void nt_float64_float32(char *d, const char *s, size_t n) {
     float *out = (float *)(void *)d;
     const double *in = (const double *)(const void *)s;
     for (size_t i = 0; i < n; i += 16) {
+        prefetch_line(s, i * 8);
+        prefetch_line(s, i * 8 + 64);
 #  if CK__HAVE_AVX512
         const __m256 lo = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i));
         const __m256 hi = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i + 8));
@@ -106,6 +121,8 @@ static void nt_float64_int32(char *d, const char *s, size_t n) {
     const double *in = (const double *)(const void *)s;
     for (size_t i = 0; i < n; i += 16) {
         char *out = d + i * 4;
+        prefetch_line(s, i * 8);
+        prefetch_line(s, i * 8 + 64);
 #  if CK__HAVE_AVX512
         const __m256i lo = ck__i32_from_f64x8(_mm512_loadu_pd(in + i));
         const __m256i hi = ck__i32_from_f64x8(_mm512_loadu_pd(in + i + 8));

@@ -82,16 +82,34 @@ static int tiled_single_2d(const ck__tiled_2d *k, ck_prefix *child, ck_strided_f
     tile_shape(dsz, &u_tile, &v_tile);
     const size_t brow = u_tile * dsz;
     const intptr_t bstride = (intptr_t)dsz;
-    for (intptr_t v0 = 0; v0 < nv; v0 += (intptr_t)v_tile) {
-        const size_t nj = (size_t)(nv - v0) < v_tile ? (size_t)(nv - v0) : v_tile;
+    /* Streamed rows: a narrower first band brings the others to a line boundary (a host's
+     * buffer is often only 16-byte aligned), when every row starts alike. */
+    size_t first = v_tile;
+    if (k->stream && dv == (intptr_t)dsz && (uintptr_t)dst % dsz == 0 && (uintptr_t)du % 64 == 0 &&
+        (uintptr_t)dst % 64 != 0) {
+        first = (64 - (uintptr_t)dst % 64) / dsz;
+    }
+    for (intptr_t v0 = 0; v0 < nv;) {
+        const size_t want = v0 == 0 ? first : v_tile;
+        const size_t nj = (size_t)(nv - v0) < want ? (size_t)(nv - v0) : want;
         for (intptr_t u0 = 0; u0 < nu; u0 += (intptr_t)u_tile) {
             const size_t ni = (size_t)(nu - u0) < u_tile ? (size_t)(nu - u0) : u_tile;
             for (size_t j = 0; j < nj; j++) {
                 char *s = src + u0 * su + (v0 + (intptr_t)j) * sv;
+#if defined(__SSE2__)
+                /* The next tile's piece of this row, when the row is read forward and
+                 * densely: 16 rows at once are more streams than the hardware prefetcher
+                 * follows well (bench 2d/transposed: 0.67-0.71 -> 0.64-0.66 ns/element).
+                 * A prefetch never faults; its addresses are formed as integers. */
+                for (size_t b = 0; su > 0 && su <= 16 && b < ni * (size_t)su; b += 64) {
+                    _mm_prefetch((const char *)((uintptr_t)s + ni * (size_t)su + b), _MM_HINT_T0);
+                }
+#endif
                 CK_RETURN_IF_ERROR(fn(child, buf + j * brow, bstride, &s, &su, ni));
             }
             transpose(dst + u0 * du + v0 * dv, du, dv, buf, brow, dsz, ni, nj, k->stream);
         }
+        v0 += (intptr_t)nj;
     }
     return CK_OK;
 }
