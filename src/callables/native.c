@@ -150,7 +150,7 @@ static inline void store_result(ck_type_id ret, char *dst, const ck__native_ret 
     }
 }
 
-static int native_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int native_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                           const intptr_t *src_stride, size_t count) {
     const ck__native_call *call = ((const ck__native_leaf *)self)->call;
     const int nargs = call->nargs;
@@ -171,7 +171,7 @@ static int native_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char 
     return CK_OK;
 }
 
-static int native_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int native_single(ck_prefix *self, char *dst, char *const *src) {
     static const intptr_t zero[CK__SIG_MAX_ARGS];
     return native_strided(self, dst, 0, src, zero, 1);
 }

@@ -239,92 +239,84 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
     return used;
 }
 
-/* ---- conversion kinds ---- */
+/* ---- conversion kinds ----
+ * The rules below are constant expressions over the type ids (whose order is the ABI's:
+ * bool, the signed, the unsigned, the floats, the complexes), so the whole 14 x 14 table is
+ * computed by the compiler and a selection looks each argument up: ranking every signature
+ * of a callable (select/cold) is a loop over table loads, with no branch to mispredict. */
 
-typedef enum scalar_kind { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX } scalar_kind;
-
-static scalar_kind kind_of(ck_type_id id) {
-    switch (id) {
-    case CK_TYPE_BOOL: return KIND_BOOL;
-    case CK_TYPE_INT8:
-    case CK_TYPE_INT16:
-    case CK_TYPE_INT32:
-    case CK_TYPE_INT64: return KIND_SIGNED;
-    case CK_TYPE_UINT8:
-    case CK_TYPE_UINT16:
-    case CK_TYPE_UINT32:
-    case CK_TYPE_UINT64: return KIND_UNSIGNED;
-    case CK_TYPE_FLOAT16:
-    case CK_TYPE_FLOAT32:
-    case CK_TYPE_FLOAT64: return KIND_FLOAT;
-    default: return KIND_COMPLEX;
-    }
-}
-
+enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
+#define CK__KIND(id)                                                                            \
+    ((id) == CK_TYPE_BOOL    ? KIND_BOOL                                                      \
+     : (id) <= CK_TYPE_INT64  ? KIND_SIGNED                                                   \
+     : (id) <= CK_TYPE_UINT64 ? KIND_UNSIGNED                                                 \
+     : (id) <= CK_TYPE_FLOAT64 ? KIND_FLOAT                                                   \
+                              : KIND_COMPLEX)
 /* Bits of value: integer width (a signed type's sign bit counts), a float's significand
  * (implicit bit included), a complex's component significand. */
-static int value_bits(ck_type_id id) {
-    switch (id) {
-    case CK_TYPE_INT8: case CK_TYPE_UINT8: return 8;
-    case CK_TYPE_INT16: case CK_TYPE_UINT16: return 16;
-    case CK_TYPE_INT32: case CK_TYPE_UINT32: return 32;
-    case CK_TYPE_INT64: case CK_TYPE_UINT64: return 64;
-    case CK_TYPE_FLOAT16: return 11;
-    case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: return 24;
-    case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: return 53;
-    default: return 1;
-    }
-}
-
+#define CK__VALUE_BITS(id)                                                                      \
+    ((id) == CK_TYPE_INT8 || (id) == CK_TYPE_UINT8     ? 8                                    \
+     : (id) == CK_TYPE_INT16 || (id) == CK_TYPE_UINT16 ? 16                                   \
+     : (id) == CK_TYPE_INT32 || (id) == CK_TYPE_UINT32 ? 32                                   \
+     : (id) == CK_TYPE_INT64 || (id) == CK_TYPE_UINT64 ? 64                                   \
+     : (id) == CK_TYPE_FLOAT16                         ? 11                                   \
+     : (id) == CK_TYPE_FLOAT32 || (id) == CK_TYPE_COMPLEX64 ? 24                              \
+     : (id) == CK_TYPE_FLOAT64 || (id) == CK_TYPE_COMPLEX128 ? 53                             \
+                                                             : 1)
 /* The float format a float or complex holds its (component) values in. */
-static int float_rank(ck_type_id id) {
-    switch (id) {
-    case CK_TYPE_FLOAT16: return 0;
-    case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: return 1;
-    default: return 2; /* float64, complex128 */
-    }
-}
+#define CK__FLOAT_RANK(id)                                                                      \
+    ((id) == CK_TYPE_FLOAT16 ? 0 : (id) == CK_TYPE_FLOAT32 || (id) == CK_TYPE_COMPLEX64 ? 1 : 2)
+#define CK__FLOATY(k) ((k) == KIND_FLOAT || (k) == KIND_COMPLEX)
+#define CK__INTY(k) ((k) == KIND_SIGNED || (k) == KIND_UNSIGNED)
+
+/* from -> to, in order:
+ *   the same type: exact;
+ *   the same kind: lossless when wider (a float or complex by its format);
+ *   from bool: safe, 0 and 1 are exact everywhere;
+ *   to bool, or to unsigned (a negative value never fits): unsafe;
+ *   to signed: safe from a narrower unsigned only;
+ *   integer to float or complex: safe when the significand holds every value (a signed
+ *   type's magnitude needs one bit less than its width, and its sign is the float's own);
+ *   float to complex: safe at the same or a wider format; complex to float drops the
+ *   imaginary part: unsafe. */
+#define CK__CONV(f, t)                                                                          \
+    ((f) == (t) ? CK__CONV_EXACT                                                              \
+     : CK__KIND(f) == CK__KIND(t)                                                             \
+         ? (CK__FLOATY(CK__KIND(f)) ? CK__FLOAT_RANK(t) > CK__FLOAT_RANK(f)                   \
+                                    : CK__VALUE_BITS(t) > CK__VALUE_BITS(f))                  \
+               ? CK__CONV_PROMOTE                                                             \
+               : CK__CONV_UNSAFE                                                              \
+     : CK__KIND(f) == KIND_BOOL ? CK__CONV_SAFE                                               \
+     : CK__KIND(t) == KIND_BOOL || CK__KIND(t) == KIND_UNSIGNED ? CK__CONV_UNSAFE             \
+     : CK__KIND(t) == KIND_SIGNED                                                             \
+         ? (CK__KIND(f) == KIND_UNSIGNED && CK__VALUE_BITS(t) > CK__VALUE_BITS(f)             \
+                ? CK__CONV_SAFE                                                               \
+                : CK__CONV_UNSAFE)                                                            \
+     : CK__INTY(CK__KIND(f))                                                                  \
+         ? (CK__VALUE_BITS(f) - (CK__KIND(f) == KIND_SIGNED) <= CK__VALUE_BITS(t)             \
+                ? CK__CONV_SAFE                                                               \
+                : CK__CONV_UNSAFE)                                                            \
+     : CK__KIND(f) == KIND_FLOAT && CK__KIND(t) == KIND_COMPLEX                               \
+         ? (CK__FLOAT_RANK(t) >= CK__FLOAT_RANK(f) ? CK__CONV_SAFE : CK__CONV_UNSAFE)         \
+         : CK__CONV_UNSAFE)
+
+#define CK__CONV_ROW(f)                                                                         \
+    {CK__CONV(f, 0), CK__CONV(f, 1), CK__CONV(f, 2),   CK__CONV(f, 3),  CK__CONV(f, 4),       \
+     CK__CONV(f, 5), CK__CONV(f, 6), CK__CONV(f, 7),   CK__CONV(f, 8),  CK__CONV(f, 9),       \
+     CK__CONV(f, 10), CK__CONV(f, 11), CK__CONV(f, 12), CK__CONV(f, 13)}
+_Static_assert(CK_NUM_SCALAR_TYPES == 14 && CK_TYPE_BOOL == 0 && CK_TYPE_INT64 == 4 &&
+                   CK_TYPE_UINT64 == 8 && CK_TYPE_FLOAT64 == 11 && CK_TYPE_COMPLEX128 == 13,
+               "the conversion table's rows and the kind ranges follow the scalar ids");
+static const unsigned char ck__conv_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
+    CK__CONV_ROW(0),  CK__CONV_ROW(1),  CK__CONV_ROW(2),  CK__CONV_ROW(3),  CK__CONV_ROW(4),
+    CK__CONV_ROW(5),  CK__CONV_ROW(6),  CK__CONV_ROW(7),  CK__CONV_ROW(8),  CK__CONV_ROW(9),
+    CK__CONV_ROW(10), CK__CONV_ROW(11), CK__CONV_ROW(12), CK__CONV_ROW(13)};
 
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
     if (!ck__id_is_scalar(from) || !ck__id_is_scalar(to)) {
         return CK__CONV_NONE;
     }
-    if (from == to) {
-        return CK__CONV_EXACT;
-    }
-    const scalar_kind kf = kind_of(from), kt = kind_of(to);
-    if (kf == kt) { /* wider in the same kind: lossless */
-        if (kf == KIND_FLOAT || kf == KIND_COMPLEX) {
-            return float_rank(to) > float_rank(from) ? CK__CONV_PROMOTE : CK__CONV_UNSAFE;
-        }
-        return value_bits(to) > value_bits(from) ? CK__CONV_PROMOTE : CK__CONV_UNSAFE;
-    }
-    if (kf == KIND_BOOL) {
-        return CK__CONV_SAFE; /* 0 and 1 are exact everywhere */
-    }
-    switch (kt) {
-    case KIND_BOOL:
-        return CK__CONV_UNSAFE;
-    case KIND_SIGNED: /* from unsigned only: needs a wider signed type */
-        return kf == KIND_UNSIGNED && value_bits(to) > value_bits(from) ? CK__CONV_SAFE
-                                                                        : CK__CONV_UNSAFE;
-    case KIND_UNSIGNED: /* a negative value never fits */
-        return CK__CONV_UNSAFE;
-    case KIND_FLOAT:
-    case KIND_COMPLEX:
-        if (kf == KIND_SIGNED || kf == KIND_UNSIGNED) {
-            /* Exact when the significand holds every value (a signed type's magnitude needs
-             * one bit less than its width, and its sign is the float's own). */
-            const int need = value_bits(from) - (kf == KIND_SIGNED ? 1 : 0);
-            return need <= value_bits(to) ? CK__CONV_SAFE : CK__CONV_UNSAFE;
-        }
-        if (kf == KIND_FLOAT && kt == KIND_COMPLEX) {
-            return float_rank(to) >= float_rank(from) ? CK__CONV_SAFE : CK__CONV_UNSAFE;
-        }
-        return CK__CONV_UNSAFE; /* complex -> float drops the imaginary part */
-    default:
-        return CK__CONV_UNSAFE;
-    }
+    return (ck__conversion)ck__conv_table[from][to];
 }
 
 const char *ck__conversion_name(ck__conversion c) {

@@ -367,7 +367,7 @@ static CK__COLD int ck__zero_division_at(size_t i) {
         }                                                                                    \
         return CK_OK;                                                                        \
     }                                                                                        \
-    static int ck__##OP##_##T##_strided(ck_prefix *self, char *dst, intptr_t dst_stride,     \
+    static CK__KERNEL_ALIGN int ck__##OP##_##T##_strided(ck_prefix *self, char *dst, intptr_t dst_stride,     \
                                         char *const *src, const intptr_t *src_stride,        \
                                         size_t count) {                                      \
         (void)self;                                                                          \

@@ -34,7 +34,7 @@ static void call_args_destroy(ck_prefix *self) {
     }
 }
 
-static int call_args_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int call_args_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                              const intptr_t *src_stride, size_t count) {
     const ck__call_args *k = (const ck__call_args *)self;
     _Alignas(64) char scratch[CK__CALL_SCRATCH];
@@ -80,7 +80,7 @@ static int call_args_strided(ck_prefix *self, char *dst, intptr_t dst_stride, ch
     return CK_OK;
 }
 
-static int call_args_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int call_args_single(ck_prefix *self, char *dst, char *const *src) {
     static const intptr_t zero[16] = {0};
     return call_args_strided(self, dst, 0, src, zero, 1);
 }

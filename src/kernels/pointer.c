@@ -41,7 +41,7 @@ static inline char *load_pointer(const char *where) {
 }
 
 /* Gathers up to one chunk of scalar targets and runs the leaf over them contiguously. */
-static int pointer_gather_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                   char *const *src, const intptr_t *src_stride, size_t count) {
     const ck__pointer_gather *g = (const ck__pointer_gather *)self;
     const ck__pointer *k = &g->pointer;
@@ -73,7 +73,7 @@ static int pointer_gather_strided(ck_prefix *self, char *dst, intptr_t dst_strid
     return CK_OK;
 }
 
-static int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
     if (load_pointer(src[0]) == NULL) {
         return ck_set_error(CK_ERR_UNINITIALIZED, "pointer: the source pointer is NULL");
     }
@@ -81,7 +81,7 @@ static int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
     return pointer_gather_strided(self, dst, 0, src, &zero, 1);
 }
 
-static int pointer_src_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int pointer_src_single(ck_prefix *self, char *dst, char *const *src) {
     const ck__pointer *k = (const ck__pointer *)self;
     char *args[16];
     for (uint32_t j = 0; j < k->nsrc; j++) {
@@ -95,7 +95,7 @@ static int pointer_src_single(ck_prefix *self, char *dst, char *const *src) {
     return ck_call_single(ck_child(self, CK__POINTER_CHILD), dst, args);
 }
 
-static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+static CK__KERNEL_ALIGN int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                char *const *src, const intptr_t *src_stride, size_t count) {
     const ck__pointer *k = (const ck__pointer *)self;
     ck_prefix *child = ck_child(self, CK__POINTER_CHILD);
@@ -121,7 +121,7 @@ static int pointer_src_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
     return CK_OK;
 }
 
-static int pointer_dst_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int pointer_dst_single(ck_prefix *self, char *dst, char *const *src) {
     char *p = load_pointer(dst);
     if (p == NULL) {
         return ck_set_error(CK_ERR_UNINITIALIZED, "pointer: the destination pointer is NULL");
@@ -130,7 +130,7 @@ static int pointer_dst_single(ck_prefix *self, char *dst, char *const *src) {
                           p + ((const ck__pointer *)self)->offset, src);
 }
 
-static int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+static CK__KERNEL_ALIGN int pointer_dst_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                char *const *src, const intptr_t *src_stride, size_t count) {
     const ck__pointer *k = (const ck__pointer *)self;
     ck_prefix *child = ck_child(self, CK__POINTER_CHILD);

@@ -1147,17 +1147,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
     CK__DEF_LEAF(D, S, fractional, CK_ERRMODE_FRACTIONAL)                                   \
     CK__DEF_LEAF(D, S, inexact, CK_ERRMODE_INEXACT)
 
-/* Strided leaves start on a 64-byte boundary, so that where their loops fall relative to the
- * 64-byte fetch blocks of the instruction (op) cache depends on the leaf's own code only, not
- * on the size of everything linked before it. A one-element loop that straddles two blocks
- * takes two cycles per element instead of one: editing one leaf made untouched baseline
- * leaves (int64 -> float64, int32 -> float64, float64 -> float32, identical instructions)
- * 1.7-2.7x slower in cache, by moving them 32 bytes. */
-#if defined(__GNUC__) || defined(__clang__)
-#  define CK__LEAF_ALIGN __attribute__((aligned(64)))
-#else
-#  define CK__LEAF_ALIGN
-#endif
+/* Strided leaves start on a 64-byte boundary (CK__KERNEL_ALIGN, common/internal.h). */
 
 /* The two ABI functions of one pair in one mode. CK__ID(D) == CK__ID(S) is a constant: the
  * copy or the conversion branch is removed. */
@@ -1178,7 +1168,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
         }                                                                                   \
         return CK_OK;                                                                       \
     }                                                                                       \
-    static CK__LEAF_ALIGN int leaf_##D##_##S##_##MNAME##_strided(                           \
+    static CK__KERNEL_ALIGN int leaf_##D##_##S##_##MNAME##_strided(                           \
         ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
         const intptr_t *src_stride, size_t count) {                                         \
         (void)self;                                                                         \

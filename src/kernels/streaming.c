@@ -95,7 +95,7 @@ static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn 
     return CK_OK;
 }
 
-static int streaming_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                              const intptr_t *src_stride, size_t count) {
     const ck__streaming *k = (const ck__streaming *)self;
     ck_prefix *child = ck_child(self, CK__STREAMING_CHILD);
@@ -121,7 +121,7 @@ static int streaming_strided(ck_prefix *self, char *dst, intptr_t dst_stride, ch
     return fn(child, dst, dst_stride, &s, src_stride, count - head - body);
 }
 
-static int streaming_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int streaming_single(ck_prefix *self, char *dst, char *const *src) {
     ck_prefix *child = ck_child(self, CK__STREAMING_CHILD);
     return ck_prefix_single(child)(child, dst, src);
 }

@@ -19,13 +19,13 @@ static void strided_dim_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__STRIDED_DIM_CHILD));
 }
 
-static int strided_dim_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int strided_dim_single(ck_prefix *self, char *dst, char *const *src) {
     const ck__strided_dim *k = (const ck__strided_dim *)self;
     return ck_call_strided(ck_child(self, CK__STRIDED_DIM_CHILD), dst, k->dst_stride, src,
                            &k->src_stride, (size_t)k->size);
 }
 
-static int strided_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+static CK__KERNEL_ALIGN int strided_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                char *const *src, const intptr_t *src_stride, size_t count) {
     const ck__strided_dim *k = (const ck__strided_dim *)self;
     ck_prefix *child = ck_child(self, CK__STRIDED_DIM_CHILD);
@@ -56,13 +56,13 @@ static void strided_dim_n_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, strided_dim_n_child((const ck__strided_dim_n *)self)));
 }
 
-static int strided_dim_n_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int strided_dim_n_single(ck_prefix *self, char *dst, char *const *src) {
     const ck__strided_dim_n *k = (const ck__strided_dim_n *)self;
     return ck_call_strided(ck_child(self, strided_dim_n_child(k)), dst, k->dst_stride, src,
                            k->src_stride, (size_t)k->size);
 }
 
-static int strided_dim_n_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+static CK__KERNEL_ALIGN int strided_dim_n_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                  char *const *src, const intptr_t *src_stride, size_t count) {
     const ck__strided_dim_n *k = (const ck__strided_dim_n *)self;
     ck_prefix *child = ck_child(self, strided_dim_n_child(k));

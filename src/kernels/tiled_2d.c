@@ -114,7 +114,7 @@ static int tiled_single_2d(const ck__tiled_2d *k, ck_prefix *child, ck_strided_f
     return CK_OK;
 }
 
-static int tiled_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int tiled_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                          const intptr_t *src_stride, size_t count) {
     const ck__tiled_2d *k = (const ck__tiled_2d *)self;
     ck_prefix *child = ck_child(self, CK__TILED_CHILD);
@@ -134,7 +134,7 @@ static int tiled_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *
     return rc;
 }
 
-static int tiled_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int tiled_single(ck_prefix *self, char *dst, char *const *src) {
     const intptr_t zero = 0;
     return tiled_strided(self, dst, 0, src, &zero, 1);
 }

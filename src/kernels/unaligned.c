@@ -38,7 +38,7 @@ static void unaligned_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__UNALIGNED_CHILD));
 }
 
-static int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                              const intptr_t *src_stride, size_t count) {
     const ck__unaligned *k = (const ck__unaligned *)self;
     ck_prefix *child = ck_child(self, CK__UNALIGNED_CHILD);
@@ -74,7 +74,7 @@ static int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, ch
     return CK_OK;
 }
 
-static int unaligned_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int unaligned_single(ck_prefix *self, char *dst, char *const *src) {
     const intptr_t zero = 0;
     return unaligned_strided(self, dst, 0, src, &zero, 1);
 }

@@ -119,7 +119,7 @@ static int source_row(const ck__var_dim *k, int j, char *src, char **sp, intptr_
     }
 }
 
-static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
+static CK__KERNEL_ALIGN int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
     const ck__var_dim *k = (const ck__var_dim *)self;
     const int ns = k->nsrc;
     char *sp[16];
@@ -176,7 +176,7 @@ static int var_dim_single(ck_prefix *self, char *dst, char *const *src) {
                            (size_t)dn);
 }
 
-static int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+static CK__KERNEL_ALIGN int var_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                            const intptr_t *src_stride, size_t count) {
     const int ns = ((const ck__var_dim *)self)->nsrc;
     char *s[16];
