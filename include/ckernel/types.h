@@ -1,5 +1,6 @@
-/* ckernel/types.h: type descriptors (scalars, fixed and var dimensions, pointers), their
- * queries, and the datashape strings that spell them ("3 * var * int32").
+/* ckernel/types.h: type descriptors (scalars, fixed and var dimensions, pointers, tuples,
+ * structs and options), their queries, and the datashape strings that spell them
+ * ("3 * var * int32", "var * {a: int32, b: ?float32}").
  *
  * A ck_type is immutable and reference counted (atomically: share it between threads
  * freely). Scalar types are static objects: incref/decref on them do nothing, and
@@ -32,14 +33,20 @@ typedef enum ck_type_id {
     CK_TYPE_COMPLEX128,
     CK_TYPE_FIXED_DIM, /* N * T */
     CK_TYPE_VAR_DIM,   /* var * T: ragged, each element holds its own length */
-    CK_TYPE_POINTER    /* pointer[T] */
+    CK_TYPE_POINTER,   /* pointer[T] */
+    CK_TYPE_TUPLE,     /* (T0, T1, ...): fields by position, laid out as a C struct */
+    CK_TYPE_STRUCT,    /* {name: T0, ...}: named fields, laid out as a C struct */
+    CK_TYPE_OPTION     /* ?T: a T or NA (a reserved value of T in the data, see below) */
 } ck_type_id;
 
 /* Scalar ids are 0 .. CK_NUM_SCALAR_TYPES - 1. */
 #define CK_NUM_SCALAR_TYPES 14
-/* Deepest nesting of dimensions and pointers in one type ("pointer[3 * int8]" has depth 2).
- * Deeper types are rejected with CK_ERR_INVALID, so every walk over a type is bounded. */
+/* Deepest nesting of dimensions, pointers, tuples, structs and options in one type
+ * ("pointer[3 * int8]" has depth 2, "{a: 3 * int8}" too). Deeper types are rejected with
+ * CK_ERR_INVALID, so every walk over a type is bounded. */
 #define CK_TYPE_MAX_DEPTH 64
+/* Most fields of one tuple or struct (each field's kernel is a child of the struct's). */
+#define CK_TYPE_MAX_FIELDS 65536
 
 typedef struct ck_type ck_type;
 
@@ -47,14 +54,19 @@ typedef struct ck_type ck_type;
 CK_EXTERN const ck_type *ck_type_scalar(ck_type_id id);
 
 /* Parses a datashape string. Grammar (whitespace is free between tokens):
- *     type := dim '*' type | 'pointer' '[' type ']' | scalar
- *     dim  := integer | 'var'
+ *     type   := dim '*' type | 'pointer' '[' type ']' | '?' scalar | tuple | struct | scalar
+ *     dim    := integer | 'var'
+ *     tuple  := '(' [type (',' type)*] ')'
+ *     struct := '{' [name ':' type (',' name ':' type)*] '}'
+ *     name   := identifier | quoted      identifier: [A-Za-z_][A-Za-z0-9_]*
+ *     quoted := "'" ... "'" | '"' ... '"'   (\\, \', \" and \xHH escapes; not empty)
  *     scalar := bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
  *             | float16 | float32 | float64 | complex64 | complex128
  *             | 'complex' '[' ('float32' | 'float64') ']'
- * Errors: CK_ERR_PARSE for bad syntax, CK_ERR_INVALID for sizes that overflow or nesting
- * deeper than CK_TYPE_MAX_DEPTH; the message quotes the input and gives the 1-based byte
- * column ("3 * vra * int32: unknown type 'vra' at column 5"). *out is NULL on failure. */
+ * Errors: CK_ERR_PARSE for bad syntax and duplicate field names, CK_ERR_INVALID for sizes
+ * that overflow or nesting deeper than CK_TYPE_MAX_DEPTH, CK_ERR_UNSUPPORTED for an option
+ * of a non-scalar type; the message quotes the input and gives the 1-based byte column
+ * ("3 * vra * int32: unknown type 'vra' at column 5"). *out is NULL on failure. */
 CK_EXTERN int ck_type_parse(const char *datashape, ck_type **out);
 
 /* Makers: each takes its own reference to `element`/`target` (the caller keeps theirs).
@@ -63,6 +75,19 @@ CK_EXTERN int ck_type_parse(const char *datashape, ck_type **out);
 CK_EXTERN int ck_type_make_fixed_dim(intptr_t size, const ck_type *element, ck_type **out);
 CK_EXTERN int ck_type_make_var_dim(const ck_type *element, ck_type **out);
 CK_EXTERN int ck_type_make_pointer(const ck_type *target, ck_type **out);
+/* A tuple of nfields fields (0 is allowed: an empty tuple, 0 bytes) laid out as a C struct:
+ * each field at the next offset aligned to its alignment, the size rounded up to the
+ * largest alignment. Takes a reference to each field type. CK_ERR_INVALID for a NULL field,
+ * more than CK_TYPE_MAX_FIELDS fields, a size beyond INTPTR_MAX or nesting too deep. */
+CK_EXTERN int ck_type_make_tuple(size_t nfields, const ck_type *const *fields, ck_type **out);
+/* A struct: a tuple whose fields have names (copied; any non-empty bytes but NUL). Also
+ * CK_ERR_INVALID for a NULL or empty name and for a name used twice. */
+CK_EXTERN int ck_type_make_struct(size_t nfields, const ck_type *const *fields,
+                                  const char *const *names, ck_type **out);
+/* ?T for a scalar T (CK_ERR_UNSUPPORTED for any other T, for now). Its data is a T; one
+ * value of T is reserved as NA (ck_option_na_bytes), so NA travels inside the data and an
+ * option costs no memory beyond the T. */
+CK_EXTERN int ck_type_make_option(const ck_type *value, ck_type **out);
 
 /* Reference counting; both accept NULL and do nothing on static scalar types. */
 CK_EXTERN void ck_type_incref(const ck_type *t);
@@ -76,26 +101,46 @@ CK_EXTERN size_t ck_type_data_size(const ck_type *t);
 CK_EXTERN size_t ck_type_data_alignment(const ck_type *t);
 /* Bytes of arrmeta: this level's struct (see ckernel/arrmeta.h) plus the element's. */
 CK_EXTERN size_t ck_type_arrmeta_size(const ck_type *t);
-/* T of N * T, var * T and pointer[T]; NULL for scalars. Borrowed. */
+/* T of N * T, var * T, pointer[T] and ?T; NULL for scalars, tuples and structs. Borrowed. */
 CK_EXTERN const ck_type *ck_type_element(const ck_type *t);
+/* Fields of a tuple or struct (0 for every other type), field i's type (borrowed; NULL when
+ * out of range), its name (struct only, else NULL), its data offset in the C layout, and
+ * where its arrmeta starts within the tuple's or struct's arrmeta. */
+CK_EXTERN size_t ck_type_field_count(const ck_type *t);
+CK_EXTERN const ck_type *ck_type_field(const ck_type *t, size_t i);
+CK_EXTERN const char *ck_type_field_name(const ck_type *t, size_t i);
+CK_EXTERN size_t ck_type_field_offset(const ck_type *t, size_t i);
+CK_EXTERN size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i);
+/* The index of the struct field called `name`, or -1. */
+CK_EXTERN intptr_t ck_type_field_index(const ck_type *t, const char *name);
+/* The NA value of ?T (or of T itself) for a scalar T: its bytes in the data (size of T).
+ * Signed integers: their minimum; unsigned: their maximum; bool: 2; float16/32/64: the
+ * quiet NaN 0x7fa2 / 0x7fc007a2 / 0x7ff80000000007a2; complex: that NaN in both parts.
+ * NULL for non-scalars. */
+CK_EXTERN const void *ck_option_na_bytes(const ck_type *t);
+/* 1 when the `ck_type_data_size(t)` bytes at data are the NA of the scalar (or option of a
+ * scalar) t, bit for bit (a NaN that is not the NA value is a value, not NA). */
+CK_EXTERN int ck_option_is_na(const ck_type *t, const void *data);
 /* N of N * T; -1 when t is not a fixed dimension. */
 CK_EXTERN intptr_t ck_type_fixed_size(const ck_type *t);
-/* The number of leading fixed/var dimensions (0 for scalars and pointers). */
+/* The number of leading fixed/var dimensions (0 for scalars, pointers, tuples, structs and
+ * options). */
 CK_EXTERN int ck_type_ndim(const ck_type *t);
-/* Dimension and pointer levels in t: 0 for scalars; at most CK_TYPE_MAX_DEPTH. */
+/* Levels in t (dimensions, pointers, options, and a tuple or struct as one more than its
+ * deepest field): 0 for scalars; at most CK_TYPE_MAX_DEPTH. */
 CK_EXTERN int ck_type_depth(const ck_type *t);
 /* 1 when the two describe the same type (structurally), else 0. NULL equals only NULL. */
 CK_EXTERN int ck_type_equal(const ck_type *a, const ck_type *b);
 CK_EXTERN int ck_type_is_scalar(const ck_type *t);
 /* 1 when the arrmeta of t holds memory-block references (t contains a var dim or a
- * pointer), so arrmeta must be released with ck_arrmeta_release. */
+ * pointer, fields included), so arrmeta must be released with ck_arrmeta_release. */
 CK_EXTERN int ck_type_has_blockref(const ck_type *t);
 
 /* The canonical datashape ("3 * var * int32", "pointer[complex64]"); free with ck_free.
  * Parsing it gives an equal type and printing that gives the same string. */
 CK_EXTERN int ck_type_format(const ck_type *t, char **out);
-/* "bool", "int32", ..., "complex128", "fixed_dim", "var_dim", "pointer"; "unknown" for a
- * value outside the enum. */
+/* "bool", "int32", ..., "complex128", "fixed_dim", "var_dim", "pointer", "tuple",
+ * "struct", "option"; "unknown" for a value outside the enum. */
 CK_EXTERN const char *ck_type_id_name(ck_type_id id);
 
 CK_END_DECLS

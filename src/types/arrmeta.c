@@ -1,5 +1,6 @@
-/* src/types/arrmeta.c: default construction (C order), copy and release of arrmeta. Each
- * walks the type level by level; the arrmeta of a level is followed by its element's. */
+/* src/types/arrmeta.c: default construction (C order), copy and release of arrmeta, through
+ * each kind's operations (type_internal.h): a level's arrmeta is followed by its element's,
+ * a tuple's or struct's is its field offsets followed by each field's. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -10,35 +11,8 @@ int ck_arrmeta_default_construct(const ck_type *t, char *arrmeta, ck_memblock *b
         return ck_set_error(CK_ERR_INVALID, "ck_arrmeta_default_construct: %s is NULL",
                             t == NULL ? "the type" : "arrmeta");
     }
-    for (; !ck__id_is_scalar(t->id); t = t->element) {
-        const ck_type *e = t->element;
-        switch (t->id) {
-        case CK_TYPE_FIXED_DIM: {
-            ck_fixed_dim_arrmeta m = {t->fixed_size, (intptr_t)e->data_size};
-            memcpy(arrmeta, &m, sizeof m);
-            break;
-        }
-        case CK_TYPE_VAR_DIM: {
-            ck_var_dim_arrmeta m = {blockref, (intptr_t)e->data_size, 0};
-            ck_memblock_incref(blockref);
-            memcpy(arrmeta, &m, sizeof m);
-            break;
-        }
-        default: {
-            ck_pointer_arrmeta m = {blockref, 0};
-            ck_memblock_incref(blockref);
-            memcpy(arrmeta, &m, sizeof m);
-            break;
-        }
-        }
-        arrmeta += ck__level_arrmeta_size(t->id);
-    }
+    ck__type_kind_of(t->id)->arrmeta_construct(t, arrmeta, blockref);
     return CK_OK;
-}
-
-/* The blockref of a var or pointer level's arrmeta, which both start with it. */
-static ck_memblock **ck__blockref_slot(char *arrmeta) {
-    return &((ck_var_dim_arrmeta *)(void *)arrmeta)->blockref;
 }
 
 void ck_arrmeta_copy(const ck_type *t, char *dst, const char *src) {
@@ -46,14 +20,8 @@ void ck_arrmeta_copy(const ck_type *t, char *dst, const char *src) {
         return;
     }
     memcpy(dst, src, t->arrmeta_size);
-    if (!t->has_blockref) {
-        return;
-    }
-    for (; !ck__id_is_scalar(t->id); t = t->element) {
-        if (t->id != CK_TYPE_FIXED_DIM) {
-            ck_memblock_incref(*ck__blockref_slot(dst));
-        }
-        dst += ck__level_arrmeta_size(t->id);
+    if (t->has_blockref) {
+        ck__type_kind_of(t->id)->arrmeta_incref(t, dst);
     }
 }
 
@@ -61,13 +29,5 @@ void ck_arrmeta_release(const ck_type *t, char *arrmeta) {
     if (t == NULL || arrmeta == NULL || !t->has_blockref) {
         return;
     }
-    for (; !ck__id_is_scalar(t->id); t = t->element) {
-        if (t->id != CK_TYPE_FIXED_DIM) {
-            ck_memblock **slot = ck__blockref_slot(arrmeta);
-            ck_memblock *b = *slot;
-            *slot = NULL;
-            ck_memblock_decref(b);
-        }
-        arrmeta += ck__level_arrmeta_size(t->id);
-    }
+    ck__type_kind_of(t->id)->arrmeta_release(t, arrmeta);
 }

@@ -1,11 +1,13 @@
 /* src/types/datashape_parse.c: ck_type_parse, a recursive-descent parser for datashape
- * strings ("3 * var * int32", "pointer[complex[float32]]"). Recursion is bounded by
- * CK_TYPE_MAX_DEPTH; every error quotes the input and names the 1-based byte column. */
+ * strings ("3 * var * int32", "pointer[complex[float32]]", "{x: int32, 'y z': ?float64}",
+ * "(int8, 3 * float32)"). Recursion is bounded by CK_TYPE_MAX_DEPTH; every error quotes the
+ * input and names the 1-based byte column. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/internal.h"
+#include "common/strbuf.h"
 #include "types/type_internal.h"
 
 typedef struct ck__ds_parser {
@@ -177,6 +179,201 @@ static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
     return CK_OK;
 }
 
+static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_type **out) {
+    ck_type *value = NULL;
+    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &value));
+    int rc = ck_type_make_option(value, out);
+    if (rc == CK_ERR_UNSUPPORTED) {
+        char *text = NULL;
+        const int have = ck_type_format(value, &text) == CK_OK;
+        rc = ck__ds_error(p, CK_ERR_UNSUPPORTED, start,
+                          "'?' takes a scalar type for now, not %s", have ? text : "this type");
+        ck__free(text);
+    }
+    ck_type_decref(value);
+    return rc;
+}
+
+static int ck__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* A field name at pos: an identifier, or a quoted string ('...' or "...", with \\, \',
+ * \" and \xHH escapes), appended to `name` (NUL-terminated). */
+static int ck__ds_parse_name(ck__ds_parser *p, ck__strbuf *name) {
+    ck__ds_skip_ws(p);
+    const size_t start = p->pos;
+    const size_t n = ck__ds_ident_len(p, start);
+    if (n > 0) {
+        p->pos += n;
+        ck__strbuf_append(name, p->s + start, n);
+        return name->status;
+    }
+    const char q = start < p->len ? p->s[start] : '\0';
+    if (q != '\'' && q != '"') {
+        char found[64];
+        ck__ds_found(p, start, found, sizeof found);
+        return ck__ds_error(p, CK_ERR_PARSE, start, "expected a field name, found %s", found);
+    }
+    size_t i = start + 1;
+    for (;;) {
+        if (i >= p->len) {
+            return ck__ds_error(p, CK_ERR_PARSE, start, "unterminated quoted field name");
+        }
+        const char c = p->s[i];
+        if (c == q) {
+            break;
+        }
+        if (c != '\\') {
+            ck__strbuf_append(name, &c, 1);
+            i++;
+            continue;
+        }
+        const char e = i + 1 < p->len ? p->s[i + 1] : '\0';
+        if (e == '\\' || e == '\'' || e == '"') {
+            ck__strbuf_append(name, &e, 1);
+            i += 2;
+        } else if (e == 'x' && i + 3 < p->len && ck__hex_digit(p->s[i + 2]) >= 0 &&
+                   ck__hex_digit(p->s[i + 3]) >= 0) {
+            const char v = (char)(ck__hex_digit(p->s[i + 2]) * 16 + ck__hex_digit(p->s[i + 3]));
+            if (v == '\0') {
+                return ck__ds_error(p, CK_ERR_PARSE, i, "a field name cannot hold a NUL byte");
+            }
+            ck__strbuf_append(name, &v, 1);
+            i += 4;
+        } else {
+            return ck__ds_error(p, CK_ERR_PARSE, i,
+                                "unknown escape in a field name (\\\\, \\', \\\" and \\xHH are known)");
+        }
+    }
+    p->pos = i + 1;
+    if (name->len == 0 && name->status == CK_OK) {
+        return ck__ds_error(p, CK_ERR_PARSE, start, "a field name cannot be empty");
+    }
+    return name->status;
+}
+
+/* Fields of a tuple (close = ')') or struct (close = '}') after the opening bracket at
+ * `start`. Field types, and names in one buffer separated by NULs, grow as they come. */
+static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char close,
+                               ck_type **out) {
+    const int named = close == '}';
+    const char *what = named ? "struct" : "tuple";
+    ck_type **types = NULL;
+    size_t n = 0, cap = 0;
+    ck__strbuf names = CK__STRBUF_INIT;
+    size_t *name_at = NULL;
+    int rc = CK_OK;
+    ck__ds_skip_ws(p);
+    if (p->pos < p->len && p->s[p->pos] == close) {
+        p->pos++;
+    } else {
+        for (;;) {
+            if (n == cap) {
+                const size_t ncap = cap == 0 ? 8 : cap * 2;
+                if (ncap > CK_TYPE_MAX_FIELDS) {
+                    rc = ck__ds_error(p, CK_ERR_INVALID, p->pos, "a %s of more than %d fields",
+                                      what, CK_TYPE_MAX_FIELDS);
+                    break;
+                }
+                ck_type **nt = (ck_type **)ck__realloc(types, ncap * sizeof *nt);
+                size_t *na = nt == NULL ? NULL : (size_t *)ck__realloc(name_at, ncap * sizeof *na);
+                if (nt != NULL) {
+                    types = nt;
+                }
+                if (na == NULL) {
+                    rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for %s fields", what);
+                    break;
+                }
+                name_at = na;
+                cap = ncap;
+            }
+            ck__ds_skip_ws(p);
+            const size_t field_at = p->pos;
+            if (named) {
+                name_at[n] = names.len;
+                rc = ck__ds_parse_name(p, &names);
+                if (rc == CK_OK) {
+                    ck__strbuf_append(&names, "", 1); /* the NUL between names */
+                    rc = names.status;
+                }
+                if (rc == CK_ERR_NOMEM) {
+                    rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for field names");
+                }
+                if (rc == CK_OK) {
+                    for (size_t k = 0; k < n; k++) {
+                        if (strcmp(names.s + name_at[k], names.s + name_at[n]) == 0) {
+                            ck__strbuf b = CK__STRBUF_INIT;
+                            ck__format_field_name(names.s + name_at[n], &b);
+                            rc = ck__ds_error(p, CK_ERR_PARSE, field_at,
+                                              "duplicate field name %s", b.s != NULL ? b.s : "?");
+                            ck__strbuf_free(&b);
+                            break;
+                        }
+                    }
+                }
+                if (rc == CK_OK) {
+                    rc = ck__ds_expect(p, ':', "a field name");
+                }
+                if (rc != CK_OK) {
+                    break;
+                }
+            }
+            rc = ck__ds_parse_type(p, depth + 1, &types[n]);
+            if (rc != CK_OK) {
+                break;
+            }
+            n++;
+            ck__ds_skip_ws(p);
+            if (p->pos < p->len && p->s[p->pos] == close) {
+                p->pos++;
+                break;
+            }
+            char after[32];
+            snprintf(after, sizeof after, "a %s field", what);
+            if (p->pos < p->len && p->s[p->pos] == ',') {
+                p->pos++;
+                continue;
+            }
+            char found[64];
+            ck__ds_found(p, p->pos, found, sizeof found);
+            rc = ck__ds_error(p, CK_ERR_PARSE, p->pos, "expected ',' or '%c' after %s, found %s",
+                              close, after, found);
+            break;
+        }
+    }
+    if (rc == CK_OK) {
+        const char **np = NULL;
+        if (named && n > 0) {
+            np = (const char **)ck__malloc(n * sizeof *np);
+            if (np == NULL) {
+                rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for field names");
+            }
+            for (size_t k = 0; np != NULL && k < n; k++) {
+                np[k] = names.s + name_at[k];
+            }
+        }
+        if (rc == CK_OK) {
+            rc = named ? ck_type_make_struct(n, (const ck_type *const *)types, np, out)
+                       : ck_type_make_tuple(n, (const ck_type *const *)types, out);
+            if (rc == CK_ERR_INVALID) {
+                rc = ck__ds_error(p, CK_ERR_INVALID, start, "%s", ck_last_error());
+            }
+        }
+        ck__free(np);
+    }
+    for (size_t k = 0; k < n; k++) {
+        ck_type_decref(types[k]);
+    }
+    ck__free(types);
+    ck__free(name_at);
+    ck__strbuf_free(&names);
+    return rc;
+}
+
 static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out) {
     ck__ds_skip_ws(p);
     const size_t start = p->pos;
@@ -210,6 +407,15 @@ static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out) {
         }
         p->pos += n;
         return ck__ds_parse_dim(p, depth, start, n, 0, size, out);
+    }
+    if (c == '?' || c == '(' || c == '{') {
+        if (depth >= CK_TYPE_MAX_DEPTH) {
+            return ck__ds_error(p, CK_ERR_INVALID, start, "type nested deeper than %d levels",
+                                CK_TYPE_MAX_DEPTH);
+        }
+        p->pos++;
+        return c == '?' ? ck__ds_parse_option(p, depth, start, out)
+                        : ck__ds_parse_fields(p, depth, start, c == '(' ? ')' : '}', out);
     }
     size_t n = ck__ds_ident_len(p, start);
     if (n == 0) {

@@ -1,13 +1,16 @@
-/* src/types/type.c: the static scalar types, the makers of dimension and pointer types,
- * reference counting and the queries of ckernel/types.h. */
+/* src/types/type.c: the static scalar types, allocation and reference counting of the
+ * others, the kinds table (type_internal.h) and the queries of ckernel/types.h. The makers
+ * and operations of each kind live in their own files: type_dims.c (fixed, var, pointer),
+ * type_fields.c (tuple, struct), type_option.c (option and the NA values). */
 #include <stdalign.h>
 #include <string.h>
 
 #include "common/internal.h"
+#include "common/strbuf.h"
 #include "types/type_internal.h"
 
 #define CK__SCALAR(id_, size_, align_)                                                  \
-    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL }
+    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL }
 
 /* Complex alignment is the component's, as in C's _Complex and NumPy. */
 static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
@@ -30,7 +33,7 @@ static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
 static const char *const ck__names[] = {
     "bool",    "int8",    "int16",   "int32",     "int64",      "uint8",     "uint16",
     "uint32",  "uint64",  "float16", "float32",   "float64",    "complex64", "complex128",
-    "fixed_dim", "var_dim", "pointer"};
+    "fixed_dim", "var_dim", "pointer", "tuple", "struct", "option"};
 
 const char *ck__scalar_name(ck_type_id id) {
     return ck__id_is_scalar(id) ? ck__names[id] : NULL;
@@ -42,6 +45,74 @@ const char *ck_type_id_name(ck_type_id id) {
 
 const ck_type *ck_type_scalar(ck_type_id id) {
     return ck__id_is_scalar(id) ? &ck__scalars[id] : NULL;
+}
+
+/* ---- the kinds ---- */
+
+static void scalar_release(ck_type *t) {
+    (void)t;
+}
+static int scalar_equal(const ck_type *a, const ck_type *b) {
+    (void)a;
+    (void)b;
+    return 1; /* same id */
+}
+static void scalar_format(const ck_type *t, ck__strbuf *out) {
+    ck__strbuf_puts(out, ck__scalar_name(t->id));
+}
+static void scalar_arrmeta_construct(const ck_type *t, char *arrmeta, ck_memblock *blockref) {
+    (void)t;
+    (void)arrmeta;
+    (void)blockref;
+}
+static void scalar_arrmeta_nothing(const ck_type *t, char *arrmeta) {
+    (void)t;
+    (void)arrmeta;
+}
+
+const ck__type_kind ck__scalar_kind_ops = {scalar_release,           scalar_equal,
+                                           scalar_format,            scalar_arrmeta_construct,
+                                           scalar_arrmeta_nothing,   scalar_arrmeta_nothing};
+
+const ck__type_kind *ck__type_kind_of(ck_type_id id) {
+    switch (id) {
+    case CK_TYPE_FIXED_DIM: return &ck__fixed_dim_kind_ops;
+    case CK_TYPE_VAR_DIM: return &ck__var_dim_kind_ops;
+    case CK_TYPE_POINTER: return &ck__pointer_kind_ops;
+    case CK_TYPE_TUPLE:
+    case CK_TYPE_STRUCT: return &ck__fields_kind_ops;
+    case CK_TYPE_OPTION: return &ck__option_kind_ops;
+    default: return &ck__scalar_kind_ops;
+    }
+}
+
+/* ---- allocation and reference counting ---- */
+
+ck_type *ck__type_alloc(ck_type_id id, size_t extra) {
+    ck_type *t = (ck_type *)ck__calloc(1, sizeof *t + extra);
+    if (t == NULL) {
+        ck_set_error(CK_ERR_NOMEM, "out of memory making a %s type", ck_type_id_name(id));
+        return NULL;
+    }
+    atomic_init(&t->refcount, 1);
+    t->id = id;
+    t->fixed_size = -1;
+    return t;
+}
+
+int ck__type_check_part(const char *what, const ck_type *t, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "%s: out is NULL", what);
+    }
+    *out = NULL;
+    if (t == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "%s: a part type is NULL", what);
+    }
+    if (t->depth >= CK_TYPE_MAX_DEPTH) {
+        return ck_set_error(CK_ERR_INVALID, "%s: nesting deeper than %d levels", what,
+                            CK_TYPE_MAX_DEPTH);
+    }
+    return CK_OK;
 }
 
 /* Reference counts are mutable state of an otherwise immutable object. */
@@ -56,85 +127,19 @@ void ck_type_incref(const ck_type *t) {
 }
 
 void ck_type_decref(const ck_type *t) {
-    /* A loop, not recursion: the chain of elements is released one level at a time. */
-    while (t != NULL && !t->is_static) {
-        ck_type *m = ck__type_mut(t);
-        if (atomic_fetch_sub_explicit(&m->refcount, 1, memory_order_release) != 1) {
-            return;
-        }
-        atomic_thread_fence(memory_order_acquire);
-        const ck_type *next = m->element;
-        ck__free(m);
-        t = next;
+    if (t == NULL || t->is_static) {
+        return;
     }
+    ck_type *m = ck__type_mut(t);
+    if (atomic_fetch_sub_explicit(&m->refcount, 1, memory_order_release) != 1) {
+        return;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    ck__type_kind_of(m->id)->release(m); /* recursion bounded by CK_TYPE_MAX_DEPTH */
+    ck__free(m);
 }
 
-/* Allocates a level of kind `id` over `element` with the given data layout. */
-static int ck__make_level(ck_type_id id, const ck_type *element, intptr_t fixed_size,
-                          size_t data_size, size_t data_alignment, ck_type **out) {
-    ck_type *t = (ck_type *)ck__malloc(sizeof *t);
-    if (t == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making a %s type", ck_type_id_name(id));
-    }
-    atomic_init(&t->refcount, 1);
-    t->id = id;
-    t->is_static = 0;
-    t->has_blockref = (uint8_t)(id != CK_TYPE_FIXED_DIM || element->has_blockref);
-    t->depth = (uint8_t)(element->depth + 1);
-    t->ndim = (uint8_t)(id == CK_TYPE_POINTER ? 0 : element->ndim + 1);
-    t->fixed_size = fixed_size;
-    t->data_size = data_size;
-    t->data_alignment = data_alignment;
-    t->arrmeta_size = ck__level_arrmeta_size(id) + element->arrmeta_size;
-    ck_type_incref(element);
-    t->element = element;
-    *out = t;
-    return CK_OK;
-}
-
-static int ck__check_element(const char *what, const ck_type *element, ck_type **out) {
-    if (out == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "%s: out is NULL", what);
-    }
-    *out = NULL;
-    if (element == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "%s: the element type is NULL", what);
-    }
-    if (element->depth >= CK_TYPE_MAX_DEPTH) {
-        return ck_set_error(CK_ERR_INVALID, "%s: nesting deeper than %d levels", what,
-                            CK_TYPE_MAX_DEPTH);
-    }
-    return CK_OK;
-}
-
-int ck_type_make_fixed_dim(intptr_t size, const ck_type *element, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__check_element("ck_type_make_fixed_dim", element, out));
-    if (size < 0) {
-        return ck_set_error(CK_ERR_INVALID, "ck_type_make_fixed_dim: negative size %lld",
-                            (long long)size);
-    }
-    size_t bytes;
-    /* Strides and offsets are intptr_t: a value must be addressable by one. */
-    if (ck__mul_overflow((size_t)size, element->data_size, &bytes) || bytes > INTPTR_MAX) {
-        return ck_set_error(CK_ERR_INVALID,
-                            "ck_type_make_fixed_dim: %lld elements of %zu bytes overflow the "
-                            "largest data size (%lld bytes)",
-                            (long long)size, element->data_size, (long long)INTPTR_MAX);
-    }
-    return ck__make_level(CK_TYPE_FIXED_DIM, element, size, bytes, element->data_alignment,
-                          out);
-}
-
-int ck_type_make_var_dim(const ck_type *element, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__check_element("ck_type_make_var_dim", element, out));
-    return ck__make_level(CK_TYPE_VAR_DIM, element, -1, sizeof(ck_var_data),
-                          alignof(ck_var_data), out);
-}
-
-int ck_type_make_pointer(const ck_type *target, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__check_element("ck_type_make_pointer", target, out));
-    return ck__make_level(CK_TYPE_POINTER, target, -1, sizeof(char *), alignof(char *), out);
-}
+/* ---- queries ---- */
 
 ck_type_id ck_type_get_id(const ck_type *t) {
     return t->id;
@@ -176,13 +181,44 @@ int ck_type_has_blockref(const ck_type *t) {
     return t->has_blockref;
 }
 
-int ck_type_equal(const ck_type *a, const ck_type *b) {
-    while (a != b) {
-        if (a == NULL || b == NULL || a->id != b->id || a->fixed_size != b->fixed_size) {
-            return 0;
-        }
-        a = a->element;
-        b = b->element;
+size_t ck_type_field_count(const ck_type *t) {
+    return t->nfields;
+}
+
+const ck_type *ck_type_field(const ck_type *t, size_t i) {
+    return i < t->nfields ? t->fields[i] : NULL;
+}
+
+const char *ck_type_field_name(const ck_type *t, size_t i) {
+    return i < t->nfields && t->names != NULL ? t->names[i] : NULL;
+}
+
+size_t ck_type_field_offset(const ck_type *t, size_t i) {
+    return i < t->nfields ? t->offsets[i] : 0;
+}
+
+size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i) {
+    return i < t->nfields ? t->arrmeta_offsets[i] : 0;
+}
+
+intptr_t ck_type_field_index(const ck_type *t, const char *name) {
+    if (t->names == NULL || name == NULL) {
+        return -1;
     }
-    return 1;
+    for (size_t i = 0; i < t->nfields; i++) {
+        if (strcmp(t->names[i], name) == 0) {
+            return (intptr_t)i;
+        }
+    }
+    return -1;
+}
+
+int ck_type_equal(const ck_type *a, const ck_type *b) {
+    if (a == b) {
+        return 1;
+    }
+    if (a == NULL || b == NULL || a->id != b->id) {
+        return 0;
+    }
+    return ck__type_kind_of(a->id)->equal(a, b);
 }

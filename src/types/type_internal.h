@@ -1,5 +1,6 @@
-/* src/types/type_internal.h: the ck_type struct and helpers shared by the types layer and
- * the kernels that walk types (never installed). */
+/* src/types/type_internal.h: the ck_type struct, the per-kind operations every walk over a
+ * type uses, and helpers shared by the types layer and the kernels that walk types (never
+ * installed). */
 #ifndef CKERNEL_TYPE_INTERNAL_H
 #define CKERNEL_TYPE_INTERNAL_H
 
@@ -10,19 +11,68 @@
 #include "ckernel/arrmeta.h"
 #include "ckernel/types.h"
 
+struct ck__strbuf;
+
 struct ck_type {
     atomic_size_t refcount; /* unused (never touched) for static scalars */
     ck_type_id id;
     uint8_t is_static;
     uint8_t has_blockref; /* a var dim or pointer somewhere inside */
-    uint8_t depth;        /* dimension + pointer levels, <= CK_TYPE_MAX_DEPTH */
+    uint8_t depth;        /* levels (dims, pointers, options, fields), <= CK_TYPE_MAX_DEPTH */
     uint8_t ndim;         /* leading fixed/var dims */
     intptr_t fixed_size;  /* N of N * T, else -1 */
     size_t data_size;     /* always <= INTPTR_MAX */
     size_t data_alignment;
     size_t arrmeta_size;
-    const ck_type *element; /* owned reference; NULL for scalars */
+    const ck_type *element; /* owned reference: dims, pointer, option; else NULL */
+    /* Tuples and structs; all in the type's own allocation, freed with it. */
+    size_t nfields;
+    const ck_type *const *fields;  /* owned references */
+    const size_t *offsets;         /* data offsets of the C layout */
+    const size_t *arrmeta_offsets; /* field i's arrmeta, from the start of this type's */
+    const char *const *names;      /* struct: the names; else NULL */
 };
+
+/* The operations of one kind of type (DyND's base_type): every walk over a type goes
+ * through these, so a new kind is one table entry, not a case in every file. Each may
+ * recurse into element or fields (bounded by CK_TYPE_MAX_DEPTH). */
+typedef struct ck__type_kind {
+    /* Drops the references t holds (its element or fields), not t itself. */
+    void (*release)(ck_type *t);
+    /* a and b have this kind and the same id: 1 when structurally equal. */
+    int (*equal)(const ck_type *a, const ck_type *b);
+    /* Appends the datashape. */
+    void (*format)(const ck_type *t, struct ck__strbuf *out);
+    /* C-order arrmeta at `arrmeta`, each var and pointer level taking a blockref reference. */
+    void (*arrmeta_construct)(const ck_type *t, char *arrmeta, ck_memblock *blockref);
+    /* After a byte copy of the arrmeta: takes one more reference to each blockref in it. */
+    void (*arrmeta_incref)(const ck_type *t, char *arrmeta);
+    /* Drops each blockref reference and sets it to NULL. */
+    void (*arrmeta_release)(const ck_type *t, char *arrmeta);
+} ck__type_kind;
+
+const ck__type_kind *ck__type_kind_of(ck_type_id id);
+extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
+    ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops;
+
+/* Appends a field name as the datashape spells it: bare when an identifier, else quoted
+ * ('it''s' as 'it\'s', control bytes as \xHH). */
+void ck__format_field_name(const char *name, struct ck__strbuf *out);
+
+/* Allocates a type of `id` with `extra` zeroed bytes after the struct (for field tables),
+ * refcount 1, not static; NULL (with CK_ERR_NOMEM recorded) when out of memory. */
+ck_type *ck__type_alloc(ck_type_id id, size_t extra);
+/* CK_OK when out is not NULL (and sets *out = NULL) and t is a usable element/field. */
+int ck__type_check_part(const char *what, const ck_type *t, ck_type **out);
+
+static inline int ck__is_fields(ck_type_id id) {
+    return id == CK_TYPE_TUPLE || id == CK_TYPE_STRUCT;
+}
+
+/* The NA bytes of a scalar id (size of the scalar). */
+const void *ck__na_bytes(ck_type_id id);
+/* 1 when the scalar of `id` at p is NA, bit for bit. */
+int ck__is_na(ck_type_id id, const void *p);
 
 /* Size of one level's arrmeta struct (0 for scalars). */
 static inline size_t ck__level_arrmeta_size(ck_type_id id) {

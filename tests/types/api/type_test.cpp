@@ -251,7 +251,10 @@ TEST_F(TypesDatashape, ScalarsAreStaticAndNamed) {
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_FIXED_DIM), "fixed_dim");
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_VAR_DIM), "var_dim");
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_POINTER), "pointer");
-    EXPECT_STREQ(ck_type_id_name(static_cast<ck_type_id>(17)), "unknown");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_TUPLE), "tuple");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_STRUCT), "struct");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_OPTION), "option");
+    EXPECT_STREQ(ck_type_id_name(static_cast<ck_type_id>(20)), "unknown");
     ck_type_incref(nullptr);
     ck_type_decref(nullptr);
 }

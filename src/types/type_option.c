@@ -1,0 +1,134 @@
+/* src/types/type_option.c: the option kind `?T` (a T, or missing: NA) and the NA value of
+ * each scalar.
+ *
+ * NA lives in the data as one reserved value of T (DyND's model), not in a separate validity
+ * bitmap (Arrow's): an option element is exactly a T, so an option array has the layout,
+ * strides and kernels of a T array, one element is one pointer in the elementwise ABI, and
+ * a NumPy or C buffer of T can be read as ?T in place. What it costs: one value per type
+ * is reserved (the minimum of a signed integer, the maximum of an unsigned one, 2 for bool,
+ * one NaN payload for floats), so that value cannot be stored as a value, and the check is
+ * per element where a bitmap could skip 64 at a time.
+ *
+ * The value type is a scalar for now; its arrmeta is the value type's (none). */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "common/strbuf.h"
+#include "types/type_internal.h"
+
+/* The NA of each scalar, as stored (little or big endian alike: built from integers). */
+static const uint8_t na_bool = 2;
+static const int8_t na_i8 = INT8_MIN;
+static const int16_t na_i16 = INT16_MIN;
+static const int32_t na_i32 = INT32_MIN;
+static const int64_t na_i64 = INT64_MIN;
+static const uint8_t na_u8 = UINT8_MAX;
+static const uint16_t na_u16 = UINT16_MAX;
+static const uint32_t na_u32 = UINT32_MAX;
+static const uint64_t na_u64 = UINT64_MAX;
+/* Quiet NaNs with the payload 0x7a2 (as DyND's, made quiet), so arithmetic on them, were it
+ * ever to happen, gives no signal, and a NaN computed from values is never NA. */
+static const uint16_t na_f16 = 0x7fa2;
+static const uint32_t na_f32 = 0x7fc007a2u;
+static const uint64_t na_f64 = UINT64_C(0x7ff80000000007a2);
+static const uint32_t na_c64[2] = {0x7fc007a2u, 0x7fc007a2u};
+static const uint64_t na_c128[2] = {UINT64_C(0x7ff80000000007a2), UINT64_C(0x7ff80000000007a2)};
+
+const void *ck__na_bytes(ck_type_id id) {
+    switch (id) {
+    case CK_TYPE_BOOL: return &na_bool;
+    case CK_TYPE_INT8: return &na_i8;
+    case CK_TYPE_INT16: return &na_i16;
+    case CK_TYPE_INT32: return &na_i32;
+    case CK_TYPE_INT64: return &na_i64;
+    case CK_TYPE_UINT8: return &na_u8;
+    case CK_TYPE_UINT16: return &na_u16;
+    case CK_TYPE_UINT32: return &na_u32;
+    case CK_TYPE_UINT64: return &na_u64;
+    case CK_TYPE_FLOAT16: return &na_f16;
+    case CK_TYPE_FLOAT32: return &na_f32;
+    case CK_TYPE_FLOAT64: return &na_f64;
+    case CK_TYPE_COMPLEX64: return na_c64;
+    case CK_TYPE_COMPLEX128: return na_c128;
+    default: return NULL;
+    }
+}
+
+int ck__is_na(ck_type_id id, const void *p) {
+    const void *na = ck__na_bytes(id);
+    return na != NULL && memcmp(p, na, ck_type_data_size(ck_type_scalar(id))) == 0;
+}
+
+const void *ck_option_na_bytes(const ck_type *t) {
+    if (t == NULL) {
+        return NULL;
+    }
+    if (t->id == CK_TYPE_OPTION) {
+        t = t->element;
+    }
+    return ck__na_bytes(t->id);
+}
+
+int ck_option_is_na(const ck_type *t, const void *data) {
+    if (t == NULL || data == NULL) {
+        return 0;
+    }
+    if (t->id == CK_TYPE_OPTION) {
+        t = t->element;
+    }
+    return ck__is_na(t->id, data);
+}
+
+int ck_type_make_option(const ck_type *value, ck_type **out) {
+    CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_option", value, out));
+    if (!ck__id_is_scalar(value->id)) {
+        return ck_set_error(CK_ERR_UNSUPPORTED,
+                            "ck_type_make_option: options of %s types are not supported yet "
+                            "(only of scalars)",
+                            ck_type_id_name(value->id));
+    }
+    ck_type *t = ck__type_alloc(CK_TYPE_OPTION, 0);
+    if (t == NULL) {
+        return CK_ERR_NOMEM;
+    }
+    t->depth = (uint8_t)(value->depth + 1);
+    t->data_size = value->data_size;
+    t->data_alignment = value->data_alignment;
+    t->arrmeta_size = value->arrmeta_size;
+    t->has_blockref = value->has_blockref;
+    ck_type_incref(value);
+    t->element = value;
+    *out = t;
+    return CK_OK;
+}
+
+/* ---- operations ---- */
+
+static void option_release(ck_type *t) {
+    ck_type_decref(t->element);
+}
+
+static int option_equal(const ck_type *a, const ck_type *b) {
+    return ck_type_equal(a->element, b->element);
+}
+
+static void option_format(const ck_type *t, ck__strbuf *out) {
+    ck__strbuf_puts(out, "?");
+    ck__type_kind_of(t->element->id)->format(t->element, out);
+}
+
+static void option_construct(const ck_type *t, char *arrmeta, ck_memblock *blockref) {
+    ck__type_kind_of(t->element->id)->arrmeta_construct(t->element, arrmeta, blockref);
+}
+
+static void option_incref(const ck_type *t, char *arrmeta) {
+    ck__type_kind_of(t->element->id)->arrmeta_incref(t->element, arrmeta);
+}
+
+static void option_release_arrmeta(const ck_type *t, char *arrmeta) {
+    ck__type_kind_of(t->element->id)->arrmeta_release(t->element, arrmeta);
+}
+
+const ck__type_kind ck__option_kind_ops = {option_release,   option_equal,  option_format,
+                                           option_construct, option_incref, option_release_arrmeta};
