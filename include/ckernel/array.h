@@ -15,11 +15,18 @@
  *   complex    1+2j  -0.5-1e3j  2j  nan+infj
  *   null       an unallocated var dim or a NULL pointer
  *   pointer[T] is transparent: the literal of its target (or null).
+ *   tuples     (1, 2.5)              one value per field, in order
+ *   structs    {x: 1, 'a b': [2, 3]} every field once, in any order (printed in the
+ *                                    type's order); names as in datashapes
+ *   NA         a missing value of an option type ?T; a T value equal to the NA of ?T is
+ *              refused (CK_ERR_OVERFLOW: write NA); NA for a non-option is CK_ERR_NA
+ * Floats print in their shortest round-trip text, integral ones without a point ("2").
  * Values convert like an assignment in the default error mode: an integral float may go to
  * an integer type, 2.5 may not (CK_ERR_FRACTIONAL); a finite value that overflows a float
  * type is CK_ERR_OVERFLOW; a complex with a non-zero imaginary part cannot go to a real
  * type (CK_ERR_IMAGINARY). Errors name the element path and column:
- * "ck_array_parse: at [1][3] (column 12): value 300 is out of range for uint8". */
+ * "ck_array_parse: at [1][3] (column 12): value 300 is out of range for uint8", with fields
+ * as ".name" (struct) or ".i" (tuple): "at [2].y[0]". */
 #ifndef CKERNEL_ARRAY_H
 #define CKERNEL_ARRAY_H
 
@@ -31,10 +38,11 @@ CK_BEGIN_DECLS
 
 typedef struct ck_array ck_array;
 
-/* A new array of type t (t is incref'd): C-order arrmeta, zero-filled data, var dims
- * unallocated. Pointers reachable through fixed dims get zero-filled targets from the
- * array's arena, so every element the type's fixed shape determines exists; pointers inside
- * var-dim elements start NULL. */
+/* A new array of type t (t is incref'd): C-order arrmeta (C-layout field offsets),
+ * zero-filled data (an option starts as 0, not NA), var dims unallocated. Pointers reachable
+ * through fixed dims and fields get zero-filled targets from the array's arena, so every
+ * element the type's fixed shape determines exists; pointers inside var-dim elements start
+ * NULL. */
 CK_EXTERN int ck_array_new(const ck_type *t, ck_array **out);
 /* A new array of type t holding the literal. The whole literal is checked before anything
  * is allocated for its data, so a wrong literal costs no large allocation. */

@@ -131,7 +131,7 @@ CK_EXTERN void ck_describe_printf(ck_describer *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Declares a child kernel `rel_offset` bytes behind the kernel (at most 18). */
+/* Declares a child kernel `rel_offset` bytes behind the kernel (any number, in order). */
 CK_EXTERN void ck_describe_child(ck_describer *d, size_t rel_offset);
 
 /* A kind of user kernel, recognised by its functions in ck_kernel_describe and `ckernel

@@ -36,6 +36,10 @@ typedef enum ck_errmode {
 /* The JIT leaf (ckernel/jit.h): compile every nest that can be compiled / never compile. */
 #define CK_EVAL_JIT 0x10u
 #define CK_EVAL_NO_JIT 0x20u
+/* Struct <- struct matches fields by position instead of by name (the default). The
+ * caller's explicit choice: NumPy changed its default between releases, and code that
+ * relied on the other one broke silently. */
+#define CK_EVAL_FIELDS_BY_POSITION 0x40u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */

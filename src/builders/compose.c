@@ -8,6 +8,10 @@
  *                      tiled when source and destination are contiguous along different ones
  *   fixed <- absent    stride 0 (a missing leading dim broadcasts)
  *   any side var       var_dim (sizes checked when it runs)
+ *   fields <- fields   tuples and structs: the fields kernel, one child per field (matched
+ *                      by name or position), each the walk again over that field's types;
+ *                      runs of fields with the same layout on both sides are one byte copy
+ *   any side option    the option kernel (is_na, the value kernel, assign_na)
  *   scalar <- scalars  the maker's leaf (c->make_leaf). */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include "ckernel/arrmeta.h"
 #include "builders/compose.h"
 #include "common/internal.h"
+#include "common/strbuf.h"
 #include "dispatch/signature.h"
 #include "dispatch/cpu_internal.h"
 #include "jit/jit_internal.h"
@@ -365,6 +370,256 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
     return CK_OK;
 }
 
+static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk w,
+                        ck_request req);
+
+/* ---- tuples and structs ---- */
+
+static int type_text(const ck_type *t, char **out) {
+    return ck_type_format(t, out);
+}
+
+/* "cannot assign <src> into <dst> by name: ..." with both types spelled out. */
+static int fields_error(const ck_type *dt, const ck_type *st, const char *how, const char *why) {
+    char *ds = NULL, *ss = NULL;
+    const int have = type_text(dt, &ds) == CK_OK && type_text(st, &ss) == CK_OK;
+    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into %s%s: %s", have ? ss : "?",
+                                have ? ds : "?", how, why);
+    ck_free(ds);
+    ck_free(ss);
+    return rc;
+}
+
+/* Matches destination fields to source fields: by name, or by position. match[i] is the
+ * source field of destination field i. */
+static int match_fields(const ck__compose *c, const ck_type *dt, const ck_type *st,
+                        unsigned flags, size_t *match) {
+    const int by_name = dt->id == CK_TYPE_STRUCT && st->id == CK_TYPE_STRUCT &&
+                        (flags & CK_EVAL_FIELDS_BY_POSITION) == 0;
+    (void)c;
+    if (!by_name) {
+        if (dt->nfields != st->nfields) {
+            char why[96];
+            snprintf(why, sizeof why, "%zu field%s into %zu", st->nfields,
+                     st->nfields == 1 ? "" : "s", dt->nfields);
+            return fields_error(dt, st, " by position", why);
+        }
+        for (size_t i = 0; i < dt->nfields; i++) {
+            match[i] = i;
+        }
+        return CK_OK;
+    }
+    ck__strbuf missing = CK__STRBUF_INIT, extra = CK__STRBUF_INIT;
+    size_t nmissing = 0, nextra = 0;
+    for (size_t i = 0; i < dt->nfields; i++) {
+        const intptr_t j = ck_type_field_index(st, dt->names[i]);
+        if (j < 0) {
+            ck__strbuf_puts(&missing, nmissing++ > 0 ? ", " : "");
+            ck__format_field_name(dt->names[i], &missing);
+        }
+        match[i] = (size_t)j;
+    }
+    for (size_t j = 0; j < st->nfields; j++) {
+        if (ck_type_field_index(dt, st->names[j]) < 0) {
+            ck__strbuf_puts(&extra, nextra++ > 0 ? ", " : "");
+            ck__format_field_name(st->names[j], &extra);
+        }
+    }
+    int rc = CK_OK;
+    if (nmissing + nextra > 0) {
+        ck__strbuf why = CK__STRBUF_INIT;
+        if (nmissing > 0) {
+            ck__strbuf_printf(&why, "the source has no field%s %s", nmissing == 1 ? "" : "s",
+                              missing.s);
+        }
+        if (nextra > 0) {
+            ck__strbuf_printf(&why, "%sthe destination has no field%s %s",
+                              nmissing > 0 ? "; " : "", nextra == 1 ? "" : "s", extra.s);
+        }
+        rc = missing.status != CK_OK || extra.status != CK_OK || why.status != CK_OK
+                 ? ck_set_error(CK_ERR_NOMEM, "out of memory describing mismatched fields")
+                 : fields_error(dt, st, " by name (CK_EVAL_FIELDS_BY_POSITION matches by position)",
+                                why.s);
+        ck__strbuf_free(&why);
+    }
+    ck__strbuf_free(&missing);
+    ck__strbuf_free(&extra);
+    return rc;
+}
+
+/* 1 when arrmeta is t's default (C order), so a value of t is the bytes [0, data_size) laid
+ * out as t's own C layout. Types with memory blocks never are (their data holds pointers). */
+static int dense_arrmeta(const ck_type *t, const char *arrmeta) {
+    if (t->has_blockref) {
+        return 0;
+    }
+    if (t->arrmeta_size == 0) {
+        return 1;
+    }
+    _Alignas(16) char def[512];
+    if (t->arrmeta_size > sizeof def) {
+        return 0;
+    }
+    ck_arrmeta_default_construct(t, def, NULL);
+    return memcmp(def, arrmeta, t->arrmeta_size) == 0;
+}
+
+/* The fields kernel for tuple/struct <- tuple/struct: pairs the fields, puts runs of fields
+ * with the same layout on both sides into one byte copy each, and builds every other field
+ * by walking its two types. A whole value that is bit-identical on both sides is one
+ * copy_bytes leaf, with no fields kernel above it. */
+static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                             const ck__walk *w, ck_request req) {
+    const ck_type *dt = w->dt, *st = w->st[0];
+    if (c->nsrc != 1) {
+        return ck_set_error(CK_ERR_TYPE, "a call takes scalar arguments, not %s values",
+                            ck_type_id_name(ck__is_fields(dt->id) ? dt->id : st->id));
+    }
+    if (!ck__is_fields(dt->id) || !ck__is_fields(st->id)) {
+        return fields_error(dt, st, "",
+                            ck__is_fields(dt->id) ? "a tuple or struct takes a tuple or struct"
+                                                  : "only a tuple or struct assigns to one");
+    }
+    const size_t n = dt->nfields;
+    size_t *match = NULL, *run = NULL;
+    if (n > 0) {
+        match = (size_t *)ck__malloc(2 * n * sizeof *match);
+        if (match == NULL) {
+            return ck_set_error(CK_ERR_NOMEM, "out of memory pairing %zu fields", n);
+        }
+        run = match + n;
+    }
+    int rc = match_fields(c, dt, st, w->flags, match);
+    /* Runs: run[i] = fields from i on (in destination order) copied as one span. */
+    const intptr_t *doff = (const intptr_t *)(const void *)w->dam;
+    const intptr_t *soff = (const intptr_t *)(const void *)w->sam[0];
+    int ordered = 1;
+    for (size_t i = 1; rc == CK_OK && i < n; i++) {
+        ordered &= doff[i] >= doff[i - 1] + (intptr_t)dt->fields[i - 1]->data_size;
+    }
+    size_t nentries = 0, name_bytes = 0;
+    for (size_t i = 0; rc == CK_OK && i < n;) {
+        size_t len = 0;
+        while (ordered && i + len < n) {
+            const size_t k = i + len, j = match[k];
+            const ck_type *df = dt->fields[k], *sf = st->fields[j];
+            const int same = ck_type_equal(df, sf) &&
+                             dense_arrmeta(df, w->dam + dt->arrmeta_offsets[k]) &&
+                             dense_arrmeta(sf, w->sam[0] + st->arrmeta_offsets[j]) &&
+                             soff[j] - soff[match[i]] == doff[k] - doff[i];
+            if (!same) {
+                break;
+            }
+            len++;
+        }
+        run[i] = len;
+        if (len == 0 && dt->names != NULL) {
+            name_bytes += strlen(dt->names[i]) + 1;
+        }
+        nentries++;
+        i += len > 0 ? len : 1;
+    }
+    if (rc == CK_OK && n > 0 && run[0] == n && doff[0] == 0 && soff[match[0]] == 0) {
+        /* Bit-identical: the span of the fields, as bytes. */
+        const size_t span = (size_t)doff[n - 1] + dt->fields[n - 1]->data_size;
+        ck__free(match);
+        return ck__make_copy_bytes(ckb, offset, span, req);
+    }
+    size_t at = *offset;
+    if (rc == CK_OK) {
+        rc = ck__make_fields(ckb, offset, nentries, name_bytes, req);
+    }
+    ck__compose sub = *c;
+    sub.may_stream = 0; /* a field's run is not the whole destination */
+    size_t e = 0, name_at = 0;
+    for (size_t i = 0; rc == CK_OK && i < n; e++) {
+        const size_t j = match[i];
+        ck__field_spec spec;
+        spec.dst_offset = doff[i];
+        spec.src_offset = soff[j];
+        spec.dst_index = i;
+        spec.run = run[i] > 1 ? run[i] : 1;
+        spec.name = run[i] == 0 && dt->names != NULL ? dt->names[i] : NULL;
+        *offset = CK_ALIGN_OFFSET(*offset);
+        rc = ck__fields_set_entry(ckb, at, e, &spec, name_at, *offset);
+        if (rc != CK_OK) {
+            break;
+        }
+        if (spec.name != NULL) {
+            name_at += strlen(spec.name) + 1;
+        }
+        if (run[i] > 0) {
+            const size_t last = i + run[i] - 1;
+            const size_t span = (size_t)(doff[last] - doff[i]) + dt->fields[last]->data_size;
+            rc = ck__make_copy_bytes(ckb, offset, span, req);
+            i += run[i];
+            continue;
+        }
+        ck__walk fw;
+        fw.dt = dt->fields[i];
+        fw.dam = w->dam + dt->arrmeta_offsets[i];
+        fw.dbits = w->dbits | (uintptr_t)doff[i];
+        fw.flags = w->flags;
+        fw.dim = w->dim;
+        fw.done = 0;
+        fw.st[0] = st->fields[j];
+        fw.sam[0] = w->sam[0] + st->arrmeta_offsets[j];
+        fw.sbits[0] = w->sbits[0] | (uintptr_t)soff[j];
+        rc = compose_walk(ckb, offset, &sub, fw, req);
+        i++;
+    }
+    ck__free(match);
+    return rc;
+}
+
+/* ---- options ---- */
+
+/* The option kernel when the destination or a source is an option: NA rows become the
+ * destination's NA (or CK_ERR_NA), the others run the value kernel the maker builds for the
+ * value types. An option assigned to an option of the same type (or a T to ?T) is a copy. */
+static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                             const ck__walk *w, ck_request req) {
+    const ck_type *dval = w->dt->id == CK_TYPE_OPTION ? w->dt->element : w->dt;
+    const ck_type *sval[CK__MAX_SRC];
+    ck__option_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.dst_id = dval->id;
+    spec.dst_option = w->dt->id == CK_TYPE_OPTION;
+    spec.nsrc = c->nsrc;
+    if (!ck__id_is_scalar(dval->id)) {
+        char *ds = NULL;
+        const int have = type_text(w->dt, &ds) == CK_OK;
+        const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign an option into %s",
+                                    have ? ds : ck_type_id_name(w->dt->id));
+        ck_free(ds);
+        return rc;
+    }
+    for (int k = 0; k < c->nsrc; k++) {
+        const ck_type *t = w->st[k];
+        spec.src_option[k] = t->id == CK_TYPE_OPTION;
+        sval[k] = spec.src_option[k] ? t->element : t;
+        if (!ck__id_is_scalar(sval[k]->id)) {
+            char *ss = NULL;
+            const int have = type_text(t, &ss) == CK_OK;
+            const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into an option",
+                                        have ? ss : ck_type_id_name(t->id));
+            ck_free(ss);
+            return rc;
+        }
+        spec.src_id[k] = sval[k]->id;
+    }
+    if (c->assign && spec.dst_option && sval[0]->id == dval->id) {
+        return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
+    }
+    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option;
+    size_t at;
+    CK_RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
+    /* With the check the values go through the kernel's aligned buffer first. */
+    const unsigned flags = spec.check ? w->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED : w->flags;
+    return c->make_leaf(c, ckb, offset, dval, sval, CK_REQUEST_STRIDED, flags,
+                        spec.check ? 0 : w->dbits, w->sbits);
+}
+
 int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
                       const ck_type *dst_tp, const char *dst_arrmeta,
                       const char *const *src_arrmeta, ck_request req, int first_dim) {
@@ -382,6 +637,14 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
         w.sam[k] = src_arrmeta[k];
         w.sbits[k] = 0;
     }
+    return compose_walk(ckb, offset, c, w, req);
+}
+
+/* The walk from w's place down to the leaves (a field of a struct walks again from its own
+ * types: the recursion is bounded by CK_TYPE_MAX_DEPTH). */
+static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk w,
+                        ck_request req) {
+    const int ns = c->nsrc;
     for (;;) {
         if (w.dt->id == CK_TYPE_POINTER) {
             const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w.dam;
@@ -423,6 +686,17 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
             any_var |= has[k] && w.st[k]->id == CK_TYPE_VAR_DIM;
         }
         if (dnd == 0) {
+            int fields = ck__is_fields(w.dt->id), option = w.dt->id == CK_TYPE_OPTION;
+            for (int k = 0; k < ns; k++) {
+                fields |= ck__is_fields(w.st[k]->id);
+                option |= w.st[k]->id == CK_TYPE_OPTION;
+            }
+            if (fields) {
+                return make_fields_level(ckb, offset, c, &w, req);
+            }
+            if (option) {
+                return make_option_level(ckb, offset, c, &w, req);
+            }
             return c->make_leaf(c, ckb, offset, w.dt, w.st, req, w.flags, w.dbits, w.sbits);
         }
         if (!any_var) {

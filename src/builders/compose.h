@@ -49,6 +49,9 @@ struct ck__compose {
      * outer_rows (the rows of a parallel split, built for one row; else 1). */
     int may_stream;
     size_t outer_rows;
+    /* 1 for an assignment (one source, the cast leaf): an option assigned to an option of
+     * the same type is a copy (NA travels as its bits); a call's leaf must skip NA. */
+    int assign;
 };
 
 /* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in

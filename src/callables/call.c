@@ -193,6 +193,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.jit_fn = plan.jit_fn;
     cmp.may_stream = 0; /* the leaf's messages count elements within its own runs */
     cmp.outer_rows = 1;
+    cmp.assign = 0;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
 }

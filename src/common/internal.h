@@ -92,6 +92,13 @@ __attribute__((format(printf, 4, 5)))
 #endif
 int ck__set_located_error(int status, const char *what, int dim, const char *fmt, ...);
 void ck__error_at(int rc, intptr_t index);
+/* From a kernel whose part failed with rc: puts the formatted text in front of the last
+ * error's message ("field y: " + the leaf's), unless the error is located (its loops name
+ * the place) or is not rc's. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void ck__error_prefix(int rc, const char *fmt, ...);
 void ck__error_offset_outer(int rc, intptr_t delta);
 
 /* CK_RETURN_IF_ERROR for the call on element `index` of a dimension loop: the failing

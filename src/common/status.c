@@ -147,3 +147,19 @@ void ck__error_offset_outer(int rc, intptr_t delta) {
         ck__render_location();
     }
 }
+
+void ck__error_prefix(int rc, const char *fmt, ...) {
+    if (ck__error.status != rc || ck__error.loc.active) {
+        return;
+    }
+    char prefix[CK__ERROR_CAPACITY], message[CK__ERROR_CAPACITY];
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        return;
+    }
+    memcpy(message, ck__error.message, sizeof message);
+    ck_set_error(rc, "%s%s", prefix, message);
+}

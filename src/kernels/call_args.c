@@ -127,7 +127,7 @@ int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_o
 }
 
 static void call_args_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                               size_t *children, int *nchildren) {
+                               ck__children *children) {
     const ck__call_args *k = (const ck__call_args *)self;
     ck__strbuf_puts(out, "args=[");
     for (uint32_t j = 0; j < k->nargs; j++) {
@@ -136,13 +136,11 @@ static void call_args_describe(const ck_prefix *self, ck__strbuf *out, size_t *s
     ck__strbuf_printf(out, "] result=%s chunk=%u", k->out_size != 0 ? "cast" : "direct",
                       k->chunk);
     *size = sizeof(ck__call_args);
-    int n = 0;
     for (int i = 0; i < CK__MAX_CHILDREN; i++) {
         if (k->child[i] != 0) {
-            children[n++] = k->child[i];
+            ck__children_add(children, k->child[i]);
         }
     }
-    *nchildren = n;
 }
 
 const ck__kind ck__call_args_kind = {"call_args", call_args_single, call_args_strided,

@@ -22,9 +22,43 @@ static pthread_mutex_t user_kinds_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct ck_describer {
     ck__strbuf *out;
-    size_t children[CK__MAX_CHILDREN];
-    int n;
+    ck__children children;
 };
+
+void ck__children_init(ck__children *c) {
+    c->offsets = c->inline_offsets;
+    c->n = 0;
+    c->cap = CK__CHILDREN_INLINE;
+    c->status = CK_OK;
+}
+
+void ck__children_add(ck__children *c, size_t rel_offset) {
+    if (c->status != CK_OK) {
+        return;
+    }
+    if (c->n == c->cap) {
+        const size_t cap = c->cap * 2;
+        size_t *grown = (size_t *)ck__malloc(cap * sizeof *grown);
+        if (grown == NULL) {
+            c->status = CK_ERR_NOMEM;
+            return;
+        }
+        memcpy(grown, c->offsets, c->n * sizeof *grown);
+        if (c->offsets != c->inline_offsets) {
+            ck__free(c->offsets);
+        }
+        c->offsets = grown;
+        c->cap = cap;
+    }
+    c->offsets[c->n++] = rel_offset;
+}
+
+void ck__children_free(ck__children *c) {
+    if (c->offsets != c->inline_offsets) {
+        ck__free(c->offsets);
+    }
+    ck__children_init(c);
+}
 
 void ck_describe_printf(ck_describer *d, const char *fmt, ...) {
     if (d == NULL || fmt == NULL) {
@@ -37,8 +71,8 @@ void ck_describe_printf(ck_describer *d, const char *fmt, ...) {
 }
 
 void ck_describe_child(ck_describer *d, size_t rel_offset) {
-    if (d != NULL && d->n < CK__MAX_CHILDREN && rel_offset > 0) {
-        d->children[d->n++] = rel_offset;
+    if (d != NULL && rel_offset > 0) {
+        ck__children_add(&d->children, rel_offset);
     }
 }
 
@@ -76,7 +110,8 @@ int ck_kernel_kind_register(const ck_kernel_kind *kind) {
 static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
     &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
-    &ck__call_args_kind,   &ck__streaming_kind,
+    &ck__call_args_kind,   &ck__streaming_kind,     &ck__copy_bytes_kind, &ck__fields_kind,
+    &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */
@@ -99,19 +134,24 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
             continue;
         }
         ck__strbuf tail = CK__STRBUF_INIT;
-        size_t size = 0, children[CK__MAX_CHILDREN];
-        int nchildren = 0;
-        k->describe(node, &tail, &size, children, &nchildren);
+        size_t size = 0;
+        ck__children children;
+        ck__children_init(&children);
+        k->describe(node, &tail, &size, &children);
         ck__strbuf_printf(out, "%s @%zu +%zu  %s_%s  %s\n", k->name, at, size, k->name,
                           fn == single ? "single" : "strided", tail.s != NULL ? tail.s : "");
         if (tail.status != CK_OK) {
             out->status = tail.status;
         }
-        ck__strbuf_free(&tail);
-        for (int c = 0; c < nchildren; c++) {
-            describe_node(ck_child((ck_prefix *)(uintptr_t)node, children[c]), base, depth + 1,
-                          out);
+        if (children.status != CK_OK) {
+            out->status = children.status;
         }
+        ck__strbuf_free(&tail);
+        for (size_t c = 0; c < children.n; c++) {
+            describe_node(ck_child((ck_prefix *)(uintptr_t)node, children.offsets[c]), base,
+                          depth + 1, out);
+        }
+        ck__children_free(&children);
         return;
     }
     size_t jit_size = 0;
@@ -133,9 +173,12 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         ck__strbuf tail = CK__STRBUF_INIT;
         ck_describer d;
         d.out = &tail;
-        d.n = 0;
+        ck__children_init(&d.children);
         if (k->describe != NULL) {
             k->describe(node, &d);
+        }
+        if (d.children.status != CK_OK) {
+            out->status = d.children.status;
         }
         void *single;
         memcpy(&single, &k->single, sizeof single);
@@ -145,10 +188,11 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
             out->status = tail.status;
         }
         ck__strbuf_free(&tail);
-        for (int c = 0; c < d.n; c++) {
-            describe_node(ck_child((ck_prefix *)(uintptr_t)node, d.children[c]), base, depth + 1,
-                          out);
+        for (size_t c = 0; c < d.children.n; c++) {
+            describe_node(ck_child((ck_prefix *)(uintptr_t)node, d.children.offsets[c]), base,
+                          depth + 1, out);
         }
+        ck__children_free(&d.children);
         return;
     }
     ck__strbuf leaf = CK__STRBUF_INIT;

@@ -36,16 +36,29 @@ typedef struct ck__describe_ctx {
     const char *base; /* the root: offsets are printed relative to it */
 } ck__describe_ctx;
 
+/* The children a node lists when it is described: any number (a struct kernel has one per
+ * field), their offsets relative to the node. The first failure to grow sticks. */
+#define CK__CHILDREN_INLINE 18
+typedef struct ck__children {
+    size_t inline_offsets[CK__CHILDREN_INLINE];
+    size_t *offsets; /* inline_offsets, or a heap block once they do not fit */
+    size_t n, cap;
+    int status;
+} ck__children;
+void ck__children_init(ck__children *c);
+void ck__children_add(ck__children *c, size_t rel_offset);
+void ck__children_free(ck__children *c);
+
 /* One kind: how to recognise a node (by its function) and describe it. `describe` prints the
  * node's own parameters (after the common prefix of the line, without a newline), stores the
- * node's struct size, and lists its children's relative offsets (up to CK__MAX_CHILDREN). */
-#define CK__MAX_CHILDREN 18
+ * node's struct size, and adds its children's relative offsets. */
+#define CK__MAX_CHILDREN 18 /* of call_args: its arguments' casts, the leaf and the result's */
 typedef struct ck__kind {
     const char *name;
     ck_single_fn single;
     ck_strided_fn strided;
-    void (*describe)(const ck_prefix *self, ck__strbuf *out, size_t *size, size_t *children,
-                     int *nchildren);
+    void (*describe)(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                     ck__children *children);
 } ck__kind;
 
 extern const ck__kind ck__strided_dim_kind;
@@ -58,6 +71,11 @@ extern const ck__kind ck__unaligned_kind;
 extern const ck__kind ck__tiled_2d_kind;
 extern const ck__kind ck__call_args_kind;
 extern const ck__kind ck__streaming_kind;
+extern const ck__kind ck__copy_bytes_kind;
+extern const ck__kind ck__fields_kind;
+extern const ck__kind ck__option_kind;
+extern const ck__kind ck__is_na_kind;
+extern const ck__kind ck__assign_na_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -129,6 +147,41 @@ int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t 
 int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t *arg_size,
                        size_t out_size, ck_request req);
 int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+
+/* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are. */
+int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req);
+
+/* The fields kernel of tuples and structs (fields.c), in two steps: ck__make_fields builds
+ * the parent with room for n entries and `name_bytes` of names (each name with its NUL),
+ * leaving *offset where the first child goes; then, for each entry i in order,
+ * ck__fields_set_entry reserves the child's prefix at child_offset and records it (the
+ * name, if any, at byte name_at of the names), and the caller builds the child there with
+ * the request the fields kernel was built with. `at`: the kernel's offset. */
+typedef struct ck__field_spec {
+    intptr_t dst_offset, src_offset;
+    size_t dst_index;  /* the destination field's position */
+    size_t run;        /* > 1: that many fields copied together as bytes; else 1 */
+    const char *name;  /* the destination field's name, or NULL (tuples, runs) */
+} ck__field_spec;
+int ck__make_fields(ck_builder *ckb, size_t *offset, size_t n, size_t name_bytes,
+                    ck_request req);
+int ck__fields_set_entry(ck_builder *ckb, size_t at, size_t i, const ck__field_spec *spec,
+                         size_t name_at, size_t child_offset);
+
+/* The option kernel (option.c): builds itself and its is_na and assign_na children, and
+ * leaves *offset where the caller builds the value child (strided request, over the value
+ * types: a scalar dst_id and each source's value type); *at is the kernel's offset. */
+#define CK__MAX_OPTION_SRC 16
+typedef struct ck__option_spec {
+    ck_type_id dst_id;
+    int dst_option;  /* the destination is ?dst_id */
+    int check;       /* checked mode and a conversion: a value equal to the NA is an overflow */
+    int nsrc;
+    ck_type_id src_id[CK__MAX_OPTION_SRC];
+    int src_option[CK__MAX_OPTION_SRC];
+} ck__option_spec;
+int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
+                    ck_request req, size_t *at);
 
 /* The single and strided functions of that leaf (the JIT's slow path for elements it is not
  * sure of, and its inner runs for types it does not convert itself). */

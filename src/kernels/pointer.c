@@ -198,7 +198,7 @@ int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset
 }
 
 static void pointer_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                             size_t *children, int *nchildren) {
+                             ck__children *children) {
     const ck__pointer *k = (const ck__pointer *)self;
     ck__strbuf_printf(out, "target_offset=%td", k->offset);
     if (k->nsrc > 1 && self->function != NULL &&
@@ -207,18 +207,16 @@ static void pointer_describe(const ck_prefix *self, ck__strbuf *out, size_t *siz
         ck__strbuf_printf(out, " argument=%u", k->which);
     }
     *size = sizeof(ck__pointer);
-    children[0] = CK__POINTER_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__POINTER_CHILD);
 }
 
 static void gather_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                            size_t *children, int *nchildren) {
+                            ck__children *children) {
     const ck__pointer_gather *g = (const ck__pointer_gather *)self;
     ck__strbuf_printf(out, "target_offset=%td gather=%zu chunk=%d", g->pointer.offset, g->size,
                       CK__GATHER_CHUNK);
     *size = sizeof(ck__pointer_gather);
-    children[0] = CK__GATHER_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__GATHER_CHILD);
 }
 
 const ck__kind ck__pointer_src_kind = {"pointer_src", pointer_src_single, pointer_src_strided,

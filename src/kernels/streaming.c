@@ -173,14 +173,13 @@ int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_ty
 }
 
 static void streaming_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                               size_t *children, int *nchildren) {
+                               ck__children *children) {
     const ck__streaming *k = (const ck__streaming *)self;
     static const char *const via[] = {"copy", "cast", "buffer"};
     ck__strbuf_printf(out, "%s line=%d chunk=%d [%s]", via[k->via], CK__STREAM_LINE,
                       CK__STREAM_CHUNK_BYTES, ck__stream_targets[k->target].name);
     *size = sizeof(ck__streaming);
-    children[0] = CK__STREAMING_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__STREAMING_CHILD);
 }
 
 const ck__kind ck__streaming_kind = {"streaming", streaming_single, streaming_strided,

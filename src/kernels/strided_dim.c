@@ -113,20 +113,19 @@ int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_
 }
 
 static void strided_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                                 size_t *children, int *nchildren) {
+                                 ck__children *children) {
     const ck__strided_dim *k = (const ck__strided_dim *)self;
     ck__strbuf_printf(out, "size=%td dst_stride=%td src_stride=%td%s", k->size, k->dst_stride,
                       k->src_stride, k->src_stride == 0 && k->size > 1 ? " (broadcast)" : "");
     *size = sizeof(ck__strided_dim);
-    children[0] = CK__STRIDED_DIM_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__STRIDED_DIM_CHILD);
 }
 
 const ck__kind ck__strided_dim_kind = {"strided_dim", strided_dim_single, strided_dim_strided,
                                        strided_dim_describe};
 
 static void strided_dim_n_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                                   size_t *children, int *nchildren) {
+                                   ck__children *children) {
     const ck__strided_dim_n *k = (const ck__strided_dim_n *)self;
     ck__strbuf_printf(out, "size=%td dst_stride=%td src_stride=[", k->size, k->dst_stride);
     int broadcast = 0;
@@ -136,8 +135,7 @@ static void strided_dim_n_describe(const ck_prefix *self, ck__strbuf *out, size_
     }
     ck__strbuf_printf(out, "]%s", broadcast && k->size > 1 ? " (broadcast)" : "");
     *size = strided_dim_n_child(k);
-    children[0] = strided_dim_n_child(k);
-    *nchildren = 1;
+    ck__children_add(children, strided_dim_n_child(k));
 }
 
 const ck__kind ck__strided_dim_n_kind = {"strided_dim", strided_dim_n_single,

@@ -172,7 +172,7 @@ int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
 }
 
 static void tiled_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                           size_t *children, int *nchildren) {
+                           ck__children *children) {
     const ck__tiled_2d *k = (const ck__tiled_2d *)self;
     size_t u_tile, v_tile;
     tile_shape(k->dst_size, &u_tile, &v_tile);
@@ -183,8 +183,7 @@ static void tiled_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                       k->src_stride1, v_tile, k->u_axis ? 0 : 1, u_tile, (int)k->u_axis,
                       ck__transpose_targets[k->target].name, k->stream ? " streaming" : "");
     *size = sizeof(ck__tiled_2d);
-    children[0] = CK__TILED_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__TILED_CHILD);
 }
 
 const ck__kind ck__tiled_2d_kind = {"tiled_2d", tiled_single, tiled_strided, tiled_describe};

@@ -98,14 +98,13 @@ int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t 
 }
 
 static void unaligned_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                               size_t *children, int *nchildren) {
+                               ck__children *children) {
     const ck__unaligned *k = (const ck__unaligned *)self;
     ck__strbuf_printf(out, "buffers=%s%s%s chunk=%d", k->buffer_dst ? "dst" : "",
                       k->buffer_dst && k->buffer_src ? "+" : "", k->buffer_src ? "src" : "",
                       CK__UNALIGNED_CHUNK);
     *size = sizeof(ck__unaligned);
-    children[0] = CK__UNALIGNED_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__UNALIGNED_CHILD);
 }
 
 const ck__kind ck__unaligned_kind = {"unaligned", unaligned_single, unaligned_strided,

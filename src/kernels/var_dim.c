@@ -238,7 +238,7 @@ static void var_dim_side(ck__strbuf *out, const char *which, int kind, intptr_t 
 }
 
 static void var_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
-                             size_t *children, int *nchildren) {
+                             ck__children *children) {
     const ck__var_dim *k = (const ck__var_dim *)self;
     var_dim_side(out, "dst", k->dst_kind, k->dst_extent, k->dst_stride, k->dst_extent);
     for (int j = 0; j < k->nsrc; j++) {
@@ -251,8 +251,7 @@ static void var_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *siz
                      k->src[j].extent);
     }
     *size = CK__VAR_DIM_CHILD;
-    children[0] = CK__VAR_DIM_CHILD;
-    *nchildren = 1;
+    ck__children_add(children, CK__VAR_DIM_CHILD);
 }
 
 const ck__kind ck__var_dim_kind = {"var_dim", var_dim_single, var_dim_strided, var_dim_describe};

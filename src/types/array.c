@@ -8,11 +8,19 @@
 /* The header is padded so the arrmeta after it is aligned for intptr_t and pointers. */
 #define CK__ARRAY_HEAD ((sizeof(struct ck_array) + 15) & ~(size_t)15)
 
-/* Whether a pointer is reachable from t through fixed dims only (its targets then belong
- * to the fixed shape and ck_array_new allocates them). */
+/* Whether a pointer is reachable from t through fixed dims and fields only (its targets
+ * then belong to the fixed shape and ck_array_new allocates them). */
 static int ck__pointer_through_fixed(const ck_type *t) {
     while (t->id == CK_TYPE_FIXED_DIM) {
         t = t->element;
+    }
+    if (ck__is_fields(t->id)) {
+        for (size_t i = 0; i < t->nfields; i++) {
+            if (ck__pointer_through_fixed(t->fields[i])) {
+                return 1;
+            }
+        }
+        return 0;
     }
     return t->id == CK_TYPE_POINTER;
 }
@@ -23,6 +31,17 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
         for (intptr_t i = 0; i < m->dim_size; i++) {
             CK_RETURN_IF_ERROR(
                 ck__alloc_pointees(t->element, arrmeta + sizeof *m, data + i * m->stride));
+        }
+        return CK_OK;
+    }
+    if (ck__is_fields(t->id)) {
+        for (size_t i = 0; i < t->nfields; i++) {
+            if (ck__pointer_through_fixed(t->fields[i])) {
+                intptr_t off;
+                memcpy(&off, arrmeta + i * sizeof off, sizeof off);
+                CK_RETURN_IF_ERROR(ck__alloc_pointees(t->fields[i],
+                                                      arrmeta + t->arrmeta_offsets[i], data + off));
+            }
         }
         return CK_OK;
     }

@@ -194,65 +194,22 @@ static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_typ
     return rc;
 }
 
-static int ck__hex_digit(char c) {
-    return c >= '0' && c <= '9' ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-/* A field name at pos: an identifier, or a quoted string ('...' or "...", with \\, \',
- * \" and \xHH escapes), appended to `name` (NUL-terminated). */
+/* A field name at pos (ck__scan_field_name), appended to `name` (NUL-terminated). */
 static int ck__ds_parse_name(ck__ds_parser *p, ck__strbuf *name) {
     ck__ds_skip_ws(p);
-    const size_t start = p->pos;
-    const size_t n = ck__ds_ident_len(p, start);
-    if (n > 0) {
-        p->pos += n;
-        ck__strbuf_append(name, p->s + start, n);
-        return name->status;
-    }
-    const char q = start < p->len ? p->s[start] : '\0';
-    if (q != '\'' && q != '"') {
-        char found[64];
-        ck__ds_found(p, start, found, sizeof found);
-        return ck__ds_error(p, CK_ERR_PARSE, start, "expected a field name, found %s", found);
-    }
-    size_t i = start + 1;
-    for (;;) {
-        if (i >= p->len) {
-            return ck__ds_error(p, CK_ERR_PARSE, start, "unterminated quoted field name");
-        }
-        const char c = p->s[i];
-        if (c == q) {
-            break;
-        }
-        if (c != '\\') {
-            ck__strbuf_append(name, &c, 1);
-            i++;
-            continue;
-        }
-        const char e = i + 1 < p->len ? p->s[i + 1] : '\0';
-        if (e == '\\' || e == '\'' || e == '"') {
-            ck__strbuf_append(name, &e, 1);
-            i += 2;
-        } else if (e == 'x' && i + 3 < p->len && ck__hex_digit(p->s[i + 2]) >= 0 &&
-                   ck__hex_digit(p->s[i + 3]) >= 0) {
-            const char v = (char)(ck__hex_digit(p->s[i + 2]) * 16 + ck__hex_digit(p->s[i + 3]));
-            if (v == '\0') {
-                return ck__ds_error(p, CK_ERR_PARSE, i, "a field name cannot hold a NUL byte");
+    size_t at = p->pos;
+    const char *why = ck__scan_field_name(p->s, p->len, &at, name);
+    if (why != NULL) {
+        if (at == p->pos) {
+            char found[64];
+            ck__ds_found(p, at, found, sizeof found);
+            if (strcmp(why, "expected a field name") == 0) {
+                return ck__ds_error(p, CK_ERR_PARSE, at, "%s, found %s", why, found);
             }
-            ck__strbuf_append(name, &v, 1);
-            i += 4;
-        } else {
-            return ck__ds_error(p, CK_ERR_PARSE, i,
-                                "unknown escape in a field name (\\\\, \\', \\\" and \\xHH are known)");
         }
+        return ck__ds_error(p, CK_ERR_PARSE, at, "%s", why);
     }
-    p->pos = i + 1;
-    if (name->len == 0 && name->status == CK_OK) {
-        return ck__ds_error(p, CK_ERR_PARSE, start, "a field name cannot be empty");
-    }
+    p->pos = at;
     return name->status;
 }
 

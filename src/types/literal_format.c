@@ -1,7 +1,9 @@
 /* src/types/literal_format.c: ck_array_format, the literal text of an array: nested lists,
- * integers in decimal, floats in their shortest round-trip text, complex as 1.5-2j,
- * true/false, and null for an unallocated var dim or a NULL pointer. Walks any valid
- * arrmeta (strides of any sign, var offsets), not only the container's own. */
+ * integers in decimal, floats in their shortest round-trip text (integral ones without a
+ * point: the type says they are floats), complex as 1.5-2j, true/false, tuples as (1, 2.5),
+ * structs as {x: 1, y: [1.5, 2]}, NA for a missing option value, and null for an
+ * unallocated var dim or a NULL pointer. Walks any valid arrmeta (strides of any sign, var
+ * offsets, a host's field offsets), not only the container's own. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,19 +54,19 @@ static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
     case CK_TYPE_FLOAT16: {
         uint16_t h;
         memcpy(&h, data, sizeof h);
-        n = ck__format_float(ck__half_to_double(h), CK__F16, 1, buf);
+        n = ck__format_float(ck__half_to_double(h), CK__F16, 0, buf);
         break;
     }
     case CK_TYPE_FLOAT32: {
         float f;
         memcpy(&f, data, sizeof f);
-        n = ck__format_float((double)f, CK__F32, 1, buf);
+        n = ck__format_float((double)f, CK__F32, 0, buf);
         break;
     }
     case CK_TYPE_FLOAT64: {
         double d;
         memcpy(&d, data, sizeof d);
-        n = ck__format_float(d, CK__F64, 1, buf);
+        n = ck__format_float(d, CK__F64, 0, buf);
         break;
     }
     case CK_TYPE_COMPLEX64: {
@@ -129,6 +131,30 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
         }
         return ck__format_value(b, t->element, arrmeta + sizeof m, p + m.offset);
     }
+    case CK_TYPE_TUPLE:
+    case CK_TYPE_STRUCT: {
+        const int named = t->id == CK_TYPE_STRUCT;
+        CK_RETURN_IF_ERROR(named ? CK__APPEND_LIT(b, "{") : CK__APPEND_LIT(b, "("));
+        for (size_t i = 0; i < t->nfields; i++) {
+            if (i > 0) {
+                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
+            }
+            if (named) {
+                ck__format_field_name(t->names[i], b);
+                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ": "));
+            }
+            intptr_t off;
+            memcpy(&off, arrmeta + i * sizeof off, sizeof off);
+            CK_RETURN_IF_ERROR(ck__format_value(b, t->fields[i], arrmeta + t->arrmeta_offsets[i],
+                                                data + off));
+        }
+        return named ? CK__APPEND_LIT(b, "}") : CK__APPEND_LIT(b, ")");
+    }
+    case CK_TYPE_OPTION:
+        if (ck__is_na(t->element->id, data)) {
+            return CK__APPEND_LIT(b, "NA");
+        }
+        return ck__format_value(b, t->element, arrmeta, data);
     default:
         return ck__format_scalar(b, t->id, data);
     }

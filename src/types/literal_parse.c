@@ -10,6 +10,7 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
+#include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
 
@@ -19,6 +20,8 @@ typedef struct ck__lit {
     size_t pos;
     int depth; /* entries of path in use */
     intptr_t path[CK_TYPE_MAX_DEPTH];
+    const char *path_name[CK_TYPE_MAX_DEPTH]; /* a struct field's name, or NULL */
+    char path_kind[CK_TYPE_MAX_DEPTH];        /* '[': list index, '.': field */
 } ck__lit;
 
 /* A number token s[begin, end): optional sign, then digits with optional fraction and
@@ -136,7 +139,11 @@ static int ck__lit_error(const ck__lit *p, int status, size_t pos, const char *f
     char path[256];
     size_t n = 0;
     for (int i = 0; i < p->depth && n < sizeof path; i++) {
-        int w = snprintf(path + n, sizeof path - n, "[%lld]", (long long)p->path[i]);
+        int w = p->path_kind[i] != '.' ? snprintf(path + n, sizeof path - n, "[%lld]",
+                                                  (long long)p->path[i])
+                : p->path_name[i] != NULL
+                    ? snprintf(path + n, sizeof path - n, ".%s", p->path_name[i])
+                    : snprintf(path + n, sizeof path - n, ".%lld", (long long)p->path[i]);
         n += w > 0 ? (size_t)w : 0;
     }
     return ck_set_error(status, "ck_array_parse: at %s (column %zu): %s", path, pos + 1, detail);
@@ -308,7 +315,7 @@ static int ck__lit_scalar_end(ck__lit *p, const ck__scalar_lit *v) {
     while (at < p->len && ck__lit_is_space(p->s[at])) {
         at++;
     }
-    if (at >= p->len || p->s[at] == ',' || p->s[at] == ']') {
+    if (at >= p->len || p->s[at] == ',' || p->s[at] == ']' || p->s[at] == ')' || p->s[at] == '}') {
         return CK_OK;
     }
     char found[64];
@@ -602,9 +609,18 @@ static size_t ck__lit_count(const ck__lit *p) {
         if (c == ']' && depth == 0) {
             break;
         }
-        if (c == '[') {
+        if (c == '\'' || c == '"') { /* a quoted field name: commas and brackets in it */
+            size_t j = i + 1;
+            while (j < p->len && p->s[j] != c) {
+                j += p->s[j] == '\\' ? 2 : 1;
+            }
+            i = j;
+            any = 1;
+            continue;
+        }
+        if (c == '[' || c == '(' || c == '{') {
             depth++;
-        } else if (c == ']') {
+        } else if (c == ']' || c == ')' || c == '}') {
             depth--;
         } else if (c == ',' && depth == 0) {
             count++;
@@ -642,6 +658,8 @@ static int ck__lit_list(ck__lit *p, const ck_type *t, intptr_t expect, const cha
                                      "too many elements: %s takes %lld", tname,
                                      (long long)expect);
             }
+            p->path_kind[p->depth] = '[';
+            p->path_name[p->depth] = NULL;
             p->path[p->depth++] = count;
             int rc = ck__lit_value(p, t->element, elem_meta,
                                    first != NULL ? first + count * stride : NULL);
@@ -673,6 +691,154 @@ static int ck__lit_list(ck__lit *p, const ck_type *t, intptr_t expect, const cha
                              (long long)count, count == 1 ? "" : "s", tname, (long long)expect);
     }
     return CK_OK;
+}
+
+/* A tuple literal "(1, 2.5)" (by position) or a struct literal "{x: 1, y: [2, 3]}" (by
+ * name: every field once, in any order). Field i goes to data + its arrmeta offset. */
+static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
+    const int named = t->id == CK_TYPE_STRUCT;
+    const char open = named ? '{' : '(', close = named ? '}' : ')';
+    char tname[96];
+    if (ck__lit_peek(p) != open) {
+        char found[64];
+        ck__lit_found(p, p->pos, found, sizeof found);
+        ck__lit_type_text(t, tname, sizeof tname);
+        return ck__lit_error(p, CK_ERR_PARSE, p->pos, "expected a %s for %s, found %s",
+                             named ? "struct literal {name: value, ...}"
+                                   : "tuple literal (value, ...)",
+                             tname, found);
+    }
+    if (p->depth >= CK_TYPE_MAX_DEPTH) {
+        return ck__lit_error(p, CK_ERR_INVALID, p->pos, "nested deeper than %d levels",
+                             CK_TYPE_MAX_DEPTH);
+    }
+    const size_t open_at = p->pos;
+    p->pos++;
+    ck__lit_skip_ws(p);
+    /* Which fields were given: one bit each, on the stack for small structs. */
+    unsigned char seen_small[64];
+    unsigned char *seen = seen_small;
+    if (named && t->nfields > sizeof seen_small * 8) {
+        seen = (unsigned char *)ck__calloc((t->nfields + 7) / 8, 1);
+        if (seen == NULL) {
+            return ck__lit_error(p, CK_ERR_NOMEM, p->pos, "out of memory for %zu fields",
+                                 t->nfields);
+        }
+    } else {
+        memset(seen_small, 0, sizeof seen_small);
+    }
+    ck__strbuf name = CK__STRBUF_INIT;
+    size_t given = 0;
+    int rc = CK_OK;
+    if (ck__lit_peek(p) == close) {
+        p->pos++;
+    } else {
+        for (;;) {
+            size_t i = given;
+            const size_t at = p->pos;
+            if (named) {
+                name.len = 0;
+                const char *why = ck__scan_field_name(p->s, p->len, &p->pos, &name);
+                if (why == NULL) {
+                    ck__strbuf_append(&name, "", 0); /* terminated even when empty */
+                    rc = name.status;
+                }
+                if (why != NULL) {
+                    rc = ck__lit_error(p, CK_ERR_PARSE, p->pos, "%s in a struct literal", why);
+                } else if (rc != CK_OK) {
+                    rc = ck__lit_error(p, CK_ERR_NOMEM, at, "out of memory for a field name");
+                } else {
+                    const intptr_t k = ck_type_field_index(t, name.s);
+                    ck__lit_type_text(t, tname, sizeof tname);
+                    if (k < 0) {
+                        ck__strbuf shown = CK__STRBUF_INIT;
+                        ck__format_field_name(name.s, &shown);
+                        rc = ck__lit_error(p, CK_ERR_PARSE, at, "%s has no field %s", tname,
+                                           shown.s != NULL ? shown.s : "?");
+                        ck__strbuf_free(&shown);
+                    } else if (seen[k / 8] & (1u << (k % 8))) {
+                        rc = ck__lit_error(p, CK_ERR_PARSE, at, "field %s is given twice",
+                                           t->names[k]);
+                    } else {
+                        i = (size_t)k;
+                        seen[k / 8] = (unsigned char)(seen[k / 8] | (1u << (k % 8)));
+                    }
+                }
+                if (rc == CK_OK) {
+                    ck__lit_skip_ws(p);
+                    if (ck__lit_peek(p) != ':') {
+                        char found[64];
+                        ck__lit_found(p, p->pos, found, sizeof found);
+                        rc = ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                                           "expected ':' after the field name, found %s", found);
+                    } else {
+                        p->pos++;
+                    }
+                }
+            } else if (given == t->nfields) {
+                ck__lit_type_text(t, tname, sizeof tname);
+                rc = ck__lit_error(p, CK_ERR_PARSE, p->pos, "too many values: %s has %zu fields",
+                                   tname, t->nfields);
+            }
+            if (rc != CK_OK) {
+                break;
+            }
+            char *fdata = NULL;
+            const char *fmeta = NULL;
+            if (data != NULL) {
+                intptr_t off;
+                memcpy(&off, arrmeta + i * sizeof off, sizeof off);
+                fdata = data + off;
+                fmeta = arrmeta + t->arrmeta_offsets[i];
+            }
+            p->path_kind[p->depth] = '.';
+            p->path_name[p->depth] = named ? t->names[i] : NULL;
+            p->path[p->depth++] = (intptr_t)i;
+            rc = ck__lit_value(p, t->fields[i], fmeta, fdata);
+            p->depth--;
+            if (rc != CK_OK) {
+                break;
+            }
+            given++;
+            ck__lit_skip_ws(p);
+            const char c = ck__lit_peek(p);
+            if (c == close) {
+                p->pos++;
+                break;
+            }
+            if (c != ',') {
+                char found[64];
+                ck__lit_found(p, p->pos, found, sizeof found);
+                rc = ck__lit_error(p, CK_ERR_PARSE, p->pos, "expected ',' or '%c' after a field, found %s",
+                                   close, found);
+                break;
+            }
+            p->pos++;
+            ck__lit_skip_ws(p);
+        }
+    }
+    if (rc == CK_OK && given != t->nfields) {
+        ck__lit_type_text(t, tname, sizeof tname);
+        if (!named) {
+            rc = ck__lit_error(p, CK_ERR_PARSE, open_at, "%zu value%s given, %s has %zu fields",
+                               given, given == 1 ? "" : "s", tname, t->nfields);
+        } else {
+            size_t k = 0;
+            while (seen[k / 8] & (1u << (k % 8))) {
+                k++;
+            }
+            ck__strbuf shown = CK__STRBUF_INIT;
+            ck__format_field_name(t->names[k], &shown);
+            rc = ck__lit_error(p, CK_ERR_PARSE, open_at, "field %s of %s is missing",
+                               shown.s != NULL ? shown.s : "?", tname);
+            ck__strbuf_free(&shown);
+        }
+    }
+    ck__strbuf_free(&name);
+    if (seen != seen_small) {
+        ck__free(seen);
+    }
+    return rc;
 }
 
 static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
@@ -730,7 +896,37 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
         }
         return ck__lit_value(p, t->element, elem_meta, target);
     }
+    case CK_TYPE_TUPLE:
+    case CK_TYPE_STRUCT:
+        return ck__lit_fields(p, t, arrmeta, data);
+    case CK_TYPE_OPTION: {
+        const size_t w = ck__lit_word_len(p, p->pos);
+        if (ck__lit_word_is(p, p->pos, w, "NA")) {
+            p->pos += w;
+            if (data != NULL) {
+                memcpy(data, ck__na_bytes(t->element->id), t->element->data_size);
+            }
+            return CK_OK;
+        }
+        const size_t at = p->pos;
+        CK_RETURN_IF_ERROR(ck__lit_value(p, t->element, arrmeta, data));
+        if (data != NULL && ck__is_na(t->element->id, data)) {
+            char tname[96];
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, CK_ERR_OVERFLOW, at,
+                                 "this value is the NA of %s (its reserved value): write NA",
+                                 tname);
+        }
+        return CK_OK;
+    }
     default: {
+        const size_t w = ck__lit_word_len(p, p->pos);
+        if (ck__lit_word_is(p, p->pos, w, "NA")) {
+            char tname[96];
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, CK_ERR_NA, p->pos,
+                                 "NA stands only for a value of an option type, not of %s", tname);
+        }
         ck__scalar_lit v;
         CK_RETURN_IF_ERROR(ck__lit_scalar(p, t, &v));
         CK_RETURN_IF_ERROR(ck__lit_scalar_end(p, &v));

@@ -199,6 +199,72 @@ void ck__format_field_name(const char *name, ck__strbuf *out) {
     ck__strbuf_puts(out, "'");
 }
 
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+static int ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+const char *ck__scan_field_name(const char *s, size_t len, size_t *pos, ck__strbuf *name) {
+    const size_t start = *pos;
+    if (start < len && ident_start(s[start])) {
+        size_t i = start + 1;
+        while (i < len && (ident_start(s[i]) || (s[i] >= '0' && s[i] <= '9'))) {
+            i++;
+        }
+        ck__strbuf_append(name, s + start, i - start);
+        *pos = i;
+        return NULL;
+    }
+    const char q = start < len ? s[start] : '\0';
+    if (q != '\'' && q != '"') {
+        return "expected a field name";
+    }
+    const size_t before = name->len;
+    size_t i = start + 1;
+    for (;;) {
+        if (i >= len) {
+            return "unterminated quoted field name";
+        }
+        const char c = s[i];
+        if (c == q) {
+            break;
+        }
+        if (c != '\\') {
+            ck__strbuf_append(name, &c, 1);
+            i++;
+            continue;
+        }
+        const char e = i + 1 < len ? s[i + 1] : '\0';
+        if (e == '\\' || e == '\'' || e == '"') {
+            ck__strbuf_append(name, &e, 1);
+            i += 2;
+        } else if (e == 'x' && i + 3 < len && hex_digit(s[i + 2]) >= 0 &&
+                   hex_digit(s[i + 3]) >= 0) {
+            const char v = (char)(hex_digit(s[i + 2]) * 16 + hex_digit(s[i + 3]));
+            if (v == '\0') {
+                *pos = i;
+                return "a field name cannot hold a NUL byte";
+            }
+            ck__strbuf_append(name, &v, 1);
+            i += 4;
+        } else {
+            *pos = i;
+            return "unknown escape in a field name (\\\\, \\', \\\" and \\xHH are known)";
+        }
+    }
+    if (name->len == before) {
+        return "a field name cannot be empty";
+    }
+    *pos = i + 1;
+    return NULL;
+}
+
 static void fields_format(const ck_type *t, ck__strbuf *out) {
     ck__strbuf_puts(out, t->names != NULL ? "{" : "(");
     for (size_t i = 0; i < t->nfields; i++) {

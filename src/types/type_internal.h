@@ -58,6 +58,11 @@ extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_
 /* Appends a field name as the datashape spells it: bare when an identifier, else quoted
  * ('it''s' as 'it\'s', control bytes as \xHH). */
 void ck__format_field_name(const char *name, struct ck__strbuf *out);
+/* Reads the field name at s[*pos] (an identifier or a quoted name with \\, \', \" and \xHH
+ * escapes; datashapes and literals spell names alike) and appends it to `name`. NULL on
+ * success, *pos past the name; else what is wrong, *pos where (unchanged when there is no
+ * name at all). A failure to grow `name` shows in its status. */
+const char *ck__scan_field_name(const char *s, size_t len, size_t *pos, struct ck__strbuf *name);
 
 /* Allocates a type of `id` with `extra` zeroed bytes after the struct (for field tables),
  * refcount 1, not static; NULL (with CK_ERR_NOMEM recorded) when out of memory. */

@@ -32,7 +32,7 @@ int four_levels_once() {
     if (rc == CK_OK) {
         char *text = nullptr;
         rc = ck_array_format(dst, &text);
-        if (rc == CK_OK && std::string(text) != "[[1.0, 2.0, 3.0], [4.0]]") rc = CK_ERR_INTERNAL;
+        if (rc == CK_OK && std::string(text) != "[[1, 2, 3], [4]]") rc = CK_ERR_INTERNAL;
         ck_free(text);
     }
     ck_array_free(src);

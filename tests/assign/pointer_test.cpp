@@ -21,7 +21,7 @@ TEST_F(Pointer, ReadThroughASourcePointer) {
     Array src("pointer[int32]", "42");
     Array dst("float64");
     ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
-    EXPECT_EQ(dst.str(), "42.0");
+    EXPECT_EQ(dst.str(), "42");
     Array vsrc("3 * pointer[int16]", "[1, -2, 3]");
     Array vdst("3 * int64");
     ASSERT_EQ(ck_assign(vdst.get(), vsrc.get(), nullptr), CK_OK) << ck_last_error();
@@ -29,14 +29,14 @@ TEST_F(Pointer, ReadThroughASourcePointer) {
     Array asrc("pointer[3 * int32]", "[4, 5, 6]");
     Array adst("3 * float32");
     ASSERT_EQ(ck_assign(adst.get(), asrc.get(), nullptr), CK_OK) << ck_last_error();
-    EXPECT_EQ(adst.str(), "[4.0, 5.0, 6.0]");
+    EXPECT_EQ(adst.str(), "[4, 5, 6]");
 }
 
 TEST_F(Pointer, WriteThroughADestinationPointer) {
     Array src("int32", "3");
     Array dst("pointer[float64]");
     ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
-    EXPECT_EQ(dst.str(), "3.0");
+    EXPECT_EQ(dst.str(), "3");
     Array vsrc("2 * 2 * uint8", "[[1, 2], [3, 4]]");
     Array vdst("2 * pointer[2 * int64]");
     ASSERT_EQ(ck_assign(vdst.get(), vsrc.get(), nullptr), CK_OK) << ck_last_error();
@@ -74,7 +74,7 @@ TEST_F(Pointer, PointersInsideRaggedRows) {
     Array src("2 * var * pointer[int32]", "[[1, 2], [3]]");
     Array dst("2 * var * float64");
     ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
-    EXPECT_EQ(dst.str(), "[[1.0, 2.0], [3.0]]");
+    EXPECT_EQ(dst.str(), "[[1, 2], [3]]");
 }
 
 // The gathering path crosses its 128-element chunks: 300 scattered targets, then a NULL at

@@ -57,7 +57,7 @@ TEST(DocCallables, AxpbOnInt32DataCastsTheArgument) {
     ASSERT_EQ(ex_axpb(0.5, 1.0, x.get(), &y), CK_OK) << ck_last_error();
     char *s = nullptr;
     ASSERT_EQ(ck_array_format(y, &s), CK_OK);
-    EXPECT_STREQ(s, "[[1.5, 2.0], [-0.5]]");
+    EXPECT_STREQ(s, "[[1.5, 2], [-0.5]]");
     ck_free(s);
     ck_array_free(y);
 }

@@ -225,7 +225,7 @@ TEST(Native, OneAndThreeArguments) {
     ASSERT_EQ(ck_callable_signatures(c, &sigs), CK_OK);
     EXPECT_STREQ(sigs, "(float64) -> float64\n(float64, float64, float64) -> float64\n");
     ck_free(sigs);
-    EXPECT_EQ(call(c, {{"3 * float64", "[1.5, -2, 0]"}}), "[-1.5, 2.0, -0.0]");
+    EXPECT_EQ(call(c, {{"3 * float64", "[1.5, -2, 0]"}}), "[-1.5, 2, -0]");
     EXPECT_EQ(call(c, {{"2 * 3 * float64", "[[1, 2, 3], [4, 5, 6]]"},
                        {"3 * float64", "[10, 20, 30]"},
                        {"float64", "0.5"}}),

@@ -104,10 +104,10 @@ TEST_F(Leakless, ArgumentChecks) {
     EXPECT_STREQ(ck_last_error(), "ck_parallel_assign: NULL array");
     EXPECT_EQ(ck_parallel_assign(a.get(), nullptr, nullptr), CK_ERR_INVALID);
     EXPECT_EQ(ck_parallel_assign(a.get(), b.get(), &bad), CK_ERR_INVALID);
-    EXPECT_EQ(a.str(), "[0.0, 0.0, 0.0, 0.0]");
+    EXPECT_EQ(a.str(), "[0, 0, 0, 0]");
     ck_eval_ctx badmode = par::ctx(2, 1, static_cast<ck_errmode>(7) /* in the enum's range (C++), not a mode */);
     EXPECT_EQ(ck_parallel_assign(a.get(), b.get(), &badmode), CK_ERR_INVALID);
-    EXPECT_EQ(a.str(), "[0.0, 0.0, 0.0, 0.0]");
+    EXPECT_EQ(a.str(), "[0, 0, 0, 0]");
 }
 
 // A kernel that records which threads ran it (test-side bookkeeping under a mutex).

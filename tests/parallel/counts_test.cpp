@@ -67,17 +67,17 @@ TEST_F(Leakless, NonDimensionalOuterLevelsRunSerially) {
     ck_eval_ctx c = par::ctx(4, 1);
     ckt::Array s("float32"), si("int16", "-7");
     ASSERT_EQ(ck_parallel_assign(s.get(), si.get(), &c), CK_OK);
-    EXPECT_EQ(s.str(), "-7.0");
+    EXPECT_EQ(s.str(), "-7");
     ckt::Array v("var * float64"), vi("var * int8", "[1, 2, 3]");
     ASSERT_EQ(ck_parallel_assign(v.get(), vi.get(), &c), CK_OK) << ck_last_error();
-    EXPECT_EQ(v.str(), "[1.0, 2.0, 3.0]");
+    EXPECT_EQ(v.str(), "[1, 2, 3]");
     ckt::Array p("pointer[3 * float64]"), pi("3 * int32", "[4, 5, 6]");
     ASSERT_EQ(ck_parallel_assign(p.get(), pi.get(), &c), CK_OK) << ck_last_error();
-    EXPECT_EQ(p.str(), "[4.0, 5.0, 6.0]");
+    EXPECT_EQ(p.str(), "[4, 5, 6]");
     // A pointer source over a fixed destination is dereferenced first, as by ck_assign.
     ckt::Array q("3 * float64"), qi("pointer[3 * int32]", "[7, 8, 9]");
     ASSERT_EQ(ck_parallel_assign(q.get(), qi.get(), &c), CK_OK) << ck_last_error();
-    EXPECT_EQ(q.str(), "[7.0, 8.0, 9.0]");
+    EXPECT_EQ(q.str(), "[7, 8, 9]");
 }
 
 }  // namespace

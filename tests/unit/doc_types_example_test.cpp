@@ -19,7 +19,7 @@ TEST(DocTypesExample, QueriesOfThreeVarInt32) {
 TEST(DocTypesExample, LiteralRoundTrip) {
     char *text = nullptr;
     ASSERT_EQ(ex_literal_round_trip(&text), CK_OK) << ck_last_error();
-    EXPECT_STREQ(text, "[[1.0, 2.5], [nan, -inf, 1e-07]]");
+    EXPECT_STREQ(text, "[[1, 2.5], [nan, -inf, 1e-07]]");
     ck_free(text);
     EXPECT_EQ(ckt::live_allocations(), 0);
 }
