@@ -611,7 +611,9 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     if (c->assign && spec.dst_option && sval[0]->id == dval->id) {
         return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
     }
-    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option;
+    /* A call's leaf may compute any value; a cast only some. */
+    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option &&
+                 (!c->assign || ck__conversion_can_give_na(sval[0]->id, dval->id));
     size_t at;
     CK_RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
     /* With the check the values go through the kernel's aligned buffer first. */

@@ -22,8 +22,14 @@ typedef struct ck__call_plan {
     void (*jit_fn)(void); /* a native function's, for a direct call */
 } ck__call_plan;
 
-static const ck_type *innermost(const ck_type *t) {
+/* The scalar a call's argument holds under its dimensions and pointers (and, for ?T, the
+ * option); NULL for a tuple or struct, which callables do not take. */
+static const ck_type *innermost(const ck_type *t, int *option) {
     while (!ck__id_is_scalar(t->id)) {
+        if (ck__is_fields(t->id)) {
+            return NULL;
+        }
+        *option |= t->id == CK_TYPE_OPTION;
         t = t->element;
     }
     return t;
@@ -93,7 +99,7 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
 /* Checks the arguments of a call and selects its signature. */
 static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                      const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags,
-                     ck__call_plan *plan) {
+                     ck__call_plan *plan, int *option) {
     if (c == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "call: NULL callable or source types");
     }
@@ -107,7 +113,18 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
             return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL",
                                 ck_callable_name(c), k);
         }
-        ids[k] = innermost(src_tp[k])->id;
+        const ck_type *value = innermost(src_tp[k], option);
+        if (value == NULL) {
+            char *text = NULL;
+            const int have = ck_type_format(src_tp[k], &text) == CK_OK;
+            const int rc = ck_set_error(CK_ERR_TYPE,
+                                        "%s: argument %d is %s; callables take scalars (under "
+                                        "dimensions, pointers and options), not tuples or structs",
+                                        ck_callable_name(c), k, have ? text : "a tuple or struct");
+            ck_free(text);
+            return rc;
+        }
+        ids[k] = value->id;
     }
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, mode, flags));
     const ck__snapshot *s;
@@ -168,7 +185,8 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     }
     ck__compose cmp;
     ck__call_plan plan;
-    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan));
+    int option = 0;
+    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
     if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL arrmeta for a type that has some");
     }
@@ -202,7 +220,8 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
 
 static int dims_through_pointers(const ck_type *t) {
     int n = 0;
-    for (; !ck__id_is_scalar(t->id); t = t->element) {
+    for (; t->id == CK_TYPE_POINTER || t->id == CK_TYPE_FIXED_DIM || t->id == CK_TYPE_VAR_DIM;
+         t = t->element) {
         n += t->id != CK_TYPE_POINTER;
     }
     return n;
@@ -224,7 +243,8 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     ck_errmode mode;
     unsigned flags;
     ck__call_plan plan;
-    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan));
+    int option = 0;
+    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
     int nd = 0, ndim[CK__MAX_SRC];
     const ck_type *cur[CK__MAX_SRC];
     for (int k = 0; k < nsrc; k++) {
@@ -258,7 +278,11 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
             }
         }
     }
+    /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
+    if (option) {
+        CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
+    }
     for (int i = nd - 1; i >= 0; i--) {
         ck_type *outer = NULL;
         const int rc = size[i] < 0 ? ck_type_make_var_dim(t, &outer)

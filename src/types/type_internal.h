@@ -78,6 +78,10 @@ static inline int ck__is_fields(ck_type_id id) {
 const void *ck__na_bytes(ck_type_id id);
 /* 1 when the scalar of `id` at p is NA, bit for bit. */
 int ck__is_na(ck_type_id id, const void *p);
+/* 1 when an in-range value of scalar src can convert to the NA of scalar dst (int64 ->
+ * int32: -2147483648; float64 -> float32: a NaN's payload), so a checked assignment into
+ * ?dst must look for it; 0 when no value can (int8 -> int32, int32 -> float64). */
+int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst);
 
 /* Size of one level's arrmeta struct (0 for scalars). */
 static inline size_t ck__level_arrmeta_size(ck_type_id id) {

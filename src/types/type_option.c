@@ -60,6 +60,36 @@ int ck__is_na(ck_type_id id, const void *p) {
     return na != NULL && memcmp(p, na, ck_type_data_size(ck_type_scalar(id))) == 0;
 }
 
+/* Bits of an integer type, its signedness; 0 bits for the others. */
+static int int_bits(ck_type_id id, int *is_signed) {
+    *is_signed = id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
+    switch (id) {
+    case CK_TYPE_INT8: case CK_TYPE_UINT8: return 8;
+    case CK_TYPE_INT16: case CK_TYPE_UINT16: return 16;
+    case CK_TYPE_INT32: case CK_TYPE_UINT32: return 32;
+    case CK_TYPE_INT64: case CK_TYPE_UINT64: return 64;
+    default: return 0;
+    }
+}
+
+int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst) {
+    if (src == dst || src == CK_TYPE_BOOL || dst == CK_TYPE_BOOL) {
+        return 0; /* a copy keeps NA as NA and values as values; bools convert to 0 or 1 */
+    }
+    int ssigned, dsigned;
+    const int sbits = int_bits(src, &ssigned), dbits = int_bits(dst, &dsigned);
+    if (dbits == 0) {
+        return sbits == 0; /* a float NaN's payload can land on the NA; integers never */
+    }
+    if (sbits == 0) {
+        return 1; /* a float can hold the integer minimum or maximum exactly */
+    }
+    if (dsigned) {
+        return ssigned && sbits >= dbits; /* the minimum: only a signed type reaches it */
+    }
+    return ssigned ? sbits > dbits : sbits >= dbits; /* the maximum */
+}
+
 const void *ck_option_na_bytes(const ck_type *t) {
     if (t == NULL) {
         return NULL;

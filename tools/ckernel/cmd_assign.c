@@ -7,14 +7,18 @@
 #include "cli.h"
 
 static const char assign_help[] =
-    "usage: ckernel assign [--errmode MODE] [--target T] DST_TYPE SRC_TYPE LITERAL\n\n"
+    "usage: ckernel assign [--errmode MODE] [--target T] [--by-position] DST_TYPE SRC_TYPE "
+    "LITERAL\n\n"
     "Parses LITERAL as an array of SRC_TYPE (LITERAL '-' reads it from standard input),\n"
     "assigns it into a new array of DST_TYPE and prints that array's literal.\n\n"
     "options:\n"
     "  --errmode MODE  nocheck|overflow|fractional|inexact (default fractional)\n"
-    "  --target T      cap the CPU target: baseline|avx2|avx512\n\n"
+    "  --target T      cap the CPU target: baseline|avx2|avx512\n"
+    "  --by-position   struct <- struct matches fields by position (default: by name)\n\n"
     "examples:\n"
     "  ckernel assign \"2 * 3 * float32\" \"3 * int32\" \"[1, 2, 3]\"\n"
+    "  ckernel assign \"{y: float64, x: int64}\" \"{x: int32, y: int32}\" \"{x: 1, y: 2}\"\n"
+    "  ckernel assign \"3 * ?float64\" \"3 * ?int32\" \"[1, NA, 3]\"\n"
     "  echo \"[[1], [2, 3]]\" | ckernel assign \"2 * var * float64\" \"2 * var * int8\" -\n";
 
 /* Standard input, whole, in ckernel memory. */

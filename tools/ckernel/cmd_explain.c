@@ -7,7 +7,7 @@
 
 static const char explain_help[] =
     "usage: ckernel explain [--errmode MODE] [--target T] [--unaligned] [--jit|--no-jit]\n"
-    "                       DST_TYPE SRC_TYPE\n\n"
+    "                       [--by-position] DST_TYPE SRC_TYPE\n\n"
     "Builds the kernel that assigns SRC_TYPE data to DST_TYPE data (both C order) and prints\n"
     "its tree: one line per kernel, children indented, with its kind, offset (@) and size (+)\n"
     "in the kernel buffer, its function (leaves: with their CPU target) and parameters.\n\n"
@@ -16,7 +16,8 @@ static const char explain_help[] =
     "  --target T      cap the CPU target: baseline|avx2|avx512\n"
     "  --unaligned     build for data that may be misaligned\n"
     "  --jit           compile the fixed dimensions and the leaf with the JIT when it can\n"
-    "                  (and say what it decided); --no-jit never\n\n"
+    "                  (and say what it decided); --no-jit never\n"
+    "  --by-position   struct <- struct matches fields by position (default: by name)\n\n"
     "example:\n"
     "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n\n"
     "The kernel of a call: ckernel explain --call NAME [--out DST] --in SRC [--in SRC ...]\n"

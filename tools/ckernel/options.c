@@ -1,5 +1,5 @@
 /* tools/ckernel/options.c: option parsing shared by the commands: "--name VALUE" and
- * "--name=VALUE", the error-mode and target options. */
+ * "--name=VALUE", the error-mode, target, JIT and struct-matching options. */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +30,11 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
                       int *status) {
     const char *v;
+    if (strcmp(argv[*i], "--by-position") == 0) {
+        c->ctx.flags |= CK_EVAL_FIELDS_BY_POSITION;
+        *status = CLI_OK;
+        return 1;
+    }
     if (strcmp(argv[*i], "--jit") == 0 || strcmp(argv[*i], "--no-jit") == 0) {
         c->ctx.flags |= argv[*i][2] == 'j' ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
         *status = CLI_OK;
