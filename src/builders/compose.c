@@ -513,7 +513,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
             len++;
         }
         run[i] = len;
-        if (len == 0 && dt->names != NULL) {
+        if (len <= 1 && dt->names != NULL) {
             name_bytes += strlen(dt->names[i]) + 1;
         }
         nentries++;
@@ -539,7 +539,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         spec.src_offset = soff[j];
         spec.dst_index = i;
         spec.run = run[i] > 1 ? run[i] : 1;
-        spec.name = run[i] == 0 && dt->names != NULL ? dt->names[i] : NULL;
+        spec.name = run[i] <= 1 && dt->names != NULL ? dt->names[i] : NULL;
         *offset = CK_ALIGN_OFFSET(*offset);
         rc = ck__fields_set_entry(ckb, at, e, &spec, name_at, *offset);
         if (rc != CK_OK) {

@@ -749,8 +749,8 @@ static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, cha
                     rc = ck__lit_error(p, CK_ERR_NOMEM, at, "out of memory for a field name");
                 } else {
                     const intptr_t k = ck_type_field_index(t, name.s);
-                    ck__lit_type_text(t, tname, sizeof tname);
                     if (k < 0) {
+                        ck__lit_type_text(t, tname, sizeof tname);
                         ck__strbuf shown = CK__STRBUF_INIT;
                         ck__format_field_name(name.s, &shown);
                         rc = ck__lit_error(p, CK_ERR_PARSE, at, "%s has no field %s", tname,
