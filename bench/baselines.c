@@ -243,6 +243,27 @@ CKB_NOINLINE int ckb_loop_int32_float64_unaligned(char *dst, const char *src, si
     return 0;
 }
 
+/* ---- records (the struct/... workloads) ---- */
+
+CKB_NOINLINE int ckb_loop_struct_copy(ckb_rec_copy *dst, const ckb_rec_copy *src, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i].x = src[i].x;
+        dst[i].y = src[i].y;
+        dst[i].z = src[i].z;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_struct_cast(ckb_rec_cast_dst *dst, const ckb_rec_cast_src *src,
+                                      size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i].a = (double)src[i].a;
+        dst[i].b = src[i].b;
+        dst[i].c = (float)src[i].c; /* round to nearest even, overflow to inf: nocheck */
+    }
+    return 0;
+}
+
 /* ---- elementwise add (the built-in `add` callable) ---- */
 
 CKB_NOINLINE int ckb_loop_add_float64(double *dst, const double *a, const double *b, size_t n) {

@@ -35,6 +35,32 @@ int ckb_loop_gather_float64(double *dst, char *const *ptrs, size_t n);
 /* Byte-addressed int32 -> float64 with no alignment assumption. */
 int ckb_loop_int32_float64_unaligned(char *dst, const char *src, size_t n);
 
+/* The struct/... workloads: records as C lays them out, which is ckernel's layout of the
+ * datashape beside each (fields at their aligned offsets, no padding in these three), so the
+ * kernel and the loop read and write the same bytes. */
+#define CKB_REC_COPY_DS "{x: int32, y: int32, z: float64}"
+typedef struct ckb_rec_copy {
+    int32_t x;
+    int32_t y;
+    double z;
+} ckb_rec_copy;
+#define CKB_REC_CAST_DST_DS "{a: float64, b: int32, c: float32}"
+typedef struct ckb_rec_cast_dst {
+    double a;
+    int32_t b;
+    float c;
+} ckb_rec_cast_dst;
+#define CKB_REC_CAST_SRC_DS "{c: float64, b: int16, a: int32}"
+typedef struct ckb_rec_cast_src {
+    double c;
+    int16_t b;
+    int32_t a;
+} ckb_rec_cast_src;
+/* dst[i] = src[i], field by field. */
+int ckb_loop_struct_copy(ckb_rec_copy *dst, const ckb_rec_copy *src, size_t n);
+/* By name, nocheck: dst[i].a = (double)src[i].a, .b = src[i].b, .c = (float)src[i].c. */
+int ckb_loop_struct_cast(ckb_rec_cast_dst *dst, const ckb_rec_cast_src *src, size_t n);
+
 /* Elementwise add, as the built-in `add` callable computes it (IEEE, round to nearest). */
 /* dst[i] = a[i] + b[i]. */
 int ckb_loop_add_float64(double *dst, const double *a, const double *b, size_t n);

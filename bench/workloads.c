@@ -4,7 +4,10 @@
  * elementwise/add/... workloads, with arrmeta constructed here), and is measured against two
  * baselines in the same run: memcpy of the same number of destination bytes, and the plain C
  * loop of bench/baselines.c doing the same conversion or addition. After timing, the
- * kernel's output is compared bit for bit with the plain loop's. The select/... workloads
+ * kernel's output is compared bit for bit with the plain loop's. The struct/... workloads
+ * assign arrays of records (structs, types from ck_type_parse) against a plain loop over the
+ * same records as C structs (bench/baselines.h); struct/copy-identical must build to one
+ * copy_bytes leaf under its dimension (checked when it is built). The select/... workloads
  * time ck_callable_select alone, per operation (as build/3-level times a build), and check
  * the signature it selects. The jit/... workloads (ckernel/jit.h) time each case twice, the
  * kernel built with CK_EVAL_NO_JIT (composed) and with CK_EVAL_JIT (compiled before timing;
@@ -52,6 +55,10 @@ typedef enum wl_kind {
     K_UNALIGNED,  /* contiguous, both at byte offset 1 */
     K_SMALL,      /* build + run + destroy of N * int32 -> N * float64 */
     K_BUILD,      /* build (+ destroy) of 100 * 100 * int32 -> float64 */
+    /* N records -> N records, both contiguous; element types and source fills in
+     * struct_defs, the plain loops' C structs in baselines.h. */
+    K_STRUCT_COPY, /* the same struct both sides: one copy_bytes leaf */
+    K_STRUCT_CAST, /* by name, every field cast, the fields in another order */
     /* The built-in `add` through ck_make_call; the first argument is `src`, the second is
      * always float64, the result `dst`. */
     K_ADD_CONTIG, /* N * src + N * float64 -> N * dst */
@@ -82,7 +89,8 @@ typedef enum wl_fill {
     F_F64_PLAIN,    /* ordinary finite doubles */
     F_F32_HALF,     /* exponents around float16's range; NaN, inf, zeros */
     F_F32_PLAIN,    /* ordinary finite floats */
-    F_F16_BITS      /* every binary16 bit pattern, random */
+    F_F16_BITS,     /* every binary16 bit pattern, random */
+    F_RECORDS       /* struct/...: field by field, per struct_defs (fill_records) */
 } wl_fill;
 
 typedef struct wl_def {
@@ -138,6 +146,14 @@ static const wl_def defs[] = {
      "pointer + target + destination"},
     {"unaligned/int32->float64", K_UNALIGNED, 0, F64, I32, NOCHECK, F_I32, MI, NULL,
      "source and destination at byte offset 1"},
+    {"struct/copy-identical", K_STRUCT_COPY, 0, CK_TYPE_STRUCT, CK_TYPE_STRUCT, NOCHECK,
+     F_RECORDS, MI, NULL,
+     "10 Mi * " CKB_REC_COPY_DS " (16 bytes, no padding) both sides: one copy_bytes leaf; "
+     "plain loop: field by field over C structs"},
+    {"struct/cast-fields", K_STRUCT_CAST, 0, CK_TYPE_STRUCT, CK_TYPE_STRUCT, NOCHECK,
+     F_RECORDS, MI, NULL,
+     "10 Mi * " CKB_REC_CAST_DST_DS " <- " CKB_REC_CAST_SRC_DS
+     " by name: every field cast, order changed; plain loop: the same casts over C structs"},
     {"elementwise/add/float64/contiguous", K_ADD_CONTIG, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
      NULL, "built-in add through ck_make_call, 10 Mi float64 + 10 Mi float64"},
     {"elementwise/add/float64/broadcast", K_ADD_BCAST, 0, F64, F64, NOCHECK, F_F64_PLAIN,
@@ -294,6 +310,8 @@ static void fill_data(char *p, size_t n, ck_type_id id, wl_fill fill, uint64_t s
             memcpy(p + i * sizeof x, &x, sizeof x);
             continue;
         }
+        case F_RECORDS: /* not a scalar fill: fill_records fills each field */
+            continue;
         case F_F64_INTRANGE:
             if (!special_double(i, &v)) {
                 v = (rng_unit(&s) * 2.0 - 1.0) * 3e9; /* ~30% outside the int32 range */
@@ -879,6 +897,104 @@ static int setup_jit_add(wl *w) {
     return rc;
 }
 
+/* struct/...: each workload's element datashapes (destination, source) and the fill of each
+ * source field, in the source's field order. */
+typedef struct wl_struct_def {
+    wl_kind kind;
+    const char *dst, *src;
+    wl_fill fills[3];
+} wl_struct_def;
+
+static const wl_struct_def struct_defs[] = {
+    /* NaN, inf and zeros of both signs in z: a copy keeps every bit. */
+    {K_STRUCT_COPY, CKB_REC_COPY_DS, CKB_REC_COPY_DS, {F_I32, F_I32, F_F64_WIDE}},
+    /* c: float64 -> float32 rounds, overflows to inf, flushes to subnormals and zeros. */
+    {K_STRUCT_CAST, CKB_REC_CAST_DST_DS, CKB_REC_CAST_SRC_DS, {F_F64_WIDE, F_I16, F_I32}},
+};
+
+/* Each field of the records at p filled as the contiguous workloads fill its scalar type
+ * (fill_data into a column, from the field's own seed), then scattered to the field's
+ * offset in every record. */
+static int fill_records(char *p, size_t n, const ck_type *rec, const wl_fill *fills) {
+    char *col = (char *)malloc(n * sizeof(double)); /* the widest field */
+    if (col == NULL) {
+        return nomem("field column");
+    }
+    const size_t rs = ck_type_data_size(rec);
+    for (size_t f = 0; f < ck_type_field_count(rec); f++) {
+        const ck_type_id id = ck_type_get_id(ck_type_field(rec, f));
+        const size_t es = scalar_size(id), off = ck_type_field_offset(rec, f);
+        fill_data(col, n, id, fills[f], SEED ^ (UINT64_C(0x100000001b3) * (f + 1)));
+        for (size_t i = 0; i < n; i++) {
+            memcpy(p + i * rs + off, col + i * es, es);
+        }
+    }
+    free(col);
+    return CK_OK;
+}
+
+/* N * the datashape `elem`. */
+static int make_records_type(size_t n, const char *elem, ck_type **out) {
+    ck_type *e = NULL;
+    *out = NULL;
+    int rc = ck_type_parse(elem, &e);
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, e, out);
+    ck_type_decref(e);
+    return rc;
+}
+
+/* struct/...: n records each way, contiguous, default (C order) arrmeta. */
+static int setup_struct(wl *w) {
+    const wl_struct_def *sd = NULL;
+    for (size_t k = 0; k < sizeof struct_defs / sizeof struct_defs[0]; k++) {
+        if (struct_defs[k].kind == w->def->kind) {
+            sd = &struct_defs[k];
+        }
+    }
+    if (sd == NULL) {
+        return ck_set_error(CK_ERR_INTERNAL, "bench: %s has no record types", w->def->name);
+    }
+    int rc = make_records_type(w->n, sd->dst, &w->dt);
+    if (rc == CK_OK) rc = make_records_type(w->n, sd->src, &w->st);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    const ck_type *srec = ck_type_element(w->st);
+    const size_t ss = ck_type_data_size(srec), ds = ck_type_data_size(ck_type_element(w->dt));
+    w->src_buf = alloc_buffer(w->n * ss);
+    w->dst_buf = alloc_buffer(w->n * ds);
+    w->ref_buf = alloc_buffer(w->n * ds);
+    if (w->src_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("record buffers");
+    }
+    w->ksrc = w->src_buf;
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = w->n * ds;
+    w->bytes_moved = (double)(w->n * (ss + ds));
+    return fill_records(w->src_buf, w->n, srec, sd->fills);
+}
+
+/* struct/copy-identical: the kernel is one dimension over one copy_bytes leaf, or the
+ * workload would time something else under its name. */
+static int check_one_copy(const wl *w) {
+    char *tree = NULL;
+    int rc = ck_kernel_describe(ck_builder_root(&w->b), &tree);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    const char *copy = strstr(tree, "copy_bytes @");
+    if (copy == NULL || strstr(copy + 1, "copy_bytes @") != NULL || strstr(tree, "fields @") ||
+        strstr(tree, "leaf @")) {
+        rc = ck_set_error(CK_ERR_INTERNAL, "bench: %s is not one copy_bytes leaf:\n%s",
+                          w->def->name, tree);
+    }
+    ck_free(tree);
+    return rc;
+}
+
 static int wl_setup(wl *w, const wl_def *d) {
     memset(w, 0, sizeof *w);
     w->def = d;
@@ -945,6 +1061,10 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_VAR:
         rc = setup_var(w);
         break;
+    case K_STRUCT_COPY:
+    case K_STRUCT_CAST:
+        rc = setup_struct(w);
+        break;
     case K_POINTER:
         rc = setup_pointer(w);
         break;
@@ -980,6 +1100,9 @@ static int wl_setup(wl *w, const wl_def *d) {
     if (rc == CK_OK && d->kind != K_SMALL && d->kind != K_BUILD && d->kind != K_JIT_FIRST &&
         d->kind != K_JIT_STEADY) {
         rc = build_kernel(w);
+    }
+    if (rc == CK_OK && d->kind == K_STRUCT_COPY) {
+        rc = check_one_copy(w);
     }
     if (rc == CK_OK && (d->kind == K_JIT_ROWS || d->kind == K_JIT_ADD)) {
         /* The composed kernel, timed alongside for ratio_composed. */
@@ -1062,6 +1185,12 @@ static int run_loop(wl *w, int out_is_ref) {
                                        w->n);
     case K_UNALIGNED:
         return ckb_loop_int32_float64_unaligned(out, w->ksrc, w->n);
+    case K_STRUCT_COPY:
+        return ckb_loop_struct_copy((ckb_rec_copy *)(void *)out,
+                                    (const ckb_rec_copy *)(void *)w->ksrc, w->n);
+    case K_STRUCT_CAST:
+        return ckb_loop_struct_cast((ckb_rec_cast_dst *)(void *)out,
+                                    (const ckb_rec_cast_src *)(void *)w->ksrc, w->n);
     case K_ADD_CONTIG:
         if (w->def->src == CK_TYPE_INT32) {
             return ckb_loop_add_int32_float64((double *)(void *)out,

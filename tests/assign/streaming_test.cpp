@@ -134,14 +134,7 @@ TEST_F(Streaming, EveryCompiledTargetStreamsTheSameBytes) {
                                    {CK_TYPE_COMPLEX128, CK_TYPE_COMPLEX128},
                                    {CK_TYPE_FLOAT32, CK_TYPE_FLOAT64},
                                    {CK_TYPE_INT8, CK_TYPE_FLOAT64}};
-    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
-        const auto target = static_cast<ck_cpu_target>(t);
-        if (!ck_cpu_target_compiled(target) ||
-            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
-            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
-                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
-            continue;
-        }
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         for (const auto &p : pairs) {
             for (intptr_t n : {40, 513, 4099}) {

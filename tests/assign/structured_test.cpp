@@ -101,22 +101,6 @@ TEST(Structs, MismatchedFieldsListWhatIsMissingAndWhatIsExtra) {
     EXPECT_TRUE(has(o.message, "only a tuple or struct assigns to one")) << o.message;
 }
 
-// One scalar through the scalar leaf alone: the oracle for a field.
-Outcome assign_scalar(ck_type_id did, char *dst, ck_type_id sid, char *src, ck_errmode mode) {
-    Outcome r;
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = mode;
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    r.rc = ck_make_assign(&b, &off, ck_type_scalar(did), nullptr, ck_type_scalar(sid), nullptr,
-                          CK_REQUEST_SINGLE, &ctx);
-    if (r.rc == CK_OK) r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
-    if (r.rc != CK_OK) r.message = ck_last_error();
-    ck_builder_destroy(&b);
-    return r;
-}
-
 TEST(Structs, EveryScalarPairInsideAFieldIsTheLeafsCast) {
     // 5 * {a: int8, v: D, z: uint16} <- 5 * {z: uint16, v: S, a: int8}, by name, every mode:
     // field v of each element is what the scalar leaf makes of it; a and z are copied; a
@@ -153,10 +137,10 @@ TEST(Structs, EveryScalarPairInsideAFieldIsTheLeafsCast) {
                 size_t failing = 5;
                 for (size_t i = 0; i < 5 && failing == 5; ++i) {
                     char *w = want.data() + i * dsize;
-                    const Outcome one = assign_scalar(did, w + dv, sid, src.data() + i * ssize + sv, mode);
-                    if (one.rc != CK_OK) {
+                    first_failure.rc = ckt::assign_one_scalar(did, w + dv, sid, src.data() + i * ssize + sv,
+                                                              mode, &first_failure.message);
+                    if (first_failure.rc != CK_OK) {
                         failing = i;
-                        first_failure = one;
                     }
                 }
                 ck_eval_ctx ctx = CK_EVAL_CTX_INIT;

@@ -64,22 +64,6 @@ Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, 
     return r;
 }
 
-// One scalar through the scalar leaf alone (0-d assignment).
-Outcome assign_one(ck_type_id did, char *dst, ck_type_id sid, char *src, ck_errmode mode) {
-    Outcome r;
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = mode;
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    r.rc = ck_make_assign(&b, &off, ck_type_scalar(did), nullptr, ck_type_scalar(sid), nullptr,
-                          CK_REQUEST_SINGLE, &ctx);
-    if (r.rc == CK_OK) r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
-    if (r.rc != CK_OK) r.message = ck_last_error();
-    ck_builder_destroy(&b);
-    return r;
-}
-
 // The destination starts `misalign` bytes past a 64-byte boundary (a multiple of its
 // element size), inside guard bytes that must stay untouched.
 void expect_elementwise(ck_type_id did, ck_type_id sid, intptr_t n0, intptr_t n1,
@@ -113,7 +97,7 @@ void expect_elementwise(ck_type_id did, ck_type_id sid, intptr_t n0, intptr_t n1
             const intptr_t si = dst_side ? i * n1 + j : i + j * n0;
             char *d = reinterpret_cast<char *>(want + static_cast<size_t>(di) * dsz);
             char *s = reinterpret_cast<char *>(src.data() + static_cast<size_t>(si) * ssz);
-            ASSERT_EQ(assign_one(did, d, sid, s, mode).rc, CK_OK);
+            ASSERT_EQ(ckt::assign_one_scalar(did, d, sid, s, mode, nullptr), CK_OK);
         }
     }
     const size_t window = static_cast<size_t>(n0 * n1) * dsz + 2 * guard;
@@ -141,14 +125,7 @@ TEST_F(Transposed, EveryPairGivesWhatTheLeafGivesForEachElement) {
 }
 
 TEST_F(Transposed, EveryCompiledTargetTransposesAlike) {
-    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
-        const auto target = static_cast<ck_cpu_target>(t);
-        if (!ck_cpu_target_compiled(target) ||
-            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
-            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
-                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
-            continue;
-        }
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         for (ck_type_id d : {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
             for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT64, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
@@ -168,14 +145,7 @@ TEST_F(Transposed, StreamedTilesGiveTheSameBytesAtEveryAlignment) {
         ~Threshold() { ck_set_streaming_threshold(0); }
     } restore;
     ck_set_streaming_threshold(1);
-    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
-        const auto target = static_cast<ck_cpu_target>(t);
-        if (!ck_cpu_target_compiled(target) ||
-            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
-            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
-                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
-            continue;
-        }
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         for (ck_type_id d : {CK_TYPE_FLOAT64, CK_TYPE_INT32, CK_TYPE_UINT8, CK_TYPE_COMPLEX64}) {
             const size_t dsz = ck_type_data_size(ck_type_scalar(d));
@@ -211,12 +181,14 @@ TEST_F(Transposed, AFailingElementGivesTheLeafsStatusAndMessage) {
                                         CK_TYPE_FLOAT64, reinterpret_cast<char *>(src.data()), n0,
                                         n1, CK_ERRMODE_OVERFLOW);
     int32_t one = 0;
-    const Outcome alone = assign_one(CK_TYPE_INT32, reinterpret_cast<char *>(&one), CK_TYPE_FLOAT64,
-                                     reinterpret_cast<char *>(&src[static_cast<size_t>(5 + 70 * n0)]),
-                                     CK_ERRMODE_OVERFLOW);
+    std::string alone_message;
+    const int alone = ckt::assign_one_scalar(
+        CK_TYPE_INT32, reinterpret_cast<char *>(&one), CK_TYPE_FLOAT64,
+        reinterpret_cast<char *>(&src[static_cast<size_t>(5 + 70 * n0)]), CK_ERRMODE_OVERFLOW,
+        &alone_message);
     EXPECT_EQ(r.rc, CK_ERR_OVERFLOW);
-    EXPECT_EQ(r.rc, alone.rc);
-    EXPECT_EQ(r.message, alone.message);
+    EXPECT_EQ(r.rc, alone);
+    EXPECT_EQ(r.message, alone_message);
     // Tiles are bands of 16 destination columns (4-byte elements: 64 bytes of a row), walked
     // in order: the bands before column 64 are done in full; the failing element is not
     // written; nothing is written outside the destination.

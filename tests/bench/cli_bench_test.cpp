@@ -371,6 +371,21 @@ TEST(BenchCli, ElementwiseAddHasEveryFigure) {
                          "elementwise/add/float64/var", "elementwise/add/int32+float64"}));
 }
 
+TEST(BenchCli, StructWorkloadsHaveEveryFigure) {
+    Json j = run_json("--filter struct/ --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) {
+        check_result(r);  // ns_per_elem, GB/s, both ratios, verified against the plain loop
+        names.push_back(r["workload"].str);
+        EXPECT_EQ(r["elements"].num, 10.0 * 1024 * 1024);
+        EXPECT_EQ(r["loop_ns_per_elem"].kind, Json::Number);
+        EXPECT_EQ(r["memcpy_gb_per_s"].kind, Json::Number);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"struct/copy-identical", "struct/cast-fields"}));
+    EXPECT_EQ(j["errors"].items.size(), 0u);
+}
+
 // The jit/... workloads: every result checked, and with no JIT (a build without LLVM, or
 // CKERNEL_JIT=0) the ones that need it are skipped with the reason, the run still succeeds.
 const std::vector<std::string> kJitComposed = {"jit/small-inner/composed",

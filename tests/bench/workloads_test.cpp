@@ -46,6 +46,8 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           "select/warm", "select/cold", "elementwise/add/float64/contiguous",
           "elementwise/add/float64/broadcast", "elementwise/add/float64/var",
           "elementwise/add/int32+float64",
+          // structured types: a bit-identical struct (one copy_bytes leaf), by-name casts
+          "struct/copy-identical", "struct/cast-fields",
           // issue 5's pairs, per target
           "incache/int64->float64", "incache/float32->float16", "incache/float16->float32",
           "incache/int32->float64", "incache/float64->int32/fractional",

@@ -60,6 +60,40 @@ inline ck_cpu_target best_compiled_target() {
     return CK_CPU_BASELINE;
 }
 
+// The CPU targets this build compiled and this machine runs, lowest first. Each other target
+// is reported as skipped, with the reason, so a log says which targets a test covered.
+inline std::vector<ck_cpu_target> runnable_targets() {
+    std::vector<ck_cpu_target> out;
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
+        const auto target = static_cast<ck_cpu_target>(t);
+        if (!ck_cpu_target_compiled(target) ||
+            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
+            std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
+                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
+            continue;
+        }
+        out.push_back(target);
+    }
+    return out;
+}
+
+// One scalar dst <- src through the assignment leaf alone (a 0-d kernel) in `mode`: the
+// oracle for an element of a bigger kernel. The status, and the message when it fails.
+inline int assign_one_scalar(ck_type_id did, char *dst, ck_type_id sid, char *src,
+                             ck_errmode mode, std::string *message) {
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck_make_assign(&b, &off, ck_type_scalar(did), nullptr, ck_type_scalar(sid), nullptr,
+                            CK_REQUEST_SINGLE, &ctx);
+    if (rc == CK_OK) rc = ck_call_single(ck_builder_root(&b), dst, &src);
+    if (rc != CK_OK && message != nullptr) *message = ck_last_error();
+    ck_builder_destroy(&b);
+    return rc;
+}
+
 // n elements of scalar type sid as bytes: with `small`, only the values 0 and 1 (every
 // pair converts them without an error in any mode); else random bits (bool kept 0/1, as a
 // bool must be). Deterministic for a seed.
