@@ -54,7 +54,7 @@ int ck_type_format(const ck_type *t, char **out) {
     size_t n = ck__format_into(t, NULL);
     char *s = (char *)ck__malloc(n + 1);
     if (s == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "ck_type_format: out of memory (%zu bytes)", n + 1);
+        return ck__nomem_error("ck_type_format: out of memory (%zu bytes)", n + 1);
     }
     ck__format_into(t, s);
     *out = s;

@@ -74,7 +74,7 @@ static int ck__make_level(ck_type_id id, const ck_type *element, intptr_t fixed_
                           size_t data_size, size_t data_alignment, ck_type **out) {
     ck_type *t = (ck_type *)ck__malloc(sizeof *t);
     if (t == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making a %s type", ck_type_id_name(id));
+        return ck__nomem_error("out of memory making a %s type", ck_type_id_name(id));
     }
     atomic_init(&t->refcount, 1);
     t->id = id;
