@@ -52,8 +52,12 @@ int cmd_assign(int argc, char **argv) {
     char *input = NULL;
     const char *literal = args[2];
     if (strcmp(literal, "-") == 0) {
+        ck_clear_error();
         input = read_stdin();
         if (input == NULL) {
+            if (ck_last_status() == CK_ERR_NOMEM) {
+                return cli_report(CK_ERR_NOMEM); /* the allocation limit's message */
+            }
             fprintf(stderr, "ckernel: error: cannot read the literal from standard input\n");
             return CLI_ERROR;
         }
