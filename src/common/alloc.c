@@ -260,7 +260,8 @@ static int ck__reserve(size_t n, size_t limit, int growing, size_t from) {
     size_t held;
     for (;;) {
         if (ck__add_overflow(live, n, &held)) {
-            held = SIZE_MAX; /* more than any limit */
+            held = SIZE_MAX; /* shown as such: more than the address space can hold anyway */
+            break;
         }
         if (held > limit) {
             break;
@@ -270,14 +271,14 @@ static int ck__reserve(size_t n, size_t limit, int growing, size_t from) {
             return 1;
         }
     }
-    if (growing) {
+    if (growing) { /* from + n is the size asked for: it cannot wrap */
         ck__set_alloc_limit_error("ckernel allocation limit: growing a block from %zu to %zu "
                                   "bytes would hold %zu bytes, above the limit of %zu (%s)",
                                   from, from + n, held, limit, ck_alloc_limit_reason());
     } else {
-        ck__set_alloc_limit_error("ckernel allocation limit: a request of %zu bytes would hold "
-                                  "%zu bytes, above the limit of %zu (%s)",
-                                  n, held, limit, ck_alloc_limit_reason());
+        ck__set_alloc_limit_error("ckernel allocation limit: a request of %zu byte%s would "
+                                  "hold %zu bytes, above the limit of %zu (%s)",
+                                  n, n == 1 ? "" : "s", held, limit, ck_alloc_limit_reason());
     }
     return 0;
 }
