@@ -101,8 +101,19 @@ int cmd_info(int argc, char **argv) {
         snprintf(limit_text, sizeof limit_text, "none");
     } else {
         snprintf(limit_json, sizeof limit_json, "%zu", limit);
-        snprintf(limit_text, sizeof limit_text, "%zu bytes = %.1f GiB", limit,
-                 (double)limit / (1024.0 * 1024.0 * 1024.0));
+        static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int u = -1;
+        double scaled = (double)limit;
+        while (scaled >= 1024.0 && u + 1 < (int)(sizeof units / sizeof units[0])) {
+            scaled /= 1024.0;
+            u++;
+        }
+        if (u < 0) {
+            snprintf(limit_text, sizeof limit_text, "%zu bytes", limit);
+        } else {
+            snprintf(limit_text, sizeof limit_text, "%.1f %s = %zu bytes", scaled, units[u],
+                     limit);
+        }
     }
     /* None of the other values contains a character that JSON would need escaped. */
     if (json) {
