@@ -258,9 +258,11 @@ size_t ck_get_alloc_live_bytes(void) {
 static int ck__reserve(size_t n, size_t limit, int growing, size_t from) {
     size_t live = atomic_load_explicit(&ck__live_bytes, memory_order_relaxed);
     size_t held;
+    int wraps = 0;
     for (;;) {
         if (ck__add_overflow(live, n, &held)) {
-            held = SIZE_MAX; /* shown as such: more than the address space can hold anyway */
+            held = SIZE_MAX;
+            wraps = 1;
             break;
         }
         if (held > limit) {
@@ -271,14 +273,16 @@ static int ck__reserve(size_t n, size_t limit, int growing, size_t from) {
             return 1;
         }
     }
+    const char *more = wraps ? "more than " : "";
     if (growing) { /* from + n is the size asked for: it cannot wrap */
         ck__set_alloc_limit_error("ckernel allocation limit: growing a block from %zu to %zu "
-                                  "bytes would hold %zu bytes, above the limit of %zu (%s)",
-                                  from, from + n, held, limit, ck_alloc_limit_reason());
+                                  "bytes would hold %s%zu bytes, above the limit of %zu (%s)",
+                                  from, from + n, more, held, limit, ck_alloc_limit_reason());
     } else {
         ck__set_alloc_limit_error("ckernel allocation limit: a request of %zu byte%s would "
-                                  "hold %zu bytes, above the limit of %zu (%s)",
-                                  n, n == 1 ? "" : "s", held, limit, ck_alloc_limit_reason());
+                                  "hold %s%zu bytes, above the limit of %zu (%s)",
+                                  n, n == 1 ? "" : "s", more, held, limit,
+                                  ck_alloc_limit_reason());
     }
     return 0;
 }
