@@ -109,7 +109,7 @@ int cmd_info(int argc, char **argv) {
             u++;
         }
         if (u < 0) {
-            snprintf(limit_text, sizeof limit_text, "%zu bytes", limit);
+            snprintf(limit_text, sizeof limit_text, "%zu byte%s", limit, limit == 1 ? "" : "s");
         } else {
             snprintf(limit_text, sizeof limit_text, "%.1f %s = %zu bytes", scaled, units[u],
                      limit);
