@@ -39,9 +39,10 @@ CK_EXTERN const char *ck_allocator_name(void);
 CK_EXTERN void ck_free(void *ptr);
 /* ckernel's allocator for resources a user kernel owns (freed with ck_free), so that they are
  * counted by ck_get_alloc_stats, held to the allocation limit and take part in
- * allocation-failure tests. NULL on failure (ck_calloc also when n * size overflows). A
- * request refused by the allocation limit sets CK_ERR_NOMEM and its message (ck_last_error);
- * other failures set no message. */
+ * allocation-failure tests. NULL on failure (ck_calloc also when n * size overflows), with
+ * CK_ERR_NOMEM and a message set (ck_last_error): the allocation limit's when it refused the
+ * request, else "ck_malloc: out of memory allocating N bytes". A kernel that gets NULL
+ * returns CK_ERR_NOMEM and leaves the message as it is. */
 CK_EXTERN void *ck_malloc(size_t size);
 CK_EXTERN void *ck_calloc(size_t n, size_t size);
 

@@ -435,12 +435,22 @@ void ck_free(void *ptr) {
     ck__free(ptr);
 }
 
+/* The public allocators always say why they return NULL, so that a user kernel can just
+ * return CK_ERR_NOMEM and the allocation limit's message reaches the caller intact. */
 void *ck_malloc(size_t size) {
-    return ck__malloc(size);
+    void *p = ck__malloc(size);
+    if (p == NULL) {
+        ck__nomem_error("ck_malloc: out of memory allocating %zu bytes", size);
+    }
+    return p;
 }
 
 void *ck_calloc(size_t n, size_t size) {
-    return ck__calloc(n, size);
+    void *p = ck__calloc(n, size);
+    if (p == NULL) {
+        ck__nomem_error("ck_calloc: out of memory allocating %zu x %zu bytes", n, size);
+    }
+    return p;
 }
 
 void ck_get_alloc_stats(ck_alloc_stats *out) {

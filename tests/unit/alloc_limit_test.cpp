@@ -222,4 +222,28 @@ TEST_F(AllocLimit, AnAllocatorFailureAfterARefusalGetsItsOwnMessage) {
     EXPECT_EQ(ckt_alloc_uninstall(), CK_OK) << ck_last_error();
 }
 
+// ck_malloc and ck_calloc, for user kernels, always say why they return NULL: a kernel just
+// returns CK_ERR_NOMEM, and the limit's message, when it was the limit, reaches its caller.
+TEST_F(AllocLimit, PublicAllocatorsAlwaysSetAMessageOnNull) {
+    ASSERT_EQ(ckt_alloc_install(), CK_OK) << ck_last_error();
+    ckt_alloc_fail_at(1);
+    ck_clear_error();
+    EXPECT_EQ(ck_malloc(256), nullptr);
+    EXPECT_EQ(ck_last_status(), CK_ERR_NOMEM);
+    EXPECT_STREQ(ck_last_error(), "ck_malloc: out of memory allocating 256 bytes");
+    ckt_alloc_fail_at(1);
+    EXPECT_EQ(ck_calloc(4, 64), nullptr);
+    EXPECT_STREQ(ck_last_error(), "ck_calloc: out of memory allocating 4 x 64 bytes");
+    ckt_alloc_fail_at(0);
+    EXPECT_EQ(ckt_alloc_uninstall(), CK_OK) << ck_last_error();
+    EXPECT_EQ(ck_calloc(SIZE_MAX, 2), nullptr);
+    EXPECT_STREQ(ck_last_error(),
+                 "ck_calloc: out of memory allocating 18446744073709551615 x 2 bytes");
+    ck_set_alloc_limit(100);
+    EXPECT_EQ(ck_calloc(101, 1), nullptr);
+    EXPECT_STREQ(ck_last_error(),
+                 "ckernel allocation limit: a request of 101 bytes would hold 101 bytes, above "
+                 "the limit of 100 (ck_set_alloc_limit)");
+}
+
 }  // namespace

@@ -17,7 +17,8 @@ static const char assign_help[] =
     "  ckernel assign \"2 * 3 * float32\" \"3 * int32\" \"[1, 2, 3]\"\n"
     "  echo \"[[1], [2, 3]]\" | ckernel assign \"2 * var * float64\" \"2 * var * int8\" -\n";
 
-/* Standard input, whole, in ckernel memory. */
+/* Standard input, whole, in ckernel memory; NULL (ck_malloc's message set) when it does not
+ * fit. */
 static char *read_stdin(void) {
     size_t cap = 4096, len = 0;
     char *buf = (char *)ck_malloc(cap);
@@ -52,14 +53,9 @@ int cmd_assign(int argc, char **argv) {
     char *input = NULL;
     const char *literal = args[2];
     if (strcmp(literal, "-") == 0) {
-        ck_clear_error();
         input = read_stdin();
         if (input == NULL) {
-            if (ck_last_status() == CK_ERR_NOMEM) {
-                return cli_report(CK_ERR_NOMEM); /* the allocation limit's message */
-            }
-            fprintf(stderr, "ckernel: error: cannot read the literal from standard input\n");
-            return CLI_ERROR;
+            return cli_report(CK_ERR_NOMEM); /* ck_malloc's message: the request, or the limit */
         }
         literal = input;
     }

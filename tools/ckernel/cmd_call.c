@@ -186,12 +186,9 @@ int cmd_call(int argc, char **argv) {
 /* Arrmeta for t in C order; var dims and pointers refer to `arena`. */
 static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
     size_t n = ck_type_arrmeta_size(t);
-    ck_clear_error(); /* a NULL with CK_ERR_NOMEM set is the allocation limit's, with its message */
     *out = (char *)ck_calloc(n != 0 ? n : 1, 1);
     if (*out == NULL) {
-        return ck_last_status() == CK_ERR_NOMEM
-                   ? CK_ERR_NOMEM
-                   : ck_set_error(CK_ERR_NOMEM, "cannot allocate %zu bytes of arrmeta", n);
+        return CK_ERR_NOMEM; /* ck_calloc's message: the request, or the allocation limit */
     }
     return ck_arrmeta_default_construct(t, *out, arena);
 }
