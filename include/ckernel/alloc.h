@@ -15,7 +15,9 @@ CK_BEGIN_DECLS
 /* All callbacks receive `ctx`. malloc/calloc/realloc return NULL on failure (calloc must
  * check n * size for overflow); free accepts NULL. good_size may be NULL; when set it
  * returns the usable size the allocator would really give for a request of n bytes, so that
- * growing buffers can use the whole size class. Callbacks must be thread-safe. */
+ * growing buffers can use the whole size class. Callbacks must be thread-safe. Each request
+ * is alignof(max_align_t) bytes larger than ckernel's caller asked for (the block starts with
+ * a record of its size, for ck_get_alloc_live_bytes), and calloc is called with n = 1. */
 typedef struct ck_allocator {
     void *(*malloc)(void *ctx, size_t size);
     void *(*calloc)(void *ctx, size_t n, size_t size);
