@@ -46,7 +46,7 @@ static int ck__builder_grow(ck_builder *b, size_t need) {
         p = (char *)ck__realloc(b->heap, want);
     }
     if (p == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "ck_builder: cannot grow the kernel buffer to %zu bytes",
+        return ck__nomem_error("ck_builder: cannot grow the kernel buffer to %zu bytes",
                             want);
     }
     memset(p + b->capacity, 0, want - b->capacity);

@@ -437,7 +437,7 @@ static int match_fields(const ck__compose *c, const ck_type *dt, const ck_type *
                               nmissing > 0 ? "; " : "", nextra == 1 ? "" : "s", extra.s);
         }
         rc = missing.status != CK_OK || extra.status != CK_OK || why.status != CK_OK
-                 ? ck_set_error(CK_ERR_NOMEM, "out of memory describing mismatched fields")
+                 ? ck__nomem_error("out of memory describing mismatched fields")
                  : fields_error(dt, st, " by name (CK_EVAL_FIELDS_BY_POSITION matches by position)",
                                 why.s);
         ck__strbuf_free(&why);
@@ -485,7 +485,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
     if (n > 0) {
         match = (size_t *)ck__malloc(2 * n * sizeof *match);
         if (match == NULL) {
-            return ck_set_error(CK_ERR_NOMEM, "out of memory pairing %zu fields", n);
+            return ck__nomem_error("out of memory pairing %zu fields", n);
         }
         run = match + n;
     }

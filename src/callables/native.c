@@ -207,7 +207,7 @@ static int native_instantiate(void *data, ck_builder *ckb, size_t *offset,
     k->base.destructor = native_destroy; /* first: from here on destroy is always safe */
     ck__native_call *call = (ck__native_call *)ck_calloc(1, sizeof *call);
     if (call == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "%s: cannot allocate the native call interface",
+        return ck__nomem_error("%s: cannot allocate the native call interface",
                             info->name);
     }
     k->call = call;

@@ -76,6 +76,24 @@ static inline int ck__mul_overflow(size_t a, size_t b, size_t *out) {
 /* Sets the message only (status recorded too); returns status. */
 int ck__set_error_str(int status, const char *msg);
 
+/* The allocation limit's refusal (alloc.c): CK_ERR_NOMEM with this message, marked as the
+ * limit's until the next error is set. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+int ck__set_alloc_limit_error(const char *fmt, ...);
+/* alloc.c, on a NULL that is not the limit's (the backend's, an overflowing size): a refusal
+ * recorded earlier on this thread is not the reason for this one. */
+void ck__clear_alloc_limit_mark(void);
+/* For the caller of ck__malloc/ck__calloc/ck__realloc/ck_malloc/ck_calloc that just got
+ * NULL: CK_ERR_NOMEM with this message, unless the NULL was the allocation limit's refusal,
+ * whose message (the request, the bytes held, the limit and who set it) is more precise and
+ * stays. Returns CK_ERR_NOMEM. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 1, 2)))
+#endif
+int ck__nomem_error(const char *fmt, ...);
+
 /* Located errors: a kernel deep in a tree reports what failed at which dimension, and the
  * loops the failure unwinds through add the indices of the elements they were at, so the
  * message names the row: "var dimension 2 at [3][4]: cannot broadcast ...". Only the

@@ -47,6 +47,9 @@ typedef struct ck__error_location {
 
 typedef struct ck__error_state {
     int status;
+    /* 1 while the last error is the allocation limit's refusal: the caller that got NULL
+     * keeps that message (ck__nomem_error) instead of writing a vaguer one. */
+    int alloc_limit;
     char message[CK__ERROR_CAPACITY];
     ck__error_location loc;
 } ck__error_state;
@@ -63,21 +66,19 @@ int ck_last_status(void) {
 
 void ck_clear_error(void) {
     ck__error.status = CK_OK;
+    ck__error.alloc_limit = 0;
     ck__error.message[0] = '\0';
     ck__error.loc.active = 0;
 }
 
-int ck_set_error(int status, const char *fmt, ...) {
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static int ck__set_error_v(int status, const char *fmt, va_list ap) {
     ck__error.status = status;
+    ck__error.alloc_limit = 0;
     ck__error.loc.active = 0;
-    if (fmt == NULL) {
-        snprintf(ck__error.message, sizeof ck__error.message, "%s", ck_status_message(status));
-        return status;
-    }
-    va_list ap;
-    va_start(ap, fmt);
     int n = vsnprintf(ck__error.message, sizeof ck__error.message, fmt, ap);
-    va_end(ap);
     if (n < 0) {
         snprintf(ck__error.message, sizeof ck__error.message, "%s", ck_status_message(status));
     } else if ((size_t)n >= sizeof ck__error.message) {
@@ -85,6 +86,41 @@ int ck_set_error(int status, const char *fmt, ...) {
         memcpy(ck__error.message + sizeof ck__error.message - 4, "...", 4);
     }
     return status;
+}
+
+int ck_set_error(int status, const char *fmt, ...) {
+    if (fmt == NULL) {
+        return ck_set_error(status, "%s", ck_status_message(status));
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    ck__set_error_v(status, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int ck__set_alloc_limit_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    ck__set_error_v(CK_ERR_NOMEM, fmt, ap);
+    va_end(ap);
+    ck__error.alloc_limit = 1;
+    return CK_ERR_NOMEM;
+}
+
+void ck__clear_alloc_limit_mark(void) {
+    ck__error.alloc_limit = 0;
+}
+
+int ck__nomem_error(const char *fmt, ...) {
+    if (ck__error.alloc_limit && ck__error.status == CK_ERR_NOMEM) {
+        return CK_ERR_NOMEM; /* the limit's message names the request and the limit */
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    ck__set_error_v(CK_ERR_NOMEM, fmt, ap);
+    va_end(ap);
+    return CK_ERR_NOMEM;
 }
 
 int ck__set_error_str(int status, const char *msg) {

@@ -24,7 +24,7 @@ static int ck__strbuf_reserve(ck__strbuf *b, size_t extra) {
     }
     char *p = (char *)ck__realloc(b->s, grown);
     if (p == NULL) {
-        return b->status = ck_set_error(CK_ERR_NOMEM, "cannot grow a string to %zu bytes", grown);
+        return b->status = ck__nomem_error("cannot grow a string to %zu bytes", grown);
     }
     b->s = p;
     b->cap = grown;

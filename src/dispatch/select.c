@@ -92,7 +92,7 @@ static int no_match(const char *name, const ck__signature *cands, int n, const c
                     int nargs, int allow_unsafe) {
     listed *l = (listed *)ck__calloc(n > 0 ? (size_t)n : 1, sizeof *l);
     if (l == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory reporting a failed selection");
+        return ck__nomem_error("out of memory reporting a failed selection");
     }
     for (int i = 0; i < n; i++) {
         ck__signature_format(&cands[i], l[i].text, sizeof l[i].text);
@@ -127,7 +127,7 @@ static int ambiguous(const char *name, const ck__signature *cands, const int *ti
                      const ck_type_id *args, int nargs, const ck__rating *r) {
     listed *l = (listed *)ck__calloc((size_t)ntied, sizeof *l);
     if (l == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory reporting an ambiguous selection");
+        return ck__nomem_error("out of memory reporting an ambiguous selection");
     }
     for (int i = 0; i < ntied; i++) {
         ck__signature_format(&cands[tied[i]], l[i].text, sizeof l[i].text);
@@ -174,7 +174,7 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
     if (ntied > 1) {
         int *tied = (int *)ck__calloc((size_t)ntied, sizeof *tied);
         if (tied == NULL) {
-            return ck_set_error(CK_ERR_NOMEM, "out of memory reporting an ambiguous selection");
+            return ck__nomem_error("out of memory reporting an ambiguous selection");
         }
         int k = 0;
         for (int i = 0; i < n && k < ntied; i++) {

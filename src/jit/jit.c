@@ -233,7 +233,7 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     *hit = 0;
     ck__jit_code *made = (ck__jit_code *)ck__calloc(1, sizeof *made);
     if (made == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "jit: out of memory for a compiled nest");
+        return ck__nomem_error("jit: out of memory for a compiled nest");
     }
     char err[400] = "";
     if (loaded_plugin()->compile(n, &made->compiled, err, sizeof err) != 0) {

@@ -76,7 +76,7 @@ int ck_arena_new(size_t chunk_bytes, ck_memblock **out) {
     *out = NULL;
     ck__arena *a = (ck__arena *)ck__calloc(1, sizeof *a);
     if (a == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making an arena");
+        return ck__nomem_error("out of memory making an arena");
     }
     if (pthread_mutex_init(&a->lock, NULL) != 0) {
         ck__free(a);
@@ -121,7 +121,7 @@ static int ck__arena_alloc_slow(ck__arena *a, size_t size, size_t alignment, cha
     if (need > a->next_chunk / 4) {
         ck__chunk *big = ck__chunk_new(a, need);
         if (big == NULL) {
-            rc = ck_set_error(CK_ERR_NOMEM, "out of memory allocating %zu bytes from an arena",
+            rc = ck__nomem_error("out of memory allocating %zu bytes from an arena",
                               size);
         } else {
             ck__chunk_try(big, size, alignment, out); /* fits by construction */
@@ -129,7 +129,7 @@ static int ck__arena_alloc_slow(ck__arena *a, size_t size, size_t alignment, cha
     } else {
         ck__chunk *fresh = ck__chunk_new(a, a->next_chunk);
         if (fresh == NULL) {
-            rc = ck_set_error(CK_ERR_NOMEM, "out of memory adding a %zu-byte arena chunk",
+            rc = ck__nomem_error("out of memory adding a %zu-byte arena chunk",
                               a->next_chunk);
         } else {
             ck__chunk_try(fresh, size, alignment, out); /* need <= next_chunk / 4 */

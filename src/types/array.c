@@ -64,7 +64,7 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
 static ck_array *ck__array_alloc(const ck_type *t) {
     ck_array *a = (ck_array *)ck__calloc(1, CK__ARRAY_HEAD + t->arrmeta_size);
     if (a == NULL) {
-        ck_set_error(CK_ERR_NOMEM, "out of memory making an array");
+        ck__nomem_error("out of memory making an array");
         return NULL;
     }
     ck_type_incref(t);

@@ -242,7 +242,7 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
                     types = nt;
                 }
                 if (na == NULL) {
-                    rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for %s fields", what);
+                    rc = ck__nomem_error("ck_type_parse: out of memory for %s fields", what);
                     break;
                 }
                 name_at = na;
@@ -258,7 +258,7 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
                     rc = names.status;
                 }
                 if (rc == CK_ERR_NOMEM) {
-                    rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for field names");
+                    rc = ck__nomem_error("ck_type_parse: out of memory for field names");
                 }
                 if (rc == CK_OK) {
                     for (size_t k = 0; k < n; k++) {
@@ -307,7 +307,7 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
         if (named && n > 0) {
             np = (const char **)ck__malloc(n * sizeof *np);
             if (np == NULL) {
-                rc = ck_set_error(CK_ERR_NOMEM, "ck_type_parse: out of memory for field names");
+                rc = ck__nomem_error("ck_type_parse: out of memory for field names");
             }
             for (size_t k = 0; np != NULL && k < n; k++) {
                 np[k] = names.s + name_at[k];

@@ -18,7 +18,7 @@ int ck_type_format(const ck_type *t, char **out) {
     ck__type_kind_of(t->id)->format(t, &b);
     const int rc = ck__strbuf_finish(&b, out);
     if (rc != CK_OK) {
-        return ck_set_error(rc, "ck_type_format: out of memory");
+        return ck__nomem_error("ck_type_format: out of memory");
     }
     return CK_OK;
 }

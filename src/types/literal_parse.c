@@ -721,8 +721,7 @@ static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, cha
     if (named && t->nfields > sizeof seen_small * 8) {
         seen = (unsigned char *)ck__calloc((t->nfields + 7) / 8, 1);
         if (seen == NULL) {
-            return ck__lit_error(p, CK_ERR_NOMEM, p->pos, "out of memory for %zu fields",
-                                 t->nfields);
+            return ck__nomem_error("ck_array_parse: out of memory for %zu fields", t->nfields);
         }
     } else {
         memset(seen_small, 0, sizeof seen_small);
@@ -746,7 +745,7 @@ static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, cha
                 if (why != NULL) {
                     rc = ck__lit_error(p, CK_ERR_PARSE, p->pos, "%s in a struct literal", why);
                 } else if (rc != CK_OK) {
-                    rc = ck__lit_error(p, CK_ERR_NOMEM, at, "out of memory for a field name");
+                    rc = ck__nomem_error("ck_array_parse: out of memory for a field name");
                 } else {
                     const intptr_t k = ck_type_field_index(t, name.s);
                     if (k < 0) {

@@ -72,7 +72,7 @@ int ck_memblock_new_data(size_t size, size_t alignment, ck_memblock **out) {
     }
     ck__data_block *b = (ck__data_block *)ck__calloc(1, total);
     if (b == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory allocating %zu bytes of array data",
+        return ck__nomem_error("out of memory allocating %zu bytes of array data",
                             size);
     }
     atomic_init(&b->base.refcount, 1);
@@ -93,7 +93,7 @@ int ck_memblock_new_external(char *data, size_t size, void (*release)(void *ctx)
     *out = NULL;
     ck__external_block *b = (ck__external_block *)ck__malloc(sizeof *b);
     if (b == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "out of memory making an external memory block");
+        return ck__nomem_error("out of memory making an external memory block");
     }
     atomic_init(&b->base.refcount, 1);
     b->base.kind = CK_MEMBLOCK_EXTERNAL;

@@ -91,7 +91,7 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id) {
 ck_type *ck__type_alloc(ck_type_id id, size_t extra) {
     ck_type *t = (ck_type *)ck__calloc(1, sizeof *t + extra);
     if (t == NULL) {
-        ck_set_error(CK_ERR_NOMEM, "out of memory making a %s type", ck_type_id_name(id));
+        ck__nomem_error("out of memory making a %s type", ck_type_id_name(id));
         return NULL;
     }
     atomic_init(&t->refcount, 1);

@@ -2,9 +2,12 @@
 // assigns (written out by hand), exit statuses 0/1/2, messages, standard input, --help.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <string>
 
 #include "ckernel/ckernel.h"
+#include "ckt.hpp"
 #include "ckt_process.hpp"
 
 namespace {
@@ -410,6 +413,149 @@ TEST(CliJit, ExplainShowsTheJitLeafOrWhyNot) {
                 "CKERNEL_JIT=0");
     EXPECT_NE(r.out.find("\njit: not used: disabled by CKERNEL_JIT=0; composed kernel\n"),
               std::string::npos)
+        << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+// ---- the allocation limit (ckernel/alloc.h): the program runs under the machine's physical
+// memory unless CKERNEL_ALLOC_LIMIT decides; `info` shows the limit and where it came from ----
+
+// sysconf's pages times the page size, as getconf _PHYS_PAGES and PAGE_SIZE report them.
+size_t physical_memory() {
+    return static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// `ckernel ARGS` with CKERNEL_ALLOC_LIMIT set to `value` (unset when `value` is null): the
+// value goes in single quotes, as a user would type it.
+Result with_limit(const char *value, const std::string &args) {
+    const std::string env = value == nullptr
+                                ? std::string("env -u CKERNEL_ALLOC_LIMIT ")
+                                : std::string("env CKERNEL_ALLOC_LIMIT='") + value + "' ";
+    return ckt::run_shell(env + "CKERNEL_CPU_TARGET=baseline " + CK_CLI_PATH + " " + args);
+}
+
+struct LimitCase {
+    const char *value;  // CKERNEL_ALLOC_LIMIT
+    const char *bytes;  // the limit in info --json: a number, "null" (none) or "phys"
+    const char *reason;
+};
+
+constexpr const char *kPhys = "phys";
+const LimitCase kLimits[] = {
+    {"1048576", "1048576", "CKERNEL_ALLOC_LIMIT"},
+    {"1", "1", "CKERNEL_ALLOC_LIMIT"},
+    {"64K", "65536", "CKERNEL_ALLOC_LIMIT"},
+    {"64KiB", "65536", "CKERNEL_ALLOC_LIMIT"},
+    {"3m", "3145728", "CKERNEL_ALLOC_LIMIT"},
+    {"24G", "25769803776", "CKERNEL_ALLOC_LIMIT"},
+    {"1T", "1099511627776", "CKERNEL_ALLOC_LIMIT"},
+    {"18446744073709551615", "18446744073709551615", "CKERNEL_ALLOC_LIMIT"},  // SIZE_MAX
+    {"0", "null", "CKERNEL_ALLOC_LIMIT=0"},
+    {"off", "null", "CKERNEL_ALLOC_LIMIT=off"},
+    // Malformed: ignored, so the program's default applies.
+    {"", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT is empty"},
+    {"12Q", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='12Q' is malformed and ignored"},
+    {"-5", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='-5' is malformed and ignored"},
+    {" 5", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT=' 5' is malformed and ignored"},
+    {"1.5G", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='1.5G' is malformed and ignored"},
+    {"10GB", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='10GB' is malformed and ignored"},
+    {"OFF", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='OFF' is malformed and ignored"},
+    // 2^64 and 2^24 TiB = 2^64: one more than SIZE_MAX.
+    {"18446744073709551616", kPhys,
+     "this machine's physical memory; CKERNEL_ALLOC_LIMIT='18446744073709551616' is malformed and ignored"},
+    {"16777216T", kPhys,
+     "this machine's physical memory; CKERNEL_ALLOC_LIMIT='16777216T' is malformed and ignored"},
+    // Quotes and backslashes would break info's JSON: shown as '?'.
+    {"a\"b\\c", kPhys, "this machine's physical memory; CKERNEL_ALLOC_LIMIT='a?b?c' is malformed and ignored"},
+};
+
+class CliAllocLimit : public ::testing::TestWithParam<LimitCase> {};
+
+TEST_P(CliAllocLimit, InfoShowsTheLimitAndWhereItCameFrom) {
+    const LimitCase &c = GetParam();
+    const std::string bytes = c.bytes == kPhys ? std::to_string(physical_memory()) : c.bytes;
+    Result r = with_limit(c.value, "info --json");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"alloc_limit\": {\"bytes\": " + bytes + ", \"reason\": \"" + c.reason + "\"}, "),
+              std::string::npos)
+        << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, CliAllocLimit, ::testing::ValuesIn(kLimits),
+                         ckt::name_by_content(kLimits, [](const LimitCase &c) {
+                             const std::string v = c.value;
+                             if (v.empty()) return std::string("empty value");
+                             return "value " + std::string(v[0] == ' ' ? "space" : "") + v;
+                         }));
+
+TEST(CliAllocLimitText, InfoPrintsTheLimitInWords) {
+    Result r = with_limit("1048576", "info");
+    EXPECT_NE(r.out.find("\n  alloc limit:   1.0 MiB = 1048576 bytes (CKERNEL_ALLOC_LIMIT)\n"),
+              std::string::npos)
+        << r.out;
+    r = with_limit("100", "info");
+    EXPECT_NE(r.out.find("\n  alloc limit:   100 bytes (CKERNEL_ALLOC_LIMIT)\n"), std::string::npos)
+        << r.out;
+    r = with_limit("off", "info");
+    EXPECT_NE(r.out.find("\n  alloc limit:   none (CKERNEL_ALLOC_LIMIT=off)\n"), std::string::npos)
+        << r.out;
+    r = with_limit(nullptr, "info");
+    EXPECT_NE(r.out.find(" = " + std::to_string(physical_memory()) +
+                         " bytes (this machine's physical memory; CKERNEL_ALLOC_LIMIT is not set)\n"),
+              std::string::npos)
+        << r.out;
+}
+
+// The issue's example: a terabyte destination. Under the default limit it fails before
+// anything is allocated or filled, with the request and the limit named, and a line on how
+// to change the limit. (The data block's request is the terabyte plus its small header.)
+TEST(CliAllocLimitText, ATerabyteAssignmentFailsUnderThePhysicalMemory) {
+    const size_t phys = physical_memory();
+    if (phys >= size_t{1000000000000}) GTEST_SKIP() << "this machine has a terabyte of memory";
+    Result r = with_limit(nullptr, "assign '1000000000000 * int8' int8 1");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_NOMEM: ckernel allocation limit: a request of "
+                          "1000000000",
+                          0),
+              0u)
+        << r.out;
+    EXPECT_NE(r.out.find(" bytes, above the limit of " + std::to_string(phys) +
+                         " (ck_set_alloc_limit)\nckernel: the limit is this machine's physical "
+                         "memory; CKERNEL_ALLOC_LIMIT=BYTES (K, M, G, T suffixes) or =off changes "
+                         "it\n"),
+              std::string::npos)
+        << r.out;
+}
+
+// A limit from the environment refuses with its own name, and without the default's hint.
+TEST(CliAllocLimitText, TheEnvironmentsLimitRefusesAnAssignment) {
+    Result r = with_limit("1M", "assign '2000000 * int8' int8 1");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_NOMEM: ckernel allocation limit: a request of ", 0), 0u)
+        << r.out;
+    const std::string tail = " bytes, above the limit of 1048576 (CKERNEL_ALLOC_LIMIT)\n";
+    ASSERT_GE(r.out.size(), tail.size()) << r.out;
+    EXPECT_EQ(r.out.substr(r.out.size() - tail.size()), tail) << r.out;
+    // Under the limit the same command works.
+    r = with_limit("1M", "assign '3 * int8' int8 1");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[1, 1, 1]\n");
+}
+
+// Standard input is read into a 4096-byte buffer first: a limit below it refuses that.
+TEST(CliAllocLimitText, ReadingStandardInputKeepsTheLimitsMessage) {
+    Result r = ckt::run_shell(std::string("printf '[1, 2]' | env CKERNEL_ALLOC_LIMIT=1K ") +
+                              CK_CLI_PATH + " assign '2 * int8' '2 * int8' -");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_NOMEM: ckernel allocation limit: a request of "
+                          "4096 bytes would hold ",
+                          0),
+              0u)
+        << r.out;
+    EXPECT_NE(r.out.find(" bytes, above the limit of 1024 (CKERNEL_ALLOC_LIMIT)\n"), std::string::npos)
         << r.out;
 }
 

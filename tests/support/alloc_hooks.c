@@ -11,9 +11,18 @@ static ck_allocator base;
 static atomic_int_fast64_t requests;
 static atomic_int_fast64_t fail_at;
 static atomic_int failed;
+static atomic_int recording;
+static atomic_size_t recorded;
+static atomic_size_t record[CKT_ALLOC_RECORD_MAX];
 
-/* Counts a request; 1 when this one must fail. */
+/* Counts a request (recording the live bytes when asked); 1 when this one must fail. */
 static int hook_should_fail(void) {
+    if (atomic_load(&recording)) {
+        size_t i = atomic_fetch_add(&recorded, 1);
+        if (i < CKT_ALLOC_RECORD_MAX) {
+            atomic_store_explicit(&record[i], ck_get_alloc_live_bytes(), memory_order_relaxed);
+        }
+    }
     int64_t n = atomic_fetch_add(&requests, 1) + 1;
     int64_t f = atomic_load(&fail_at);
     if (f != 0 && n == f) {
@@ -67,4 +76,22 @@ int64_t ckt_alloc_requests(void) {
 
 int ckt_alloc_failed(void) {
     return atomic_load(&failed);
+}
+
+void ckt_alloc_record_live(int on) {
+    if (on) {
+        atomic_store(&recorded, 0);
+    }
+    atomic_store(&recording, on);
+}
+
+size_t ckt_alloc_recorded(size_t *out, size_t cap) {
+    size_t n = atomic_load(&recorded);
+    if (n > CKT_ALLOC_RECORD_MAX) {
+        n = CKT_ALLOC_RECORD_MAX;
+    }
+    for (size_t i = 0; i < n && i < cap; i++) {
+        out[i] = atomic_load_explicit(&record[i], memory_order_relaxed);
+    }
+    return n;
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -24,10 +25,57 @@ inline int64_t live_allocations() {
     return st.live;
 }
 
+// `op` under the allocation limit (ckernel/alloc.h), with the hook allocator installed: once
+// to record the bytes held as each request reached the allocator, then once with the limit
+// one byte below each distinct value, so that the request that reached it (or an earlier
+// one) is refused. A refused run must return CK_ERR_NOMEM with the limit's own message,
+// which no caller on the way may replace with a vaguer one, and hold nothing afterwards. A
+// run may also succeed: threads (a parallel call) can allocate in another order and peak
+// lower. Returns the number of limits tried.
+inline int64_t for_each_alloc_limit(const std::function<int()> &op) {
+    const size_t start = ck_get_alloc_live_bytes();
+    const size_t saved = ck_get_alloc_limit();
+    ckt_alloc_fail_at(0);
+    // A limit that refuses nothing: with one, each request is counted before the allocator
+    // sees it (without, after), so the recorded bytes include the request's own.
+    ck_set_alloc_limit(SIZE_MAX);
+    ckt_alloc_record_live(1);
+    EXPECT_EQ(op(), CK_OK) << "the operation must succeed while recording: " << ck_last_error();
+    ckt_alloc_record_live(0);
+    ck_set_alloc_limit(saved);
+    std::vector<size_t> held(CKT_ALLOC_RECORD_MAX);
+    held.resize(std::min(ckt_alloc_recorded(held.data(), held.size()), held.size()));
+    std::sort(held.begin(), held.end());
+    held.erase(std::unique(held.begin(), held.end()), held.end());
+    int64_t tried = 0, refused = 0;
+    for (size_t h : held) {
+        if (h <= start) continue;  // a request that added nothing cannot be refused
+        const size_t limit = h - 1;
+        ++tried;
+        ck_set_alloc_limit(limit);
+        const int rc = op();
+        ck_set_alloc_limit(saved);
+        const std::string msg = ck_last_error();
+        EXPECT_EQ(live_allocations(), 0) << "leak under the limit " << limit;
+        EXPECT_EQ(ck_get_alloc_live_bytes(), start) << "bytes left under the limit " << limit;
+        if (rc == CK_OK) continue;
+        ++refused;
+        EXPECT_EQ(rc, CK_ERR_NOMEM) << "limit " << limit << ": " << ck_status_name(rc) << " " << msg;
+        EXPECT_EQ(msg.rfind("ckernel allocation limit: ", 0), 0u)
+            << "limit " << limit << ": the limit's message was replaced by: " << msg;
+        EXPECT_NE(msg.find(", above the limit of " + std::to_string(limit) + " (ck_set_alloc_limit)"),
+                  std::string::npos)
+            << msg;
+    }
+    EXPECT_TRUE(tried == 0 || refused > 0) << "no limit refused anything";
+    return tried;
+}
+
 // Runs `op` once with no failure to count its allocation requests, then once more for every
 // request n, with the n-th made to fail. Each failing run must return CK_ERR_NOMEM (with a
 // message) and hold no allocation afterwards; `op` releases everything it made before it
-// returns. `op` returns a ck status. Returns the number of failure points exercised.
+// returns. `op` returns a ck status. Then the same refusals from the allocation limit
+// (for_each_alloc_limit). Returns the number of failure points exercised.
 inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
     EXPECT_EQ(live_allocations(), 0) << "allocations live before the failure loop";
     EXPECT_EQ(ckt_alloc_install(), CK_OK) << ck_last_error();
@@ -44,6 +92,7 @@ inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
                                     << ck_status_name(rc) << " " << ck_last_error();
         EXPECT_EQ(live_allocations(), 0) << "leak after failing request " << n;
     }
+    for_each_alloc_limit(op);
     ckt_alloc_fail_at(0);
     EXPECT_EQ(ckt_alloc_uninstall(), CK_OK) << ck_last_error();
     return total;

@@ -18,8 +18,12 @@ typedef struct cli_command {
 /* Prints "ckernel: usage error: <msg>" and the hint to --help; returns CLI_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Prints "ckernel: error: CK_ERR_X: <details>" for a failed ckernel call; returns CLI_ERROR. */
+/* Prints "ckernel: error: CK_ERR_X: <details>" for a failed ckernel call; returns CLI_ERROR.
+ * A refusal by the program's default allocation limit adds a line on how to change it. */
 int cli_report(int status);
+/* Where the allocation limit in effect comes from: "this machine's physical memory;
+ * CKERNEL_ALLOC_LIMIT is not set", "CKERNEL_ALLOC_LIMIT", "CKERNEL_ALLOC_LIMIT=off", ... */
+const char *cli_alloc_limit_origin(void);
 
 /* Options every kernel-building command takes. */
 typedef struct cli_common {

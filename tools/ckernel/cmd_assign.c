@@ -21,7 +21,8 @@ static const char assign_help[] =
     "  ckernel assign \"3 * ?float64\" \"3 * ?int32\" \"[1, NA, 3]\"\n"
     "  echo \"[[1], [2, 3]]\" | ckernel assign \"2 * var * float64\" \"2 * var * int8\" -\n";
 
-/* Standard input, whole, in ckernel memory. */
+/* Standard input, whole, in ckernel memory; NULL (ck_malloc's message set) when it does not
+ * fit. */
 static char *read_stdin(void) {
     size_t cap = 4096, len = 0;
     char *buf = (char *)ck_malloc(cap);
@@ -58,8 +59,7 @@ int cmd_assign(int argc, char **argv) {
     if (strcmp(literal, "-") == 0) {
         input = read_stdin();
         if (input == NULL) {
-            fprintf(stderr, "ckernel: error: cannot read the literal from standard input\n");
-            return CLI_ERROR;
+            return cli_report(CK_ERR_NOMEM); /* ck_malloc's message: the request, or the limit */
         }
         literal = input;
     }

@@ -188,7 +188,7 @@ static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
     size_t n = ck_type_arrmeta_size(t);
     *out = (char *)ck_calloc(n != 0 ? n : 1, 1);
     if (*out == NULL) {
-        return ck_set_error(CK_ERR_NOMEM, "cannot allocate %zu bytes of arrmeta", n);
+        return CK_ERR_NOMEM; /* ck_calloc's message: the request, or the allocation limit */
     }
     return ck_arrmeta_default_construct(t, *out, arena);
 }

@@ -7,9 +7,9 @@
 
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
-    "Prints the version, build options, allocator, CPU targets (compiled, detected, chosen and\n"
-    "why), threading backend and thread count, native calls (libffi) and JIT availability of\n"
-    "this ckernel.\n\n"
+    "Prints the version, build options, allocator and allocation limit, CPU targets (compiled,\n"
+    "detected, chosen and why), threading backend and thread count, native calls (libffi) and\n"
+    "JIT availability of this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -93,15 +93,39 @@ int cmd_info(int argc, char **argv) {
     } else {
         snprintf(stream_json, sizeof stream_json, "%zu", stream_min);
     }
+    /* The allocation limit (0: none, JSON null); its origin is JSON-safe by construction. */
+    const size_t limit = ck_get_alloc_limit();
+    char limit_json[32], limit_text[64];
+    if (limit == 0) {
+        snprintf(limit_json, sizeof limit_json, "null");
+        snprintf(limit_text, sizeof limit_text, "none");
+    } else {
+        snprintf(limit_json, sizeof limit_json, "%zu", limit);
+        static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int u = -1;
+        double scaled = (double)limit;
+        while (scaled >= 1024.0 && u + 1 < (int)(sizeof units / sizeof units[0])) {
+            scaled /= 1024.0;
+            u++;
+        }
+        if (u < 0) {
+            snprintf(limit_text, sizeof limit_text, "%zu byte%s", limit, limit == 1 ? "" : "s");
+        } else {
+            snprintf(limit_text, sizeof limit_text, "%.1f %s = %zu bytes", scaled, units[u],
+                     limit);
+        }
+    }
     /* None of the other values contains a character that JSON would need escaped. */
     if (json) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
+               "\"alloc_limit\": {\"bytes\": %s, \"reason\": \"%s\"}, "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
                "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
                "\"reason\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": %s}\n",
-               ck_version_string(), ck_build_options(), ck_allocator_name(), targets, detected,
+               ck_version_string(), ck_build_options(), ck_allocator_name(), limit_json,
+               cli_alloc_limit_origin(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
@@ -111,6 +135,7 @@ int cmd_info(int argc, char **argv) {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
         printf("  allocator:     %s\n", ck_allocator_name());
+        printf("  alloc limit:   %s (%s)\n", limit_text, cli_alloc_limit_origin());
         printf("  cpu targets:   %s (compiled)\n", targets);
         printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());

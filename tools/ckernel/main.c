@@ -1,7 +1,9 @@
 /* tools/ckernel/main.c: the ckernel program: command table, dispatch, shared reporting. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ckernel/ckernel.h"
 #include "cli.h"
@@ -35,9 +37,46 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
+/* Where the allocation limit in effect comes from, in words (cli_alloc_limit_origin), and
+ * whether it is this program's default. */
+static char alloc_limit_origin[192];
+static int alloc_limit_is_default;
+
+const char *cli_alloc_limit_origin(void) {
+    return alloc_limit_origin;
+}
+
+/* Every command runs under an allocation limit of the machine's physical memory unless
+ * CKERNEL_ALLOC_LIMIT sets one (or "off"): a datashape with a terabyte of elements then fails
+ * at once with CK_ERR_NOMEM, where without it the kernel's lazy paging lets the fill run
+ * until the OOM killer ends this process, or another one. */
+static void apply_default_alloc_limit(void) {
+    if (ck_get_alloc_limit_source() == CK_ALLOC_LIMIT_ENV) {
+        snprintf(alloc_limit_origin, sizeof alloc_limit_origin, "%s", ck_alloc_limit_reason());
+        return;
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0 || (unsigned long)pages > SIZE_MAX / (unsigned long)page) {
+        snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
+                 "the physical memory is unknown; %s", ck_alloc_limit_reason());
+        return;
+    }
+    snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
+             "this machine's physical memory; %s", ck_alloc_limit_reason());
+    ck_set_alloc_limit((size_t)pages * (size_t)page);
+    alloc_limit_is_default = 1;
+}
+
 int cli_report(int status) {
     fprintf(stderr, "ckernel: error: %s: %s\n", ck_status_name(status),
             ck_last_error()[0] != '\0' ? ck_last_error() : ck_status_message(status));
+    /* The library's message says ck_set_alloc_limit set the limit: say what that was. */
+    static const char limit_prefix[] = "ckernel allocation limit:";
+    if (status == CK_ERR_NOMEM && alloc_limit_is_default &&
+        strncmp(ck_last_error(), limit_prefix, sizeof limit_prefix - 1) == 0) {
+        fprintf(stderr, "ckernel: the limit is this machine's physical memory; "
+                        "CKERNEL_ALLOC_LIMIT=BYTES (K, M, G, T suffixes) or =off changes it\n");
+    }
     return CLI_ERROR;
 }
 
@@ -45,6 +84,7 @@ int main(int argc, char **argv) {
     if (argc < 2) {
         return cli_usage_error(NULL, "missing command");
     }
+    apply_default_alloc_limit();
     const char *name = argv[1];
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
         print_help(stdout);

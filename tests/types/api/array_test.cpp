@@ -514,6 +514,33 @@ TEST_F(TypesArray, AllocationFailureInNew) {
     });
 }
 
+// The largest array a type allows (INTPTR_MAX bytes: one element more is not a type) and the
+// issue's terabyte: the allocation limit refuses them with its message; without a limit the
+// allocator does, with the array's own message. Never a wrapped size or a crash.
+TEST_F(TypesArray, HugeArraysAreNomemUnderTheLimitAndWithout) {
+    const size_t saved = ck_get_alloc_limit();
+    ck_type *bad = nullptr;
+    EXPECT_EQ(ck_type_parse("4611686018427387904 * int16", &bad), CK_ERR_INVALID);  // 2^63 bytes
+    tt::Type largest("4611686018427387903 * int16");                                // 2^63 - 2
+    ASSERT_EQ(ck_type_data_size(largest), size_t{9223372036854775806u});
+    tt::Type terabyte("1000000000000 * int8");
+    ck_array *a = nullptr;
+    ck_set_alloc_limit(size_t{1} << 30);
+    for (const ck_type *t : {static_cast<const ck_type *>(largest), static_cast<const ck_type *>(terabyte)}) {
+        EXPECT_EQ(ck_array_new(t, &a), CK_ERR_NOMEM);
+        EXPECT_EQ(a, nullptr);
+        const std::string msg = ck_last_error();
+        EXPECT_EQ(msg.rfind("ckernel allocation limit: a request of ", 0), 0u) << msg;
+        EXPECT_NE(msg.find(", above the limit of 1073741824 (ck_set_alloc_limit)"), std::string::npos)
+            << msg;
+    }
+    ck_set_alloc_limit(0);
+    EXPECT_EQ(ck_array_new(largest, &a), CK_ERR_NOMEM);  // no allocator has 8 EiB
+    EXPECT_EQ(a, nullptr);
+    EXPECT_STREQ(ck_last_error(), "out of memory allocating 9223372036854775806 bytes of array data");
+    ck_set_alloc_limit(saved);
+}
+
 TEST_F(TypesArray, ArenaOutlivesTheArrayWhileReferenced) {
     tt::Type t("var * int16");
     tt::Array a;
