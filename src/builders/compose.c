@@ -370,7 +370,7 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
     return CK_OK;
 }
 
-static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk w,
+static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk *w,
                         ck_request req);
 
 /* ---- tuples and structs ---- */
@@ -565,7 +565,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         fw.st[0] = st->fields[j];
         fw.sam[0] = w->sam[0] + st->arrmeta_offsets[j];
         fw.sbits[0] = w->sbits[0] | (uintptr_t)soff[j];
-        rc = compose_walk(ckb, offset, &sub, fw, req);
+        rc = compose_walk(ckb, offset, &sub, &fw, req);
         i++;
     }
     ck__free(match);
@@ -639,76 +639,76 @@ int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
         w.sam[k] = src_arrmeta[k];
         w.sbits[k] = 0;
     }
-    return compose_walk(ckb, offset, c, w, req);
+    return compose_walk(ckb, offset, c, &w, req);
 }
 
 /* The walk from w's place down to the leaves (a field of a struct walks again from its own
  * types: the recursion is bounded by CK_TYPE_MAX_DEPTH). */
-static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk w,
+static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, ck__walk *w,
                         ck_request req) {
     const int ns = c->nsrc;
     for (;;) {
-        if (w.dt->id == CK_TYPE_POINTER) {
-            const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w.dam;
+        if (w->dt->id == CK_TYPE_POINTER) {
+            const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w->dam;
             CK_RETURN_IF_ERROR(ck__make_pointer_dst(ckb, offset, pm->offset, ns, req));
-            w.dbits = (uintptr_t)pm->offset; /* a fresh pointer: only its offset can misalign */
-            w.dt = w.dt->element;
-            w.dam += sizeof(ck_pointer_arrmeta);
+            w->dbits = (uintptr_t)pm->offset; /* a fresh pointer: only its offset can misalign */
+            w->dt = w->dt->element;
+            w->dam += sizeof(ck_pointer_arrmeta);
             req = CK_REQUEST_SINGLE;
             continue;
         }
         int ptr = -1;
         for (int k = 0; k < ns && ptr < 0; k++) {
-            ptr = w.st[k]->id == CK_TYPE_POINTER ? k : -1;
+            ptr = w->st[k]->id == CK_TYPE_POINTER ? k : -1;
         }
         if (ptr >= 0) {
-            const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w.sam[ptr];
-            const ck_type *target = w.st[ptr]->element;
+            const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w->sam[ptr];
+            const ck_type *target = w->st[ptr]->element;
             /* pointer[scalar] -> scalar with one source: gather targets into chunks for a
              * strided leaf. The gather copies bytes, so the target's alignment does not
              * matter to the leaf. */
             const int gather =
-                ns == 1 && ck__id_is_scalar(target->id) && ck__id_is_scalar(w.dt->id);
+                ns == 1 && ck__id_is_scalar(target->id) && ck__id_is_scalar(w->dt->id);
             CK_RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset,
                                                     gather ? target->data_size : 0, ns, ptr,
                                                     req));
-            w.sbits[ptr] = gather ? 0 : (uintptr_t)pm->offset;
+            w->sbits[ptr] = gather ? 0 : (uintptr_t)pm->offset;
             if (gather) {
-                w.flags &= ~CK_EVAL_SRC_UNALIGNED; /* the gather's own aligned buffer */
+                w->flags &= ~CK_EVAL_SRC_UNALIGNED; /* the gather's own aligned buffer */
             }
-            w.st[ptr] = target;
-            w.sam[ptr] += sizeof(ck_pointer_arrmeta);
+            w->st[ptr] = target;
+            w->sam[ptr] += sizeof(ck_pointer_arrmeta);
             req = gather ? CK_REQUEST_STRIDED : CK_REQUEST_SINGLE;
             continue;
         }
-        const int dnd = dims_through_pointers(w.dt);
-        int has[CK__MAX_SRC], any_var = w.dt->id == CK_TYPE_VAR_DIM;
+        const int dnd = dims_through_pointers(w->dt);
+        int has[CK__MAX_SRC], any_var = w->dt->id == CK_TYPE_VAR_DIM;
         for (int k = 0; k < ns; k++) {
-            CK_RETURN_IF_ERROR(source_level(c, &w, k, dnd, &has[k]));
-            any_var |= has[k] && w.st[k]->id == CK_TYPE_VAR_DIM;
+            CK_RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
+            any_var |= has[k] && w->st[k]->id == CK_TYPE_VAR_DIM;
         }
         if (dnd == 0) {
-            int fields = ck__is_fields(w.dt->id), option = w.dt->id == CK_TYPE_OPTION;
+            int fields = ck__is_fields(w->dt->id), option = w->dt->id == CK_TYPE_OPTION;
             for (int k = 0; k < ns; k++) {
-                fields |= ck__is_fields(w.st[k]->id);
-                option |= w.st[k]->id == CK_TYPE_OPTION;
+                fields |= ck__is_fields(w->st[k]->id);
+                option |= w->st[k]->id == CK_TYPE_OPTION;
             }
             if (fields) {
-                return make_fields_level(ckb, offset, c, &w, req);
+                return make_fields_level(ckb, offset, c, w, req);
             }
             if (option) {
-                return make_option_level(ckb, offset, c, &w, req);
+                return make_option_level(ckb, offset, c, w, req);
             }
-            return c->make_leaf(c, ckb, offset, w.dt, w.st, req, w.flags, w.dbits, w.sbits);
+            return c->make_leaf(c, ckb, offset, w->dt, w->st, req, w->flags, w->dbits, w->sbits);
         }
         if (!any_var) {
-            CK_RETURN_IF_ERROR(make_fixed_dims(ckb, offset, c, &w, &req));
-            if (w.done) {
+            CK_RETURN_IF_ERROR(make_fixed_dims(ckb, offset, c, w, &req));
+            if (w->done) {
                 return CK_OK;
             }
             continue;
         }
-        CK_RETURN_IF_ERROR(make_var_level(ckb, offset, c, &w, has, req));
+        CK_RETURN_IF_ERROR(make_var_level(ckb, offset, c, w, has, req));
         req = CK_REQUEST_STRIDED;
     }
 }
