@@ -979,7 +979,7 @@ static int setup_struct(wl *w) {
 
 /* struct/copy-identical: the kernel is one dimension over one copy_bytes leaf, or the
  * workload would time something else under its name. */
-static int check_one_copy(const wl *w) {
+static int check_one_copy(wl *w) {
     char *tree = NULL;
     int rc = ck_kernel_describe(ck_builder_root(&w->b), &tree);
     if (rc != CK_OK) {
