@@ -50,18 +50,37 @@ static int field_failed(const ck__fields *k, const ck__field_entry *e, int rc) {
     return rc;
 }
 
+/* Records per block: every field's child runs over one block before the next block, so the
+ * block's records are read from memory once, not once per field. 16 KiB of the wider side
+ * stays in L1/L2 between the fields' passes (bench struct/cast-fields, 3 fields of 10 Mi
+ * records: 7.1 ns/record field by field over the whole array). */
+#define CK__FIELDS_BLOCK_BYTES 16384
+
 static CK__KERNEL_ALIGN int fields_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                            char *const *src, const intptr_t *src_stride,
                                            size_t count) {
     const ck__fields *k = (const ck__fields *)self;
-    for (uint32_t i = 0; i < k->n; i++) {
-        const ck__field_entry *e = &k->entry[i];
-        ck_prefix *child = ck_child(self, e->child);
-        char *s = src[0] + e->src_offset;
-        const int rc = ck_prefix_strided(child)(child, dst + e->dst_offset, dst_stride, &s,
-                                                src_stride, count);
-        if (CK_UNLIKELY(rc != CK_OK)) {
-            return field_failed(k, e, rc);
+    const intptr_t ss = src_stride[0];
+    const size_t ad = (size_t)(dst_stride < 0 ? -dst_stride : dst_stride);
+    const size_t as = (size_t)(ss < 0 ? -ss : ss);
+    const size_t wide = ad > as ? ad : as;
+    size_t block = count;
+    if (k->n > 1 && wide > 0 && CK__FIELDS_BLOCK_BYTES / wide < count) {
+        block = CK__FIELDS_BLOCK_BYTES / wide > 16 ? CK__FIELDS_BLOCK_BYTES / wide : 16;
+    }
+    for (size_t done = 0; done < count; done += block) {
+        const size_t m = count - done < block ? count - done : block;
+        char *d = dst + (intptr_t)done * dst_stride;
+        char *s0 = src[0] + (intptr_t)done * ss;
+        for (uint32_t i = 0; i < k->n; i++) {
+            const ck__field_entry *e = &k->entry[i];
+            ck_prefix *child = ck_child(self, e->child);
+            char *s = s0 + e->src_offset;
+            const int rc =
+                ck_prefix_strided(child)(child, d + e->dst_offset, dst_stride, &s, src_stride, m);
+            if (CK_UNLIKELY(rc != CK_OK)) {
+                return field_failed(k, e, rc);
+            }
         }
     }
     return CK_OK;
