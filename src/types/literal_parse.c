@@ -30,7 +30,11 @@ typedef struct ck__num {
     int special; /* 0, or CK__NUM_NAN / CK__NUM_INF */
     int negative;
     int sign_apart; /* "1 - 2j": the sign stood apart from the digits; negate the text's value */
+    size_t nint;    /* digits before the point (leading zeros included) */
+    long exp10;     /* the exponent's value (0 without one), saturated at +-CK__LIT_EXP_SAT */
 } ck__num;
+
+#define CK__LIT_EXP_SAT 100000L
 
 #define CK__NUM_NAN 1
 #define CK__NUM_INF 2
@@ -185,6 +189,7 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
         i++;
         digits++;
     }
+    n->nint = digits;
     n->is_int = 1;
     if (i < p->len && p->s[i] == '.') {
         n->is_int = 0;
@@ -214,9 +219,14 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
                                  "malformed number '%s' (the exponent has no digits)", tok),
                    -1;
         }
+        const int exp_negative = p->s[i + 1] == '-';
         while (e < p->len && ck__lit_is_digit(p->s[e])) {
+            if (n->exp10 < CK__LIT_EXP_SAT) {
+                n->exp10 = n->exp10 * 10 + (p->s[e] - '0');
+            }
             e++;
         }
+        n->exp10 = exp_negative ? -n->exp10 : n->exp10;
         n->is_int = 0;
         i = e;
     }
@@ -343,17 +353,22 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
     return CK_OK;
 }
 
-/* The value of a number rounded once to float16/float32/float64, as a double. */
+/* The value of a number rounded once to float16/float32/float64, as a double: read once,
+ * straight to the kind (float32 and float16 are not read as a double first). */
 static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, double *out) {
-    CK_RETURN_IF_ERROR(ck__lit_num_double(p, n, out));
     if (n->special != 0 || n->end == n->begin || k == CK__F64) {
-        return CK_OK;
+        return ck__lit_num_double(p, n, out);
     }
     const char *end;
     if (k == CK__F32) {
         *out = (double)ck__strtof_c(p->s + n->begin, &end);
     } else {
         *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
+    }
+    if (end != p->s + n->end) { /* as in ck__lit_num_double */
+        char tok[48];
+        ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
+        return ck__lit_error(p, CK_ERR_PARSE, n->begin, "malformed number '%s'", tok);
     }
     if (n->sign_apart) { /* exact: rounding is symmetric */
         *out = -*out;
@@ -367,6 +382,7 @@ typedef struct ck__lit_ctx {
     const ck__lit *p;
     const ck__scalar_lit *v;
     ck_type_id id;
+    int check_only; /* the checking pass into a float or complex type: no value is kept */
 } ck__lit_ctx;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -458,8 +474,23 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
     return CK_OK;
 }
 
+/* Whether a decimal's magnitude is certainly below 10^308 (float64), 10^38 (float32) or 10^4
+ * (float16), from its digits before the point and its exponent: it then cannot overflow
+ * the kind. */
+static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
+    const long limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
+    return n->special == 0 && n->nint < (size_t)CK__LIT_EXP_SAT &&
+           (long)n->nint + n->exp10 <= limit;
+}
+
 /* A float component of kind k; finite text that rounds to infinity is an overflow. */
 static int ck__lit_float(const ck__lit_ctx *c, const ck__num *n, ck__fkind k, double *out) {
+    if (c->check_only && ck__lit_num_small(n, k)) {
+        /* The checking pass wants only errors, and this text has none to give: it is read
+         * once, when storing. */
+        *out = 0.0;
+        return CK_OK;
+    }
     CK_RETURN_IF_ERROR(ck__lit_num_float(c->p, n, k, out));
     if (isinf(*out) && n->special != CK__NUM_INF) {
         return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s",
@@ -493,7 +524,11 @@ static int ck__lit_complex(const ck__lit_ctx *c, ck__fkind k, double *re, double
 
 /* Converts v to type id and, when data is not NULL, stores it there. */
 static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id id, char *data) {
-    ck__lit_ctx c = {p, v, id};
+    /* Bool reads its value to check it (0 or 1 only); the float and complex types need none. */
+    const int floating = id == CK_TYPE_FLOAT16 || id == CK_TYPE_FLOAT32 ||
+                         id == CK_TYPE_FLOAT64 || id == CK_TYPE_COMPLEX64 ||
+                         id == CK_TYPE_COMPLEX128;
+    ck__lit_ctx c = {p, v, id, data == NULL && floating};
     int64_t s = 0;
     uint64_t u = 0;
     double re = 0.0;
