@@ -290,56 +290,6 @@ static int ck__shortest_by_search(double v, ck__fkind k, char *digits, int *poin
     return nd;
 }
 
-/* Two shortest candidates equally near v (v exactly halfway between them): Python's repr
- * and NumPy take the one whose last digit is even, as correctly rounded printf does;
- * double-conversion takes the one farther from zero. The digits end r = nd - point places
- * after the point. A tie needs r >= 1 and v = odd * 2^-(r+1) (then v has exactly r + 1
- * decimals, the last one a 5, and v * 10^r = N / 2 with N = oddpart(significand) * 5^r odd);
- * the candidates are (N - 1) / 2 and (N + 1) / 2, and the lower one is even exactly when
- * N = 1 (mod 4), that is when oddpart(significand) = 1 (mod 4), since 5^r = 1 (mod 4). */
-static int ck__tie_to_even(double v, char *digits, int nd, int *point) {
-    const int r = nd - *point;
-    if (r < 1 || ((digits[nd - 1] - '0') & 1) == 0) {
-        return nd;
-    }
-    const uint64_t x = ck__f64_bits(v) & UINT64_C(0x7fffffffffffffff);
-    const int biased = (int)(x >> 52);
-    uint64_t m = x & UINT64_C(0xfffffffffffff);
-    int lsb = -1074; /* the exponent of m's last bit */
-    if (biased != 0) {
-        m |= UINT64_C(1) << 52;
-        lsb = biased - 1075;
-    }
-    while ((m & 1u) == 0) {
-        m >>= 1;
-        lsb++;
-    }
-    if (lsb != -(r + 1)) {
-        return nd;
-    }
-    if ((m & 3u) == 1u) {
-        digits[nd - 1]--; /* the upper candidate was given: the lower one is even */
-    } else {
-        /* The lower (odd) candidate was given: the upper one, carries included. */
-        int i = nd - 1;
-        while (i >= 0 && digits[i] == '9') {
-            digits[i--] = '0';
-        }
-        if (i < 0) {
-            memmove(digits + 1, digits, (size_t)nd);
-            digits[0] = '1';
-            nd++;
-            (*point)++;
-        } else {
-            digits[i]++;
-        }
-    }
-    while (nd > 1 && digits[nd - 1] == '0') {
-        nd--;
-    }
-    return nd;
-}
-
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
     if (isnan(v)) {
         memcpy(buf, "nan", 4);
@@ -359,10 +309,8 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
     int dpoint = 1;
     if ((ck__f64_bits(v) << 1) == 0) {
         digits[nd++] = '0';
-    } else if (k != CK__F16 &&
-               (nd = ck__dc_shortest(fabs(v), k == CK__F32, digits, &dpoint)) > 0) {
-        nd = ck__tie_to_even(v, digits, nd, &dpoint);
-    } else {
+    } else if (k == CK__F16 ||
+               (nd = ck__dc_shortest(fabs(v), k == CK__F32, digits, &dpoint)) == 0) {
         nd = ck__shortest_by_search(v, k, digits, &dpoint);
     }
     while (nd > 1 && digits[nd - 1] == '0') {

@@ -15,8 +15,10 @@ extern "C" {
 
 /* The shortest digits that read back to v, a finite value > 0 (single: to the float v, which
  * must be a float's value): v ~ 0.D1D2...Dn x 10^point, digits[0, n) with no leading or
- * trailing zero. When two candidates are equally near, the one farther from zero.
- * Returns n, or 0 when the library failed (not expected; the caller has a slow path). */
+ * trailing zero; of several, the nearest to v, and of two equally near (v halfway), the one
+ * whose last digit is even, as Python's repr and NumPy choose (tests/types/unit/
+ * numtext_test.cpp and tests/host/numtext_test.py hold the library to it). Returns n, or 0
+ * when the library failed (not expected; the caller has a slow path). */
 int ck__dc_shortest(double v, int single, char *digits, int *point);
 
 /* A decimal given as its significant digits, digits[0, ndigits) (ndigits >= 1, the first not
