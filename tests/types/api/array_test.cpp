@@ -200,7 +200,7 @@ const ScalarCase kScalars[] = {
     {"float32", "3.4028235677973362e38", 0x7f7fffff, 0, "3.4028235e+38"},
     {"float16", "65519.99", 0x7bff, 0, "65500.0"},
     {"float16", "9999", 0x70e2, 0, "10000.0"},
-    {"float64", "1" "000000000000000000000000000000000000000000000000000000000000000000000000"
+    {"float64", "1000000000000000000000000000000000000000000000000000000000000"
                 "0000000000000000000000000000000000000000e-100", 0x3ff0000000000000u, 0, "1.0"},
     {"complex64", "1+2j", 0x400000003f800000u, 0, "1+2j"},
     {"complex64", "-0.5-1e3j", 0xc47a0000bf000000u, 0, "-0.5-1000j"},
@@ -296,7 +296,7 @@ const BadLiteral kBad[] = {
                 "681908902000708383676273854845817711531764475730270069855571366959622842914819"
                 "860834936475292719074168444365510704342711559699508093042880177904174497792",
      CK_ERR_OVERFLOW, "out of range for float64"},
-    {"float32", "3.4028235677973366e38", CK_ERR_OVERFLOW, "out of range for float32"},
+    {"float32", "3.4028235677973367e38", CK_ERR_OVERFLOW, "out of range for float32"},
     {"float16", "65520", CK_ERR_OVERFLOW, "value 65520 is out of range for float16"},
     {"complex64", "1e39j", CK_ERR_OVERFLOW, "out of range for complex64"},
     {"float64", "1+2j", CK_ERR_IMAGINARY, "value 1+2j has a non-zero imaginary part"},
