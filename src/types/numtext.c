@@ -89,9 +89,11 @@ typedef struct ck__decimal {
 
 /* Reads the decimal number strtod would read at s (no white space before it): an optional
  * sign, digits with an optional point and at least one digit, and an exponent when digits
- * follow its 'e' and optional sign. One pass. Returns its length, or 0 when there is none,
- * or when strtod would read something else there ("0x": hexadecimal). */
-static size_t ck__scan_decimal(const char *s, ck__decimal *d) {
+ * follow its 'e' and optional sign. One pass; digit runs are scanned up to `limit` eight
+ * bytes at a time (the number ends by limit: NULL when the caller does not know). Returns
+ * its length, or 0 when there is none, or when strtod would read something else there
+ * ("0x": hexadecimal). */
+static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal *d) {
     const char *p = s;
     d->negative = *p == '-';
     p += *p == '+' || *p == '-';
@@ -103,6 +105,7 @@ static size_t ck__scan_decimal(const char *s, ck__decimal *d) {
         p++;
     }
     const char *const int_digits = p;
+    p = limit != NULL ? ck__digit_run(p, limit) : p;
     while (ck__nt_digit(*p)) {
         p++;
     }
@@ -119,6 +122,7 @@ static size_t ck__scan_decimal(const char *s, ck__decimal *d) {
         }
         frac_zeros = (size_t)(p - frac);
         frac_digits = p;
+        p = limit != NULL ? ck__digit_run(p, limit) : p;
         while (ck__nt_digit(*p)) {
             p++;
         }
@@ -162,10 +166,10 @@ static size_t ck__scan_decimal(const char *s, ck__decimal *d) {
 
 /* strtod's reading, double-conversion's rounding: a decimal number goes to double-conversion
  * (split, or whole when too long to split); anything else to strtod in the "C" locale. */
-double ck__strtod_c(const char *s, const char **end) {
+static double ck__strtod_limit(const char *s, const char *limit, const char **end) {
     const char *p = ck__skip_space(s);
     ck__decimal d;
-    const size_t n = ck__scan_decimal(p, &d);
+    const size_t n = ck__scan_decimal(p, limit, &d);
     double v = 0.0;
     int ok = 0;
     if (n == 0) {
@@ -186,10 +190,10 @@ double ck__strtod_c(const char *s, const char **end) {
     return ck__libc_strtod(s, end);
 }
 
-float ck__strtof_c(const char *s, const char **end) {
+static float ck__strtof_limit(const char *s, const char *limit, const char **end) {
     const char *p = ck__skip_space(s);
     ck__decimal d;
-    const size_t n = ck__scan_decimal(p, &d);
+    const size_t n = ck__scan_decimal(p, limit, &d);
     float v = 0.0f;
     int ok = 0;
     if (n == 0) {
@@ -208,6 +212,19 @@ float ck__strtof_c(const char *s, const char **end) {
         return v;
     }
     return ck__libc_strtof(s, end);
+}
+
+double ck__strtod_c(const char *s, const char **end) {
+    return ck__strtod_limit(s, NULL, end);
+}
+float ck__strtof_c(const char *s, const char **end) {
+    return ck__strtof_limit(s, NULL, end);
+}
+double ck__strtod_span_c(const char *s, size_t len, const char **end) {
+    return ck__strtod_limit(s, s + len, end);
+}
+float ck__strtof_span_c(const char *s, size_t len, const char **end) {
+    return ck__strtof_limit(s, s + len, end);
 }
 
 #if defined(FE_DOWNWARD) && defined(FE_UPWARD)

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The floating formats a text can be rounded to. */
 typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
@@ -19,6 +20,10 @@ typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
  * nothing (decimals never set it). */
 double ck__strtod_c(const char *s, const char **end);
 float ck__strtof_c(const char *s, const char **end);
+/* The same, for a caller that knows the number ends by s + len (the literal parser: s is
+ * still NUL-terminated, at s[len] or later): digits are then scanned eight at a time. */
+double ck__strtod_span_c(const char *s, size_t len, const char **end);
+float ck__strtof_span_c(const char *s, size_t len, const char **end);
 /* Decimal text to binary16, rounded once to nearest even from the exact decimal value. */
 uint16_t ck__strtoh_c(const char *s, const char **end);
 
@@ -29,5 +34,31 @@ uint16_t ck__strtoh_c(const char *s, const char **end);
  * components are written without it ("1+2j"). `v` must be a value of kind k. Returns the
  * length; buf needs 32 bytes. */
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
+
+/* The end of the run of decimal digits at p, looking no further than limit. Eight bytes at
+ * a time while eight remain (a float64's text has about 17 digits, and byte by byte this
+ * scan was a fifth of reading one): a byte is a digit when its high nibble is 3 both as it
+ * is and plus 6. A carry out of a byte (>= 0xfa: not a digit) can only spoil the bytes
+ * after it, and the first non-digit is what counts. */
+static inline const char *ck__digit_run(const char *p, const char *limit) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (limit - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, sizeof x);
+        const uint64_t nibbles = UINT64_C(0xf0f0f0f0f0f0f0f0);
+        const uint64_t threes = UINT64_C(0x3030303030303030);
+        const uint64_t off = ((x & nibbles) ^ threes) |
+                             (((x + UINT64_C(0x0606060606060606)) & nibbles) ^ threes);
+        if (off != 0) {
+            return p + __builtin_ctzll(off) / 8;
+        }
+        p += 8;
+    }
+#endif
+    while (p < limit && *p >= '0' && *p <= '9') {
+        p++;
+    }
+    return p;
+}
 
 #endif
