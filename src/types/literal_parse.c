@@ -30,11 +30,14 @@ typedef struct ck__num {
     int special; /* 0, or CK__NUM_NAN / CK__NUM_INF */
     int negative;
     int sign_apart; /* "1 - 2j": the sign stood apart from the digits; negate the text's value */
-    size_t nint;    /* digits before the point (leading zeros included) */
-    long exp10;     /* the exponent's value (0 without one), saturated at +-CK__LIT_EXP_SAT */
+    /* Where the text's digits are, for number text (numtext.h's ck__decimal_parts): */
+    int text_negative; /* the text's own sign */
+    size_t int_begin;  /* digits before the point: [int_begin, int_begin + nint) */
+    size_t nint;
+    size_t frac_begin; /* digits after it: [frac_begin, frac_begin + nfrac) */
+    size_t nfrac;
+    int64_t exp10; /* the exponent's value (0 without one), saturated at CK__EXP10_SATURATED */
 } ck__num;
-
-#define CK__LIT_EXP_SAT 100000L
 
 #define CK__NUM_NAN 1
 #define CK__NUM_INF 2
@@ -172,6 +175,7 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
     n->begin = i;
     if (i < p->len && (p->s[i] == '+' || p->s[i] == '-')) {
         n->negative = p->s[i] == '-';
+        n->text_negative = n->negative;
         i++;
     }
     size_t w = ck__lit_word_len(p, i);
@@ -191,14 +195,18 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
     }
     size_t digits = 0;
     size_t run = ck__lit_digit_run(p, i);
+    n->int_begin = i;
     digits += run - i;
     i = run;
     n->nint = digits;
+    n->frac_begin = i;
     n->is_int = 1;
     if (i < p->len && p->s[i] == '.') {
         n->is_int = 0;
         i++;
+        n->frac_begin = i;
         run = ck__lit_digit_run(p, i);
+        n->nfrac = run - i;
         digits += run - i;
         i = run;
     }
@@ -224,7 +232,7 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
         }
         const int exp_negative = p->s[i + 1] == '-';
         while (e < p->len && ck__lit_is_digit(p->s[e])) {
-            if (n->exp10 < CK__LIT_EXP_SAT) {
+            if (n->exp10 < CK__EXP10_SATURATED) {
                 n->exp10 = n->exp10 * 10 + (p->s[e] - '0');
             }
             e++;
@@ -242,16 +250,17 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
 static int ck__lit_scalar(ck__lit *p, const ck_type *t, ck__scalar_lit *v) {
     /* Field by field, not one memset: for this struct the compiler's memset is a rep stos,
      * whose start-up cost was a tenth of reading a float64 literal. re is set by
-     * ck__lit_number; im is zeroed here (it is read for complex literals only). */
+     * ck__lit_number (zeroed here for true/false); im is zeroed here (it is read for
+     * complex literals only). */
     v->is_bool = 0;
     v->bool_value = 0;
     v->is_complex = 0;
-    memset(&v->re, 0, sizeof v->re);
     memset(&v->im, 0, sizeof v->im);
     v->end = p->pos;
     v->begin = p->pos;
     size_t w = ck__lit_word_len(p, p->pos);
     if (ck__lit_word_is(p, p->pos, w, "true") || ck__lit_word_is(p, p->pos, w, "false")) {
+        memset(&v->re, 0, sizeof v->re);
         v->is_bool = 1;
         v->bool_value = p->s[p->pos] == 't';
         p->pos += w;
@@ -351,8 +360,13 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
         *out = 0.0;
         return CK_OK;
     }
-    const char *end;
-    *out = ck__strtod_span_c(p->s + n->begin, n->end - n->begin, &end);
+    /* Split already: straight to the library (the text itself when it has too many digits). */
+    const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
+                                     n->nfrac, n->exp10, n->text_negative};
+    const char *end = p->s + n->end;
+    if (!ck__decimal_to_double(&parts, out)) {
+        *out = ck__strtod_span_c(p->s + n->begin, n->end - n->begin, &end);
+    }
     if (end != p->s + n->end) {
         char tok[48];
         ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
@@ -370,9 +384,16 @@ static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, do
     if (n->special != 0 || n->end == n->begin || k == CK__F64) {
         return ck__lit_num_double(p, n, out);
     }
-    const char *end;
+    const char *end = p->s + n->end;
     if (k == CK__F32) {
-        *out = (double)ck__strtof_span_c(p->s + n->begin, n->end - n->begin, &end);
+        const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
+                                         n->nfrac, n->exp10, n->text_negative};
+        float f;
+        if (ck__decimal_to_float(&parts, &f)) {
+            *out = (double)f;
+        } else {
+            *out = (double)ck__strtof_span_c(p->s + n->begin, n->end - n->begin, &end);
+        }
     } else {
         *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
     }
@@ -489,9 +510,9 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
  * (float16), from its digits before the point and its exponent: it then cannot overflow
  * the kind. */
 static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
-    const long limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
-    return n->special == 0 && n->nint < (size_t)CK__LIT_EXP_SAT &&
-           (long)n->nint + n->exp10 <= limit;
+    const int64_t limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
+    return n->special == 0 && n->nint < (size_t)CK__EXP10_SATURATED &&
+           (int64_t)n->nint + n->exp10 <= limit;
 }
 
 /* A float component of kind k; finite text that rounds to infinity is an overflow. */

@@ -78,60 +78,38 @@ static const char *ck__skip_space(const char *s) {
 /* Beyond this power of ten (either way) CK__DEC_DIGITS digits are 0 or infinity. */
 #define CK__DEC_EXP_LIMIT 1000000
 
-/* A decimal number as strtod reads one, split for double-conversion. */
-typedef struct ck__decimal {
-    char digits[CK__DEC_DIGITS]; /* the significant digits (no leading zero) ... */
-    int ndigits;                 /* ... how many (0: the value is zero) ... */
-    int exponent;                /* ... and the power of ten they are multiplied by */
-    int negative;
-    int too_long; /* more significant digits than `digits` holds: not split */
-} ck__decimal;
-
-/* Reads the decimal number strtod would read at s (no white space before it): an optional
- * sign, digits with an optional point and at least one digit, and an exponent when digits
- * follow its 'e' and optional sign. One pass; digit runs are scanned up to `limit` eight
- * bytes at a time (the number ends by limit: NULL when the caller does not know). Returns
- * its length, or 0 when there is none, or when strtod would read something else there
- * ("0x": hexadecimal). */
-static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal *d) {
+/* Reads the decimal number strtod would read at s (no white space before it) into its
+ * parts: an optional sign, digits with an optional point and at least one digit, and an
+ * exponent when digits follow its 'e' and optional sign. One pass; digit runs are scanned
+ * up to `limit` eight bytes at a time (the number ends by limit: NULL when the caller does
+ * not know). Returns its length, or 0 when there is none, or when strtod would read
+ * something else there ("0x": hexadecimal). */
+static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal_parts *d) {
     const char *p = s;
     d->negative = *p == '-';
     p += *p == '+' || *p == '-';
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
         return 0;
     }
-    const char *const first = p;
-    while (*p == '0') {
-        p++;
-    }
-    const char *const int_digits = p;
+    d->int_digits = p;
     p = limit != NULL ? ck__digit_run(p, limit) : p;
     while (ck__nt_digit(*p)) {
         p++;
     }
-    const size_t nint = (size_t)(p - int_digits);
-    const char *frac_digits = p;
-    size_t nfrac = 0, frac_zeros = 0;
+    d->nint = (size_t)(p - d->int_digits);
+    d->frac_digits = p;
+    d->nfrac = 0;
     if (*p == '.') {
         p++;
-        const char *const frac = p;
-        if (nint == 0) {
-            while (*p == '0') { /* leading zeros of the fraction: not significant */
-                p++;
-            }
-        }
-        frac_zeros = (size_t)(p - frac);
-        frac_digits = p;
+        d->frac_digits = p;
         p = limit != NULL ? ck__digit_run(p, limit) : p;
         while (ck__nt_digit(*p)) {
             p++;
         }
-        nfrac = (size_t)(p - frac_digits);
-        if (p == frac && int_digits == first) {
-            return 0; /* "." or "-.": no digit */
-        }
-    } else if (p == first) {
-        return 0; /* no digit */
+        d->nfrac = (size_t)(p - d->frac_digits);
+    }
+    if (d->nint + d->nfrac == 0) {
+        return 0; /* "", ".", "-.": no digit */
     }
     int64_t e = 0;
     if (*p == 'e' || *p == 'E') {
@@ -140,7 +118,7 @@ static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal *d)
         q += *q == '+' || *q == '-';
         if (ck__nt_digit(*q)) {
             for (; ck__nt_digit(*q); q++) {
-                if (e < ((int64_t)1 << 40)) { /* saturates far above any text's length */
+                if (e < CK__EXP10_SATURATED) {
                     e = e * 10 + (*q - '0');
                 }
             }
@@ -148,42 +126,80 @@ static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal *d)
             p = q;
         }
     }
-    const size_t n = nint + nfrac;
-    d->too_long = n > CK__DEC_DIGITS;
-    d->ndigits = d->too_long ? 0 : (int)n;
-    d->exponent = 0;
-    if (!d->too_long && n != 0) {
-        memcpy(d->digits, int_digits, nint);
-        memcpy(d->digits + nint, frac_digits, nfrac);
-        /* Exact in 64 bits, then clamped where the value is 0 or infinity anyway. */
-        int64_t x = e - (int64_t)(frac_zeros + nfrac);
-        x = x > CK__DEC_EXP_LIMIT ? CK__DEC_EXP_LIMIT : x;
-        x = x < -CK__DEC_EXP_LIMIT ? -CK__DEC_EXP_LIMIT : x;
-        d->exponent = (int)x;
-    }
+    d->exp10 = e;
     return (size_t)(p - s);
+}
+
+/* The parts' value through double-conversion (single: as a float, else a double); 0 when
+ * there are more significant digits than CK__DEC_DIGITS, or the library failed. */
+static int ck__parts_value(const ck__decimal_parts *d, int single, double *dv, float *fv) {
+    const char *ip = d->int_digits, *fp = d->frac_digits;
+    size_t nint = d->nint, nfrac = d->nfrac;
+    while (nint > 0 && *ip == '0') { /* leading zeros: not significant */
+        ip++;
+        nint--;
+    }
+    size_t frac_zeros = 0;
+    if (nint == 0) {
+        while (nfrac > 0 && *fp == '0') {
+            fp++;
+            nfrac--;
+            frac_zeros++;
+        }
+    }
+    if (nint + nfrac == 0) { /* zero */
+        *dv = d->negative ? -0.0 : 0.0;
+        *fv = d->negative ? -0.0f : 0.0f;
+        return 1;
+    }
+    if (nint + nfrac > CK__DEC_DIGITS) {
+        return 0;
+    }
+    /* Digits on one side of the point only are contiguous in the text already. */
+    char own[CK__DEC_DIGITS];
+    const char *digits = nfrac == 0 ? ip : nint == 0 ? fp : own;
+    if (digits == own) {
+        memcpy(own, ip, nint);
+        memcpy(own + nint, fp, nfrac);
+    }
+    /* Exact in 64 bits (text lengths and a saturated exponent), then clamped where the
+     * value is 0 or infinity anyway. */
+    int64_t x = d->exp10 - (int64_t)(frac_zeros + nfrac);
+    x = x > CK__DEC_EXP_LIMIT ? CK__DEC_EXP_LIMIT : x;
+    x = x < -CK__DEC_EXP_LIMIT ? -CK__DEC_EXP_LIMIT : x;
+    const int n = (int)(nint + nfrac);
+    if (single) {
+        if (!ck__dc_digits_to_float(digits, n, (int)x, fv)) {
+            return 0;
+        }
+        *fv = d->negative ? -*fv : *fv;
+        return 1;
+    }
+    if (!ck__dc_digits_to_double(digits, n, (int)x, dv)) {
+        return 0;
+    }
+    *dv = d->negative ? -*dv : *dv;
+    return 1;
+}
+
+int ck__decimal_to_double(const ck__decimal_parts *d, double *out) {
+    float unused;
+    return ck__parts_value(d, 0, out, &unused);
+}
+
+int ck__decimal_to_float(const ck__decimal_parts *d, float *out) {
+    double unused;
+    return ck__parts_value(d, 1, &unused, out);
 }
 
 /* strtod's reading, double-conversion's rounding: a decimal number goes to double-conversion
  * (split, or whole when too long to split); anything else to strtod in the "C" locale. */
 static double ck__strtod_limit(const char *s, const char *limit, const char **end) {
     const char *p = ck__skip_space(s);
-    ck__decimal d;
+    ck__decimal_parts d;
     const size_t n = ck__scan_decimal(p, limit, &d);
-    double v = 0.0;
-    int ok = 0;
-    if (n == 0) {
-        ok = 0;
-    } else if (d.too_long) {
-        ok = ck__dc_strtod(p, n, &v); /* the sign included */
-    } else if (d.ndigits == 0) {
-        v = d.negative ? -0.0 : 0.0;
-        ok = 1;
-    } else {
-        ok = ck__dc_digits_to_double(d.digits, d.ndigits, d.exponent, &v);
-        v = d.negative ? -v : v;
-    }
-    if (ok) {
+    double v;
+    if (n != 0 && (ck__decimal_to_double(&d, &v) || ck__dc_strtod(p, n, &v))) {
         *end = p + n;
         return v;
     }
@@ -192,22 +208,10 @@ static double ck__strtod_limit(const char *s, const char *limit, const char **en
 
 static float ck__strtof_limit(const char *s, const char *limit, const char **end) {
     const char *p = ck__skip_space(s);
-    ck__decimal d;
+    ck__decimal_parts d;
     const size_t n = ck__scan_decimal(p, limit, &d);
-    float v = 0.0f;
-    int ok = 0;
-    if (n == 0) {
-        ok = 0;
-    } else if (d.too_long) {
-        ok = ck__dc_strtof(p, n, &v);
-    } else if (d.ndigits == 0) {
-        v = d.negative ? -0.0f : 0.0f;
-        ok = 1;
-    } else {
-        ok = ck__dc_digits_to_float(d.digits, d.ndigits, d.exponent, &v);
-        v = d.negative ? -v : v;
-    }
-    if (ok) {
+    float v;
+    if (n != 0 && (ck__decimal_to_float(&d, &v) || ck__dc_strtof(p, n, &v))) {
         *end = p + n;
         return v;
     }

@@ -24,6 +24,23 @@ float ck__strtof_c(const char *s, const char **end);
  * still NUL-terminated, at s[len] or later): digits are then scanned eight at a time. */
 double ck__strtod_span_c(const char *s, size_t len, const char **end);
 float ck__strtof_span_c(const char *s, size_t len, const char **end);
+/* A decimal number already split by a caller's scanner (the literal parser): the digits
+ * before the point and after it (leading zeros allowed; not both empty), the exponent's
+ * value (saturated at +-CK__EXP10_SATURATED is exact enough: no text is that long), and the
+ * sign. */
+#define CK__EXP10_SATURATED ((int64_t)1 << 40)
+typedef struct ck__decimal_parts {
+    const char *int_digits;
+    size_t nint;
+    const char *frac_digits;
+    size_t nfrac;
+    int64_t exp10;
+    int negative;
+} ck__decimal_parts;
+/* Its value correctly rounded to nearest even, as ck__strtod_c/ck__strtof_c read the same
+ * text: 1, or 0 for more than 800 significant digits (the caller then reads the text). */
+int ck__decimal_to_double(const ck__decimal_parts *d, double *out);
+int ck__decimal_to_float(const ck__decimal_parts *d, float *out);
 /* Decimal text to binary16, rounded once to nearest even from the exact decimal value. */
 uint16_t ck__strtoh_c(const char *s, const char **end);
 
