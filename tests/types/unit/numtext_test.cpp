@@ -565,6 +565,51 @@ TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
     }
 }
 
+// The literal parser hands numbers over split (ck__decimal_parts): the same values as the
+// text itself gives, zeros, signs, saturated exponents and too many digits included.
+TEST(TypesNumText, SplitDecimalsReadAsTheirText) {
+    struct Case {
+        const char *int_digits, *frac_digits;
+        int64_t exp10;
+        int negative;
+        const char *text;
+    };
+    const std::string zeros(1000, '0');
+    const std::string many = "1" + std::string(900, '7');
+    const Case cases[] = {
+        {"0", "1", 0, 0, "0.1"},
+        {"", "5", 0, 1, "-.5"},
+        {"3", "", 0, 0, "3."},
+        {"000123", "4500", -2, 0, "000123.4500e-2"},
+        {"0", "000000000000000000000000123", 40, 1, "-0.000000000000000000000000123e40"},
+        {"0", "0", 0, 1, "-0.0"},
+        {"", "000", 12345, 0, ".000e12345"},
+        {"1", "", CK__EXP10_SATURATED, 0, "1e99999999999999999999"},
+        {"1", "", -CK__EXP10_SATURATED, 1, "-1e-99999999999999999999"},
+        {"17976931348623158", "", 292, 0, "17976931348623158e292"},
+        {"2", "4703282292062327208828439643411068618252990130716238221279284125033775363510437593",
+         -324, 0, "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593e-324"},
+        {zeros.c_str(), "25", 0, 0, nullptr},  // 1000 leading zeros: still two digits
+    };
+    for (const Case &c : cases) {
+        const ck__decimal_parts parts = {c.int_digits, std::strlen(c.int_digits), c.frac_digits,
+                                         std::strlen(c.frac_digits), c.exp10, c.negative};
+        const std::string text =
+            c.text != nullptr ? c.text : std::string(c.int_digits) + "." + c.frac_digits;
+        const char *end = nullptr;
+        double d = -1;
+        ASSERT_EQ(ck__decimal_to_double(&parts, &d), 1) << text;
+        EXPECT_EQ(bits64(d), bits64(libc_strtod(text.c_str(), &end))) << text;
+        float f = -1;
+        ASSERT_EQ(ck__decimal_to_float(&parts, &f), 1) << text;
+        EXPECT_EQ(bits32(f), bits32(libc_strtof(text.c_str(), &end))) << text;
+    }
+    // More than 800 significant digits: not split; the caller reads the text.
+    const ck__decimal_parts big = {many.c_str(), many.size(), "", 0, -900, 0};
+    double d = 0;
+    EXPECT_EQ(ck__decimal_to_double(&big, &d), 0);
+}
+
 // ---- locale and floating-point environment ----
 
 // Switches the process to a comma-decimal locale: an installed one, or de_DE.UTF-8 compiled
