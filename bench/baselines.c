@@ -8,6 +8,8 @@
  * -march flags: they are baseline-target (x86-64, SSE2) code, whatever the compiler makes
  * of them at the project's optimisation level. They are noinline so each call is one real
  * piece of work. They return 0, or 1 where the kernel would return an error. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "baselines.h"
@@ -326,6 +328,52 @@ CKB_NOINLINE int ckb_loop_add_int32_float64_rows(double *dst, const int32_t *a, 
         for (size_t c = 0; c < cols; c++) {
             dst[r * cols + c] = (double)a[r * a_row + c] + b[r * cols + c];
         }
+    }
+    return 0;
+}
+
+/* ---- number text ---- */
+
+CKB_NOINLINE size_t ckb_loop_print_float64(char *out, size_t cap, const double *v, size_t n) {
+    size_t at = 0;
+    if (cap < 3) {
+        return 0;
+    }
+    out[at++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            if (cap - at < 3) {
+                return 0;
+            }
+            out[at++] = ',';
+            out[at++] = ' ';
+        }
+        const int w = snprintf(out + at, cap - at, "%.17g", v[i]);
+        if (w < 0 || (size_t)w >= cap - at) {
+            return 0;
+        }
+        at += (size_t)w;
+    }
+    if (cap - at < 2) {
+        return 0;
+    }
+    out[at++] = ']';
+    out[at] = '\0';
+    return at;
+}
+
+CKB_NOINLINE int ckb_loop_parse_float64(double *out, const char *text, size_t n) {
+    const char *p = text;
+    if (*p++ != '[') {
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        out[i] = strtod(p, &end); /* skips the space after a comma itself */
+        if (end == p || *end != (i + 1 < n ? ',' : ']')) {
+            return 1;
+        }
+        p = end + 1;
     }
     return 0;
 }

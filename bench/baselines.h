@@ -81,4 +81,13 @@ int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows, siz
 int ckb_loop_add_int32_float64_rows(double *dst, const int32_t *a, size_t a_row,
                                     const double *b, size_t rows, size_t cols);
 
+/* Number text (text/...): the C library's way. The literal "[v0, v1, ...]" of n float64
+ * values, each printed with "%.17g" (17 significant digits always read back, but are not
+ * the shortest that do: 0.1 prints as 0.10000000000000001); returns its length (NUL
+ * written after it), or 0 when cap is too small. */
+size_t ckb_loop_print_float64(char *out, size_t cap, const double *v, size_t n);
+/* n values read with strtod from such a literal ('[', numbers separated by ", ", ']');
+ * 1 when it does not hold them. */
+int ckb_loop_parse_float64(double *out, const char *text, size_t n);
+
 #endif

@@ -13,6 +13,9 @@
  * kernel built with CK_EVAL_NO_JIT (composed) and with CK_EVAL_JIT (compiled before timing;
  * its compile time and its ratio to the composed kernel are reported beside it), and time
  * JIT kernel builds (jit/compile/...); without a JIT those that need it are skipped.
+ * The text/... workloads time number text through the literals: ck_array_format of a
+ * million float64 values (text/print/float64) and ck_array_parse of that text
+ * (text/parse/float64), against the C library's snprintf("%.17g") and strtod.
  *
  * Source data comes from a fixed-seed xorshift generator and exercises the semantics the
  * loops must match: NaN, infinities, overflow, subnormals, values that round. */
@@ -44,6 +47,7 @@
 #define JIT_I16_ROW 4 /* int16 source row: 8 bytes */
 #define JIT_I32_ROW 4 /* int32 argument row of jit/add-...: 16 bytes */
 #define JIT_COMPILE_ROWS 1000
+#define TEXT_N 1000000 /* text/...: the "a million values" */
 
 typedef enum wl_kind {
     K_CONTIG,     /* N * S -> N * D, both contiguous */
@@ -76,7 +80,11 @@ typedef enum wl_kind {
     /* Builds of a JIT_COMPILE_ROWS * JIT_COLS K_JIT_ROWS nest, per operation. */
     K_JIT_FIRST,  /* the first compile of the process (ckb_prepare) */
     K_JIT_STEADY, /* a nest never seen before: a compile every time */
-    K_JIT_HIT     /* a nest a live kernel holds: a cache hit */
+    K_JIT_HIT,    /* a nest a live kernel holds: a cache hit */
+    /* Number text, TEXT_N float64 values: ck_array_format of an array over the source, and
+     * ck_array_parse of the literal it gives. */
+    K_TEXT_PRINT,
+    K_TEXT_PARSE
 } wl_kind;
 
 typedef enum wl_fill {
@@ -89,6 +97,7 @@ typedef enum wl_fill {
     F_F64_PLAIN,    /* ordinary finite doubles */
     F_F32_HALF,     /* exponents around float16's range; NaN, inf, zeros */
     F_F32_PLAIN,    /* ordinary finite floats */
+    F_F64_TEXT,     /* full-precision magnitudes 2^-60..2^60 (both text layouts); NaN, inf */
     F_F16_BITS,     /* every binary16 bit pattern, random */
     F_RECORDS       /* struct/...: field by field, per struct_defs (fill_records) */
 } wl_fill;
@@ -210,6 +219,15 @@ static const wl_def defs[] = {
      (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
      "ck_make_assign with CK_EVAL_JIT of a nest a live kernel holds: the JIT code cache's hit "
      "path; + ck_builder_destroy"},
+    {"text/print/float64", K_TEXT_PRINT, 0, F64, F64, NOCHECK, F_F64_TEXT, TEXT_N, NULL,
+     "ck_array_format of 1000000 float64 (random 53-bit significands, magnitudes 2^-60 to "
+     "2^60, 1 in 1024 a nan, inf or zero) into \"[v, ...]\", shortest round-trip text; "
+     "plain loop: snprintf(\"%.17g\") of each (reads back, not the shortest); verified: "
+     "ckernel's text read back by strtod is the source, bit for bit"},
+    {"text/parse/float64", K_TEXT_PARSE, 0, F64, F64, NOCHECK, F_F64_TEXT, TEXT_N, NULL,
+     "ck_array_parse of text/print/float64's literal (ckernel's own text, about 20 bytes a "
+     "value) into 1000000 * float64, its checking pass included; plain loop: strtod of each "
+     "number of the same text; verified: both give the same values, bit for bit"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -338,6 +356,12 @@ static void fill_data(char *p, size_t n, ck_type_id id, wl_fill fill, uint64_t s
         case F_F32_PLAIN:
             v = (rng_unit(&s) * 2.0 - 1.0) * 1e6;
             break;
+        case F_F64_TEXT:
+            if (!special_double(i, &v)) {
+                int e = (int)(u % 121) - 60; /* fixed layout, and exponents both ways */
+                v = ldexp(1.0 + rng_unit(&s), e) * ((u >> 40) & 1 ? -1.0 : 1.0);
+            }
+            break;
         }
         if (id == CK_TYPE_FLOAT32) {
             float f = (float)v;
@@ -390,6 +414,13 @@ typedef struct wl {
     ck_builder cb;
     int cbuilt;
     double compile_ms;
+    /* text/...: the array over the source values, the literal parse reads (ckernel's
+     * printing of them, ck_free'd), the length of that text, and whether a parse copies its
+     * values out to dst_elems (for the comparison only, not when timed) */
+    ck_array *text_array;
+    char *text;
+    size_t text_len;
+    int copy_out;
 } wl;
 
 static int is_jit_kind(wl_kind k) {
@@ -401,6 +432,9 @@ static int jit_compiled_kind(wl_kind k) {
 }
 static int jit_compile_kind(wl_kind k) {
     return k == K_JIT_FIRST || k == K_JIT_STEADY || k == K_JIT_HIT;
+}
+static int text_kind(wl_kind k) {
+    return k == K_TEXT_PRINT || k == K_TEXT_PARSE;
 }
 static int add_kind(wl_kind k) {
     return k == K_ADD_CONTIG || k == K_ADD_BCAST || k == K_ADD_VAR || k == K_JIT_ADD_COMPOSED ||
@@ -494,6 +528,8 @@ static void wl_free(wl *w) {
     free(w->src2_buf);
     free(w->src2_rows);
     ck_callable_decref(w->callable);
+    ck_array_free(w->text_array);
+    ck_free(w->text);
     memset(w, 0, sizeof *w);
 }
 
@@ -746,6 +782,45 @@ static int setup_add_var(wl *w) {
     if (rc == CK_OK) rc = make_arrmeta(w->st, w->arena, &w->sam);
     if (rc == CK_OK) rc = make_arrmeta(w->st2, w->arena, &w->sam2);
     return rc;
+}
+
+/* text/print/float64 and text/parse/float64: TEXT_N float64 values in src_buf, an array over
+ * them, and their literal as ckernel prints it (its length for both; the text itself kept for
+ * parse). print: its loop writes "%.17g" text (longer) into dst or ref, and memcpy copies as
+ * many bytes as ckernel's text has. parse: destination and reference are TEXT_N doubles. */
+static int setup_text(wl *w) {
+    const size_t n = w->n;
+    w->src_buf = alloc_buffer(n * sizeof(double));
+    if (w->src_buf == NULL) {
+        return nomem("source values");
+    }
+    fill_data(w->src_buf, n, CK_TYPE_FLOAT64, w->def->fill, SEED);
+    const intptr_t dims[1] = {(intptr_t)n};
+    int rc = make_type(dims, 1, 0, 0, CK_TYPE_FLOAT64, &w->st);
+    if (rc == CK_OK) rc = ck_array_wrap(w->st, NULL, w->src_buf, NULL, &w->text_array);
+    if (rc == CK_OK) rc = ck_array_format(w->text_array, &w->text);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    w->text_len = strlen(w->text);
+    w->ksrc = w->src_buf;
+    const size_t out_bytes = w->def->kind == K_TEXT_PRINT ? 32 * n + 64 : n * sizeof(double);
+    w->dst_buf = alloc_buffer(out_bytes);
+    w->ref_buf = alloc_buffer(out_bytes);
+    if (w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("text buffers");
+    }
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->bytes_moved = (double)(w->text_len + n * sizeof(double));
+    if (w->def->kind == K_TEXT_PRINT) {
+        w->dst_bytes = w->text_len;
+        ck_free(w->text); /* print makes its own */
+        w->text = NULL;
+    } else {
+        w->dst_bytes = n * sizeof(double);
+    }
+    return CK_OK;
 }
 
 /* A factory that is never instantiated: select/cold's callable only selects. */
@@ -1090,6 +1165,9 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_JIT_HIT:
         rc = setup_jit_rows(w, JIT_COMPILE_ROWS);
         break;
+    case K_TEXT_PRINT:
+    case K_TEXT_PARSE:
+        return setup_text(w); /* no kernel: the literals' functions are timed */
     }
     if (is_jit_kind(d->kind)) {
         w->ctx.flags |= jit_compiled_kind(d->kind) ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
@@ -1153,6 +1231,27 @@ static int run_kernel(wl *w) {
     }
     if (add_kind(w->def->kind)) {
         return ck_call_single(ck_builder_root(&w->b), w->kdst, w->kargs);
+    }
+    if (w->def->kind == K_TEXT_PRINT) {
+        char *text = NULL;
+        const int rc = ck_array_format(w->text_array, &text);
+        if (rc == CK_OK) {
+            ckb_touch(text, w->text_len);
+        }
+        ck_free(text);
+        return rc;
+    }
+    if (w->def->kind == K_TEXT_PARSE) {
+        ck_array *a = NULL;
+        const int rc = ck_array_parse(w->st, w->text, &a);
+        if (rc == CK_OK) {
+            if (w->copy_out) {
+                memcpy(w->dst_elems, ck_array_data(a), w->dst_bytes);
+            }
+            ckb_touch(ck_array_data(a), w->dst_bytes);
+        }
+        ck_array_free(a);
+        return rc;
     }
     return ck_call_single(ck_builder_root(&w->b), w->kdst, &w->ksrc);
 }
@@ -1221,6 +1320,11 @@ static int run_loop(wl *w, int out_is_ref) {
         return ckb_loop_add_int32_float64_rows(
             (double *)(void *)out, (const int32_t *)(void *)w->kargs[0], JIT_I32_ROW,
             (const double *)(void *)w->kargs[1], w->n / JIT_COLS, JIT_COLS);
+    case K_TEXT_PRINT:
+        return ckb_loop_print_float64(out, 32 * w->n + 64, (const double *)(void *)w->ksrc,
+                                      w->n) == 0;
+    case K_TEXT_PARSE:
+        return ckb_loop_parse_float64((double *)(void *)out, w->text, w->n);
     }
     return 1;
 }
@@ -1318,12 +1422,64 @@ static int compare_selection(wl *w, int *equal, char *msg, size_t msg_size) {
     return CK_OK;
 }
 
+/* text/print: ckernel's text, read back by the plain loop's strtod, is the source bit for
+ * bit. text/parse: ck_array_parse's values are strtod's of the same text, bit for bit. */
+static int compare_text(wl *w, int *equal, char *msg, size_t msg_size) {
+    const size_t bytes = w->n * sizeof(double);
+    memset(w->dst_elems, 0x5a, bytes);
+    memset(w->ref_elems, 0x5a, bytes);
+    int rc;
+    const char *want_what;
+    if (w->def->kind == K_TEXT_PRINT) {
+        char *text = NULL;
+        rc = ck_array_format(w->text_array, &text);
+        if (rc == CK_OK && ckb_loop_parse_float64((double *)(void *)w->dst_elems, text, w->n)) {
+            rc = ck_set_error(CK_ERR_INTERNAL, "bench: %s: strtod cannot read ckernel's text",
+                              w->def->name);
+        }
+        ck_free(text);
+        memcpy(w->ref_elems, w->ksrc, bytes);
+        want_what = "the source";
+    } else {
+        w->copy_out = 1;
+        rc = run_kernel(w);
+        w->copy_out = 0;
+        if (rc == CK_OK && run_loop(w, 1) != 0) {
+            rc = ck_set_error(CK_ERR_INTERNAL, "bench: the plain loop of %s failed",
+                              w->def->name);
+        }
+        want_what = "strtod's";
+    }
+    if (rc != CK_OK) {
+        return rc;
+    }
+    *equal = memcmp(w->dst_elems, w->ref_elems, bytes) == 0;
+    if (msg_size != 0) {
+        msg[0] = '\0';
+        if (!*equal) {
+            size_t k = 0;
+            while (k < w->n && memcmp(w->dst_elems + k * 8, w->ref_elems + k * 8, 8) == 0) {
+                k++;
+            }
+            double got, want;
+            memcpy(&got, w->dst_elems + k * 8, sizeof got);
+            memcpy(&want, w->ref_elems + k * 8, sizeof want);
+            snprintf(msg, msg_size, "%s: value %zu is %.17g, %s is %.17g", w->def->name, k,
+                     got, want_what, want);
+        }
+    }
+    return CK_OK;
+}
+
 /* Kernel into dst, plain loop into ref, compare. For build/3-level the kernel is built
  * here and run once. */
 static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
     int rc;
     if (w->def->kind == K_SELECT_WARM || w->def->kind == K_SELECT_COLD) {
         return compare_selection(w, equal, msg, msg_size);
+    }
+    if (text_kind(w->def->kind)) {
+        return compare_text(w, equal, msg, msg_size);
     }
     if (w->def->kind == K_BUILD || w->def->kind == K_JIT_FIRST ||
         w->def->kind == K_JIT_STEADY) {

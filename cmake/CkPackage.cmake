@@ -42,11 +42,12 @@ set(CK_PC_STATIC_LIBS "-lpthread -lm")
 if(CMAKE_DL_LIBS)
   string(APPEND CK_PC_STATIC_LIBS " -l${CMAKE_DL_LIBS}")
 endif()
+# The archive's C++ (the number text over double-conversion, which it carries inside, and the
+# oneTBB shim) needs the C++ runtime; with oneTBB, oneTBB too.
+string(APPEND CK_PC_STATIC_LIBS " -lstdc++")
 set(CK_PC_STATIC_REQUIRES "")
 if(CK_WITH_TBB)
-  # The archive carries the C++ oneTBB shim: oneTBB and the C++ runtime come with it.
   set(CK_PC_STATIC_REQUIRES "tbb")
-  string(APPEND CK_PC_STATIC_LIBS " -lstdc++")
 endif()
 if(CK_FFI)
   # Native calls (callables/native.c): the archive references libffi.

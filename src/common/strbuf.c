@@ -7,7 +7,7 @@
 
 #include "common/internal.h"
 
-static int ck__strbuf_reserve(ck__strbuf *b, size_t extra) {
+int ck__strbuf_reserve(ck__strbuf *b, size_t extra) {
     size_t want;
     if (ck__add_overflow(b->len, extra, &want) || ck__add_overflow(want, 1, &want)) {
         return b->status = ck_set_error(CK_ERR_NOMEM, "text of more than SIZE_MAX bytes");

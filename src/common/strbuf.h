@@ -16,6 +16,8 @@ typedef struct ck__strbuf {
 
 #define CK__STRBUF_INIT {NULL, 0, 0, 0}
 
+/* Room for `extra` more bytes (and the NUL); growing by half again at a time otherwise. */
+int ck__strbuf_reserve(ck__strbuf *b, size_t extra);
 int ck__strbuf_append(ck__strbuf *b, const char *s, size_t n);
 int ck__strbuf_puts(ck__strbuf *b, const char *s);
 int ck__strbuf_printf(ck__strbuf *b, const char *fmt, ...)

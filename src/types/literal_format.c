@@ -160,6 +160,42 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
     }
 }
 
+/* About the size of the literal of fixed dims over a scalar (each element and its ", "; a
+ * little more than typical values need), or 0: var dims and pointers, whose sizes only the
+ * data says, and estimates above CK__FORMAT_RESERVE_MAX. Reserved up front, a million
+ * float64's 20 MB of text is written once; grown by half again at a time, it was copied
+ * and faulted in anew at each step (a sixth of the time). */
+#define CK__FORMAT_RESERVE_MAX ((size_t)256 << 20)
+static size_t ck__format_estimate(const ck_type *t) {
+    size_t count = 1, lists = 1;
+    for (; t->id == CK_TYPE_FIXED_DIM; t = t->element) {
+        const size_t n = (size_t)t->fixed_size;
+        if (n != 0 && count > CK__FORMAT_RESERVE_MAX / n) {
+            return 0;
+        }
+        count *= n;
+        lists += count;
+    }
+    size_t per;
+    switch (t->id) {
+    case CK_TYPE_BOOL: per = 7; break;
+    case CK_TYPE_INT8: case CK_TYPE_UINT8: per = 6; break;
+    case CK_TYPE_INT16: case CK_TYPE_UINT16: per = 8; break;
+    case CK_TYPE_INT32: case CK_TYPE_UINT32: per = 13; break;
+    case CK_TYPE_INT64: case CK_TYPE_UINT64: per = 22; break;
+    case CK_TYPE_FLOAT16: per = 10; break;
+    case CK_TYPE_FLOAT32: per = 17; break;
+    case CK_TYPE_FLOAT64: per = 26; break;
+    case CK_TYPE_COMPLEX64: per = 32; break;
+    case CK_TYPE_COMPLEX128: per = 50; break;
+    default: return 0; /* var dims, pointers */
+    }
+    if (count > CK__FORMAT_RESERVE_MAX / per) {
+        return 0;
+    }
+    return count * per + 2 * lists;
+}
+
 int ck_array_format(const ck_array *a, char **out) {
     if (out == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_array_format: out is NULL");
@@ -169,7 +205,11 @@ int ck_array_format(const ck_array *a, char **out) {
         return ck_set_error(CK_ERR_INVALID, "ck_array_format: the array is NULL");
     }
     ck__strbuf b = CK__STRBUF_INIT;
-    int rc = ck__format_value(&b, a->type, a->arrmeta, a->data);
+    const size_t estimate = ck__format_estimate(a->type);
+    int rc = estimate != 0 ? ck__strbuf_reserve(&b, estimate) : CK_OK;
+    if (rc == CK_OK) {
+        rc = ck__format_value(&b, a->type, a->arrmeta, a->data);
+    }
     if (rc != CK_OK) {
         ck__strbuf_free(&b);
         return rc;

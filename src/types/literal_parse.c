@@ -33,6 +33,13 @@ typedef struct ck__num {
     int special; /* 0, or CK__NUM_NAN / CK__NUM_INF */
     int negative;
     int sign_apart; /* "1 - 2j": the sign stood apart from the digits; negate the text's value */
+    /* Where the text's digits are, for number text (numtext.h's ck__decimal_parts): */
+    int text_negative; /* the text's own sign */
+    size_t int_begin;  /* digits before the point: [int_begin, int_begin + nint) */
+    size_t nint;
+    size_t frac_begin; /* digits after it: [frac_begin, frac_begin + nfrac) */
+    size_t nfrac;
+    int64_t exp10; /* the exponent's value (0 without one), saturated at CK__EXP10_SATURATED */
 } ck__num;
 
 #define CK__NUM_NAN 1
@@ -66,6 +73,11 @@ static void ck__lit_skip_ws(ck__lit *p) {
 
 static char ck__lit_peek(const ck__lit *p) {
     return p->pos < p->len ? p->s[p->pos] : '\0';
+}
+
+/* The end of the run of decimal digits starting at i. */
+static size_t ck__lit_digit_run(const ck__lit *p, size_t i) {
+    return (size_t)(ck__digit_run(p->s + i, p->s + p->len) - p->s);
 }
 
 /* Length of the word (letters, digits, '_') starting with a letter at pos; 0 if none. */
@@ -170,6 +182,7 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
     n->begin = i;
     if (i < p->len && (p->s[i] == '+' || p->s[i] == '-')) {
         n->negative = p->s[i] == '-';
+        n->text_negative = n->negative;
         i++;
     }
     size_t w = ck__lit_word_len(p, i);
@@ -188,18 +201,21 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
         return 1;
     }
     size_t digits = 0;
-    while (i < p->len && ck__lit_is_digit(p->s[i])) {
-        i++;
-        digits++;
-    }
+    size_t run = ck__lit_digit_run(p, i);
+    n->int_begin = i;
+    digits += run - i;
+    i = run;
+    n->nint = digits;
+    n->frac_begin = i;
     n->is_int = 1;
     if (i < p->len && p->s[i] == '.') {
         n->is_int = 0;
         i++;
-        while (i < p->len && ck__lit_is_digit(p->s[i])) {
-            i++;
-            digits++;
-        }
+        n->frac_begin = i;
+        run = ck__lit_digit_run(p, i);
+        n->nfrac = run - i;
+        digits += run - i;
+        i = run;
     }
     if (digits == 0) {
         if (i == n->begin) {
@@ -221,9 +237,14 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
                                  "malformed number '%s' (the exponent has no digits)", tok),
                    -1;
         }
+        const int exp_negative = p->s[i + 1] == '-';
         while (e < p->len && ck__lit_is_digit(p->s[e])) {
+            if (n->exp10 < CK__EXP10_SATURATED) {
+                n->exp10 = n->exp10 * 10 + (p->s[e] - '0');
+            }
             e++;
         }
+        n->exp10 = exp_negative ? -n->exp10 : n->exp10;
         n->is_int = 0;
         i = e;
     }
@@ -234,10 +255,19 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
 
 /* Reads a scalar literal: true/false, a real number, or a complex a+bj / a-bj / bj. */
 static int ck__lit_scalar(ck__lit *p, const ck_type *t, ck__scalar_lit *v) {
-    memset(v, 0, sizeof *v);
+    /* Field by field, not one memset: for this struct the compiler's memset is a rep stos,
+     * whose start-up cost was a tenth of reading a float64 literal. re is set by
+     * ck__lit_number (zeroed here for true/false); im is zeroed here (it is read for
+     * complex literals only). */
+    v->is_bool = 0;
+    v->bool_value = 0;
+    v->is_complex = 0;
+    memset(&v->im, 0, sizeof v->im);
+    v->end = p->pos;
     v->begin = p->pos;
     size_t w = ck__lit_word_len(p, p->pos);
     if (ck__lit_word_is(p, p->pos, w, "true") || ck__lit_word_is(p, p->pos, w, "false")) {
+        memset(&v->re, 0, sizeof v->re);
         v->is_bool = 1;
         v->bool_value = p->s[p->pos] == 't';
         p->pos += w;
@@ -337,8 +367,13 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
         *out = 0.0;
         return CK_OK;
     }
-    const char *end;
-    *out = ck__strtod_c(p->s + n->begin, &end);
+    /* Split already: straight to the library (the text itself when it has too many digits). */
+    const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
+                                     n->nfrac, n->exp10, n->text_negative};
+    const char *end = p->s + n->end;
+    if (!ck__decimal_to_double(&parts, out)) {
+        *out = ck__strtod_span_c(p->s + n->begin, n->end - n->begin, &end);
+    }
     if (end != p->s + n->end) {
         char tok[48];
         ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
@@ -350,17 +385,29 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
     return CK_OK;
 }
 
-/* The value of a number rounded once to float16/float32/float64, as a double. */
+/* The value of a number rounded once to float16/float32/float64, as a double: read once,
+ * straight to the kind (float32 and float16 are not read as a double first). */
 static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, double *out) {
-    CK_RETURN_IF_ERROR(ck__lit_num_double(p, n, out));
     if (n->special != 0 || n->end == n->begin || k == CK__F64) {
-        return CK_OK;
+        return ck__lit_num_double(p, n, out);
     }
-    const char *end;
+    const char *end = p->s + n->end;
     if (k == CK__F32) {
-        *out = (double)ck__strtof_c(p->s + n->begin, &end);
+        const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
+                                         n->nfrac, n->exp10, n->text_negative};
+        float f;
+        if (ck__decimal_to_float(&parts, &f)) {
+            *out = (double)f;
+        } else {
+            *out = (double)ck__strtof_span_c(p->s + n->begin, n->end - n->begin, &end);
+        }
     } else {
         *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
+    }
+    if (end != p->s + n->end) { /* as in ck__lit_num_double */
+        char tok[48];
+        ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
+        return ck__lit_error(p, CK_ERR_PARSE, n->begin, "malformed number '%s'", tok);
     }
     if (n->sign_apart) { /* exact: rounding is symmetric */
         *out = -*out;
@@ -374,6 +421,7 @@ typedef struct ck__lit_ctx {
     const ck__lit *p;
     const ck__scalar_lit *v;
     ck_type_id id;
+    int check_only; /* the checking pass into a float or complex type: no value is kept */
 } ck__lit_ctx;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -465,8 +513,23 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
     return CK_OK;
 }
 
+/* Whether a decimal's magnitude is certainly below 10^308 (float64), 10^38 (float32) or 10^4
+ * (float16), from its digits before the point and its exponent: it then cannot overflow
+ * the kind. */
+static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
+    const int64_t limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
+    return n->special == 0 && n->nint < (size_t)CK__EXP10_SATURATED &&
+           (int64_t)n->nint + n->exp10 <= limit;
+}
+
 /* A float component of kind k; finite text that rounds to infinity is an overflow. */
 static int ck__lit_float(const ck__lit_ctx *c, const ck__num *n, ck__fkind k, double *out) {
+    if (c->check_only && ck__lit_num_small(n, k)) {
+        /* The checking pass wants only errors, and this text has none to give: it is read
+         * once, when storing. */
+        *out = 0.0;
+        return CK_OK;
+    }
     CK_RETURN_IF_ERROR(ck__lit_num_float(c->p, n, k, out));
     if (isinf(*out) && n->special != CK__NUM_INF) {
         return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s",
@@ -500,7 +563,11 @@ static int ck__lit_complex(const ck__lit_ctx *c, ck__fkind k, double *re, double
 
 /* Converts v to type id and, when data is not NULL, stores it there. */
 static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id id, char *data) {
-    ck__lit_ctx c = {p, v, id};
+    /* Bool reads its value to check it (0 or 1 only); the float and complex types need none. */
+    const int floating = id == CK_TYPE_FLOAT16 || id == CK_TYPE_FLOAT32 ||
+                         id == CK_TYPE_FLOAT64 || id == CK_TYPE_COMPLEX64 ||
+                         id == CK_TYPE_COMPLEX128;
+    ck__lit_ctx c = {p, v, id, data == NULL && floating};
     int64_t s = 0;
     uint64_t u = 0;
     double re = 0.0;

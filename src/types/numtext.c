@@ -1,6 +1,10 @@
-/* src/types/numtext.c: see numtext.h. The C library does the decimal work (strtod and
- * printf are correctly rounded in glibc); this file pins the locale, makes float16 rounding
- * single, and searches for the shortest digit count that round-trips. */
+/* src/types/numtext.c: see numtext.h. float32 and float64 go through double-conversion
+ * (numtext_dc.cpp): its shortest digits, laid out here in Python's repr layout, and its
+ * correctly rounded reading of the decimal numbers this file finds in strtod's grammar.
+ * What it does not cover stays here: the rest of strtod's language (hexadecimal, inf,
+ * nan, no number) goes to strtod itself in the "C" locale, and float16 is ours: reading
+ * rounds to odd first so that the half is rounded once, and its shortest text is searched
+ * for with printf and reading back. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "types/numtext.h"
@@ -9,11 +13,13 @@
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/float16.h"
+#include "types/numtext_dc.h"
 
 static locale_t ck__c_locale = (locale_t)0;
 static pthread_once_t ck__c_locale_once = PTHREAD_ONCE_INIT;
@@ -34,7 +40,9 @@ static void ck__leave_c(locale_t old) {
     }
 }
 
-double ck__strtod_c(const char *s, const char **end) {
+/* The C library's strtod and strtof in the "C" locale: the text double-conversion is not
+ * given, and float16's directed roundings (they honour the current rounding mode). */
+static double ck__libc_strtod(const char *s, const char **end) {
     locale_t old = ck__enter_c();
     char *e;
     double d = strtod(s, &e);
@@ -43,7 +51,7 @@ double ck__strtod_c(const char *s, const char **end) {
     return d;
 }
 
-float ck__strtof_c(const char *s, const char **end) {
+static float ck__libc_strtof(const char *s, const char **end) {
     locale_t old = ck__enter_c();
     char *e;
     float f = strtof(s, &e);
@@ -52,13 +60,185 @@ float ck__strtof_c(const char *s, const char **end) {
     return f;
 }
 
+static int ck__nt_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+/* What strtod skips first: isspace() in the "C" locale. */
+static const char *ck__skip_space(const char *s) {
+    while (*s == ' ' || (*s >= '\t' && *s <= '\r')) {
+        s++;
+    }
+    return s;
+}
+
+/* Significant digits kept for double-conversion's Strtod: a text with more (rare: no value
+ * needs more than 17 to be read back) goes to it whole. */
+#define CK__DEC_DIGITS 800
+/* Beyond this power of ten (either way) CK__DEC_DIGITS digits are 0 or infinity. */
+#define CK__DEC_EXP_LIMIT 1000000
+
+/* Reads the decimal number strtod would read at s (no white space before it) into its
+ * parts: an optional sign, digits with an optional point and at least one digit, and an
+ * exponent when digits follow its 'e' and optional sign. One pass; digit runs are scanned
+ * up to `limit` eight bytes at a time (the number ends by limit: NULL when the caller does
+ * not know). Returns its length, or 0 when there is none, or when strtod would read
+ * something else there ("0x": hexadecimal). */
+static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal_parts *d) {
+    const char *p = s;
+    d->negative = *p == '-';
+    p += *p == '+' || *p == '-';
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        return 0;
+    }
+    d->int_digits = p;
+    p = limit != NULL ? ck__digit_run(p, limit) : p;
+    while (ck__nt_digit(*p)) {
+        p++;
+    }
+    d->nint = (size_t)(p - d->int_digits);
+    d->frac_digits = p;
+    d->nfrac = 0;
+    if (*p == '.') {
+        p++;
+        d->frac_digits = p;
+        p = limit != NULL ? ck__digit_run(p, limit) : p;
+        while (ck__nt_digit(*p)) {
+            p++;
+        }
+        d->nfrac = (size_t)(p - d->frac_digits);
+    }
+    if (d->nint + d->nfrac == 0) {
+        return 0; /* "", ".", "-.": no digit */
+    }
+    int64_t e = 0;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        const int eneg = *q == '-';
+        q += *q == '+' || *q == '-';
+        if (ck__nt_digit(*q)) {
+            for (; ck__nt_digit(*q); q++) {
+                if (e < CK__EXP10_SATURATED) {
+                    e = e * 10 + (*q - '0');
+                }
+            }
+            e = eneg ? -e : e;
+            p = q;
+        }
+    }
+    d->exp10 = e;
+    return (size_t)(p - s);
+}
+
+/* The parts' value through double-conversion (single: as a float, else a double); 0 when
+ * there are more significant digits than CK__DEC_DIGITS, or the library failed. */
+static int ck__parts_value(const ck__decimal_parts *d, int single, double *dv, float *fv) {
+    const char *ip = d->int_digits, *fp = d->frac_digits;
+    size_t nint = d->nint, nfrac = d->nfrac;
+    while (nint > 0 && *ip == '0') { /* leading zeros: not significant */
+        ip++;
+        nint--;
+    }
+    size_t frac_zeros = 0;
+    if (nint == 0) {
+        while (nfrac > 0 && *fp == '0') {
+            fp++;
+            nfrac--;
+            frac_zeros++;
+        }
+    }
+    if (nint + nfrac == 0) { /* zero */
+        *dv = d->negative ? -0.0 : 0.0;
+        *fv = d->negative ? -0.0f : 0.0f;
+        return 1;
+    }
+    if (nint + nfrac > CK__DEC_DIGITS) {
+        return 0;
+    }
+    /* Digits on one side of the point only are contiguous in the text already. */
+    char own[CK__DEC_DIGITS];
+    const char *digits = nfrac == 0 ? ip : nint == 0 ? fp : own;
+    if (digits == own) {
+        memcpy(own, ip, nint);
+        memcpy(own + nint, fp, nfrac);
+    }
+    /* Exact in 64 bits (text lengths and a saturated exponent), then clamped where the
+     * value is 0 or infinity anyway. */
+    int64_t x = d->exp10 - (int64_t)(frac_zeros + nfrac);
+    x = x > CK__DEC_EXP_LIMIT ? CK__DEC_EXP_LIMIT : x;
+    x = x < -CK__DEC_EXP_LIMIT ? -CK__DEC_EXP_LIMIT : x;
+    const int n = (int)(nint + nfrac);
+    if (single) {
+        if (!ck__dc_digits_to_float(digits, n, (int)x, fv)) {
+            return 0;
+        }
+        *fv = d->negative ? -*fv : *fv;
+        return 1;
+    }
+    if (!ck__dc_digits_to_double(digits, n, (int)x, dv)) {
+        return 0;
+    }
+    *dv = d->negative ? -*dv : *dv;
+    return 1;
+}
+
+int ck__decimal_to_double(const ck__decimal_parts *d, double *out) {
+    float unused;
+    return ck__parts_value(d, 0, out, &unused);
+}
+
+int ck__decimal_to_float(const ck__decimal_parts *d, float *out) {
+    double unused;
+    return ck__parts_value(d, 1, &unused, out);
+}
+
+/* strtod's reading, double-conversion's rounding: a decimal number goes to double-conversion
+ * (split, or whole when too long to split); anything else to strtod in the "C" locale. */
+static double ck__strtod_limit(const char *s, const char *limit, const char **end) {
+    const char *p = ck__skip_space(s);
+    ck__decimal_parts d;
+    const size_t n = ck__scan_decimal(p, limit, &d);
+    double v;
+    if (n != 0 && (ck__decimal_to_double(&d, &v) || ck__dc_strtod(p, n, &v))) {
+        *end = p + n;
+        return v;
+    }
+    return ck__libc_strtod(s, end);
+}
+
+static float ck__strtof_limit(const char *s, const char *limit, const char **end) {
+    const char *p = ck__skip_space(s);
+    ck__decimal_parts d;
+    const size_t n = ck__scan_decimal(p, limit, &d);
+    float v;
+    if (n != 0 && (ck__decimal_to_float(&d, &v) || ck__dc_strtof(p, n, &v))) {
+        *end = p + n;
+        return v;
+    }
+    return ck__libc_strtof(s, end);
+}
+
+double ck__strtod_c(const char *s, const char **end) {
+    return ck__strtod_limit(s, NULL, end);
+}
+float ck__strtof_c(const char *s, const char **end) {
+    return ck__strtof_limit(s, NULL, end);
+}
+double ck__strtod_span_c(const char *s, size_t len, const char **end) {
+    return ck__strtod_limit(s, s + len, end);
+}
+float ck__strtof_span_c(const char *s, size_t len, const char **end) {
+    return ck__strtof_limit(s, s + len, end);
+}
+
 #if defined(FE_DOWNWARD) && defined(FE_UPWARD)
-/* strtod under a directed rounding mode (strtod honours the current mode). */
+/* strtod under a directed rounding mode (the C library's strtod honours the current mode;
+ * double-conversion always rounds to nearest). */
 static double ck__strtod_c_round(const char *s, int mode) {
     int saved = fegetround();
     fesetround(mode);
     const char *e;
-    double d = ck__strtod_c(s, &e);
+    double d = ck__libc_strtod(s, &e);
     fesetround(saved);
     return d;
 }
@@ -98,22 +278,15 @@ static int ck__reads_back(const char *text, double v, ck__fkind k) {
     }
 }
 
-size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
-    if (isnan(v)) {
-        memcpy(buf, "nan", 4);
-        return 3;
-    }
-    if (isinf(v)) {
-        const char *s = v < 0 ? "-inf" : "inf";
-        size_t n = strlen(s);
-        memcpy(buf, s, n + 1);
-        return n;
-    }
-    /* Fewest significant digits that read back: more digits never hurt once enough, so the
-     * smallest such count is found by bisection. 17 digits always suffice for a double. */
+/* The shortest digits of |v| (finite, not zero) by search: the fewest significant digits
+ * whose correctly rounded printf text reads back. More digits never hurt once enough, so
+ * the count is found by bisection. float16's way (no library knows binary16), and the
+ * others' should double-conversion ever fail. v ~ 0.DIGITS x 10^*point; returns the count. */
+static int ck__shortest_by_search(double v, ck__fkind k, char *digits, int *point) {
     char sci[40];
     int lo = 1;
     int hi = k == CK__F16 ? 5 : k == CK__F32 ? 9 : 17;
+    v = fabs(v);
     locale_t old = ck__enter_c();
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
@@ -126,25 +299,49 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
     }
     snprintf(sci, sizeof sci, "%.*e", lo - 1, v);
     ck__leave_c(old);
-
-    /* sci is "[-]D[.DDD]e(+|-)XX": collect sign, digits and exponent, then lay them out. */
+    /* sci is "D[.DDD]e(+|-)XX". */
+    int nd = 0;
     const char *p = sci;
-    int negative = *p == '-';
-    if (negative) {
-        p++;
-    }
-    char digits[24];
-    size_t nd = 0;
     for (; *p != 'e'; p++) {
         if (*p != '.') {
             digits[nd++] = *p;
         }
     }
-    int exp10 = atoi(p + 1);
+    *point = atoi(p + 1) + 1;
+    return nd;
+}
+
+size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
+    if (isnan(v)) {
+        memcpy(buf, "nan", 4);
+        return 3;
+    }
+    if (isinf(v)) {
+        const char *s = v < 0 ? "-inf" : "inf";
+        size_t n = strlen(s);
+        memcpy(buf, s, n + 1);
+        return n;
+    }
+    /* Compared as bits: a caller's denormals-are-zero mode would make v == 0 of a
+     * subnormal true. */
+    const int negative = (ck__f64_bits(v) >> 63) != 0;
+    char digits[CK__DC_DIGITS + 8];
+    int nd = 0;
+    int dpoint = 1;
+    if ((ck__f64_bits(v) << 1) == 0) {
+        digits[nd++] = '0';
+    } else if (k == CK__F16 ||
+               (nd = ck__dc_shortest(fabs(v), k == CK__F32, digits, &dpoint)) == 0) {
+        nd = ck__shortest_by_search(v, k, digits, &dpoint);
+    }
     while (nd > 1 && digits[nd - 1] == '0') {
         nd--;
     }
+    const int exp10 = dpoint - 1; /* of the first digit: v ~ D.DDD x 10^exp10 */
+
+    /* Python's repr layout: fixed for 1e-4 <= |v| < 1e16, else D[.DDD]e(+|-)XX. */
     size_t n = 0;
+    const size_t nds = (size_t)nd;
     if (negative) {
         buf[n++] = '-';
     }
@@ -155,17 +352,17 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
             for (int i = -1; i > exp10; i--) {
                 buf[n++] = '0';
             }
-            memcpy(buf + n, digits, nd);
-            n += nd;
+            memcpy(buf + n, digits, nds);
+            n += nds;
         } else {
             size_t int_digits = (size_t)exp10 + 1;
             for (size_t i = 0; i < int_digits; i++) {
-                buf[n++] = i < nd ? digits[i] : '0';
+                buf[n++] = i < nds ? digits[i] : '0';
             }
-            if (nd > int_digits) {
+            if (nds > int_digits) {
                 buf[n++] = '.';
-                memcpy(buf + n, digits + int_digits, nd - int_digits);
-                n += nd - int_digits;
+                memcpy(buf + n, digits + int_digits, nds - int_digits);
+                n += nds - int_digits;
             } else if (point) {
                 buf[n++] = '.';
                 buf[n++] = '0';
@@ -173,13 +370,22 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
         }
     } else {
         buf[n++] = digits[0];
-        if (nd > 1) {
+        if (nds > 1) {
             buf[n++] = '.';
-            memcpy(buf + n, digits + 1, nd - 1);
-            n += nd - 1;
+            memcpy(buf + n, digits + 1, nds - 1);
+            n += nds - 1;
         }
-        n += (size_t)snprintf(buf + n, 8, "e%c%02d", exp10 < 0 ? '-' : '+',
-                              exp10 < 0 ? -exp10 : exp10);
+        /* At least two exponent digits ("1e-05", "5e-324"), written by hand: no printf
+         * per value. */
+        int e = exp10 < 0 ? -exp10 : exp10;
+        buf[n++] = 'e';
+        buf[n++] = exp10 < 0 ? '-' : '+';
+        if (e >= 100) {
+            buf[n++] = (char)('0' + e / 100);
+            e %= 100;
+        }
+        buf[n++] = (char)('0' + e / 10);
+        buf[n++] = (char)('0' + e % 10);
     }
     buf[n] = '\0';
     return n;

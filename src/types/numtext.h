@@ -1,27 +1,81 @@
 /* src/types/numtext.h: locale-independent conversions between decimal text and floating
  * point values, correctly rounded for float16/float32/float64, and shortest round-trip
- * formatting (never installed). */
+ * formatting (never installed). float32 and float64 go through double-conversion
+ * (numtext_dc.cpp); float16 is ours. None of them depends on the locale or on the caller's
+ * floating-point settings (rounding mode, flush-to-zero). */
 #ifndef CKERNEL_NUMTEXT_H
 #define CKERNEL_NUMTEXT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The floating formats a text can be rounded to. */
 typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
 
-/* strtod/strtof in the "C" locale (whatever the process or thread locale), reading the
- * longest valid prefix of s; *end is set like strtod's. */
+/* strtod/strtof in the "C" locale (whatever the process or thread locale): the longest
+ * prefix of s that strtod reads (leading white space, a sign, a decimal number, or
+ * hexadecimal, inf, infinity, nan, nan(...) in any case), the same value, correctly rounded
+ * to nearest even, and *end set as strtod sets it (s when nothing is read). errno says
+ * nothing (decimals never set it). */
 double ck__strtod_c(const char *s, const char **end);
 float ck__strtof_c(const char *s, const char **end);
+/* The same, for a caller that knows the number ends by s + len (the literal parser: s is
+ * still NUL-terminated, at s[len] or later): digits are then scanned eight at a time. */
+double ck__strtod_span_c(const char *s, size_t len, const char **end);
+float ck__strtof_span_c(const char *s, size_t len, const char **end);
+/* A decimal number already split by a caller's scanner (the literal parser): the digits
+ * before the point and after it (leading zeros allowed; not both empty), the exponent's
+ * value (saturated at +-CK__EXP10_SATURATED is exact enough: no text is that long), and the
+ * sign. */
+#define CK__EXP10_SATURATED ((int64_t)1 << 40)
+typedef struct ck__decimal_parts {
+    const char *int_digits;
+    size_t nint;
+    const char *frac_digits;
+    size_t nfrac;
+    int64_t exp10;
+    int negative;
+} ck__decimal_parts;
+/* Its value correctly rounded to nearest even, as ck__strtod_c/ck__strtof_c read the same
+ * text: 1, or 0 for more than 800 significant digits (the caller then reads the text). */
+int ck__decimal_to_double(const ck__decimal_parts *d, double *out);
+int ck__decimal_to_float(const ck__decimal_parts *d, float *out);
 /* Decimal text to binary16, rounded once to nearest even from the exact decimal value. */
 uint16_t ck__strtoh_c(const char *s, const char **end);
 
 /* Writes the shortest decimal that reads back (with the functions above) to the same value
- * of kind k, in Python repr layout: "0.1", "100.0", "1e+16", "1.5e-07", "nan", "-inf".
+ * of kind k (of several, the nearest; of two equally near, the one whose last digit is
+ * even), in Python repr layout: "0.1", "100.0", "1e+16", "1.5e-07", "nan", "-inf".
  * `point` adds ".0" to integral values in fixed layout (so they read as floats); complex
  * components are written without it ("1+2j"). `v` must be a value of kind k. Returns the
  * length; buf needs 32 bytes. */
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
+
+/* The end of the run of decimal digits at p, looking no further than limit. Eight bytes at
+ * a time while eight remain (a float64's text has about 17 digits, and byte by byte this
+ * scan was a fifth of reading one): a byte is a digit when its high nibble is 3 both as it
+ * is and plus 6. A carry out of a byte (>= 0xfa: not a digit) can only spoil the bytes
+ * after it, and the first non-digit is what counts. */
+static inline const char *ck__digit_run(const char *p, const char *limit) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    while (limit - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, sizeof x);
+        const uint64_t nibbles = UINT64_C(0xf0f0f0f0f0f0f0f0);
+        const uint64_t threes = UINT64_C(0x3030303030303030);
+        const uint64_t off = ((x & nibbles) ^ threes) |
+                             (((x + UINT64_C(0x0606060606060606)) & nibbles) ^ threes);
+        if (off != 0) {
+            return p + __builtin_ctzll(off) / 8;
+        }
+        p += 8;
+    }
+#endif
+    while (p < limit && *p >= '0' && *p <= '9') {
+        p++;
+    }
+    return p;
+}
 
 #endif

@@ -355,6 +355,19 @@ TEST(BenchCli, SelectionIsTimedPerOperation) {
     EXPECT_EQ(names, (std::vector<std::string>{"select/warm", "select/cold"}));
 }
 
+TEST(BenchCli, NumberTextIsTimedPerValueAgainstTheCLibrary) {
+    Json j = run_json("--filter text/ --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) {
+        check_result(r);  // ns_per_elem (per value), GB/s, both ratios, verified
+        names.push_back(r["workload"].str);
+        EXPECT_EQ(r["elements"].num, 1000000.0);
+        EXPECT_EQ(r["loop_ns_per_elem"].kind, Json::Number);  // snprintf("%.17g") / strtod
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"text/print/float64", "text/parse/float64"}));
+}
+
 TEST(BenchCli, ElementwiseAddHasEveryFigure) {
     Json j = run_json("--filter elementwise/add/ --repeat 1");
     ASSERT_EQ(j["results"].kind, Json::Array);

@@ -55,7 +55,9 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           // the JIT: each case composed (CK_EVAL_NO_JIT) and compiled (CK_EVAL_JIT), and builds
           "jit/small-inner/composed", "jit/small-inner/jit", "jit/add-int32+float64/composed",
           "jit/add-int32+float64/jit", "jit/compile/first", "jit/compile/steady",
-          "jit/compile/cache-hit"}) {
+          "jit/compile/cache-hit",
+          // number text: a million float64 printed and read through the literals
+          "text/print/float64", "text/parse/float64"}) {
         EXPECT_EQ(names.count(want), 1u) << want;
     }
     EXPECT_EQ(ckb_workload_name(ckb_workload_count()), nullptr);

@@ -191,6 +191,22 @@ TEST(Cli, InfoSaysWhetherNativeCallsAreAvailable) {
     EXPECT_NE(r.out.find(json + "\"jit\": {"), std::string::npos) << r.out;
 }
 
+// Number text (docs/design.md §6): the double-conversion linked in, in both forms.
+TEST(Cli, InfoNamesTheNumberTextLibrary) {
+    Result r = ckernel("info");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("  number text:   double-conversion " CK_DOUBLE_CONVERSION_VERSION
+                         " (float32, float64; linked in)\n"),
+              std::string::npos)
+        << r.out;
+    r = ckernel("info --json");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("\"number_text\": \"double-conversion " CK_DOUBLE_CONVERSION_VERSION
+                         "\", \"native_calls\": "),
+              std::string::npos)
+        << r.out;
+}
+
 // The huge-page policy (docs/design.md §5): on by default, off with the environment
 // variable; the system's mode is read from the kernel's own setting.
 TEST(Cli, InfoSaysWhetherHugePagesAreAdvised) {

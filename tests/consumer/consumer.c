@@ -1,6 +1,7 @@
 /* tests/consumer/consumer.c: a C program using the installed ckernel: builds a two-level
  * kernel that outgrows the inline buffer, runs it, calls a C function through a callable
- * (ck_callable_add_native, when the build has libffi; else checks the refusal), and checks
+ * (ck_callable_add_native, when the build has libffi; else checks the refusal), reads and
+ * prints float literals (the number text, double-conversion inside the library), and checks
  * that ckernel's allocator did not replace the process's malloc. Exit status 0 only when every check holds. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -120,6 +121,22 @@ int main(void) {
         CHECK(rc == CK_ERR_UNSUPPORTED);
 #endif
         ck_callable_decref(c);
+    }
+
+    /* Float literals: read correctly rounded and printed shortest (double-conversion, which
+     * the shared library links privately and the archive carries inside). */
+    {
+        ck_type *t = NULL;
+        ck_array *a = NULL;
+        char *text = NULL;
+        const char *lit = "[0.1, 0.30000000000000004, 1e+16, 5e-324, -1.5e-07, 100.0]";
+        CHECK(ck_type_parse("6 * float64", &t) == CK_OK);
+        CHECK(ck_array_parse(t, lit, &a) == CK_OK);
+        CHECK(a != NULL && ((const double *)(const void *)ck_array_data(a))[1] == 0.1 + 0.2);
+        CHECK(a != NULL && ck_array_format(a, &text) == CK_OK && strcmp(text, lit) == 0);
+        ck_free(text);
+        ck_array_free(a);
+        ck_type_decref(t);
     }
 
     /* The process's malloc must still be the C library's, not ckernel's jemalloc. */

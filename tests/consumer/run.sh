@@ -22,7 +22,9 @@ export MALLOC_CHECK_=3 # glibc aborts on any heap inconsistency
 count=0
 run() { echo "consumer: $*"; "$@"; count=$((count + 1)); }
 fail() { echo "consumer: FAILED: $*" >&2; exit 1; }
-uses_shared() { ldd "$1" | grep -q 'libckernel\.so'; }
+# (ldd's whole output first: under pipefail, grep -q quitting at its first match could
+# leave ldd to die of SIGPIPE and fail the check.)
+uses_shared() { local deps; deps=$(ldd "$1") && grep -q 'libckernel\.so' <<<"$deps"; }
 
 # ---- CMake ----
 cmake_consumer() { # name, extra cmake arguments...

@@ -1,8 +1,11 @@
 /* tools/ckernel/cmd_assign.c: `ckernel assign DST_TYPE SRC_TYPE LITERAL`: parses the
  * literal as SRC_TYPE, assigns it into a new DST_TYPE array, prints the result. */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -22,28 +25,43 @@ static const char assign_help[] =
     "  echo \"[[1], [2, 3]]\" | ckernel assign \"2 * var * float64\" \"2 * var * int8\" -\n";
 
 /* Standard input, whole, in ckernel memory; NULL (ck_malloc's message set) when it does not
- * fit. */
+ * fit. A file's size is known: one buffer for it (growing one by doubling copies the text
+ * and faults in fresh pages at every step); a pipe's buffer doubles when it is full and more
+ * comes. */
 static char *read_stdin(void) {
     size_t cap = 4096, len = 0;
+    struct stat st;
+    if (fstat(fileno(stdin), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < (unsigned long long)(SIZE_MAX / 2)) {
+        cap = (size_t)st.st_size + 1; /* + the NUL */
+    }
     char *buf = (char *)ck_malloc(cap);
     while (buf != NULL) {
-        size_t n = fread(buf + len, 1, cap - len - 1, stdin);
-        len += n;
-        if (n == 0) {
-            buf[len] = '\0';
-            return buf;
-        }
-        if (cap - len - 1 == 0) {
+        if (len + 1 == cap) { /* full: grow only if there is more */
+            int c = getc(stdin);
+            if (c == EOF) {
+                break;
+            }
             char *bigger = (char *)ck_malloc(cap * 2);
             if (bigger != NULL) {
                 memcpy(bigger, buf, len);
+                bigger[len++] = (char)c;
             }
             ck_free(buf);
             buf = bigger;
             cap *= 2;
+            continue;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, stdin);
+        len += n;
+        if (n == 0) {
+            break;
         }
     }
-    return NULL;
+    if (buf != NULL) {
+        buf[len] = '\0';
+    }
+    return buf;
 }
 
 int cmd_assign(int argc, char **argv) {

@@ -8,8 +8,8 @@
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
     "Prints the version, build options, allocator and allocation limit, CPU targets (compiled,\n"
-    "detected, chosen and why), threading backend and thread count, native calls (libffi) and\n"
-    "JIT availability of this ckernel.\n\n"
+    "detected, chosen and why), threading backend and thread count, the number text library\n"
+    "(double-conversion), native calls (libffi) and JIT availability of this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -123,13 +123,14 @@ int cmd_info(int argc, char **argv) {
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
                "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
-               "\"reason\": \"%s\"}, \"native_calls\": %s%s%s, \"jit\": %s}\n",
+               "\"reason\": \"%s\"}, \"number_text\": \"double-conversion %s\", "
+               "\"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), limit_json,
                cli_alloc_limit_origin(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
-               native != NULL ? "\"" : "", native != NULL ? native : "false",
+               CK_DOUBLE_CONVERSION_VERSION, native != NULL ? "\"" : "", native != NULL ? native : "false",
                native != NULL ? "\"" : "", jit_json);
     } else {
         printf("ckernel %s\n", ck_version_string());
@@ -158,6 +159,9 @@ int cmd_info(int argc, char **argv) {
             printf("  streaming:     stores to destinations of %zu bytes and more (%s)\n",
                    stream_min, ck_streaming_threshold_reason());
         }
+        /* Literals' float32/float64 text (float16's is ckernel's own). */
+        printf("  number text:   double-conversion %s (float32, float64; linked in)\n",
+               CK_DOUBLE_CONVERSION_VERSION);
         if (native != NULL) {
             printf("  native calls:  %s\n", native);
         } else {

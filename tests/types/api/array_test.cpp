@@ -4,8 +4,10 @@
 // every type, and allocation failure at every point of parsing a literal.
 #include <gtest/gtest.h>
 
+#include <clocale>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -190,6 +192,16 @@ const ScalarCase kScalars[] = {
     {"float64", "-1e-400", 0x8000000000000000u, 0, "-0"},
     {"float64", "9007199254740993", 0x4340000000000000u, 0, "9007199254740992"},
     {"float64", "2-0j", 0x4000000000000000u, 0, "2"},
+    // Around overflow: the checking pass reads these (their digits say they might overflow).
+    {"float64", "1.7976931348623158e308", 0x7fefffffffffffffu, 0, "1.7976931348623157e+308"},
+    {"float64", "0.000017976931348623157e313", 0x7fefffffffffffffu, 0,
+     "1.7976931348623157e+308"},
+    {"float64", "99999999999999999999e288", 0x7fe1ccf385ebc8a0u, 0, "1e+308"},
+    {"float32", "3.4028235677973362e38", 0x7f7fffff, 0, "3.4028235e+38"},
+    {"float16", "65519.99", 0x7bff, 0, "65500"},
+    {"float16", "9999", 0x70e2, 0, "10000"},
+    {"float64", "1000000000000000000000000000000000000000000000000000000000000"
+                "0000000000000000000000000000000000000000e-100", 0x3ff0000000000000u, 0, "1"},
     {"complex64", "1+2j", 0x400000003f800000u, 0, "1+2j"},
     {"complex64", "-0.5-1e3j", 0xc47a0000bf000000u, 0, "-0.5-1000j"},
     {"complex64", "2j", 0x4000000000000000u, 0, "0+2j"},
@@ -278,6 +290,13 @@ const BadLiteral kBad[] = {
     {"int16", "99999999999999999999999999999", CK_ERR_OVERFLOW, "out of range for int16"},
     {"float32", "1e39", CK_ERR_OVERFLOW, "value 1e39 is out of range for float32"},
     {"float64", "1e400", CK_ERR_OVERFLOW, "out of range for float64"},
+    {"float64", "1.7976931348623159e308", CK_ERR_OVERFLOW, "out of range for float64"},
+    {"float64", "-179769313486231580793728971405303415079934132710037826936173778980444968292764"
+                "750946649017977587207096330286416692887910946555547851940402630657488671505820"
+                "681908902000708383676273854845817711531764475730270069855571366959622842914819"
+                "860834936475292719074168444365510704342711559699508093042880177904174497792",
+     CK_ERR_OVERFLOW, "out of range for float64"},
+    {"float32", "3.4028235677973367e38", CK_ERR_OVERFLOW, "out of range for float32"},
     {"float16", "65520", CK_ERR_OVERFLOW, "value 65520 is out of range for float16"},
     {"complex64", "1e39j", CK_ERR_OVERFLOW, "out of range for complex64"},
     {"float64", "1+2j", CK_ERR_IMAGINARY, "value 1+2j has a non-zero imaginary part"},
@@ -459,6 +478,62 @@ TEST_F(TypesArray, EveryTypeRoundTripsValueByValue) {
     fill_and_round_trip<double>("10 * float64", doubles);
     fill_and_round_trip<float>("2 * complex64", {0.1f, -0.0f, 1e-45f, -3.0f});
     fill_and_round_trip<double>("2 * complex128", {0.1, -0.0, 5e-324, -INFINITY});
+}
+
+// A comma-decimal locale (installed, or compiled by tests/CMakeLists.txt; found through
+// LOCPATH) for the process while a test runs; empty() when none can be had.
+struct CommaLocale {
+    std::string name;
+    CommaLocale() {
+        for (const char *n : {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"}) {
+            if (std::setlocale(LC_ALL, n) != nullptr &&
+                std::localeconv()->decimal_point[0] == ',') {
+                name = n;
+                return;
+            }
+        }
+#ifdef CK_TEST_LOCPATH
+        setenv("LOCPATH", CK_TEST_LOCPATH, 1);
+        if (std::setlocale(LC_ALL, "de_DE.UTF-8") != nullptr &&
+            std::localeconv()->decimal_point[0] == ',') {
+            name = "de_DE.UTF-8";
+            return;
+        }
+#endif
+        std::setlocale(LC_ALL, "C");
+    }
+    ~CommaLocale() {
+        std::setlocale(LC_ALL, "C");
+        unsetenv("LOCPATH");
+    }
+};
+
+TEST_F(TypesArray, LiteralsIgnoreACommaDecimalLocale) {
+    CommaLocale loc;
+    if (loc.name.empty()) {
+        GTEST_SKIP() << "no comma-decimal locale is installed and localedef could not make one "
+                        "(Debian: locales)";
+    }
+    char *e = nullptr;
+    ASSERT_EQ(std::strtod("2.5", &e), 2.0) << loc.name << " is not in force";
+    const char *lit = "[0.1, -2.5e-07, 1e+16, 100, nan, -inf, 1125899906842624.2]";
+    tt::Array a;
+    ASSERT_EQ(parse("7 * float64", lit, a), CK_OK) << ck_last_error();
+    EXPECT_EQ(load<double>(ck_array_data(a.a)), 0.1);
+    EXPECT_EQ(load<double>(ck_array_data(a.a) + 8), -2.5e-7);
+    EXPECT_EQ(tt::format(a.a), lit);
+    tt::Array f;
+    ASSERT_EQ(parse("3 * float32", "[0.1, 3.4028235e+38, 1.5]", f), CK_OK) << ck_last_error();
+    EXPECT_EQ(load<float>(ck_array_data(f.a)), 0.1f);
+    EXPECT_EQ(tt::format(f.a), "[0.1, 3.4028235e+38, 1.5]");
+    tt::Array c;
+    ASSERT_EQ(parse("2 * complex128", "[1.5-2.25j, 0.5]", c), CK_OK) << ck_last_error();
+    EXPECT_EQ(tt::format(c.a), "[1.5-2.25j, 0.5+0j]");
+    tt::Array h;
+    ASSERT_EQ(parse("2 * float16", "[0.1, 1.00048828125]", h), CK_OK) << ck_last_error();
+    EXPECT_EQ(tt::format(h.a), "[0.1, 1]");
+    tt::Array bad;
+    EXPECT_EQ(parse("float64", "1,5", bad), CK_ERR_PARSE);
 }
 
 TEST_F(TypesArray, ArgumentErrors) {

@@ -1,14 +1,32 @@
 // tests/types/unit/numtext_test.cpp: decimal text <-> float16/float32/float64. Expected
 // strings are those of Python's repr() and NumPy's float16/float32 repr (shortest
-// round-trip), and expected halves are worked out by hand from the decimal value.
+// round-trip), and expected halves are worked out by hand from the decimal value. float32
+// and float64 go through double-conversion: millions of random bit patterns print and read
+// back bit for bit; printed digits are the C library's correctly rounded printf digits at
+// the same count, one digit fewer never reads back; reading is checked against the C
+// library's strtod_l/strtof_l in the "C" locale (value and end, for any text, decimals
+// around halfway points included); and neither a comma-decimal locale nor the caller's
+// floating-point settings (rounding mode, flush-to-zero) change anything.
+// tests/host/numtext_test.py compares the printed text with Python's repr itself.
 #include <gtest/gtest.h>
 
+#include <cfenv>
+#include <clocale>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <locale.h>
 #include <random>
 #include <string>
+#include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <xmmintrin.h>
+#define CKT_HAVE_MXCSR 1
+#endif
 
 extern "C" {
 #include "common/float16.h"
@@ -156,5 +174,542 @@ TEST(TypesNumText, RandomFloat32AndFloat64RoundTrip) {
         }
     }
 }
+
+// ---- float32 and float64 through double-conversion ----
+
+uint64_t bits64(double d) {
+    uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+}
+uint32_t bits32(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+double from64(uint64_t u) {
+    double d;
+    std::memcpy(&d, &u, sizeof d);
+    return d;
+}
+float from32(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+// The C library in the "C" locale: the oracle for reading, and for digits (glibc's printf
+// and strtod are correctly rounded).
+locale_t c_locale() {
+    static locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return loc;
+}
+double libc_strtod(const char *s, const char **end) {
+    char *e;
+    const double d = strtod_l(s, &e, c_locale());
+    *end = e;
+    return d;
+}
+float libc_strtof(const char *s, const char **end) {
+    char *e;
+    const float f = strtof_l(s, &e, c_locale());
+    *end = e;
+    return f;
+}
+// "D.DDDe+XX" with `digits` significant digits, correctly rounded (ties to even), as
+// (digits, exponent of the first one); the sign is dropped.
+std::pair<std::string, int> printf_digits(double v, int digits) {
+    locale_t old = uselocale(c_locale());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, std::fabs(v));
+    uselocale(old);
+    std::string d;
+    const char *p = buf;
+    for (; *p != 'e'; p++) {
+        if (*p != '.') d += *p;
+    }
+    return {d, std::atoi(p + 1)};
+}
+// The significant digits and the exponent of a text in repr layout ("-1.5e-07", "100.0").
+std::pair<std::string, int> text_digits(const std::string &text) {
+    std::string mant = text, d;
+    int exp = 0;
+    const size_t e = mant.find('e');
+    if (e != std::string::npos) {
+        exp = std::atoi(mant.c_str() + e + 1);
+        mant = mant.substr(0, e);
+    }
+    if (!mant.empty() && mant[0] == '-') mant = mant.substr(1);
+    const size_t point = mant.find('.');
+    const std::string ip = mant.substr(0, point);
+    const std::string fp = point == std::string::npos ? "" : mant.substr(point + 1);
+    std::string all = ip + fp;
+    int lead = static_cast<int>(ip.size()) - 1; // the exponent of all[0]
+    size_t z = 0;
+    while (z + 1 < all.size() && all[z] == '0') z++;
+    all = all.substr(z);
+    lead -= static_cast<int>(z);
+    while (all.size() > 1 && all.back() == '0') all.pop_back();
+    return {all, exp + lead};
+}
+bool is_power_of_two(double v) {
+    const uint64_t b = bits64(v) & 0x7fffffffffffffffu;
+    return b >= (uint64_t{1} << 52) ? (b & 0xfffffffffffffu) == 0 : (b & (b - 1)) == 0;
+}
+
+// What every finite value's text must satisfy: it reads back bit for bit (through ckernel and
+// through the C library), its digits are the correctly rounded ones at that count (a power
+// of two, whose lower neighbour is nearer, may take the other candidate), and one digit
+// fewer, correctly rounded, does not read back.
+template <typename F> void check_shortest(F v, ck__fkind k) {
+    const double d = static_cast<double>(v);
+    const std::string t = fmt(d, k);
+    const char *end = nullptr;
+    if (k == CK__F64) {
+        ASSERT_EQ(bits64(ck__strtod_c(t.c_str(), &end)), bits64(d)) << t;
+        ASSERT_EQ(*end, '\0') << t;
+        ASSERT_EQ(bits64(libc_strtod(t.c_str(), &end)), bits64(d)) << t;
+    } else {
+        const float f = static_cast<float>(v);
+        ASSERT_EQ(bits32(ck__strtof_c(t.c_str(), &end)), bits32(f)) << t;
+        ASSERT_EQ(*end, '\0') << t;
+        ASSERT_EQ(bits32(libc_strtof(t.c_str(), &end)), bits32(f)) << t;
+    }
+    ASSERT_EQ(t[0] == '-', std::signbit(d)) << t;
+    if (d == 0) {
+        return;
+    }
+    const auto mine = text_digits(t);
+    const int n = static_cast<int>(mine.first.size());
+    if (!is_power_of_two(d)) {
+        ASSERT_EQ(printf_digits(d, n), mine) << t;
+    }
+    if (n > 1) {
+        const auto fewer = printf_digits(d, n - 1);
+        const std::string s = fewer.first.substr(0, 1) + "." + fewer.first.substr(1) + "e" +
+                              std::to_string(fewer.second);
+        if (k == CK__F64) {
+            ASSERT_NE(bits64(libc_strtod(s.c_str(), &end)), bits64(d)) << t << " vs " << s;
+        } else {
+            ASSERT_NE(bits32(libc_strtof(s.c_str(), &end)), bits32(static_cast<float>(v)))
+                << t << " vs " << s;
+        }
+    }
+}
+
+TEST(TypesNumText, Float64TiesTakeTheEvenDigitLikePython) {
+    // Halfway between two shortest candidates: Python's repr (and correctly rounded printf)
+    // takes the even last digit; double-conversion alone would take the one farther from 0.
+    EXPECT_EQ(fmt(1125899906842624.25, CK__F64), "1125899906842624.2");
+    EXPECT_EQ(fmt(1125899906842624.75, CK__F64), "1125899906842624.8");
+    EXPECT_EQ(fmt(1125899906842625.25, CK__F64), "1125899906842625.2");
+    EXPECT_EQ(fmt(-1125899906842625.75, CK__F64), "-1125899906842625.8");
+    // 2^50 + k/4 for k odd is a tie at every k: both directions, against printf.
+    for (int k = 1; k < 4000; k += 2) {
+        const double v = 1125899906842624.0 + k * 0.25;
+        check_shortest(v, CK__F64);
+    }
+    // Further down, ties one and two decimals further right (v = odd * 2^-(r+1)).
+    for (uint64_t m = 1; m < 2000; m += 2) {
+        check_shortest(std::ldexp(static_cast<double>((uint64_t{1} << 52) + m), -3), CK__F64);
+        check_shortest(std::ldexp(static_cast<double>((uint64_t{1} << 52) + m), -6), CK__F64);
+        check_shortest(std::ldexp(static_cast<double>((uint64_t{1} << 52) + m), -9), CK__F64);
+    }
+}
+
+TEST(TypesNumText, Float32TiesTakeTheEvenDigitLikeNumPy) {
+    EXPECT_EQ(fmt(2097152.25, CK__F32), "2097152.2");
+    EXPECT_EQ(fmt(2097152.75, CK__F32), "2097152.8");
+    EXPECT_EQ(fmt(1048576.125, CK__F32), "1048576.1");
+    for (uint32_t m = 1; m < 4000; m += 2) {
+        check_shortest(std::ldexp(static_cast<float>((uint32_t{1} << 23) + m), -2), CK__F32);
+        check_shortest(std::ldexp(static_cast<float>((uint32_t{1} << 23) + m), -5), CK__F32);
+    }
+}
+
+TEST(TypesNumText, RandomFloat64BitPatternsAreShortestAndReadBack) {
+    std::mt19937_64 rng(20240611);
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t b = rng();
+        if (i % 16 == 1) {
+            b &= 0x800fffffffffffffu; // subnormal (or zero)
+        } else if (i % 16 == 2) {
+            b |= 0x7fe0000000000000u; // the largest binade
+        } else if (i % 16 == 3) {
+            b &= 0x801fffffffffffffu; // the smallest normal binade and below
+        }
+        const double d = from64(b);
+        if (std::isnan(d)) {
+            ASSERT_EQ(fmt(d, CK__F64), "nan");
+            continue;
+        }
+        check_shortest(d, CK__F64);
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(TypesNumText, RandomFloat32BitPatternsAreShortestAndReadBack) {
+    std::mt19937_64 rng(11);
+    for (int i = 0; i < 1000000; i++) {
+        uint32_t b = static_cast<uint32_t>(rng());
+        if (i % 16 == 1) {
+            b &= 0x807fffffu;
+        } else if (i % 16 == 2) {
+            b |= 0x7f000000u;
+            b &= 0xff7fffffu;
+        }
+        const float f = from32(b);
+        if (std::isnan(f)) {
+            ASSERT_EQ(fmt(static_cast<double>(f), CK__F32), "nan");
+            continue;
+        }
+        check_shortest(f, CK__F32);
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(TypesNumText, EveryPowerOfTwoAndTheExtremesReadBack) {
+    for (int e = -1074; e <= 1023; e++) {
+        check_shortest(std::ldexp(1.0, e), CK__F64);
+        check_shortest(-std::ldexp(1.0, e), CK__F64);
+        check_shortest(std::nextafter(std::ldexp(1.0, e), 0.0), CK__F64);
+        if (HasFatalFailure()) return;
+    }
+    for (int e = -149; e <= 127; e++) {
+        check_shortest(std::ldexp(1.0f, e), CK__F32);
+        check_shortest(std::nextafter(std::ldexp(1.0f, e), 0.0f), CK__F32);
+        if (HasFatalFailure()) return;
+    }
+    for (uint64_t b : {uint64_t{1}, uint64_t{2}, uint64_t{0x000fffffffffffff},
+                       uint64_t{0x0010000000000000}, uint64_t{0x7fefffffffffffff},
+                       uint64_t{0x7feffffffffffffe}, uint64_t{0x3ff0000000000001}}) {
+        check_shortest(from64(b), CK__F64);
+    }
+    for (uint32_t b = 1; b < 70000; b++) { // the smallest subnormal floats, every one
+        check_shortest(from32(b), CK__F32);
+        if (HasFatalFailure()) return;
+    }
+    EXPECT_EQ(fmt(from64(0x000fffffffffffff), CK__F64), "2.225073858507201e-308");
+    EXPECT_EQ(fmt(std::numeric_limits<double>::min(), CK__F64), "2.2250738585072014e-308");
+    EXPECT_EQ(fmt(static_cast<double>(std::numeric_limits<float>::min()), CK__F32),
+              "1.1754944e-38");
+    EXPECT_EQ(fmt(static_cast<double>(from32(0x007fffff)), CK__F32), "1.1754942e-38");
+}
+
+TEST(TypesNumText, LayoutFollowsPythonRepr) {
+    // Fixed from 1e-4 up to below 1e16, on the shortest digits' exponent.
+    EXPECT_EQ(fmt(9999999999999998.0, CK__F64), "9999999999999998.0");
+    EXPECT_EQ(fmt(1e16, CK__F64), "1e+16");
+    EXPECT_EQ(fmt(1.5e16, CK__F64), "1.5e+16");
+    EXPECT_EQ(fmt(0.0001, CK__F64), "0.0001");
+    EXPECT_EQ(fmt(0.00012345, CK__F64), "0.00012345");
+    EXPECT_EQ(fmt(9.9999e-05, CK__F64), "9.9999e-05");
+    EXPECT_EQ(fmt(1e100, CK__F64), "1e+100");
+    EXPECT_EQ(fmt(1.5e-100, CK__F64), "1.5e-100");
+    EXPECT_EQ(fmt(1e22, CK__F64), "1e+22");
+    EXPECT_EQ(fmt(123.456, CK__F64), "123.456");
+    EXPECT_EQ(fmt(-0.5, CK__F64), "-0.5");
+    // `point` 0 (complex components): no ".0" on integral values in fixed layout only.
+    EXPECT_EQ(fmt(100.0, CK__F64, 0), "100");
+    EXPECT_EQ(fmt(1e16, CK__F64, 0), "1e+16");
+    EXPECT_EQ(fmt(0.25, CK__F64, 0), "0.25");
+    EXPECT_EQ(fmt(-std::numeric_limits<double>::infinity(), CK__F64, 0), "-inf");
+    EXPECT_EQ(fmt(std::nan(""), CK__F32, 0), "nan");
+    EXPECT_EQ(fmt(-std::nan(""), CK__F64), "nan"); // every NaN prints as nan
+    EXPECT_EQ(fmt(-0.0, CK__F32), "-0.0");
+    EXPECT_EQ(fmt(static_cast<double>(1e-4f), CK__F32), "0.0001"); // NumPy says 1e-04
+    EXPECT_EQ(fmt(static_cast<double>(1e16f), CK__F32), "1e+16");
+    EXPECT_EQ(fmt(static_cast<double>(123456.79f), CK__F32), "123456.79");
+}
+
+// Random text in strtod's alphabet and beyond: signs, points, exponents, hexadecimal, inf,
+// nan and their spellings, white space, junk.
+std::string random_text(std::mt19937_64 &rng) {
+    static const char *const pieces[] = {
+        "0", "1", "2", "5", "7", "9", "00", "123", "4503599627370497", ".", ".", "e", "E", "+",
+        "-", "e+", "e-", "e3", "e-5", "e400", "e-400", " ", "\t", "\n", "x", "X", "0x", "0X",
+        "p", "p-3", "a", "f", "inf", "INF", "infinity", "Infinity", "nan", "NaN", "nan(", ")",
+        "nan(0x8)", ",", "j", "_", "999999999999999999999"};
+    std::string s;
+    const int n = static_cast<int>(rng() % 7);
+    for (int i = 0; i < n; i++) {
+        s += pieces[rng() % (sizeof pieces / sizeof pieces[0])];
+    }
+    return s;
+}
+
+TEST(TypesNumText, ReadsTheLanguageOfStrtod) {
+    // The value and the end pointer of strtod in the "C" locale, for any text: decimals go
+    // to double-conversion, the rest (hexadecimal, inf, nan, no number) to strtod itself.
+    std::mt19937_64 rng(99);
+    std::vector<std::string> texts = {
+        "", " ", "+", "-", ".", "-.", "+.e1", "e5", "1e", "1e+", "1e-", "1E5", "1.e5", ".5e-1",
+        "5.", "-0", "+0.0e0", "00000.00000", "0x", "0x1p3", "-0X1.8P1", "0x.8", "0xg", "inf",
+        "-Infinity", "infin", "nan", "NAN(123)", "nan(", " \t\n1.5x", "1,5", "1_000",
+        "1e99999999999999999999", "1e-99999999999999999999", "-1e400", "1e-400",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "4.9406564584124654e-324",
+        "1.7976931348623158e308", "1.7976931348623157e308", "1.797693134862315807e308",
+        "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.9999999999"};
+    for (int i = 0; i < 200000; i++) {
+        texts.push_back(random_text(rng));
+    }
+    for (const std::string &t : texts) {
+        const char *mine_end = nullptr, *ref_end = nullptr;
+        const double mine = ck__strtod_c(t.c_str(), &mine_end);
+        const double ref = libc_strtod(t.c_str(), &ref_end);
+        ASSERT_EQ(mine_end - t.c_str(), ref_end - t.c_str()) << "'" << t << "'";
+        if (std::isnan(ref)) {
+            ASSERT_TRUE(std::isnan(mine)) << "'" << t << "'";
+        } else {
+            ASSERT_EQ(bits64(mine), bits64(ref)) << "'" << t << "'";
+        }
+        const float mine_f = ck__strtof_c(t.c_str(), &mine_end);
+        const float ref_f = libc_strtof(t.c_str(), &ref_end);
+        ASSERT_EQ(mine_end - t.c_str(), ref_end - t.c_str()) << "'" << t << "'";
+        if (std::isnan(ref_f)) {
+            ASSERT_TRUE(std::isnan(mine_f)) << "'" << t << "'";
+        } else {
+            ASSERT_EQ(bits32(mine_f), bits32(ref_f)) << "'" << t << "'";
+        }
+    }
+}
+
+// The exact decimal expansion of a long double (x87: 64-bit significand), which holds the
+// midpoint of two adjacent doubles exactly; glibc's printf prints exact digits.
+std::string exact_decimal(long double v) {
+    char buf[1200];
+    locale_t old = uselocale(c_locale());
+    std::snprintf(buf, sizeof buf, "%.800Le", v);
+    uselocale(old);
+    std::string s(buf);
+    const size_t e = s.find('e');
+    std::string mant = s.substr(0, e), exp = s.substr(e);
+    while (mant.back() == '0') mant.pop_back();
+    if (mant.back() == '.') mant.pop_back();
+    return mant + exp;
+}
+
+void expect_reads_like_libc(const std::string &t) {
+    const char *e1 = nullptr, *e2 = nullptr;
+    const double a = ck__strtod_c(t.c_str(), &e1);
+    const double b = libc_strtod(t.c_str(), &e2);
+    ASSERT_EQ(bits64(a), bits64(b)) << t;
+    ASSERT_EQ(e1, e2) << t;
+    const float fa = ck__strtof_c(t.c_str(), &e1);
+    const float fb = libc_strtof(t.c_str(), &e2);
+    ASSERT_EQ(bits32(fa), bits32(fb)) << t;
+    ASSERT_EQ(e1, e2) << t;
+}
+
+TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
+    std::mt19937_64 rng(5);
+    // Random decimals: 1 to 40 significant digits, the point anywhere, exponents over the
+    // whole range and past it both ways.
+    for (int i = 0; i < 300000; i++) {
+        std::string t = rng() % 2 ? "-" : "";
+        const int nd = 1 + static_cast<int>(rng() % 40);
+        const int point = static_cast<int>(rng() % (nd + 1));
+        for (int k = 0; k < nd; k++) {
+            if (k == point && k > 0) t += '.';
+            t += static_cast<char>('0' + rng() % 10);
+        }
+        const int e = static_cast<int>(rng() % 700) - 350;
+        t += "e" + std::to_string(e);
+        expect_reads_like_libc(t);
+        if (HasFatalFailure()) return;
+    }
+    // Halfway between adjacent doubles, exactly and a hair either side: the ties that need
+    // every digit (hundreds of them for small values) to be read right.
+    for (int i = 0; i < 20000; i++) {
+        uint64_t b = rng() & 0x7fefffffffffffffu;
+        if (i % 4 == 0) b &= 0x001fffffffffffffu; // subnormal and smallest normal
+        const double lo = from64(b), hi = std::nextafter(lo, HUGE_VAL);
+        if (std::isinf(hi)) continue;
+        const long double mid = (static_cast<long double>(lo) + static_cast<long double>(hi)) / 2;
+        const std::string m = exact_decimal(mid);
+        expect_reads_like_libc(m);
+        const size_t e = m.find('e');
+        expect_reads_like_libc(m.substr(0, e) + "000000000000000000001" + m.substr(e));
+        std::string below = m.substr(0, e);
+        // one unit less in the last digit, then nines: just below the midpoint
+        size_t last = below.size() - 1;
+        if (below[last] != '.' && below[last] > '0') {
+            below[last]--;
+            expect_reads_like_libc(below + "99999999999999999999" + m.substr(e));
+        }
+        if (HasFatalFailure()) return;
+    }
+    // Halfway between adjacent floats (exact doubles), the same way.
+    for (int i = 0; i < 20000; i++) {
+        uint32_t b = static_cast<uint32_t>(rng()) & 0x7f7fffffu;
+        if (i % 4 == 0) b &= 0x00ffffffu;
+        const float lo = from32(b), hi = std::nextafter(lo, HUGE_VALF);
+        if (std::isinf(hi)) continue;
+        const double mid = (static_cast<double>(lo) + static_cast<double>(hi)) / 2;
+        const std::string m = exact_decimal(mid);
+        expect_reads_like_libc(m);
+        const size_t e = m.find('e');
+        expect_reads_like_libc(m.substr(0, e) + "00000000000000000001" + m.substr(e));
+        if (HasFatalFailure()) return;
+    }
+    // Long texts: more significant digits than the split buffer holds (800).
+    for (int i = 0; i < 200; i++) {
+        std::string t = "0.";
+        const int nd = 700 + static_cast<int>(rng() % 300);
+        for (int k = 0; k < nd; k++) t += static_cast<char>('0' + rng() % 10);
+        t += "e" + std::to_string(static_cast<int>(rng() % 600) - 300);
+        expect_reads_like_libc(t);
+        expect_reads_like_libc(std::string(1000, '0') + "1.5");
+        expect_reads_like_libc("1" + std::string(900, '0') + "e-900");
+        if (HasFatalFailure()) return;
+    }
+}
+
+// The literal parser hands numbers over split (ck__decimal_parts): the same values as the
+// text itself gives, zeros, signs, saturated exponents and too many digits included.
+TEST(TypesNumText, SplitDecimalsReadAsTheirText) {
+    struct Case {
+        const char *int_digits, *frac_digits;
+        int64_t exp10;
+        int negative;
+        const char *text;
+    };
+    const std::string zeros(1000, '0');
+    const std::string many = "1" + std::string(900, '7');
+    const Case cases[] = {
+        {"0", "1", 0, 0, "0.1"},
+        {"", "5", 0, 1, "-.5"},
+        {"3", "", 0, 0, "3."},
+        {"000123", "4500", -2, 0, "000123.4500e-2"},
+        {"0", "000000000000000000000000123", 40, 1, "-0.000000000000000000000000123e40"},
+        {"0", "0", 0, 1, "-0.0"},
+        {"", "000", 12345, 0, ".000e12345"},
+        {"1", "", CK__EXP10_SATURATED, 0, "1e99999999999999999999"},
+        {"1", "", -CK__EXP10_SATURATED, 1, "-1e-99999999999999999999"},
+        {"17976931348623158", "", 292, 0, "17976931348623158e292"},
+        {"2", "4703282292062327208828439643411068618252990130716238221279284125033775363510437593",
+         -324, 0, "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593e-324"},
+        {zeros.c_str(), "25", 0, 0, nullptr},  // 1000 leading zeros: still two digits
+    };
+    for (const Case &c : cases) {
+        const ck__decimal_parts parts = {c.int_digits, std::strlen(c.int_digits), c.frac_digits,
+                                         std::strlen(c.frac_digits), c.exp10, c.negative};
+        const std::string text =
+            c.text != nullptr ? c.text : std::string(c.int_digits) + "." + c.frac_digits;
+        const char *end = nullptr;
+        double d = -1;
+        ASSERT_EQ(ck__decimal_to_double(&parts, &d), 1) << text;
+        EXPECT_EQ(bits64(d), bits64(libc_strtod(text.c_str(), &end))) << text;
+        float f = -1;
+        ASSERT_EQ(ck__decimal_to_float(&parts, &f), 1) << text;
+        EXPECT_EQ(bits32(f), bits32(libc_strtof(text.c_str(), &end))) << text;
+    }
+    // More than 800 significant digits: not split; the caller reads the text.
+    const ck__decimal_parts big = {many.c_str(), many.size(), "", 0, -900, 0};
+    double d = 0;
+    EXPECT_EQ(ck__decimal_to_double(&big, &d), 0);
+}
+
+// ---- locale and floating-point environment ----
+
+// Switches the process to a comma-decimal locale: an installed one, or de_DE.UTF-8 compiled
+// into the build tree (tests/types/CMakeLists.txt, through LOCPATH). Gives "" when none.
+std::string enter_comma_locale() {
+    for (const char *name : {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8",
+                             "nl_NL.UTF-8", "ru_RU.UTF-8"}) {
+        if (std::setlocale(LC_ALL, name) != nullptr && std::localeconv()->decimal_point[0] == ',') {
+            return name;
+        }
+    }
+#ifdef CK_TEST_LOCPATH
+    setenv("LOCPATH", CK_TEST_LOCPATH, 1);
+    if (std::setlocale(LC_ALL, "de_DE.UTF-8") != nullptr &&
+        std::localeconv()->decimal_point[0] == ',') {
+        return "de_DE.UTF-8";
+    }
+    unsetenv("LOCPATH");
+#endif
+    std::setlocale(LC_ALL, "C");
+    return "";
+}
+
+TEST(TypesNumText, ACommaDecimalLocaleChangesNothing) {
+    const std::string name = enter_comma_locale();
+    if (name.empty()) {
+        GTEST_SKIP() << "no comma-decimal locale is installed and localedef could not make one "
+                        "(Debian: locales)";
+    }
+    // The locale is in force: the C library itself now stops at the point.
+    char *e = nullptr;
+    EXPECT_EQ(std::strtod("1.5", &e), 1.0) << name;
+    EXPECT_EQ(std::strtod("1,5", &e), 1.5) << name;
+    const char *end = nullptr;
+    EXPECT_EQ(ck__strtod_c("1.5", &end), 1.5);
+    EXPECT_EQ(*end, '\0');
+    EXPECT_EQ(ck__strtod_c("1,5", &end), 1.0);
+    EXPECT_EQ(*end, ',');
+    EXPECT_EQ(ck__strtof_c("2.25e1", &end), 22.5f);
+    EXPECT_EQ(ck__strtod_c("0x1.8p1", &end), 3.0); // hexadecimal: strtod's own path
+    EXPECT_EQ(ck__strtod_c("-inf", &end), -std::numeric_limits<double>::infinity());
+    EXPECT_EQ(h("0.1"), 0x2e66);
+    EXPECT_EQ(fmt(1.5, CK__F64), "1.5");
+    EXPECT_EQ(fmt(0.1, CK__F32), "0.1");
+    EXPECT_EQ(fmt(1.5e-7, CK__F64), "1.5e-07");
+    EXPECT_EQ(fmt(1125899906842624.25, CK__F64), "1125899906842624.2");
+    EXPECT_EQ(fmt(ck__half_to_double(0x3c01), CK__F16), "1.001");
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 20000; i++) {
+        const double d = from64(rng() & 0x7fefffffffffffffu);
+        const std::string t = fmt(d, CK__F64);
+        ASSERT_EQ(t.find(','), std::string::npos) << t;
+        ASSERT_EQ(bits64(ck__strtod_c(t.c_str(), &end)), bits64(d)) << t;
+    }
+    std::setlocale(LC_ALL, "C");
+    unsetenv("LOCPATH");
+}
+
+// Rounding mode and flush modes of the caller, set for one scope.
+struct RoundingMode {
+    int saved = std::fegetround();
+    explicit RoundingMode(int mode) { std::fesetround(mode); }
+    ~RoundingMode() { std::fesetround(saved); }
+};
+
+void expect_default_environment_results() {
+    const char *end = nullptr;
+    EXPECT_EQ(bits64(ck__strtod_c("0.1", &end)), bits64(0.1));
+    EXPECT_EQ(bits64(ck__strtod_c("-0.1", &end)), bits64(-0.1));
+    EXPECT_EQ(bits64(ck__strtod_c("1.2345678901234567", &end)), bits64(1.2345678901234567));
+    EXPECT_EQ(bits64(ck__strtod_c("5e-324", &end)), uint64_t{1});
+    EXPECT_EQ(bits64(ck__strtod_c("2.2250738585072011e-308", &end)), uint64_t{0x000fffffffffffff});
+    EXPECT_EQ(bits32(ck__strtof_c("0.1", &end)), bits32(0.1f));
+    EXPECT_EQ(bits32(ck__strtof_c("1e-45", &end)), uint32_t{1});
+    EXPECT_EQ(bits32(ck__strtof_c("1.17549421e-38", &end)), uint32_t{0x007fffff});
+    EXPECT_EQ(fmt(0.1, CK__F64), "0.1");
+    EXPECT_EQ(fmt(2.0 / 3.0, CK__F64), "0.6666666666666666");
+    EXPECT_EQ(fmt(from64(1), CK__F64), "5e-324");
+    EXPECT_EQ(fmt(from64(0x000fffffffffffff), CK__F64), "2.225073858507201e-308");
+    EXPECT_EQ(fmt(1125899906842624.25, CK__F64), "1125899906842624.2");
+}
+
+TEST(TypesNumText, TheCallersRoundingModeChangesNothing) {
+    for (int mode : {FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO}) {
+        RoundingMode m(mode);
+        expect_default_environment_results();
+        EXPECT_EQ(std::fegetround(), mode); // given back
+    }
+}
+
+#ifdef CKT_HAVE_MXCSR
+TEST(TypesNumText, FlushToZeroAndDenormalsAreZeroChangeNothing) {
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | 0x8040u); // FTZ | DAZ, as -ffast-math sets them
+    // Subnormal results compared as bits only: any arithmetic here would flush them.
+    expect_default_environment_results();
+    const unsigned after = _mm_getcsr();
+    _mm_setcsr(saved);
+    EXPECT_EQ(after & 0xffc0u, (saved | 0x8040u) & 0xffc0u); // the caller's modes given back
+}
+#endif
 
 } // namespace
