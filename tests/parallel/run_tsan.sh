@@ -37,7 +37,7 @@ if grep -q '^ck_types_unit_tests:' <<<"$available"; then
 fi
 if grep -q '^ck_assign_tests:' <<<"$available"; then
   targets+=(ck_assign_tests)
-  filters[ck_assign_tests]='*Thread*'
+  filters[ck_assign_tests]='*Thread*:*Parallel*'
 fi
 if grep -q '^ck_jit_tests:' <<<"$available"; then
   targets+=(ck_jit_tests)
