@@ -345,6 +345,7 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
     p.dst_blockref = NULL;
     p.dst_elem_size = 0;
     p.dst_elem_align = 0;
+    p.dst_elem_before = 0;
     if (w->dt->id == CK_TYPE_FIXED_DIM) {
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)w->dam;
         CK_RETURN_IF_ERROR(check_fixed_arrmeta(w->dt, dm, "destination"));
@@ -358,9 +359,14 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
         p.dst_stride = dm->stride;
         p.dst_offset = dm->offset;
         p.dst_blockref = dm->blockref;
-        p.dst_elem_size = delem->data_size;
-        p.dst_elem_align = delem->data_alignment;
         w->dam += sizeof(ck_var_dim_arrmeta);
+        /* A row allocated here must hold what the element's arrmeta reaches (a host's
+         * padded strides or field offsets may reach past its data size). */
+        intptr_t lo, hi;
+        ck__arrmeta_extent(delem, w->dam, &lo, &hi);
+        p.dst_elem_before = lo < 0;
+        p.dst_elem_size = hi > 0 ? (size_t)hi : 0;
+        p.dst_elem_align = delem->data_alignment;
     }
     w->dbits |= (uintptr_t)p.dst_stride | (uintptr_t)p.dst_offset;
     p.dim = w->dim;

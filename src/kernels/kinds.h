@@ -117,7 +117,12 @@ typedef struct ck__var_dim_params {
     ck__dim_side dst_kind;
     intptr_t dst_size, dst_stride, dst_offset;
     ck_memblock *dst_blockref; /* var destination: where to allocate (borrowed) */
+    /* The bytes one destination element spans from its start under its arrmeta (its data
+     * size in C order; more with a host's padded strides or field offsets), what a row
+     * allocated here must give each element; dst_elem_before: the arrmeta reaches before
+     * the element's start, so no row can be allocated for it. */
     size_t dst_elem_size, dst_elem_align;
+    int dst_elem_before;
     int dim; /* the dimension's number in the whole destination type (0..63), for messages */
     int nsrc;
     ck__var_side src[16];

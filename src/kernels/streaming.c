@@ -101,10 +101,13 @@ static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr
     ck_prefix *child = ck_child(self, CK__STREAMING_CHILD);
     ck_strided_fn fn = ck_prefix_strided(child);
     const size_t dsz = k->dst_size;
-    if (dst_stride != (intptr_t)dsz || count * dsz < 4 * CK__STREAM_LINE) {
+    /* Lines must hold whole elements: a complex is aligned to its component only, so one
+     * at an odd multiple of that straddles line boundaries and runs through the leaf. */
+    if (dst_stride != (intptr_t)dsz || count * dsz < 4 * CK__STREAM_LINE ||
+        (uintptr_t)dst % dsz != 0) {
         return fn(child, dst, dst_stride, src, src_stride, count);
     }
-    /* Elements are aligned to their size, which divides 64: lines hold whole elements. */
+    /* The destination is aligned to the element's size, which divides 64. */
     const size_t head = ((CK__STREAM_LINE - (uintptr_t)dst % CK__STREAM_LINE) % CK__STREAM_LINE) / dsz;
     const size_t per_line = CK__STREAM_LINE / dsz;
     const size_t body = (count - head) / per_line * per_line;

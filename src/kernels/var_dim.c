@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* 56 bytes plus 16 per source: with one source 72, so that a fixed dim over a ragged dim
  * over a leaf (40 + 72 + 16) fits the builder's 128 inline bytes. Each side needs a size
@@ -27,7 +28,7 @@ typedef struct ck__var_dim {
     uint8_t dst_kind;   /* ck__dim_side */
     uint8_t dim;        /* this dimension's number in the destination, for messages */
     uint8_t nsrc;
-    uint8_t pad;
+    uint8_t dst_elem_before; /* ck__var_dim_params' */
     ck__var_src src[]; /* nsrc of them */
 } ck__var_dim;
 #if UINTPTR_MAX == UINT64_MAX
@@ -65,6 +66,11 @@ static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
                                      "the destination is unallocated and its arrmeta has no "
                                      "arena memory block to allocate from");
     }
+    if (k->dst_elem_before) {
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+                                     "cannot allocate an unallocated destination whose element "
+                                     "arrmeta reaches before the element's start");
+    }
     if (k->dst_stride < 0 || (n > 1 && (size_t)k->dst_stride < k->dst_elem_size)) {
         return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
                                      "cannot allocate an unallocated destination with stride %td "
@@ -90,7 +96,9 @@ static int source_row(const ck__var_dim *k, int j, char *src, char **sp, intptr_
     *ss = k->src[j].stride;
     switch (src_kind(k, j)) {
     case CK__DIM_VAR: {
-        const ck_var_data *sv = (const ck_var_data *)src;
+        ck_var_data v; /* a copy: the slot may be misaligned (a host's odd strides) */
+        memcpy(&v, src, sizeof v);
+        const ck_var_data *sv = &v;
         if (sv->begin == NULL) {
             return k->nsrc == 1
                        ? ck__set_located_error(CK_ERR_UNINITIALIZED, CK__VAR_WHAT, k->dim,
@@ -140,9 +148,12 @@ static CK__KERNEL_ALIGN int var_dim_single(ck_prefix *self, char *dst, char *con
     char *dp;
     intptr_t dn;
     if (k->dst_kind == CK__DIM_VAR) {
-        ck_var_data *dv = (ck_var_data *)dst;
+        ck_var_data v; /* a copy: the slot may be misaligned (a host's odd strides) */
+        memcpy(&v, dst, sizeof v);
+        ck_var_data *dv = &v;
         if (dv->begin == NULL) {
             CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, ns == 1 ? sn[0] : common));
+            memcpy(dst, dv, sizeof *dv);
             dp = dv->begin;
         } else {
             if (dv->size > (size_t)INTPTR_MAX) {
@@ -216,6 +227,7 @@ int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *
     k->dst_stride = p->dst_stride;
     k->dst_elem_size = (uint32_t)p->dst_elem_size;
     k->dst_elem_align = (uint32_t)p->dst_elem_align;
+    k->dst_elem_before = (uint8_t)(p->dst_elem_before != 0);
     k->dim = (uint8_t)p->dim;
     for (int j = 0; j < p->nsrc; j++) {
         k->src_kinds |= (uint32_t)p->src[j].kind << (2 * j);

@@ -31,3 +31,27 @@ void ck_arrmeta_release(const ck_type *t, char *arrmeta) {
     }
     ck__type_kind_of(t->id)->arrmeta_release(t, arrmeta);
 }
+
+void ck__arrmeta_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi) {
+    ck__type_kind_of(t->id)->extent(t, arrmeta, lo, hi);
+}
+
+/* [lo, hi) widened to take in [a, b) shifted by `by`; saturated when it overflows. */
+void ck__extent_union(intptr_t *lo, intptr_t *hi, intptr_t a, intptr_t b, intptr_t by) {
+    if (a == b) {
+        return; /* nothing there */
+    }
+    intptr_t sa, sb;
+    if (__builtin_add_overflow(a, by, &sa) || __builtin_add_overflow(b, by, &sb)) {
+        *lo = INTPTR_MIN;
+        *hi = INTPTR_MAX;
+        return;
+    }
+    if (*lo == *hi) {
+        *lo = sa;
+        *hi = sb;
+        return;
+    }
+    *lo = sa < *lo ? sa : *lo;
+    *hi = sb > *hi ? sb : *hi;
+}

@@ -70,9 +70,17 @@ static void scalar_arrmeta_nothing(const ck_type *t, char *arrmeta) {
     (void)arrmeta;
 }
 
-const ck__type_kind ck__scalar_kind_ops = {scalar_release,           scalar_equal,
-                                           scalar_format,            scalar_arrmeta_construct,
-                                           scalar_arrmeta_nothing,   scalar_arrmeta_nothing};
+/* Scalars (and options, var dims and pointers: their own slot): the data size from 0. */
+void ck__slot_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi) {
+    (void)arrmeta;
+    *lo = 0;
+    *hi = (intptr_t)t->data_size;
+}
+
+const ck__type_kind ck__scalar_kind_ops = {scalar_release,         scalar_equal,
+                                           scalar_format,          scalar_arrmeta_construct,
+                                           scalar_arrmeta_nothing, scalar_arrmeta_nothing,
+                                           ck__slot_extent};
 
 const ck__type_kind *ck__type_kind_of(ck_type_id id) {
     switch (id) {

@@ -148,9 +148,32 @@ static void ref_release_arrmeta(const ck_type *t, char *arrmeta) {
     element_release(t, arrmeta);
 }
 
-const ck__type_kind ck__fixed_dim_kind_ops = {level_release,   level_equal,  fixed_format,
-                                              fixed_construct, fixed_incref, fixed_release_arrmeta};
-const ck__type_kind ck__var_dim_kind_ops = {level_release, level_equal, var_format,
-                                            var_construct, ref_incref,  ref_release_arrmeta};
+/* The first and the last element's extents: strides of any sign, elements of any shape. */
+static void fixed_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi) {
+    ck_fixed_dim_arrmeta m;
+    memcpy(&m, arrmeta, sizeof m);
+    *lo = *hi = 0;
+    if (m.dim_size <= 0) {
+        return;
+    }
+    intptr_t elo, ehi, last;
+    ck__arrmeta_extent(t->element, arrmeta + sizeof m, &elo, &ehi);
+    ck__extent_union(lo, hi, elo, ehi, 0);
+    if (__builtin_mul_overflow(m.dim_size - 1, m.stride, &last)) {
+        *lo = INTPTR_MIN;
+        *hi = INTPTR_MAX;
+        return;
+    }
+    ck__extent_union(lo, hi, elo, ehi, last);
+}
+
+const ck__type_kind ck__fixed_dim_kind_ops = {level_release,         level_equal,
+                                              fixed_format,          fixed_construct,
+                                              fixed_incref,          fixed_release_arrmeta,
+                                              fixed_extent};
+const ck__type_kind ck__var_dim_kind_ops = {level_release, level_equal,         var_format,
+                                            var_construct, ref_incref,          ref_release_arrmeta,
+                                            ck__slot_extent};
 const ck__type_kind ck__pointer_kind_ops = {level_release,     level_equal, pointer_format,
-                                            pointer_construct, ref_incref,  ref_release_arrmeta};
+                                            pointer_construct, ref_incref,  ref_release_arrmeta,
+                                            ck__slot_extent};

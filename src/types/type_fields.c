@@ -307,6 +307,18 @@ static void fields_release_arrmeta(const ck_type *t, char *arrmeta) {
     }
 }
 
+/* Every field's extent at its offset from the arrmeta. */
+static void fields_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi) {
+    *lo = *hi = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+        intptr_t off, flo, fhi;
+        memcpy(&off, arrmeta + i * sizeof off, sizeof off);
+        ck__arrmeta_extent(t->fields[i], arrmeta + t->arrmeta_offsets[i], &flo, &fhi);
+        ck__extent_union(lo, hi, flo, fhi, off);
+    }
+}
+
 /* Tuples and structs share them: a struct is a tuple with names. */
 const ck__type_kind ck__fields_kind_ops = {fields_release,   fields_equal,  fields_format,
-                                           fields_construct, fields_incref, fields_release_arrmeta};
+                                           fields_construct, fields_incref, fields_release_arrmeta,
+                                           fields_extent};

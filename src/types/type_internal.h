@@ -49,7 +49,18 @@ typedef struct ck__type_kind {
     void (*arrmeta_incref)(const ck_type *t, char *arrmeta);
     /* Drops each blockref reference and sets it to NULL. */
     void (*arrmeta_release)(const ck_type *t, char *arrmeta);
+    /* The bytes a value of t with this arrmeta touches, from its start: [*lo, *hi) (empty:
+     * lo == hi == 0). A var dim or a pointer is its own slot (its elements live elsewhere).
+     * An extent that overflows gives lo = INTPTR_MIN, hi = INTPTR_MAX. */
+    void (*extent)(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi);
 } ck__type_kind;
+
+/* t's extent under its arrmeta (the kind's operation), and the union of two extents (the
+ * second shifted by `by`), both in arrmeta.c. */
+void ck__arrmeta_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi);
+void ck__extent_union(intptr_t *lo, intptr_t *hi, intptr_t a, intptr_t b, intptr_t by);
+/* The extent of a value that is its own slot: [0, data_size) (type.c). */
+void ck__slot_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi);
 
 const ck__type_kind *ck__type_kind_of(ck_type_id id);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,

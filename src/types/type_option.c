@@ -161,4 +161,5 @@ static void option_release_arrmeta(const ck_type *t, char *arrmeta) {
 }
 
 const ck__type_kind ck__option_kind_ops = {option_release,   option_equal,  option_format,
-                                           option_construct, option_incref, option_release_arrmeta};
+                                           option_construct, option_incref, option_release_arrmeta,
+                                           ck__slot_extent};

@@ -193,4 +193,98 @@ TEST_F(Var, CheckedErrorsInsideRaggedRows) {
     EXPECT_EQ(dst.str(), "[[1, 2], [3, 4]]");
 }
 
+TEST_F(Var, AnAllocatedRowHoldsWhatTheElementsArrmetaReaches) {
+    // var * 2 * int32 whose elements are padded by the host: inner stride 8, so an element
+    // reaches 12 bytes (not its 8-byte data size). A row the kernel allocates gives each
+    // element its 12 bytes; elements closer than that, or reaching before their start, are
+    // refused before anything is written (found by the composition fuzzer: a row sized by
+    // the data size was overrun).
+    ckt::Type t("var * 2 * int32");
+    ck_memblock *arena = nullptr;
+    ASSERT_EQ(ck_arena_new(0, &arena), CK_OK);
+    int32_t src[600 * 2];
+    for (int i = 0; i < 1200; ++i) src[i] = i;
+    struct Meta {
+        ck_var_dim_arrmeta v;
+        ck_fixed_dim_arrmeta f;
+    };
+    const Meta sam = {{nullptr, 8, 0}, {2, 4}};
+    auto run = [&](intptr_t row_stride, intptr_t inner_stride, ck_var_data *d) {
+        const Meta dam = {{arena, row_stride, 0}, {2, inner_stride}};
+        ck_var_data s = {reinterpret_cast<char *>(src), 600};
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        int rc = ck_make_assign(&b, &off, t.get(), reinterpret_cast<const char *>(&dam), t.get(),
+                                reinterpret_cast<const char *>(&sam), CK_REQUEST_SINGLE, nullptr);
+        char *sp = reinterpret_cast<char *>(&s);
+        if (rc == CK_OK) rc = ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(d), &sp);
+        ck_builder_destroy(&b);
+        return rc;
+    };
+    ck_var_data d = {nullptr, 0};
+    ASSERT_EQ(run(16, 8, &d), CK_OK) << ck_last_error();
+    ASSERT_EQ(d.size, 600u);
+    for (int i = 0; i < 600; ++i) {
+        int32_t x0, x1;
+        std::memcpy(&x0, d.begin + 16 * i, 4);
+        std::memcpy(&x1, d.begin + 16 * i + 8, 4);
+        ASSERT_EQ(x0, 2 * i) << i;
+        ASSERT_EQ(x1, 2 * i + 1) << i;
+    }
+    ck_var_data e = {nullptr, 0};
+    EXPECT_EQ(run(8, 8, &e), CK_ERR_INVALID);
+    EXPECT_EQ(std::string(ck_last_error()),
+              "var dimension 0: cannot allocate an unallocated destination with stride 8 for "
+              "elements of 12 bytes");
+    EXPECT_EQ(e.begin, nullptr);
+    EXPECT_EQ(run(16, -4, &e), CK_ERR_INVALID);
+    EXPECT_EQ(std::string(ck_last_error()),
+              "var dimension 0: cannot allocate an unallocated destination whose element "
+              "arrmeta reaches before the element's start");
+    ck_memblock_decref(arena);
+}
+
+TEST_F(Var, RowSlotsAtOddAddressesAreReadAndWrittenWhole) {
+    // 2 * var * int32 with the var slots 17 bytes apart (a host's packed layout): the slots
+    // are read and written with memcpy, never through a misaligned ck_var_data pointer.
+    ckt::Type t("2 * var * int32");
+    ck_memblock *arena = nullptr;
+    ASSERT_EQ(ck_arena_new(0, &arena), CK_OK);
+    alignas(8) unsigned char sbuf[64] = {0}, dbuf[64] = {0};
+    int32_t rows[2][2] = {{5, 6}, {7, 8}};
+    for (int r = 0; r < 2; ++r) {
+        const ck_var_data v = {reinterpret_cast<char *>(rows[r]), 2};
+        std::memcpy(sbuf + 1 + 17 * r, &v, sizeof v);
+    }
+    struct Meta {
+        ck_fixed_dim_arrmeta f;
+        ck_var_dim_arrmeta v;
+    };
+    const Meta sam = {{2, 17}, {nullptr, 4, 0}}, dam = {{2, 17}, {arena, 4, 0}};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_assign(&b, &off, t.get(), reinterpret_cast<const char *>(&dam), t.get(),
+                             reinterpret_cast<const char *>(&sam), CK_REQUEST_SINGLE, &ctx),
+              CK_OK)
+        << ck_last_error();
+    char *sp = reinterpret_cast<char *>(sbuf + 1);
+    ASSERT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(dbuf + 1), &sp), CK_OK)
+        << ck_last_error();
+    ck_builder_destroy(&b);
+    for (int r = 0; r < 2; ++r) {
+        ck_var_data v;
+        std::memcpy(&v, dbuf + 1 + 17 * r, sizeof v);
+        ASSERT_EQ(v.size, 2u);
+        int32_t x[2];
+        std::memcpy(x, v.begin, sizeof x);
+        EXPECT_EQ(x[0], rows[r][0]);
+        EXPECT_EQ(x[1], rows[r][1]);
+    }
+    ck_memblock_decref(arena);
+}
+
 }  // namespace

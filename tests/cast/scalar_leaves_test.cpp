@@ -2,7 +2,8 @@
 // src/kernels/scalar_assign.dispatch.c) for all 14 x 14 pairs x 4 error modes, single and
 // strided, called through the kernel ABI exactly as the composition calls them.
 //
-// The expected results come from an oracle that shares nothing with the code under test: every
+// The expected results come from an oracle (tests/support/scalar_oracle.c, shared with the
+// composition fuzzer) that shares nothing with the code under test: every
 // source value is held exactly as a long double (x86's 64-bit significand holds every int64,
 // uint64, float and double), the rules of docs/design.md §7 are applied with exact long double
 // comparisons, float32/float64 results are C's own long double -> float/double conversions (one
@@ -21,12 +22,12 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
-#include "half_exact.hpp"
 extern "C" {
 #include "common/float16.h"
 #include "kernels/scalar_leaves.h"
 }
 #include "float16_ref.h"
+#include "scalar_oracle.h"
 #include "scalar_assign.dispatch.h"  // generated: the targets this build compiled
 
 // One table per compiled target (scalar_assign.dispatch.c compiled with each target's flags).
@@ -43,269 +44,49 @@ constexpr int kModes = CK_NUM_ERRMODES;
 const char *const kModeNames[kModes] = {"nocheck", "overflow", "fractional", "inexact"};
 
 // ---------------------------------------------------------------------------------------
-// Types
+// The oracle (tests/support/scalar_oracle.c, shared with the composition fuzzer)
 // ---------------------------------------------------------------------------------------
-// kind: B bool, S signed, U unsigned, H float16, F float32, D float64, C complex
-struct TInfo {
-    ck_type_id id;
-    const char *name;
-    size_t size;
-    size_t align;
-    char kind;
-    int bits;              // integers: width; floats: storage width; complex: component width
-    ck_type_id component;  // complex: the component type; else itself
-};
-
-const TInfo kTypes[CK_NUM_SCALAR_TYPES] = {
-    {CK_TYPE_BOOL, "bool", 1, 1, 'B', 8, CK_TYPE_BOOL},
-    {CK_TYPE_INT8, "int8", 1, 1, 'S', 8, CK_TYPE_INT8},
-    {CK_TYPE_INT16, "int16", 2, 2, 'S', 16, CK_TYPE_INT16},
-    {CK_TYPE_INT32, "int32", 4, 4, 'S', 32, CK_TYPE_INT32},
-    {CK_TYPE_INT64, "int64", 8, 8, 'S', 64, CK_TYPE_INT64},
-    {CK_TYPE_UINT8, "uint8", 1, 1, 'U', 8, CK_TYPE_UINT8},
-    {CK_TYPE_UINT16, "uint16", 2, 2, 'U', 16, CK_TYPE_UINT16},
-    {CK_TYPE_UINT32, "uint32", 4, 4, 'U', 32, CK_TYPE_UINT32},
-    {CK_TYPE_UINT64, "uint64", 8, 8, 'U', 64, CK_TYPE_UINT64},
-    {CK_TYPE_FLOAT16, "float16", 2, 2, 'H', 16, CK_TYPE_FLOAT16},
-    {CK_TYPE_FLOAT32, "float32", 4, 4, 'F', 32, CK_TYPE_FLOAT32},
-    {CK_TYPE_FLOAT64, "float64", 8, 8, 'D', 64, CK_TYPE_FLOAT64},
-    {CK_TYPE_COMPLEX64, "complex64", 8, 4, 'C', 32, CK_TYPE_FLOAT32},
-    {CK_TYPE_COMPLEX128, "complex128", 16, 8, 'C', 64, CK_TYPE_FLOAT64},
-};
+using TInfo = ckt_scalar_info;
+using Elem = ckt_elem;
+using Expect = ckt_expect;
 
 const TInfo &T(int id) {
-    return kTypes[id];
-}
-bool is_int(const TInfo &t) {
-    return t.kind == 'S' || t.kind == 'U' || t.kind == 'B';
-}
-bool is_real_float(const TInfo &t) {
-    return t.kind == 'H' || t.kind == 'F' || t.kind == 'D';
+    return *ckt_scalar(id);
 }
 long double int_min(const TInfo &t) {
-    if (t.kind != 'S') {
-        return 0.0L;
-    }
-    return -std::ldexp(1.0L, t.bits - 1);
+    return ckt_int_min(&t);
 }
 long double int_max(const TInfo &t) {
-    if (t.kind == 'B') {
-        return 1.0L;
-    }
-    return std::ldexp(1.0L, t.kind == 'S' ? t.bits - 1 : t.bits) - 1.0L;
+    return ckt_int_max(&t);
 }
-
-// One element, with room and alignment for any scalar.
-struct Elem {
-    alignas(16) unsigned char b[16];
-};
-
-// ---------------------------------------------------------------------------------------
-// float16 by definition
-// ---------------------------------------------------------------------------------------
-using ckt::half_pos;
-using ckt::half_value;
-using ckt::round_to_half;
-
-// ---------------------------------------------------------------------------------------
-// Exact values
-// ---------------------------------------------------------------------------------------
-struct Real {
-    bool nan;
-    long double x;  // exact value (±inf allowed) when !nan
-};
-struct Value {
-    Real re, im;  // im is exactly +0 for real sources
-};
-
+long double half_value(uint16_t h) {
+    return ckt_half_value(h);
+}
+long double half_pos(uint16_t h) {
+    return ckt_half_pos(h);
+}
+uint16_t round_to_half(long double v) {
+    return ckt_round_to_half(v);
+}
+void put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
+    ckt_put_low_bytes(out, bits, size);
+}
+uint64_t bits_of_integer(long double t) {
+    return ckt_bits_of_integer(t);
+}
 template <class U>
 U load(const unsigned char *p) {
     U u;
     std::memcpy(&u, p, sizeof u);
     return u;
 }
-
-Real real_of(long double x) {
-    return Real{std::isnan(x), std::isnan(x) ? 0.0L : x};
-}
-
-Value decode(const TInfo &t, const unsigned char *p) {
-    Value v{{false, 0.0L}, {false, 0.0L}};
-    switch (t.id) {
-    case CK_TYPE_BOOL: v.re.x = p[0] != 0 ? 1.0L : 0.0L; break;
-    case CK_TYPE_INT8: v.re.x = load<int8_t>(p); break;
-    case CK_TYPE_INT16: v.re.x = load<int16_t>(p); break;
-    case CK_TYPE_INT32: v.re.x = load<int32_t>(p); break;
-    case CK_TYPE_INT64: v.re.x = static_cast<long double>(load<int64_t>(p)); break;
-    case CK_TYPE_UINT8: v.re.x = load<uint8_t>(p); break;
-    case CK_TYPE_UINT16: v.re.x = load<uint16_t>(p); break;
-    case CK_TYPE_UINT32: v.re.x = load<uint32_t>(p); break;
-    case CK_TYPE_UINT64: v.re.x = static_cast<long double>(load<uint64_t>(p)); break;
-    case CK_TYPE_FLOAT16: v.re = real_of(half_value(load<uint16_t>(p))); break;
-    case CK_TYPE_FLOAT32: v.re = real_of(load<float>(p)); break;
-    case CK_TYPE_FLOAT64: v.re = real_of(load<double>(p)); break;
-    case CK_TYPE_COMPLEX64:
-        v.re = real_of(load<float>(p));
-        v.im = real_of(load<float>(p + 4));
-        break;
-    default:
-        v.re = real_of(load<double>(p));
-        v.im = real_of(load<double>(p + 8));
-        break;
-    }
-    return v;
-}
-
-// ---------------------------------------------------------------------------------------
-// The oracle
-// ---------------------------------------------------------------------------------------
-struct Expect {
-    int status = CK_OK;
-    Elem out{};          // the destination element when status == CK_OK
-    bool nan[2] = {false, false};  // float parts that must merely be NaN (payload free)
-};
-
-// Low `size` bytes of a two's complement 64-bit pattern (little endian).
-void put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
-    static_assert(sizeof(uint64_t) == 8, "");
-    unsigned char all[8];
-    std::memcpy(all, &bits, 8);
-    std::memcpy(out, all, size);
-}
-uint64_t bits_of_integer(long double t) {  // t integral in [-2^63, 2^64)
-    if (t < 0) {
-        return static_cast<uint64_t>(static_cast<int64_t>(t));
-    }
-    return static_cast<uint64_t>(t);
-}
-
-// One real part into a real destination type `d` (bool, int, or float).
-int real_rule(const TInfo &d, const Real &v, int mode, bool src_int, unsigned char *out,
-              bool *out_nan) {
-    const bool checked = mode >= CK_ERRMODE_OVERFLOW;
-    if (d.kind == 'B') {
-        if (checked && (v.nan || (v.x != 0 && v.x != 1))) {
-            return CK_ERR_OVERFLOW;
-        }
-        out[0] = (v.nan || v.x != 0) ? 1 : 0;
-        return CK_OK;
-    }
-    if (d.kind == 'S' || d.kind == 'U') {
-        if (v.nan) {
-            if (checked) {
-                return CK_ERR_OVERFLOW;
-            }
-            put_low_bytes(out, 0, d.size);
-            return CK_OK;
-        }
-        const long double t = std::isinf(v.x) ? v.x : std::trunc(v.x);
-        const bool in_range = t >= int_min(d) && t <= int_max(d);
-        if (!in_range) {
-            if (checked) {
-                return CK_ERR_OVERFLOW;
-            }
-            if (src_int) {  // wraps
-                put_low_bytes(out, bits_of_integer(v.x), d.size);
-            } else {  // saturates
-                put_low_bytes(out, bits_of_integer(t < int_min(d) ? int_min(d) : int_max(d)),
-                              d.size);
-            }
-            return CK_OK;
-        }
-        if (mode >= CK_ERRMODE_FRACTIONAL && t != v.x) {
-            return CK_ERR_FRACTIONAL;
-        }
-        put_low_bytes(out, bits_of_integer(t), d.size);
-        return CK_OK;
-    }
-    // floats
-    if (v.nan) {
-        *out_nan = true;
-        return CK_OK;
-    }
-    long double r;
-    if (d.kind == 'H') {
-        const uint16_t h = round_to_half(v.x);
-        r = half_value(h);
-        std::memcpy(out, &h, 2);
-    } else if (d.kind == 'F') {
-        const float f = static_cast<float>(v.x);  // one rounding from the exact value
-        r = f;
-        std::memcpy(out, &f, 4);
-    } else {
-        const double g = static_cast<double>(v.x);
-        r = g;
-        std::memcpy(out, &g, 8);
-    }
-    if (checked && std::isinf(r) && !std::isinf(v.x)) {
-        return CK_ERR_OVERFLOW;
-    }
-    if (mode >= CK_ERRMODE_INEXACT && r != v.x) {
-        return CK_ERR_INEXACT;
-    }
-    return CK_OK;
-}
-
 Expect oracle(const TInfo &d, const TInfo &s, int mode, const unsigned char *src) {
-    Expect e;
-    if (d.id == s.id) {  // plain bit-exact copy
-        std::memcpy(e.out.b, src, s.size);
-        return e;
-    }
-    const Value v = decode(s, src);
-    const bool src_int = is_int(s);
-    if (s.kind == 'C' && d.kind != 'C') {
-        if (mode >= CK_ERRMODE_OVERFLOW && (v.im.nan || v.im.x != 0)) {
-            e.status = CK_ERR_IMAGINARY;
-            return e;
-        }
-        if (d.kind == 'B' && mode == CK_ERRMODE_NOCHECK) {
-            e.out.b[0] = (v.re.nan || v.re.x != 0 || v.im.nan || v.im.x != 0) ? 1 : 0;
-            return e;
-        }
-    }
-    if (d.kind == 'C') {
-        const TInfo &c = T(d.component);
-        e.status = real_rule(c, v.re, mode, src_int, e.out.b, &e.nan[0]);
-        if (e.status == CK_OK) {
-            e.status = real_rule(c, v.im, mode, src_int, e.out.b + c.size, &e.nan[1]);
-        }
-        return e;
-    }
-    e.status = real_rule(d, v.re, mode, src_int, e.out.b, &e.nan[0]);
-    return e;
+    return ckt_oracle(d.id, s.id, mode, src);
 }
-
-bool bits_are_nan(const TInfo &c, const unsigned char *p) {
-    switch (c.kind) {
-    case 'H': {
-        const uint16_t h = load<uint16_t>(p);
-        return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
-    }
-    case 'F': return std::isnan(load<float>(p));
-    default: return std::isnan(load<double>(p));
-    }
-}
-
 // An element written by the leaf against the expectation: bit-exact, except where the
 // oracle only says "NaN".
 bool matches(const TInfo &d, const Expect &e, const unsigned char *got) {
-    if (d.kind != 'C' && !is_real_float(d)) {
-        return std::memcmp(e.out.b, got, d.size) == 0;
-    }
-    const TInfo &c = d.kind == 'C' ? T(d.component) : d;
-    const int parts = d.kind == 'C' ? 2 : 1;
-    for (int k = 0; k < parts; k++) {
-        const unsigned char *g = got + k * c.size;
-        if (e.nan[k]) {
-            if (!bits_are_nan(c, g)) {
-                return false;
-            }
-        } else if (std::memcmp(e.out.b + k * c.size, g, c.size) != 0) {
-            return false;
-        }
-    }
-    return true;
+    return ckt_oracle_matches(d.id, &e, got) != 0;
 }
 
 std::string hex(const unsigned char *p, size_t n) {

@@ -1,0 +1,1361 @@
+/* tests/fuzz/fuzz_compose_ref.c: the composition fuzzer's reference interpreter. It knows
+ * nothing of kernels: it walks the destination and the sources element by element, in C
+ * order, following the arrmeta as docs/design.md §6 defines it (fixed dimensions, var rows
+ * {begin, size} with the level's offset and stride, pointers plus their offset, field
+ * offsets, the NA values of options), and applies the rules of §7 (shapes, broadcasting,
+ * unallocated rows, NULL pointers, error modes), §10 (the built-ins' arithmetic, the
+ * argument and result casts of a call) and §12 (records matched by name or position, runs of
+ * identical fields copied as bytes, forward NA). Scalar conversions come from the shared
+ * long-double oracle (tests/support/scalar_oracle.c).
+ *
+ * It records what the kernel must do: whether it builds (or the first build error, in the
+ * composition's documented walk order: pointers, then dimensions from the outside, then
+ * records and leaves), every destination element's expected bytes, every element or row that
+ * fails with its status and message, and every destination row the kernel is to allocate. It
+ * does not stop at a failure: a kernel whose order is not C order may report any failing
+ * element (fuzz_compose.c says what is asserted when). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "fuzz_compose.h"
+
+static intptr_t get_ip(const char *p) {
+    intptr_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The bytes an element reaches from its start under its arrmeta, as docs/design.md §7 says
+ * a row the kernel allocates must hold them: a scalar, an option, a var dim or a pointer its
+ * own slot; a fixed dim its first and last elements (strides of any sign); a record its
+ * fields at their arrmeta offsets (padding after the last field not included). [lo, hi);
+ * empty when lo == hi. */
+static void extent_union(intptr_t *lo, intptr_t *hi, int *any, intptr_t a, intptr_t b) {
+    if (b <= a) {
+        return;
+    }
+    if (!*any || a < *lo) {
+        *lo = a;
+    }
+    if (!*any || b > *hi) {
+        *hi = b;
+    }
+    *any = 1;
+}
+
+static void alloc_extent(const fz_type *t, const char *am, intptr_t *lo, intptr_t *hi) {
+    intptr_t l = 0, h = 0;
+    int any = 0;
+    switch (t->kind) {
+    case FZ_FIXED: {
+        const intptr_t n = get_ip(am), s = get_ip(am + 8);
+        if (n > 0) {
+            intptr_t el, eh;
+            alloc_extent(t->el, am + 16, &el, &eh);
+            extent_union(&l, &h, &any, el, eh);
+            extent_union(&l, &h, &any, el + (n - 1) * s, eh + (n - 1) * s);
+        }
+        break;
+    }
+    case FZ_TUPLE:
+    case FZ_STRUCT:
+        for (int i = 0; i < t->nf; i++) {
+            intptr_t fl, fh;
+            const intptr_t off = get_ip(am + 8 * i);
+            alloc_extent(t->f[i], am + t->fam[i], &fl, &fh);
+            extent_union(&l, &h, &any, off + fl, off + fh);
+        }
+        break;
+    default:
+        extent_union(&l, &h, &any, 0, (intptr_t)t->size);
+        break;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* ---- recording ---- */
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem) {
+    if (n < *cap) {
+        return p;
+    }
+    const size_t c = *cap ? 2 * *cap : 256;
+    void *q = realloc(p, c * elem);
+    CKF_CHECK(q != NULL, "out of memory in the reference");
+    *cap = c;
+    return q;
+}
+
+static fz_write *add_write(fz_expect *x, fz_loc at, uint32_t size, fz_write_kind kind) {
+    x->writes = (fz_write *)grow(x->writes, &x->cap_writes, x->nwrites, sizeof *x->writes);
+    fz_write *w = &x->writes[x->nwrites++];
+    memset(w, 0, sizeof *w);
+    w->loc = at;
+    w->size = size;
+    w->kind = kind;
+    w->seq = x->seq++;
+    return w;
+}
+
+static fz_fail *add_fail(fz_expect *x, int status, const char *prefix) {
+    x->fails = (fz_fail *)grow(x->fails, &x->cap_fails, x->nfails, sizeof *x->fails);
+    fz_fail *f = &x->fails[x->nfails++];
+    memset(f, 0, sizeof *f);
+    f->status = status;
+    f->seq = x->seq++;
+    snprintf(f->prefix, sizeof f->prefix, "%s", prefix);
+    return f;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void set_text(fz_fail *f, int i, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->text[i], sizeof f->text[i], fmt, ap);
+    va_end(ap);
+    if (f->ntext < i + 1) {
+        f->ntext = i + 1;
+    }
+}
+
+void fz_expect_free(fz_expect *x) {
+    free(x->writes);
+    free(x->rows);
+    free(x->fails);
+    memset(x, 0, sizeof *x);
+}
+
+/* ---- walking state ---- */
+
+typedef struct ref_ctx {
+    intptr_t idx[64]; /* the index of every enclosing dimension, outermost first */
+    int nidx;
+    int dim;          /* destination dimensions above (var dimensions are named by it) */
+    intptr_t call;    /* the element's index in the strided call that reaches it; -1: single */
+    char prefix[256]; /* "field a: " for every record on the way */
+} ref_ctx;
+
+typedef struct ref_state {
+    const fz_case *c;
+    fz_expect *x;
+} ref_state;
+
+static fz_loc loc_add(fz_loc l, intptr_t off) {
+    l.at += (uintptr_t)off;
+    return l;
+}
+
+static fz_loc real_loc(const void *p) {
+    fz_loc l = {-1, (uintptr_t)p};
+    return l;
+}
+
+/* Destination bytes as they are before the kernel runs: the fuzzer's memory, or zeros in a
+ * row the kernel allocates (an arena gives zero-filled memory). */
+static void read_dst(const ref_state *r, fz_loc l, void *out, size_t n) {
+    (void)r;
+    if (l.row >= 0) {
+        memset(out, 0, n);
+    } else {
+        memcpy(out, (const void *)l.at, n);
+    }
+}
+
+static void push_index(ref_ctx *ctx, intptr_t i) {
+    if (ctx->nidx < 64) {
+        ctx->idx[ctx->nidx++] = i;
+    }
+}
+
+/* "var dimension D at [i][j]: body": a located error (docs/design.md §4). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void located(ref_state *r, const ref_ctx *ctx, int status, const char *fmt, ...) {
+    char body[FZ_MSG], path[FZ_MSG];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    size_t used = 0;
+    path[0] = '\0';
+    for (int i = 0; i < ctx->nidx && used < sizeof path; i++) {
+        used += (size_t)snprintf(path + used, sizeof path - used, "%s[%td]", i == 0 ? " at " : "",
+                                 ctx->idx[i]);
+    }
+    /* A located message carries no field names: the location replaces them. */
+    fz_fail *f = add_fail(r->x, status, "");
+    set_text(f, 0, "var dimension %d%s: %s", ctx->dim, path, body);
+}
+
+/* ---- scalars ---- */
+
+static int is_na(ck_type_id id, const unsigned char *p) {
+    return memcmp(p, ck_option_na_bytes(ck_type_scalar(id)), ckt_scalar(id)->size) == 0;
+}
+
+/* A float part's fraction, left-aligned in 52 bits, and its sign. */
+static void nan_parts(int kind, const unsigned char *p, uint64_t *frac, uint64_t *sign) {
+    if (kind == 'H') {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        *frac = (uint64_t)(h & 0x3ff) << 42;
+        *sign = h >> 15;
+    } else if (kind == 'F') {
+        uint32_t u;
+        memcpy(&u, p, 4);
+        *frac = (uint64_t)(u & 0x7fffffu) << 29;
+        *sign = u >> 31;
+    } else {
+        uint64_t u;
+        memcpy(&u, p, 8);
+        *frac = u & 0xfffffffffffffull;
+        *sign = u >> 63;
+    }
+}
+
+/* The NaN a conversion gives on x86 (SSE, F16C, and float16.h alike): the sign and the top
+ * of the payload kept, the quiet bit set. docs/design.md leaves payloads free; the model
+ * only decides whether a converted NaN lands on an option's NA. */
+static void nan_convert(int dkind, int skind, const unsigned char *src, unsigned char *out) {
+    uint64_t frac, sign;
+    nan_parts(skind, src, &frac, &sign);
+    frac |= (uint64_t)1 << 51;
+    if (dkind == 'H') {
+        const uint16_t h = (uint16_t)(sign << 15 | 0x7c00 | (frac >> 42));
+        memcpy(out, &h, 2);
+    } else if (dkind == 'F') {
+        const uint32_t u = (uint32_t)(sign << 31 | 0x7f800000u | (frac >> 29));
+        memcpy(out, &u, 4);
+    } else {
+        const uint64_t u = sign << 63 | 0x7ff0000000000000ull | frac;
+        memcpy(out, &u, 8);
+    }
+}
+
+/* The oracle's conversion with its free NaN parts filled in by the model, so the value can
+ * be computed with and compared with an NA. */
+static ckt_expect convert(ck_type_id d, ck_type_id s, int mode, const unsigned char *src) {
+    ckt_expect e = ckt_oracle(d, s, mode, src);
+    if (e.status != CK_OK || (!e.nan[0] && !e.nan[1])) {
+        return e;
+    }
+    const ckt_scalar_info *di = ckt_scalar(d), *si = ckt_scalar(s);
+    const ckt_scalar_info *dc = ckt_scalar(di->component), *sc = ckt_scalar(si->component);
+    for (int k = 0; k < 2; k++) {
+        if (e.nan[k]) {
+            /* part k of the destination comes from part k of the source (its real part when
+             * the source is real, which is then the NaN) */
+            const unsigned char *sp = src + (si->kind == 'C' ? (size_t)k * sc->size : 0);
+            nan_convert(dc->kind, sc->kind, sp, e.out.b + (size_t)k * dc->size);
+        }
+    }
+    return e;
+}
+
+/* ---- arithmetic (docs/design.md §10) ---- */
+
+static uint64_t load_u(const unsigned char *p, size_t n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+
+static int64_t load_s(const unsigned char *p, size_t n) {
+    const uint64_t u = load_u(p, n);
+    const int sh = 64 - 8 * (int)n;
+    return (int64_t)(u << sh) >> sh;
+}
+
+static void mark_nan(ckt_expect *e, ck_type_id id) {
+    const ckt_scalar_info *t = ckt_scalar(id);
+    if (t->kind == 'C') {
+        const ckt_scalar_info *c = ckt_scalar(t->component);
+        e->nan[0] = ckt_bits_are_nan(c->id, e->out.b);
+        e->nan[1] = ckt_bits_are_nan(c->id, e->out.b + c->size);
+    } else if (t->kind == 'H' || t->kind == 'F' || t->kind == 'D') {
+        e->nan[0] = ckt_bits_are_nan(id, e->out.b);
+    }
+}
+
+static float half_to_float(const unsigned char *p) {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return (float)ckt_half_value(h);
+}
+
+static void float_to_half(float f, unsigned char *out) {
+    uint16_t h;
+    if (isnan(f)) {
+        unsigned char b[4];
+        memcpy(b, &f, 4);
+        nan_convert('H', 'F', b, out);
+        return;
+    }
+    h = ckt_round_to_half((long double)f);
+    memcpy(out, &h, 2);
+}
+
+/* Float operations, one rounding each: separate statements and no contraction. */
+static double op_d(int op, double a, double b) {
+    switch (op) {
+    case FZ_ARITH_ADD: return a + b;
+    case FZ_ARITH_SUBTRACT: return a - b;
+    case FZ_ARITH_MULTIPLY: return a * b;
+    default: return a / b;
+    }
+}
+
+static float op_f(int op, float a, float b) {
+    switch (op) {
+    case FZ_ARITH_ADD: return a + b;
+    case FZ_ARITH_SUBTRACT: return a - b;
+    case FZ_ARITH_MULTIPLY: return a * b;
+    default: return a / b;
+    }
+}
+
+/* Complex multiply by the plain formula, divide by Smith's algorithm as NumPy writes it. */
+#define FZ_COMPLEX_OPS(NAME, FT, FABS)                                                       \
+    static void NAME(int op, const FT *a, const FT *b, FT *r) {                              \
+        const FT ar = a[0], ai = a[1], br = b[0], bi = b[1];                                 \
+        if (op == FZ_ARITH_ADD || op == FZ_ARITH_SUBTRACT || op == FZ_ARITH_SUM3) {          \
+            r[0] = op == FZ_ARITH_SUBTRACT ? ar - br : ar + br;                              \
+            r[1] = op == FZ_ARITH_SUBTRACT ? ai - bi : ai + bi;                              \
+            return;                                                                          \
+        }                                                                                    \
+        if (op == FZ_ARITH_MULTIPLY) {                                                       \
+            const FT p = ar * br;                                                            \
+            const FT q = ai * bi;                                                            \
+            const FT u = ar * bi;                                                            \
+            const FT w = ai * br;                                                            \
+            r[0] = p - q;                                                                    \
+            r[1] = u + w;                                                                    \
+            return;                                                                          \
+        }                                                                                    \
+        const FT abs_br = FABS(br), abs_bi = FABS(bi);                                       \
+        if (abs_br >= abs_bi) {                                                              \
+            if (abs_br == 0 && abs_bi == 0) {                                                \
+                r[0] = ar / abs_br;                                                          \
+                r[1] = ai / abs_br;                                                          \
+            } else {                                                                         \
+                const FT rat = bi / br;                                                      \
+                const FT t = bi * rat;                                                       \
+                const FT scl = (FT)1 / (br + t);                                             \
+                const FT u = ai * rat;                                                       \
+                const FT w = ar * rat;                                                       \
+                const FT re = ar + u;                                                        \
+                const FT im = ai - w;                                                        \
+                r[0] = re * scl;                                                             \
+                r[1] = im * scl;                                                             \
+            }                                                                                \
+        } else {                                                                             \
+            const FT rat = br / bi;                                                          \
+            const FT t = br * rat;                                                           \
+            const FT scl = (FT)1 / (bi + t);                                                 \
+            const FT u = ar * rat;                                                           \
+            const FT w = ai * rat;                                                           \
+            const FT re = u + ai;                                                            \
+            const FT im = w - ar;                                                            \
+            r[0] = re * scl;                                                                 \
+            r[1] = im * scl;                                                                 \
+        }                                                                                    \
+    }
+FZ_COMPLEX_OPS(complex_f, float, fabsf)
+FZ_COMPLEX_OPS(complex_d, double, fabs)
+
+/* out = a op b in type id; CK_ERR_ZERO_DIVISION for an integer divide by zero. */
+static int arith2(int op, ck_type_id id, const unsigned char *a, const unsigned char *b,
+                  ckt_expect *out) {
+    const ckt_scalar_info *t = ckt_scalar(id);
+    memset(out, 0, sizeof *out);
+    unsigned char *o = out->out.b;
+    switch (t->kind) {
+    case 'B':
+        o[0] = op == FZ_ARITH_MULTIPLY ? (unsigned char)((a[0] != 0) & (b[0] != 0))
+                                       : (unsigned char)((a[0] != 0) | (b[0] != 0));
+        return CK_OK;
+    case 'S':
+    case 'U': {
+        const uint64_t ua = load_u(a, t->size), ub = load_u(b, t->size);
+        uint64_t r;
+        if (op == FZ_ARITH_DIVIDE) {
+            if (ub == 0) {
+                return CK_ERR_ZERO_DIVISION;
+            }
+            if (t->kind == 'S') {
+                const int64_t sa = load_s(a, t->size), sb = load_s(b, t->size);
+                r = sb == -1 ? 0 - (uint64_t)sa : (uint64_t)(sa / sb);
+            } else {
+                r = ua / ub;
+            }
+        } else {
+            r = op == FZ_ARITH_SUBTRACT   ? ua - ub
+                : op == FZ_ARITH_MULTIPLY ? ua * ub
+                                          : ua + ub;
+        }
+        memcpy(o, &r, t->size); /* modulo 2^n: the low bytes */
+        return CK_OK;
+    }
+    case 'H': {
+        const float x = half_to_float(a), y = half_to_float(b);
+        const float z = op_f(op == FZ_ARITH_SUM3 ? FZ_ARITH_ADD : op, x, y);
+        float_to_half(z, o);
+        break;
+    }
+    case 'F': {
+        float x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        const float z = op_f(op == FZ_ARITH_SUM3 ? FZ_ARITH_ADD : op, x, y);
+        memcpy(o, &z, 4);
+        break;
+    }
+    case 'D': {
+        double x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        const double z = op_d(op == FZ_ARITH_SUM3 ? FZ_ARITH_ADD : op, x, y);
+        memcpy(o, &z, 8);
+        break;
+    }
+    default:
+        if (id == CK_TYPE_COMPLEX64) {
+            float x[2], y[2], z[2];
+            memcpy(x, a, 8);
+            memcpy(y, b, 8);
+            complex_f(op, x, y, z);
+            memcpy(o, z, 8);
+        } else {
+            double x[2], y[2], z[2];
+            memcpy(x, a, 16);
+            memcpy(y, b, 16);
+            complex_d(op, x, y, z);
+            memcpy(o, z, 16);
+        }
+        break;
+    }
+    mark_nan(out, id);
+    return CK_OK;
+}
+
+/* ---- the build (what ck_make_assign / ck_make_call refuse) ---- */
+
+typedef struct build_state {
+    const fz_case *c;
+    fz_expect *x;
+    int done;
+} build_state;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void build_error(build_state *b, int status, const char *fmt, ...) {
+    if (b->done) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->x->build_message, sizeof b->x->build_message, fmt, ap);
+    va_end(ap);
+    b->x->build_status = status;
+    b->done = 1;
+}
+
+static void operand_text(const fz_case *c, int k, char *buf, size_t cap) {
+    char t[FZ_MSG - 64];
+    fz_type_text(c->src[k].t, t, sizeof t);
+    if (c->nsrc == 1) {
+        snprintf(buf, cap, "source %s", t);
+    } else {
+        snprintf(buf, cap, "argument %d (%s)", k, t);
+    }
+}
+
+static void extra_dims(build_state *b, int k, int extra) {
+    char who[FZ_MSG], d[FZ_MSG];
+    operand_text(b->c, k, who, sizeof who);
+    fz_type_text(b->c->dst.t, d, sizeof d);
+    build_error(b, CK_ERR_BROADCAST,
+                "cannot assign %s into destination %s: the %s has %d more dimension%s than the "
+                "destination can hold",
+                who, d, b->c->nsrc == 1 ? "source" : "argument", extra, extra == 1 ? "" : "s");
+}
+
+static void size_mismatch(build_state *b, int k, int dim, intptr_t ssize, intptr_t dsize) {
+    char who[FZ_MSG], d[FZ_MSG];
+    operand_text(b->c, k, who, sizeof who);
+    fz_type_text(b->c->dst.t, d, sizeof d);
+    build_error(b, CK_ERR_BROADCAST,
+                "cannot broadcast %s into destination %s: dimension %d has size %td in the %s and "
+                "%td in the destination",
+                who, d, dim, ssize, b->c->nsrc == 1 ? "source" : "argument", dsize);
+}
+
+static int check_fixed(build_state *b, const fz_type *t, const char *am, const char *which) {
+    if (get_ip(am) != t->n) {
+        build_error(b, CK_ERR_INVALID,
+                    "the %s arrmeta gives a fixed dimension of size %td, its type says %td", which,
+                    get_ip(am), t->n);
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct walk_pos {
+    const fz_type *d;
+    const char *dam;
+    const fz_type *s[FZ_MAX_SRC];
+    const char *sam[FZ_MAX_SRC];
+    int dim;
+} walk_pos;
+
+static void build_walk(build_state *b, walk_pos w);
+
+static int is_record(const fz_type *t) {
+    return t->kind == FZ_TUPLE || t->kind == FZ_STRUCT;
+}
+
+/* match[i]: the source field of destination field i; 0 when they cannot be matched. */
+static int match_fields(const fz_case *c, const fz_type *d, const fz_type *s, int *match,
+                        char *why, size_t cap, const char **how) {
+    const int by_name = d->kind == FZ_STRUCT && s->kind == FZ_STRUCT &&
+                        (c->ctx.flags & CK_EVAL_FIELDS_BY_POSITION) == 0;
+    if (!by_name) {
+        *how = " by position";
+        if (d->nf != s->nf) {
+            snprintf(why, cap, "%d field%s into %d", s->nf, s->nf == 1 ? "" : "s", d->nf);
+            return 0;
+        }
+        for (int i = 0; i < d->nf; i++) {
+            match[i] = i;
+        }
+        return 1;
+    }
+    *how = " by name (CK_EVAL_FIELDS_BY_POSITION matches by position)";
+    char missing[256] = "", extra[256] = "";
+    int nmissing = 0, nextra = 0;
+    for (int i = 0; i < d->nf; i++) {
+        match[i] = -1;
+        for (int j = 0; j < s->nf; j++) {
+            if (strcmp(d->name[i], s->name[j]) == 0) {
+                match[i] = j;
+            }
+        }
+        if (match[i] < 0) {
+            const size_t n = strlen(missing);
+            snprintf(missing + n, sizeof missing - n, "%s%s", nmissing++ > 0 ? ", " : "",
+                     d->name[i]);
+        }
+    }
+    for (int j = 0; j < s->nf; j++) {
+        int found = 0;
+        for (int i = 0; i < d->nf; i++) {
+            found |= strcmp(d->name[i], s->name[j]) == 0;
+        }
+        if (!found) {
+            const size_t n = strlen(extra);
+            snprintf(extra + n, sizeof extra - n, "%s%s", nextra++ > 0 ? ", " : "", s->name[j]);
+        }
+    }
+    if (nmissing + nextra == 0) {
+        return 1;
+    }
+    size_t used = 0;
+    why[0] = '\0';
+    if (nmissing > 0) {
+        used += (size_t)snprintf(why, cap, "the source has no field%s %s",
+                                 nmissing == 1 ? "" : "s", missing);
+    }
+    if (nextra > 0 && used < cap) {
+        snprintf(why + used, cap - used, "%sthe destination has no field%s %s",
+                 nmissing > 0 ? "; " : "", nextra == 1 ? "" : "s", extra);
+    }
+    return 0;
+}
+
+/* Runs of destination fields copied as bytes (docs/design.md §12): run[i] > 0 starts a run
+ * of that many fields at i. */
+static void field_runs(const fz_type *d, const char *dam, const fz_type *s, const char *sam,
+                       const int *match, int *run) {
+    int ordered = 1;
+    for (int i = 1; i < d->nf; i++) {
+        ordered &= get_ip(dam + 8 * i) >= get_ip(dam + 8 * (i - 1)) + (intptr_t)d->f[i - 1]->size;
+    }
+    for (int i = 0; i < d->nf;) {
+        int len = 0;
+        while (ordered && i + len < d->nf) {
+            const int k = i + len, j = match[k];
+            const int same =
+                fz_type_equal(d->f[k], s->f[j]) &&
+                fz_arrmeta_is_default(d->f[k], dam + d->fam[k]) &&
+                fz_arrmeta_is_default(s->f[j], sam + s->fam[j]) &&
+                get_ip(sam + 8 * j) - get_ip(sam + 8 * match[i]) ==
+                    get_ip(dam + 8 * k) - get_ip(dam + 8 * i);
+            if (!same) {
+                break;
+            }
+            len++;
+        }
+        run[i] = len;
+        for (int q = 1; q < len; q++) {
+            run[i + q] = -1; /* inside a run */
+        }
+        i += len > 0 ? len : 1;
+    }
+}
+
+static void build_fields(build_state *b, const walk_pos *w) {
+    const fz_case *c = b->c;
+    const fz_type *d = w->d, *s = w->s[0];
+    if (c->nsrc != 1) {
+        build_error(b, CK_ERR_TYPE, "a call takes scalar arguments, not %s values",
+                    ck_type_id_name(is_record(d) ? (d->kind == FZ_TUPLE ? CK_TYPE_TUPLE
+                                                                          : CK_TYPE_STRUCT)
+                                                 : (s->kind == FZ_TUPLE ? CK_TYPE_TUPLE
+                                                                        : CK_TYPE_STRUCT)));
+        return;
+    }
+    char dt[FZ_MSG], st[FZ_MSG], why[600];
+    fz_type_text(d, dt, sizeof dt);
+    fz_type_text(s, st, sizeof st);
+    if (!is_record(d) || !is_record(s)) {
+        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s: %s", st, dt,
+                    is_record(d) ? "a tuple or struct takes a tuple or struct"
+                                 : "only a tuple or struct assigns to one");
+        return;
+    }
+    int match[FZ_MAX_FIELDS];
+    const char *how = "";
+    if (!match_fields(c, d, s, match, why, sizeof why, &how)) {
+        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s%s: %s", st, dt, how, why);
+        return;
+    }
+    int run[FZ_MAX_FIELDS];
+    field_runs(d, w->dam, s, w->sam[0], match, run);
+    for (int i = 0; i < d->nf && !b->done; i++) {
+        if (run[i] != 0) {
+            continue; /* copied as bytes: equal types, default arrmeta: nothing to refuse */
+        }
+        walk_pos f;
+        memset(&f, 0, sizeof f);
+        f.d = d->f[i];
+        f.dam = w->dam + d->fam[i];
+        f.s[0] = s->f[match[i]];
+        f.sam[0] = w->sam[0] + s->fam[match[i]];
+        f.dim = w->dim;
+        build_walk(b, f);
+    }
+}
+
+/* The composition's walk (docs/design.md §10): pointers (the destination's, then each
+ * source's in order), then a level of dimensions: the rank of every source, then per fixed
+ * level the destination's arrmeta and each source's arrmeta and size; var levels check only
+ * arrmeta at build time; then records, options and leaves. */
+static void build_walk(build_state *b, walk_pos w) {
+    const int ns = b->c->nsrc;
+    while (!b->done) {
+        if (w.d->kind == FZ_POINTER) {
+            w.d = w.d->el;
+            w.dam += 16;
+            continue;
+        }
+        int ptr = -1;
+        for (int k = 0; k < ns && ptr < 0; k++) {
+            ptr = w.s[k]->kind == FZ_POINTER ? k : -1;
+        }
+        if (ptr >= 0) {
+            w.s[ptr] = w.s[ptr]->el;
+            w.sam[ptr] += 16;
+            continue;
+        }
+        const int dnd = w.d->dims;
+        int has[FZ_MAX_SRC], any_var = w.d->kind == FZ_VAR;
+        for (int k = 0; k < ns; k++) {
+            if (w.s[k]->dims > dnd) {
+                extra_dims(b, k, w.s[k]->dims - dnd);
+                return;
+            }
+            has[k] = w.s[k]->dims == dnd;
+            any_var |= has[k] && w.s[k]->kind == FZ_VAR;
+        }
+        if (dnd == 0) {
+            int fields = is_record(w.d);
+            for (int k = 0; k < ns; k++) {
+                fields |= is_record(w.s[k]);
+            }
+            if (fields) {
+                build_fields(b, &w);
+            }
+            return;
+        }
+        if (!any_var) {
+            /* a run of fixed levels */
+            int n = 0;
+            while (w.d->kind == FZ_FIXED) {
+                const int level_dnd = w.d->dims;
+                int stop = 0;
+                for (int k = 0; k < ns && !stop; k++) {
+                    if (w.s[k]->kind == FZ_POINTER) {
+                        stop = 1;
+                        break;
+                    }
+                    if (w.s[k]->dims > level_dnd) {
+                        extra_dims(b, k, w.s[k]->dims - level_dnd);
+                        return;
+                    }
+                    has[k] = w.s[k]->dims == level_dnd;
+                    if (has[k] && w.s[k]->kind != FZ_FIXED) {
+                        stop = 1;
+                    }
+                }
+                if (stop) {
+                    break;
+                }
+                if (!check_fixed(b, w.d, w.dam, "destination")) {
+                    return;
+                }
+                for (int k = 0; k < ns; k++) {
+                    if (!has[k]) {
+                        continue;
+                    }
+                    if (!check_fixed(b, w.s[k], w.sam[k], ns == 1 ? "source" : "argument")) {
+                        return;
+                    }
+                    if (w.s[k]->n != w.d->n && w.s[k]->n != 1) {
+                        size_mismatch(b, k, w.dim + n, w.s[k]->n, w.d->n);
+                        return;
+                    }
+                    w.s[k] = w.s[k]->el;
+                    w.sam[k] += 16;
+                }
+                w.d = w.d->el;
+                w.dam += 16;
+                n++;
+            }
+            w.dim += n;
+            continue;
+        }
+        for (int k = 0; k < ns; k++) {
+            if (!has[k]) {
+                continue;
+            }
+            if (w.s[k]->kind == FZ_FIXED) {
+                if (!check_fixed(b, w.s[k], w.sam[k], ns == 1 ? "source" : "argument")) {
+                    return;
+                }
+                w.sam[k] += 16;
+            } else {
+                w.sam[k] += 24;
+            }
+            w.s[k] = w.s[k]->el;
+        }
+        if (w.d->kind == FZ_FIXED) {
+            if (!check_fixed(b, w.d, w.dam, "destination")) {
+                return;
+            }
+            w.dam += 16;
+        } else {
+            w.dam += 24;
+        }
+        w.d = w.d->el;
+        w.dim++;
+    }
+}
+
+static const char *callable_name(const fz_case *c) {
+    return ck_callable_name(c->callable);
+}
+
+static void reference_build(const fz_case *c, fz_expect *x) {
+    build_state b = {c, x, 0};
+    x->build_status = CK_OK;
+    if (c->op == FZ_OP_CALL) {
+        for (int k = 0; k < c->nsrc; k++) {
+            const fz_type *t = c->src[k].t;
+            while (!is_record(t) && t->kind != FZ_SCALAR && t->kind != FZ_OPTION) {
+                t = t->el;
+            }
+            if (is_record(t)) {
+                char text[FZ_MSG];
+                fz_type_text(c->src[k].t, text, sizeof text);
+                build_error(&b, CK_ERR_TYPE,
+                            "%s: argument %d is %s; callables take scalars (under dimensions, "
+                            "pointers and options), not tuples or structs",
+                            callable_name(c), k, text);
+                return;
+            }
+        }
+    }
+    if ((unsigned)c->ctx.errmode > CK_ERRMODE_DEFAULT) {
+        build_error(&b, CK_ERR_INVALID, "unknown error mode %d in the evaluation context",
+                    (int)c->ctx.errmode);
+        return;
+    }
+    if (c->op == FZ_OP_CALL && c->sig_status != CK_OK) {
+        build_error(&b, c->sig_status, "%s", c->sig_message);
+        return;
+    }
+    walk_pos w;
+    memset(&w, 0, sizeof w);
+    w.d = c->dst.t;
+    w.dam = c->dst.am;
+    for (int k = 0; k < c->nsrc; k++) {
+        w.s[k] = c->src[k].t;
+        w.sam[k] = c->src[k].am;
+    }
+    build_walk(&b, w);
+}
+
+/* ---- the run ---- */
+
+static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, walk_pos *sw,
+                 const unsigned char *const *sp, const ref_ctx *ctx);
+
+static void fail_na(ref_state *r, const ref_ctx *ctx, ck_type_id dval) {
+    fz_fail *f = add_fail(r->x, CK_ERR_NA, ctx->prefix);
+    set_text(f, 0, "NA at element %c cannot be assigned to %s, which is not an option type",
+             FZ_ANY_NUMBER, ckt_scalar(dval)->name);
+}
+
+static void fail_leaf(ref_state *r, const ref_ctx *ctx, int status, ck_type_id d, ck_type_id s,
+                      const unsigned char *value) {
+    fz_fail *f = add_fail(r->x, status, ctx->prefix);
+    f->leaf = 1;
+    f->leaf_dst = d;
+    f->leaf_src = s;
+    memcpy(f->leaf_value.b, value, ckt_scalar(s)->size);
+}
+
+static void write_value(ref_state *r, fz_loc dl, ck_type_id id, const ckt_expect *e) {
+    fz_write *w = add_write(r->x, dl, (uint32_t)ckt_scalar(id)->size, FZ_W_VALUE);
+    w->id = id;
+    w->e = *e;
+}
+
+static void write_keep(ref_state *r, fz_loc dl, size_t size) {
+    add_write(r->x, dl, (uint32_t)size, FZ_W_KEEP);
+}
+
+/* The value of a converted element may not be the destination's NA in a checked mode. */
+static int lands_on_na(const fz_case *c, int dopt, ck_type_id dval, const ckt_expect *e) {
+    return dopt && c->mode != CK_ERRMODE_NOCHECK && is_na(dval, e->out.b);
+}
+
+static void fail_na_value(ref_state *r, const ref_ctx *ctx, ck_type_id dval) {
+    fz_fail *f = add_fail(r->x, CK_ERR_OVERFLOW, ctx->prefix);
+    set_text(f, 0, "the value at element %c converts to the NA of ?%s (its reserved value)",
+             FZ_ANY_NUMBER, ckt_scalar(dval)->name);
+}
+
+static void leaf_assign(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *s,
+                        const unsigned char *sp, const ref_ctx *ctx) {
+    const ck_type_id dval = d->id, sval = s->id;
+    const int dopt = d->kind == FZ_OPTION, sopt = s->kind == FZ_OPTION;
+    ckt_expect e;
+    if (dopt && sval == dval) { /* T -> ?T and ?T -> ?T copy: NA travels as its bits */
+        e = ckt_oracle(dval, sval, CK_ERRMODE_NOCHECK, sp);
+        write_value(r, dl, dval, &e);
+        return;
+    }
+    if (sopt && is_na(sval, sp)) {
+        if (dopt) {
+            memset(&e, 0, sizeof e);
+            memcpy(e.out.b, ck_option_na_bytes(ck_type_scalar(dval)), ckt_scalar(dval)->size);
+            write_value(r, dl, dval, &e);
+        } else {
+            fail_na(r, ctx, dval);
+            write_keep(r, dl, ckt_scalar(dval)->size);
+        }
+        return;
+    }
+    e = convert(dval, sval, r->c->mode, sp);
+    if (e.status != CK_OK) {
+        fail_leaf(r, ctx, e.status, dval, sval, sp);
+        write_keep(r, dl, ckt_scalar(dval)->size);
+        return;
+    }
+    if (lands_on_na(r->c, dopt, dval, &e)) {
+        fail_na_value(r, ctx, dval);
+        write_keep(r, dl, ckt_scalar(dval)->size);
+        return;
+    }
+    write_value(r, dl, dval, &e);
+}
+
+static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *const *s,
+                      const unsigned char *const *sp, const ref_ctx *ctx) {
+    const fz_case *c = r->c;
+    const ck_type_id dval = d->id;
+    const int dopt = d->kind == FZ_OPTION;
+    const size_t dsize = ckt_scalar(dval)->size;
+    int na = 0;
+    for (int k = 0; k < c->nsrc; k++) {
+        na |= s[k]->kind == FZ_OPTION && is_na(s[k]->id, sp[k]);
+    }
+    ckt_expect e;
+    if (na) { /* NA in any argument gives NA out */
+        if (dopt) {
+            memset(&e, 0, sizeof e);
+            memcpy(e.out.b, ck_option_na_bytes(ck_type_scalar(dval)), dsize);
+            write_value(r, dl, dval, &e);
+        } else {
+            fail_na(r, ctx, dval);
+            write_keep(r, dl, dsize);
+        }
+        return;
+    }
+    /* The arguments' casts to the signature's types, in argument order. */
+    ckt_expect arg[FZ_MAX_SRC];
+    for (int k = 0; k < c->nsrc; k++) {
+        arg[k] = convert(c->sig.args[k], s[k]->id, c->mode, sp[k]);
+        if (arg[k].status != CK_OK) {
+            fail_leaf(r, ctx, arg[k].status, c->sig.args[k], s[k]->id, sp[k]);
+            write_keep(r, dl, dsize);
+            return;
+        }
+    }
+    ckt_expect res;
+    int rc;
+    if (c->arith == FZ_ARITH_ASSIGN) {
+        res = arg[0];
+        rc = CK_OK;
+    } else {
+        rc = arith2(c->arith == FZ_ARITH_SUM3 ? FZ_ARITH_ADD : c->arith, c->sig.ret, arg[0].out.b,
+                    arg[1].out.b, &res);
+        if (rc == CK_OK && c->arith == FZ_ARITH_SUM3) {
+            ckt_expect ab = res;
+            rc = arith2(FZ_ARITH_ADD, c->sig.ret, ab.out.b, arg[2].out.b, &res);
+        }
+    }
+    if (rc != CK_OK) {
+        fz_fail *f = add_fail(r->x, rc, ctx->prefix);
+        /* from a single call, or counted within the leaf's strided run */
+        set_text(f, 0, "divide: integer division by zero");
+        set_text(f, 1, "divide: integer division by zero at element %c", FZ_ANY_NUMBER);
+        write_keep(r, dl, dsize);
+        return;
+    }
+    /* The result's cast to the destination. */
+    if (c->sig.ret == dval) {
+        e = res;
+    } else {
+        e = convert(dval, c->sig.ret, c->mode, res.out.b);
+        if (e.status != CK_OK) {
+            fail_leaf(r, ctx, e.status, dval, c->sig.ret, res.out.b);
+            r->x->fails[r->x->nfails - 1].leaf_value = res.out;
+            write_keep(r, dl, dsize);
+            return;
+        }
+    }
+    if (lands_on_na(c, dopt, dval, &e)) {
+        fail_na_value(r, ctx, dval);
+        write_keep(r, dl, dsize);
+        return;
+    }
+    write_value(r, dl, dval, &e);
+}
+
+static void walk_fields(ref_state *r, const fz_type *d, const char *dam, fz_loc dl,
+                        walk_pos *sw, const unsigned char *sp, const ref_ctx *ctx) {
+    const fz_type *s = sw->s[0];
+    int match[FZ_MAX_FIELDS], run[FZ_MAX_FIELDS];
+    char why[600];
+    const char *how;
+    CKF_CHECK(match_fields(r->c, d, s, match, why, sizeof why, &how), "fields built: %s", why);
+    field_runs(d, dam, s, sw->sam[0], match, run);
+    /* The whole record as one byte copy, or each run of fields; the others field by field. */
+    for (int i = 0; i < d->nf; i++) {
+        if (run[i] < 0) {
+            continue;
+        }
+        const intptr_t doff = get_ip(dam + 8 * i), soff = get_ip(sw->sam[0] + 8 * match[i]);
+        if (run[i] > 0) {
+            const int last = i + run[i] - 1;
+            const intptr_t span = get_ip(dam + 8 * last) - doff + (intptr_t)d->f[last]->size;
+            if (span > 0) {
+                fz_write *w = add_write(r->x, loc_add(dl, doff), (uint32_t)span, FZ_W_BYTES);
+                w->bytes = sp + soff;
+            }
+            continue;
+        }
+        /* The destination field's name (a tuple's: its position) goes in front of the
+         * message, behind an enclosing record's. */
+        ref_ctx fctx = *ctx;
+        const size_t n = strlen(fctx.prefix);
+        if (d->kind == FZ_STRUCT) {
+            snprintf(fctx.prefix + n, sizeof fctx.prefix - n, "field %s: ", d->name[i]);
+        } else {
+            snprintf(fctx.prefix + n, sizeof fctx.prefix - n, "field %d: ", i);
+        }
+        walk_pos fw;
+        memset(&fw, 0, sizeof fw);
+        fw.s[0] = s->f[match[i]];
+        fw.sam[0] = sw->sam[0] + s->fam[match[i]];
+        const unsigned char *fsp[1] = {sp + soff};
+        walk(r, d->f[i], dam + d->fam[i], loc_add(dl, doff), &fw, fsp, &fctx);
+    }
+}
+
+static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, walk_pos *sw_in,
+                 const unsigned char *const *sp_in, const ref_ctx *ctx_in) {
+    const fz_case *c = r->c;
+    const int ns = c->nsrc;
+    walk_pos sw = *sw_in;
+    const unsigned char *sp[FZ_MAX_SRC];
+    for (int k = 0; k < ns; k++) {
+        sp[k] = sp_in[k];
+    }
+    if (r->x->nwrites + r->x->nfails > 400000) {
+        r->x->too_big = 1;
+        return;
+    }
+    /* the destination's pointer */
+    if (d->kind == FZ_POINTER) {
+        char *p;
+        read_dst(r, dl, &p, sizeof p);
+        if (p == NULL) {
+            fz_fail *f = add_fail(r->x, CK_ERR_UNINITIALIZED, ctx_in->prefix);
+            if (ctx_in->call >= 0) {
+                set_text(f, 0, "pointer: the destination pointer of element %td is NULL",
+                         ctx_in->call);
+            } else {
+                set_text(f, 0, "pointer: the destination pointer is NULL");
+            }
+            return;
+        }
+        ref_ctx ctx = *ctx_in;
+        ctx.call = -1;
+        walk(r, d->el, dam + 16, real_loc(p + get_ip(dam + 8)), &sw, sp, &ctx);
+        return;
+    }
+    /* a source's pointer: the first source that has one */
+    for (int k = 0; k < ns; k++) {
+        if (sw.s[k]->kind != FZ_POINTER) {
+            continue;
+        }
+        char *p;
+        memcpy(&p, sp[k], sizeof p);
+        if (p == NULL) {
+            fz_fail *f = add_fail(r->x, CK_ERR_UNINITIALIZED, ctx_in->prefix);
+            if (ctx_in->call >= 0) {
+                set_text(f, 0, "pointer: the source pointer of element %td is NULL", ctx_in->call);
+            } else {
+                set_text(f, 0, "pointer: the source pointer is NULL");
+            }
+            return;
+        }
+        sp[k] = (const unsigned char *)p + get_ip(sw.sam[k] + 8);
+        sw.sam[k] += 16;
+        sw.s[k] = sw.s[k]->el;
+        ref_ctx ctx = *ctx_in;
+        ctx.call = -1;
+        walk(r, d, dam, dl, &sw, sp, &ctx);
+        return;
+    }
+    const int dnd = d->dims;
+    int has[FZ_MAX_SRC], any_var = d->kind == FZ_VAR, fields = is_record(d);
+    for (int k = 0; k < ns; k++) {
+        has[k] = sw.s[k]->dims == dnd;
+        any_var |= dnd > 0 && has[k] && sw.s[k]->kind == FZ_VAR;
+        fields |= is_record(sw.s[k]);
+    }
+    if (dnd == 0) {
+        if (fields) {
+            walk_fields(r, d, dam, dl, &sw, sp[0], ctx_in);
+        } else if (c->op == FZ_OP_ASSIGN) {
+            leaf_assign(r, d, dl, sw.s[0], sp[0], ctx_in);
+        } else {
+            leaf_call(r, d, dl, sw.s, sp, ctx_in);
+        }
+        return;
+    }
+    /* One level of dimensions: each source's row (size, stride, start). */
+    intptr_t sn[FZ_MAX_SRC], ss[FZ_MAX_SRC];
+    const unsigned char *srow[FZ_MAX_SRC];
+    walk_pos el;
+    memset(&el, 0, sizeof el);
+    intptr_t common = 1;
+    for (int k = 0; k < ns; k++) {
+        el.s[k] = sw.s[k];
+        el.sam[k] = sw.sam[k];
+        srow[k] = sp[k];
+        sn[k] = 1;
+        ss[k] = 0;
+        if (!has[k]) {
+            continue; /* a missing dimension broadcasts */
+        }
+        const fz_type *t = sw.s[k];
+        if (t->kind == FZ_FIXED) {
+            sn[k] = get_ip(sw.sam[k]);
+            ss[k] = get_ip(sw.sam[k] + 8);
+            el.sam[k] = sw.sam[k] + 16;
+        } else {
+            ck_var_data v;
+            memcpy(&v, sp[k], sizeof v);
+            if (v.begin == NULL) {
+                if (ns == 1) {
+                    located(r, ctx_in, CK_ERR_UNINITIALIZED,
+                            "the source is not allocated (begin is NULL)");
+                } else {
+                    located(r, ctx_in, CK_ERR_UNINITIALIZED,
+                            "argument %d is not allocated (begin is NULL)", k);
+                }
+                return;
+            }
+            if (v.size > (size_t)INTPTR_MAX) {
+                located(r, ctx_in, CK_ERR_INVALID, "the source row claims %zu elements", v.size);
+                return;
+            }
+            sn[k] = (intptr_t)v.size;
+            ss[k] = get_ip(sw.sam[k] + 8);
+            srow[k] = (const unsigned char *)v.begin + get_ip(sw.sam[k] + 16);
+            el.sam[k] = sw.sam[k] + 24;
+        }
+        el.s[k] = t->el;
+        if (any_var && sn[k] != 1) {
+            if (common != 1 && common != sn[k]) {
+                located(r, ctx_in, CK_ERR_BROADCAST,
+                        "cannot broadcast arguments of sizes %td and %td together", common,
+                        sn[k]);
+                return;
+            }
+            common = sn[k];
+        }
+    }
+    fz_loc drow;
+    intptr_t dn, ds;
+    const char *delam;
+    if (d->kind == FZ_VAR) {
+        ck_var_data v;
+        read_dst(r, dl, &v, sizeof v);
+        ds = get_ip(dam + 8);
+        delam = dam + 24;
+        if (v.begin == NULL) {
+            const intptr_t n = ns == 1 ? sn[0] : common;
+            ck_memblock *b;
+            memcpy(&b, dam, sizeof b);
+            const intptr_t offset = get_ip(dam + 16);
+            if (offset != 0) {
+                located(r, ctx_in, CK_ERR_INVALID,
+                        "the destination is unallocated but its arrmeta has offset %td; only "
+                        "offset 0 can be allocated",
+                        offset);
+                return;
+            }
+            if (b == NULL || ck_memblock_get_kind(b) != CK_MEMBLOCK_ARENA) {
+                located(r, ctx_in, CK_ERR_INVALID,
+                        "the destination is unallocated and its arrmeta has no arena memory "
+                        "block to allocate from");
+                return;
+            }
+            intptr_t elo, ehi;
+            alloc_extent(d->el, delam, &elo, &ehi);
+            if (elo < 0) {
+                located(r, ctx_in, CK_ERR_INVALID,
+                        "cannot allocate an unallocated destination whose element arrmeta "
+                        "reaches before the element's start");
+                return;
+            }
+            const size_t esz = ehi > 0 ? (size_t)ehi : 0;
+            if (ds < 0 || (n > 1 && (size_t)ds < esz)) {
+                located(r, ctx_in, CK_ERR_INVALID,
+                        "cannot allocate an unallocated destination with stride %td for elements "
+                        "of %zu bytes",
+                        ds, esz);
+                return;
+            }
+            fz_expect *x = r->x;
+            x->rows = (fz_vrow *)grow(x->rows, &x->cap_rows, x->nrows, sizeof *x->rows);
+            fz_vrow *vr = &x->rows[x->nrows];
+            memset(vr, 0, sizeof *vr);
+            vr->slot = dl;
+            vr->n = n;
+            vr->stride = ds;
+            vr->elem_size = esz;
+            vr->seq = x->seq++;
+            drow.row = (int)x->nrows++;
+            drow.at = 0;
+            dn = n;
+        } else {
+            if (v.size > (size_t)INTPTR_MAX) {
+                located(r, ctx_in, CK_ERR_INVALID, "the destination row claims %zu elements",
+                        v.size);
+                return;
+            }
+            drow = real_loc(v.begin + get_ip(dam + 16));
+            dn = (intptr_t)v.size;
+        }
+    } else {
+        drow = dl;
+        dn = get_ip(dam);
+        ds = get_ip(dam + 8);
+        delam = dam + 16;
+    }
+    for (int k = 0; k < ns; k++) {
+        if (sn[k] == dn) {
+            continue;
+        }
+        if (sn[k] != 1) {
+            /* fixed levels were checked when the kernel was built */
+            if (ns == 1) {
+                located(r, ctx_in, CK_ERR_BROADCAST,
+                        "cannot broadcast a source of size %td into a destination of size %td",
+                        sn[k], dn);
+            } else {
+                located(r, ctx_in, CK_ERR_BROADCAST,
+                        "cannot broadcast argument %d of size %td into a destination of size %td",
+                        k, sn[k], dn);
+            }
+            return;
+        }
+        ss[k] = 0;
+    }
+    for (intptr_t i = 0; i < dn && !r->x->too_big; i++) {
+        ref_ctx ctx = *ctx_in;
+        push_index(&ctx, i);
+        ctx.call = i;
+        ctx.dim = ctx_in->dim + 1;
+        const unsigned char *e[FZ_MAX_SRC];
+        for (int k = 0; k < ns; k++) {
+            e[k] = srow[k] + i * ss[k];
+        }
+        walk(r, d->el, delam, loc_add(drow, i * ds), &el, e, &ctx);
+    }
+}
+
+void fz_reference(const fz_case *c, fz_expect *x) {
+    memset(x, 0, sizeof *x);
+    reference_build(c, x);
+    if (x->build_status != CK_OK) {
+        return;
+    }
+    ref_state r = {c, x};
+    walk_pos sw;
+    memset(&sw, 0, sizeof sw);
+    for (int k = 0; k < c->nsrc; k++) {
+        sw.s[k] = c->src[k].t;
+        sw.sam[k] = c->src[k].am;
+    }
+    /* A strided call of the root is one more dimension outside the kernel: its index counts
+     * in located errors and elements as any enclosing dimension's. */
+    const intptr_t n = c->req == CK_REQUEST_STRIDED ? c->root_count : 1;
+    for (intptr_t i = 0; i < n && !x->too_big; i++) {
+        ref_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.call = -1;
+        if (c->req == CK_REQUEST_STRIDED) {
+            push_index(&ctx, i);
+            ctx.call = i;
+        }
+        const unsigned char *sp[FZ_MAX_SRC];
+        for (int k = 0; k < c->nsrc; k++) {
+            sp[k] = (const unsigned char *)c->src[k].data + i * c->root_src_stride[k];
+        }
+        walk(&r, c->dst.t, c->dst.am, real_loc(c->dst.data + i * c->root_dst_stride), &sw, sp,
+             &ctx);
+    }
+}
+
+/* ---- messages ---- */
+
+/* 1 when msg is pattern, FZ_ANY_NUMBER standing for a decimal number. */
+static int pattern_matches(const char *pat, const char *msg) {
+    while (*pat != '\0') {
+        if (*pat == FZ_ANY_NUMBER) {
+            if (*msg < '0' || *msg > '9') {
+                return 0;
+            }
+            while (*msg >= '0' && *msg <= '9') {
+                msg++;
+            }
+            pat++;
+            continue;
+        }
+        if (*pat++ != *msg++) {
+            return 0;
+        }
+    }
+    return *msg == '\0';
+}
+
+/* The scalar leaf's own message for one value: a one-element assignment of that value
+ * (tests/cast checks the leaves and their statuses against the oracle; here the status must
+ * agree with the oracle again, and the text is the leaf's). */
+static int leaf_message(const fz_case *c, const fz_fail *f, const unsigned char *value,
+                        char *out, size_t cap) {
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = c->mode;
+    ctx.flags = CK_EVAL_NO_JIT;
+    int rc = ck_make_assign(&b, &off, ck_type_scalar(f->leaf_dst), NULL,
+                            ck_type_scalar(f->leaf_src), NULL, CK_REQUEST_SINGLE, &ctx);
+    ckt_elem src, dst;
+    memcpy(src.b, value, ckt_scalar(f->leaf_src)->size);
+    if (rc == CK_OK) {
+        char *sp = (char *)src.b;
+        ck_clear_error();
+        rc = ck_call_single(ck_builder_root(&b), (char *)dst.b, &sp);
+    }
+    snprintf(out, cap, "%s", ck_last_error());
+    ck_builder_destroy(&b);
+    CKF_CHECK(rc == f->status, "the scalar leaf %s -> %s gives %s where the oracle says %s (%s)",
+              ckt_scalar(f->leaf_src)->name, ckt_scalar(f->leaf_dst)->name, ck_status_name(rc),
+              ck_status_name(f->status), out);
+    return rc;
+}
+
+int fz_fail_matches(const fz_case *c, fz_fail *f, const char *msg) {
+    char full[2 * FZ_MSG];
+    if (f->leaf) {
+        /* A NaN's sign is not predictable after arithmetic (x86 keeps the first operand's,
+         * and a commutative operation's operands may be swapped): either sign. */
+        const ckt_scalar_info *s = ckt_scalar(f->leaf_src);
+        const ckt_scalar_info *sc = ckt_scalar(s->component);
+        const int parts = s->kind == 'C' ? 2 : 1;
+        int nan_part[2] = {0, 0};
+        for (int k = 0; k < parts; k++) {
+            nan_part[k] = (sc->kind == 'H' || sc->kind == 'F' || sc->kind == 'D') &&
+                          ckt_bits_are_nan(sc->id, f->leaf_value.b + (size_t)k * sc->size);
+        }
+        for (int flip = 0; flip < 4; flip++) {
+            ckt_elem v = f->leaf_value;
+            int skip = 0;
+            for (int k = 0; k < 2; k++) {
+                if ((flip >> k) & 1) {
+                    if (!nan_part[k]) {
+                        skip = 1;
+                    } else {
+                        v.b[(size_t)k * sc->size + sc->size - 1] ^= 0x80;
+                    }
+                }
+            }
+            if (skip) {
+                continue;
+            }
+            char text[FZ_MSG];
+            leaf_message(c, f, v.b, text, sizeof text);
+            snprintf(full, sizeof full, "%s%s", f->prefix, text);
+            if (strcmp(full, msg) == 0) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    for (int i = 0; i < f->ntext; i++) {
+        snprintf(full, sizeof full, "%s%s", f->prefix, f->text[i]);
+        if (pattern_matches(full, msg)) {
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,300 @@
+/* tests/support/scalar_oracle.c: see scalar_oracle.h. */
+#include "scalar_oracle.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "ckernel/eval.h"
+#include "ckernel/status.h"
+
+_Static_assert(LDBL_MANT_DIG >= 64,
+               "the oracle needs a long double that holds every int64 and uint64 exactly");
+
+static const ckt_scalar_info ckt_types[CK_NUM_SCALAR_TYPES] = {
+    {CK_TYPE_BOOL, "bool", 1, 1, 'B', 8, CK_TYPE_BOOL},
+    {CK_TYPE_INT8, "int8", 1, 1, 'S', 8, CK_TYPE_INT8},
+    {CK_TYPE_INT16, "int16", 2, 2, 'S', 16, CK_TYPE_INT16},
+    {CK_TYPE_INT32, "int32", 4, 4, 'S', 32, CK_TYPE_INT32},
+    {CK_TYPE_INT64, "int64", 8, 8, 'S', 64, CK_TYPE_INT64},
+    {CK_TYPE_UINT8, "uint8", 1, 1, 'U', 8, CK_TYPE_UINT8},
+    {CK_TYPE_UINT16, "uint16", 2, 2, 'U', 16, CK_TYPE_UINT16},
+    {CK_TYPE_UINT32, "uint32", 4, 4, 'U', 32, CK_TYPE_UINT32},
+    {CK_TYPE_UINT64, "uint64", 8, 8, 'U', 64, CK_TYPE_UINT64},
+    {CK_TYPE_FLOAT16, "float16", 2, 2, 'H', 16, CK_TYPE_FLOAT16},
+    {CK_TYPE_FLOAT32, "float32", 4, 4, 'F', 32, CK_TYPE_FLOAT32},
+    {CK_TYPE_FLOAT64, "float64", 8, 8, 'D', 64, CK_TYPE_FLOAT64},
+    {CK_TYPE_COMPLEX64, "complex64", 8, 4, 'C', 32, CK_TYPE_FLOAT32},
+    {CK_TYPE_COMPLEX128, "complex128", 16, 8, 'C', 64, CK_TYPE_FLOAT64},
+};
+
+const ckt_scalar_info *ckt_scalar(int id) {
+    return &ckt_types[id];
+}
+
+static int is_int(const ckt_scalar_info *t) {
+    return t->kind == 'S' || t->kind == 'U' || t->kind == 'B';
+}
+
+static int is_real_float(const ckt_scalar_info *t) {
+    return t->kind == 'H' || t->kind == 'F' || t->kind == 'D';
+}
+
+long double ckt_int_min(const ckt_scalar_info *t) {
+    if (t->kind != 'S') {
+        return 0.0L;
+    }
+    return -ldexpl(1.0L, t->bits - 1);
+}
+
+long double ckt_int_max(const ckt_scalar_info *t) {
+    if (t->kind == 'B') {
+        return 1.0L;
+    }
+    return ldexpl(1.0L, t->kind == 'S' ? t->bits - 1 : t->bits) - 1.0L;
+}
+
+/* ---- float16 by definition ---- */
+
+long double ckt_half_value(uint16_t h) {
+    const int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
+    long double v;
+    if (exp == 31) {
+        v = man != 0 ? (long double)NAN : (long double)INFINITY;
+    } else if (exp == 0) {
+        v = ldexpl((long double)man, -24);
+    } else {
+        v = ldexpl((long double)(1024 + man), exp - 25);
+    }
+    return sign != 0 ? -v : v;
+}
+
+long double ckt_half_pos(uint16_t h) {
+    return h == 0x7c00 ? 65536.0L : ckt_half_value(h);
+}
+
+/* The largest half below, found by bisection, then the exact midpoint decides. */
+uint16_t ckt_round_to_half(long double v) {
+    if (isnan(v)) {
+        return 0x7e00;
+    }
+    const uint16_t sign = signbit(v) ? 0x8000 : 0;
+    const long double a = fabsl(v);
+    if (a >= 65520.0L) {
+        return (uint16_t)(sign | 0x7c00);
+    }
+    uint16_t lo = 0, hi = 0x7bff;
+    while (lo < hi) {
+        const uint16_t mid = (uint16_t)((lo + hi + 1) / 2);
+        if (ckt_half_pos(mid) <= a) {
+            lo = mid;
+        } else {
+            hi = (uint16_t)(mid - 1);
+        }
+    }
+    const long double below = ckt_half_pos(lo);
+    if (below == a) {
+        return (uint16_t)(sign | lo);
+    }
+    const long double midpoint = (below + ckt_half_pos((uint16_t)(lo + 1))) / 2;
+    uint16_t r = lo;
+    if (a > midpoint || (a == midpoint && (lo & 1) != 0)) {
+        r = (uint16_t)(lo + 1);
+    }
+    return (uint16_t)(sign | r);
+}
+
+/* ---- exact values ---- */
+
+typedef struct ckt_real {
+    int nan;
+    long double x; /* the exact value (±inf allowed) when !nan */
+} ckt_real;
+
+typedef struct ckt_value {
+    ckt_real re, im; /* im is exactly +0 for real sources */
+} ckt_value;
+
+static ckt_real real_of(long double x) {
+    ckt_real r;
+    r.nan = isnan(x) != 0;
+    r.x = r.nan ? 0.0L : x;
+    return r;
+}
+
+#define CKT_LOAD(T, p) \
+    (*(const T *)memcpy(&(T){0}, (p), sizeof(T)))
+
+static ckt_value decode(const ckt_scalar_info *t, const unsigned char *p) {
+    ckt_value v = {{0, 0.0L}, {0, 0.0L}};
+    switch (t->id) {
+    case CK_TYPE_BOOL: v.re.x = p[0] != 0 ? 1.0L : 0.0L; break;
+    case CK_TYPE_INT8: v.re.x = CKT_LOAD(int8_t, p); break;
+    case CK_TYPE_INT16: v.re.x = CKT_LOAD(int16_t, p); break;
+    case CK_TYPE_INT32: v.re.x = CKT_LOAD(int32_t, p); break;
+    case CK_TYPE_INT64: v.re.x = (long double)CKT_LOAD(int64_t, p); break;
+    case CK_TYPE_UINT8: v.re.x = CKT_LOAD(uint8_t, p); break;
+    case CK_TYPE_UINT16: v.re.x = CKT_LOAD(uint16_t, p); break;
+    case CK_TYPE_UINT32: v.re.x = CKT_LOAD(uint32_t, p); break;
+    case CK_TYPE_UINT64: v.re.x = (long double)CKT_LOAD(uint64_t, p); break;
+    case CK_TYPE_FLOAT16: v.re = real_of(ckt_half_value(CKT_LOAD(uint16_t, p))); break;
+    case CK_TYPE_FLOAT32: v.re = real_of(CKT_LOAD(float, p)); break;
+    case CK_TYPE_FLOAT64: v.re = real_of(CKT_LOAD(double, p)); break;
+    case CK_TYPE_COMPLEX64:
+        v.re = real_of(CKT_LOAD(float, p));
+        v.im = real_of(CKT_LOAD(float, p + 4));
+        break;
+    default:
+        v.re = real_of(CKT_LOAD(double, p));
+        v.im = real_of(CKT_LOAD(double, p + 8));
+        break;
+    }
+    return v;
+}
+
+/* ---- the rules ---- */
+
+void ckt_put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
+    unsigned char all[8];
+    memcpy(all, &bits, 8);
+    memcpy(out, all, size);
+}
+
+uint64_t ckt_bits_of_integer(long double t) {
+    if (t < 0) {
+        return (uint64_t)(int64_t)t;
+    }
+    return (uint64_t)t;
+}
+
+/* One real part into a real destination type `d` (bool, int, or float). */
+static int real_rule(const ckt_scalar_info *d, ckt_real v, int mode, int src_int,
+                     unsigned char *out, int *out_nan) {
+    const int checked = mode >= CK_ERRMODE_OVERFLOW;
+    if (d->kind == 'B') {
+        if (checked && (v.nan || (v.x != 0 && v.x != 1))) {
+            return CK_ERR_OVERFLOW;
+        }
+        out[0] = (v.nan || v.x != 0) ? 1 : 0;
+        return CK_OK;
+    }
+    if (d->kind == 'S' || d->kind == 'U') {
+        if (v.nan) {
+            if (checked) {
+                return CK_ERR_OVERFLOW;
+            }
+            ckt_put_low_bytes(out, 0, d->size);
+            return CK_OK;
+        }
+        const long double t = isinf(v.x) ? v.x : truncl(v.x);
+        const int in_range = t >= ckt_int_min(d) && t <= ckt_int_max(d);
+        if (!in_range) {
+            if (checked) {
+                return CK_ERR_OVERFLOW;
+            }
+            if (src_int) { /* wraps */
+                ckt_put_low_bytes(out, ckt_bits_of_integer(v.x), d->size);
+            } else { /* saturates */
+                ckt_put_low_bytes(out,
+                                  ckt_bits_of_integer(t < ckt_int_min(d) ? ckt_int_min(d)
+                                                                         : ckt_int_max(d)),
+                                  d->size);
+            }
+            return CK_OK;
+        }
+        if (mode >= CK_ERRMODE_FRACTIONAL && t != v.x) {
+            return CK_ERR_FRACTIONAL;
+        }
+        ckt_put_low_bytes(out, ckt_bits_of_integer(t), d->size);
+        return CK_OK;
+    }
+    /* floats */
+    if (v.nan) {
+        *out_nan = 1;
+        return CK_OK;
+    }
+    long double r;
+    if (d->kind == 'H') {
+        const uint16_t h = ckt_round_to_half(v.x);
+        r = ckt_half_value(h);
+        memcpy(out, &h, 2);
+    } else if (d->kind == 'F') {
+        const float f = (float)v.x; /* one rounding from the exact value */
+        r = f;
+        memcpy(out, &f, 4);
+    } else {
+        const double g = (double)v.x;
+        r = g;
+        memcpy(out, &g, 8);
+    }
+    if (checked && isinf(r) && !isinf(v.x)) {
+        return CK_ERR_OVERFLOW;
+    }
+    if (mode >= CK_ERRMODE_INEXACT && r != v.x) {
+        return CK_ERR_INEXACT;
+    }
+    return CK_OK;
+}
+
+ckt_expect ckt_oracle(ck_type_id did, ck_type_id sid, int mode, const unsigned char *src) {
+    const ckt_scalar_info *d = ckt_scalar(did), *s = ckt_scalar(sid);
+    ckt_expect e;
+    memset(&e, 0, sizeof e);
+    if (d->id == s->id) { /* plain bit-exact copy */
+        memcpy(e.out.b, src, s->size);
+        return e;
+    }
+    const ckt_value v = decode(s, src);
+    const int src_int = is_int(s);
+    if (s->kind == 'C' && d->kind != 'C') {
+        if (mode >= CK_ERRMODE_OVERFLOW && (v.im.nan || v.im.x != 0)) {
+            e.status = CK_ERR_IMAGINARY;
+            return e;
+        }
+        if (d->kind == 'B' && mode == CK_ERRMODE_NOCHECK) {
+            e.out.b[0] = (v.re.nan || v.re.x != 0 || v.im.nan || v.im.x != 0) ? 1 : 0;
+            return e;
+        }
+    }
+    if (d->kind == 'C') {
+        const ckt_scalar_info *c = ckt_scalar(d->component);
+        e.status = real_rule(c, v.re, mode, src_int, e.out.b, &e.nan[0]);
+        if (e.status == CK_OK) {
+            e.status = real_rule(c, v.im, mode, src_int, e.out.b + c->size, &e.nan[1]);
+        }
+        return e;
+    }
+    e.status = real_rule(d, v.re, mode, src_int, e.out.b, &e.nan[0]);
+    return e;
+}
+
+int ckt_bits_are_nan(ck_type_id c, const unsigned char *p) {
+    switch (ckt_scalar(c)->kind) {
+    case 'H': {
+        const uint16_t h = CKT_LOAD(uint16_t, p);
+        return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
+    }
+    case 'F': return isnan(CKT_LOAD(float, p)) != 0;
+    default: return isnan(CKT_LOAD(double, p)) != 0;
+    }
+}
+
+int ckt_oracle_matches(ck_type_id did, const ckt_expect *e, const unsigned char *got) {
+    const ckt_scalar_info *d = ckt_scalar(did);
+    if (d->kind != 'C' && !is_real_float(d)) {
+        return memcmp(e->out.b, got, d->size) == 0;
+    }
+    const ckt_scalar_info *c = d->kind == 'C' ? ckt_scalar(d->component) : d;
+    const int parts = d->kind == 'C' ? 2 : 1;
+    for (int k = 0; k < parts; k++) {
+        const unsigned char *g = got + (size_t)k * c->size;
+        if (e->nan[k]) {
+            if (!ckt_bits_are_nan(c->id, g)) {
+                return 0;
+            }
+        } else if (memcmp(e->out.b + (size_t)k * c->size, g, c->size) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
