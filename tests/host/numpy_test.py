@@ -95,6 +95,7 @@ def load(path):
         "ck_array_free": (None, [p]),
         "ck_array_data": (p, [p]),
         "ck_array_format": (i, [p, pp]),
+        "ck_array_parse": (i, [p, C.c_char_p, pp]),
         "ck_assign": (i, [p, p, p]),
         "ck_parallel_assign": (i, [p, p, p]),
         "ck_last_error": (C.c_char_p, []),
@@ -131,7 +132,7 @@ class Checker:
         else:
             self.failed += 1
             if self.failed <= 60:
-                print("FAILED:", what)
+                print("FAILED:", what() if callable(what) else what)  # lazy: costly texts
             elif self.failed == 61:
                 print("FAILED: ... (further failures not printed)")
         return cond

@@ -24,6 +24,7 @@ usage: python3 numtext_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M 
 import ctypes as C
 import locale
 import math
+import os
 import random
 import struct
 import sys
@@ -33,49 +34,10 @@ from decimal import Decimal, getcontext
 import numpy as np
 
 
-class AllocStats(C.Structure):  # include/ckernel/alloc.h
-    _fields_ = [("allocations", C.c_uint64), ("frees", C.c_uint64),
-                ("failures", C.c_uint64), ("live", C.c_int64)]
-
-
-def load(path):
-    lib = C.CDLL(path)
-    p, i, pp = C.c_void_p, C.c_int, C.POINTER(C.c_void_p)
-    sigs = {
-        "ck_type_parse": (i, [C.c_char_p, pp]),
-        "ck_type_decref": (None, [p]),
-        "ck_array_wrap": (i, [p, p, p, p, pp]),
-        "ck_array_parse": (i, [p, C.c_char_p, pp]),
-        "ck_array_free": (None, [p]),
-        "ck_array_data": (p, [p]),
-        "ck_array_format": (i, [p, pp]),
-        "ck_last_error": (C.c_char_p, []),
-        "ck_free": (None, [p]),
-        "ck_get_alloc_stats": (None, [C.POINTER(AllocStats)]),
-        "ck_version_string": (C.c_char_p, []),
-    }
-    for name, (res, args) in sigs.items():
-        fn = getattr(lib, name)
-        fn.restype = res
-        fn.argtypes = args
-    return lib
-
-
-class Checker:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, cond, what):
-        if cond:
-            self.passed += 1
-        else:
-            self.failed += 1
-            if self.failed <= 40:
-                print("FAILED:", what() if callable(what) else what)
-            elif self.failed == 41:
-                print("FAILED: ... (further failures not printed)")
-        return cond
+# The loader, the checker and the allocation counters are numpy_test.py's.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy_test as nt  # noqa: E402
+AllocStats, load = nt.AllocStats, nt.load
 
 
 def ck_format(lib, arr):
@@ -286,7 +248,7 @@ def main():
         return 2
     t0 = time.monotonic()
     lib = load(sys.argv[1])
-    ck = Checker()
+    ck = nt.Checker(lib)
     rng = random.Random(20240611)
     run_all(lib, ck, rng, 1000000, 250000, 100000, 5000, "C locale")
     name = enter_comma_locale()
