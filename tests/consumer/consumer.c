@@ -129,7 +129,7 @@ int main(void) {
         ck_type *t = NULL;
         ck_array *a = NULL;
         char *text = NULL;
-        const char *lit = "[0.1, 0.30000000000000004, 1e+16, 5e-324, -1.5e-07, 100.0]";
+        const char *lit = "[0.1, 0.30000000000000004, 1e+16, 5e-324, -1.5e-07, 100]";
         CHECK(ck_type_parse("6 * float64", &t) == CK_OK);
         CHECK(ck_array_parse(t, lit, &a) == CK_OK);
         CHECK(a != NULL && ((const double *)(const void *)ck_array_data(a))[1] == 0.1 + 0.2);
