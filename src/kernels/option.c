@@ -124,8 +124,7 @@ static void option_destroy(ck_prefix *self) {
 /* The value child over [0, n): straight into the destination, or (checking) through buf,
  * scanning for the NA before anything is written. */
 static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t dst_stride,
-                      char *const *src, const intptr_t *src_stride, int nsrc, size_t n,
-                      size_t first) {
+                      char *const *src, const intptr_t *src_stride, size_t n, size_t first) {
     ck_strided_fn fn = ck_prefix_strided(value);
     if (!k->check) {
         return fn(value, dst, dst_stride, src, src_stride, n);
@@ -134,20 +133,19 @@ static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t
     const size_t size = ck_type_data_size(ck_type_scalar(id));
     _Alignas(16) char buf[CK__OPTION_CHUNK * CK__OPTION_MAX_ELEM];
     CK_RETURN_IF_ERROR(fn(value, buf, (intptr_t)size, src, src_stride, n));
-    (void)nsrc;
-    for (size_t i = 0; i < n; i++) {
-        if (ck__is_na(id, buf + i * size)) {
-            for (size_t j = 0; j < i; j++) {
-                ck__copy_scalar(dst + (intptr_t)j * dst_stride, buf + j * size, size);
-            }
-            return ck_set_error(CK_ERR_OVERFLOW,
-                                "the value at element %zu converts to the NA of ?%s (its "
-                                "reserved value)",
-                                first + i, ck_type_id_name(id));
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
+    char hit[CK__OPTION_CHUNK];
+    memset(hit, 0, n);
+    mark_na(hit, buf, (intptr_t)size, n, id);
+    const char *na_at = memchr(hit, 1, n);
+    const size_t good = na_at != NULL ? (size_t)(na_at - hit) : n;
+    for (size_t i = 0; i < good; i++) {
         ck__copy_scalar(dst + (intptr_t)i * dst_stride, buf + i * size, size);
+    }
+    if (good < n) {
+        return ck_set_error(CK_ERR_OVERFLOW,
+                            "the value at element %zu converts to the NA of ?%s (its reserved "
+                            "value)",
+                            first + good, ck_type_id_name(id));
     }
     return CK_OK;
 }
@@ -168,7 +166,7 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < CK__OPTION_CHUNK ? count - done : CK__OPTION_CHUNK;
         if (is_na == NULL) {
-            CK_RETURN_IF_ERROR(run_values(k, value, dst, dst_stride, s, src_stride, nsrc, n, done));
+            CK_RETURN_IF_ERROR(run_values(k, value, dst, dst_stride, s, src_stride, n, done));
         } else {
             CK_RETURN_IF_ERROR(ck_prefix_strided(is_na)(is_na, mask, 1, s, src_stride, n));
             for (size_t i = 0; i < n;) {
@@ -182,8 +180,7 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
                         rs[q] = s[q] + (intptr_t)i * src_stride[q];
                     }
                     CK_RETURN_IF_ERROR(run_values(k, value, dst + (intptr_t)i * dst_stride,
-                                                  dst_stride, rs, src_stride, nsrc, j - i,
-                                                  done + i));
+                                                  dst_stride, rs, src_stride, j - i, done + i));
                 }
                 size_t e = j;
                 while (e < n && mask[e] != 0) {
