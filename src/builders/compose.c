@@ -87,9 +87,7 @@ static int check_fixed_arrmeta(const ck_type *t, const ck_fixed_dim_arrmeta *m, 
     return CK_OK;
 }
 
-/* Dimensions of t, counting those behind pointers: pointers are dereferenced before
- * dimensions are matched, so "2 * pointer[2 * int64]" has two. */
-static int dims_through_pointers(const ck_type *t) {
+int ck__dims_through_pointers(const ck_type *t) {
     int n = 0;
     for (;;) {
         const ck_type_id id = t->id;
@@ -110,7 +108,7 @@ typedef struct ck__fixed_level {
 
 /* Has source k a dimension at the destination's level (dnd dims left)? Checks the rank. */
 static int source_level(const ck__compose *c, const ck__walk *w, int k, int dnd, int *has_dim) {
-    const int snd = dims_through_pointers(w->st[k]);
+    const int snd = ck__dims_through_pointers(w->st[k]);
     if (snd > dnd) {
         return shape_error(c, k, 0, 0, 0, snd - dnd);
     }
@@ -173,7 +171,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     ck__fixed_level lv[CK_TYPE_MAX_DEPTH];
     int n = 0;
     while (n < CK_TYPE_MAX_DEPTH && w->dt->id == CK_TYPE_FIXED_DIM) {
-        const int dnd = dims_through_pointers(w->dt);
+        const int dnd = ck__dims_through_pointers(w->dt);
         int has[CK__MAX_SRC], stop = 0;
         for (int k = 0; k < ns; k++) {
             if (w->st[k]->id == CK_TYPE_POINTER) {
@@ -687,7 +685,7 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
             req = gather ? CK_REQUEST_STRIDED : CK_REQUEST_SINGLE;
             continue;
         }
-        const int dnd = dims_through_pointers(w->dt);
+        const int dnd = ck__dims_through_pointers(w->dt);
         int has[CK__MAX_SRC], any_var = w->dt->id == CK_TYPE_VAR_DIM;
         for (int k = 0; k < ns; k++) {
             CK_RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));

@@ -54,6 +54,10 @@ struct ck__compose {
     int assign;
 };
 
+/* Dimensions of t, counting those behind pointers: pointers are dereferenced before
+ * dimensions are matched, so "2 * pointer[2 * int64]" has two. */
+int ck__dims_through_pointers(const ck_type *t);
+
 /* Builds the whole kernel at *offset. `first_dim` numbers the outermost dimension in
  * messages (the parallel split builds the kernel of one row). */
 int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,

@@ -218,15 +218,6 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
 
 /* ---- result types ---- */
 
-static int dims_through_pointers(const ck_type *t) {
-    int n = 0;
-    for (; t->id == CK_TYPE_POINTER || t->id == CK_TYPE_FIXED_DIM || t->id == CK_TYPE_VAR_DIM;
-         t = t->element) {
-        n += t->id != CK_TYPE_POINTER;
-    }
-    return n;
-}
-
 static const ck_type *skip_pointers(const ck_type *t) {
     while (t->id == CK_TYPE_POINTER) {
         t = t->element;
@@ -248,7 +239,7 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     int nd = 0, ndim[CK__MAX_SRC];
     const ck_type *cur[CK__MAX_SRC];
     for (int k = 0; k < nsrc; k++) {
-        ndim[k] = dims_through_pointers(src_tp[k]);
+        ndim[k] = ck__dims_through_pointers(src_tp[k]);
         cur[k] = src_tp[k];
         nd = ndim[k] > nd ? ndim[k] : nd;
     }
