@@ -379,14 +379,10 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
 
 /* ---- tuples and structs ---- */
 
-static int type_text(const ck_type *t, char **out) {
-    return ck_type_format(t, out);
-}
-
 /* "cannot assign <src> into <dst> by name: ..." with both types spelled out. */
 static int fields_error(const ck_type *dt, const ck_type *st, const char *how, const char *why) {
     char *ds = NULL, *ss = NULL;
-    const int have = type_text(dt, &ds) == CK_OK && type_text(st, &ss) == CK_OK;
+    const int have = ck_type_format(dt, &ds) == CK_OK && ck_type_format(st, &ss) == CK_OK;
     const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into %s%s: %s", have ? ss : "?",
                                 have ? ds : "?", how, why);
     ck_free(ds);
@@ -395,12 +391,12 @@ static int fields_error(const ck_type *dt, const ck_type *st, const char *how, c
 }
 
 /* Matches destination fields to source fields: by name, or by position. match[i] is the
- * source field of destination field i. */
-static int match_fields(const ck__compose *c, const ck_type *dt, const ck_type *st,
-                        unsigned flags, size_t *match) {
+ * source field of destination field i. Names are unique within a struct, so fields in the
+ * same order match in one pass, and when every destination field is found in a source with
+ * as many fields, the source has none left over. */
+static int match_fields(const ck_type *dt, const ck_type *st, unsigned flags, size_t *match) {
     const int by_name = dt->id == CK_TYPE_STRUCT && st->id == CK_TYPE_STRUCT &&
                         (flags & CK_EVAL_FIELDS_BY_POSITION) == 0;
-    (void)c;
     if (!by_name) {
         if (dt->nfields != st->nfields) {
             char why[96];
@@ -416,14 +412,16 @@ static int match_fields(const ck__compose *c, const ck_type *dt, const ck_type *
     ck__strbuf missing = CK__STRBUF_INIT, extra = CK__STRBUF_INIT;
     size_t nmissing = 0, nextra = 0;
     for (size_t i = 0; i < dt->nfields; i++) {
-        const intptr_t j = ck_type_field_index(st, dt->names[i]);
+        const intptr_t j = i < st->nfields && strcmp(st->names[i], dt->names[i]) == 0
+                               ? (intptr_t)i
+                               : ck_type_field_index(st, dt->names[i]);
         if (j < 0) {
             ck__strbuf_puts(&missing, nmissing++ > 0 ? ", " : "");
             ck__format_field_name(dt->names[i], &missing);
         }
         match[i] = (size_t)j;
     }
-    for (size_t j = 0; j < st->nfields; j++) {
+    for (size_t j = 0; (nmissing > 0 || st->nfields != dt->nfields) && j < st->nfields; j++) {
         if (ck_type_field_index(dt, st->names[j]) < 0) {
             ck__strbuf_puts(&extra, nextra++ > 0 ? ", " : "");
             ck__format_field_name(st->names[j], &extra);
@@ -493,16 +491,20 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         }
         run = match + n;
     }
-    int rc = match_fields(c, dt, st, w->flags, match);
+    int rc = match_fields(dt, st, w->flags, match);
+    if (rc != CK_OK) {
+        ck__free(match);
+        return rc;
+    }
     /* Runs: run[i] = fields from i on (in destination order) copied as one span. */
     const intptr_t *doff = (const intptr_t *)(const void *)w->dam;
     const intptr_t *soff = (const intptr_t *)(const void *)w->sam[0];
     int ordered = 1;
-    for (size_t i = 1; rc == CK_OK && i < n; i++) {
+    for (size_t i = 1; i < n; i++) {
         ordered &= doff[i] >= doff[i - 1] + (intptr_t)dt->fields[i - 1]->data_size;
     }
     size_t nentries = 0, name_bytes = 0;
-    for (size_t i = 0; rc == CK_OK && i < n;) {
+    for (size_t i = 0; i < n;) {
         size_t len = 0;
         while (ordered && i + len < n) {
             const size_t k = i + len, j = match[k];
@@ -523,16 +525,14 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         nentries++;
         i += len > 0 ? len : 1;
     }
-    if (rc == CK_OK && n > 0 && run[0] == n && doff[0] == 0 && soff[match[0]] == 0) {
+    if (n > 0 && run[0] == n && doff[0] == 0 && soff[match[0]] == 0) {
         /* Bit-identical: the span of the fields, as bytes. */
         const size_t span = (size_t)doff[n - 1] + dt->fields[n - 1]->data_size;
         ck__free(match);
         return ck__make_copy_bytes(ckb, offset, span, req);
     }
     size_t at = *offset;
-    if (rc == CK_OK) {
-        rc = ck__make_fields(ckb, offset, nentries, name_bytes, req);
-    }
+    rc = ck__make_fields(ckb, offset, nentries, name_bytes, req);
     ck__compose sub = *c;
     sub.may_stream = 0; /* a field's run is not the whole destination */
     size_t e = 0, name_at = 0;
@@ -592,7 +592,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     spec.nsrc = c->nsrc;
     if (!ck__id_is_scalar(dval->id)) {
         char *ds = NULL;
-        const int have = type_text(w->dt, &ds) == CK_OK;
+        const int have = ck_type_format(w->dt, &ds) == CK_OK;
         const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign an option into %s",
                                     have ? ds : ck_type_id_name(w->dt->id));
         ck_free(ds);
@@ -604,7 +604,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
         sval[k] = spec.src_option[k] ? t->element : t;
         if (!ck__id_is_scalar(sval[k]->id)) {
             char *ss = NULL;
-            const int have = type_text(t, &ss) == CK_OK;
+            const int have = ck_type_format(t, &ss) == CK_OK;
             const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into an option",
                                         have ? ss : ck_type_id_name(t->id));
             ck_free(ss);
