@@ -412,9 +412,7 @@ static int match_fields(const ck_type *dt, const ck_type *st, unsigned flags, si
     ck__strbuf missing = CK__STRBUF_INIT, extra = CK__STRBUF_INIT;
     size_t nmissing = 0, nextra = 0;
     for (size_t i = 0; i < dt->nfields; i++) {
-        const intptr_t j = i < st->nfields && strcmp(st->names[i], dt->names[i]) == 0
-                               ? (intptr_t)i
-                               : ck_type_field_index(st, dt->names[i]);
+        const intptr_t j = ck__type_field_index_at(st, dt->names[i], i);
         if (j < 0) {
             ck__strbuf_puts(&missing, nmissing++ > 0 ? ", " : "");
             ck__format_field_name(dt->names[i], &missing);

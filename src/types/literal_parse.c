@@ -814,7 +814,7 @@ static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, cha
                 } else if (rc != CK_OK) {
                     rc = ck__nomem_error("ck_array_parse: out of memory for a field name");
                 } else {
-                    const intptr_t k = ck_type_field_index(t, name.s);
+                    const intptr_t k = ck__type_field_index_at(t, name.s, given);
                     if (k < 0) {
                         ck__lit_type_text(t, tname, sizeof tname);
                         ck__strbuf shown = CK__STRBUF_INIT;

@@ -221,6 +221,14 @@ intptr_t ck_type_field_index(const ck_type *t, const char *name) {
     return -1;
 }
 
+intptr_t ck__type_field_index_at(const ck_type *t, const char *name, size_t hint) {
+    if (t->names != NULL && name != NULL && hint < t->nfields &&
+        strcmp(t->names[hint], name) == 0) {
+        return (intptr_t)hint;
+    }
+    return ck_type_field_index(t, name);
+}
+
 int ck_type_equal(const ck_type *a, const ck_type *b) {
     if (a == b) {
         return 1;

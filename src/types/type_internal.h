@@ -66,6 +66,10 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
     ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops;
 
+/* ck_type_field_index, comparing field `hint` first: names written in the type's own order
+ * (the usual case, in literals and between structs) are found in one compare, not a scan. */
+intptr_t ck__type_field_index_at(const ck_type *t, const char *name, size_t hint);
+
 /* Appends a field name as the datashape spells it: bare when an identifier, else quoted
  * ('it''s' as 'it\'s', control bytes as \xHH). */
 void ck__format_field_name(const char *name, struct ck__strbuf *out);
