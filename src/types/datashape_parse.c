@@ -22,12 +22,6 @@ static int ck__is_space(char c) {
 static int ck__is_digit(char c) {
     return c >= '0' && c <= '9';
 }
-static int ck__is_ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-static int ck__is_ident(char c) {
-    return ck__is_ident_start(c) || ck__is_digit(c);
-}
 
 /* Copies s[begin, end) to out (capacity cap), control bytes shown as '?'. */
 static void ck__quote(char *out, size_t cap, const char *s, size_t begin, size_t end) {

@@ -61,9 +61,6 @@ static int ck__lit_is_space(char c) {
 static int ck__lit_is_digit(char c) {
     return c >= '0' && c <= '9';
 }
-static int ck__lit_is_alpha(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
 
 static void ck__lit_skip_ws(ck__lit *p) {
     while (p->pos < p->len && ck__lit_is_space(p->s[p->pos])) {
@@ -83,9 +80,8 @@ static size_t ck__lit_digit_run(const ck__lit *p, size_t i) {
 /* Length of the word (letters, digits, '_') starting with a letter at pos; 0 if none. */
 static size_t ck__lit_word_len(const ck__lit *p, size_t pos) {
     size_t n = 0;
-    if (pos < p->len && ck__lit_is_alpha(p->s[pos])) {
-        while (pos + n < p->len &&
-               (ck__lit_is_alpha(p->s[pos + n]) || ck__lit_is_digit(p->s[pos + n]))) {
+    if (pos < p->len && ck__is_ident_start(p->s[pos])) {
+        while (pos + n < p->len && ck__is_ident(p->s[pos + n])) {
             n++;
         }
     }

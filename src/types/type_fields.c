@@ -169,12 +169,11 @@ static int fields_equal(const ck_type *a, const ck_type *b) {
 }
 
 static int is_identifier(const char *s) {
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) {
+    if (!ck__is_ident_start(*s)) {
         return 0;
     }
     for (s++; *s != '\0'; s++) {
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '_')) {
+        if (!ck__is_ident(*s)) {
             return 0;
         }
     }
@@ -206,15 +205,11 @@ static int hex_digit(char c) {
                                   : -1;
 }
 
-static int ident_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
 const char *ck__scan_field_name(const char *s, size_t len, size_t *pos, ck__strbuf *name) {
     const size_t start = *pos;
-    if (start < len && ident_start(s[start])) {
+    if (start < len && ck__is_ident_start(s[start])) {
         size_t i = start + 1;
-        while (i < len && (ident_start(s[i]) || (s[i] >= '0' && s[i] <= '9'))) {
+        while (i < len && ck__is_ident(s[i])) {
             i++;
         }
         ck__strbuf_append(name, s + start, i - start);

@@ -66,6 +66,15 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
     ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops;
 
+/* The identifier characters of datashapes, field names and literal words: a letter or '_',
+ * then letters, digits and '_'. */
+static inline int ck__is_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+static inline int ck__is_ident(char c) {
+    return ck__is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
 /* ck_type_field_index, comparing field `hint` first: names written in the type's own order
  * (the usual case, in literals and between structs) are found in one compare, not a scan. */
 intptr_t ck__type_field_index_at(const ck_type *t, const char *name, size_t hint);
