@@ -368,7 +368,7 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
                                      n->nfrac, n->exp10, n->text_negative};
     const char *end = p->s + n->end;
     if (!ck__decimal_to_double(&parts, out)) {
-        *out = ck__strtod_span_c(p->s + n->begin, n->end - n->begin, &end);
+        *out = ck__strtod_c(p->s + n->begin, &end);
     }
     if (end != p->s + n->end) {
         char tok[48];
@@ -395,7 +395,7 @@ static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, do
         if (ck__decimal_to_float(&parts, &f)) {
             *out = (double)f;
         } else {
-            *out = (double)ck__strtof_span_c(p->s + n->begin, n->end - n->begin, &end);
+            *out = (double)ck__strtof_c(p->s + n->begin, &end);
         }
     } else {
         *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));

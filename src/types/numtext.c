@@ -80,11 +80,10 @@ static const char *ck__skip_space(const char *s) {
 
 /* Reads the decimal number strtod would read at s (no white space before it) into its
  * parts: an optional sign, digits with an optional point and at least one digit, and an
- * exponent when digits follow its 'e' and optional sign. One pass; digit runs are scanned
- * up to `limit` eight bytes at a time (the number ends by limit: NULL when the caller does
- * not know). Returns its length, or 0 when there is none, or when strtod would read
- * something else there ("0x": hexadecimal). */
-static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal_parts *d) {
+ * exponent when digits follow its 'e' and optional sign. One pass. Returns its length, or
+ * 0 when there is none, or when strtod would read something else there ("0x":
+ * hexadecimal). */
+static size_t ck__scan_decimal(const char *s, ck__decimal_parts *d) {
     const char *p = s;
     d->negative = *p == '-';
     p += *p == '+' || *p == '-';
@@ -92,7 +91,6 @@ static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal_par
         return 0;
     }
     d->int_digits = p;
-    p = limit != NULL ? ck__digit_run(p, limit) : p;
     while (ck__nt_digit(*p)) {
         p++;
     }
@@ -102,7 +100,6 @@ static size_t ck__scan_decimal(const char *s, const char *limit, ck__decimal_par
     if (*p == '.') {
         p++;
         d->frac_digits = p;
-        p = limit != NULL ? ck__digit_run(p, limit) : p;
         while (ck__nt_digit(*p)) {
             p++;
         }
@@ -194,10 +191,10 @@ int ck__decimal_to_float(const ck__decimal_parts *d, float *out) {
 
 /* strtod's reading, double-conversion's rounding: a decimal number goes to double-conversion
  * (split, or whole when too long to split); anything else to strtod in the "C" locale. */
-static double ck__strtod_limit(const char *s, const char *limit, const char **end) {
+double ck__strtod_c(const char *s, const char **end) {
     const char *p = ck__skip_space(s);
     ck__decimal_parts d;
-    const size_t n = ck__scan_decimal(p, limit, &d);
+    const size_t n = ck__scan_decimal(p, &d);
     double v;
     if (n != 0 && (ck__decimal_to_double(&d, &v) || ck__dc_strtod(p, n, &v))) {
         *end = p + n;
@@ -206,29 +203,16 @@ static double ck__strtod_limit(const char *s, const char *limit, const char **en
     return ck__libc_strtod(s, end);
 }
 
-static float ck__strtof_limit(const char *s, const char *limit, const char **end) {
+float ck__strtof_c(const char *s, const char **end) {
     const char *p = ck__skip_space(s);
     ck__decimal_parts d;
-    const size_t n = ck__scan_decimal(p, limit, &d);
+    const size_t n = ck__scan_decimal(p, &d);
     float v;
     if (n != 0 && (ck__decimal_to_float(&d, &v) || ck__dc_strtof(p, n, &v))) {
         *end = p + n;
         return v;
     }
     return ck__libc_strtof(s, end);
-}
-
-double ck__strtod_c(const char *s, const char **end) {
-    return ck__strtod_limit(s, NULL, end);
-}
-float ck__strtof_c(const char *s, const char **end) {
-    return ck__strtof_limit(s, NULL, end);
-}
-double ck__strtod_span_c(const char *s, size_t len, const char **end) {
-    return ck__strtod_limit(s, s + len, end);
-}
-float ck__strtof_span_c(const char *s, size_t len, const char **end) {
-    return ck__strtof_limit(s, s + len, end);
 }
 
 #if defined(FE_DOWNWARD) && defined(FE_UPWARD)

@@ -20,10 +20,6 @@ typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
  * nothing (decimals never set it). */
 double ck__strtod_c(const char *s, const char **end);
 float ck__strtof_c(const char *s, const char **end);
-/* The same, for a caller that knows the number ends by s + len (the literal parser: s is
- * still NUL-terminated, at s[len] or later): digits are then scanned eight at a time. */
-double ck__strtod_span_c(const char *s, size_t len, const char **end);
-float ck__strtof_span_c(const char *s, size_t len, const char **end);
 /* A decimal number already split by a caller's scanner (the literal parser): the digits
  * before the point and after it (leading zeros allowed; not both empty), the exponent's
  * value (saturated at +-CK__EXP10_SATURATED is exact enough: no text is that long), and the

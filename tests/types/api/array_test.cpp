@@ -259,6 +259,31 @@ TEST_F(TypesArray, NanLiteralsAreNaN) {
     EXPECT_EQ(tt::format(d.a), "1+nanj");
 }
 
+// Literals with more significant digits than the split reading keeps (800) are read from
+// their text; the values are the C library's strtod/strtof of the same digits, and what
+// follows the number is still the literal's.
+TEST_F(TypesArray, NumbersWithHundredsOfDigitsReadAsTheCLibraryReadsThem) {
+    const std::string third = "0." + std::string(900, '3') + "e1";
+    const std::string nines = "-0." + std::string(850, '9') + "5e-300";
+    const std::string halfway = "1" + std::string(830, '0') + "1e-830";
+    const std::string lit = "[" + third + ", " + nines + ", " + halfway + "]";
+    tt::Array d;
+    ASSERT_EQ(parse("3 * float64", lit.c_str(), d), CK_OK) << ck_last_error();
+    tt::Array f;
+    ASSERT_EQ(parse("3 * float32", lit.c_str(), f), CK_OK) << ck_last_error();
+    int i = 0;
+    for (const std::string &text : {third, nines, halfway}) {
+        const double want_d = std::strtod(text.c_str(), nullptr);
+        const float want_f = std::strtof(text.c_str(), nullptr);
+        EXPECT_EQ(std::memcmp(ck_array_data(d.a) + 8 * i, &want_d, 8), 0) << text.substr(0, 20);
+        EXPECT_EQ(std::memcmp(ck_array_data(f.a) + 4 * i, &want_f, 4), 0) << text.substr(0, 20);
+        i++;
+    }
+    EXPECT_EQ(load<double>(ck_array_data(d.a) + 16), 10.0) << "10 + 10^-830 rounds to 10";
+    tt::Array bad;
+    EXPECT_EQ(parse("float64", (third + "x").c_str(), bad), CK_ERR_PARSE);
+}
+
 struct BadLiteral {
     const char *type;
     const char *literal;
