@@ -33,13 +33,8 @@ typedef struct ck__num {
     int special; /* 0, or CK__NUM_NAN / CK__NUM_INF */
     int negative;
     int sign_apart; /* "1 - 2j": the sign stood apart from the digits; negate the text's value */
-    /* Where the text's digits are, for number text (numtext.h's ck__decimal_parts): */
-    int text_negative; /* the text's own sign */
-    size_t int_begin;  /* digits before the point: [int_begin, int_begin + nint) */
-    size_t nint;
-    size_t frac_begin; /* digits after it: [frac_begin, frac_begin + nfrac) */
-    size_t nfrac;
-    int64_t exp10; /* the exponent's value (0 without one), saturated at CK__EXP10_SATURATED */
+    /* The digits, the exponent and the text's own sign, as number text reads them. */
+    ck__decimal_parts dec;
 } ck__num;
 
 #define CK__NUM_NAN 1
@@ -178,7 +173,7 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
     n->begin = i;
     if (i < p->len && (p->s[i] == '+' || p->s[i] == '-')) {
         n->negative = p->s[i] == '-';
-        n->text_negative = n->negative;
+        n->dec.negative = n->negative;
         i++;
     }
     size_t w = ck__lit_word_len(p, i);
@@ -198,18 +193,18 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
     }
     size_t digits = 0;
     size_t run = ck__lit_digit_run(p, i);
-    n->int_begin = i;
+    n->dec.int_digits = p->s + i;
     digits += run - i;
     i = run;
-    n->nint = digits;
-    n->frac_begin = i;
+    n->dec.nint = digits;
+    n->dec.frac_digits = p->s + i;
     n->is_int = 1;
     if (i < p->len && p->s[i] == '.') {
         n->is_int = 0;
         i++;
-        n->frac_begin = i;
+        n->dec.frac_digits = p->s + i;
         run = ck__lit_digit_run(p, i);
-        n->nfrac = run - i;
+        n->dec.nfrac = run - i;
         digits += run - i;
         i = run;
     }
@@ -235,12 +230,12 @@ static int ck__lit_number(ck__lit *p, ck__num *n) {
         }
         const int exp_negative = p->s[i + 1] == '-';
         while (e < p->len && ck__lit_is_digit(p->s[e])) {
-            if (n->exp10 < CK__EXP10_SATURATED) {
-                n->exp10 = n->exp10 * 10 + (p->s[e] - '0');
+            if (n->dec.exp10 < CK__EXP10_SATURATED) {
+                n->dec.exp10 = n->dec.exp10 * 10 + (p->s[e] - '0');
             }
             e++;
         }
-        n->exp10 = exp_negative ? -n->exp10 : n->exp10;
+        n->dec.exp10 = exp_negative ? -n->dec.exp10 : n->dec.exp10;
         n->is_int = 0;
         i = e;
     }
@@ -351,25 +346,10 @@ static int ck__lit_scalar_end(ck__lit *p, const ck__scalar_lit *v) {
     return ck__lit_error(p, CK_ERR_PARSE, at, "unexpected %s after the value %s", found, tok);
 }
 
-/* The value of a number as a double. Fails only for text strtod reads differently from the
- * grammar above, which cannot happen for a well-formed token; checked anyway. */
-static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
-    if (n->special != 0) {
-        double v = n->special == CK__NUM_NAN ? (double)NAN : (double)INFINITY;
-        *out = n->negative ? -v : v;
-        return CK_OK;
-    }
-    if (n->end == n->begin) {
-        *out = 0.0;
-        return CK_OK;
-    }
-    /* Split already: straight to the library (the text itself when it has too many digits). */
-    const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
-                                     n->nfrac, n->exp10, n->text_negative};
-    const char *end = p->s + n->end;
-    if (!ck__decimal_to_double(&parts, out)) {
-        *out = ck__strtod_c(p->s + n->begin, &end);
-    }
+/* The end of reading a number's text: the reader (strtod's grammar) must have stopped where
+ * the grammar above did, which cannot fail for a well-formed token (checked anyway); a sign
+ * that stood apart is applied (exact: rounding is symmetric). */
+static int ck__lit_num_read(const ck__lit *p, const ck__num *n, const char *end, double *out) {
     if (end != p->s + n->end) {
         char tok[48];
         ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
@@ -381,6 +361,25 @@ static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
     return CK_OK;
 }
 
+/* The value of a number as a double. */
+static int ck__lit_num_double(const ck__lit *p, const ck__num *n, double *out) {
+    if (n->special != 0) {
+        double v = n->special == CK__NUM_NAN ? (double)NAN : (double)INFINITY;
+        *out = n->negative ? -v : v;
+        return CK_OK;
+    }
+    if (n->end == n->begin) {
+        *out = 0.0;
+        return CK_OK;
+    }
+    /* Split already: straight to the library (the text itself when it has too many digits). */
+    const char *end = p->s + n->end;
+    if (!ck__decimal_to_double(&n->dec, out)) {
+        *out = ck__strtod_c(p->s + n->begin, &end);
+    }
+    return ck__lit_num_read(p, n, end, out);
+}
+
 /* The value of a number rounded once to float16/float32/float64, as a double: read once,
  * straight to the kind (float32 and float16 are not read as a double first). */
 static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, double *out) {
@@ -389,10 +388,8 @@ static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, do
     }
     const char *end = p->s + n->end;
     if (k == CK__F32) {
-        const ck__decimal_parts parts = {p->s + n->int_begin, n->nint, p->s + n->frac_begin,
-                                         n->nfrac, n->exp10, n->text_negative};
         float f;
-        if (ck__decimal_to_float(&parts, &f)) {
+        if (ck__decimal_to_float(&n->dec, &f)) {
             *out = (double)f;
         } else {
             *out = (double)ck__strtof_c(p->s + n->begin, &end);
@@ -400,15 +397,7 @@ static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, do
     } else {
         *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
     }
-    if (end != p->s + n->end) { /* as in ck__lit_num_double */
-        char tok[48];
-        ck__lit_excerpt(p, n->begin, n->end, tok, sizeof tok);
-        return ck__lit_error(p, CK_ERR_PARSE, n->begin, "malformed number '%s'", tok);
-    }
-    if (n->sign_apart) { /* exact: rounding is symmetric */
-        *out = -*out;
-    }
-    return CK_OK;
+    return ck__lit_num_read(p, n, end, out);
 }
 
 /* ---- conversion of a scalar literal to the destination type ---- */
@@ -514,8 +503,8 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
  * the kind. */
 static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
     const int64_t limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
-    return n->special == 0 && n->nint < (size_t)CK__EXP10_SATURATED &&
-           (int64_t)n->nint + n->exp10 <= limit;
+    return n->special == 0 && n->dec.nint < (size_t)CK__EXP10_SATURATED &&
+           (int64_t)n->dec.nint + n->dec.exp10 <= limit;
 }
 
 /* A float component of kind k; finite text that rounds to infinity is an overflow. */
