@@ -22,14 +22,8 @@ static CK__KERNEL_ALIGN int copy_bytes_strided(ck_prefix *self, char *dst, intpt
         memcpy(dst, s, size * count);
         return CK_OK;
     }
-    if (size <= 16 && (size & (size - 1)) == 0) {
-        for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-            ck__copy_scalar(dst, s, size);
-        }
-        return CK_OK;
-    }
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        memcpy(dst, s, size);
+        ck__copy_scalar(dst, s, size); /* scalar sizes as one move, others by memcpy */
     }
     return CK_OK;
 }
