@@ -20,8 +20,12 @@ void ck_arrmeta_copy(const ck_type *t, char *dst, const char *src) {
         return;
     }
     memcpy(dst, src, t->arrmeta_size);
+    ck__arrmeta_incref(t, dst);
+}
+
+void ck__arrmeta_incref(const ck_type *t, char *arrmeta) {
     if (t->has_blockref) {
-        ck__type_kind_of(t->id)->arrmeta_incref(t, dst);
+        ck__type_kind_of(t->id)->arrmeta_incref(t, arrmeta);
     }
 }
 

@@ -113,26 +113,13 @@ static ck_memblock **blockref_slot(char *arrmeta) {
     return &((ck_var_dim_arrmeta *)(void *)arrmeta)->blockref;
 }
 
+/* A fixed level holds no references of its own: only its element's. */
 static void element_incref(const ck_type *t, char *arrmeta) {
-    const ck_type *e = t->element;
-    if (e->has_blockref) {
-        ck__type_kind_of(e->id)->arrmeta_incref(e, arrmeta + ck__level_arrmeta_size(t->id));
-    }
+    ck__arrmeta_incref(t->element, arrmeta + ck__level_arrmeta_size(t->id));
 }
 
 static void element_release(const ck_type *t, char *arrmeta) {
-    const ck_type *e = t->element;
-    if (e->has_blockref) {
-        ck__type_kind_of(e->id)->arrmeta_release(e, arrmeta + ck__level_arrmeta_size(t->id));
-    }
-}
-
-static void fixed_incref(const ck_type *t, char *arrmeta) {
-    element_incref(t, arrmeta);
-}
-
-static void fixed_release_arrmeta(const ck_type *t, char *arrmeta) {
-    element_release(t, arrmeta);
+    ck_arrmeta_release(t->element, arrmeta + ck__level_arrmeta_size(t->id));
 }
 
 static void ref_incref(const ck_type *t, char *arrmeta) {
@@ -169,7 +156,7 @@ static void fixed_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, in
 
 const ck__type_kind ck__fixed_dim_kind_ops = {level_release,         level_equal,
                                               fixed_format,          fixed_construct,
-                                              fixed_incref,          fixed_release_arrmeta,
+                                              element_incref,        element_release,
                                               fixed_extent};
 const ck__type_kind ck__var_dim_kind_ops = {level_release, level_equal,         var_format,
                                             var_construct, ref_incref,          ref_release_arrmeta,

@@ -286,19 +286,13 @@ static void fields_construct(const ck_type *t, char *arrmeta, ck_memblock *block
 
 static void fields_incref(const ck_type *t, char *arrmeta) {
     for (size_t i = 0; i < t->nfields; i++) {
-        const ck_type *f = t->fields[i];
-        if (f->has_blockref) {
-            ck__type_kind_of(f->id)->arrmeta_incref(f, arrmeta + t->arrmeta_offsets[i]);
-        }
+        ck__arrmeta_incref(t->fields[i], arrmeta + t->arrmeta_offsets[i]);
     }
 }
 
 static void fields_release_arrmeta(const ck_type *t, char *arrmeta) {
     for (size_t i = 0; i < t->nfields; i++) {
-        const ck_type *f = t->fields[i];
-        if (f->has_blockref) {
-            ck__type_kind_of(f->id)->arrmeta_release(f, arrmeta + t->arrmeta_offsets[i]);
-        }
+        ck_arrmeta_release(t->fields[i], arrmeta + t->arrmeta_offsets[i]);
     }
 }
 

@@ -57,6 +57,9 @@ typedef struct ck__type_kind {
 
 /* t's extent under its arrmeta (the kind's operation), and the union of two extents (the
  * second shifted by `by`), both in arrmeta.c. */
+/* Takes the references t's arrmeta holds (after a byte copy; nothing when it holds none);
+ * ck_arrmeta_release drops them. */
+void ck__arrmeta_incref(const ck_type *t, char *arrmeta);
 void ck__arrmeta_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi);
 void ck__extent_union(intptr_t *lo, intptr_t *hi, intptr_t a, intptr_t b, intptr_t by);
 /* The extent of a value that is its own slot: [0, data_size) (type.c). */

@@ -153,11 +153,11 @@ static void option_construct(const ck_type *t, char *arrmeta, ck_memblock *block
 }
 
 static void option_incref(const ck_type *t, char *arrmeta) {
-    ck__type_kind_of(t->element->id)->arrmeta_incref(t->element, arrmeta);
+    ck__arrmeta_incref(t->element, arrmeta);
 }
 
 static void option_release_arrmeta(const ck_type *t, char *arrmeta) {
-    ck__type_kind_of(t->element->id)->arrmeta_release(t->element, arrmeta);
+    ck_arrmeta_release(t->element, arrmeta);
 }
 
 const ck__type_kind ck__option_kind_ops = {option_release,   option_equal,  option_format,
