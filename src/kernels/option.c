@@ -20,9 +20,9 @@
 
 typedef struct ck__option {
     ck_prefix base;
-    uint32_t is_na, value, assign_na; /* children, from the kernel; is_na 0: no option source */
+    uint32_t is_na, value, assign_na; /* children, from the kernel; is_na 0: no option source,
+                                       * assign_na 0: the destination holds no NA */
     uint8_t dst_id;                   /* the destination's value type */
-    uint8_t dst_option;               /* the destination holds NA */
     uint8_t check;                    /* a value that converts to the NA is an overflow */
     uint8_t nsrc;
 } ck__option;
@@ -226,7 +226,6 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
     k->base.destructor = option_destroy;
     ck_prefix_set_function(&k->base, req, option_single, option_strided);
     k->dst_id = (uint8_t)spec->dst_id;
-    k->dst_option = (uint8_t)(spec->dst_option != 0);
     k->check = (uint8_t)(spec->check != 0);
     k->nsrc = (uint8_t)spec->nsrc;
     *offset += CK__OPTION_FIRST_CHILD;
@@ -264,7 +263,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
 static void option_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                             ck__children *children) {
     const ck__option *k = (const ck__option *)self;
-    ck__strbuf_printf(out, "%s%s%s", k->dst_option ? "dst=?" : "dst=",
+    ck__strbuf_printf(out, "%s%s%s", k->assign_na != 0 ? "dst=?" : "dst=",
                       ck_type_id_name((ck_type_id)k->dst_id),
                       k->check ? " (a value converting to NA is an overflow)" : "");
     *size = sizeof(ck__option);
