@@ -31,9 +31,7 @@ Outcome assign_literal(const char *dst_type, const char *src_type, const char *l
         o.rc = -1;
         return o;
     }
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = mode;
-    ctx.flags = flags;
+    ck_eval_ctx ctx = ckt::ctx(mode, flags);
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
@@ -143,8 +141,7 @@ TEST(Structs, EveryScalarPairInsideAFieldIsTheLeafsCast) {
                         failing = i;
                     }
                 }
-                ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-                ctx.errmode = mode;
+                ck_eval_ctx ctx = ckt::ctx(mode);
                 const int rc = ck_assign(dst.get(), src.get(), &ctx);
                 const std::string what = dn + " <- " + sn + " mode " + std::to_string(mode);
                 if (failing < 5) {
@@ -371,8 +368,7 @@ TEST(Options, ACheckedAssignmentLooksForTheNaExactlyWhereACastCanGiveIt) {
     ckt::Array src("2 * float64"), dst("2 * ?float32");
     std::memcpy(src.data() + 8, &nan_in, 8);
     EXPECT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_ERR_OVERFLOW) << dst.str();
-    ck_eval_ctx nocheck = CK_EVAL_CTX_INIT;
-    nocheck.errmode = CK_ERRMODE_NOCHECK;
+    ck_eval_ctx nocheck = ckt::ctx(CK_ERRMODE_NOCHECK);
     ASSERT_EQ(ck_assign(dst.get(), src.get(), &nocheck), CK_OK);
     EXPECT_EQ(dst.str(), "[0, NA]");
     // Integers never make a NaN: no check.
@@ -386,8 +382,7 @@ TEST(Options, CallablesLiftOverOptionsWithNoNewLeaves) {
     ckt::Array a("4 * ?int32", "[1, NA, 3, 2147483647]"), b("int32", "10");
     const ck_array *srcs[2] = {a.get(), b.get()};
     ck_array *out = nullptr;
-    ck_eval_ctx nocheck = CK_EVAL_CTX_INIT;
-    nocheck.errmode = CK_ERRMODE_NOCHECK;
+    ck_eval_ctx nocheck = ckt::ctx(CK_ERRMODE_NOCHECK);
     ASSERT_EQ(ck_call_new(add, 2, srcs, &nocheck, &out), CK_OK) << ck_last_error();
     char *text = nullptr;
     ASSERT_EQ(ck_array_format(out, &text), CK_OK);

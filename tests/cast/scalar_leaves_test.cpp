@@ -27,6 +27,7 @@ extern "C" {
 #include "kernels/scalar_leaves.h"
 }
 #include "float16_ref.h"
+#include "half_exact.hpp"
 #include "scalar_oracle.h"
 #include "scalar_assign.dispatch.h"  // generated: the targets this build compiled
 
@@ -59,15 +60,9 @@ long double int_min(const TInfo &t) {
 long double int_max(const TInfo &t) {
     return ckt_int_max(&t);
 }
-long double half_value(uint16_t h) {
-    return ckt_half_value(h);
-}
-long double half_pos(uint16_t h) {
-    return ckt_half_pos(h);
-}
-uint16_t round_to_half(long double v) {
-    return ckt_round_to_half(v);
-}
+using ckt::half_pos;
+using ckt::half_value;
+using ckt::round_to_half;
 void put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
     ckt_put_low_bytes(out, bits, size);
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complex_ref.h"
 #include "fuzz_common.h"
 #include "fuzz_compose.h"
 
@@ -322,8 +323,10 @@ static float op_f(int op, float a, float b) {
     }
 }
 
-/* Complex multiply by the plain formula, divide by Smith's algorithm as NumPy writes it. */
-#define FZ_COMPLEX_OPS(NAME, FT, FABS)                                                       \
+/* Complex add and subtract part by part; multiply by the plain formula and divide by Smith's
+ * algorithm as NumPy writes it, from tests/support/complex_ref.c (shared with the arithmetic
+ * leaf tests). */
+#define FZ_COMPLEX_OPS(NAME, FT, MUL, DIV)                                                   \
     static void NAME(int op, const FT *a, const FT *b, FT *r) {                              \
         const FT ar = a[0], ai = a[1], br = b[0], bi = b[1];                                 \
         if (op == FZ_ARITH_ADD || op == FZ_ARITH_SUBTRACT || op == FZ_ARITH_SUM3) {          \
@@ -332,44 +335,13 @@ static float op_f(int op, float a, float b) {
             return;                                                                          \
         }                                                                                    \
         if (op == FZ_ARITH_MULTIPLY) {                                                       \
-            const FT p = ar * br;                                                            \
-            const FT q = ai * bi;                                                            \
-            const FT u = ar * bi;                                                            \
-            const FT w = ai * br;                                                            \
-            r[0] = p - q;                                                                    \
-            r[1] = u + w;                                                                    \
+            MUL(a, b, r);                                                                    \
             return;                                                                          \
         }                                                                                    \
-        const FT abs_br = FABS(br), abs_bi = FABS(bi);                                       \
-        if (abs_br >= abs_bi) {                                                              \
-            if (abs_br == 0 && abs_bi == 0) {                                                \
-                r[0] = ar / abs_br;                                                          \
-                r[1] = ai / abs_br;                                                          \
-            } else {                                                                         \
-                const FT rat = bi / br;                                                      \
-                const FT t = bi * rat;                                                       \
-                const FT scl = (FT)1 / (br + t);                                             \
-                const FT u = ai * rat;                                                       \
-                const FT w = ar * rat;                                                       \
-                const FT re = ar + u;                                                        \
-                const FT im = ai - w;                                                        \
-                r[0] = re * scl;                                                             \
-                r[1] = im * scl;                                                             \
-            }                                                                                \
-        } else {                                                                             \
-            const FT rat = br / bi;                                                          \
-            const FT t = br * rat;                                                           \
-            const FT scl = (FT)1 / (bi + t);                                                 \
-            const FT u = ar * rat;                                                           \
-            const FT w = ai * rat;                                                           \
-            const FT re = u + ai;                                                            \
-            const FT im = w - ar;                                                            \
-            r[0] = re * scl;                                                                 \
-            r[1] = im * scl;                                                                 \
-        }                                                                                    \
+        DIV(a, b, r);                                                                        \
     }
-FZ_COMPLEX_OPS(complex_f, float, fabsf)
-FZ_COMPLEX_OPS(complex_d, double, fabs)
+FZ_COMPLEX_OPS(complex_f, float, ckt_complex_mul_f, ckt_complex_div_f)
+FZ_COMPLEX_OPS(complex_d, double, ckt_complex_mul_d, ckt_complex_div_d)
 
 /* out = a op b in type id; CK_ERR_ZERO_DIVISION for an integer divide by zero. */
 static int arith2(int op, ck_type_id id, const unsigned char *a, const unsigned char *b,
