@@ -48,6 +48,9 @@
 #define JIT_I32_ROW 4 /* int32 argument row of jit/add-...: 16 bytes */
 #define JIT_COMPILE_ROWS 1000
 #define TEXT_N 1000000 /* text/...: the "a million values" */
+/* text/print/...: the bytes of its destination and reference, the room its plain loop has
+ * for the "%.17g" text of n values (at most 24 characters each, ", " between them). */
+#define TEXT_PRINT_BYTES(n) (32 * (n) + 64)
 
 typedef enum wl_kind {
     K_CONTIG,     /* N * S -> N * D, both contiguous */
@@ -414,13 +417,11 @@ typedef struct wl {
     ck_builder cb;
     int cbuilt;
     double compile_ms;
-    /* text/...: the array over the source values, the literal parse reads (ckernel's
-     * printing of them, ck_free'd), the length of that text, and whether a parse copies its
-     * values out to dst_elems (for the comparison only, not when timed) */
+    /* text/...: the array over the source values, their literal (ckernel's printing of
+     * them, ck_free'd: parse reads it, print's comparison reads it back) and its length */
     ck_array *text_array;
     char *text;
     size_t text_len;
-    int copy_out;
 } wl;
 
 static int is_jit_kind(wl_kind k) {
@@ -785,9 +786,9 @@ static int setup_add_var(wl *w) {
 }
 
 /* text/print/float64 and text/parse/float64: TEXT_N float64 values in src_buf, an array over
- * them, and their literal as ckernel prints it (its length for both; the text itself kept for
- * parse). print: its loop writes "%.17g" text (longer) into dst or ref, and memcpy copies as
- * many bytes as ckernel's text has. parse: destination and reference are TEXT_N doubles. */
+ * them, and their literal as ckernel prints it (kept for both, with its length). print: its
+ * loop writes "%.17g" text (longer) into dst or ref, and memcpy copies as many bytes as
+ * ckernel's text has. parse: destination and reference are TEXT_N doubles. */
 static int setup_text(wl *w) {
     const size_t n = w->n;
     w->src_buf = alloc_buffer(n * sizeof(double));
@@ -804,7 +805,8 @@ static int setup_text(wl *w) {
     }
     w->text_len = strlen(w->text);
     w->ksrc = w->src_buf;
-    const size_t out_bytes = w->def->kind == K_TEXT_PRINT ? 32 * n + 64 : n * sizeof(double);
+    const size_t out_bytes =
+        w->def->kind == K_TEXT_PRINT ? TEXT_PRINT_BYTES(n) : n * sizeof(double);
     w->dst_buf = alloc_buffer(out_bytes);
     w->ref_buf = alloc_buffer(out_bytes);
     if (w->dst_buf == NULL || w->ref_buf == NULL) {
@@ -813,13 +815,7 @@ static int setup_text(wl *w) {
     w->kdst = w->dst_elems = w->dst_buf;
     w->ref_elems = w->ref_buf;
     w->bytes_moved = (double)(w->text_len + n * sizeof(double));
-    if (w->def->kind == K_TEXT_PRINT) {
-        w->dst_bytes = w->text_len;
-        ck_free(w->text); /* print makes its own */
-        w->text = NULL;
-    } else {
-        w->dst_bytes = n * sizeof(double);
-    }
+    w->dst_bytes = w->def->kind == K_TEXT_PRINT ? w->text_len : n * sizeof(double);
     return CK_OK;
 }
 
@@ -1245,9 +1241,6 @@ static int run_kernel(wl *w) {
         ck_array *a = NULL;
         const int rc = ck_array_parse(w->st, w->text, &a);
         if (rc == CK_OK) {
-            if (w->copy_out) {
-                memcpy(w->dst_elems, ck_array_data(a), w->dst_bytes);
-            }
             ckb_touch(ck_array_data(a), w->dst_bytes);
         }
         ck_array_free(a);
@@ -1321,8 +1314,8 @@ static int run_loop(wl *w, int out_is_ref) {
             (double *)(void *)out, (const int32_t *)(void *)w->kargs[0], JIT_I32_ROW,
             (const double *)(void *)w->kargs[1], w->n / JIT_COLS, JIT_COLS);
     case K_TEXT_PRINT:
-        return ckb_loop_print_float64(out, 32 * w->n + 64, (const double *)(void *)w->ksrc,
-                                      w->n) == 0;
+        return ckb_loop_print_float64(out, TEXT_PRINT_BYTES(w->n),
+                                      (const double *)(void *)w->ksrc, w->n) == 0;
     case K_TEXT_PARSE:
         return ckb_loop_parse_float64((double *)(void *)out, w->text, w->n);
     }
@@ -1422,8 +1415,9 @@ static int compare_selection(wl *w, int *equal, char *msg, size_t msg_size) {
     return CK_OK;
 }
 
-/* text/print: ckernel's text, read back by the plain loop's strtod, is the source bit for
- * bit. text/parse: ck_array_parse's values are strtod's of the same text, bit for bit. */
+/* text/print: ckernel's text (setup_text's), read back by the plain loop's strtod, is the
+ * source bit for bit. text/parse: ck_array_parse's values are strtod's of the same text, bit
+ * for bit. */
 static int compare_text(wl *w, int *equal, char *msg, size_t msg_size) {
     const size_t bytes = w->n * sizeof(double);
     memset(w->dst_elems, 0x5a, bytes);
@@ -1431,19 +1425,20 @@ static int compare_text(wl *w, int *equal, char *msg, size_t msg_size) {
     int rc;
     const char *want_what;
     if (w->def->kind == K_TEXT_PRINT) {
-        char *text = NULL;
-        rc = ck_array_format(w->text_array, &text);
-        if (rc == CK_OK && ckb_loop_parse_float64((double *)(void *)w->dst_elems, text, w->n)) {
+        rc = CK_OK;
+        if (ckb_loop_parse_float64((double *)(void *)w->dst_elems, w->text, w->n)) {
             rc = ck_set_error(CK_ERR_INTERNAL, "bench: %s: strtod cannot read ckernel's text",
                               w->def->name);
         }
-        ck_free(text);
         memcpy(w->ref_elems, w->ksrc, bytes);
         want_what = "the source";
     } else {
-        w->copy_out = 1;
-        rc = run_kernel(w);
-        w->copy_out = 0;
+        ck_array *a = NULL;
+        rc = ck_array_parse(w->st, w->text, &a);
+        if (rc == CK_OK) {
+            memcpy(w->dst_elems, ck_array_data(a), bytes);
+        }
+        ck_array_free(a);
         if (rc == CK_OK && run_loop(w, 1) != 0) {
             rc = ck_set_error(CK_ERR_INTERNAL, "bench: the plain loop of %s failed",
                               w->def->name);

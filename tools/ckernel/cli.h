@@ -49,6 +49,10 @@ int cli_parse_kernel_command(const char *command, const char *help, int argc, ch
 int cli_apply_target(const cli_common *c);
 /* Parses a datashape, reporting failure; returns CLI_OK or CLI_ERROR. */
 int cli_parse_type(const char *text, ck_type **out);
+/* Arrmeta for t in C order (ck_calloc'd, 1 byte when t has none; *out NULL when that fails);
+ * var dims and pointers refer to `arena`. Returns a status: CK_ERR_NOMEM with ck_calloc's
+ * message (the request, or the allocation limit), else ck_arrmeta_default_construct's. */
+int cli_make_arrmeta(const ck_type *t, ck_memblock *arena, char **out);
 
 int cmd_info(int argc, char **argv);
 int cmd_explain(int argc, char **argv);

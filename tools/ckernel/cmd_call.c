@@ -183,16 +183,6 @@ int cmd_call(int argc, char **argv) {
     return status;
 }
 
-/* Arrmeta for t in C order; var dims and pointers refer to `arena`. */
-static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
-    size_t n = ck_type_arrmeta_size(t);
-    *out = (char *)ck_calloc(n != 0 ? n : 1, 1);
-    if (*out == NULL) {
-        return CK_ERR_NOMEM; /* ck_calloc's message: the request, or the allocation limit */
-    }
-    return ck_arrmeta_default_construct(t, *out, arena);
-}
-
 int cmd_explain_call(int argc, char **argv) {
     call_args a;
     memset(&a, 0, sizeof a);
@@ -216,7 +206,7 @@ int cmd_explain_call(int argc, char **argv) {
     ck_type_id ids[CK_CALL_MAX_ARGS];
     for (int k = 0; rc == CK_OK && k < a.nin; k++) {
         rc = ck_type_parse(a.in_type[k], &types[k]);
-        if (rc == CK_OK) rc = make_arrmeta(types[k], arena, &sam[k]);
+        if (rc == CK_OK) rc = cli_make_arrmeta(types[k], arena, &sam[k]);
         if (rc == CK_OK) {
             const ck_type *t = types[k];
             while (!ck_type_is_scalar(t)) t = ck_type_element(t);
@@ -230,7 +220,7 @@ int cmd_explain_call(int argc, char **argv) {
                            : ck_call_result_type(c, a.nin, (const ck_type *const *)types,
                                                  &a.common.ctx, &dt);
     }
-    if (rc == CK_OK) rc = make_arrmeta(dt, arena, &dam);
+    if (rc == CK_OK) rc = cli_make_arrmeta(dt, arena, &dam);
     if (rc == CK_OK) {
         rc = ck_make_call(&b, &size, c, dt, dam, a.nin, (const ck_type *const *)types,
                           (const char *const *)sam, CK_REQUEST_SINGLE, &a.common.ctx);

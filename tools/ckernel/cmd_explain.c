@@ -28,16 +28,6 @@ int cli_parse_type(const char *text, ck_type **out) {
     return rc == CK_OK ? CLI_OK : cli_report(rc);
 }
 
-/* Arrmeta for t in C order; var dims and pointers refer to `arena`. */
-static int make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
-    size_t n = ck_type_arrmeta_size(t);
-    *out = (char *)ck_calloc(n != 0 ? n : 1, 1);
-    if (*out == NULL) {
-        return CK_ERR_NOMEM; /* ck_calloc's message: the request, or the allocation limit */
-    }
-    return ck_arrmeta_default_construct(t, *out, arena);
-}
-
 int cmd_explain(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--call") == 0 || strncmp(argv[i], "--call=", 7) == 0) {
@@ -64,8 +54,8 @@ int cmd_explain(int argc, char **argv) {
     }
     if (status == CLI_OK) {
         rc = ck_arena_new(0, &arena);
-        if (rc == CK_OK) rc = make_arrmeta(dt, arena, &dam);
-        if (rc == CK_OK) rc = make_arrmeta(st, arena, &sam);
+        if (rc == CK_OK) rc = cli_make_arrmeta(dt, arena, &dam);
+        if (rc == CK_OK) rc = cli_make_arrmeta(st, arena, &sam);
         if (rc == CK_OK) {
             rc = ck_make_assign(&b, &size, dt, dam, st, sam, CK_REQUEST_SINGLE, &c.ctx);
         }

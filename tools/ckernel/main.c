@@ -37,10 +37,9 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
-/* Where the allocation limit in effect comes from, in words (cli_alloc_limit_origin), and
- * whether it is this program's default. */
+/* Where the allocation limit in effect comes from, in words (cli_alloc_limit_origin): written
+ * before ck_set_alloc_limit, after which ck_alloc_limit_reason only says "ck_set_alloc_limit". */
 static char alloc_limit_origin[192];
-static int alloc_limit_is_default;
 
 const char *cli_alloc_limit_origin(void) {
     return alloc_limit_origin;
@@ -64,15 +63,16 @@ static void apply_default_alloc_limit(void) {
     snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
              "this machine's physical memory; %s", ck_alloc_limit_reason());
     ck_set_alloc_limit((size_t)pages * (size_t)page);
-    alloc_limit_is_default = 1;
 }
 
 int cli_report(int status) {
     fprintf(stderr, "ckernel: error: %s: %s\n", ck_status_name(status),
             ck_last_error()[0] != '\0' ? ck_last_error() : ck_status_message(status));
-    /* The library's message says ck_set_alloc_limit set the limit: say what that was. */
+    /* The library's message says ck_set_alloc_limit set the limit: say what that was. Only
+     * apply_default_alloc_limit calls it in this program, so a limit the API set is the
+     * default. */
     static const char limit_prefix[] = "ckernel allocation limit:";
-    if (status == CK_ERR_NOMEM && alloc_limit_is_default &&
+    if (status == CK_ERR_NOMEM && ck_get_alloc_limit_source() == CK_ALLOC_LIMIT_API &&
         strncmp(ck_last_error(), limit_prefix, sizeof limit_prefix - 1) == 0) {
         fprintf(stderr, "ckernel: the limit is this machine's physical memory; "
                         "CKERNEL_ALLOC_LIMIT=BYTES (K, M, G, T suffixes) or =off changes it\n");

@@ -1,5 +1,6 @@
 /* tools/ckernel/options.c: option parsing shared by the commands: "--name VALUE" and
- * "--name=VALUE", the error-mode, target, JIT and struct-matching options. */
+ * "--name=VALUE", the error-mode, target, JIT and struct-matching options; and the C-order
+ * arrmeta the kernel-building commands make. */
 #include <stdio.h>
 #include <string.h>
 
@@ -107,4 +108,13 @@ int cli_parse_kernel_command(const char *command, const char *help, int argc, ch
         return cli_usage_error(command, "expected %s", missing);
     }
     return cli_apply_target(c) == CLI_OK ? CLI_PARSED : CLI_ERROR;
+}
+
+int cli_make_arrmeta(const ck_type *t, ck_memblock *arena, char **out) {
+    size_t n = ck_type_arrmeta_size(t);
+    *out = (char *)ck_calloc(n != 0 ? n : 1, 1);
+    if (*out == NULL) {
+        return CK_ERR_NOMEM; /* ck_calloc's message: the request, or the allocation limit */
+    }
+    return ck_arrmeta_default_construct(t, *out, arena);
 }
