@@ -15,6 +15,7 @@
 #include "ckernel/cpu.h"
 #include "common/internal.h"
 #include "dispatch/cpu_internal.h"
+#include "dispatch/streaming_rule.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #  define CK__HAVE_STREAMING 1 /* SSE2 (the baseline) has the non-temporal stores */
@@ -34,7 +35,7 @@ static struct {
     size_t llc;            /* bytes, 0 when unknown */
     unsigned sharing;      /* CPUs sharing it, 0 when unknown */
     size_t fallback;       /* the default: env, else 3/4 of llc (capped), else the fallback */
-    char reason[192];
+    char reason[256];
 } ck__stream;
 static pthread_once_t ck__stream_once = PTHREAD_ONCE_INIT;
 /* 0: the default; anything else: set by ck_set_streaming_threshold. */
@@ -167,11 +168,47 @@ static void format_bytes(char *out, size_t cap, size_t bytes) {
     }
 }
 
-static void ck__stream_init(void) {
-    ck__stream.llc = llc_from_sysfs(&ck__stream.sharing);
-    if (ck__stream.llc == 0) {
-        ck__stream.llc = llc_from_sysconf();
+size_t ck__streaming_rule(const ck__cache_report *r, char *reason, size_t cap) {
+    char size[32];
+    if (r->llc == 0) {
+        format_bytes(size, sizeof size, CK__STREAMING_FALLBACK_BYTES);
+        snprintf(reason, cap, "%s: the cache size is unknown", size);
+        return CK__STREAMING_FALLBACK_BYTES;
     }
+    format_bytes(size, sizeof size, r->llc);
+    /* Who shares the cache: what sysfs says, else every online CPU (a virtual machine
+     * without a cache description may report its host's whole cache through sysconf). */
+    const unsigned cpus = r->sharing != 0 ? r->sharing : r->online != 0 ? r->online : 1;
+    if (r->llc / cpus <= CK__LLC_PER_CPU_MAX) {
+        snprintf(reason, cap, "3/4 of the %s last-level cache (%s)", size, r->source);
+        return r->llc / 4 * 3;
+    }
+    if (r->sharing != 0) {
+        snprintf(reason, cap,
+                 "3/4 of %u x 16 MiB: the %s last-level cache that %s reports for %u CPU%s is "
+                 "more than any core has (a virtual machine's view of its host)",
+                 cpus, size, r->source, cpus, cpus == 1 ? "" : "s");
+    } else {
+        snprintf(reason, cap,
+                 "3/4 of %u x 16 MiB: %s reports a %s last-level cache and not which CPUs "
+                 "share it; counted as at most 16 MiB for each of the %u online CPU%s",
+                 cpus, r->source, size, cpus, cpus == 1 ? "" : "s");
+    }
+    return CK__LLC_PER_CPU_MAX * cpus / 4 * 3;
+}
+
+static void ck__stream_init(void) {
+    ck__cache_report r = {0, 0, 0, "sysfs"};
+    r.llc = llc_from_sysfs(&r.sharing);
+    if (r.llc == 0) {
+        r.llc = llc_from_sysconf();
+        r.sharing = 0; /* sysconf does not say */
+        r.source = "sysconf";
+    }
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    r.online = online > 0 && online < (long)UINT_MAX ? (unsigned)online : 0;
+    ck__stream.llc = r.llc;
+    ck__stream.sharing = r.sharing;
     if (!CK__HAVE_STREAMING) {
         ck__stream.fallback = SIZE_MAX;
         snprintf(ck__stream.reason, sizeof ck__stream.reason,
@@ -197,27 +234,7 @@ static void ck__stream_init(void) {
         }
         /* A malformed value is ignored (it is a tuning knob); info shows what applies. */
     }
-    char size[32];
-    const unsigned sharing = ck__stream.sharing;
-    if (ck__stream.llc != 0 && sharing != 0 && ck__stream.llc / sharing > CK__LLC_PER_CPU_MAX) {
-        const size_t usable = CK__LLC_PER_CPU_MAX * sharing;
-        ck__stream.fallback = usable / 4 * 3;
-        format_bytes(size, sizeof size, ck__stream.llc);
-        snprintf(ck__stream.reason, sizeof ck__stream.reason,
-                 "3/4 of %u x 16 MiB: the %s last-level cache reported for %u CPU%s is more "
-                 "than any core has (a virtual machine's view of its host)",
-                 sharing, size, sharing, sharing == 1 ? "" : "s");
-    } else if (ck__stream.llc != 0) {
-        ck__stream.fallback = ck__stream.llc / 4 * 3;
-        format_bytes(size, sizeof size, ck__stream.llc);
-        snprintf(ck__stream.reason, sizeof ck__stream.reason, "3/4 of the %s last-level cache",
-                 size);
-    } else {
-        ck__stream.fallback = CK__STREAMING_FALLBACK_BYTES;
-        format_bytes(size, sizeof size, CK__STREAMING_FALLBACK_BYTES);
-        snprintf(ck__stream.reason, sizeof ck__stream.reason,
-                 "%s: the cache size is unknown", size);
-    }
+    ck__stream.fallback = ck__streaming_rule(&r, ck__stream.reason, sizeof ck__stream.reason);
 }
 
 size_t ck_cpu_llc_bytes(void) {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "ckt.hpp"
 #include "ckt_array.hpp"
 
@@ -344,17 +346,22 @@ TEST_F(Streaming, TheDefaultThresholdIsThreeQuartersOfTheLastLevelCache) {
     const size_t llc = sysfs_llc(&sharing);
     if (llc == 0) GTEST_SKIP() << "no cache sizes in /sys";
     EXPECT_EQ(ck_cpu_llc_bytes(), llc);
-    const bool capped = sharing != 0 && llc / sharing > (size_t{16} << 20);
-    const size_t want = (capped ? (size_t{16} << 20) * sharing : llc) / 4 * 3;
-    std::printf("[   INFO   ] last-level cache %zu bytes shared by %u CPUs: threshold %zu%s\n", llc,
-                sharing, want, capped ? " (capped at 16 MiB per CPU)" : "");
+    // Where sysfs does not say who shares the cache, every online CPU is counted.
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const size_t cpus = sharing != 0 ? sharing : online > 0 ? static_cast<size_t>(online) : 1;
+    const bool capped = llc / cpus > (size_t{16} << 20);
+    const size_t want = (capped ? (size_t{16} << 20) * cpus : llc) / 4 * 3;
+    std::printf("[   INFO   ] last-level cache %zu bytes shared by %u CPUs (%zu counted): "
+                "threshold %zu%s\n",
+                llc, sharing, cpus, want, capped ? " (capped at 16 MiB per CPU)" : "");
     EXPECT_EQ(ck_get_streaming_threshold(), want);
     const std::string reason = ck_streaming_threshold_reason();
-    EXPECT_EQ(reason.rfind(capped ? "3/4 of " + std::to_string(sharing) + " x 16 MiB: the "
+    EXPECT_EQ(reason.rfind(capped ? "3/4 of " + std::to_string(cpus) + " x 16 MiB: "
                                   : std::string("3/4 of the "),
                            0),
               0u)
         << reason;
+    EXPECT_NE(reason.find("sysfs"), std::string::npos) << reason;
     ck_set_streaming_threshold(12345);
     EXPECT_EQ(ck_get_streaming_threshold(), 12345u);
     EXPECT_EQ(std::string(ck_streaming_threshold_reason()), "ck_set_streaming_threshold");
