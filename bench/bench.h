@@ -27,6 +27,10 @@ typedef struct ckb_settings {
     double min_sample_ns; /* short operations are batched until one sample lasts this long */
     int threads;          /* threads the workload runs on: 1, or more through
                            * ck_parallel_strided for the workloads ckb_workload_threaded names */
+    int cpu_clock;        /* time single-threaded measurements by the calling thread's CPU
+                           * time (CLOCK_THREAD_CPUTIME_ID), not the wall clock: what another
+                           * process takes of the CPU is not counted (what it takes of the
+                           * memory bandwidth and the caches still is) */
 } ckb_settings;
 
 /* Full run and --quick. */
@@ -34,6 +38,9 @@ void ckb_settings_default(ckb_settings *s, int quick);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t ckb_now_ns(void);
+/* The clock a measurement with these settings reads, in nanoseconds: CLOCK_MONOTONIC, or the
+ * calling thread's CPU time when s->cpu_clock is set and the workload runs on one thread. */
+uint64_t ckb_clock_ns(const ckb_settings *s);
 
 /* A timed function: returns CK_OK or a status (which stops the measurement). */
 typedef int (*ckb_timed_fn)(void *ctx);

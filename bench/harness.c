@@ -22,11 +22,21 @@ void ckb_settings_default(ckb_settings *s, int quick) {
     s->warmups = 1;
     s->min_sample_ns = quick ? 1e6 : 4e6;
     s->threads = 1;
+    s->cpu_clock = 0;
 }
 
 uint64_t ckb_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t ckb_clock_ns(const ckb_settings *s) {
+    if (!s->cpu_clock || s->threads != 1) {
+        return ckb_now_ns();
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
@@ -56,8 +66,9 @@ double ckb_median(double *v, size_t n) {
 }
 
 /* Runs fn `iters` times; the mean time of one call in ns, or -1 on failure (*rc set). */
-static double time_batch(ckb_timed_fn fn, void *ctx, uint64_t iters, int *rc) {
-    const uint64_t t0 = ckb_now_ns();
+static double time_batch(ckb_timed_fn fn, void *ctx, uint64_t iters, const ckb_settings *s,
+                         int *rc) {
+    const uint64_t t0 = ckb_clock_ns(s);
     for (uint64_t k = 0; k < iters; k++) {
         *rc = fn(ctx);
         if (*rc != CK_OK) {
@@ -65,7 +76,7 @@ static double time_batch(ckb_timed_fn fn, void *ctx, uint64_t iters, int *rc) {
         }
         __asm__ __volatile__("" ::: "memory"); /* each call is a separate piece of work */
     }
-    const uint64_t t1 = ckb_now_ns();
+    const uint64_t t1 = ckb_clock_ns(s);
     return (double)(t1 - t0) / (double)iters;
 }
 
@@ -81,11 +92,11 @@ int ckb_measure(ckb_timed_fn const *fns, int nfn, void *ctx, const ckb_settings 
     /* Warm-up, then calibration: the batch size that makes one sample min_sample_ns. */
     for (int f = 0; f < nfn; f++) {
         for (int w = 0; w < s->warmups; w++) {
-            if (time_batch(fns[f], ctx, 1, &rc) < 0) {
+            if (time_batch(fns[f], ctx, 1, s, &rc) < 0) {
                 return rc;
             }
         }
-        double one = time_batch(fns[f], ctx, 1, &rc);
+        double one = time_batch(fns[f], ctx, 1, s, &rc);
         if (one < 0) {
             return rc;
         }
@@ -93,7 +104,7 @@ int ckb_measure(ckb_timed_fn const *fns, int nfn, void *ctx, const ckb_settings 
         if (one < s->min_sample_ns) {
             /* Re-time with a batch: a single short call is mostly clock overhead. */
             uint64_t probe = one < 1.0 ? 1000 : (uint64_t)(s->min_sample_ns / 10.0 / one) + 1;
-            double per = time_batch(fns[f], ctx, probe, &rc);
+            double per = time_batch(fns[f], ctx, probe, s, &rc);
             if (per < 0) {
                 return rc;
             }
@@ -107,7 +118,7 @@ int ckb_measure(ckb_timed_fn const *fns, int nfn, void *ctx, const ckb_settings 
     }
     for (int r = 0; r < s->repeats && rc == CK_OK; r++) {
         for (int f = 0; f < nfn; f++) {
-            double t = time_batch(fns[f], ctx, iters[f], &rc);
+            double t = time_batch(fns[f], ctx, iters[f], s, &rc);
             if (t < 0) {
                 break;
             }
