@@ -671,6 +671,13 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
              * matter to the leaf. */
             const int gather =
                 ns == 1 && ck__id_is_scalar(target->id) && ck__id_is_scalar(w->dt->id);
+            /* An assignment of the target's own type copies: no leaf, unless the destination
+             * streams (the streaming kernel goes over a leaf). */
+            if (gather && c->assign && target->id == w->dt->id &&
+                (w->flags & CK__EVAL_STREAM) == 0) {
+                return ck__make_pointer_gather_copy(ckb, offset, pm->offset, target->data_size,
+                                                    req);
+            }
             CK_RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset,
                                                     gather ? target->data_size : 0, ns, ptr,
                                                     req));

@@ -109,7 +109,7 @@ int ck_kernel_kind_register(const ck_kernel_kind *kind) {
 
 static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
-    &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
+    &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__pointer_gather_copy_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
     &ck__call_args_kind,   &ck__streaming_kind,     &ck__copy_bytes_kind, &ck__fields_kind,
     &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind,
 };

@@ -67,6 +67,7 @@ extern const ck__kind ck__var_dim_kind;
 extern const ck__kind ck__pointer_src_kind;
 extern const ck__kind ck__pointer_dst_kind;
 extern const ck__kind ck__pointer_gather_kind;
+extern const ck__kind ck__pointer_gather_copy_kind;
 extern const ck__kind ck__unaligned_kind;
 extern const ck__kind ck__tiled_2d_kind;
 extern const ck__kind ck__call_args_kind;
@@ -138,6 +139,10 @@ int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset
                          size_t gather, int nsrc, int which, ck_request req);
 int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset, int nsrc,
                          ck_request req);
+/* pointer[T] -> T for a scalar T of `size` bytes, one source: a leaf (no child) copying each
+ * target straight into the destination (any alignment). */
+int ck__make_pointer_gather_copy(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+                                 size_t size, ck_request req);
 
 /* Copies misaligned elements through aligned stack chunks around a leaf. Child: strided
  * request over contiguous aligned elements. */

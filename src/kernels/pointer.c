@@ -4,7 +4,9 @@
  * pointer is CK_ERR_UNINITIALIZED, never a dereference. The child is called once per
  * element (single request): the targets are scattered. Except for a source whose target is
  * a scalar: then chunks of targets are gathered into an aligned stack buffer and the child
- * (a leaf, strided request) runs once per chunk, as a contiguous loop. */
+ * (a leaf, strided request) runs once per chunk, as a contiguous loop; and where that leaf
+ * would only copy (the target's type is the destination's), the copy gather is the leaf
+ * itself and copies each target straight into the destination. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -71,6 +73,46 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
         done += n;
     }
     return CK_OK;
+}
+
+/* The copy gather: the target's type is the destination's, so each target is copied
+ * straight into its destination element. Through a buffer, the leaf's burst of stores after
+ * every chunk of scattered loads made pointer/float64 1.4-2x the plain loop on an AMD EPYC
+ * (the stores no longer overlapped the loads' misses); one pass is the plain loop. */
+#define CK__GATHER_COPY_LOOP(size)                                                           \
+    for (size_t i = 0; i < count; i++, s += ss, dst += dst_stride) {                         \
+        const char *p = load_pointer(s);                                                     \
+        if (CK_UNLIKELY(p == NULL)) {                                                        \
+            return ck_set_error(CK_ERR_UNINITIALIZED,                                        \
+                                "pointer: the source pointer of element %zu is NULL", i);    \
+        }                                                                                    \
+        memcpy(dst, p + offset, size);                                                       \
+    }                                                                                        \
+    return CK_OK
+
+static CK__KERNEL_ALIGN int pointer_gather_copy_strided(ck_prefix *self, char *dst,
+                                                        intptr_t dst_stride, char *const *src,
+                                                        const intptr_t *src_stride,
+                                                        size_t count) {
+    const ck__pointer_gather *g = (const ck__pointer_gather *)self;
+    const intptr_t offset = g->pointer.offset, ss = src_stride[0];
+    const char *s = src[0];
+    switch (g->size) { /* one loop per size: each copy is one move */
+    case 1: CK__GATHER_COPY_LOOP(1);
+    case 2: CK__GATHER_COPY_LOOP(2);
+    case 4: CK__GATHER_COPY_LOOP(4);
+    case 8: CK__GATHER_COPY_LOOP(8);
+    default: CK__GATHER_COPY_LOOP(16);
+    }
+}
+
+static CK__KERNEL_ALIGN int pointer_gather_copy_single(ck_prefix *self, char *dst,
+                                                       char *const *src) {
+    if (load_pointer(src[0]) == NULL) {
+        return ck_set_error(CK_ERR_UNINITIALIZED, "pointer: the source pointer is NULL");
+    }
+    const intptr_t zero = 0;
+    return pointer_gather_copy_strided(self, dst, 0, src, &zero, 1);
 }
 
 static CK__KERNEL_ALIGN int pointer_gather_single(ck_prefix *self, char *dst, char *const *src) {
@@ -191,6 +233,22 @@ int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset
     return CK_OK;
 }
 
+int ck__make_pointer_gather_copy(ck_builder *ckb, size_t *offset, intptr_t target_offset,
+                                 size_t size, ck_request req) {
+    if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16) {
+        return ck_set_error(CK_ERR_INTERNAL, "pointer copy gather of %zu-byte scalars", size);
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__pointer_gather)));
+    ck__pointer_gather *g = (ck__pointer_gather *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_function(&g->pointer.base, req, pointer_gather_copy_single,
+                           pointer_gather_copy_strided); /* no child: no destructor */
+    g->pointer.offset = target_offset;
+    g->pointer.nsrc = 1;
+    g->size = size;
+    *offset += sizeof(ck__pointer_gather);
+    return CK_OK;
+}
+
 int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset, int nsrc,
                          ck_request req) {
     return make_pointer(ckb, offset, target_offset, nsrc, 0, req, pointer_dst_single,
@@ -219,9 +277,20 @@ static void gather_describe(const ck_prefix *self, ck__strbuf *out, size_t *size
     ck__children_add(children, CK__GATHER_CHILD);
 }
 
+static void gather_copy_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                 ck__children *children) {
+    const ck__pointer_gather *g = (const ck__pointer_gather *)self;
+    (void)children;
+    ck__strbuf_printf(out, "target_offset=%td copy=%zu", g->pointer.offset, g->size);
+    *size = sizeof(ck__pointer_gather);
+}
+
 const ck__kind ck__pointer_src_kind = {"pointer_src", pointer_src_single, pointer_src_strided,
                                        pointer_describe};
 const ck__kind ck__pointer_dst_kind = {"pointer_dst", pointer_dst_single, pointer_dst_strided,
                                        pointer_describe};
 const ck__kind ck__pointer_gather_kind = {"pointer_gather", pointer_gather_single,
                                           pointer_gather_strided, gather_describe};
+const ck__kind ck__pointer_gather_copy_kind = {"pointer_gather_copy", pointer_gather_copy_single,
+                                               pointer_gather_copy_strided,
+                                               gather_copy_describe};

@@ -45,14 +45,21 @@ TEST(Cli, ExplainBroadcastModesPointersAndUnaligned) {
               "    leaf @80 +16  cast int64 -> float32 (nocheck) strided [baseline]\n"
               "total: 96 bytes in the kernel buffer; builder inline, no heap allocation "
               "(capacity 128)\n");
-    r = ckernel("explain --unaligned int16 'pointer[int16]'");
+    r = ckernel("explain --unaligned int32 'pointer[int16]'");
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out,
               "pointer_gather @0 +40  pointer_gather_single  target_offset=0 gather=2 "
               "chunk=128\n"
               "  unaligned @40 +32  unaligned_strided  buffers=dst chunk=128\n"
-              "    leaf @72 +16  copy int16 strided [baseline]\n"
+              "    leaf @72 +16  cast int16 -> int32 (fractional) strided [baseline]\n"
               "total: 88 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+    // The target's own type: the gather copies straight into the (unaligned) destination.
+    r = ckernel("explain --unaligned int16 'pointer[int16]'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out,
+              "pointer_gather_copy @0 +40  pointer_gather_copy_single  target_offset=0 copy=2\n"
+              "total: 40 bytes in the kernel buffer; builder inline, no heap allocation "
               "(capacity 128)\n");
 }
 
