@@ -52,8 +52,9 @@ CK_EXTERN const char *ck_cpu_features(void);
  * whole array, not per task). The default threshold is 3/4 of the last-level cache (the
  * destination and its source cannot both stay cached beyond it), where a cache that claims
  * more than 16 MiB for each CPU sharing it counts as 16 MiB per CPU (no core has more: such a
- * figure is a virtual machine reporting its host's cache); CKERNEL_STREAMING_MIN_BYTES
- * (a byte count, or "off") replaces it, read once, at first use. */
+ * figure is a virtual machine reporting its host's cache); when nothing says which CPUs
+ * share it, every online CPU is counted. CKERNEL_STREAMING_MIN_BYTES (a byte count, or
+ * "off") replaces it, read once, at first use. */
 /* Size of the largest cache level in bytes, from /sys (one instance: what one core's
  * data can use), else sysconf; 0 when unknown. */
 CK_EXTERN size_t ck_cpu_llc_bytes(void);
@@ -62,10 +63,11 @@ CK_EXTERN size_t ck_get_streaming_threshold(void);
 /* Sets the threshold for kernels built from now on: SIZE_MAX turns streaming off, 0 goes
  * back to the default (the environment's, else 3/4 of the last-level cache). */
 CK_EXTERN void ck_set_streaming_threshold(size_t bytes);
-/* Where the threshold comes from, for `ckernel info`: "3/4 of the 32 MiB last-level cache",
- * "3/4 of 2 x 16 MiB: the 480 MiB last-level cache reported for 2 CPUs is more than any
- * core has (...)", "CKERNEL_STREAMING_MIN_BYTES", "ck_set_streaming_threshold", "no
- * streaming stores on this architecture". */
+/* Where the threshold comes from, for `ckernel info`: "3/4 of the 32 MiB last-level cache
+ * (sysfs)", "3/4 of 2 x 16 MiB: the 480 MiB last-level cache that sysfs reports for 2 CPUs
+ * is more than any core has (...)", "3/4 of 2 x 16 MiB: sysconf reports a 508 MiB last-level
+ * cache and not which CPUs share it; (...)", "CKERNEL_STREAMING_MIN_BYTES",
+ * "ck_set_streaming_threshold", "no streaming stores on this architecture". */
 CK_EXTERN const char *ck_streaming_threshold_reason(void);
 
 CK_END_DECLS
