@@ -15,15 +15,17 @@
 static int assign_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const ck_type *dt,
                        const ck_type *const *st, ck_request req, unsigned flags,
                        uintptr_t dst_bits, const uintptr_t *src_bits) {
-    /* A misaligned destination goes through the unaligned kernel's buffer: no streaming. */
+    /* A misaligned destination goes through the unaligned kernel's buffer, which streams it
+     * itself (CK__EVAL_STREAM passed on). */
     if ((flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
         (dst_bits & (dt->data_alignment - 1)) == 0) {
         CK_RETURN_IF_ERROR(ck__make_streaming(ckb, offset, dt->id, st[0]->id, dt->data_size,
                                               st[0]->data_size, c->mode, req));
         req = CK_REQUEST_STRIDED;
+        flags &= ~CK__EVAL_STREAM;
     }
-    return ck__make_assign_leaf(ckb, offset, dt, st[0], c->mode, req, flags & ~CK__EVAL_STREAM,
-                                dst_bits, src_bits[0]);
+    return ck__make_assign_leaf(ckb, offset, dt, st[0], c->mode, req, flags, dst_bits,
+                                src_bits[0]);
 }
 
 int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,

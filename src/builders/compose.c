@@ -743,8 +743,11 @@ int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, con
     const int mis_dst = (flags & CK_EVAL_DST_UNALIGNED) != 0 || (dst_bits & (dalign - 1)) != 0;
     const int mis_src = (flags & CK_EVAL_SRC_UNALIGNED) != 0 || (src_bits & (salign - 1)) != 0;
     if (mis_dst || mis_src) {
-        CK_RETURN_IF_ERROR(
-            ck__make_unaligned(ckb, offset, dt->data_size, st->data_size, mis_dst, mis_src, req));
+        /* A destination the walk streams (CK__EVAL_STREAM) is streamed by this kernel when it
+         * is the one that buffers it. */
+        const int stream = (flags & CK__EVAL_STREAM) != 0 && mis_dst;
+        CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, dt->data_size, st->data_size, mis_dst,
+                                              mis_src, stream, req));
         req = CK_REQUEST_STRIDED;
     }
     return ck__make_scalar_leaf(ckb, offset, dt->id, st->id, mode, req);

@@ -15,6 +15,7 @@
 #include "ckernel/memblock.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
+#include "kernels/streaming_loops.h"
 
 /* Copies one scalar element of `size` bytes (1, 2, 4, 8 or 16): a constant-size memcpy per
  * case compiles to one unaligned move, where a run-time size would be a library call. In a
@@ -102,6 +103,9 @@ int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
  * destination above the streaming threshold. Child: strided request (the leaf, possibly
  * wrapped). ck__streaming_supported: 1 when this build and element size can stream. */
 int ck__streaming_supported(size_t dst_size);
+/* The streaming copy loop (whole 64-byte lines to an aligned destination, no fence) of the
+ * CPU target kernels are built for now. */
+int ck__streaming_copy_loop(ck__stream_copy_fn *out);
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req);
 
@@ -144,10 +148,11 @@ int ck__make_pointer_dst(ck_builder *ckb, size_t *offset, intptr_t target_offset
 int ck__make_pointer_gather_copy(ck_builder *ckb, size_t *offset, intptr_t target_offset,
                                  size_t size, ck_request req);
 
-/* Copies misaligned elements through aligned stack chunks around a leaf. Child: strided
- * request over contiguous aligned elements. */
+/* Copies misaligned elements through aligned stack chunks around a leaf; with `stream` (and
+ * a buffered destination) a contiguous destination gets non-temporal stores of its whole
+ * lines. Child: strided request over contiguous aligned elements. */
 int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t src_size,
-                       int buffer_dst, int buffer_src, ck_request req);
+                       int buffer_dst, int buffer_src, int stream, ck_request req);
 
 /* The argument kernel of a call (call_args.c): `arg_size[k]` is the byte size of argument
  * k's signature type when it is converted into scratch, 0 when it is passed through;

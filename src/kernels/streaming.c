@@ -134,16 +134,31 @@ int ck__streaming_supported(size_t dst_size) {
            dst_size != 0 && dst_size <= 16 && CK__STREAM_LINE % dst_size == 0;
 }
 
+/* The index of the streaming loops for the target kernels are built for now. */
+static int stream_target_now(size_t *t) {
+#define CK__TARGET_ID(target, id) id,
+    static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_streaming(CK__TARGET_ID)};
+#undef CK__TARGET_ID
+    return ck__leaf_target_pick(ids, CK_ARRAY_SIZE(ids), "streaming", t);
+}
+
+int ck__streaming_copy_loop(ck__stream_copy_fn *out) {
+    size_t t = 0;
+    CK_RETURN_IF_ERROR(stream_target_now(&t));
+    *out = ck__stream_targets[t].loops->copy;
+    if (*out == NULL) {
+        return ck_set_error(CK_ERR_INTERNAL, "no streaming stores in this build");
+    }
+    return CK_OK;
+}
+
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
     if (!ck__streaming_supported(dst_size)) {
         return ck_set_error(CK_ERR_INTERNAL, "streaming kernel for %zu-byte elements", dst_size);
     }
-#define CK__TARGET_ID(target, id) id,
-    static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_streaming(CK__TARGET_ID)};
-#undef CK__TARGET_ID
     size_t t = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK_ARRAY_SIZE(ids), "streaming", &t));
+    CK_RETURN_IF_ERROR(stream_target_now(&t));
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__STREAMING_CHILD));
     ck__streaming *k = (ck__streaming *)ck_builder_at(ckb, *offset);
     k->base.destructor = streaming_destroy;

@@ -3,19 +3,32 @@
  * a multiple of the element alignment, or a context flag), this kernel copies chunks of
  * elements with memcpy into aligned stack buffers, runs the leaf over them contiguously, and
  * copies results out. Scratch lives on the stack, so the kernel stays immutable and
- * thread-safe. */
+ * thread-safe.
+ *
+ * A contiguous misaligned destination above the streaming threshold is written with
+ * non-temporal stores: its bytes are one contiguous run whatever the elements' alignment,
+ * so every whole 64-byte line of it goes out of the buffer with the streaming copy loop,
+ * and the bytes of a line the chunk does not finish stay in the buffer for the next chunk
+ * (no line is written partly by normal stores and partly by streaming ones). */
 #include <string.h>
 
 #include "common/internal.h"
 #include "kernels/kinds.h"
 
-/* Elements per chunk; with elements of at most 16 bytes the two buffers take 4 KiB. */
-#define CK__UNALIGNED_CHUNK 128
+#if defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
+/* Bytes per stack buffer; a chunk is as many elements as the larger element fits. */
+#define CK__UNALIGNED_BUFFER 4096
 #define CK__UNALIGNED_MAX_ELEM 16
+#define CK__LINE 64
 
 typedef struct ck__unaligned {
     ck_prefix base;
+    ck__stream_copy_fn stream; /* non-temporal copy of whole lines; NULL: normal stores */
     uint32_t dst_size, src_size;
+    uint32_t chunk;            /* elements per chunk */
     uint8_t buffer_dst, buffer_src;
 } ck__unaligned;
 
@@ -38,32 +51,78 @@ static void unaligned_destroy(ck_prefix *self) {
     ck_prefix_destroy(ck_child(self, CK__UNALIGNED_CHILD));
 }
 
+/* Stages up to one chunk of source elements at sbuf (when the source is buffered) and runs
+ * the leaf over n elements into cd. */
+static int run_chunk(const ck__unaligned *k, ck_prefix *child, ck_strided_fn fn, char *cd,
+                     intptr_t cds, const char *s, intptr_t ss, size_t n, char *sbuf) {
+    char *cs = (char *)(uintptr_t)s;
+    intptr_t css = ss;
+    if (k->buffer_src) {
+        if (ss == 0) { /* a broadcast source: one element serves the whole chunk */
+            memcpy(sbuf, s, k->src_size);
+        } else {
+            copy_elems(sbuf, (intptr_t)k->src_size, s, ss, n, k->src_size);
+            css = (intptr_t)k->src_size;
+        }
+        cs = sbuf;
+    }
+    return fn(child, cd, cds, &cs, &css, n);
+}
+
+/* The streamed destination: contiguous, written as one run of bytes. dbuf holds `carry`
+ * bytes of the previous chunk's unfinished line before each chunk's results. */
+static int unaligned_streamed(const ck__unaligned *k, ck_prefix *child, ck_strided_fn fn,
+                              char *dst, const char *s, intptr_t ss, size_t count, char *sbuf,
+                              char *dbuf) {
+    const size_t dsz = k->dst_size;
+    size_t carry = 0;
+    int rc = CK_OK;
+    while (count > 0) {
+        const size_t n = count < k->chunk ? count : k->chunk;
+        rc = run_chunk(k, child, fn, dbuf + carry, (intptr_t)dsz, s, ss, n, sbuf);
+        if (rc != CK_OK) {
+            break; /* what earlier chunks wrote is flushed below; this chunk is not written */
+        }
+        size_t have = carry + n * dsz, at = 0;
+        const size_t lead = (CK__LINE - (uintptr_t)dst % CK__LINE) % CK__LINE;
+        if (lead != 0) { /* only before the first line boundary */
+            at = lead < have ? lead : have;
+            memcpy(dst, dbuf, at);
+        }
+        const size_t lines = (have - at) / CK__LINE * CK__LINE;
+        k->stream(dst + at, dbuf + at, lines);
+        at += lines;
+        carry = have - at;
+        memmove(dbuf, dbuf + at, carry);
+        dst += at;
+        s += (intptr_t)n * ss;
+        count -= n;
+    }
+    memcpy(dst, dbuf, carry);
+#if defined(__SSE2__)
+    _mm_sfence(); /* the streamed stores are ordered before the kernel returns */
+#endif
+    return rc;
+}
+
 static CK__KERNEL_ALIGN int unaligned_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
                              const intptr_t *src_stride, size_t count) {
     const ck__unaligned *k = (const ck__unaligned *)self;
     ck_prefix *child = ck_child(self, CK__UNALIGNED_CHILD);
     ck_strided_fn fn = ck_prefix_strided(child);
-    _Alignas(16) char sbuf[CK__UNALIGNED_CHUNK * CK__UNALIGNED_MAX_ELEM];
-    _Alignas(16) char dbuf[CK__UNALIGNED_CHUNK * CK__UNALIGNED_MAX_ELEM];
-    const size_t ssz = k->src_size, dsz = k->dst_size;
+    _Alignas(16) char sbuf[CK__UNALIGNED_BUFFER];
+    _Alignas(64) char dbuf[CK__UNALIGNED_BUFFER + CK__LINE];
+    const size_t dsz = k->dst_size;
     const intptr_t ss = src_stride[0];
     const char *s = src[0];
+    if (k->stream != NULL && dst_stride == (intptr_t)dsz) {
+        return unaligned_streamed(k, child, fn, dst, s, ss, count, sbuf, dbuf);
+    }
     while (count > 0) {
-        size_t n = count < CK__UNALIGNED_CHUNK ? count : CK__UNALIGNED_CHUNK;
-        char *cs = (char *)(uintptr_t)s;
-        intptr_t css = ss;
-        if (k->buffer_src) {
-            if (ss == 0) { /* a broadcast source: one element serves the whole chunk */
-                memcpy(sbuf, s, ssz);
-            } else {
-                copy_elems(sbuf, (intptr_t)ssz, s, ss, n, ssz);
-                css = (intptr_t)ssz;
-            }
-            cs = sbuf;
-        }
+        const size_t n = count < k->chunk ? count : k->chunk;
         char *cd = k->buffer_dst ? dbuf : dst;
-        intptr_t cds = k->buffer_dst ? (intptr_t)dsz : dst_stride;
-        CK_RETURN_IF_ERROR(fn(child, cd, cds, &cs, &css, n));
+        const intptr_t cds = k->buffer_dst ? (intptr_t)dsz : dst_stride;
+        CK_RETURN_IF_ERROR(run_chunk(k, child, fn, cd, cds, s, ss, n, sbuf));
         if (k->buffer_dst) {
             copy_elems(dst, dst_stride, dbuf, (intptr_t)dsz, n, dsz);
         }
@@ -80,17 +139,24 @@ static CK__KERNEL_ALIGN int unaligned_single(ck_prefix *self, char *dst, char *c
 }
 
 int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t src_size,
-                       int buffer_dst, int buffer_src, ck_request req) {
-    if (dst_size > CK__UNALIGNED_MAX_ELEM || src_size > CK__UNALIGNED_MAX_ELEM) {
+                       int buffer_dst, int buffer_src, int stream, ck_request req) {
+    if (dst_size == 0 || dst_size > CK__UNALIGNED_MAX_ELEM || src_size == 0 ||
+        src_size > CK__UNALIGNED_MAX_ELEM) {
         return ck_set_error(CK_ERR_INTERNAL, "unaligned kernel: elements of %zu/%zu bytes",
                             dst_size, src_size);
+    }
+    ck__stream_copy_fn copy = NULL;
+    if (stream && buffer_dst) {
+        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__UNALIGNED_CHILD));
     ck__unaligned *k = (ck__unaligned *)ck_builder_at(ckb, *offset);
     k->base.destructor = unaligned_destroy;
     ck_prefix_set_function(&k->base, req, unaligned_single, unaligned_strided);
+    k->stream = copy;
     k->dst_size = (uint32_t)dst_size;
     k->src_size = (uint32_t)src_size;
+    k->chunk = (uint32_t)(CK__UNALIGNED_BUFFER / (dst_size > src_size ? dst_size : src_size));
     k->buffer_dst = (uint8_t)(buffer_dst != 0);
     k->buffer_src = (uint8_t)(buffer_src != 0);
     *offset += CK__UNALIGNED_CHILD;
@@ -100,9 +166,9 @@ int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t 
 static void unaligned_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                                ck__children *children) {
     const ck__unaligned *k = (const ck__unaligned *)self;
-    ck__strbuf_printf(out, "buffers=%s%s%s chunk=%d", k->buffer_dst ? "dst" : "",
+    ck__strbuf_printf(out, "buffers=%s%s%s chunk=%u%s", k->buffer_dst ? "dst" : "",
                       k->buffer_dst && k->buffer_src ? "+" : "", k->buffer_src ? "src" : "",
-                      CK__UNALIGNED_CHUNK);
+                      k->chunk, k->stream != NULL ? " streaming" : "");
     *size = sizeof(ck__unaligned);
     ck__children_add(children, CK__UNALIGNED_CHILD);
 }

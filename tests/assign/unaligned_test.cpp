@@ -62,8 +62,9 @@ class Unaligned : public ::testing::Test {
 };
 
 TEST_F(Unaligned, OddStridesAndOffsetsForManyTypes) {
-    // 300 elements: more than two of the kernel's 128-element chunks.
-    std::vector<int32_t> i32(300);
+    // 2600 elements: more than two of the kernel's chunks (4 KiB of the larger element:
+    // 512 of int32 -> float64, 1024 of int32 -> int16).
+    std::vector<int32_t> i32(2600);
     for (size_t i = 0; i < i32.size(); ++i) i32[i] = static_cast<int32_t>(i * 7919) - 1000000;
     std::vector<double> f64;
     run<double, int32_t>("float64", "int32", i32, f64, 9, 5, 3, 1);
@@ -140,6 +141,98 @@ TEST_F(Unaligned, BroadcastSourceThroughTheWrapper) {
         std::memcpy(&v, dbuf + 1 + 5 * i, 4);
         EXPECT_EQ(v, 2.5f) << i;
     }
+}
+
+// A contiguous misaligned destination above the streaming threshold: the kernel streams its
+// whole lines out of the buffer and keeps a line it has not finished for the next chunk.
+// Every destination offset within a line, lengths around the chunk and line sizes; the
+// bytes must be those of the plain cast, nothing outside the destination written.
+TEST_F(Unaligned, StreamedDestinationsAtEveryOffsetWithinALine) {
+    if (ck_get_streaming_threshold() == SIZE_MAX) GTEST_SKIP() << "no streaming stores here";
+    ck_set_streaming_threshold(1);
+    const size_t lengths[] = {1, 7, 8, 9, 63, 511, 512, 513, 1500};
+    for (size_t n : lengths) {
+        for (size_t off = 0; off < 64; off += (n > 600 ? 7 : 1)) {
+            SCOPED_TRACE("n=" + std::to_string(n) + " dst offset=" + std::to_string(off));
+            std::vector<int32_t> in(n);
+            for (size_t i = 0; i < n; ++i) in[i] = static_cast<int32_t>(i * 2654435761u);
+            const std::string ds = std::to_string(n) + " * float64", ss = std::to_string(n) + " * int32";
+            ckt::Type dt(ds.c_str()), st(ss.c_str());
+            // A 64-byte-aligned base, the destination `off` bytes into it, guards around.
+            std::vector<unsigned char> storage(n * 8 + 256, 0xAB);
+            unsigned char *base = storage.data() + (64 - reinterpret_cast<uintptr_t>(storage.data()) % 64);
+            unsigned char *d = base + 64 + off;
+            std::vector<unsigned char> sbuf(n * 4 + 1);
+            std::memcpy(sbuf.data() + 1, in.data(), n * 4);
+            ck_fixed_dim_arrmeta dam = {static_cast<intptr_t>(n), 8}, sam = {static_cast<intptr_t>(n), 4};
+            ck_eval_ctx c = ckt::ctx(CK_ERRMODE_NOCHECK, CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED);
+            ck_builder b;
+            ck_builder_init(&b);
+            size_t o = 0;
+            ASSERT_EQ(ck_make_assign(&b, &o, dt.get(), reinterpret_cast<char *>(&dam), st.get(),
+                                     reinterpret_cast<char *>(&sam), CK_REQUEST_SINGLE, &c),
+                      CK_OK)
+                << ck_last_error();
+            char *tree = nullptr;
+            ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &tree), CK_OK);
+            EXPECT_NE(std::strstr(tree, "streaming"), nullptr) << tree;
+            ck_free(tree);
+            char *s = reinterpret_cast<char *>(sbuf.data() + 1);
+            ASSERT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(d), &s), CK_OK)
+                << ck_last_error();
+            ck_builder_destroy(&b);
+            for (size_t i = 0; i < n; ++i) {
+                double v;
+                std::memcpy(&v, d + i * 8, 8);
+                ASSERT_EQ(v, static_cast<double>(in[i])) << i;
+            }
+            for (unsigned char *p = storage.data(); p < d; ++p) ASSERT_EQ(*p, 0xAB) << "before";
+            for (unsigned char *p = d + n * 8; p < storage.data() + storage.size(); ++p)
+                ASSERT_EQ(*p, 0xAB) << "after";
+        }
+    }
+    ck_set_streaming_threshold(0);
+}
+
+// A leaf failing in the third chunk: streamed or not, the chunks before it are written
+// whole (the streamed kernel flushes the line it kept) and nothing from the failing chunk
+// on; the status and message are the leaf's.
+TEST_F(Unaligned, AFailingChunkLeavesTheSameBytesStreamedOrNot) {
+    if (ck_get_streaming_threshold() == SIZE_MAX) GTEST_SKIP() << "no streaming stores here";
+    constexpr size_t n = 2000, chunk = 512, bad = 1100;  // int32 -> float64: 4096 / 8 a chunk
+    std::vector<double> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<double>(i) - 500.0;
+    in[bad] = 0.5;  // not integral: the fractional mode refuses it
+    ckt::Type dt("2000 * int32"), st("2000 * float64");
+    ck_fixed_dim_arrmeta dam = {static_cast<intptr_t>(n), 4}, sam = {static_cast<intptr_t>(n), 8};
+    std::vector<unsigned char> results[2];
+    for (int streamed = 0; streamed < 2; ++streamed) {
+        ck_set_streaming_threshold(streamed ? 1 : SIZE_MAX);
+        std::vector<unsigned char> dbuf(n * 4 + 3, 0xAB);
+        ck_eval_ctx c = ckt::ctx(CK_ERRMODE_FRACTIONAL, CK_EVAL_DST_UNALIGNED);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t o = 0;
+        ASSERT_EQ(ck_make_assign(&b, &o, dt.get(), reinterpret_cast<char *>(&dam), st.get(),
+                                 reinterpret_cast<char *>(&sam), CK_REQUEST_SINGLE, &c),
+                  CK_OK);
+        char *s = reinterpret_cast<char *>(in.data());
+        EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(dbuf.data() + 1), &s),
+                  CK_ERR_FRACTIONAL);
+        EXPECT_NE(std::string(ck_last_error()).find("0.5"), std::string::npos) << ck_last_error();
+        ck_builder_destroy(&b);
+        const size_t written = bad / chunk * chunk;  // the chunks before the failing one
+        for (size_t i = 0; i < written; ++i) {
+            int32_t v;
+            std::memcpy(&v, dbuf.data() + 1 + i * 4, 4);
+            ASSERT_EQ(v, static_cast<int32_t>(i) - 500) << i;
+        }
+        for (size_t k = 1 + written * 4; k < dbuf.size(); ++k) ASSERT_EQ(dbuf[k], 0xAB) << k;
+        EXPECT_EQ(dbuf[0], 0xAB);
+        results[streamed] = dbuf;
+    }
+    EXPECT_EQ(results[0], results[1]);
+    ck_set_streaming_threshold(0);
 }
 
 }  // namespace

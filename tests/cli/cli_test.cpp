@@ -50,9 +50,9 @@ TEST(Cli, ExplainBroadcastModesPointersAndUnaligned) {
     EXPECT_EQ(r.out,
               "pointer_gather @0 +40  pointer_gather_single  target_offset=0 gather=2 "
               "chunk=128\n"
-              "  unaligned @40 +32  unaligned_strided  buffers=dst chunk=128\n"
-              "    leaf @72 +16  cast int16 -> int32 (fractional) strided [baseline]\n"
-              "total: 88 bytes in the kernel buffer; builder inline, no heap allocation "
+              "  unaligned @40 +40  unaligned_strided  buffers=dst chunk=1024\n"
+              "    leaf @80 +16  cast int16 -> int32 (fractional) strided [baseline]\n"
+              "total: 96 bytes in the kernel buffer; builder inline, no heap allocation "
               "(capacity 128)\n");
     // The target's own type: the gather copies straight into the (unaligned) destination.
     r = ckernel("explain --unaligned int16 'pointer[int16]'");
