@@ -7,6 +7,7 @@
  * SSE2 (not x86-64) have none: the kernel is never built there. */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/dispatch_target.h"
 #include "kernels/f64_to_i32.h"
@@ -48,7 +49,7 @@ static void nt_copy(char *d, const char *s, size_t bytes) {
 }
 
 /* n: a multiple of 8 (one destination line). */
-static void nt_int32_float64(char *d, const char *s, size_t n) {
+static void nt_int32_float64_contig(char *d, const char *s, size_t n) {
     double *out = (double *)(void *)d;
     for (size_t i = 0; i < n; i += 8) {
         const char *p = s + i * 4;
@@ -69,7 +70,7 @@ static void nt_int32_float64(char *d, const char *s, size_t n) {
 }
 
 /* n: a multiple of 8. */
-static void nt_float32_float64(char *d, const char *s, size_t n) {
+static void nt_float32_float64_contig(char *d, const char *s, size_t n) {
     double *out = (double *)(void *)d;
     const float *in = (const float *)(const void *)s;
     for (size_t i = 0; i < n; i += 8) {
@@ -90,7 +91,7 @@ static void nt_float32_float64(char *d, const char *s, size_t n) {
 
 /* n: a multiple of 16 (one destination line). The C conversion (float)x of the nocheck
  * leaf: rounded in the current mode, inf beyond the range, NaN kept quiet. */
-static void nt_float64_float32(char *d, const char *s, size_t n) {
+static void nt_float64_float32_contig(char *d, const char *s, size_t n) {
     float *out = (float *)(void *)d;
     const double *in = (const double *)(const void *)s;
     for (size_t i = 0; i < n; i += 16) {
@@ -117,7 +118,7 @@ static void nt_float64_float32(char *d, const char *s, size_t n) {
 }
 
 /* n: a multiple of 16. The nocheck leaf's saturation, by the same vector body. */
-static void nt_float64_int32(char *d, const char *s, size_t n) {
+static void nt_float64_int32_contig(char *d, const char *s, size_t n) {
     const double *in = (const double *)(const void *)s;
     for (size_t i = 0; i < n; i += 16) {
         char *out = d + i * 4;
@@ -142,6 +143,135 @@ static void nt_float64_int32(char *d, const char *s, size_t n) {
 #  endif
     }
 }
+
+/* ---- strided sources: elements loaded one by one (memcpy: any alignment), converted and
+ * streamed a line at a time, the source asked for about 4 KiB ahead ---- */
+
+static inline int32_t ld_i32(const char *s, intptr_t ss, size_t i) {
+    int32_t v;
+    memcpy(&v, s + (intptr_t)i * ss, sizeof v);
+    return v;
+}
+static inline float ld_f32(const char *s, intptr_t ss, size_t i) {
+    float v;
+    memcpy(&v, s + (intptr_t)i * ss, sizeof v);
+    return v;
+}
+static inline double ld_f64(const char *s, intptr_t ss, size_t i) {
+    double v;
+    memcpy(&v, s + (intptr_t)i * ss, sizeof v);
+    return v;
+}
+
+/* 8 int32 (or float32) at elements i..i+7 of a strided source, as two 4-lane vectors. */
+#  define CK__LD4_I32(s, ss, i)                                                            \
+    _mm_setr_epi32(ld_i32(s, ss, (i)), ld_i32(s, ss, (i) + 1), ld_i32(s, ss, (i) + 2),     \
+                   ld_i32(s, ss, (i) + 3))
+#  define CK__LD4_F32(s, ss, i)                                                            \
+    _mm_setr_ps(ld_f32(s, ss, (i)), ld_f32(s, ss, (i) + 1), ld_f32(s, ss, (i) + 2),        \
+                ld_f32(s, ss, (i) + 3))
+#  define CK__LD2_F64(s, ss, i) _mm_setr_pd(ld_f64(s, ss, (i)), ld_f64(s, ss, (i) + 1))
+
+/* n: a multiple of 8. */
+static void nt_int32_float64_strided(char *d, const char *s, intptr_t ss, size_t n) {
+    double *out = (double *)(void *)d;
+    const size_t ahead = ck__prefetch_ahead(ss);
+    for (size_t i = 0; i < n; i += 8) {
+        ck__prefetch_strided(s, ss, i + ahead, 8);
+        const __m128i a = CK__LD4_I32(s, ss, i), b = CK__LD4_I32(s, ss, i + 4);
+#  if CK__HAVE_AVX512
+        _mm512_stream_pd(out + i, _mm512_cvtepi32_pd(_mm256_set_m128i(b, a)));
+#  elif defined(__AVX2__)
+        _mm256_stream_pd(out + i, _mm256_cvtepi32_pd(a));
+        _mm256_stream_pd(out + i + 4, _mm256_cvtepi32_pd(b));
+#  else
+        _mm_stream_pd(out + i, _mm_cvtepi32_pd(a));
+        _mm_stream_pd(out + i + 2, _mm_cvtepi32_pd(_mm_unpackhi_epi64(a, a)));
+        _mm_stream_pd(out + i + 4, _mm_cvtepi32_pd(b));
+        _mm_stream_pd(out + i + 6, _mm_cvtepi32_pd(_mm_unpackhi_epi64(b, b)));
+#  endif
+    }
+}
+
+/* n: a multiple of 8. */
+static void nt_float32_float64_strided(char *d, const char *s, intptr_t ss, size_t n) {
+    double *out = (double *)(void *)d;
+    const size_t ahead = ck__prefetch_ahead(ss);
+    for (size_t i = 0; i < n; i += 8) {
+        ck__prefetch_strided(s, ss, i + ahead, 8);
+        const __m128 a = CK__LD4_F32(s, ss, i), b = CK__LD4_F32(s, ss, i + 4);
+#  if CK__HAVE_AVX512
+        _mm512_stream_pd(out + i, _mm512_cvtps_pd(_mm256_set_m128(b, a)));
+#  elif defined(__AVX2__)
+        _mm256_stream_pd(out + i, _mm256_cvtps_pd(a));
+        _mm256_stream_pd(out + i + 4, _mm256_cvtps_pd(b));
+#  else
+        _mm_stream_pd(out + i, _mm_cvtps_pd(a));
+        _mm_stream_pd(out + i + 2, _mm_cvtps_pd(_mm_movehl_ps(a, a)));
+        _mm_stream_pd(out + i + 4, _mm_cvtps_pd(b));
+        _mm_stream_pd(out + i + 6, _mm_cvtps_pd(_mm_movehl_ps(b, b)));
+#  endif
+    }
+}
+
+/* n: a multiple of 16. */
+static void nt_float64_float32_strided(char *d, const char *s, intptr_t ss, size_t n) {
+    float *out = (float *)(void *)d;
+    const size_t ahead = ck__prefetch_ahead(ss);
+    for (size_t i = 0; i < n; i += 16) {
+        ck__prefetch_strided(s, ss, i + ahead, 16);
+        for (size_t j = 0; j < 16; j += 4) {
+            const __m128 lo = _mm_cvtpd_ps(CK__LD2_F64(s, ss, i + j));
+            const __m128 hi = _mm_cvtpd_ps(CK__LD2_F64(s, ss, i + j + 2));
+            _mm_stream_ps(out + i + j, _mm_movelh_ps(lo, hi));
+        }
+    }
+}
+
+/* n: a multiple of 16. The contiguous loop's vector body (f64_to_i32.h): the leaf's bits. */
+static void nt_float64_int32_strided(char *d, const char *s, intptr_t ss, size_t n) {
+    const size_t ahead = ck__prefetch_ahead(ss);
+    for (size_t i = 0; i < n; i += 16) {
+        ck__prefetch_strided(s, ss, i + ahead, 16);
+#  if CK__HAVE_AVX512
+        for (size_t j = 0; j < 16; j += 8) {
+            const size_t k = i + j;
+            const __m512d v = _mm512_setr_pd(
+                ld_f64(s, ss, k), ld_f64(s, ss, k + 1), ld_f64(s, ss, k + 2), ld_f64(s, ss, k + 3),
+                ld_f64(s, ss, k + 4), ld_f64(s, ss, k + 5), ld_f64(s, ss, k + 6), ld_f64(s, ss, k + 7));
+            _mm256_stream_si256((__m256i *)(void *)(d + k * 4), ck__i32_from_f64x8(v));
+        }
+#  elif defined(__AVX2__)
+        for (size_t j = 0; j < 16; j += 4) {
+            const size_t k = i + j;
+            const __m256d v = _mm256_setr_pd(ld_f64(s, ss, k), ld_f64(s, ss, k + 1),
+                                             ld_f64(s, ss, k + 2), ld_f64(s, ss, k + 3));
+            _mm_stream_si128((__m128i *)(void *)(d + k * 4), ck__i32_from_f64x4(v));
+        }
+#  else
+        for (size_t j = 0; j < 16; j += 4) {
+            const __m128i r = _mm_unpacklo_epi64(ck__i32_from_f64x2(CK__LD2_F64(s, ss, i + j)),
+                                                 ck__i32_from_f64x2(CK__LD2_F64(s, ss, i + j + 2)));
+            _mm_stream_si128((__m128i *)(void *)(d + (i + j) * 4), r);
+        }
+#  endif
+    }
+}
+
+/* The kernel's cast loops: contiguous sources by the loops above, others element by
+ * element. */
+#  define CK__CAST_LOOP(name, src_size)                                                    \
+    static void name(char *d, const char *s, intptr_t ss, size_t n) {                      \
+        if (ss == (intptr_t)(src_size)) {                                                  \
+            name##_contig(d, s, n);                                                        \
+        } else {                                                                           \
+            name##_strided(d, s, ss, n);                                                   \
+        }                                                                                  \
+    }
+CK__CAST_LOOP(nt_int32_float64, 4)
+CK__CAST_LOOP(nt_float32_float64, 4)
+CK__CAST_LOOP(nt_float64_float32, 8)
+CK__CAST_LOOP(nt_float64_int32, 8)
 
 const ck__stream_loops CK_TARGET_NAME(ck__stream_loops) = {
     nt_copy, nt_int32_float64, nt_float32_float64, nt_float64_float32, nt_float64_int32};

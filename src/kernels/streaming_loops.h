@@ -4,11 +4,45 @@
 #define CKERNEL_STREAMING_LOOPS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#if defined(__SSE2__)
+#  include <xmmintrin.h>
+#endif
 
 /* Destination 64-byte aligned; bytes a multiple of 64 / n a whole number of destination
- * lines. No fence: the caller fences once at the end of its run. */
+ * lines. No fence: the caller fences once at the end of its run. A cast reads its n source
+ * elements `src_stride` bytes apart (any stride, any alignment). */
 typedef void (*ck__stream_copy_fn)(char *dst, const char *src, size_t bytes);
-typedef void (*ck__stream_cast_fn)(char *dst, const char *src, size_t n);
+typedef void (*ck__stream_cast_fn)(char *dst, const char *src, intptr_t src_stride, size_t n);
+
+/* Asks for the lines of source elements [from, from + count) of a strided source (one
+ * prefetch a line, or an element where elements are a line or more apart). A strided source
+ * read into streamed stores outran the hardware prefetcher on an AMD EPYC: asking 4 KiB
+ * ahead took strided/int32->float64 from 1.0x to 0.75x the plain loop. A prefetch never
+ * faults; its addresses are formed as integers, so a source's end is harmless. */
+static inline void ck__prefetch_strided(const char *s, intptr_t stride, size_t from,
+                                        size_t count) {
+#if defined(__SSE2__)
+    const size_t as = (size_t)(stride < 0 ? -stride : stride);
+    if (as == 0) {
+        return; /* a broadcast source stays in L1 */
+    }
+    const size_t step = as >= 64 ? 1 : 64 / as;
+    for (size_t j = 0; j < count; j += step) {
+        _mm_prefetch((const char *)((uintptr_t)s + (uintptr_t)(from + j) * (uintptr_t)stride),
+                     _MM_HINT_T0);
+    }
+#else
+    (void)s, (void)stride, (void)from, (void)count;
+#endif
+}
+
+/* How many elements ahead the strided loops ask for: about 4 KiB of source, at least 16. */
+static inline size_t ck__prefetch_ahead(intptr_t stride) {
+    const size_t as = (size_t)(stride < 0 ? -stride : stride);
+    return as == 0 || as >= 256 ? 16 : 4096 / as;
+}
 
 typedef struct ck__stream_loops {
     ck__stream_copy_fn copy;

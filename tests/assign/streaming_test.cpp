@@ -81,7 +81,8 @@ Outcome assign_1d(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t
 void expect_same_with_and_without(ck_type_id did, ck_type_id sid, intptr_t n, size_t dst_skip,
                                   intptr_t step, ck_errmode mode, bool small, uint32_t seed) {
     const size_t dsz = ck_type_data_size(ck_type_scalar(did));
-    const auto src = ckt::scalar_source_bytes(sid, static_cast<size_t>(n * step), small, seed);
+    const auto src = ckt::scalar_source_bytes(sid, static_cast<size_t>(step == 0 ? 1 : n * step),
+                                              small, seed);  // step 0: one element broadcast
     const size_t guard = 128;
     alignas(64) static unsigned char a[80000], b[80000];
     const size_t total = 2 * guard + static_cast<size_t>(n) * dsz;
@@ -184,88 +185,105 @@ TEST_F(Streaming, EveryCompiledTargetStreamsTheSameBytes) {
         for (const auto &p : pairs) {
             for (intptr_t n : {40, 513, 4099}) {
                 for (size_t skip : {0, 1, 5}) {
-                    expect_same_with_and_without(p[0], p[1], n, skip, 1, CK_ERRMODE_NOCHECK,
-                                                 false, static_cast<uint32_t>(n + skip));
+                    // Contiguous, strided (the cast loops' own strided bodies, the buffer's
+                    // prefetch) and broadcast sources.
+                    for (intptr_t step : {1, 3, 0}) {
+                        expect_same_with_and_without(p[0], p[1], n, skip, step,
+                                                     CK_ERRMODE_NOCHECK, false,
+                                                     static_cast<uint32_t>(n + skip));
+                    }
                 }
             }
         }
     }
 }
 
+// The source `step` elements apart (each value once, the gaps filled with other bytes).
+template <typename T>
+std::vector<T> spread(const std::vector<T> &v, intptr_t step) {
+    std::vector<T> out(v.size() * static_cast<size_t>(step));
+    for (size_t i = 0; i < out.size(); ++i) std::memset(&out[i], 0x5A, sizeof(T));
+    for (size_t i = 0; i < v.size(); ++i) out[i * static_cast<size_t>(step)] = v[i];
+    return out;
+}
+
 TEST_F(Streaming, StreamedCastsMatchTheCConversion) {
     REQUIRE_STREAMING();
-    // Independent values: C's int32 -> double and float -> double, which are exact.
-    const intptr_t n = 5000;
-    std::vector<int32_t> si(n);
-    std::vector<float> sf(n);
-    std::mt19937 rng(7);
-    for (intptr_t i = 0; i < n; ++i) {
-        si[i] = static_cast<int32_t>(rng());
-        uint32_t bits = rng();
-        std::memcpy(&sf[i], &bits, 4);
-        if (std::isnan(sf[i])) sf[i] = -0.0f;  // NaN payloads are the leaf's business
-    }
-    si[0] = std::numeric_limits<int32_t>::min();
-    si[1] = std::numeric_limits<int32_t>::max();
-    sf[2] = std::numeric_limits<float>::infinity();
-    sf[3] = std::numeric_limits<float>::denorm_min();
-    std::vector<double> out(n + 8);
-    ck_set_streaming_threshold(1);
-    for (size_t skip : {0, 3}) {
-        std::fill(out.begin(), out.end(), 42.0);
-        Outcome r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip),
-                          CK_TYPE_INT32, reinterpret_cast<char *>(si.data()), n, 1,
-                          CK_ERRMODE_INEXACT);
-        ASSERT_EQ(r.rc, CK_OK) << r.message;
-        EXPECT_NE(r.tree.find("streaming"), std::string::npos) << r.tree;
-        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
-        for (intptr_t i = 0; i < n; ++i) ASSERT_EQ(out[skip + i], static_cast<double>(si[i])) << i;
-        r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip), CK_TYPE_FLOAT32,
-                      reinterpret_cast<char *>(sf.data()), n, 1, CK_ERRMODE_NOCHECK);
-        ASSERT_EQ(r.rc, CK_OK) << r.message;
+    for (intptr_t step : {1, 3}) {
+        SCOPED_TRACE("source step " + std::to_string(step));
+        // Independent values: C's int32 -> double and float -> double, which are exact.
+        const intptr_t n = 5000;
+        std::vector<int32_t> si(n);
+        std::vector<float> sf(n);
+        std::mt19937 rng(7);
         for (intptr_t i = 0; i < n; ++i) {
-            const double want = static_cast<double>(sf[i]);
-            ASSERT_EQ(std::memcmp(&out[skip + i], &want, 8), 0) << i;
+            si[i] = static_cast<int32_t>(rng());
+            uint32_t bits = rng();
+            std::memcpy(&sf[i], &bits, 4);
+            if (std::isnan(sf[i])) sf[i] = -0.0f;  // NaN payloads are the leaf's business
         }
-        EXPECT_EQ(out[skip + n], 42.0) << "written past the end";
-        // float64 -> float32 nocheck: C's (float)x, out of range to inf, rounded to nearest.
-        std::vector<double> sd(n);
-        for (intptr_t i = 0; i < n; ++i) sd[i] = static_cast<double>(si[i]) * 1.0e30 + 0.1 * i;
-        std::vector<float> of(n + 8, 42.0f);
-        r = assign_1d(CK_TYPE_FLOAT32, reinterpret_cast<char *>(of.data() + skip), CK_TYPE_FLOAT64,
-                      reinterpret_cast<char *>(sd.data()), n, 1, CK_ERRMODE_NOCHECK);
-        ASSERT_EQ(r.rc, CK_OK) << r.message;
-        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
-        for (intptr_t i = 0; i < n; ++i) {
-            const float want = static_cast<float>(sd[i]);
-            ASSERT_EQ(std::memcmp(&of[skip + i], &want, 4), 0) << i << " " << sd[i];
-        }
-        EXPECT_EQ(of[skip + n], 42.0f) << "written past the end";
-        // float64 -> int32 nocheck (design.md §7): truncation, saturation, NaN -> 0.
-        for (intptr_t i = 0; i < n; ++i) {
-            switch (i % 7) {
-            case 0: sd[i] = std::nan(""); break;
-            case 1: sd[i] = (i % 2 ? 1 : -1) * std::numeric_limits<double>::infinity(); break;
-            case 2: sd[i] = (i % 2 ? 1 : -1) * (2147483648.0 + static_cast<double>(i)); break;
-            default: sd[i] = static_cast<double>(si[i]) + (i % 3) * 0.75; break;
+        si[0] = std::numeric_limits<int32_t>::min();
+        si[1] = std::numeric_limits<int32_t>::max();
+        sf[2] = std::numeric_limits<float>::infinity();
+        sf[3] = std::numeric_limits<float>::denorm_min();
+        std::vector<double> out(n + 8);
+        ck_set_streaming_threshold(1);
+        for (size_t skip : {0, 3}) {
+            std::fill(out.begin(), out.end(), 42.0);
+            Outcome r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip),
+                              CK_TYPE_INT32, reinterpret_cast<char *>(spread(si, step).data()), n, step,
+                              CK_ERRMODE_INEXACT);
+            ASSERT_EQ(r.rc, CK_OK) << r.message;
+            EXPECT_NE(r.tree.find("streaming"), std::string::npos) << r.tree;
+            EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+            for (intptr_t i = 0; i < n; ++i) ASSERT_EQ(out[skip + i], static_cast<double>(si[i])) << i;
+            r = assign_1d(CK_TYPE_FLOAT64, reinterpret_cast<char *>(out.data() + skip), CK_TYPE_FLOAT32,
+                          reinterpret_cast<char *>(spread(sf, step).data()), n, step, CK_ERRMODE_NOCHECK);
+            ASSERT_EQ(r.rc, CK_OK) << r.message;
+            for (intptr_t i = 0; i < n; ++i) {
+                const double want = static_cast<double>(sf[i]);
+                ASSERT_EQ(std::memcmp(&out[skip + i], &want, 8), 0) << i;
             }
-        }
-        std::vector<int32_t> oi(n + 8, 42);
-        r = assign_1d(CK_TYPE_INT32, reinterpret_cast<char *>(oi.data() + skip), CK_TYPE_FLOAT64,
-                      reinterpret_cast<char *>(sd.data()), n, 1, CK_ERRMODE_NOCHECK);
-        ASSERT_EQ(r.rc, CK_OK) << r.message;
-        EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
-        for (intptr_t i = 0; i < n; ++i) {
-            const double v = sd[i];
-            const int32_t want = v != v                ? 0
-                                 : v >= 2147483647.0   ? std::numeric_limits<int32_t>::max()
-                                 : v <= -2147483648.0  ? std::numeric_limits<int32_t>::min()
-                                                       : static_cast<int32_t>(v);
-            ASSERT_EQ(oi[skip + i], want) << i << " " << v;
-        }
-        EXPECT_EQ(oi[skip + n], 42) << "written past the end";
-        if (skip > 0) {
-            EXPECT_EQ(out[skip - 1], 42.0) << "written before the start";
+            EXPECT_EQ(out[skip + n], 42.0) << "written past the end";
+            // float64 -> float32 nocheck: C's (float)x, out of range to inf, rounded to nearest.
+            std::vector<double> sd(n);
+            for (intptr_t i = 0; i < n; ++i) sd[i] = static_cast<double>(si[i]) * 1.0e30 + 0.1 * i;
+            std::vector<float> of(n + 8, 42.0f);
+            r = assign_1d(CK_TYPE_FLOAT32, reinterpret_cast<char *>(of.data() + skip), CK_TYPE_FLOAT64,
+                          reinterpret_cast<char *>(spread(sd, step).data()), n, step, CK_ERRMODE_NOCHECK);
+            ASSERT_EQ(r.rc, CK_OK) << r.message;
+            EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+            for (intptr_t i = 0; i < n; ++i) {
+                const float want = static_cast<float>(sd[i]);
+                ASSERT_EQ(std::memcmp(&of[skip + i], &want, 4), 0) << i << " " << sd[i];
+            }
+            EXPECT_EQ(of[skip + n], 42.0f) << "written past the end";
+            // float64 -> int32 nocheck (design.md §7): truncation, saturation, NaN -> 0.
+            for (intptr_t i = 0; i < n; ++i) {
+                switch (i % 7) {
+                case 0: sd[i] = std::nan(""); break;
+                case 1: sd[i] = (i % 2 ? 1 : -1) * std::numeric_limits<double>::infinity(); break;
+                case 2: sd[i] = (i % 2 ? 1 : -1) * (2147483648.0 + static_cast<double>(i)); break;
+                default: sd[i] = static_cast<double>(si[i]) + (i % 3) * 0.75; break;
+                }
+            }
+            std::vector<int32_t> oi(n + 8, 42);
+            r = assign_1d(CK_TYPE_INT32, reinterpret_cast<char *>(oi.data() + skip), CK_TYPE_FLOAT64,
+                          reinterpret_cast<char *>(spread(sd, step).data()), n, step, CK_ERRMODE_NOCHECK);
+            ASSERT_EQ(r.rc, CK_OK) << r.message;
+            EXPECT_NE(r.tree.find(" cast line=64"), std::string::npos) << r.tree;
+            for (intptr_t i = 0; i < n; ++i) {
+                const double v = sd[i];
+                const int32_t want = v != v                ? 0
+                                     : v >= 2147483647.0   ? std::numeric_limits<int32_t>::max()
+                                     : v <= -2147483648.0  ? std::numeric_limits<int32_t>::min()
+                                                           : static_cast<int32_t>(v);
+                ASSERT_EQ(oi[skip + i], want) << i << " " << v;
+            }
+            EXPECT_EQ(oi[skip + n], 42) << "written past the end";
+            if (skip > 0) {
+                EXPECT_EQ(out[skip - 1], 42.0) << "written before the start";
+            }
         }
     }
 }

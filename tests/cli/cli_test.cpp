@@ -253,7 +253,7 @@ TEST(Cli, InfoAndExplainShowTheStreamingThreshold) {
     // 125 float64 = 1000 bytes streams; 124 do not.
     Result yes = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " explain '125 * float64' '125 * int32'");
     EXPECT_EQ(yes.status, 0);
-    EXPECT_NE(yes.out.find("\n  streaming @40 +48  streaming_strided  cast line=64 chunk=4096 ["),
+    EXPECT_NE(yes.out.find("\n  streaming @40 +48  streaming_strided  cast line=64 chunk=2048 ["),
               std::string::npos)
         << yes.out;
     Result no = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " explain '124 * float64' '124 * int32'");
