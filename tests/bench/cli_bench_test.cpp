@@ -269,7 +269,7 @@ TEST(BenchCli, UsageErrorsExitWithStatus2) {
     for (const char *args :
          {"--bogus", "--quick extra", "--repeat 0", "--repeat 1001", "--repeat x", "--repeat",
           "--repeat=-3", "--target sse9", "--target", "--json", "--filter",
-          "--filter no-such-workload-name", "-q"}) {
+          "--filter no-such-workload-name", "-q", "--clock", "--clock gpu", "--clock=CPU"}) {
         Result r = ckernel(std::string("bench ") + args);
         EXPECT_EQ(r.status, 2) << args << ": " << r.out;
         EXPECT_NE(r.out.find("ckernel: usage error: "), std::string::npos) << args << r.out;
@@ -317,6 +317,22 @@ TEST(BenchCli, JsonHasMachineBuildAndEveryField) {
     // The table says the same.
     EXPECT_NE(r.out.find("small/100"), std::string::npos);
     EXPECT_NE(r.out.find("machine: "), std::string::npos);
+}
+
+// --clock cpu is said in the table's header and the JSON's settings; wall is the default.
+TEST(BenchCli, TheClockIsChosenAndSaid) {
+    Result r;
+    Json j = run_json("--filter small/1 --repeat 1 --clock cpu", &r);
+    ASSERT_TRUE(j.has("settings"));
+    EXPECT_EQ(j["settings"]["clock"].str, "cpu");
+    EXPECT_NE(r.out.find("of the thread's CPU time (--clock cpu"), std::string::npos) << r.out;
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    EXPECT_EQ(j["results"].items.size(), 3u);
+    j = run_json("--filter small/1 --repeat 1", &r);
+    EXPECT_EQ(j["settings"]["clock"].str, "wall");
+    EXPECT_EQ(r.out.find("--clock cpu"), std::string::npos) << r.out;
+    j = run_json("--filter small/1 --repeat 1 --clock=wall", &r);
+    EXPECT_EQ(j["settings"]["clock"].str, "wall");
 }
 
 TEST(BenchCli, FilterSelectsByName) {
