@@ -1,6 +1,6 @@
 /* src/dispatch/select.c: best-match selection of a callable's signature for argument types
- * (src/dispatch/signature.h): rating by conversion kinds, Numba's ranking, and messages that
- * list the candidates when none or several fit. */
+ * (src/dispatch/signature.h): rating by conversion kinds, Numba's ranking (with the inexact
+ * kind), and messages that list the candidates when none or several fit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,38 +17,41 @@ int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__ra
     if (sig->nargs != nargs) {
         return 0;
     }
-    ck__rating r = {0, 0, 0, 0};
+    ck__rating r = {0, 0, 0, 0, 0};
     for (int i = 0; i < nargs; i++) {
         const ck__conversion kind = ck__conversion_kind(args[i], sig->args[i]);
-        if (kind == CK__CONV_PROMOTE || kind == CK__CONV_SAFE) {
-            r.widen += scalar_bytes[sig->args[i]] - scalar_bytes[args[i]];
-        }
         switch (kind) {
         case CK__CONV_EXACT: break;
         case CK__CONV_PROMOTE: r.promote++; break;
         case CK__CONV_SAFE: r.safe++; break;
-        case CK__CONV_UNSAFE: r.unsafe++; break;
+        case CK__CONV_INEXACT: r.inexact++; break;
+        case CK__CONV_UNSAFE: r.unsafe++; continue; /* narrowing: no widening to count */
         default: return 0;
         }
+        r.widen += scalar_bytes[sig->args[i]] - scalar_bytes[args[i]];
     }
     *out = r;
     return 1;
 }
 
 int ck__rating_compare(const ck__rating *a, const ck__rating *b) {
-    if (a->unsafe != b->unsafe) {
-        return a->unsafe < b->unsafe ? -1 : 1;
-    }
-    if (a->safe != b->safe) {
-        return a->safe < b->safe ? -1 : 1;
-    }
-    if (a->promote != b->promote) {
-        return a->promote < b->promote ? -1 : 1;
-    }
-    if (a->widen != b->widen) {
-        return a->widen < b->widen ? -1 : 1;
+    const int ka[] = {a->unsafe, a->inexact, a->safe, a->promote, a->widen};
+    const int kb[] = {b->unsafe, b->inexact, b->safe, b->promote, b->widen};
+    for (size_t i = 0; i < CK_ARRAY_SIZE(ka); i++) {
+        if (ka[i] != kb[i]) {
+            return ka[i] < kb[i] ? -1 : 1;
+        }
     }
     return 0;
+}
+
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap) {
+    if (r->unsafe + r->inexact + r->safe + r->promote == 0) {
+        snprintf(buf, cap, "exact");
+        return;
+    }
+    snprintf(buf, cap, "%d unsafe, %d inexact, %d safe, %d promote, %d bytes wider", r->unsafe,
+             r->inexact, r->safe, r->promote, r->widen);
 }
 
 static void put_args(ck__strbuf *b, const ck_type_id *args, int nargs) {
@@ -136,10 +139,9 @@ static int ambiguous(const char *name, const ck__signature *cands, const int *ti
     ck__strbuf b = CK__STRBUF_INIT;
     ck__strbuf_printf(&b, "%s: ", name);
     put_args(&b, args, nargs);
-    ck__strbuf_printf(&b,
-                      " matches %d signatures equally well (%d unsafe, %d safe, %d promote, "
-                      "%d bytes wider):",
-                      ntied, r->unsafe, r->safe, r->promote, r->widen);
+    char rating[96];
+    ck__rating_format(r, rating, sizeof rating);
+    ck__strbuf_printf(&b, " matches %d signatures equally well (%s):", ntied, rating);
     for (int i = 0; i < ntied; i++) {
         ck__strbuf_printf(&b, " %s%s", l[i].text, i + 1 < ntied ? "," : "");
     }
@@ -153,7 +155,7 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
         return ck_set_error(CK_ERR_INVALID, "%s: NULL candidate list", name);
     }
     int found = -1, ntied = 0;
-    ck__rating top = {0, 0, 0, 0};
+    ck__rating top = {0, 0, 0, 0, 0};
     for (int i = 0; i < n; i++) {
         ck__rating r;
         if (!ck__rate(&cands[i], args, nargs, &r) || (r.unsafe > 0 && !allow_unsafe)) {

@@ -277,6 +277,8 @@ enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
  *   to signed: safe from a narrower unsigned only;
  *   integer to float or complex: safe when the significand holds every value (a signed
  *   type's magnitude needs one bit less than its width, and its sign is the float's own);
+ *   else inexact to float64 or complex128 (in range, rounded to 53 bits: what NumPy and
+ *   Numba promote int64 and uint64 with a float to), unsafe to a narrower format;
  *   float to complex: safe at the same or a wider format; complex to float drops the
  *   imaginary part: unsafe. */
 #define CK__CONV(f, t)                                                                          \
@@ -295,7 +297,8 @@ enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
      : CK__INTY(CK__KIND(f))                                                                  \
          ? (CK__VALUE_BITS(f) - (CK__KIND(f) == KIND_SIGNED) <= CK__VALUE_BITS(t)             \
                 ? CK__CONV_SAFE                                                               \
-                : CK__CONV_UNSAFE)                                                            \
+            : CK__FLOAT_RANK(t) == 2 ? CK__CONV_INEXACT                                       \
+                                     : CK__CONV_UNSAFE)                                       \
      : CK__KIND(f) == KIND_FLOAT && CK__KIND(t) == KIND_COMPLEX                               \
          ? (CK__FLOAT_RANK(t) >= CK__FLOAT_RANK(f) ? CK__CONV_SAFE : CK__CONV_UNSAFE)         \
          : CK__CONV_UNSAFE)
@@ -320,6 +323,6 @@ ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
 }
 
 const char *ck__conversion_name(ck__conversion c) {
-    static const char *const names[] = {"exact", "promote", "safe", "unsafe", "none"};
+    static const char *const names[] = {"exact", "promote", "safe", "inexact", "unsafe", "none"};
     return (unsigned)c < CK_ARRAY_SIZE(names) ? names[c] : "?";
 }

@@ -34,12 +34,16 @@ int ck__signature_parse(const char *text, ck__signature *out);
 size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap);
 size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t cap);
 
-/* How a value of one scalar type goes to another, best first (Numba's kinds):
+/* How a value of one scalar type goes to another, best first (Numba's kinds, and one more):
  *   EXACT    the same type
  *   PROMOTE  the same kind (signed, unsigned, float, complex), wider: lossless
  *   SAFE     another kind, lossless for every value (bool -> any, uint8 -> int16,
  *            int16 -> float32, int32 -> float64, float32 -> complex64, ...)
- *   UNSAFE   may lose a value (narrowing, int64 -> float64, float -> int, complex -> real,
+ *   INEXACT  an integer to float64 or complex128 that the 53-bit significand cannot hold
+ *            (int64, uint64): always in range, may round (only the INEXACT error mode can
+ *            fail it). Numba calls int64 -> float64 safe so that int64 + float64 types as
+ *            float64; a kind of its own keeps SAFE lossless and still ranks it above UNSAFE
+ *   UNSAFE   may lose a value (narrowing, int64 -> float32, float -> int, complex -> real,
  *            signed <-> unsigned of no greater width, anything but bool -> bool)
  *   NONE     no conversion; never the case between two of the 14 scalars, which all
  *            convert (kept for non-scalar arguments) */
@@ -47,22 +51,30 @@ typedef enum ck__conversion {
     CK__CONV_EXACT,
     CK__CONV_PROMOTE,
     CK__CONV_SAFE,
+    CK__CONV_INEXACT,
     CK__CONV_UNSAFE,
     CK__CONV_NONE
 } ck__conversion;
 
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to);
-/* "exact", "promote", "safe", "unsafe", "none". */
+/* "exact", "promote", "safe", "inexact", "unsafe", "none". */
 const char *ck__conversion_name(ck__conversion c);
+/* 1 when no value changes (EXACT, PROMOTE, SAFE): such a conversion cannot fail in any error
+ * mode. */
+static inline int ck__conversion_lossless(ck__conversion c) {
+    return c <= CK__CONV_SAFE;
+}
 
 /* ---- best-match selection (Numba's rule) ---- */
 
 /* How well argument types fit a signature: counts of conversions of each kind, then the
- * bytes the lossless conversions widen by in all. Ranked by (unsafe, safe, promote, widen),
- * lexicographically, lowest first: Numba's counts, then the narrowest lossless fit (so
- * add(int8, uint8) picks (int16, int16) over (int32, int32), as NumPy's promotion does). */
+ * bytes the promote, safe and inexact conversions widen by in all. Ranked by (unsafe,
+ * inexact, safe, promote, widen), lexicographically, lowest first: Numba's counts with the
+ * inexact ones between unsafe and safe, then the narrowest fit (so add(int8, uint8) picks
+ * (int16, int16) over (int32, int32), and add(int64, uint64) (float64, float64) over
+ * (complex128, complex128), as NumPy's promotion does). */
 typedef struct ck__rating {
-    int unsafe, safe, promote, widen;
+    int unsafe, inexact, safe, promote, widen;
 } ck__rating;
 
 /* Rates `args` against sig: 1 and *out when the arity agrees and no argument is NONE,
@@ -70,6 +82,9 @@ typedef struct ck__rating {
 int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out);
 /* <0, 0, >0 as a ranks better than, equal to, worse than b. */
 int ck__rating_compare(const ck__rating *a, const ck__rating *b);
+/* "exact", or "0 unsafe, 1 inexact, 1 safe, 0 promote, 7 bytes wider", into buf (cap bytes,
+ * truncated like snprintf). */
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap);
 
 /* Picks the best of `n` candidate signatures of the callable `name` for `args`: *best is its
  * index, *rating its rating. Candidates needing an unsafe conversion are dropped unless

@@ -297,6 +297,51 @@ TEST(Jit, BuiltInCallsCompileWithTheirCastsFused) {
     ck_callable_decref(add);
 }
 
+// int64 + float64 selects (float64, float64) with an inexact argument cast (int64 ->
+// float64 rounds above 2^53): it compiles, fused, where rounding is allowed, and not in the
+// INEXACT mode, where the cast must report the rounding (docs/design.md §10).
+TEST(Jit, InexactArgumentCastsCompileUnlessTheModeIsInexact) {
+    REQUIRE_JIT();
+    ck_callable *add = nullptr;
+    ASSERT_EQ(ck_lookup("add", &add), CK_OK);
+    View a({1000, 3}, {32, 8}, CK_TYPE_INT64), b({3}, {8}, CK_TYPE_FLOAT64);
+    View d1({1000, 3}, {24, 8}, CK_TYPE_FLOAT64), d2({1000, 3}, {24, 8}, CK_TYPE_FLOAT64);
+    const int64_t big = (int64_t{1} << 53) + 1;  // rounds to 2^53 (ties to even)
+    for (int i = 0; i < 1000; ++i)
+        for (int j = 0; j < 3; ++j)
+            reinterpret_cast<int64_t *>(a.data())[i * 4 + j] = i == 500 ? big : i * 7 - j;
+    for (int j = 0; j < 3; ++j) reinterpret_cast<double *>(b.data())[j] = 0.0;
+    run_call(add, a, b, d1, CK_EVAL_NO_JIT);
+    const std::string t = run_call(add, a, b, d2, CK_EVAL_JIT);
+    EXPECT_EQ(t.rfind("jit @0 +24  jit_single  fingerprint=", 0), 0u) << t << ck_jit_last_decision();
+    EXPECT_EQ(d1.buf, d2.buf);
+    EXPECT_EQ(reinterpret_cast<double *>(d2.data())[500 * 3 + 1], 9007199254740992.0);
+    // The INEXACT mode: the composed kernel, whose argument cast fails at element [500][0].
+    const ck_type *types[] = {a.type, b.type};
+    const char *metas[] = {a.arrmeta(), b.arrmeta()};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = CK_ERRMODE_INEXACT;
+    ctx.flags = CK_EVAL_JIT;
+    ck_builder k;
+    ck_builder_init(&k);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_call(&k, &off, add, d2.type, d2.arrmeta(), 2, types, metas,
+                           CK_REQUEST_SINGLE, &ctx),
+              CK_OK)
+        << ck_last_error();
+    char *text = nullptr;
+    ASSERT_EQ(ck_kernel_describe(ck_builder_root(&k), &text), CK_OK);
+    EXPECT_EQ(std::string(text).find("jit"), std::string::npos) << text;
+    EXPECT_NE(std::string(text).find("cast int64 -> float64 (inexact)"), std::string::npos) << text;
+    ck_free(text);
+    char *srcs[] = {a.data(), b.data()};
+    EXPECT_EQ(ck_call_single(ck_builder_root(&k), d2.data(), srcs), CK_ERR_INEXACT);
+    EXPECT_STREQ(ck_last_error(),
+                 "int64 value 9007199254740993 is not exact in float64 (9007199254740992)");
+    ck_builder_destroy(&k);
+    ck_callable_decref(add);
+}
+
 // The policy (docs/kernels.md §10), with no flag: short inner runs compile once the nest was
 // built again with 16 Mi elements in all; then equal nests come from the cache; long inner
 // runs never compile. Builds only: the policy looks at nothing else.
