@@ -140,7 +140,8 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
      * lets them round. */
     plan->jit_op = -1;
     plan->jit_fn = NULL;
-    if (rating.unsafe == 0 && (rating.inexact == 0 || *mode != CK_ERRMODE_INEXACT) &&
+    if (rating.unsafe == 0 &&
+        (rating.inexact == 0 || !ck__conversion_can_fail(CK__CONV_INEXACT, *mode)) &&
         nsrc <= CK__JIT_MAX_ARGS) {
         plan->jit_op = ck__builtin_jit_op(&plan->entry->factory);
         if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn)) {

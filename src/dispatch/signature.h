@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "ckernel/eval.h"
 #include "ckernel/types.h"
 
 #ifdef __cplusplus
@@ -59,10 +60,11 @@ typedef enum ck__conversion {
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to);
 /* "exact", "promote", "safe", "inexact", "unsafe", "none". */
 const char *ck__conversion_name(ck__conversion c);
-/* 1 when no value changes (EXACT, PROMOTE, SAFE): such a conversion cannot fail in any error
- * mode. */
-static inline int ck__conversion_lossless(ck__conversion c) {
-    return c <= CK__CONV_SAFE;
+/* 1 when a conversion of kind c may fail in the (concrete) error mode: an unsafe one in any
+ * mode, an inexact one in INEXACT only (it never leaves the range), a lossless one never. A
+ * kernel whose conversion cannot fail is the same code in every mode (NOCHECK's). */
+static inline int ck__conversion_can_fail(ck__conversion c, ck_errmode mode) {
+    return c >= CK__CONV_UNSAFE || (c == CK__CONV_INEXACT && mode == CK_ERRMODE_INEXACT);
 }
 
 /* ---- best-match selection (Numba's rule) ---- */

@@ -161,8 +161,13 @@ TEST(ConversionKinds, TheTableForTheFourteenScalars) {
     EXPECT_EQ(ck__conversion_kind(CK_TYPE_FIXED_DIM, CK_TYPE_INT32), CK__CONV_NONE);
     EXPECT_STREQ(ck__conversion_name(CK__CONV_SAFE), "safe");
     EXPECT_STREQ(ck__conversion_name(CK__CONV_INEXACT), "inexact");
-    EXPECT_EQ(ck__conversion_lossless(CK__CONV_SAFE), 1);
-    EXPECT_EQ(ck__conversion_lossless(CK__CONV_INEXACT), 0);
+    // Which kinds can fail in which mode (the JIT's and the composition's choice of checks).
+    for (int m = CK_ERRMODE_NOCHECK; m <= CK_ERRMODE_INEXACT; ++m) {
+        const auto mode = static_cast<ck_errmode>(m);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_SAFE, mode), 0);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_INEXACT, mode), mode == CK_ERRMODE_INEXACT);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_UNSAFE, mode), 1);
+    }
 }
 
 // Extreme and awkward values of each source type, as literals.
