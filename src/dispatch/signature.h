@@ -12,6 +12,7 @@
 #define CKERNEL_DISPATCH_SIGNATURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ckernel/eval.h"
 #include "ckernel/types.h"
@@ -78,6 +79,17 @@ static inline int ck__conversion_can_fail(ck__conversion c, ck_errmode mode) {
 typedef struct ck__rating {
     int unsafe, inexact, safe, promote, widen;
 } ck__rating;
+
+/* The rating packed in one integer, which compares as the rating does: 12-bit fields, from
+ * the top, unsafe, inexact, safe and promote counts and the bytes of widening (at most 16
+ * arguments and 16 x 15 bytes: no field overflows), so rating a signature is a sum of its
+ * arguments' shares, ck__rating_steps[from][to] (computed by the compiler from the same
+ * rules as the kinds). */
+#define CK__RATING_PROMOTE_SHIFT 12
+#define CK__RATING_SAFE_SHIFT 24
+#define CK__RATING_INEXACT_SHIFT 36
+#define CK__RATING_UNSAFE_SHIFT 48
+extern const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES];
 
 /* Rates `args` against sig: 1 and *out when the arity agrees and no argument is NONE,
  * else 0. */

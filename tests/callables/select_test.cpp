@@ -69,6 +69,35 @@ TEST(Select, RatingsCountEachConversionKind) {
     EXPECT_STREQ(buf, "exact");
 }
 
+// Each argument adds its conversion's kind to the counts and, unless unsafe, the bytes it
+// widens by (the sizes from the types themselves); sixteen arguments of the widest kind fit.
+TEST(Select, ARatingSumsItsArgumentsConversions) {
+    for (int f = 0; f < CK_NUM_SCALAR_TYPES; ++f)
+        for (int t = 0; t < CK_NUM_SCALAR_TYPES; ++t) {
+            const auto from = static_cast<ck_type_id>(f), to = static_cast<ck_type_id>(t);
+            ck__signature sig = {};
+            sig.nargs = 16;
+            std::vector<ck_type_id> args(16, from);
+            for (int i = 0; i < 16; ++i) sig.args[i] = to;
+            ck__rating r;
+            ASSERT_EQ(ck__rate(&sig, args.data(), 16, &r), 1);
+            const ck__conversion kind = ck__conversion_kind(from, to);
+            const int bytes = static_cast<int>(ck_type_data_size(ck_type_scalar(to))) -
+                              static_cast<int>(ck_type_data_size(ck_type_scalar(from)));
+            SCOPED_TRACE(std::string(ck_type_id_name(from)) + " -> " + ck_type_id_name(to));
+            EXPECT_EQ(r.unsafe, kind == CK__CONV_UNSAFE ? 16 : 0);
+            EXPECT_EQ(r.inexact, kind == CK__CONV_INEXACT ? 16 : 0);
+            EXPECT_EQ(r.safe, kind == CK__CONV_SAFE ? 16 : 0);
+            EXPECT_EQ(r.promote, kind == CK__CONV_PROMOTE ? 16 : 0);
+            EXPECT_EQ(r.widen, kind == CK__CONV_UNSAFE ? 0 : 16 * bytes);
+        }
+    // A non-scalar argument has no conversion.
+    const auto c = sigs({"d)d"});
+    const ck_type_id dim[] = {CK_TYPE_FIXED_DIM};
+    ck__rating r;
+    EXPECT_EQ(ck__rate(&c[0], dim, 1, &r), 0);
+}
+
 TEST(Select, TheBestRatingWins) {
     const auto c = sigs({"ii)i", "qq)q", "dd)d", "ZdZd)Zd"});
     // Exact beats everything.
