@@ -338,6 +338,11 @@ static const unsigned char ck__conv_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYP
     {CK__STEP(f, 0),  CK__STEP(f, 1),  CK__STEP(f, 2),  CK__STEP(f, 3),  CK__STEP(f, 4),       \
      CK__STEP(f, 5),  CK__STEP(f, 6),  CK__STEP(f, 7),  CK__STEP(f, 8),  CK__STEP(f, 9),       \
      CK__STEP(f, 10), CK__STEP(f, 11), CK__STEP(f, 12), CK__STEP(f, 13)}
+_Static_assert(CK__SIG_MAX_ARGS * 15 < (1 << CK__RATING_PROMOTE_SHIFT) &&
+                   CK__RATING_SAFE_SHIFT - CK__RATING_PROMOTE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
+                   CK__RATING_INEXACT_SHIFT - CK__RATING_SAFE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
+                   CK__RATING_UNSAFE_SHIFT - CK__RATING_INEXACT_SHIFT == CK__RATING_PROMOTE_SHIFT,
+               "a packed rating's fields hold 16 arguments' counts and widening");
 const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
     CK__STEP_ROW(0),  CK__STEP_ROW(1),  CK__STEP_ROW(2),  CK__STEP_ROW(3),  CK__STEP_ROW(4),
     CK__STEP_ROW(5),  CK__STEP_ROW(6),  CK__STEP_ROW(7),  CK__STEP_ROW(8),  CK__STEP_ROW(9),

@@ -1,6 +1,6 @@
-/* src/dispatch/signature.h: signatures of callables' leaves and the conversion kinds that
- * selection ranks them by (docs/design.md §10). Internal: the callable API that will use them
- * is not built yet.
+/* src/dispatch/signature.h: signatures of callables' leaves, the conversion kinds that
+ * selection ranks them by, and the selection (docs/design.md §10). Internal: the callables
+ * (src/callables) select through it.
  *
  * A signature is N argument scalar types and one result scalar type, written either way:
  *   (float64, float64) -> float64    datashape style: scalar names, whitespace free
