@@ -92,7 +92,8 @@ CK_EXTERN int ck_registry_names(char **out);
  * argument conversion. Which signature `args` (scalar ids) select: its index in the sorted
  * list of ck_callable_signatures, or CK_ERR_TYPE (none fits; the message lists the
  * candidates) / CK_ERR_AMBIGUOUS (a tie; the message lists the tied ones). *why (may be
- * NULL; free with ck_free) gets "(int32, float64) -> float64: 1 safe, 0 promote, 0 unsafe".
+ * NULL; free with ck_free) gets "(float64, float64) -> float64: 0 unsafe, 0 inexact, 1 safe,
+ * 0 promote, 4 bytes wider" (for (int32, float64)), or "...: exact".
  * Warm selections come from a per-callable cache. */
 CK_EXTERN int ck_callable_select(const ck_callable *c, int nargs, const ck_type_id *args,
                                  const ck_eval_ctx *ectx, int *index, char **why);

@@ -154,8 +154,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
     /* A conversion that cannot fail is the same code in every mode: one nest for all. */
     const ck__conversion kind =
         ck__conversion_kind((ck_type_id)nest.op_id, (ck_type_id)nest.dst_id);
-    const ck_errmode mode =
-        kind == CK__CONV_UNSAFE ? c->mode : CK_ERRMODE_NOCHECK;
+    const ck_errmode mode = ck__conversion_can_fail(kind, c->mode) ? c->mode : CK_ERRMODE_NOCHECK;
     nest.mode = (int32_t)mode;
     CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
                                               mode, &nest.slow, &nest.slow_strided));

@@ -2,8 +2,10 @@
  * as users' (ck_callable_new, ck_callable_add): assign (one signature per scalar type, a copy
  * leaf, so a call converts through its argument and result casts) and add, subtract,
  * multiply, divide (one same-type signature per scalar type that has a leaf in the per-target
- * arithmetic tables, kernels/arith.dispatch.c). The factories' data is the (operation, type)
- * pair itself, so nothing is allocated for them. */
+ * arithmetic tables, kernels/arith.dispatch.c; bool divide gives int8, and bool subtract is a
+ * signature that refuses). Mixed argument types select by the conversion kinds
+ * (docs/design.md §10). The factories' data is the (operation, type) pair itself, so nothing
+ * is allocated for them. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,6 +40,24 @@ int ck__builtin_jit_op(const ck_factory *f) {
     return CK__JIT_OP_ADD + (int)(uintptr_t)f->data;
 }
 
+/* subtract(bool, bool): NumPy refuses it, and no bool is a difference of two bools. The
+ * signature exists so that selection finds it (else int8 and uint8 tie) and refuses. */
+static int bool_subtract_refused(void) {
+    return ck_set_error(CK_ERR_TYPE, "subtract: bool - bool is not defined (NumPy refuses it "
+                                     "too); cast an argument to an integer type to subtract");
+}
+
+static int bool_subtract_resolve(void *data, const ck_leaf_info *info, ck_type_id *ret) {
+    (void)data, (void)info, (void)ret;
+    return bool_subtract_refused();
+}
+
+static int bool_subtract_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                                     const ck_leaf_info *info) {
+    (void)data, (void)ckb, (void)offset, (void)info;
+    return bool_subtract_refused();
+}
+
 static int add_builtin(const char *name, ck__arith_op op, int arith) {
     if (ck__registry_has(name)) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
@@ -46,18 +66,22 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
     CK_RETURN_IF_ERROR(ck_callable_new(name, &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
-        if (arith && !ck__arith_has_leaf(op, (ck_type_id)id)) {
-            continue;
-        }
         const char *t = ck_type_id_name((ck_type_id)id);
-        char sig[96];
-        if (arith) {
-            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
-        } else {
-            snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
-        }
         ck_factory f = {arith ? arith_instantiate : assign_instantiate, NULL,
                         (void *)(uintptr_t)op, NULL};
+        char sig[96];
+        if (!arith) {
+            snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
+        } else if (ck__arith_has_leaf(op, (ck_type_id)id)) {
+            /* bool divide writes int8, NumPy's floor_divide type for two bools */
+            const int ret = op == CK__ARITH_DIVIDE && id == CK_TYPE_BOOL ? CK_TYPE_INT8 : id;
+            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, ck_type_id_name((ck_type_id)ret));
+        } else if (op == CK__ARITH_SUBTRACT && id == CK_TYPE_BOOL) {
+            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
+            f = (ck_factory){bool_subtract_instantiate, bool_subtract_resolve, NULL, NULL};
+        } else {
+            continue;
+        }
         rc = ck_callable_add(c, sig, &f);
     }
     if (rc == CK_OK) {

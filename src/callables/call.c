@@ -135,11 +135,14 @@ static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     plan->name = ck_callable_name(c);
     plan->entry = ck__snapshot_entry(s, index);
     plan->ret = plan->entry->sig.ret;
-    /* A built-in's body is known to the JIT; its argument casts must be lossless to be
-     * fused without checks. */
+    /* A built-in's body is known to the JIT; its argument casts are fused without checks,
+     * so they must be unable to fail: lossless, or inexact (int64 -> float64) in a mode that
+     * lets them round. */
     plan->jit_op = -1;
     plan->jit_fn = NULL;
-    if (rating.unsafe == 0 && nsrc <= CK__JIT_MAX_ARGS) {
+    if (rating.unsafe == 0 &&
+        (rating.inexact == 0 || !ck__conversion_can_fail(CK__CONV_INEXACT, *mode)) &&
+        nsrc <= CK__JIT_MAX_ARGS) {
         plan->jit_op = ck__builtin_jit_op(&plan->entry->factory);
         if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn)) {
             plan->jit_op = CK__JIT_OP_NATIVE;

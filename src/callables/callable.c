@@ -358,15 +358,6 @@ int ck_callable_select(const ck_callable *c, int nargs, const ck_type_id *args,
     return ck__strbuf_finish(&b, why);
 }
 
-void ck__rating_format(const ck__rating *r, char *buf, size_t cap) {
-    if (r->unsafe + r->safe + r->promote == 0) {
-        snprintf(buf, cap, "exact");
-        return;
-    }
-    snprintf(buf, cap, "%d unsafe, %d safe, %d promote, %d bytes wider", r->unsafe, r->safe,
-             r->promote, r->widen);
-}
-
 /* ---- the registry ---- */
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -27,8 +27,6 @@ int ck__snapshot_size(const ck__snapshot *s);
 int ck__callable_choose(const ck_callable *c, int nargs, const ck_type_id *args,
                         int allow_unsafe, const ck__snapshot **snap, int *index,
                         ck__rating *rating);
-/* "exact" or "1 unsafe, 0 safe, 2 promote, 6 bytes wider". */
-void ck__rating_format(const ck__rating *r, char *buf, size_t cap);
 
 /* ck_make_call for types that are the elements of `first_dim` enclosing dimensions (the
  * parallel split builds the kernel of one row): messages number dimensions as in the whole. */

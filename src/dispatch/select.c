@@ -1,6 +1,6 @@
 /* src/dispatch/select.c: best-match selection of a callable's signature for argument types
- * (src/dispatch/signature.h): rating by conversion kinds, Numba's ranking, and messages that
- * list the candidates when none or several fit. */
+ * (src/dispatch/signature.h): rating by conversion kinds, Numba's ranking (with the inexact
+ * kind), and messages that list the candidates when none or several fit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,46 +9,61 @@
 #include "common/strbuf.h"
 #include "dispatch/signature.h"
 
-/* Bytes of each scalar, by id (the widening key; a table, since rating runs per candidate). */
-static const unsigned char scalar_bytes[CK_NUM_SCALAR_TYPES] = {1, 1, 2, 4, 8, 1, 2,
-                                                                4, 8, 2, 4, 8, 8, 16};
-
-int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out) {
+/* The packed rating (signature.h) of sig for args: 1 and *key when the arity agrees and
+ * every type is a scalar, else 0. */
+static inline int rate_key(const ck__signature *sig, const ck_type_id *args, int nargs,
+                           uint64_t *key) {
     if (sig->nargs != nargs) {
         return 0;
     }
-    ck__rating r = {0, 0, 0, 0};
+    uint64_t k = 0;
     for (int i = 0; i < nargs; i++) {
-        const ck__conversion kind = ck__conversion_kind(args[i], sig->args[i]);
-        if (kind == CK__CONV_PROMOTE || kind == CK__CONV_SAFE) {
-            r.widen += scalar_bytes[sig->args[i]] - scalar_bytes[args[i]];
+        if ((unsigned)args[i] >= CK_NUM_SCALAR_TYPES ||
+            (unsigned)sig->args[i] >= CK_NUM_SCALAR_TYPES) {
+            return 0;
         }
-        switch (kind) {
-        case CK__CONV_EXACT: break;
-        case CK__CONV_PROMOTE: r.promote++; break;
-        case CK__CONV_SAFE: r.safe++; break;
-        case CK__CONV_UNSAFE: r.unsafe++; break;
-        default: return 0;
-        }
+        k += ck__rating_steps[args[i]][sig->args[i]];
     }
-    *out = r;
+    *key = k;
+    return 1;
+}
+
+static ck__rating unpack(uint64_t key) {
+    const uint64_t m = 0xfff;
+    ck__rating r = {(int)(key >> CK__RATING_UNSAFE_SHIFT & m),
+                    (int)(key >> CK__RATING_INEXACT_SHIFT & m),
+                    (int)(key >> CK__RATING_SAFE_SHIFT & m),
+                    (int)(key >> CK__RATING_PROMOTE_SHIFT & m), (int)(key & m)};
+    return r;
+}
+
+int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out) {
+    uint64_t key;
+    if (!rate_key(sig, args, nargs, &key)) {
+        return 0;
+    }
+    *out = unpack(key);
     return 1;
 }
 
 int ck__rating_compare(const ck__rating *a, const ck__rating *b) {
-    if (a->unsafe != b->unsafe) {
-        return a->unsafe < b->unsafe ? -1 : 1;
-    }
-    if (a->safe != b->safe) {
-        return a->safe < b->safe ? -1 : 1;
-    }
-    if (a->promote != b->promote) {
-        return a->promote < b->promote ? -1 : 1;
-    }
-    if (a->widen != b->widen) {
-        return a->widen < b->widen ? -1 : 1;
+    const int ka[] = {a->unsafe, a->inexact, a->safe, a->promote, a->widen};
+    const int kb[] = {b->unsafe, b->inexact, b->safe, b->promote, b->widen};
+    for (size_t i = 0; i < CK_ARRAY_SIZE(ka); i++) {
+        if (ka[i] != kb[i]) {
+            return ka[i] < kb[i] ? -1 : 1;
+        }
     }
     return 0;
+}
+
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap) {
+    if (r->unsafe + r->inexact + r->safe + r->promote == 0) {
+        snprintf(buf, cap, "exact");
+        return;
+    }
+    snprintf(buf, cap, "%d unsafe, %d inexact, %d safe, %d promote, %d bytes wider", r->unsafe,
+             r->inexact, r->safe, r->promote, r->widen);
 }
 
 static void put_args(ck__strbuf *b, const ck_type_id *args, int nargs) {
@@ -136,10 +151,9 @@ static int ambiguous(const char *name, const ck__signature *cands, const int *ti
     ck__strbuf b = CK__STRBUF_INIT;
     ck__strbuf_printf(&b, "%s: ", name);
     put_args(&b, args, nargs);
-    ck__strbuf_printf(&b,
-                      " matches %d signatures equally well (%d unsafe, %d safe, %d promote, "
-                      "%d bytes wider):",
-                      ntied, r->unsafe, r->safe, r->promote, r->widen);
+    char rating[96];
+    ck__rating_format(r, rating, sizeof rating);
+    ck__strbuf_printf(&b, " matches %d signatures equally well (%s):", ntied, rating);
     for (int i = 0; i < ntied; i++) {
         ck__strbuf_printf(&b, " %s%s", l[i].text, i + 1 < ntied ? "," : "");
     }
@@ -152,19 +166,20 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
     if (cands == NULL && n > 0) {
         return ck_set_error(CK_ERR_INVALID, "%s: NULL candidate list", name);
     }
+    /* Packed ratings compare as integers: one table load and add per argument. */
+    const uint64_t no_unsafe = ((uint64_t)1 << CK__RATING_UNSAFE_SHIFT) - 1;
     int found = -1, ntied = 0;
-    ck__rating top = {0, 0, 0, 0};
+    uint64_t top = 0;
     for (int i = 0; i < n; i++) {
-        ck__rating r;
-        if (!ck__rate(&cands[i], args, nargs, &r) || (r.unsafe > 0 && !allow_unsafe)) {
+        uint64_t key;
+        if (!rate_key(&cands[i], args, nargs, &key) || (key > no_unsafe && !allow_unsafe)) {
             continue;
         }
-        const int c = found < 0 ? -1 : ck__rating_compare(&r, &top);
-        if (c < 0) {
+        if (found < 0 || key < top) {
             found = i;
-            top = r;
+            top = key;
             ntied = 1;
-        } else if (c == 0) {
+        } else if (key == top) {
             ntied++;
         }
     }
@@ -178,17 +193,17 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
         }
         int k = 0;
         for (int i = 0; i < n && k < ntied; i++) {
-            ck__rating r;
-            if (ck__rate(&cands[i], args, nargs, &r) && (r.unsafe == 0 || allow_unsafe) &&
-                ck__rating_compare(&r, &top) == 0) {
+            uint64_t key;
+            if (rate_key(&cands[i], args, nargs, &key) && key == top) {
                 tied[k++] = i;
             }
         }
-        const int rc = ambiguous(name, cands, tied, k, args, nargs, &top);
+        const ck__rating r = unpack(top);
+        const int rc = ambiguous(name, cands, tied, k, args, nargs, &r);
         ck__free(tied);
         return rc;
     }
     *best = found;
-    *rating = top;
+    *rating = unpack(top);
     return CK_OK;
 }

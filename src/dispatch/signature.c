@@ -2,6 +2,7 @@
  * and the conversion kinds between scalar types (src/dispatch/signature.h). */
 #include "dispatch/signature.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -277,6 +278,8 @@ enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
  *   to signed: safe from a narrower unsigned only;
  *   integer to float or complex: safe when the significand holds every value (a signed
  *   type's magnitude needs one bit less than its width, and its sign is the float's own);
+ *   else inexact to float64 or complex128 (in range, rounded to 53 bits: what NumPy and
+ *   Numba promote int64 and uint64 with a float to), unsafe to a narrower format;
  *   float to complex: safe at the same or a wider format; complex to float drops the
  *   imaginary part: unsafe. */
 #define CK__CONV(f, t)                                                                          \
@@ -295,7 +298,8 @@ enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
      : CK__INTY(CK__KIND(f))                                                                  \
          ? (CK__VALUE_BITS(f) - (CK__KIND(f) == KIND_SIGNED) <= CK__VALUE_BITS(t)             \
                 ? CK__CONV_SAFE                                                               \
-                : CK__CONV_UNSAFE)                                                            \
+            : CK__FLOAT_RANK(t) == 2 ? CK__CONV_INEXACT                                       \
+                                     : CK__CONV_UNSAFE)                                       \
      : CK__KIND(f) == KIND_FLOAT && CK__KIND(t) == KIND_COMPLEX                               \
          ? (CK__FLOAT_RANK(t) >= CK__FLOAT_RANK(f) ? CK__CONV_SAFE : CK__CONV_UNSAFE)         \
          : CK__CONV_UNSAFE)
@@ -312,6 +316,38 @@ static const unsigned char ck__conv_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYP
     CK__CONV_ROW(5),  CK__CONV_ROW(6),  CK__CONV_ROW(7),  CK__CONV_ROW(8),  CK__CONV_ROW(9),
     CK__CONV_ROW(10), CK__CONV_ROW(11), CK__CONV_ROW(12), CK__CONV_ROW(13)};
 
+/* Bytes of each scalar (the widening key). */
+#define CK__BYTES(id)                                                                           \
+    ((id) == CK_TYPE_COMPLEX128                                                   ? 16         \
+     : (id) == CK_TYPE_INT64 || (id) == CK_TYPE_UINT64 || (id) == CK_TYPE_FLOAT64 ||          \
+               (id) == CK_TYPE_COMPLEX64                                          ? 8          \
+     : (id) == CK_TYPE_INT32 || (id) == CK_TYPE_UINT32 || (id) == CK_TYPE_FLOAT32 ? 4          \
+     : (id) == CK_TYPE_INT16 || (id) == CK_TYPE_UINT16 || (id) == CK_TYPE_FLOAT16 ? 2          \
+                                                                                  : 1)
+/* One argument's share of a packed rating (signature.h): a count in its kind's field, and
+ * the bytes a promote, safe or inexact conversion widens by (never negative). */
+#define CK__STEP(f, t)                                                                          \
+    (CK__CONV(f, t) == CK__CONV_EXACT ? 0u                                                    \
+     : CK__CONV(f, t) == CK__CONV_UNSAFE                                                      \
+         ? (uint64_t)1 << CK__RATING_UNSAFE_SHIFT                                             \
+         : ((uint64_t)1 << (CK__CONV(f, t) == CK__CONV_INEXACT ? CK__RATING_INEXACT_SHIFT      \
+                            : CK__CONV(f, t) == CK__CONV_SAFE  ? CK__RATING_SAFE_SHIFT         \
+                                                               : CK__RATING_PROMOTE_SHIFT)) + \
+               (uint64_t)(CK__BYTES(t) - CK__BYTES(f)))
+#define CK__STEP_ROW(f)                                                                         \
+    {CK__STEP(f, 0),  CK__STEP(f, 1),  CK__STEP(f, 2),  CK__STEP(f, 3),  CK__STEP(f, 4),       \
+     CK__STEP(f, 5),  CK__STEP(f, 6),  CK__STEP(f, 7),  CK__STEP(f, 8),  CK__STEP(f, 9),       \
+     CK__STEP(f, 10), CK__STEP(f, 11), CK__STEP(f, 12), CK__STEP(f, 13)}
+_Static_assert(CK__SIG_MAX_ARGS * 15 < (1 << CK__RATING_PROMOTE_SHIFT) &&
+                   CK__RATING_SAFE_SHIFT - CK__RATING_PROMOTE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
+                   CK__RATING_INEXACT_SHIFT - CK__RATING_SAFE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
+                   CK__RATING_UNSAFE_SHIFT - CK__RATING_INEXACT_SHIFT == CK__RATING_PROMOTE_SHIFT,
+               "a packed rating's fields hold 16 arguments' counts and widening");
+const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
+    CK__STEP_ROW(0),  CK__STEP_ROW(1),  CK__STEP_ROW(2),  CK__STEP_ROW(3),  CK__STEP_ROW(4),
+    CK__STEP_ROW(5),  CK__STEP_ROW(6),  CK__STEP_ROW(7),  CK__STEP_ROW(8),  CK__STEP_ROW(9),
+    CK__STEP_ROW(10), CK__STEP_ROW(11), CK__STEP_ROW(12), CK__STEP_ROW(13)};
+
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
     if (!ck__id_is_scalar(from) || !ck__id_is_scalar(to)) {
         return CK__CONV_NONE;
@@ -320,6 +356,6 @@ ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
 }
 
 const char *ck__conversion_name(ck__conversion c) {
-    static const char *const names[] = {"exact", "promote", "safe", "unsafe", "none"};
+    static const char *const names[] = {"exact", "promote", "safe", "inexact", "unsafe", "none"};
     return (unsigned)c < CK_ARRAY_SIZE(names) ? names[c] : "?";
 }

@@ -1,6 +1,6 @@
-/* src/dispatch/signature.h: signatures of callables' leaves and the conversion kinds that
- * selection ranks them by (docs/design.md §10). Internal: the callable API that will use them
- * is not built yet.
+/* src/dispatch/signature.h: signatures of callables' leaves, the conversion kinds that
+ * selection ranks them by, and the selection (docs/design.md §10). Internal: the callables
+ * (src/callables) select through it.
  *
  * A signature is N argument scalar types and one result scalar type, written either way:
  *   (float64, float64) -> float64    datashape style: scalar names, whitespace free
@@ -12,7 +12,9 @@
 #define CKERNEL_DISPATCH_SIGNATURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "ckernel/eval.h"
 #include "ckernel/types.h"
 
 #ifdef __cplusplus
@@ -34,12 +36,16 @@ int ck__signature_parse(const char *text, ck__signature *out);
 size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap);
 size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t cap);
 
-/* How a value of one scalar type goes to another, best first (Numba's kinds):
+/* How a value of one scalar type goes to another, best first (Numba's kinds, and one more):
  *   EXACT    the same type
  *   PROMOTE  the same kind (signed, unsigned, float, complex), wider: lossless
  *   SAFE     another kind, lossless for every value (bool -> any, uint8 -> int16,
  *            int16 -> float32, int32 -> float64, float32 -> complex64, ...)
- *   UNSAFE   may lose a value (narrowing, int64 -> float64, float -> int, complex -> real,
+ *   INEXACT  an integer to float64 or complex128 that the 53-bit significand cannot hold
+ *            (int64, uint64): always in range, may round (only the INEXACT error mode can
+ *            fail it). Numba calls int64 -> float64 safe so that int64 + float64 types as
+ *            float64; a kind of its own keeps SAFE lossless and still ranks it above UNSAFE
+ *   UNSAFE   may lose a value (narrowing, int64 -> float32, float -> int, complex -> real,
  *            signed <-> unsigned of no greater width, anything but bool -> bool)
  *   NONE     no conversion; never the case between two of the 14 scalars, which all
  *            convert (kept for non-scalar arguments) */
@@ -47,29 +53,52 @@ typedef enum ck__conversion {
     CK__CONV_EXACT,
     CK__CONV_PROMOTE,
     CK__CONV_SAFE,
+    CK__CONV_INEXACT,
     CK__CONV_UNSAFE,
     CK__CONV_NONE
 } ck__conversion;
 
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to);
-/* "exact", "promote", "safe", "unsafe", "none". */
+/* "exact", "promote", "safe", "inexact", "unsafe", "none". */
 const char *ck__conversion_name(ck__conversion c);
+/* 1 when a conversion of kind c may fail in the (concrete) error mode: an unsafe one in any
+ * mode, an inexact one in INEXACT only (it never leaves the range), a lossless one never. A
+ * kernel whose conversion cannot fail is the same code in every mode (NOCHECK's). */
+static inline int ck__conversion_can_fail(ck__conversion c, ck_errmode mode) {
+    return c >= CK__CONV_UNSAFE || (c == CK__CONV_INEXACT && mode == CK_ERRMODE_INEXACT);
+}
 
 /* ---- best-match selection (Numba's rule) ---- */
 
 /* How well argument types fit a signature: counts of conversions of each kind, then the
- * bytes the lossless conversions widen by in all. Ranked by (unsafe, safe, promote, widen),
- * lexicographically, lowest first: Numba's counts, then the narrowest lossless fit (so
- * add(int8, uint8) picks (int16, int16) over (int32, int32), as NumPy's promotion does). */
+ * bytes the promote, safe and inexact conversions widen by in all. Ranked by (unsafe,
+ * inexact, safe, promote, widen), lexicographically, lowest first: Numba's counts with the
+ * inexact ones between unsafe and safe, then the narrowest fit (so add(int8, uint8) picks
+ * (int16, int16) over (int32, int32), and add(int64, uint64) (float64, float64) over
+ * (complex128, complex128), as NumPy's promotion does). */
 typedef struct ck__rating {
-    int unsafe, safe, promote, widen;
+    int unsafe, inexact, safe, promote, widen;
 } ck__rating;
+
+/* The rating packed in one integer, which compares as the rating does: 12-bit fields, from
+ * the top, unsafe, inexact, safe and promote counts and the bytes of widening (at most 16
+ * arguments and 16 x 15 bytes: no field overflows), so rating a signature is a sum of its
+ * arguments' shares, ck__rating_steps[from][to] (computed by the compiler from the same
+ * rules as the kinds). */
+#define CK__RATING_PROMOTE_SHIFT 12
+#define CK__RATING_SAFE_SHIFT 24
+#define CK__RATING_INEXACT_SHIFT 36
+#define CK__RATING_UNSAFE_SHIFT 48
+extern const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES];
 
 /* Rates `args` against sig: 1 and *out when the arity agrees and no argument is NONE,
  * else 0. */
 int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__rating *out);
 /* <0, 0, >0 as a ranks better than, equal to, worse than b. */
 int ck__rating_compare(const ck__rating *a, const ck__rating *b);
+/* "exact", or "0 unsafe, 1 inexact, 1 safe, 0 promote, 7 bytes wider", into buf (cap bytes,
+ * truncated like snprintf). */
+void ck__rating_format(const ck__rating *r, char *buf, size_t cap);
 
 /* Picks the best of `n` candidate signatures of the callable `name` for `args`: *best is its
  * index, *rating its rating. Candidates needing an unsafe conversion are dropped unless

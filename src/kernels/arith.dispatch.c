@@ -17,7 +17,9 @@
  *     and from a strided call "... at element <i>" (i counted within that call); the
  *     elements before it are written, the failing one and those after it are not.
  *   bool: add is logical or, multiply logical and (results 0 or 1; any non-zero byte is
- *     true). No subtract or divide (NULL in the table).
+ *     true). divide is the integer division of the truth values, written as int8 (0 or 1:
+ *     the same bytes; a false divisor is CK_ERR_ZERO_DIVISION as for the integers). No
+ *     subtract (NULL in the table; NumPy refuses it too).
  *   float32, float64: IEEE 754 in the type (round to nearest under the default MXCSR);
  *     division by zero gives ±inf or NaN, never a status.
  *   float16: both operands are widened to float32 (exact), the operation is done in float32
@@ -125,16 +127,19 @@ CK__DEF_INT_OPS(uint16, uint16_t, unsigned, 0)
 CK__DEF_INT_OPS(uint32, uint32_t, uint32_t, 0)
 CK__DEF_INT_OPS(uint64, uint64_t, uint64_t, 0)
 
-/* bool: or and and of the truth values. */
+/* bool: or and and of the truth values, and their quotient (b is true: a / 1). */
 CK__HOT uint8_t ck__add_bool(uint8_t a, uint8_t b) {
     return (uint8_t)((a != 0) | (b != 0));
 }
 CK__HOT uint8_t ck__multiply_bool(uint8_t a, uint8_t b) {
     return (uint8_t)((a != 0) & (b != 0));
 }
-CK__HOT int ck__zero_bool(uint8_t b) {
+CK__HOT uint8_t ck__divide_bool(uint8_t a, uint8_t b) {
     (void)b;
-    return 0;
+    return (uint8_t)(a != 0);
+}
+CK__HOT int ck__zero_bool(uint8_t b) {
+    return b == 0;
 }
 
 /* float32, float64: IEEE. */
@@ -406,6 +411,7 @@ static CK__COLD int ck__zero_division_at(size_t i) {
 
 CK__DEF_LEAF(add, bool, 0)
 CK__DEF_LEAF(multiply, bool, 0)
+CK__DEF_LEAF(divide, bool, 1)
 CK__DEF_FOUR(int8, 1)
 CK__DEF_FOUR(int16, 1)
 CK__DEF_FOUR(int32, 1)
@@ -431,5 +437,5 @@ const ck__arith_table CK_TARGET_NAME(ck__arith_leaves) = {
     [CK__ARITH_ADD] = {CK__E(add, bool), CK__NUMERIC(add)},
     [CK__ARITH_SUBTRACT] = {CK__NUMERIC(subtract)},
     [CK__ARITH_MULTIPLY] = {CK__E(multiply, bool), CK__NUMERIC(multiply)},
-    [CK__ARITH_DIVIDE] = {CK__NUMERIC(divide)},
+    [CK__ARITH_DIVIDE] = {CK__E(divide, bool), CK__NUMERIC(divide)},
 };

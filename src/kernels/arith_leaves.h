@@ -20,9 +20,9 @@ typedef enum ck__arith_op {
     CK__ARITH_NUM_OPS
 } ck__arith_op;
 
-/* [op][type id]: dst, src[0] and src[1] all have that type; the leaf computes
- * dst = src[0] op src[1] on aligned elements. Entries without a leaf (bool subtract and
- * divide) are NULL. One table per compiled target, named ck__arith_leaves_<target>. */
+/* [op][type id]: dst, src[0] and src[1] all have that type (but bool divide writes int8);
+ * the leaf computes dst = src[0] op src[1] on aligned elements. The entry without a leaf
+ * (bool subtract) is NULL. One table per compiled target, named ck__arith_leaves_<target>. */
 typedef ck__leaf_fns ck__arith_table[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
 
 /* Builds the leaf (a bare ck_prefix, no data, no destructor) at *offset from the table of

@@ -62,7 +62,11 @@ bool is_int(const TInfo &t) {
     return t.kind == 'S' || t.kind == 'U';
 }
 bool has_leaf_expected(int op, const TInfo &t) {
-    return t.kind != 'B' || op == CK__ARITH_ADD || op == CK__ARITH_MULTIPLY;
+    return t.kind != 'B' || op != CK__ARITH_SUBTRACT;  // NumPy refuses bool - bool too
+}
+// The divides whose zero divisor is CK_ERR_ZERO_DIVISION: the integers' and bool's.
+bool checked_divide(int op, const TInfo &t) {
+    return op == CK__ARITH_DIVIDE && (is_int(t) || t.kind == 'B');
 }
 
 // One element, room for any scalar.
@@ -151,11 +155,12 @@ void complex_op(int op, const F a[2], const F b[2], F out[2]) {
 }
 
 // The expected element of a op b (both of type t). Integer divide by zero is never asked.
+// bool divide writes int8 0 or 1: the dividend's truth (the divisor is true).
 Elem expected(int op, const TInfo &t, const unsigned char *a, const unsigned char *b) {
     Elem r{};
     if (t.kind == 'B') {
         const bool x = a[0] != 0, y = b[0] != 0;
-        r.b[0] = op == CK__ARITH_ADD ? (x || y) : (x && y);
+        r.b[0] = op == CK__ARITH_ADD ? (x || y) : op == CK__ARITH_DIVIDE ? x : (x && y);
     } else if (is_int(t)) {
         const i128 x = int_value(t, a), y = int_value(t, b);
         i128 v;
@@ -267,6 +272,9 @@ Elem random_elem(const TInfo &t, bool nonzero) {
     switch (t.kind) {
     case 'B':  // 0, 1, or any byte (true)
         e.b[0] = static_cast<unsigned char>(r % 4 == 0 ? 0 : (r % 4 == 1 ? 1 : r >> 56));
+        if (nonzero && e.b[0] == 0) {
+            e.b[0] = static_cast<unsigned char>(1 + (r >> 8) % 255);
+        }
         break;
     case 'S':
     case 'U': {
@@ -389,7 +397,7 @@ const Layout kLayouts[] = {
 // number of elements checked.
 int64_t run_layout(ck_strided_fn fn, int op, const TInfo &t, const Layout &l, size_t n) {
     const size_t es = t.size;
-    const bool nonzero = is_int(t) && op == CK__ARITH_DIVIDE;
+    const bool nonzero = checked_divide(op, t);
     // Operands: a span of |stride| * n elements (at least one), started at the far end for
     // a negative stride.
     auto span = [&](intptr_t s) {
@@ -486,7 +494,7 @@ TEST_P(ArithLeaves, SingleMatchesOracle) {
             ASSERT_NE(fn, nullptr);
             for (int k = 0; k < 500; k++) {
                 Elem a = random_elem(t, false);
-                Elem b = random_elem(t, is_int(t) && op == CK__ARITH_DIVIDE);
+                Elem b = random_elem(t, checked_divide(op, t));
                 Elem d{};
                 std::memset(d.b, 0xa5, sizeof d.b);
                 char *src[2] = {reinterpret_cast<char *>(a.b), reinterpret_cast<char *>(b.b)};
@@ -511,7 +519,7 @@ TEST_P(ArithLeaves, InPlace) {
             std::vector<Elem> a(n), b(n), want(n);
             for (size_t i = 0; i < n; i++) {
                 a[i] = random_elem(t, false);
-                b[i] = random_elem(t, is_int(t) && op == CK__ARITH_DIVIDE);
+                b[i] = random_elem(t, checked_divide(op, t));
                 want[i] = expected(op, t, a[i].b, b[i].b);
             }
             std::vector<unsigned char> x(n * t.size), y(n * t.size);
@@ -578,13 +586,16 @@ TEST_P(ArithLeaves, IntegerWrapAndTruncation) {
     EXPECT_EQ(run1<uint8_t>(ADD, CK_TYPE_BOOL, 0, 0), 0);
     EXPECT_EQ(run1<uint8_t>(MUL, CK_TYPE_BOOL, 2, 0x80), 1);
     EXPECT_EQ(run1<uint8_t>(MUL, CK_TYPE_BOOL, 1, 0), 0);
+    EXPECT_EQ(run1<uint8_t>(DIV, CK_TYPE_BOOL, 2, 0x80), 1);  // true / true, as int8 1
+    EXPECT_EQ(run1<uint8_t>(DIV, CK_TYPE_BOOL, 0, 3), 0);
 }
 
 // A zero divisor at element 5 of 10: the status and message, elements 0..4 written, 5..9
-// untouched; for every integer type and the contiguous, general and broadcast paths.
+// untouched; for every integer type and bool, and the contiguous, general and broadcast
+// paths.
 TEST_P(ArithLeaves, IntegerDivisionByZero) {
     for (const TInfo &t : kTypes) {
-        if (!is_int(t)) continue;
+        if (!checked_divide(CK__ARITH_DIVIDE, t)) continue;
         ck_strided_fn fn = strided_of(CK__ARITH_DIVIDE, t.id);
         for (int general = 0; general < 2; general++) {
             const size_t n = 10, es = t.size, step = general ? 3 : 1;
@@ -606,7 +617,9 @@ TEST_P(ArithLeaves, IntegerDivisionByZero) {
                 int64_t got = 0;
                 std::memcpy(&got, &d[i * es * step], es);
                 if (i < 5) {
-                    EXPECT_EQ(got, (100 + static_cast<int64_t>(i)) / 3) << t.name << " " << i;
+                    // bool: the bytes 100 + i and 3 are both true, and true / true is 1
+                    const int64_t want = t.kind == 'B' ? 1 : (100 + static_cast<int64_t>(i)) / 3;
+                    EXPECT_EQ(got, want) << t.name << " " << i;
                 } else {
                     for (size_t k = 0; k < es; k++) {
                         EXPECT_EQ(d[i * es * step + k], 0x5a) << t.name << " " << i;
@@ -831,8 +844,6 @@ TEST(ArithLeafFactory, MissingEntriesAreRefused) {
     EXPECT_EQ(ck__make_arith_leaf(&b, &offset, CK__ARITH_SUBTRACT, CK_TYPE_BOOL, CK_REQUEST_SINGLE),
               CK_ERR_INTERNAL);
     EXPECT_NE(std::string(ck_last_error()).find("subtract"), std::string::npos) << ck_last_error();
-    EXPECT_EQ(ck__make_arith_leaf(&b, &offset, CK__ARITH_DIVIDE, CK_TYPE_BOOL, CK_REQUEST_STRIDED),
-              CK_ERR_INTERNAL);
     EXPECT_EQ(ck__make_arith_leaf(&b, &offset, CK__ARITH_NUM_OPS, CK_TYPE_INT32, CK_REQUEST_SINGLE),
               CK_ERR_INTERNAL);
     EXPECT_EQ(ck__make_arith_leaf(&b, &offset, CK__ARITH_ADD, CK_TYPE_FIXED_DIM, CK_REQUEST_SINGLE),

@@ -232,9 +232,9 @@ TEST(Callable, SelectionOutcomes) {
     char *why = nullptr;
     EXPECT_EQ(ck_callable_select(c, 2, ii, nullptr, &index, &why), CK_ERR_AMBIGUOUS);
     EXPECT_STREQ(ck_last_error(),
-                 "pick: (int32, int32) matches 2 signatures equally well (0 unsafe, 1 safe, 0 "
-                 "promote, 4 bytes wider): (float64, int32) -> float64, (int32, float64) -> "
-                 "float64");
+                 "pick: (int32, int32) matches 2 signatures equally well (0 unsafe, 0 inexact, "
+                 "1 safe, 0 promote, 4 bytes wider): (float64, int32) -> float64, (int32, "
+                 "float64) -> float64");
     const ck_type_id dd[] = {CK_TYPE_FLOAT64, CK_TYPE_FLOAT64};
     EXPECT_EQ(ck_callable_select(c, 2, dd, nullptr, &index, &why), CK_ERR_TYPE);
     EXPECT_STREQ(ck_last_error(),
@@ -249,7 +249,8 @@ TEST(Callable, SelectionOutcomes) {
     // safe conversion: fewer safe conversions rank first.
     const ck_type_id fi[] = {CK_TYPE_FLOAT32, CK_TYPE_INT8};
     ASSERT_EQ(ck_callable_select(c, 2, fi, nullptr, &index, &why), CK_OK) << ck_last_error();
-    EXPECT_STREQ(why, "(float64, int32) -> float64: 0 unsafe, 0 safe, 2 promote, 7 bytes wider");
+    EXPECT_STREQ(why, "(float64, int32) -> float64: 0 unsafe, 0 inexact, 0 safe, 2 promote, 7 "
+                      "bytes wider");
     ck_free(why);
     char *sigs = nullptr;
     ASSERT_EQ(ck_callable_signatures(c, &sigs), CK_OK);
@@ -286,7 +287,8 @@ TEST(Callable, AddingASignatureInvalidatesCachedSelections) {
     char *why = nullptr;
     for (int i = 0; i < 3; ++i) {  // cold, then warm from the cache
         ASSERT_EQ(ck_callable_select(c, 2, ii, nullptr, &index, &why), CK_OK);
-        EXPECT_STREQ(why, "(float64, float64) -> float64: 0 unsafe, 2 safe, 0 promote, 8 bytes wider");
+        EXPECT_STREQ(why, "(float64, float64) -> float64: 0 unsafe, 0 inexact, 2 safe, 0 promote, "
+                          "8 bytes wider");
         ck_free(why);
     }
     ASSERT_EQ(ck_callable_add(c, "ii)i", &f), CK_OK);

@@ -23,7 +23,7 @@ struct Choice {
 
 Choice choose(const std::vector<ck__signature> &c, std::vector<ck_type_id> args, bool unsafe) {
     int best = -1;
-    ck__rating r = {-1, -1, -1, -1};
+    ck__rating r = {-1, -1, -1, -1, -1};
     const int rc = ck__select("add", c.data(), static_cast<int>(c.size()), args.data(),
                               static_cast<int>(args.size()), unsafe ? 1 : 0, &best, &r);
     return {rc, rc == CK_OK ? text(c[static_cast<size_t>(best)]) : ck_last_error(), r};
@@ -37,13 +37,65 @@ TEST(Select, RatingsCountEachConversionKind) {
     EXPECT_EQ(r.promote, 1);  // float32 -> float64
     EXPECT_EQ(r.safe, 1);     // int32 -> float64
     EXPECT_EQ(r.unsafe, 0);
+    EXPECT_EQ(r.inexact, 0);
     EXPECT_EQ(ck__rate(&c[0], args, 1, &r), 0) << "arity differs";
-    const ck__rating a = {0, 5, 5, 9}, b = {1, 0, 0, 0}, d = {0, 5, 6, 0}, e = {0, 5, 5, 10};
+    // {unsafe, inexact, safe, promote, widen}
+    const ck__rating a = {0, 0, 5, 5, 9}, b = {1, 0, 0, 0, 0}, d = {0, 0, 5, 6, 0},
+                     e = {0, 0, 5, 5, 10}, i = {0, 1, 0, 0, 0}, u = {1, 0, 0, 0, 0};
     EXPECT_LT(ck__rating_compare(&a, &b), 0) << "any unsafe ranks below every lossless";
+    EXPECT_LT(ck__rating_compare(&a, &i), 0) << "any inexact ranks below every lossless";
+    EXPECT_LT(ck__rating_compare(&i, &u), 0) << "and above any unsafe";
     EXPECT_LT(ck__rating_compare(&a, &d), 0);
     EXPECT_LT(ck__rating_compare(&a, &e), 0) << "then the fewer bytes of widening";
     EXPECT_EQ(r.widen, 4 + 4);  // float32 -> float64 and int32 -> float64
     EXPECT_EQ(ck__rating_compare(&a, &a), 0);
+    // int64 -> float64 is inexact and widens by nothing; uint8 -> float64 is safe (+7); an
+    // unsafe conversion adds no widening.
+    const ck_type_id mixed[] = {CK_TYPE_INT64, CK_TYPE_UINT8};
+    ASSERT_EQ(ck__rate(&c[0], mixed, 2, &r), 1);
+    EXPECT_EQ(r.inexact, 1);
+    EXPECT_EQ(r.safe, 1);
+    EXPECT_EQ(r.widen, 0 + 7);
+    const auto f = sigs({"ff)f"});
+    const ck_type_id big[] = {CK_TYPE_FLOAT64, CK_TYPE_INT64};
+    ASSERT_EQ(ck__rate(&f[0], big, 2, &r), 1);
+    EXPECT_EQ(r.unsafe, 2);
+    EXPECT_EQ(r.widen, 0);
+    char buf[96];
+    ck__rating_format(&a, buf, sizeof buf);
+    EXPECT_STREQ(buf, "0 unsafe, 0 inexact, 5 safe, 5 promote, 9 bytes wider");
+    const ck__rating none = {0, 0, 0, 0, 0};
+    ck__rating_format(&none, buf, sizeof buf);
+    EXPECT_STREQ(buf, "exact");
+}
+
+// Each argument adds its conversion's kind to the counts and, unless unsafe, the bytes it
+// widens by (the sizes from the types themselves); sixteen arguments of the widest kind fit.
+TEST(Select, ARatingSumsItsArgumentsConversions) {
+    for (int f = 0; f < CK_NUM_SCALAR_TYPES; ++f)
+        for (int t = 0; t < CK_NUM_SCALAR_TYPES; ++t) {
+            const auto from = static_cast<ck_type_id>(f), to = static_cast<ck_type_id>(t);
+            ck__signature sig = {};
+            sig.nargs = 16;
+            std::vector<ck_type_id> args(16, from);
+            for (int i = 0; i < 16; ++i) sig.args[i] = to;
+            ck__rating r;
+            ASSERT_EQ(ck__rate(&sig, args.data(), 16, &r), 1);
+            const ck__conversion kind = ck__conversion_kind(from, to);
+            const int bytes = static_cast<int>(ck_type_data_size(ck_type_scalar(to))) -
+                              static_cast<int>(ck_type_data_size(ck_type_scalar(from)));
+            SCOPED_TRACE(std::string(ck_type_id_name(from)) + " -> " + ck_type_id_name(to));
+            EXPECT_EQ(r.unsafe, kind == CK__CONV_UNSAFE ? 16 : 0);
+            EXPECT_EQ(r.inexact, kind == CK__CONV_INEXACT ? 16 : 0);
+            EXPECT_EQ(r.safe, kind == CK__CONV_SAFE ? 16 : 0);
+            EXPECT_EQ(r.promote, kind == CK__CONV_PROMOTE ? 16 : 0);
+            EXPECT_EQ(r.widen, kind == CK__CONV_UNSAFE ? 0 : 16 * bytes);
+        }
+    // A non-scalar argument has no conversion.
+    const auto c = sigs({"d)d"});
+    const ck_type_id dim[] = {CK_TYPE_FIXED_DIM};
+    ck__rating r;
+    EXPECT_EQ(ck__rate(&c[0], dim, 1, &r), 0);
 }
 
 TEST(Select, TheBestRatingWins) {
@@ -52,7 +104,7 @@ TEST(Select, TheBestRatingWins) {
     Choice x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
     EXPECT_EQ(x.rc, CK_OK) << x.chosen;
     EXPECT_EQ(x.chosen, "ii)i");
-    EXPECT_EQ(x.rating.promote + x.rating.safe + x.rating.unsafe, 0);
+    EXPECT_EQ(x.rating.promote + x.rating.safe + x.rating.inexact + x.rating.unsafe, 0);
     // int32 + int64: ii)i needs int64 -> int32 (unsafe); qq)q one promote; dd)d one safe
     // (int32) and one unsafe (int64): qq)q.
     x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT64}, false);
@@ -112,14 +164,47 @@ TEST(Select, TheNarrowestLosslessFitBreaksATieOfCounts) {
     EXPECT_EQ(x.rating.widen, 2);
 }
 
+TEST(Select, InexactConversionsRankBetweenLosslessAndUnsafeOnes) {
+    const auto c = sigs({"ff)f", "dd)d", "ZdZd)Zd", "qq)q"});
+    // int64 + float32: ff)f needs int64 -> float32 (unsafe); dd)d is 1 inexact, 1 promote;
+    // ZdZd)Zd 1 inexact, 1 safe; qq)q float32 -> int64 (unsafe).
+    Choice x = choose(c, {CK_TYPE_INT64, CK_TYPE_FLOAT32}, false);
+    EXPECT_EQ(x.rc, CK_OK) << x.chosen;
+    EXPECT_EQ(x.chosen, "dd)d");
+    EXPECT_EQ(x.rating.inexact, 1);
+    EXPECT_EQ(x.rating.promote, 1);
+    // int64 + uint64: dd)d and ZdZd)Zd are both 2 inexact; the narrower (0 bytes wider
+    // against 16) wins. qq)q and the others need an unsafe conversion.
+    x = choose(c, {CK_TYPE_INT64, CK_TYPE_UINT64}, false);
+    EXPECT_EQ(x.chosen, "dd)d");
+    EXPECT_EQ(x.rating.inexact, 2);
+    EXPECT_EQ(x.rating.widen, 0);
+    // Allowing unsafe conversions changes nothing: 1 unsafe ranks below 2 inexact.
+    x = choose(c, {CK_TYPE_INT64, CK_TYPE_UINT64}, true);
+    EXPECT_EQ(x.chosen, "dd)d");
+    // A lossless fit beats an inexact one: qd)d takes int64 exactly.
+    const auto withqd = sigs({"dd)d", "qd)d"});
+    x = choose(withqd, {CK_TYPE_INT64, CK_TYPE_FLOAT32}, false);
+    EXPECT_EQ(x.chosen, "qd)d");
+    EXPECT_EQ(x.rating.inexact, 0);
+    // Two inexact candidates of one width tie.
+    const auto tie = sigs({"qd)d", "dq)d"});
+    x = choose(tie, {CK_TYPE_INT64, CK_TYPE_INT64}, false);
+    EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
+    EXPECT_EQ(x.chosen, "add: (int64, int64) matches 2 signatures equally well (0 unsafe, 1 "
+                        "inexact, 0 safe, 0 promote, 0 bytes wider): (float64, int64) -> "
+                        "float64, (int64, float64) -> float64");
+}
+
 TEST(Select, ATieIsAmbiguousAndListsTheTiedSignatures) {
     // (int32, int32) fits (int32, float64) and (float64, int32) alike: one exact, one safe
     // widening by 4 bytes; (float32, float32) needs two unsafe conversions.
     const auto c = sigs({"id)d", "di)d", "ff)f"});
     Choice x = choose(c, {CK_TYPE_INT32, CK_TYPE_INT32}, false);
     EXPECT_EQ(x.rc, CK_ERR_AMBIGUOUS);
-    EXPECT_EQ(x.chosen, "add: (int32, int32) matches 2 signatures equally well (0 unsafe, 1 "
-                        "safe, 0 promote, 4 bytes wider): (float64, int32) -> float64, "
+    EXPECT_EQ(x.chosen, "add: (int32, int32) matches 2 signatures equally well (0 unsafe, 0 "
+                        "inexact, 1 safe, 0 promote, 4 bytes wider): (float64, int32) -> "
+                        "float64, "
                         "(int32, float64) -> float64");
     const auto withii = sigs({"id)d", "di)d", "ii)i"});
     x = choose(withii, {CK_TYPE_INT32, CK_TYPE_INT32}, false);

@@ -121,18 +121,18 @@ TEST(Signature, FormattingReportsTheLengthItNeeds) {
 }
 
 // The conversion kinds, by hand (docs/design.md §10 has the same table). Rows: from;
-// columns: to; both in ck_type_id order. E exact, P promote, S safe, U unsafe.
+// columns: to; both in ck_type_id order. E exact, P promote, S safe, I inexact, U unsafe.
 const char *const kKinds[CK_NUM_SCALAR_TYPES] = {
     //        ? b h i q B H I Q e f d F D   (F complex64, D complex128)
     /* ?  */ "ESSSSSSSSSSSSS",
     /* b  */ "UEPPPUUUUSSSSS",
     /* h  */ "UUEPPUUUUUSSSS",
     /* i  */ "UUUEPUUUUUUSUS",
-    /* q  */ "UUUUEUUUUUUUUU",
+    /* q  */ "UUUUEUUUUUUIUI",
     /* B  */ "UUSSSEPPPSSSSS",
     /* H  */ "UUUSSUEPPUSSSS",
     /* I  */ "UUUUSUUEPUUSUS",
-    /* Q  */ "UUUUUUUUEUUUUU",
+    /* Q  */ "UUUUUUUUEUUIUI",
     /* e  */ "UUUUUUUUUEPPSS",
     /* f  */ "UUUUUUUUUUEPSS",
     /* d  */ "UUUUUUUUUUUEUS",
@@ -145,6 +145,7 @@ ck__conversion from_letter(char c) {
     case 'E': return CK__CONV_EXACT;
     case 'P': return CK__CONV_PROMOTE;
     case 'S': return CK__CONV_SAFE;
+    case 'I': return CK__CONV_INEXACT;
     default: return CK__CONV_UNSAFE;
     }
 }
@@ -159,6 +160,14 @@ TEST(ConversionKinds, TheTableForTheFourteenScalars) {
         }
     EXPECT_EQ(ck__conversion_kind(CK_TYPE_FIXED_DIM, CK_TYPE_INT32), CK__CONV_NONE);
     EXPECT_STREQ(ck__conversion_name(CK__CONV_SAFE), "safe");
+    EXPECT_STREQ(ck__conversion_name(CK__CONV_INEXACT), "inexact");
+    // Which kinds can fail in which mode (the JIT's and the composition's choice of checks).
+    for (int m = CK_ERRMODE_NOCHECK; m <= CK_ERRMODE_INEXACT; ++m) {
+        const auto mode = static_cast<ck_errmode>(m);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_SAFE, mode), 0);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_INEXACT, mode), mode == CK_ERRMODE_INEXACT);
+        EXPECT_EQ(ck__conversion_can_fail(CK__CONV_UNSAFE, mode), 1);
+    }
 }
 
 // Extreme and awkward values of each source type, as literals.
@@ -179,21 +188,29 @@ const std::vector<std::vector<const char *>> kValues = {
     {"1+2j", "0.1-1.7976931348623157e+308j", "5e-324+0j"},
 };
 
-TEST(ConversionKinds, LosslessKindsPassTheInexactModeAndUnsafeOnesFailIt) {
+// Lossless kinds convert every extreme value in the INEXACT mode; inexact ones round one of
+// them (INEXACT fails) but never leave the range (FRACTIONAL, which checks it, passes them
+// all); unsafe ones fail the INEXACT mode for one of them.
+TEST(ConversionKinds, WhatEachKindDoesToTheExtremeValues) {
     const ck_eval_ctx inexact = ckt::ctx(CK_ERRMODE_INEXACT);
+    const ck_eval_ctx fractional = ckt::ctx(CK_ERRMODE_FRACTIONAL);
     for (int f = 0; f < CK_NUM_SCALAR_TYPES; ++f)
         for (int t = 0; t < CK_NUM_SCALAR_TYPES; ++t) {
             const auto from = static_cast<ck_type_id>(f), to = static_cast<ck_type_id>(t);
             const ck__conversion kind = ck__conversion_kind(from, to);
-            int failures = 0;
+            int failures = 0, out_of_range = 0;
             for (const char *v : kValues[static_cast<size_t>(f)]) {
                 ckt::Array src(ck_type_id_name(from), v);
                 ckt::Array dst(ck_type_id_name(to));
                 if (ck_assign(dst.get(), src.get(), &inexact) != CK_OK) ++failures;
+                if (ck_assign(dst.get(), src.get(), &fractional) != CK_OK) ++out_of_range;
             }
             SCOPED_TRACE(std::string(ck_type_id_name(from)) + " -> " + ck_type_id_name(to));
             if (kind == CK__CONV_UNSAFE) {
                 EXPECT_GT(failures, 0) << "called unsafe, but every extreme value converts exactly";
+            } else if (kind == CK__CONV_INEXACT) {
+                EXPECT_GT(failures, 0) << "called inexact, but every extreme value is exact";
+                EXPECT_EQ(out_of_range, 0) << "called inexact, but a value is out of range";
             } else {
                 EXPECT_EQ(failures, 0) << "called " << ck__conversion_name(kind);
             }

@@ -775,6 +775,13 @@ static void reference_build(const fz_case *c, fz_expect *x) {
         build_error(&b, c->sig_status, "%s", c->sig_message);
         return;
     }
+    /* subtract's (bool, bool) signature refuses (docs/design.md §10: NumPy has no bool
+     * subtract either); selection finds it only for two bools. */
+    if (c->op == FZ_OP_CALL && c->arith == FZ_ARITH_SUBTRACT && c->sig.args[0] == CK_TYPE_BOOL) {
+        build_error(&b, CK_ERR_TYPE, "subtract: bool - bool is not defined (NumPy refuses it "
+                                     "too); cast an argument to an integer type to subtract");
+        return;
+    }
     walk_pos w;
     memset(&w, 0, sizeof w);
     w.d = c->dst.t;
@@ -896,6 +903,12 @@ static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *
     }
     ckt_expect res;
     int rc;
+    if (c->arith == FZ_ARITH_DIVIDE && c->sig.args[0] == CK_TYPE_BOOL) {
+        /* (bool, bool) -> int8: the truth values (any non-zero byte is true) divided */
+        for (int k = 0; k < 2; k++) {
+            arg[k].out.b[0] = arg[k].out.b[0] != 0;
+        }
+    }
     if (c->arith == FZ_ARITH_ASSIGN) {
         res = arg[0];
         rc = CK_OK;

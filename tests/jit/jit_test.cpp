@@ -106,12 +106,15 @@ Built run(const View &d, View &dst, const View &s, ck_errmode mode, unsigned fla
     return r;
 }
 
-// Builds c(a, b) into d with `flags` and runs it; returns the kernel tree.
-std::string run_call(ck_callable *c, View &a, View &b, View &d, unsigned flags) {
+// Builds c(a, b) into d with `flags` and `mode` and runs it; returns the kernel tree. The
+// run must succeed, unless *run_rc is given to take its status.
+std::string run_call(ck_callable *c, View &a, View &b, View &d, unsigned flags,
+                     ck_errmode mode = CK_ERRMODE_FRACTIONAL, int *run_rc = nullptr) {
     const ck_type *types[] = {a.type, b.type};
     const char *metas[] = {a.arrmeta(), b.arrmeta()};
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.flags = flags;
+    ctx.errmode = mode;
     ck_builder k;
     ck_builder_init(&k);
     size_t off = 0;
@@ -124,7 +127,12 @@ std::string run_call(ck_callable *c, View &a, View &b, View &d, unsigned flags) 
     ck_free(text);
     char *srcs[] = {a.data(), b.data()};
     if (rc == CK_OK) {
-        EXPECT_EQ(ck_call_single(ck_builder_root(&k), d.data(), srcs), CK_OK);
+        rc = ck_call_single(ck_builder_root(&k), d.data(), srcs);
+        if (run_rc != nullptr) {
+            *run_rc = rc;
+        } else {
+            EXPECT_EQ(rc, CK_OK) << ck_last_error();
+        }
     }
     ck_builder_destroy(&k);
     return t;
@@ -295,6 +303,55 @@ TEST(Jit, BuiltInCallsCompileWithTheirCastsFused) {
     EXPECT_EQ(d1.buf, d2.buf);
     EXPECT_EQ(reinterpret_cast<double *>(d2.data())[999 * 3 + 2], 999 * 7 - 2 + 0.5);
     ck_callable_decref(add);
+}
+
+// int64 + float64 selects (float64, float64) with an inexact argument cast (int64 ->
+// float64 rounds above 2^53): it compiles, fused, where rounding is allowed, and not in the
+// INEXACT mode, where the cast must report the rounding (docs/design.md §10). An assignment
+// of that kind compiles in every mode, checked in INEXACT only.
+TEST(Jit, InexactConversionsAreCheckedInTheInexactMode) {
+    REQUIRE_JIT();
+    ck_callable *add = nullptr;
+    ASSERT_EQ(ck_lookup("add", &add), CK_OK);
+    View a({1000, 3}, {32, 8}, CK_TYPE_INT64), b({3}, {8}, CK_TYPE_FLOAT64);
+    View d1({1000, 3}, {24, 8}, CK_TYPE_FLOAT64), d2({1000, 3}, {24, 8}, CK_TYPE_FLOAT64);
+    const int64_t big = (int64_t{1} << 53) + 1;  // rounds to 2^53 (ties to even)
+    for (int i = 0; i < 1000; ++i)
+        for (int j = 0; j < 3; ++j)
+            reinterpret_cast<int64_t *>(a.data())[i * 4 + j] = i == 500 ? big : i * 7 - j;
+    for (int j = 0; j < 3; ++j) reinterpret_cast<double *>(b.data())[j] = 0.0;
+    run_call(add, a, b, d1, CK_EVAL_NO_JIT);
+    const std::string t = run_call(add, a, b, d2, CK_EVAL_JIT);
+    EXPECT_EQ(t.rfind("jit @0 +24  jit_single  fingerprint=", 0), 0u) << t << ck_jit_last_decision();
+    EXPECT_EQ(d1.buf, d2.buf);
+    EXPECT_EQ(reinterpret_cast<double *>(d2.data())[500 * 3 + 1], 9007199254740992.0);
+    // The INEXACT mode: the composed kernel, whose argument cast fails at element [500][0].
+    int rc = CK_OK;
+    const std::string inexact = run_call(add, a, b, d2, CK_EVAL_JIT, CK_ERRMODE_INEXACT, &rc);
+    EXPECT_EQ(inexact.find("jit"), std::string::npos) << inexact;
+    EXPECT_NE(inexact.find("cast int64 -> float64 (inexact)"), std::string::npos) << inexact;
+    EXPECT_EQ(rc, CK_ERR_INEXACT);
+    EXPECT_STREQ(ck_last_error(),
+                 "int64 value 9007199254740993 is not exact in float64 (9007199254740992)");
+    ck_callable_decref(add);
+    for (const ck_errmode mode : {CK_ERRMODE_FRACTIONAL, CK_ERRMODE_INEXACT}) {
+        View src({50, 3}, {32, 8}, CK_TYPE_INT64), x({50, 3}, {24, 8}, CK_TYPE_FLOAT64),
+            y({50, 3}, {24, 8}, CK_TYPE_FLOAT64);
+        int64_t *p = reinterpret_cast<int64_t *>(src.data());
+        for (int i = 0; i < 50; ++i)
+            for (int j = 0; j < 3; ++j) p[i * 4 + j] = i * 3 + j - 70;
+        p[37 * 4 + 1] = big;
+        const Built composed = run(x, x, src, mode, CK_EVAL_NO_JIT);
+        const Built jitted = run(y, y, src, mode, CK_EVAL_JIT);
+        ASSERT_EQ(jitted.tree.rfind("jit @0", 0), 0u) << jitted.decision;
+        EXPECT_NE(jitted.tree.find(mode == CK_ERRMODE_INEXACT ? "(inexact)" : "(nocheck)"),
+                  std::string::npos)
+            << jitted.tree;
+        EXPECT_EQ(composed.rc, mode == CK_ERRMODE_INEXACT ? CK_ERR_INEXACT : CK_OK);
+        EXPECT_EQ(jitted.rc, composed.rc);
+        EXPECT_EQ(jitted.message, composed.message);
+        EXPECT_EQ(std::memcmp(x.data(), y.data(), 37 * 24), 0);
+    }
 }
 
 // The policy (docs/kernels.md §10), with no flag: short inner runs compile once the nest was
