@@ -8,6 +8,7 @@
 
 #include "common/internal.h"
 #include "common/strbuf.h"
+#include "types/name_index.h"
 #include "types/type_internal.h"
 
 typedef struct ck__ds_parser {
@@ -217,6 +218,8 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
     size_t n = 0, cap = 0;
     ck__strbuf names = CK__STRBUF_INIT;
     size_t *name_at = NULL;
+    ck__name_set seen; /* the names so far, hashed: a duplicate is found in O(1) */
+    ck__name_set_init(&seen);
     int rc = CK_OK;
     ck__ds_skip_ws(p);
     if (p->pos < p->len && p->s[p->pos] == close) {
@@ -254,17 +257,17 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
                 if (rc == CK_ERR_NOMEM) {
                     rc = ck__nomem_error("ck_type_parse: out of memory for field names");
                 }
+                intptr_t dup = -1;
                 if (rc == CK_OK) {
-                    for (size_t k = 0; k < n; k++) {
-                        if (strcmp(names.s + name_at[k], names.s + name_at[n]) == 0) {
-                            ck__strbuf b = CK__STRBUF_INIT;
-                            ck__format_field_name(names.s + name_at[n], &b);
-                            rc = ck__ds_error(p, CK_ERR_PARSE, field_at,
-                                              "duplicate field name %s", b.s != NULL ? b.s : "?");
-                            ck__strbuf_free(&b);
-                            break;
-                        }
-                    }
+                    const ck__name_list view = {NULL, names.s, name_at};
+                    rc = ck__name_set_add(&seen, &view, n, &dup);
+                }
+                if (rc == CK_OK && dup >= 0) {
+                    ck__strbuf b = CK__STRBUF_INIT;
+                    ck__format_field_name(names.s + name_at[n], &b);
+                    rc = ck__ds_error(p, CK_ERR_PARSE, field_at, "duplicate field name %s",
+                                      b.s != NULL ? b.s : "?");
+                    ck__strbuf_free(&b);
                 }
                 if (rc == CK_OK) {
                     rc = ck__ds_expect(p, ':', "a field name");
@@ -283,16 +286,14 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
                 p->pos++;
                 break;
             }
-            char after[32];
-            snprintf(after, sizeof after, "a %s field", what);
             if (p->pos < p->len && p->s[p->pos] == ',') {
                 p->pos++;
                 continue;
             }
             char found[64];
             ck__ds_found(p, p->pos, found, sizeof found);
-            rc = ck__ds_error(p, CK_ERR_PARSE, p->pos, "expected ',' or '%c' after %s, found %s",
-                              close, after, found);
+            rc = ck__ds_error(p, CK_ERR_PARSE, p->pos,
+                              "expected ',' or '%c' after a %s field, found %s", close, what, found);
             break;
         }
     }
@@ -308,7 +309,8 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
             }
         }
         if (rc == CK_OK) {
-            rc = named ? ck_type_make_struct(n, (const ck_type *const *)types, np, out)
+            rc = named ? ck__type_make_struct_indexed(n, (const ck_type *const *)types, np,
+                                                      seen.slots, seen.nslots, out)
                        : ck_type_make_tuple(n, (const ck_type *const *)types, out);
             if (rc == CK_ERR_INVALID) {
                 rc = ck__ds_error(p, CK_ERR_INVALID, start, "%s", ck_last_error());
@@ -322,6 +324,7 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
     ck__free(types);
     ck__free(name_at);
     ck__strbuf_free(&names);
+    ck__name_set_free(&seen);
     return rc;
 }
 
