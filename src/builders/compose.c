@@ -379,12 +379,14 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
 
 /* ---- tuples and structs ---- */
 
-/* "cannot assign <src> into <dst> by name: ..." with both types spelled out. */
+/* "cannot assign <src> into <dst> by name: ..." with both types spelled out, each cut after
+ * 200 bytes ("...") so that a wide struct's leaves the message room to say what is wrong. */
 static int fields_error(const ck_type *dt, const ck_type *st, const char *how, const char *why) {
     char *ds = NULL, *ss = NULL;
     const int have = ck_type_format(dt, &ds) == CK_OK && ck_type_format(st, &ss) == CK_OK;
-    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into %s%s: %s", have ? ss : "?",
-                                have ? ds : "?", how, why);
+    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s%s: %s",
+                                have ? ss : "?", have && strlen(ss) > 200 ? "..." : "",
+                                have ? ds : "?", have && strlen(ds) > 200 ? "..." : "", how, why);
     ck_free(ds);
     ck_free(ss);
     return rc;
