@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,8 @@ struct Dup {
     bool respell;          // spelled another way: quoted, with \x escapes
 };
 
+void PrintTo(const Dup &d, std::ostream *os) { *os << d.what; }
+
 const Dup kDups[] = {
     {"first_and_second", 0, 1, false},
     {"first_and_last", 0, kWide - 1, false},
@@ -154,6 +157,7 @@ TEST_P(WideDuplicates, AreFoundWithTheColumnOfTheSecond) {
     ck_type *t = reinterpret_cast<ck_type *>(0x1);
     EXPECT_EQ(ck_type_parse(w.text.c_str(), &t), CK_ERR_PARSE);
     EXPECT_EQ(t, nullptr);
+    ck_type_decref(t);
     const std::string msg = ck_last_error();
     EXPECT_TRUE(tt::contains(msg, "duplicate field name " + shown + " at column " +
                                       std::to_string(w.column[d.second])))
@@ -166,6 +170,7 @@ TEST_P(WideDuplicates, AreFoundWithTheColumnOfTheSecond) {
     ck_type *m = reinterpret_cast<ck_type *>(0x1);
     EXPECT_EQ(ck_type_make_struct(kWide, fields.data(), names.data(), &m), CK_ERR_INVALID);
     EXPECT_EQ(m, nullptr);
+    ck_type_decref(m);
     EXPECT_TRUE(tt::contains(ck_last_error(), "the name '" + w.names[d.first] + "' is used twice"))
         << ck_last_error();
 }
@@ -196,6 +201,7 @@ TEST_F(WideStructs, SizesAroundTheIndexThreshold) {
         const Wide d = make_wide(n, "int32", order);
         ck_type *bad = nullptr;
         EXPECT_EQ(ck_type_parse(d.text.c_str(), &bad), CK_ERR_PARSE) << n;
+        ck_type_decref(bad);
         EXPECT_TRUE(tt::contains(ck_last_error(), "duplicate field name f0 at column " +
                                                       std::to_string(d.column[n - 1])))
             << n << ": " << ck_last_error();
@@ -203,6 +209,7 @@ TEST_F(WideStructs, SizesAroundTheIndexThreshold) {
         std::vector<const char *> names;
         for (const std::string &s : d.names) names.push_back(s.c_str());
         EXPECT_EQ(ck_type_make_struct(n, fields.data(), names.data(), &bad), CK_ERR_INVALID) << n;
+        ck_type_decref(bad);
         EXPECT_TRUE(tt::contains(ck_last_error(), "the name 'f0' is used twice")) << ck_last_error();
         names[n - 1] = "f0 ";  // one byte more: a different name
         ASSERT_EQ(ck_type_make_struct(n, fields.data(), names.data(), &bad), CK_OK) << n;
