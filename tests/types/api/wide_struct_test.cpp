@@ -219,6 +219,15 @@ TEST_F(WideStructs, SizesAroundTheIndexThreshold) {
     }
 }
 
+// Builds dst <- src (both C order, fields by name) into b; its status.
+int make_assign(const ck_type *dt, const ck_type *st, ck_builder *b) {
+    std::vector<char> dam(ck_type_arrmeta_size(dt)), sam(ck_type_arrmeta_size(st));
+    EXPECT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
+    EXPECT_EQ(ck_arrmeta_default_construct(st, sam.data(), nullptr), CK_OK);
+    size_t off = 0;
+    return ck_make_assign(b, &off, dt, dam.data(), st, sam.data(), CK_REQUEST_SINGLE, nullptr);
+}
+
 // The source's order: blocks of 1 to 5 fields, the blocks in reverse order, each block's
 // fields in order (so some neighbours stay neighbours and may be copied as one run).
 std::vector<size_t> reversed_blocks(size_t n) {
@@ -274,15 +283,9 @@ TEST_F(WideStructs, AssignmentByNameBetweenTwoOrders) {
             std::memcpy(&want[8 * i], &v, 8);
         }
     }
-    std::vector<char> dam(ck_type_arrmeta_size(dt)), sam(ck_type_arrmeta_size(st));
-    ASSERT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
-    ASSERT_EQ(ck_arrmeta_default_construct(st, sam.data(), nullptr), CK_OK);
     ck_builder b;
     ck_builder_init(&b);
-    size_t off = 0;
-    ASSERT_EQ(ck_make_assign(&b, &off, dt, dam.data(), st, sam.data(), CK_REQUEST_SINGLE, nullptr),
-              CK_OK)
-        << ck_last_error();
+    ASSERT_EQ(make_assign(dt, st, &b), CK_OK) << ck_last_error();
     char *s = reinterpret_cast<char *>(src.data());
     EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(dst.data()), &s), CK_OK)
         << ck_last_error();
@@ -304,14 +307,9 @@ TEST_F(WideStructs, ByNameMismatchNamesTheFieldsLeftOver) {
     dtext += "}";
     stext += "}";
     tt::Type dt(dtext.c_str()), st(stext.c_str());
-    std::vector<char> dam(ck_type_arrmeta_size(dt)), sam(ck_type_arrmeta_size(st));
-    ASSERT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
-    ASSERT_EQ(ck_arrmeta_default_construct(st, sam.data(), nullptr), CK_OK);
     ck_builder b;
     ck_builder_init(&b);
-    size_t off = 0;
-    EXPECT_EQ(ck_make_assign(&b, &off, dt, dam.data(), st, sam.data(), CK_REQUEST_SINGLE, nullptr),
-              CK_ERR_TYPE);
+    EXPECT_EQ(make_assign(dt, st, &b), CK_ERR_TYPE);
     ck_builder_destroy(&b);
     const std::string msg = ck_last_error();
     EXPECT_TRUE(tt::contains(msg, "the source has no field f40000; the destination has no field zz"))
