@@ -75,8 +75,10 @@ static size_t ck__ds_ident_len(const ck__ds_parser *p, size_t pos) {
     return n;
 }
 
+/* The first byte first: each field's type is tried against every scalar name, and their
+ * strlen was a tenth of parsing 65536 fields. */
 static int ck__ds_word_is(const ck__ds_parser *p, size_t pos, size_t n, const char *word) {
-    return strlen(word) == n && memcmp(p->s + pos, word, n) == 0;
+    return n > 0 && p->s[pos] == word[0] && strlen(word) == n && memcmp(p->s + pos, word, n) == 0;
 }
 
 /* A description of what is at pos, for "found ..." in messages. */
