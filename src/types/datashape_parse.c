@@ -1,7 +1,9 @@
 /* src/types/datashape_parse.c: ck_type_parse, a recursive-descent parser for datashape
  * strings ("3 * var * int32", "pointer[complex[float32]]", "{x: int32, 'y z': ?float64}",
  * "(int8, 3 * float32)"). Recursion is bounded by CK_TYPE_MAX_DEPTH; every error quotes the
- * input and names the 1-based byte column. */
+ * input and names the 1-based byte column. A struct's names go into a growing hashed index
+ * (name_index.h) as they are read, so a duplicate is found in O(1) at its own column, and
+ * the struct takes a copy of the index. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -295,7 +297,8 @@ static int ck__ds_parse_fields(ck__ds_parser *p, int depth, size_t start, char c
             char found[64];
             ck__ds_found(p, p->pos, found, sizeof found);
             rc = ck__ds_error(p, CK_ERR_PARSE, p->pos,
-                              "expected ',' or '%c' after a %s field, found %s", close, what, found);
+                              "expected ',' or '%c' after a %s field, found %s", close, what,
+                              found);
             break;
         }
     }

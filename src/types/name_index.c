@@ -10,7 +10,11 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "ckernel/types.h"
 #include "common/internal.h"
+
+/* A slot holds a field's index + 1 in its upper 32 bits. */
+_Static_assert(CK_TYPE_MAX_FIELDS < UINT32_MAX, "field indices must fit a slot's 32 bits");
 
 static uint64_t rotl(uint64_t x, int b) {
     return (x << b) | (x >> (64 - b));
@@ -68,7 +72,8 @@ static uint64_t ck__name_key[2];
 static pthread_once_t ck__name_key_once = PTHREAD_ONCE_INIT;
 
 static void ck__name_key_init(void) {
-    if (getrandom(ck__name_key, sizeof ck__name_key, GRND_NONBLOCK) == (ssize_t)sizeof ck__name_key) {
+    const ssize_t got = getrandom(ck__name_key, sizeof ck__name_key, GRND_NONBLOCK);
+    if (got == (ssize_t)sizeof ck__name_key) {
         return;
     }
     /* No entropy yet (early boot) or no getrandom: the clock and where this process's
@@ -105,7 +110,8 @@ static size_t probe(const uint64_t *slots, size_t nslots, const ck__name_list *n
     const size_t mask = nslots - 1;
     for (size_t at = hash & mask;; at = (at + 1) & mask) {
         const uint64_t s = slots[at];
-        if (s == 0 || ((uint32_t)s == hash && strcmp(name_at(names, (size_t)(s >> 32) - 1), name) == 0)) {
+        if (s == 0 ||
+            ((uint32_t)s == hash && strcmp(name_at(names, (size_t)(s >> 32) - 1), name) == 0)) {
             return at;
         }
     }

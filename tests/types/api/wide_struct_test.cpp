@@ -73,8 +73,9 @@ Wide make_wide(size_t n, const char *type, const std::vector<size_t> &order = {}
 }
 
 // Names no field has: near misses of every kind of name_of's.
-const char *const kAbsent[] = {"f65536", "f", "F0", "f0 ", " f0", "g_", "g_00", "a b", "a  b2",
-                               "c d3\x01", "q'4", "q'4\x01\x01", "q\"4\x01", "zz", "f00"};
+const char *const kAbsent[] = {"f65536", "f",    "F0",   "f0 ",         " f0",
+                               "g_",     "g_00", "a b",  "a  b2",       "c d3\x01",
+                               "q'4",    "zz",   "f00",  "q'4\x01\x01", "q\"4\x01"};
 
 TEST_F(WideStructs, EveryFieldIsFoundAndUnknownNamesAreNot) {
     const Wide w = make_wide(kWide, "int16");
