@@ -111,7 +111,8 @@ CK_EXTERN const ck_type *ck_type_field(const ck_type *t, size_t i);
 CK_EXTERN const char *ck_type_field_name(const ck_type *t, size_t i);
 CK_EXTERN size_t ck_type_field_offset(const ck_type *t, size_t i);
 CK_EXTERN size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i);
-/* The index of the struct field called `name`, or -1. */
+/* The index of the struct field called `name`, or -1: one probe of the struct's hashed name
+ * index when it has more than 8 fields, a scan of at most 8 names otherwise. */
 CK_EXTERN intptr_t ck_type_field_index(const ck_type *t, const char *name);
 /* The NA value of ?T (or of T itself) for a scalar T: its bytes in the data (size of T).
  * Signed integers: their minimum; unsigned: their maximum; bool: 2; float16/32/64: the

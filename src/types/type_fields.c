@@ -6,12 +6,17 @@
  * the next multiple of its alignment, the size a multiple of the largest alignment).
  * Arrmeta (as DyND's): first the data offset of every field, as `intptr_t offsets[n]` (the
  * C layout's when constructed by default; a host may describe other layouts, such as
- * NumPy's packed records), then the arrmeta of each field in order. */
+ * NumPy's packed records), then the arrmeta of each field in order.
+ *
+ * A struct of more than CK__NAME_INDEX_MIN_FIELDS fields also holds the hashed index of its
+ * names (name_index.h), built with it in the same allocation: duplicates are found as it is
+ * built and ck_type_field_index is one probe, so a wide struct costs O(n), not O(n^2). */
 #include <stdalign.h>
 #include <string.h>
 
 #include "common/internal.h"
 #include "common/strbuf.h"
+#include "types/name_index.h"
 #include "types/type_internal.h"
 
 static size_t align_up(size_t v, size_t a) {
@@ -20,7 +25,7 @@ static size_t align_up(size_t v, size_t a) {
 
 /* Bytes of the tables after the struct, each part aligned for what follows it. */
 typedef struct tables_layout {
-    size_t fields, offsets, arrmeta_offsets, names, name_bytes, total;
+    size_t fields, offsets, arrmeta_offsets, names, name_slots, nslots, name_bytes, total;
 } tables_layout;
 
 static int tables_size(size_t n, const char *const *names, tables_layout *l) {
@@ -33,6 +38,10 @@ static int tables_size(size_t n, const char *const *names, tables_layout *l) {
     at += n * sizeof(size_t);
     l->names = at;
     at += names != NULL ? n * sizeof(char *) : 0;
+    at = align_up(at, alignof(uint64_t));
+    l->name_slots = at;
+    l->nslots = names != NULL && n > CK__NAME_INDEX_MIN_FIELDS ? ck__name_index_slots(n) : 0;
+    at += l->nslots * sizeof(uint64_t);
     l->name_bytes = at;
     for (size_t i = 0; names != NULL && i < n; i++) {
         const size_t len = strlen(names[i]);
@@ -45,8 +54,10 @@ static int tables_size(size_t n, const char *const *names, tables_layout *l) {
     return CK_OK;
 }
 
+/* known: NULL, or an index of the names (known_nslots slots), which are then distinct. */
 static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type *const *fields,
-                       const char *const *names, ck_type **out) {
+                       const char *const *names, const uint64_t *known, size_t known_nslots,
+                       ck_type **out) {
     if (out == NULL) {
         return ck_set_error(CK_ERR_INVALID, "%s: out is NULL", what);
     }
@@ -68,12 +79,6 @@ static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type 
                 return ck_set_error(CK_ERR_INVALID, "%s: field %zu has %s name", what, i,
                                     names[i] == NULL ? "a NULL" : "an empty");
             }
-            for (size_t k = 0; k < i; k++) {
-                if (strcmp(names[k], names[i]) == 0) {
-                    return ck_set_error(CK_ERR_INVALID, "%s: the name '%s' is used twice", what,
-                                        names[i]);
-                }
-            }
         }
         const ck_type *f = fields[i];
         size = align_up(size, f->data_alignment);
@@ -94,13 +99,42 @@ static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type 
                             "%s: the fields overflow the largest data size (%lld bytes)", what,
                             (long long)INTPTR_MAX);
     }
-    tables_layout l = {0, 0, 0, 0, 0, 0};
+    tables_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
     CK_RETURN_IF_ERROR(tables_size(n, id == CK_TYPE_STRUCT ? names : NULL, &l));
     ck_type *t = ck__type_alloc(id, l.total);
     if (t == NULL) {
         return CK_ERR_NOMEM;
     }
     char *tables = (char *)(t + 1);
+    if (id == CK_TYPE_STRUCT && known != NULL && known_nslots == l.nslots) {
+        /* A copy in order: the slots of a wide struct, filled in random order, miss the
+         * cache once per name (a third of the parse of 65536 fields). */
+        memcpy(tables + l.name_slots, known, l.nslots * sizeof *known);
+        t->name_slots = l.nslots > 0 ? (const uint64_t *)(const void *)(tables + l.name_slots)
+                                     : NULL;
+        t->name_nslots = l.nslots;
+    } else if (id == CK_TYPE_STRUCT) {
+        /* Duplicates through the index (kept in the type when it is wide enough to need one,
+         * on the stack otherwise), before any reference is taken. */
+        uint64_t small[2 * CK__NAME_INDEX_MIN_FIELDS];
+        uint64_t *slots = l.nslots > 0 ? (uint64_t *)(void *)(tables + l.name_slots) : small;
+        const size_t nslots = ck__name_index_slots(n);
+        if (l.nslots == 0) {
+            memset(small, 0, nslots * sizeof *small);
+        }
+        const ck__name_list view = {names, NULL, NULL};
+        for (size_t i = 0; i < n; i++) {
+            if (ck__name_index_add(slots, nslots, &view, i, ck__name_hash(names[i])) >= 0) {
+                ck__free(t);
+                return ck_set_error(CK_ERR_INVALID, "%s: the name '%s' is used twice", what,
+                                    names[i]);
+            }
+        }
+        if (l.nslots > 0) {
+            t->name_slots = slots;
+            t->name_nslots = nslots;
+        }
+    }
     const ck_type **ft = (const ck_type **)(void *)(tables + l.fields);
     size_t *offsets = (size_t *)(void *)(tables + l.offsets);
     size_t *arrmeta_offsets = (size_t *)(void *)(tables + l.arrmeta_offsets);
@@ -139,12 +173,20 @@ static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type 
 }
 
 int ck_type_make_tuple(size_t nfields, const ck_type *const *fields, ck_type **out) {
-    return make_fields(CK_TYPE_TUPLE, "ck_type_make_tuple", nfields, fields, NULL, out);
+    return make_fields(CK_TYPE_TUPLE, "ck_type_make_tuple", nfields, fields, NULL, NULL, 0, out);
 }
 
 int ck_type_make_struct(size_t nfields, const ck_type *const *fields, const char *const *names,
                         ck_type **out) {
-    return make_fields(CK_TYPE_STRUCT, "ck_type_make_struct", nfields, fields, names, out);
+    return make_fields(CK_TYPE_STRUCT, "ck_type_make_struct", nfields, fields, names, NULL, 0,
+                       out);
+}
+
+int ck__type_make_struct_indexed(size_t nfields, const ck_type *const *fields,
+                                 const char *const *names, const uint64_t *slots, size_t nslots,
+                                 ck_type **out) {
+    return make_fields(CK_TYPE_STRUCT, "ck_type_make_struct", nfields, fields, names, slots,
+                       nslots, out);
 }
 
 /* ---- operations ---- */

@@ -31,6 +31,10 @@ struct ck_type {
     const size_t *offsets;         /* data offsets of the C layout */
     const size_t *arrmeta_offsets; /* field i's arrmeta, from the start of this type's */
     const char *const *names;      /* struct: the names; else NULL */
+    /* Structs of more than CK__NAME_INDEX_MIN_FIELDS fields: the hashed index of the names
+     * (name_index.h), name_slots slots; else NULL and 0. */
+    const uint64_t *name_slots;
+    size_t name_nslots;
 };
 
 /* The operations of one kind of type (DyND's base_type): every walk over a type goes
@@ -81,6 +85,13 @@ static inline int ck__is_ident(char c) {
 /* ck_type_field_index, comparing field `hint` first: names written in the type's own order
  * (the usual case, in literals and between structs) are found in one compare, not a scan. */
 intptr_t ck__type_field_index_at(const ck_type *t, const char *name, size_t hint);
+
+/* ck_type_make_struct for names already found distinct by an index of them (name_index.h,
+ * nslots slots): a type that keeps an index of that size copies it instead of building its
+ * own (the datashape parser's, which found the duplicates as it read). */
+int ck__type_make_struct_indexed(size_t nfields, const ck_type *const *fields,
+                                 const char *const *names, const uint64_t *slots, size_t nslots,
+                                 ck_type **out);
 
 /* Appends a field name as the datashape spells it: bare when an identifier, else quoted
  * ('it''s' as 'it\'s', control bytes as \xHH). */
