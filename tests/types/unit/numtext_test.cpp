@@ -10,6 +10,7 @@
 // tests/host/numtext_test.py compares the printed text with Python's repr itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfenv>
 #include <clocale>
 #include <cmath>
@@ -608,6 +609,141 @@ TEST(TypesNumText, SplitDecimalsReadAsTheirText) {
     const ck__decimal_parts big = {many.c_str(), many.size(), "", 0, -900, 0};
     double d = 0;
     EXPECT_EQ(ck__decimal_to_double(&big, &d), 0);
+}
+
+// ---- short decimals (at most 19 significant digits): read without double-conversion ----
+
+__extension__ typedef unsigned __int128 u128;
+
+// w as decimal digits, or "" when w has more than 19.
+std::string digits19(u128 w) {
+    if (w >= static_cast<u128>(10000000000000000000u)) return "";
+    return std::to_string(static_cast<uint64_t>(w));
+}
+
+// "<digits>e<q>", or with the point moved `point` digits in from the right
+// ("12.345e7" for 12345e5 and point 3), which reads as the same value.
+std::string with_point(const std::string &digits, int q, int point) {
+    if (point <= 0 || point >= static_cast<int>(digits.size())) {
+        return digits + "e" + std::to_string(q);
+    }
+    const size_t at = digits.size() - static_cast<size_t>(point);
+    return digits.substr(0, at) + "." + digits.substr(at) + "e" + std::to_string(q + point);
+}
+
+TEST(TypesNumText, ShortDecimalsAtEveryPowerOfTenReadLikeTheCLibrary) {
+    // Every power of ten of the 128-bit table (and past both ends, where the value is 0 or
+    // infinity), with significands from 1 digit to 19, the largest (10^19 - 1) and those
+    // around 2^53, 2^63 and 2^64 / 10 included: the C library's value for each, as float64
+    // and as float32.
+    std::mt19937_64 rng(23);
+    const uint64_t fixed[] = {1u,
+                              9u,
+                              10u,
+                              4503599627370497u,
+                              9007199254740991u,
+                              9007199254740993u,
+                              1844674407370955161u,
+                              9223372036854775807u,
+                              9223372036854775808u,
+                              9999999999999999999u};
+    for (int q = -360; q <= 330; q++) {
+        std::vector<uint64_t> ws(std::begin(fixed), std::end(fixed));
+        for (int nd = 1; nd <= 19; nd++) {
+            uint64_t w = 1 + rng() % 9;
+            for (int k = 1; k < nd; k++) w = w * 10 + rng() % 10;
+            ws.push_back(w);
+        }
+        for (const uint64_t w : ws) {
+            const std::string d = std::to_string(w);
+            expect_reads_like_libc(with_point(d, q, static_cast<int>(rng() % d.size())));
+            expect_reads_like_libc("-" + d + "e" + std::to_string(q));
+            if (HasFatalFailure()) return;
+        }
+    }
+    // Random short decimals over the whole range, leading and trailing zeros included.
+    for (int i = 0; i < 300000; i++) {
+        const int nd = 1 + static_cast<int>(rng() % 19);
+        std::string d;
+        for (int k = 0; k < nd; k++) d += static_cast<char>('0' + rng() % 10);
+        const int q = static_cast<int>(rng() % 720) - 370;
+        const int point = static_cast<int>(rng() % 20);
+        expect_reads_like_libc(std::string(rng() % 3, '0') + with_point(d, q, point));
+        if (HasFatalFailure()) return;
+    }
+}
+
+// Halfway between two adjacent values of a format with `mbits` explicit significand bits:
+// M x 2^j with M odd and mbits + 2 bits long. Written as w x 10^q with w of at most 19
+// digits: j >= 0 takes 5^q out of M (M = 5^q k), j < 0 multiplies 5^-j in. The expected
+// value, ties to even, is worked out from M: the neighbour (M - 1) / 2 or (M + 1) / 2
+// whose last bit is 0, times 2^(j + 1). Returns false when no such w exists.
+bool halfway_text(uint64_t M, int j, int q, std::string *text) {
+    u128 w = M;
+    if (j >= 0) {
+        if (q < 0 || q > j) return false;
+        for (int k = 0; k < q; k++) {
+            if (w % 5 != 0) return false;
+            w /= 5;
+        }
+        w <<= (j - q);
+    } else {
+        if (q != j) return false;
+        for (int k = 0; k < -j; k++) w *= 5;
+    }
+    *text = digits19(w);
+    if (text->empty()) return false;
+    *text += "e" + std::to_string(q);
+    return true;
+}
+
+TEST(TypesNumText, ShortDecimalsExactlyHalfwayTieToEven) {
+    std::mt19937_64 rng(31);
+    int qmin[2] = {0, 0}, qmax[2] = {0, 0}; // the powers of ten reached, float64 and float32
+    for (int i = 0; i < 400000; i++) {
+        const int single = i % 2;
+        const int mbits = single ? 23 : 52;
+        // q from -20 to 25; M a multiple of 5^q (for q > 0), odd, mbits + 2 bits long.
+        const int q = static_cast<int>(rng() % 46) - 20;
+        const int j = q >= 0 ? q + static_cast<int>(rng() % 12) : q;
+        uint64_t p5 = 1;
+        for (int k = 0; k < (q > 0 ? q : 0); k++) p5 *= 5;
+        const uint64_t lo = (uint64_t{1} << (mbits + 1)) / p5 + 1;
+        const uint64_t hi = (uint64_t{1} << (mbits + 2)) / p5;
+        if (hi < lo) continue;
+        uint64_t k = lo + rng() % (hi - lo + 1);
+        k |= 1;
+        const uint64_t M = k * p5;
+        if (M >> (mbits + 1) != 1) continue;
+        std::string t;
+        if (!halfway_text(M, j, q, &t)) continue;
+        // The even neighbour's significand, and its value as a long double (exact).
+        const uint64_t down = (M - 1) / 2, up = (M + 1) / 2;
+        const uint64_t even = (down % 2 == 0) ? down : up;
+        const long double want = std::ldexp(static_cast<long double>(even), j + 1);
+        const char *end = nullptr;
+        if (single) {
+            EXPECT_EQ(bits32(ck__strtof_c(t.c_str(), &end)), bits32(static_cast<float>(want)))
+                << t;
+        } else {
+            EXPECT_EQ(bits64(ck__strtod_c(t.c_str(), &end)), bits64(static_cast<double>(want)))
+                << t;
+        }
+        qmin[single] = std::min(qmin[single], q);
+        qmax[single] = std::max(qmax[single], q);
+        // One unit either side in the last digit: no longer a tie.
+        const size_t e = t.find('e');
+        const uint64_t w = std::stoull(t.substr(0, e));
+        expect_reads_like_libc(std::to_string(w + 1) + t.substr(e));
+        expect_reads_like_libc(std::to_string(w - 1) + t.substr(e));
+        if (HasFailure()) return;
+    }
+    // Every power of ten at which a short decimal can be a tie was reached: float64 from
+    // 10^-4 (5^4 M < 10^19) to 10^23 (5^23 < 2^54), float32 from 10^-16 to 10^10.
+    EXPECT_EQ(qmin[0], -4);
+    EXPECT_EQ(qmax[0], 23);
+    EXPECT_EQ(qmin[1], -16);
+    EXPECT_EQ(qmax[1], 10);
 }
 
 // ---- locale and floating-point environment ----
