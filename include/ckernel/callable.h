@@ -73,8 +73,8 @@ CK_EXTERN const char *ck_callable_name(const ck_callable *c);
  * float64\n..."); free *out with ck_free. */
 CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);
 
-/* ---- the registry (process-wide; the built-ins assign, add, subtract, multiply, divide
- * are always there) ---- */
+/* ---- the registry (process-wide; the built-ins assign, add, subtract, multiply, divide,
+ * minimum, maximum, logical_and, logical_or are always there) ---- */
 
 /* Registers c under its name (takes a reference). CK_ERR_INVALID when the name is taken. */
 CK_EXTERN int ck_register(ck_callable *c);
@@ -121,6 +121,61 @@ CK_EXTERN int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_ar
 /* A new array of ck_call_result_type holding c(src...). */
 CK_EXTERN int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src,
                           const ck_eval_ctx *ectx, ck_array **out);
+
+/* ---- reductions (docs/design.md §13, docs/kernels.md §12) ---- */
+
+/* The identity of a binary callable: the literal (as ck_array_parse reads it: "0", "1",
+ * "true", "inf", ...) of the value e with f(e, x) == x for every x. A reduction starts each
+ * result from it, so a reduction over zero elements gives it. The built-ins add (0),
+ * multiply (1), logical_and (true) and logical_or (false) have one; minimum and maximum have
+ * none, as in NumPy. Set it once, before the callable is shared: CK_ERR_INVALID when it has
+ * one already, or for an empty literal or one of more than 63 bytes. It is read as a value
+ * of the accumulator's type when a reduction is built. */
+CK_EXTERN int ck_callable_set_identity(ck_callable *c, const char *literal);
+/* The identity's literal, or NULL when c has none. */
+CK_EXTERN const char *ck_callable_identity(const ck_callable *c);
+
+/* Flags of a reduction. */
+#define CK_REDUCE_KEEPDIMS 0x1u /* the reduced dimensions stay in the result, with size 1 */
+#define CK_REDUCE_SKIPNA 0x2u   /* NA elements of an option source are left out */
+
+/* A reduction: a binary callable f, the source dimensions it folds, flags.
+ * f needs a signature (A, A) -> A for the accumulator's type A, and an identity; minimum and
+ * maximum reduce without one (from their type's extreme values), but refuse zero elements
+ * (CK_ERR_INVALID), as NumPy does. A is the destination's scalar type; the result type
+ * functions pick the one NumPy 1.24 gives: the result of f's signature selected for two
+ * source elements, except that add and multiply of bool and of signed integers narrower than
+ * 64 bits accumulate in int64, and of unsigned ones in uint64 (sum of int8 is int64). */
+typedef struct ck_reduce_spec {
+    ck_callable *callable;
+    const int *axes; /* naxes source dimensions (0 the outermost, -1 the innermost); NULL: all */
+    int naxes;
+    unsigned flags;  /* CK_REDUCE_KEEPDIMS, CK_REDUCE_SKIPNA */
+} ck_reduce_spec;
+
+/* The callable a reduction named `name` folds with: sum add, prod multiply, min minimum, max
+ * maximum, all logical_and, any logical_or; any other name is a registered callable's. A new
+ * reference in *out; CK_ERR_TYPE when there is none. */
+CK_EXTERN int ck_reduction_lookup(const char *name, ck_callable **out);
+/* The type r gives for a source of type src_tp: its dimensions without the reduced ones (or
+ * with size 1 in their place, CK_REDUCE_KEEPDIMS) over the accumulator's type. */
+CK_EXTERN int ck_reduce_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
+                                    const ck_eval_ctx *ectx, ck_type **out);
+/* Builds at *offset the kernel dst <- r(src): it writes every element of the destination
+ * (whose scalar type is the accumulator's), so it may run again on new data. Elements are
+ * cast to the accumulator's type with the context's error mode (into a bool accumulator:
+ * their truth values). Float sums are blocked pairwise sums whose bits depend on the data
+ * and its layout only, never on the CPU target. With no axis (naxes 0) it is a cast. */
+CK_EXTERN int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                             const ck_type *dst_tp, const char *dst_arrmeta,
+                             const ck_type *src_tp, const char *src_arrmeta, ck_request req,
+                             const ck_eval_ctx *ectx);
+/* dst <- r(src) for whole arrays: build, run once, destroy. */
+CK_EXTERN int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+                        const ck_eval_ctx *ectx);
+/* A new array of ck_reduce_result_type holding r(src). */
+CK_EXTERN int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src,
+                            const ck_eval_ctx *ectx, ck_array **out);
 
 /* ---- describing user kernels ---- */
 

@@ -1,11 +1,13 @@
 /* src/callables/builtins.c: the built-in callables, registered through the same factory API
  * as users' (ck_callable_new, ck_callable_add): assign (one signature per scalar type, a copy
  * leaf, so a call converts through its argument and result casts) and add, subtract,
- * multiply, divide (one same-type signature per scalar type that has a leaf in the per-target
- * arithmetic tables, kernels/arith.dispatch.c; bool divide gives int8, and bool subtract is a
- * signature that refuses). Mixed argument types select by the conversion kinds
- * (docs/design.md §10). The factories' data is the (operation, type) pair itself, so nothing
- * is allocated for them. */
+ * multiply, divide, minimum, maximum, logical_and, logical_or (one same-type signature per
+ * scalar type that has a leaf in the per-target arithmetic tables, kernels/arith.dispatch.c;
+ * bool divide gives int8, the logical ones bool, and bool subtract is a signature that
+ * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
+ * which reductions start from. Mixed argument types select by the conversion kinds
+ * (docs/design.md §10). The factories' data is the operation itself, so nothing is
+ * allocated for them. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,8 +34,13 @@ _Static_assert(CK__JIT_OP_SUBTRACT - CK__JIT_OP_ADD == CK__ARITH_SUBTRACT - CK__
                    CK__JIT_OP_DIVIDE - CK__JIT_OP_ADD == CK__ARITH_DIVIDE - CK__ARITH_ADD,
                "the JIT's operations follow the arithmetic leaves' order");
 
+int ck__builtin_arith_op(const ck_factory *f) {
+    return f->instantiate == arith_instantiate ? (int)(uintptr_t)f->data : -1;
+}
+
 int ck__builtin_jit_op(const ck_factory *f) {
-    if (f->instantiate != arith_instantiate) {
+    /* The JIT compiles the four arithmetic operations only. */
+    if (f->instantiate != arith_instantiate || (uintptr_t)f->data > CK__ARITH_DIVIDE) {
         return -1;
     }
     /* ck__arith_op and ck__jit_op list the four operations in the same order. */
@@ -58,6 +65,18 @@ static int bool_subtract_instantiate(void *data, ck_builder *ckb, size_t *offset
     return bool_subtract_refused();
 }
 
+/* The identity a reduction of each operation starts from (NULL: none; minimum and maximum
+ * have none, as in NumPy: reductions give them a type's extreme and refuse zero elements). */
+static const char *builtin_identity(ck__arith_op op) {
+    switch (op) {
+    case CK__ARITH_ADD: return "0";
+    case CK__ARITH_MULTIPLY: return "1";
+    case CK__ARITH_LOGICAL_AND: return "true";
+    case CK__ARITH_LOGICAL_OR: return "false";
+    default: return NULL;
+    }
+}
+
 static int add_builtin(const char *name, ck__arith_op op, int arith) {
     if (ck__registry_has(name)) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
@@ -73,8 +92,12 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
         if (!arith) {
             snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
         } else if (ck__arith_has_leaf(op, (ck_type_id)id)) {
-            /* bool divide writes int8, NumPy's floor_divide type for two bools */
-            const int ret = op == CK__ARITH_DIVIDE && id == CK_TYPE_BOOL ? CK_TYPE_INT8 : id;
+            /* bool divide writes int8, NumPy's floor_divide type for two bools; the logical
+             * operations write bool */
+            int ret = op == CK__ARITH_DIVIDE && id == CK_TYPE_BOOL ? CK_TYPE_INT8 : id;
+            if (op == CK__ARITH_LOGICAL_AND || op == CK__ARITH_LOGICAL_OR) {
+                ret = CK_TYPE_BOOL;
+            }
             snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, ck_type_id_name((ck_type_id)ret));
         } else if (op == CK__ARITH_SUBTRACT && id == CK_TYPE_BOOL) {
             snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
@@ -83,6 +106,10 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
             continue;
         }
         rc = ck_callable_add(c, sig, &f);
+    }
+    const char *identity = arith ? builtin_identity(op) : NULL;
+    if (rc == CK_OK && identity != NULL) {
+        rc = ck_callable_set_identity(c, identity);
     }
     if (rc == CK_OK) {
         rc = ck__registry_add(c);

@@ -45,6 +45,10 @@ struct ck__snapshot {
 struct ck_callable {
     atomic_long refs;
     char name[64];
+    /* The identity's literal (reductions), written once under the lock before has_identity
+     * is published (release), so readers need no lock. */
+    char identity[64];
+    atomic_int has_identity;
     _Atomic(ck__snapshot *) snap;
     pthread_mutex_t lock; /* writers only */
     ck__snapshot *retired;
@@ -84,6 +88,7 @@ int ck_callable_new(const char *name, ck_callable **out) {
         return ck_set_error(CK_ERR_NOMEM, "ck_callable_new: out of memory");
     }
     atomic_init(&c->refs, 1);
+    atomic_init(&c->has_identity, 0);
     strcpy(c->name, name);
     atomic_init(&c->snap, s);
     *out = c;
@@ -130,6 +135,36 @@ void ck_callable_decref(ck_callable *c) {
 
 const char *ck_callable_name(const ck_callable *c) {
     return c != NULL ? c->name : NULL;
+}
+
+int ck_callable_set_identity(ck_callable *c, const char *literal) {
+    if (c == NULL || literal == NULL || literal[0] == '\0' ||
+        strlen(literal) >= sizeof c->identity) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_callable_set_identity: a callable and a literal of 1 to %zu "
+                            "bytes are needed",
+                            sizeof c->identity - 1);
+    }
+    pthread_mutex_lock(&c->lock);
+    const int had = atomic_load_explicit(&c->has_identity, memory_order_relaxed);
+    if (!had) {
+        strcpy(c->identity, literal);
+        atomic_store_explicit(&c->has_identity, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (had) {
+        return ck_set_error(CK_ERR_INVALID, "%s already has the identity '%s'", c->name,
+                            c->identity);
+    }
+    return CK_OK;
+}
+
+const char *ck_callable_identity(const ck_callable *c) {
+    if (c == NULL) {
+        return NULL;
+    }
+    ck_callable *m = (ck_callable *)(uintptr_t)c;
+    return atomic_load_explicit(&m->has_identity, memory_order_acquire) ? c->identity : NULL;
 }
 
 ck__snapshot *ck__callable_snapshot(const ck_callable *c) {

@@ -38,8 +38,10 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
 /* The registry's insert (ck_register without registering the built-ins first). */
 int ck__registry_add(ck_callable *c);
 int ck__registry_has(const char *name);
+/* The operation (ck__arith_op) of a built-in elementwise factory; -1 for any other. */
+int ck__builtin_arith_op(const ck_factory *f);
 /* The JIT operation (ck__jit_op) a built-in arithmetic factory's leaf computes; -1 for any
- * other factory. */
+ * other factory (and for the operations the JIT does not compile). */
 int ck__builtin_jit_op(const ck_factory *f);
 /* 1 and the function when f is a native function's factory (native.c), else 0. */
 int ck__native_function(const ck_factory *f, void (**fn)(void));

@@ -25,8 +25,8 @@ static const ck__arith_target ck__arith_targets[] = {CK_DISPATCH_TARGETS_arith(C
 static const ck_cpu_target ck__arith_target_ids[] = {CK_DISPATCH_TARGETS_arith(CK__TARGET_ID)};
 #undef CK__TARGET_ID
 
-static const char *const ck__arith_op_names[CK__ARITH_NUM_OPS] = {"add", "subtract",
-                                                                  "multiply", "divide"};
+static const char *const ck__arith_op_names[CK__ARITH_NUM_OPS] = {
+    "add", "subtract", "multiply", "divide", "minimum", "maximum", "logical_and", "logical_or"};
 
 const char *ck__arith_op_name(ck__arith_op op) {
     return (unsigned)op < CK__ARITH_NUM_OPS ? ck__arith_op_names[op] : NULL;

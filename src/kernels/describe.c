@@ -11,6 +11,7 @@
 #include "ckernel/callable.h"
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
+#include "kernels/reduce_ops.h"
 #include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 
@@ -111,7 +112,8 @@ static const ck__kind *const ck__kinds[] = {
     &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
     &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__pointer_gather_copy_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
     &ck__call_args_kind,   &ck__streaming_kind,     &ck__copy_bytes_kind, &ck__fields_kind,
-    &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind,
+    &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind, &ck__reduce_dim_kind,
+    &ck__reduce_fill_kind, &ck__reduce_fold_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */
@@ -196,7 +198,8 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         return;
     }
     ck__strbuf leaf = CK__STRBUF_INIT;
-    if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf)) {
+    if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf) ||
+        ck__acc_leaf_describe(fn, &leaf)) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {

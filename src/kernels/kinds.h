@@ -78,6 +78,9 @@ extern const ck__kind ck__fields_kind;
 extern const ck__kind ck__option_kind;
 extern const ck__kind ck__is_na_kind;
 extern const ck__kind ck__assign_na_kind;
+extern const ck__kind ck__reduce_dim_kind;
+extern const ck__kind ck__reduce_fill_kind;
+extern const ck__kind ck__reduce_fold_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -197,6 +200,28 @@ typedef struct ck__option_spec {
 } ck__option_spec;
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at);
+
+/* The kernels of reductions (reduce_dim.c). reduce_dim, the outermost reduced dimension:
+ * fixed (`size` elements) or var (rows at arrmeta `offset`), elements `src_stride` apart;
+ * with `check_empty` (an operation without identity, `op` its ck__arith_op for the message)
+ * a var row of zero elements is CK_ERR_INVALID. It leaves *offset after itself and *at at
+ * itself; the caller builds its
+ * children (strided request), the init child first if any (reserve its prefix, then
+ * ck__reduce_dim_set_child(..., 1, ...)), then the fold child (..., 0, ...). */
+typedef struct ck__reduce_dim_spec {
+    ck__dim_side kind;
+    intptr_t size, offset, src_stride;
+    int check_empty, op, dim;
+} ck__reduce_dim_spec;
+int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_spec *spec,
+                        ck_request req, size_t *at);
+int ck__reduce_dim_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset);
+/* The leaf writing `value` (16 bytes, of scalar type id) to each destination element. */
+int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
+                         const unsigned char value[16], ck_request req);
+/* dst = f(dst, src) over a binary leaf f, built by the caller at *offset afterwards (strided
+ * request, two arguments). */
+int ck__make_reduce_fold(ck_builder *ckb, size_t *offset, ck_request req);
 
 /* The single and strided functions of that leaf (the JIT's slow path for elements it is not
  * sure of, and its inner runs for types it does not convert itself). */

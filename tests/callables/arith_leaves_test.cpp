@@ -56,7 +56,12 @@ const TInfo kTypes[CK_NUM_SCALAR_TYPES] = {
     {CK_TYPE_FLOAT32, "float32", 4, 'F', 32},   {CK_TYPE_FLOAT64, "float64", 8, 'D', 64},
     {CK_TYPE_COMPLEX64, "complex64", 8, 'C', 32}, {CK_TYPE_COMPLEX128, "complex128", 16, 'Z', 64},
 };
-const char *const kOpNames[CK__ARITH_NUM_OPS] = {"add", "subtract", "multiply", "divide"};
+// The four arithmetic operations this file's oracles cover (the table's other entries,
+// minimum .. logical_or, are tested in minmax_logical_leaves_test.cpp).
+constexpr int kArithOps = CK__ARITH_DIVIDE + 1;
+const char *const kOpNames[CK__ARITH_NUM_OPS] = {"add",     "subtract", "multiply",
+                                                 "divide",  "minimum",  "maximum",
+                                                 "logical_and", "logical_or"};
 
 bool is_int(const TInfo &t) {
     return t.kind == 'S' || t.kind == 'U';
@@ -458,7 +463,7 @@ int64_t run_layout(ck_strided_fn fn, int op, const TInfo &t, const Layout &l, si
 }
 
 TEST_P(ArithLeaves, TableEntries) {
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+    for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             EXPECT_EQ(ck__arith_has_leaf(static_cast<ck__arith_op>(op), t.id),
                       has_leaf_expected(op, t) ? 1 : 0)
@@ -470,7 +475,7 @@ TEST_P(ArithLeaves, TableEntries) {
 // Every entry, every layout, lengths 0..67 (across every vector width and tail).
 TEST_P(ArithLeaves, StridedMatchesOracle) {
     int64_t checks = 0;
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+    for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             if (!has_leaf_expected(op, t)) continue;
             ck_strided_fn fn = strided_of(op, t.id);
@@ -487,7 +492,7 @@ TEST_P(ArithLeaves, StridedMatchesOracle) {
 }
 
 TEST_P(ArithLeaves, SingleMatchesOracle) {
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+    for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             if (!has_leaf_expected(op, t)) continue;
             ck_single_fn fn = single_of(op, t.id);
@@ -511,7 +516,7 @@ TEST_P(ArithLeaves, SingleMatchesOracle) {
 
 // In place (dst is src[0]), as `a += b` runs.
 TEST_P(ArithLeaves, InPlace) {
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+    for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             if (!has_leaf_expected(op, t)) continue;
             ck_strided_fn fn = strided_of(op, t.id);
@@ -801,7 +806,7 @@ TEST_P(ArithLeaves, ComplexByHand) {
 
 TEST_P(ArithLeaves, DescribeNamesOpTypeKindAndTarget) {
     const std::string target = GetParam().name;
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+    for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             if (!has_leaf_expected(op, t)) continue;
             const std::string base = std::string(kOpNames[op]) + " " + t.name;

@@ -1,0 +1,345 @@
+/* src/builders/reduce.c: the reduction walk. It lists the source's dimensions with the
+ * destination's beside them (a reduced dimension has none there, or a fixed one of size 1
+ * with keepdims), merges runs of fixed dimensions that are contiguous alike, and nests:
+ *
+ *   kept dimensions above the first reduced one    strided_dim (as in an assignment)
+ *   the first reduced dimension                    reduce_dim, with two children:
+ *     init: the kept dimensions below it (source stride 0; the reduced ones skipped) over
+ *           reduce_fill, which writes each accumulator's start value;
+ *     fold: every dimension below it, a reduced one with destination stride 0, over the
+ *           accumulate leaf (behind call_args when the source's elements are cast to the
+ *           accumulator's type or may be misaligned): dst = f(dst, src), which folds a run
+ *           when the destination stride is 0 and works in place elementwise otherwise.
+ *
+ * So the accumulators are the destination itself: a reduction over the outer axis of a
+ * C-order matrix adds whole rows into the result row, and one over the inner axis folds
+ * each row into its element. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ckernel/arrmeta.h"
+#include "builders/compose.h"
+#include "builders/reduce.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+#include "types/type_internal.h"
+
+/* One dimension of the source, with the destination's beside it. */
+typedef struct ck__rlevel {
+    int reduced;
+    ck__dim_side skind;      /* CK__DIM_FIXED or CK__DIM_VAR */
+    intptr_t size;           /* fixed */
+    intptr_t sstride, soffset;
+    ck__dim_side dkind;      /* CK__DIM_FIXED, CK__DIM_VAR, or CK__DIM_ABSENT (reduced) */
+    intptr_t dsize, dstride;
+    int dim;                 /* the source dimension's number */
+} ck__rlevel;
+
+int ck__reduce_axes(const ck_type *src_tp, int naxes, const int *axes, uint64_t *mask) {
+    const int nd = ck__dims_through_pointers(src_tp);
+    if (nd > 64) {
+        return ck_set_error(CK_ERR_INVALID, "reduce: a source of %d dimensions; at most 64", nd);
+    }
+    if (axes == NULL) {
+        *mask = nd == 64 ? UINT64_MAX : (UINT64_C(1) << nd) - 1u;
+        return CK_OK;
+    }
+    if (naxes < 0) {
+        return ck_set_error(CK_ERR_INVALID, "reduce: %d axes", naxes);
+    }
+    uint64_t m = 0;
+    for (int i = 0; i < naxes; i++) {
+        const int a = axes[i] < 0 ? axes[i] + nd : axes[i];
+        if (a < 0 || a >= nd) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "reduce: axis %d is out of range for a source of %d dimension%s",
+                                axes[i], nd, nd == 1 ? "" : "s");
+        }
+        if ((m >> a) & 1u) {
+            return ck_set_error(CK_ERR_INVALID, "reduce: axis %d is given twice", axes[i]);
+        }
+        m |= UINT64_C(1) << a;
+    }
+    *mask = m;
+    return CK_OK;
+}
+
+int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims,
+                           ck_type_id acc_id, ck_type **out) {
+    /* The source's dimensions, outermost first: -1 for var, else the fixed size. */
+    intptr_t size[CK_TYPE_MAX_DEPTH];
+    int nd = 0, option = 0;
+    const ck_type *t = src_tp;
+    while (!ck__id_is_scalar(t->id)) {
+        if (t->id == CK_TYPE_FIXED_DIM || t->id == CK_TYPE_VAR_DIM) {
+            const int r = nd < 64 && ((reduced >> nd) & 1u);
+            if (!r || keepdims) {
+                size[nd] = r ? 1 : t->id == CK_TYPE_VAR_DIM ? -1 : t->fixed_size;
+            } else {
+                size[nd] = 0; /* dropped */
+            }
+            nd++;
+        } else if (t->id == CK_TYPE_OPTION) {
+            option = 1;
+        } else if (t->id != CK_TYPE_POINTER) {
+            return ck_set_error(CK_ERR_TYPE, "reduce: cannot reduce %s values",
+                                ck_type_id_name(t->id));
+        }
+        t = t->element;
+    }
+    ck_type *r = (ck_type *)(uintptr_t)ck_type_scalar(acc_id);
+    if (option) {
+        CK_RETURN_IF_ERROR(ck_type_make_option(r, &r));
+    }
+    for (int i = nd - 1; i >= 0; i--) {
+        const int dropped = i < 64 && ((reduced >> i) & 1u) && !keepdims;
+        if (dropped) {
+            continue;
+        }
+        ck_type *outer = NULL;
+        const int rc = size[i] < 0 ? ck_type_make_var_dim(r, &outer)
+                                   : ck_type_make_fixed_dim(size[i], r, &outer);
+        ck_type_decref(r);
+        CK_RETURN_IF_ERROR(rc);
+        r = outer;
+    }
+    *out = r;
+    return CK_OK;
+}
+
+/* "cannot reduce SRC into DST: WHY" with both types spelled out. */
+static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck_type *src_tp,
+                       int status, const char *why) {
+    char *ds = NULL, *ss = NULL;
+    const int have = ck_type_format(dst_tp, &ds) == CK_OK && ck_type_format(src_tp, &ss) == CK_OK;
+    const int rc = ck_set_error(status, "%s: cannot reduce %s into %s: %s", p->name,
+                                have ? ss : "the source", have ? ds : "the destination", why);
+    ck_free(ds);
+    ck_free(ss);
+    return rc;
+}
+
+static int check_fixed(const ck_type *t, const char *arrmeta, const char *which) {
+    const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)arrmeta;
+    if (m->dim_size != t->fixed_size) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "the %s arrmeta gives a fixed dimension of size %td, its type says %td",
+                            which, m->dim_size, t->fixed_size);
+    }
+    return CK_OK;
+}
+
+/* Walks both types into lv[0..*n) and leaves the scalars (or options) in *dt / *st, with
+ * every destination and source stride OR-ed into *dbits / *sbits. */
+static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
+                          const ck_type *src_tp, const char *sam, ck__rlevel *lv, int *n,
+                          const ck_type **dt_out, const ck_type **st_out, uintptr_t *dbits,
+                          uintptr_t *sbits) {
+    const ck_type *dt = dst_tp, *st = src_tp;
+    const int keepdims = (p->rflags & CK_REDUCE_KEEPDIMS) != 0;
+    int d = 0;
+    *dbits = 0;
+    *sbits = 0;
+    for (; st->id == CK_TYPE_FIXED_DIM || st->id == CK_TYPE_VAR_DIM || st->id == CK_TYPE_POINTER;
+         d++) {
+        if (st->id == CK_TYPE_POINTER) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                               "reductions do not read through pointers yet");
+        }
+        ck__rlevel *l = &lv[d];
+        memset(l, 0, sizeof *l);
+        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
+        l->dim = d;
+        if (st->id == CK_TYPE_FIXED_DIM) {
+            CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
+            const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+            l->skind = CK__DIM_FIXED;
+            l->size = m->dim_size;
+            l->sstride = m->stride;
+            sam += sizeof(ck_fixed_dim_arrmeta);
+        } else {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                               "reductions over var dimensions are not built yet");
+        }
+        *sbits |= (uintptr_t)l->sstride;
+        st = st->element;
+        if (l->reduced && !keepdims) {
+            l->dkind = CK__DIM_ABSENT;
+            continue;
+        }
+        if (dt->id != CK_TYPE_FIXED_DIM && dt->id != CK_TYPE_VAR_DIM) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                               "the destination has fewer dimensions than the result");
+        }
+        if (dt->id == CK_TYPE_VAR_DIM) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                               "reductions into var dimensions are not built yet");
+        }
+        CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+        const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+        const intptr_t want = l->reduced ? 1 : l->size;
+        if (m->dim_size != want) {
+            char why[160];
+            snprintf(why, sizeof why,
+                     "dimension %d has size %td in the destination and %td in the result%s", d,
+                     m->dim_size, want, l->reduced ? " (a reduced dimension kept)" : "");
+            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
+        }
+        l->dkind = l->reduced ? CK__DIM_ABSENT : CK__DIM_FIXED; /* a kept 1 is never moved */
+        l->dsize = m->dim_size;
+        l->dstride = l->reduced ? 0 : m->stride;
+        *dbits |= (uintptr_t)l->dstride;
+        dam += sizeof(ck_fixed_dim_arrmeta);
+        dt = dt->element;
+    }
+    if (!ck__id_is_scalar(dt->id) && dt->id != CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                           "the destination has more dimensions than the result");
+    }
+    if (st->id == CK_TYPE_OPTION || dt->id == CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           "reductions of options are not built yet");
+    }
+    if (!ck__id_is_scalar(st->id)) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                           "only scalars (under dimensions) reduce, not tuples or structs");
+    }
+    *n = d;
+    *dt_out = dt;
+    *st_out = st;
+    return CK_OK;
+}
+
+/* Merges neighbouring fixed levels of the same kind (both reduced, or both kept) that are
+ * contiguous across in the source and, when kept, in the destination. */
+static int coalesce(ck__rlevel *lv, int n) {
+    for (int i = n - 2; i >= 0; i--) {
+        ck__rlevel *o = &lv[i];
+        const ck__rlevel *in = &lv[i + 1];
+        if (o->skind != CK__DIM_FIXED || in->skind != CK__DIM_FIXED || o->reduced != in->reduced) {
+            continue;
+        }
+        intptr_t span, size;
+        int ok = !__builtin_mul_overflow(in->size, in->sstride, &span) && span == o->sstride &&
+                 !__builtin_mul_overflow(o->size, in->size, &size);
+        if (ok && !o->reduced) {
+            ok = !__builtin_mul_overflow(in->size, in->dstride, &span) && span == o->dstride;
+        }
+        if (!ok) {
+            continue;
+        }
+        o->size = size;
+        o->dsize = o->reduced ? o->dsize : size;
+        o->sstride = in->sstride;
+        o->dstride = in->dstride;
+        for (int j = i + 1; j + 1 < n; j++) {
+            lv[j] = lv[j + 1];
+        }
+        n--;
+    }
+    return n;
+}
+
+/* The init child: the kept levels below the first reduced one over reduce_fill. */
+static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                      const ck__rlevel *lv, int from, int n) {
+    static const intptr_t zero = 0;
+    for (int i = from; i < n; i++) {
+        if (lv[i].reduced) {
+            continue;
+        }
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1, &zero,
+                                                CK_REQUEST_STRIDED));
+    }
+    return ck__make_reduce_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED);
+}
+
+/* The fold child: every level below the first reduced one over the accumulate leaf, whose
+ * source elements are cast to the accumulator's type (a bool one takes their truth values,
+ * as all and any do) when they have another type or may be misaligned. */
+static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                      const ck__rlevel *lv, int from, int n, const ck_type *st,
+                      uintptr_t sbits) {
+    for (int i = from; i < n; i++) {
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size,
+                                                lv[i].reduced ? 0 : lv[i].dstride, 1,
+                                                &lv[i].sstride, CK_REQUEST_STRIDED));
+    }
+    const ck_type *at = ck_type_scalar(p->acc_id);
+    const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
+                           (sbits & (st->data_alignment - 1)) != 0;
+    if (st->id == at->id && !misaligned) {
+        return p->make_acc(p, ckb, offset);
+    }
+    const size_t args_at = *offset;
+    const size_t arg_size = at->data_size;
+    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, 1, &arg_size, 0, CK_REQUEST_STRIDED));
+    CK_RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
+    const ck_errmode mode = at->id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
+    return ck__make_assign_leaf(ckb, offset, at, st, mode, CK_REQUEST_STRIDED,
+                                p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
+}
+
+int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                     const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                     const char *src_arrmeta, ck_request req) {
+    ck__rlevel lv[CK_TYPE_MAX_DEPTH];
+    int n = 0;
+    const ck_type *dt = NULL, *st = NULL;
+    uintptr_t dbits = 0, sbits = 0;
+    CK_RETURN_IF_ERROR(collect_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n, &dt,
+                                      &st, &dbits, &sbits));
+    if (dt->id != p->acc_id) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
+                            p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
+    }
+    /* The accumulators are the destination's elements, which the leaves read and write as
+     * aligned values. */
+    if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           "the destination's elements are misaligned; a reduction writes "
+                           "aligned accumulators");
+    }
+    /* Without an identity, a reduced dimension of size 0 is refused whatever the rest of the
+     * shape, as NumPy refuses it (a var row of no elements: when the kernel runs). */
+    for (int i = 0; p->check_empty && i < n; i++) {
+        if (lv[i].reduced && lv[i].skind == CK__DIM_FIXED && lv[i].size == 0) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "%s: no elements to reduce (dimension %d has size 0), and %s has "
+                                "no identity",
+                                p->name, lv[i].dim, p->name);
+        }
+    }
+    n = coalesce(lv, n);
+    int r = 0;
+    while (r < n && !lv[r].reduced) {
+        r++;
+    }
+    if (r == n) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: a reduction with no reduced dimension",
+                            p->name);
+    }
+    for (int i = 0; i < r; i++) {
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                &lv[i].sstride, req));
+        req = CK_REQUEST_STRIDED;
+    }
+    ck__reduce_dim_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = CK__DIM_FIXED;
+    spec.size = lv[r].size;
+    spec.src_stride = lv[r].sstride;
+    spec.check_empty = 0; /* a fixed dimension: checked above */
+    spec.op = p->op < 0 ? 0 : p->op;
+    spec.dim = lv[r].dim;
+    size_t at = 0;
+    CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
+    CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 1, *offset));
+    CK_RETURN_IF_ERROR(build_init(ckb, offset, p, lv, r + 1, n));
+    *offset = CK_ALIGN_OFFSET(*offset);
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 0, *offset));
+    return build_fold(ckb, offset, p, lv, r + 1, n, st, sbits);
+}

@@ -1,0 +1,321 @@
+/* src/callables/reduction.c: reductions of callables (ckernel/callable.h): the plan (the
+ * accumulator's type by NumPy 1.24's rules, the (A, A) -> A signature, the start value, the
+ * accumulate leaf: a built-in's own from kernels/reduce_ops.h, or the callable's binary leaf
+ * under reduce_fold), the reduction walk (builders/reduce.c) that builds the kernel, the
+ * result type and whole-array reductions. */
+#include <string.h>
+
+#include "builders/assign_internal.h"
+#include "builders/compose.h"
+#include "builders/reduce.h"
+#include "callables/callable_internal.h"
+#include "ckernel/assign.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+#include "kernels/reduce_ops.h"
+#include "types/type_internal.h"
+
+/* The names of the built-in reductions and the callables they fold with. */
+static const char *const ck__reduction_names[][2] = {
+    {"sum", "add"},         {"prod", "multiply"},     {"min", "minimum"},
+    {"max", "maximum"},     {"all", "logical_and"},   {"any", "logical_or"},
+};
+
+int ck_reduction_lookup(const char *name, ck_callable **out) {
+    if (name == NULL || out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_reduction_lookup: NULL argument");
+    }
+    for (size_t i = 0; i < CK_ARRAY_SIZE(ck__reduction_names); i++) {
+        if (strcmp(name, ck__reduction_names[i][0]) == 0) {
+            return ck_lookup(ck__reduction_names[i][1], out);
+        }
+    }
+    return ck_lookup(name, out);
+}
+
+/* The accumulate leaf the plan builds. */
+typedef struct ck__red_acc {
+    const ck__entry *entry; /* the (A, A) -> A signature */
+    int builtin;            /* its ck__arith_op when that has an accumulate leaf, else -1 */
+} ck__red_acc;
+
+static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
+    const ck__red_acc *a = (const ck__red_acc *)p->data;
+    if (a->builtin >= 0) {
+        return ck__make_acc_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
+    }
+    CK_RETURN_IF_ERROR(ck__make_reduce_fold(ckb, offset, CK_REQUEST_STRIDED));
+    ck_leaf_info info;
+    memset(&info, 0, sizeof info);
+    info.name = p->name;
+    info.nargs = 2;
+    info.args[0] = p->acc_id;
+    info.args[1] = p->acc_id;
+    info.ret = p->acc_id;
+    info.errmode = p->mode;
+    info.target = ck_cpu_best_target();
+    info.req = CK_REQUEST_STRIDED;
+    return a->entry->factory.instantiate(a->entry->factory.data, ckb, offset, &info);
+}
+
+/* The scalar under t's dimensions, pointers and option (*option: there was one); NULL for a
+ * tuple or struct. */
+static const ck_type *innermost(const ck_type *t, int *option) {
+    *option = 0;
+    while (!ck__id_is_scalar(t->id)) {
+        if (ck__is_fields(t->id)) {
+            return NULL;
+        }
+        *option |= t->id == CK_TYPE_OPTION;
+        t = t->element;
+    }
+    return t;
+}
+
+/* f's signature selected for (a, a) and the result type it writes (after `resolve`). */
+static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode mode,
+                       const ck__entry **entry, ck_type_id *ret) {
+    const ck_type_id ids[2] = {a, a};
+    const ck__snapshot *s;
+    int index;
+    ck__rating rating;
+    CK_RETURN_IF_ERROR(ck__callable_choose(c, 2, ids, (flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
+                                           &index, &rating));
+    *entry = ck__snapshot_entry(s, index);
+    *ret = (*entry)->sig.ret;
+    const ck_factory *f = &(*entry)->factory;
+    if (f->resolve != NULL) {
+        ck_leaf_info info;
+        memset(&info, 0, sizeof info);
+        info.name = ck_callable_name(c);
+        info.nargs = (*entry)->sig.nargs;
+        memcpy(info.args, (*entry)->sig.args, (size_t)info.nargs * sizeof info.args[0]);
+        info.ret = *ret;
+        info.errmode = mode;
+        info.target = ck_cpu_best_target();
+        CK_RETURN_IF_ERROR(f->resolve(f->data, &info, ret));
+    }
+    return CK_OK;
+}
+
+/* NumPy 1.24: add and multiply reduce bool and integers narrower than 64 bits in int64
+ * (unsigned ones in uint64). */
+static ck_type_id widen_for_sum(ck_type_id id) {
+    switch (id) {
+    case CK_TYPE_BOOL:
+    case CK_TYPE_INT8:
+    case CK_TYPE_INT16:
+    case CK_TYPE_INT32:
+        return CK_TYPE_INT64;
+    case CK_TYPE_UINT8:
+    case CK_TYPE_UINT16:
+    case CK_TYPE_UINT32:
+        return CK_TYPE_UINT64;
+    default:
+        return id;
+    }
+}
+
+/* The identity literal read as a value of type id. */
+static int parse_identity(const char *name, const char *literal, ck_type_id id,
+                          unsigned char out[16]) {
+    ck_array *a = NULL;
+    const int rc = ck_array_parse(ck_type_scalar(id), literal, &a);
+    if (rc != CK_OK) {
+        if (rc == CK_ERR_NOMEM) {
+            return rc; /* keep the allocator's message */
+        }
+        return ck_set_error(rc, "%s: its identity '%s' is not a value of %s: %s", name, literal,
+                            ck_type_id_name(id), ck_last_error());
+    }
+    memcpy(out, ck_array_data(a), ck_type_data_size(ck_type_scalar(id)));
+    ck_array_free(a);
+    return CK_OK;
+}
+
+/* Everything a reduction of src_tp needs but its arrmeta. dst_id: the destination's scalar
+ * type, or -1 to choose the accumulator's type as NumPy does. */
+static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_id,
+                       const ck_eval_ctx *ectx, ck__reduce_plan *p, ck__red_acc *acc) {
+    if (r == NULL || r->callable == NULL || src_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "reduce: NULL reduction, callable or source type");
+    }
+    ck_callable *c = r->callable;
+    if ((r->flags & ~(unsigned)(CK_REDUCE_KEEPDIMS | CK_REDUCE_SKIPNA)) != 0) {
+        return ck_set_error(CK_ERR_INVALID, "%s: unknown reduction flags 0x%x",
+                            ck_callable_name(c), r->flags);
+    }
+    memset(p, 0, sizeof *p);
+    memset(acc, 0, sizeof *acc);
+    p->name = ck_callable_name(c);
+    p->rflags = r->flags;
+    p->op = -1;
+    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &p->mode, &p->flags));
+    CK_RETURN_IF_ERROR(ck__reduce_axes(src_tp, r->naxes, r->axes, &p->reduced));
+    int option = 0;
+    const ck_type *value = innermost(src_tp, &option);
+    if (value == NULL) {
+        char *text = NULL;
+        const int have = ck_type_format(src_tp, &text) == CK_OK;
+        const int rc = ck_set_error(CK_ERR_TYPE,
+                                    "%s: cannot reduce %s; reductions take scalars (under "
+                                    "dimensions, pointers and options), not tuples or structs",
+                                    p->name, have ? text : "a tuple or struct");
+        ck_free(text);
+        return rc;
+    }
+    ck_type_id a;
+    const ck__entry *entry = NULL;
+    if (dst_id >= 0) {
+        a = (ck_type_id)dst_id;
+    } else {
+        CK_RETURN_IF_ERROR(select_pair(c, value->id, p->flags, p->mode, &entry, &a));
+        const int op = ck__builtin_arith_op(&entry->factory);
+        if (op == CK__ARITH_ADD || op == CK__ARITH_MULTIPLY) {
+            a = widen_for_sum(a);
+        }
+    }
+    ck_type_id ret;
+    CK_RETURN_IF_ERROR(select_pair(c, a, p->flags, p->mode, &entry, &ret));
+    if (entry->sig.args[0] != a || entry->sig.args[1] != a || ret != a) {
+        return ck_set_error(CK_ERR_TYPE,
+                            "%s cannot accumulate in %s: a reduction needs a signature (%s, %s) "
+                            "-> %s, and the one selected is %s",
+                            p->name, ck_type_id_name(a), ck_type_id_name(a), ck_type_id_name(a),
+                            ck_type_id_name(a), entry->text);
+    }
+    p->acc_id = a;
+    acc->entry = entry;
+    acc->builtin = -1;
+    const int op = ck__builtin_arith_op(&entry->factory);
+    if (op >= 0 && ck__acc_has_leaf((ck__arith_op)op, a)) {
+        acc->builtin = op;
+        p->op = op;
+        ck__reduce_start_value((ck__arith_op)op, a, p->start);
+        p->check_empty = op == CK__ARITH_MINIMUM || op == CK__ARITH_MAXIMUM;
+    } else {
+        const char *identity = ck_callable_identity(c);
+        if (identity == NULL) {
+            return ck_set_error(CK_ERR_TYPE,
+                                "%s has no identity, which a reduction starts from (set one "
+                                "with ck_callable_set_identity)",
+                                p->name);
+        }
+        CK_RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
+    }
+    p->make_acc = make_acc;
+    p->data = acc;
+    return CK_OK;
+}
+
+int ck_reduce_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
+                          const ck_eval_ctx *ectx, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_reduce_result_type: NULL out");
+    }
+    *out = NULL;
+    ck__reduce_plan p;
+    ck__red_acc acc;
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, &p, &acc));
+    return ck__reduce_result_type(src_tp, p.reduced, (r->flags & CK_REDUCE_KEEPDIMS) != 0,
+                                  p.acc_id, out);
+}
+
+/* No dimension reduced: each element cast to the accumulator's type (a bool one takes the
+ * truth values), into a destination of exactly the source's shape. */
+static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                     const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                     const char *src_arrmeta, ck_request req) {
+    ck_type *want = NULL;
+    CK_RETURN_IF_ERROR(ck__reduce_result_type(src_tp, 0, 0, p->acc_id, &want));
+    int rc = CK_OK;
+    if (!ck_type_equal(want, dst_tp)) {
+        char *ws = NULL, *ds = NULL;
+        const int have = ck_type_format(want, &ws) == CK_OK && ck_type_format(dst_tp, &ds) == CK_OK;
+        rc = ck_set_error(CK_ERR_BROADCAST,
+                          "%s over no axis gives %s, which cannot be written into %s", p->name,
+                          have ? ws : "another type", have ? ds : "the destination");
+        ck_free(ws);
+        ck_free(ds);
+    }
+    ck_type_decref(want);
+    CK_RETURN_IF_ERROR(rc);
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
+    ctx.flags = p->flags;
+    return ck_make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &ctx);
+}
+
+int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                   const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                   const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+    if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: NULL builder, offset or type");
+    }
+    if ((dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) ||
+        (src_arrmeta == NULL && ck_type_arrmeta_size(src_tp) != 0)) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: NULL arrmeta for a type that has some");
+    }
+    if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: unknown request %d", (int)req);
+    }
+    int dst_option = 0;
+    const ck_type *dv = innermost(dst_tp, &dst_option);
+    if (dv == NULL) {
+        return ck_set_error(CK_ERR_TYPE,
+                            "ck_make_reduce: the destination must hold scalars, not tuples or "
+                            "structs");
+    }
+    ck__reduce_plan p;
+    ck__red_acc acc;
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, &p, &acc));
+    if (p.reduced == 0) {
+        return make_cast(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
+    }
+    return ck__reduce_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
+}
+
+int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+              const ck_eval_ctx *ectx) {
+    if (dst == NULL || src == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_reduce: NULL array");
+    }
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
+    const ck_type *dt = ck_array_type(dst), *st = ck_array_type(src);
+    char *dd = ck_array_data(dst), *sd = ck_array_data(src);
+    /* The kernel is built for these very pointers: say so when they are misaligned. */
+    ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)dd, st, (uintptr_t)sd);
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck_make_reduce(&b, &off, r, dt, ck_array_arrmeta(dst), st, ck_array_arrmeta(src),
+                            CK_REQUEST_SINGLE, &ctx);
+    if (rc == CK_OK) {
+        rc = ck_call_single(ck_builder_root(&b), dd, &sd);
+    }
+    ck_builder_destroy(&b);
+    return rc;
+}
+
+int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ctx *ectx,
+                  ck_array **out) {
+    if (out == NULL || src == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_reduce_new: NULL argument");
+    }
+    *out = NULL;
+    ck_type *rt = NULL;
+    CK_RETURN_IF_ERROR(ck_reduce_result_type(r, ck_array_type(src), ectx, &rt));
+    ck_array *a = NULL;
+    int rc = ck_array_new(rt, &a);
+    ck_type_decref(rt);
+    if (rc == CK_OK) {
+        rc = ck_reduce(r, a, src, ectx);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(a);
+        return rc;
+    }
+    *out = a;
+    return CK_OK;
+}

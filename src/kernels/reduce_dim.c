@@ -1,0 +1,255 @@
+/* src/kernels/reduce_dim.c: the kernel kinds of reductions (docs/design.md §13):
+ *   reduce_dim   the outermost reduced dimension (fixed, or a var row): for each position
+ *                it starts the accumulators through its init child, then folds every element
+ *                of the dimension into them through its fold child (called with a destination
+ *                stride of 0, so everything below lands on the same accumulators). Without an
+ *                init child it only folds: a reduced var dimension inside a fold. With
+ *                `check_empty` (an operation without identity) a var row of zero elements is an
+ *                error (an empty fixed dimension is refused when the kernel is built);
+ *   reduce_fill  a leaf writing the accumulator's start value (the identity) to each
+ *                destination element, reading no source;
+ *   reduce_fold  the accumulate form of a user's binary leaf: dst = f(dst, src), the
+ *                callable's leaf called with dst also as its first argument (same pointer,
+ *                same stride). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ckernel/array.h"
+#include "ckernel/arrmeta.h"
+#include "common/internal.h"
+#include "kernels/arith_leaves.h"
+#include "kernels/kinds.h"
+
+/* ---- reduce_dim ---- */
+typedef struct ck__reduce_dim {
+    ck_prefix base;
+    intptr_t extent;     /* fixed: the size; var: the arrmeta offset of a row's elements */
+    intptr_t src_stride; /* between the dimension's elements */
+    uint32_t init_child, fold_child; /* offsets from this kernel; 0: none */
+    uint8_t kind;        /* ck__dim_side: CK__DIM_FIXED or CK__DIM_VAR */
+    uint8_t check_empty;
+    uint8_t dim;         /* the source dimension's number, for messages */
+    uint8_t op;          /* ck__arith_op, for messages */
+} ck__reduce_dim;
+
+#define CK__REDUCE_DIM_CHILD CK_ALIGN_OFFSET(sizeof(ck__reduce_dim))
+#define CK__REDUCE_WHAT "reduced dimension"
+
+static void reduce_dim_destroy(ck_prefix *self) {
+    const ck__reduce_dim *k = (const ck__reduce_dim *)self;
+    if (k->init_child != 0) {
+        ck_prefix_destroy(ck_child(self, k->init_child));
+    }
+    if (k->fold_child != 0) {
+        ck_prefix_destroy(ck_child(self, k->fold_child));
+    }
+}
+
+static int reduce_dim_empty(const ck__reduce_dim *k) {
+    const char *name = ck__arith_op_name((ck__arith_op)k->op);
+    return ck__set_located_error(CK_ERR_INVALID, CK__REDUCE_WHAT, k->dim,
+                                 "a row of no elements to reduce, and %s has no identity",
+                                 name != NULL ? name : "the operation");
+}
+
+/* One position: src is the dimension's own data (a fixed dimension's first element, or a
+ * var row's slot). */
+static int reduce_dim_one(ck_prefix *self, char *dst, char *src) {
+    const ck__reduce_dim *k = (const ck__reduce_dim *)self;
+    char *first = src;
+    intptr_t n = k->extent;
+    if (k->kind == CK__DIM_VAR) {
+        ck_var_data v; /* a copy: the slot may be misaligned (a host's odd strides) */
+        memcpy(&v, src, sizeof v);
+        if (v.begin == NULL) {
+            return ck__set_located_error(CK_ERR_UNINITIALIZED, CK__REDUCE_WHAT, k->dim,
+                                         "the source is not allocated (begin is NULL)");
+        }
+        if (v.size > (size_t)INTPTR_MAX) {
+            return ck__set_located_error(CK_ERR_INVALID, CK__REDUCE_WHAT, k->dim,
+                                         "the source row claims %zu elements", v.size);
+        }
+        first = v.begin + k->extent;
+        n = (intptr_t)v.size;
+    }
+    if (k->check_empty && n == 0) {
+        return reduce_dim_empty(k);
+    }
+    static const intptr_t zero = 0;
+    if (k->init_child != 0) {
+        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->init_child), dst, 0, &first, &zero,
+                                           1));
+    }
+    return ck_call_strided(ck_child(self, k->fold_child), dst, 0, &first, &k->src_stride,
+                           (size_t)n);
+}
+
+static CK__KERNEL_ALIGN int reduce_dim_single(ck_prefix *self, char *dst, char *const *src) {
+    return reduce_dim_one(self, dst, src[0]);
+}
+
+static CK__KERNEL_ALIGN int reduce_dim_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                               char *const *src, const intptr_t *src_stride,
+                                               size_t count) {
+    char *s = src[0];
+    const intptr_t ss = src_stride[0];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
+        CK_RETURN_IF_ERROR_AT(i, reduce_dim_one(self, dst, s));
+    }
+    return CK_OK;
+}
+
+int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_spec *spec,
+                        ck_request req, size_t *at) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_DIM_CHILD));
+    ck__reduce_dim *k = (ck__reduce_dim *)ck_builder_at(ckb, *offset);
+    k->base.destructor = reduce_dim_destroy;
+    ck_prefix_set_function(&k->base, req, reduce_dim_single, reduce_dim_strided);
+    k->kind = (uint8_t)spec->kind;
+    k->extent = spec->kind == CK__DIM_FIXED ? spec->size : spec->offset;
+    k->src_stride = spec->src_stride;
+    k->check_empty = (uint8_t)(spec->check_empty != 0);
+    k->dim = (uint8_t)spec->dim;
+    k->op = (uint8_t)spec->op;
+    *at = *offset;
+    *offset += CK__REDUCE_DIM_CHILD;
+    return CK_OK;
+}
+
+int ck__reduce_dim_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset) {
+    if (child_offset <= at || child_offset - at > UINT32_MAX) {
+        return ck_set_error(CK_ERR_INTERNAL, "reduce_dim: child at %zu", child_offset);
+    }
+    ck__reduce_dim *k = (ck__reduce_dim *)ck_builder_at(ckb, at);
+    if (init) {
+        k->init_child = (uint32_t)(child_offset - at);
+    } else {
+        k->fold_child = (uint32_t)(child_offset - at);
+    }
+    return CK_OK;
+}
+
+static void reduce_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                ck__children *children) {
+    const ck__reduce_dim *k = (const ck__reduce_dim *)self;
+    if (k->kind == CK__DIM_VAR) {
+        ck__strbuf_printf(out, "var(stride=%td offset=%td)", k->src_stride, k->extent);
+    } else {
+        ck__strbuf_printf(out, "size=%td src_stride=%td", k->extent, k->src_stride);
+    }
+    ck__strbuf_printf(out, "%s%s", k->init_child != 0 ? " init, fold" : " fold",
+                      k->check_empty ? " (no identity: refuses an empty row)" : "");
+    *size = sizeof(ck__reduce_dim);
+    if (k->init_child != 0) {
+        ck__children_add(children, k->init_child);
+    }
+    if (k->fold_child != 0) {
+        ck__children_add(children, k->fold_child);
+    }
+}
+
+const ck__kind ck__reduce_dim_kind = {"reduce_dim", reduce_dim_single, reduce_dim_strided,
+                                      reduce_dim_describe};
+
+/* ---- reduce_fill ---- */
+typedef struct ck__reduce_fill {
+    ck_prefix base;
+    uint32_t size, id;
+    unsigned char value[16];
+} ck__reduce_fill;
+
+static CK__KERNEL_ALIGN int reduce_fill_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                                char *const *src, const intptr_t *src_stride,
+                                                size_t count) {
+    (void)src, (void)src_stride;
+    const ck__reduce_fill *k = (const ck__reduce_fill *)self;
+    for (size_t i = 0; i < count; i++, dst += dst_stride) {
+        ck__copy_scalar(dst, (const char *)k->value, k->size);
+    }
+    return CK_OK;
+}
+
+static CK__KERNEL_ALIGN int reduce_fill_single(ck_prefix *self, char *dst, char *const *src) {
+    (void)src;
+    const ck__reduce_fill *k = (const ck__reduce_fill *)self;
+    ck__copy_scalar(dst, (const char *)k->value, k->size);
+    return CK_OK;
+}
+
+int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
+                         const unsigned char value[16], ck_request req) {
+    if (!ck_type_is_scalar(ck_type_scalar(id))) {
+        return ck_set_error(CK_ERR_INTERNAL, "reduce_fill of type id %d", (int)id);
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_fill)));
+    ck__reduce_fill *k = (ck__reduce_fill *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_function(&k->base, req, reduce_fill_single, reduce_fill_strided);
+    k->size = (uint32_t)ck_type_data_size(ck_type_scalar(id));
+    k->id = (uint32_t)id;
+    memcpy(k->value, value, sizeof k->value);
+    *offset += sizeof(ck__reduce_fill);
+    return CK_OK;
+}
+
+static void reduce_fill_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                 ck__children *children) {
+    (void)children;
+    const ck__reduce_fill *k = (const ck__reduce_fill *)self;
+    const ck_type *t = ck_type_scalar((ck_type_id)k->id);
+    /* The value as a literal: an array over the kernel's own bytes (never written). */
+    ck_array *a = NULL;
+    char *text = NULL;
+    if (ck_array_wrap(t, NULL, (char *)(uintptr_t)k->value, NULL, &a) == CK_OK &&
+        ck_array_format(a, &text) == CK_OK) {
+        ck__strbuf_printf(out, "%s %s", ck_type_id_name((ck_type_id)k->id), text);
+    } else {
+        out->status = CK_ERR_NOMEM;
+    }
+    ck_free(text);
+    ck_array_free(a);
+    *size = sizeof(ck__reduce_fill);
+}
+
+const ck__kind ck__reduce_fill_kind = {"reduce_fill", reduce_fill_single, reduce_fill_strided,
+                                       reduce_fill_describe};
+
+/* ---- reduce_fold ---- */
+#define CK__REDUCE_FOLD_CHILD CK_ALIGN_OFFSET(sizeof(ck_prefix))
+
+static void reduce_fold_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__REDUCE_FOLD_CHILD));
+}
+
+static CK__KERNEL_ALIGN int reduce_fold_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                                char *const *src, const intptr_t *src_stride,
+                                                size_t count) {
+    char *args[2] = {dst, src[0]};
+    const intptr_t strides[2] = {dst_stride, src_stride[0]};
+    return ck_call_strided(ck_child(self, CK__REDUCE_FOLD_CHILD), dst, dst_stride, args, strides,
+                           count);
+}
+
+static CK__KERNEL_ALIGN int reduce_fold_single(ck_prefix *self, char *dst, char *const *src) {
+    static const intptr_t zero = 0;
+    return reduce_fold_strided(self, dst, 0, src, &zero, 1);
+}
+
+int ck__make_reduce_fold(ck_builder *ckb, size_t *offset, ck_request req) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_FOLD_CHILD));
+    ck_prefix *k = (ck_prefix *)ck_builder_at(ckb, *offset);
+    k->destructor = reduce_fold_destroy;
+    ck_prefix_set_function(k, req, reduce_fold_single, reduce_fold_strided);
+    *offset += CK__REDUCE_FOLD_CHILD;
+    return CK_OK;
+}
+
+static void reduce_fold_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                 ck__children *children) {
+    (void)self;
+    ck__strbuf_puts(out, "dst = f(dst, src)");
+    *size = sizeof(ck_prefix);
+    ck__children_add(children, CK__REDUCE_FOLD_CHILD);
+}
+
+const ck__kind ck__reduce_fold_kind = {"reduce_fold", reduce_fold_single, reduce_fold_strided,
+                                       reduce_fold_describe};

@@ -1,0 +1,274 @@
+/* src/kernels/reduce_ops.dispatch.c: the accumulate leaves of the built-in reducing
+ * operations (kernels/reduce_ops.h says what they compute), compiled once per CPU target like
+ * arith.dispatch.c, with the element operations of kernels/arith_ops.h.
+ *
+ * The fold of a float or complex run has its association written out in C (lanes, blocks,
+ * a binary-counter tree over the blocks, the lanes halved at the end), and the file is
+ * compiled without FMA contraction (src/kernels/CMakeLists.txt): the compiler may vectorize
+ * the lanes but not reassociate them, so every target computes the same bits. float16 folds
+ * in float32 lanes and rounds once, into the accumulator. Integer and bool folds run in
+ * order; their results do not depend on it. Leaves assume aligned elements. */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/float16.h"
+#include "common/internal.h"
+#include "kernels/dispatch_target.h"
+#include "kernels/arith_ops.h"
+#include "kernels/reduce_ops.h"
+
+/* Blocks of one run: at most 2^40 (a run of more is folded piece by piece), so the tree's
+ * stack holds at most 41 partial results (5.1 KiB of lanes: within the 8 KiB of stack a
+ * kernel call may use). */
+#define CK__FOLD_MAX_BLOCKS ((size_t)1 << 40)
+#define CK__FOLD_DEPTH 41
+
+/* ---- 1. The in-place elementwise form: dst[i] = op(dst[i], src[i]) ---- */
+#define CK__DEF_INPLACE(OP, T)                                                              \
+    CK__HOT void ck__inplace_##OP##_##T(char *dst, intptr_t ds, const char *x, intptr_t xs,  \
+                                        size_t n) {                                          \
+        const intptr_t es = (intptr_t)sizeof(ck__ct_##T);                                    \
+        if (ds == es && xs == es) {                                                          \
+            ck__ct_##T *d = (ck__ct_##T *)(void *)dst;                                       \
+            const ck__ct_##T *s = (const ck__ct_##T *)(const void *)x;                       \
+            for (size_t i = 0; i < n; i++) {                                                 \
+                d[i] = ck__##OP##_##T(d[i], s[i]);                                           \
+            }                                                                                \
+            return;                                                                          \
+        }                                                                                    \
+        for (size_t i = 0; i < n; i++, dst += ds, x += xs) {                                 \
+            ck__ct_##T *d = (ck__ct_##T *)(void *)dst;                                       \
+            *d = ck__##OP##_##T(*d, *(const ck__ct_##T *)(const void *)x);                   \
+        }                                                                                    \
+    }
+
+/* ---- 2. Folds in order (integers, bools): exact, so any order gives the same result ---- */
+#define CK__DEF_ORDERED_FOLD(OP, T)                                                         \
+    CK__HOT ck__ct_##T ck__fold_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,       \
+                                           size_t n) {                                       \
+        if (xs == (intptr_t)sizeof(ck__ct_##T)) {                                            \
+            const ck__ct_##T *s = (const ck__ct_##T *)(const void *)x;                       \
+            for (size_t i = 0; i < n; i++) {                                                 \
+                acc = ck__##OP##_##T(acc, s[i]);                                             \
+            }                                                                                \
+            return acc;                                                                      \
+        }                                                                                    \
+        for (size_t i = 0; i < n; i++, x += xs) {                                            \
+            acc = ck__##OP##_##T(acc, *(const ck__ct_##T *)(const void *)x);                 \
+        }                                                                                    \
+        return acc;                                                                          \
+    }
+
+/* ---- 3. Folds in a fixed association (floats, complex) ----
+ * NAME names the fold; T is the element's type, E the lanes' (float for float16), LN the
+ * lanes (16 reals or 8 complex values), LOAD converts a T to an E, LOP is op on two Es and
+ * ID its identity as an E. */
+#define CK__DEF_TREE_FOLD(NAME, T, E, LN, LOAD, LOP, ID)                                    \
+    typedef struct ck__lanes_##NAME {                                                        \
+        E v[LN];                                                                             \
+    } ck__lanes_##NAME;                                                                      \
+    /* One block of at most CK__FOLD_BLOCK elements: element i into lane i mod LN. */       \
+    CK__HOT void ck__block_##NAME(ck__lanes_##NAME *out, const char *x, intptr_t xs,         \
+                                  size_t len) {                                              \
+        for (int l = 0; l < (LN); l++) {                                                     \
+            out->v[l] = (ID);                                                                \
+        }                                                                                    \
+        if (xs == (intptr_t)sizeof(T)) {                                                     \
+            const T *p = (const T *)(const void *)x;                                         \
+            size_t i = 0;                                                                    \
+            for (; i + (LN) <= len; i += (LN)) {                                             \
+                for (int l = 0; l < (LN); l++) {                                             \
+                    out->v[l] = LOP(out->v[l], LOAD(p[i + (size_t)l]));                      \
+                }                                                                            \
+            }                                                                                \
+            for (int l = 0; i + (size_t)l < len; l++) {                                      \
+                out->v[l] = LOP(out->v[l], LOAD(p[i + (size_t)l]));                          \
+            }                                                                                \
+            return;                                                                          \
+        }                                                                                    \
+        for (size_t i = 0; i < len; i++, x += xs) {                                          \
+            out->v[i % (LN)] = LOP(out->v[i % (LN)], LOAD(*(const T *)(const void *)x));     \
+        }                                                                                    \
+    }                                                                                        \
+    CK__HOT void ck__lanes_op_##NAME(const ck__lanes_##NAME *a, ck__lanes_##NAME *b) {       \
+        for (int l = 0; l < (LN); l++) {                                                     \
+            b->v[l] = LOP(a->v[l], b->v[l]);                                                 \
+        }                                                                                    \
+    }                                                                                        \
+    /* op over n <= CK__FOLD_MAX_BLOCKS blocks: the blocks' lanes in a binary-counter tree  \
+     * (two partial results of 2^k blocks each merge as soon as both exist, the earlier on  \
+     * the left; at the end the stack is merged from its top down, each on the right), then \
+     * the lanes halved (lane l with lane l + w, for w = LN/2, ..., 1). */                   \
+    static E ck__tree_##NAME(const char *x, intptr_t xs, size_t n) {                         \
+        ck__lanes_##NAME stack[CK__FOLD_DEPTH], v;                                           \
+        unsigned char level[CK__FOLD_DEPTH];                                                 \
+        int top = 0;                                                                         \
+        for (size_t b = 0; b < n; b += CK__FOLD_BLOCK) {                                     \
+            const size_t len = n - b < CK__FOLD_BLOCK ? n - b : CK__FOLD_BLOCK;              \
+            ck__block_##NAME(&v, x + (intptr_t)b * xs, xs, len);                             \
+            unsigned char lvl = 0;                                                           \
+            while (top > 0 && level[top - 1] == lvl) {                                       \
+                ck__lanes_op_##NAME(&stack[top - 1], &v);                                    \
+                top--;                                                                       \
+                lvl++;                                                                       \
+            }                                                                                \
+            stack[top] = v;                                                                  \
+            level[top] = lvl;                                                                \
+            top++;                                                                           \
+        }                                                                                    \
+        if (top == 0) {                                                                      \
+            return (ID);                                                                     \
+        }                                                                                    \
+        v = stack[top - 1];                                                                  \
+        for (int j = top - 2; j >= 0; j--) {                                                 \
+            ck__lanes_op_##NAME(&stack[j], &v);                                              \
+        }                                                                                    \
+        for (int w = (LN) / 2; w >= 1; w /= 2) {                                             \
+            for (int l = 0; l < w; l++) {                                                    \
+                v.v[l] = LOP(v.v[l], v.v[l + w]);                                            \
+            }                                                                                \
+        }                                                                                    \
+        return v.v[0];                                                                       \
+    }                                                                                        \
+    /* A run of any length: pieces of CK__FOLD_MAX_BLOCKS blocks, each its own tree. */     \
+    CK__HOT E ck__run_##NAME(E acc, const char *x, intptr_t xs, size_t n) {                  \
+        const size_t piece = CK__FOLD_MAX_BLOCKS * CK__FOLD_BLOCK;                           \
+        for (size_t off = 0; off < n; off += piece) {                                        \
+            acc = LOP(acc, ck__tree_##NAME(x + (intptr_t)off * xs, xs,                       \
+                                           n - off < piece ? n - off : piece));              \
+        }                                                                                    \
+        return acc;                                                                          \
+    }
+
+#define CK__SAME(x) (x)
+#define CK__HALF_LOAD(h) ck__half_to_float(h)
+CK__HOT float ck__addf(float a, float b) {
+    return a + b;
+}
+CK__HOT float ck__mulf(float a, float b) {
+    return a * b;
+}
+/* float16's minimum and maximum on its float values: the first of two equal ones (kernels/
+ * arith_ops.h). */
+CK__HOT float ck__minh(float a, float b) {
+    return (a <= b || a != a) ? a : b;
+}
+CK__HOT float ck__maxh(float a, float b) {
+    return (a >= b || a != a) ? a : b;
+}
+
+static const ck__complex64 ck__c64_zero = {{0.0f, 0.0f}}, ck__c64_one = {{1.0f, 0.0f}};
+static const ck__complex128 ck__c128_zero = {{0.0, 0.0}}, ck__c128_one = {{1.0, 0.0}};
+static const ck__complex64 ck__c64_hi = {{__builtin_inff(), __builtin_inff()}};
+static const ck__complex64 ck__c64_lo = {{-__builtin_inff(), -__builtin_inff()}};
+static const ck__complex128 ck__c128_hi = {{__builtin_inf(), __builtin_inf()}};
+static const ck__complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf()}};
+
+CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, 0.0f)
+CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, 0.0)
+CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, 0.0f)
+CK__DEF_TREE_FOLD(add_complex64, ck__complex64, ck__complex64, 8, CK__SAME, ck__add_complex64,
+                  ck__c64_zero)
+CK__DEF_TREE_FOLD(add_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+                  ck__add_complex128, ck__c128_zero)
+CK__DEF_TREE_FOLD(multiply_float32, float, float, 16, CK__SAME, ck__multiply_float32, 1.0f)
+CK__DEF_TREE_FOLD(multiply_float64, double, double, 16, CK__SAME, ck__multiply_float64, 1.0)
+CK__DEF_TREE_FOLD(multiply_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__mulf, 1.0f)
+CK__DEF_TREE_FOLD(multiply_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+                  ck__multiply_complex64, ck__c64_one)
+CK__DEF_TREE_FOLD(multiply_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+                  ck__multiply_complex128, ck__c128_one)
+CK__DEF_TREE_FOLD(minimum_float32, float, float, 16, CK__SAME, ck__minimum_float32,
+                  __builtin_inff())
+CK__DEF_TREE_FOLD(minimum_float64, double, double, 16, CK__SAME, ck__minimum_float64,
+                  __builtin_inf())
+CK__DEF_TREE_FOLD(minimum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__minh,
+                  __builtin_inff())
+CK__DEF_TREE_FOLD(minimum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+                  ck__minimum_complex64, ck__c64_hi)
+CK__DEF_TREE_FOLD(minimum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+                  ck__minimum_complex128, ck__c128_hi)
+CK__DEF_TREE_FOLD(maximum_float32, float, float, 16, CK__SAME, ck__maximum_float32,
+                  -__builtin_inff())
+CK__DEF_TREE_FOLD(maximum_float64, double, double, 16, CK__SAME, ck__maximum_float64,
+                  -__builtin_inf())
+CK__DEF_TREE_FOLD(maximum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__maxh,
+                  -__builtin_inff())
+CK__DEF_TREE_FOLD(maximum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+                  ck__maximum_complex64, ck__c64_lo)
+CK__DEF_TREE_FOLD(maximum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+                  ck__maximum_complex128, ck__c128_lo)
+
+/* The fold of a whole run into the accumulator: in order, or through the tree (float16 in
+ * float32, rounded once into the accumulator). */
+#define CK__FOLD_ORDERED(OP, T) acc = ck__fold_##OP##_##T(acc, x, xs, n);
+#define CK__FOLD_TREE(OP, T) acc = ck__run_##OP##_##T(acc, x, xs, n);
+#define CK__FOLD_HALF(OP, T)                                                                \
+    acc = ck__float_to_half(ck__run_##OP##_##T(ck__half_to_float(acc), x, xs, n));
+
+/* The accumulate leaf: FOLD is one of the three above. */
+#define CK__DEF_ACC(OP, T, FOLD)                                                            \
+    CK__DEF_INPLACE(OP, T)                                                                   \
+    static CK__KERNEL_ALIGN int ck__acc_##OP##_##T(ck_prefix *self, char *dst,               \
+                                                   intptr_t dst_stride, char *const *src,    \
+                                                   const intptr_t *src_stride, size_t n) {   \
+        (void)self;                                                                          \
+        const char *x = src[0];                                                              \
+        const intptr_t xs = src_stride[0];                                                   \
+        if (dst_stride != 0) {                                                               \
+            ck__inplace_##OP##_##T(dst, dst_stride, x, xs, n);                               \
+            return CK_OK;                                                                    \
+        }                                                                                    \
+        ck__ct_##T acc = *(const ck__ct_##T *)(const void *)dst;                             \
+        FOLD(OP, T)                                                                          \
+        *(ck__ct_##T *)(void *)dst = acc;                                                    \
+        return CK_OK;                                                                        \
+    }
+
+#define CK__DEF_ACC_INT(OP, T) CK__DEF_ORDERED_FOLD(OP, T) CK__DEF_ACC(OP, T, CK__FOLD_ORDERED)
+
+#define CK__DEF_ACC_EXACT_TYPES(OP)                                                         \
+    CK__DEF_ACC_INT(OP, bool)                                                                \
+    CK__DEF_ACC_INT(OP, int8)                                                                \
+    CK__DEF_ACC_INT(OP, int16)                                                               \
+    CK__DEF_ACC_INT(OP, int32)                                                               \
+    CK__DEF_ACC_INT(OP, int64)                                                               \
+    CK__DEF_ACC_INT(OP, uint8)                                                               \
+    CK__DEF_ACC_INT(OP, uint16)                                                              \
+    CK__DEF_ACC_INT(OP, uint32)                                                              \
+    CK__DEF_ACC_INT(OP, uint64)
+
+#define CK__DEF_ACC_FLOAT_TYPES(OP)                                                         \
+    CK__DEF_ACC(OP, float16, CK__FOLD_HALF)                                                  \
+    CK__DEF_ACC(OP, float32, CK__FOLD_TREE)                                                  \
+    CK__DEF_ACC(OP, float64, CK__FOLD_TREE)                                                  \
+    CK__DEF_ACC(OP, complex64, CK__FOLD_TREE)                                                \
+    CK__DEF_ACC(OP, complex128, CK__FOLD_TREE)
+
+CK__DEF_ACC_EXACT_TYPES(add)
+CK__DEF_ACC_FLOAT_TYPES(add)
+CK__DEF_ACC_EXACT_TYPES(multiply)
+CK__DEF_ACC_FLOAT_TYPES(multiply)
+CK__DEF_ACC_EXACT_TYPES(minimum)
+CK__DEF_ACC_FLOAT_TYPES(minimum)
+CK__DEF_ACC_EXACT_TYPES(maximum)
+CK__DEF_ACC_FLOAT_TYPES(maximum)
+CK__DEF_ACC_INT(logical_and, bool)
+CK__DEF_ACC_INT(logical_or, bool)
+
+/* ---- the table ---- */
+#define CK__A(OP, T) [ck__id_##T] = ck__acc_##OP##_##T
+#define CK__ALL(OP)                                                                         \
+    CK__A(OP, bool), CK__A(OP, int8), CK__A(OP, int16), CK__A(OP, int32), CK__A(OP, int64),  \
+        CK__A(OP, uint8), CK__A(OP, uint16), CK__A(OP, uint32), CK__A(OP, uint64),           \
+        CK__A(OP, float16), CK__A(OP, float32), CK__A(OP, float64), CK__A(OP, complex64),    \
+        CK__A(OP, complex128)
+
+const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
+    [CK__ARITH_ADD] = {CK__ALL(add)},
+    [CK__ARITH_MULTIPLY] = {CK__ALL(multiply)},
+    [CK__ARITH_MINIMUM] = {CK__ALL(minimum)},
+    [CK__ARITH_MAXIMUM] = {CK__ALL(maximum)},
+    [CK__ARITH_LOGICAL_AND] = {CK__A(logical_and, bool)},
+    [CK__ARITH_LOGICAL_OR] = {CK__A(logical_or, bool)},
+};

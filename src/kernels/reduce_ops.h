@@ -1,0 +1,52 @@
+/* src/kernels/reduce_ops.h: the accumulate leaves of the built-in operations that reduce
+ * (add, multiply, minimum, maximum, logical_and, logical_or), compiled per CPU target from
+ * reduce_ops.dispatch.c, their identities, and how the kernel layer builds and describes
+ * them (reduce_ops.c).
+ *
+ * An accumulate leaf is a bare ck_prefix whose strided function folds its one source into
+ * the destination, which holds the accumulator (of the leaf's type, as the source):
+ *   dst_stride != 0   dst[i] = op(dst[i], src[i]) for each i: the in-place elementwise form,
+ *                     when a reduced dimension lies outside a kept one;
+ *   dst_stride == 0   *dst = op(*dst, F(src[0..count-1])): the fold of a run, where F is
+ *                     op over the run in a fixed association (docs/design.md §13): floats
+ *                     and complex values in 16 lanes (8 complex), lane l taking elements
+ *                     i = l (mod 16) in order within blocks of 128 elements, blocks combined
+ *                     lane by lane in a fixed pairwise tree, then the lanes pairwise;
+ *                     integers and bools in order (their results do not depend on it).
+ * So a float sum is blocked pairwise summation, and its bits depend only on the run's
+ * length and values: the same on every CPU target. */
+#ifndef CKERNEL_REDUCE_OPS_H
+#define CKERNEL_REDUCE_OPS_H
+
+#include <stddef.h>
+
+#include "ckernel/builder.h"
+#include "ckernel/kernel.h"
+#include "ckernel/types.h"
+#include "common/strbuf.h"
+#include "kernels/arith_leaves.h"
+
+/* Lanes and block size of the fixed association (the parallel split follows them). */
+#define CK__FOLD_LANES 16
+#define CK__FOLD_BLOCK 128
+
+/* [op][type id]: the accumulate leaf of op in that type; NULL for subtract and divide, and
+ * for logical_and and logical_or of any type but bool. One table per compiled target, named
+ * ck__reduce_ops_<target>. */
+typedef ck_strided_fn ck__reduce_ops_table[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+
+/* 1 when (op, id) has an accumulate leaf, else 0. */
+int ck__acc_has_leaf(ck__arith_op op, ck_type_id id);
+/* Builds the accumulate leaf (a bare prefix with the strided function) at *offset from the
+ * table of the CPU target kernels use now; CK_ERR_INTERNAL for a pair without one. */
+int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
+/* Writes "accumulate add float64 [avx2]" and returns 1 when fn is such a leaf, else 0. */
+int ck__acc_leaf_describe(const void *fn, ck__strbuf *out);
+
+/* The bytes of the value a reduction of op in type id starts from: add 0, multiply 1,
+ * logical_and true, logical_or false, and for minimum and maximum (which have no identity)
+ * the type's largest and smallest value (+inf and -inf for floats, (inf, inf) and
+ * (-inf, -inf) for complex), which no element loses to. Returns 0 for other operations. */
+int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]);
+
+#endif

@@ -1,0 +1,460 @@
+"""tests/host/numpy_reduce_test.py: reductions (ck_reduce, ckernel/callable.h) and the
+elementwise minimum, maximum, logical_and, logical_or, called through ctypes on NumPy arrays
+in place (ck_array_wrap over each ndarray's own buffer); NumPy on the same buffers is the
+reference, and math.fsum the exact one for float sums.
+
+Checks:
+  1. sum, prod, min, max, all, any of every scalar type over every axis set (None, (), each
+     subset, in any order) of random 0- to 4-d views (C order, strided, reversed, transposed,
+     sizes 0 to 4), with and without keepdims: the result type is NumPy's dtype, the shape
+     is NumPy's, integers and bools are equal, min and max are equal (NaN where NumPy's is
+     NaN), float and complex sums and products agree within a bound of their rounding; the
+     destination is written inside its guard bytes only and the source is untouched; min and
+     max of zero elements are refused (CK_ERR_INVALID) exactly where NumPy raises;
+  2. explicit destinations (NumPy's out=, whose dtype the accumulator takes);
+  3. float64 sums against math.fsum: within the pairwise bound on random and adversarial
+     data, and on the whole at least as accurate as NumPy's;
+  4. minimum, maximum, logical_and, logical_or of every type bit for bit against NumPy
+     (ties of 0 and -0, NaN, inf), and the result type of every pair of scalars.
+
+usage: python3 numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
+"""
+import ctypes as C
+import itertools
+import math
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy_test as nt  # noqa: E402  (guarded buffers, Wrapped, load, Checker)
+
+warnings.simplefilter("ignore")
+np.seterr(all="ignore")
+
+SCALARS = nt.SCALARS
+CK_OK, CK_ERR_INVALID = 0, 2
+REDUCE_KEEPDIMS = 0x1
+REDUCTIONS = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "all": np.all,
+              "any": np.any}
+
+
+class ReduceSpec(C.Structure):  # include/ckernel/callable.h
+    _fields_ = [("callable", C.c_void_p), ("axes", C.POINTER(C.c_int)), ("naxes", C.c_int),
+                ("flags", C.c_uint)]
+
+
+def load(path):
+    lib = nt.load(path)
+    p, i, pp = C.c_void_p, C.c_int, C.POINTER(C.c_void_p)
+    sigs = {
+        "ck_reduction_lookup": (i, [C.c_char_p, pp]),
+        "ck_lookup": (i, [C.c_char_p, pp]),
+        "ck_callable_decref": (None, [p]),
+        "ck_reduce": (i, [C.POINTER(ReduceSpec), p, p, p]),
+        "ck_reduce_result_type": (i, [C.POINTER(ReduceSpec), p, p, pp]),
+        "ck_call": (i, [p, p, i, p, p]),
+        "ck_call_result_type": (i, [p, i, p, p, pp]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype = res
+        fn.argtypes = args
+    return lib
+
+
+class Reducer:
+    """A reduction spec over a callable looked up once."""
+
+    def __init__(self, lib, name):
+        self.lib = lib
+        self.c = C.c_void_p()
+        rc = lib.ck_reduction_lookup(name.encode(), C.byref(self.c))
+        assert rc == CK_OK, name
+
+    def spec(self, axes, flags):
+        s = ReduceSpec()
+        s.callable = self.c
+        if axes is None:
+            s.axes, s.naxes = None, 0
+        else:
+            self._axes = (C.c_int * max(1, len(axes)))(*axes)  # kept alive with the spec
+            s.axes, s.naxes = C.cast(self._axes, C.POINTER(C.c_int)), len(axes)
+        s.flags = flags
+        return s
+
+    def free(self):
+        self.lib.ck_callable_decref(self.c)
+
+
+def result_type_name(lib, spec, src_wrapped):
+    out = C.c_void_p()
+    if lib.ck_reduce_result_type(C.byref(spec), src_wrapped.t, None, C.byref(out)) != CK_OK:
+        return None
+    text = nt.formatted(lib, lib.ck_type_format, out)
+    lib.ck_type_decref(out)
+    return text
+
+
+# ---------------------------------------------------------------------------------------
+# Values
+
+def random_values(rng, dtype, n, op):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if op == "prod":
+            return rng.integers(max(info.min, -3), 4, n).astype(dt)
+        if op in ("all", "any"):
+            return (rng.integers(0, 3, n) * rng.integers(-50, 50, n)).astype(dt)
+        return rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+    if op == "prod":
+        re = rng.uniform(0.8, 1.25, n)  # long products stay finite, even in float16
+    elif op in ("all", "any"):
+        re = rng.integers(0, 3, n) * rng.uniform(-2, 2, n)
+    else:
+        re = rng.uniform(-4, 4, n)
+    if dt.kind == "c":
+        im = rng.uniform(-1, 1, n) if op != "prod" else rng.uniform(-0.2, 0.2, n)
+        v = (re + 1j * im).astype(dt)
+    else:
+        v = re.astype(dt)
+    if op in ("min", "max", "sum") and n > 0 and rng.random() < 0.2:
+        v[rng.integers(0, n)] = np.nan  # NaN propagates
+    if op in ("min", "max") and n > 1 and dt.kind == "f" and rng.random() < 0.3:
+        v[rng.integers(0, n)] = np.inf if rng.random() < 0.5 else -np.inf
+    return v
+
+
+def views(rng, dtype, op):
+    """(name, array) of 0- to 4-d views over fresh buffers."""
+    out = []
+    for nd in range(5):
+        for k in range(2 if nd else 1):
+            shape = tuple(int(rng.integers(0 if k else 1, 5)) for _ in range(nd))
+            n = int(np.prod(shape, dtype=np.int64))
+            base = random_values(rng, dtype, max(n, 1) * 4, op)
+            if nd == 0:
+                out.append(("0-d", base[:1].reshape(())))
+                continue
+            style = ["c", "strided", "reversed", "transposed"][(nd + k) % 4]
+            if style == "c":
+                a = base[:n].reshape(shape)
+            elif style == "strided":
+                a = base[:2 * n:2].reshape(shape) if n else base[:0].reshape(shape)
+            elif style == "reversed":
+                a = base[:n][::-1].reshape(shape)[..., ::-1] if n else base[:0].reshape(shape)
+            else:
+                a = base[:n].reshape(shape[::-1]).T
+            out.append(("%s-%s" % (style, "x".join(map(str, shape)) or "scalar"), a))
+    return out
+
+
+def axis_sets(nd):
+    sets = [None, ()]
+    for r in range(1, nd + 1):
+        for c in itertools.combinations(range(nd), r):
+            sets.append(c)
+    if nd >= 2:
+        sets.append((-1, 0))  # negative and out of order
+    return sets
+
+
+def unit_roundoff(dt):
+    """2^-p of a float type, or of a complex type's component."""
+    dt = np.dtype(dt)
+    return {2: 2.0 ** -11, 4: 2.0 ** -24, 8: 2.0 ** -53}[
+        dt.itemsize if dt.kind == "f" else dt.itemsize // 2]
+
+
+def sum_bound(a, axes, dt):
+    """A bound of the rounding error of both pairwise sums (ckernel's and NumPy's), per result
+    element: a few times (block length + tree depth) roundings of the sum of magnitudes."""
+    k = 8 + math.log2(a.size + 1) + 6
+    mag = np.sum(np.abs(a.astype(np.complex128 if np.dtype(dt).kind == "c" else np.float64)),
+                 axis=axes)
+    return k * unit_roundoff(dt) * (mag + 1e-300) * 4
+
+
+def compare(ck, name, op, a, axes, keepdims, got, want, dt):
+    what = lambda: "%s %s %s axes=%s keepdims=%s: got %r, NumPy %r" % (
+        op, name, a.dtype, axes, keepdims, got, want)
+    if got.shape != want.shape:
+        return ck.check(False, what)
+    kind = np.dtype(dt).kind
+    if kind in "biu" or op in ("min", "max", "all", "any"):
+        if kind in "fc":
+            same = (got == want) | (np.isnan(got) & np.isnan(want))
+            return ck.check(bool(np.all(same)), what)
+        return ck.check(bool(np.array_equal(got, want)), what)
+    if op == "prod":
+        g = got.astype(np.complex128 if kind == "c" else np.float64)
+        w = want.astype(np.complex128 if kind == "c" else np.float64)
+        tol = (a.size + 4) * unit_roundoff(dt) * 4 * np.abs(w) + 1e-300
+        ok = (np.abs(g - w) <= tol) | (np.isnan(g) & np.isnan(w))
+        return ck.check(bool(np.all(ok)), what)
+    bound = sum_bound(a, axes, dt)
+    if keepdims:
+        bound = np.reshape(bound, want.shape)
+    g = got.astype(np.complex128 if kind == "c" else np.float64)
+    w = want.astype(np.complex128 if kind == "c" else np.float64)
+    nan = np.isnan(w) if kind == "f" else (np.isnan(w.real) | np.isnan(w.imag))
+    gnan = np.isnan(g) if kind == "f" else (np.isnan(g.real) | np.isnan(g.imag))
+    ok = (np.abs(g - w) <= bound) | (nan & gnan)
+    return ck.check(bool(np.all(ok)), what)
+
+
+def run_reduction(lib, ck, reducer, op, name, a, axes, keepdims):
+    dt_expected = None
+    np_fn = REDUCTIONS[op]
+    refused = False
+    try:
+        want = np.asarray(np_fn(a, axis=axes, keepdims=keepdims))
+        dt_expected = want.dtype
+    except ValueError:
+        refused = True
+    src = nt.Wrapped(lib, a)
+    before = a.copy()
+    spec = reducer.spec(axes, REDUCE_KEEPDIMS if keepdims else 0)
+    rtype = result_type_name(lib, spec, src)
+    if not ck.check(rtype is not None, lambda: "%s %s %s axes=%s: no result type: %s" % (
+            op, name, a.dtype, axes, ck.error())):
+        src.free()
+        return
+    out_dtype = np.dtype(rtype.split(" * ")[-1])
+    if refused:
+        shape = np.sum(a.astype(np.int64) if a.dtype.kind != "c" else a.real.astype(np.int64),
+                       axis=axes, keepdims=keepdims).shape
+    else:
+        shape = want.shape
+        ck.check(out_dtype == dt_expected, lambda: "%s %s: result type %s, NumPy %s" % (
+            op, a.dtype, rtype, dt_expected))
+    buf, dst, mask = nt.guarded(shape, out_dtype, nt.c_strides(shape, out_dtype.itemsize))
+    d = nt.Wrapped(lib, dst)
+    rc = lib.ck_reduce(C.byref(spec), d.a, src.a, None)
+    if refused:
+        ck.check(rc == CK_ERR_INVALID and "has no identity" in ck.error(),
+                 lambda: "%s %s %s axes=%s: NumPy refuses, ckernel %s %s" % (
+                     op, name, a.dtype, axes, ck.status(rc), ck.error()))
+        ck.count("refused")
+    elif ck.check(rc == CK_OK, lambda: "%s %s %s axes=%s keepdims=%s: %s %s" % (
+            op, name, a.dtype, axes, keepdims, ck.status(rc), ck.error())):
+        compare(ck, name, op, a, axes, keepdims, dst.copy(), want, out_dtype)
+        ck.count(op)
+    ck.check(np.all(buf[~mask] == nt.GUARD), lambda: "%s %s: a guard byte was written" % (op, name))
+    ck.check(np.array_equal(before, a, equal_nan=a.dtype.kind in "fc"),
+             lambda: "%s %s: the source changed" % (op, name))
+    d.free()
+    src.free()
+
+
+def reductions(lib, ck):
+    rng = np.random.default_rng(2024)
+    for op in REDUCTIONS:
+        reducer = Reducer(lib, op)
+        for t in SCALARS:
+            for name, a in views(rng, t, op):
+                for axes in axis_sets(a.ndim):
+                    for keepdims in (False, True):
+                        run_reduction(lib, ck, reducer, op, name, a, axes, keepdims)
+        reducer.free()
+
+
+def explicit_destinations(lib, ck):
+    rng = np.random.default_rng(7)
+    cases = [("sum", "int32", "float64"), ("sum", "int8", "int8"), ("sum", "float32", "float64"),
+             ("max", "int8", "int64"), ("prod", "uint8", "uint16"), ("min", "float32", "float64")]
+    for op, src_t, dst_t in cases:
+        a = random_values(rng, src_t, 60, op).reshape(5, 12)
+        reducer = Reducer(lib, op)
+        for axes in ((0,), (1,), None):
+            want = REDUCTIONS[op](a, axis=axes, out=None, dtype=dst_t) if op in ("sum", "prod") \
+                else REDUCTIONS[op](a, axis=axes).astype(dst_t)
+            want = np.asarray(want)
+            buf, dst, mask = nt.guarded(want.shape, dst_t, nt.c_strides(want.shape,
+                                                                        np.dtype(dst_t).itemsize))
+            src, d = nt.Wrapped(lib, a), nt.Wrapped(lib, dst)
+            spec = reducer.spec(axes, 0)
+            ctx = nt.eval_ctx()
+            ctx.errmode = 0  # nocheck: NumPy's casting="unsafe" of the elements
+            rc = lib.ck_reduce(C.byref(spec), d.a, src.a, C.byref(ctx))
+            if ck.check(rc == CK_OK, lambda: "%s %s into %s: %s" % (op, src_t, dst_t, ck.error())):
+                compare(ck, "out", op, a, axes, False, dst.copy(), want, dst_t)
+            d.free()
+            src.free()
+        reducer.free()
+
+
+# ---------------------------------------------------------------------------------------
+# Float sums against math.fsum
+
+def ck_sum(lib, reducer, x):
+    out = np.zeros((), dtype=np.float64)
+    src, d = nt.Wrapped(lib, x), nt.Wrapped(lib, out)
+    spec = reducer.spec(None, 0)
+    rc = lib.ck_reduce(C.byref(spec), d.a, src.a, None)
+    d.free()
+    src.free()
+    return float(out) if rc == CK_OK else None
+
+
+def accuracy(lib, ck):
+    reducer = Reducer(lib, "sum")
+    rng = np.random.default_rng(11)
+    eps = 2.0 ** -53
+    ck_err = np_err = 0.0
+    worse = 0
+    cases = []
+    for trial in range(60):
+        n = int(rng.integers(1000, 200000))
+        kind = trial % 4
+        if kind == 0:
+            x = rng.standard_normal(n)
+        elif kind == 1:
+            x = rng.uniform(0, 1, n) * 2.0 ** rng.integers(-30, 30, n)
+        elif kind == 2:
+            x = np.sort(rng.uniform(0, 1, n))  # sorted: a running sum's error grows
+        else:
+            x = rng.standard_normal(n) * 1e8 + rng.uniform(-1, 1, n)
+        cases.append(("random-%d" % kind, x))
+    # adversarial: a large value with many small ones, cancelling pairs, a long run of
+    # equal values (the worst case of a running sum)
+    big = np.ones(1 << 20)
+    big[0] = 2.0 ** 53
+    cases.append(("large-then-small", big))
+    cases.append(("small-then-large", big[::-1].copy()))
+    cancel = np.empty(300000)
+    cancel[0::3] = 1e10 + np.arange(100000)
+    cancel[1::3] = 0.1
+    cancel[2::3] = -(1e10 + np.arange(100000))
+    cases.append(("cancelling", cancel))
+    cases.append(("tenths", np.full(1 << 21, 0.1)))
+    cases.append(("strided", rng.standard_normal(400000)[::3]))
+    for name, x in cases:
+        exact = math.fsum(x.tolist())
+        got = ck_sum(lib, reducer, x)
+        if not ck.check(got is not None, lambda: "sum of %s failed: %s" % (name, ck.error())):
+            continue
+        npv = float(np.sum(x))
+        e_ck, e_np = abs(got - exact), abs(npv - exact)
+        bound = (8 + math.log2(x.size / 128 + 1) + 5) * eps * float(np.sum(np.abs(x)))
+        ck.check(e_ck <= bound, lambda: "sum of %s (n=%d): error %g above the bound %g" % (
+            name, x.size, e_ck, bound))
+        ck_err += e_ck
+        np_err += e_np
+        worse += e_ck > e_np
+    ck.check(ck_err <= np_err, "float64 sums: total error %g against fsum, NumPy's %g" % (
+        ck_err, np_err))
+    print("float64 sums against math.fsum over %d arrays: total error %.3g (NumPy %.3g); "
+          "ckernel worse than NumPy on %d" % (len(cases), ck_err, np_err, worse))
+    reducer.free()
+
+
+# ---------------------------------------------------------------------------------------
+# The elementwise callables
+
+ELEMENTWISE = {"minimum": np.minimum, "maximum": np.maximum, "logical_and": np.logical_and,
+               "logical_or": np.logical_or}
+
+
+def special_values(rng, t, n):
+    dt = np.dtype(t)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        v = rng.integers(info.min, info.max, n, endpoint=True, dtype=dt)
+        v[::5] = 0
+        v[1::7] = info.min
+        v[2::11] = info.max
+        return v
+    pool = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 2.5, -2.5, 1e-30, 65504.0]
+    if dt.kind == "c":
+        re = rng.choice(pool, n)
+        im = rng.choice(pool, n)
+        return (re + 1j * im).astype(dt)
+    return rng.choice(pool, n).astype(dt)
+
+
+def elementwise(lib, ck):
+    rng = np.random.default_rng(5)
+    for op, fn in ELEMENTWISE.items():
+        c = C.c_void_p()
+        assert lib.ck_lookup(op.encode(), C.byref(c)) == CK_OK
+        for t in SCALARS:
+            a, b = special_values(rng, t, 257), special_values(rng, t, 257)
+            want = fn(a, b)
+            buf, dst, mask = nt.guarded(want.shape, want.dtype, (want.dtype.itemsize,))
+            wa, wb, wd = nt.Wrapped(lib, a), nt.Wrapped(lib, b), nt.Wrapped(lib, dst)
+            srcs = (C.c_void_p * 2)(wa.a, wb.a)
+            rc = lib.ck_call(c, wd.a, 2, srcs, None)
+            if ck.check(rc == CK_OK, lambda: "%s %s: %s" % (op, t, ck.error())):
+                got = dst.copy()
+                if want.dtype.kind in "fc":
+                    # bit for bit, but a NaN against a NaN (payloads are NumPy's business)
+                    wn = np.isnan(want) if want.dtype.kind == "f" else \
+                        np.isnan(want.real) | np.isnan(want.imag)
+                    gn = np.isnan(got) if want.dtype.kind == "f" else \
+                        np.isnan(got.real) | np.isnan(got.imag)
+                    same = (got.view(np.uint8).reshape(got.size, -1) ==
+                            want.view(np.uint8).reshape(want.size, -1)).all(axis=1)
+                    ok = (same & ~wn) | (wn & gn)
+                    bad = np.nonzero(~ok)[0]
+                    ck.check(bad.size == 0, lambda: "%s %s: element %d: %r op %r gave %r, "
+                             "NumPy %r" % (op, t, bad[0], a[bad[0]], b[bad[0]], got[bad[0]],
+                                           want[bad[0]]))
+                else:
+                    ck.check(np.array_equal(got, want), lambda: "%s %s: %r, NumPy %r" % (
+                        op, t, got, want))
+            ck.check(np.all(buf[~mask] == nt.GUARD), "%s %s: a guard byte" % (op, t))
+            for w in (wa, wb, wd):
+                w.free()
+        # the result type of every pair
+        for ta in SCALARS:
+            for tb in SCALARS:
+                want = fn(np.zeros(1, ta), np.zeros(1, tb)).dtype
+                ts = (C.c_void_p * 2)()
+                types = []
+                for k, tn in enumerate((ta, tb)):
+                    t = C.c_void_p()
+                    lib.ck_type_parse(tn.encode(), C.byref(t))
+                    types.append(t)
+                    ts[k] = t
+                out = C.c_void_p()
+                rc = lib.ck_call_result_type(c, 2, ts, None, C.byref(out))
+                got = nt.formatted(lib, lib.ck_type_format, out) if rc == CK_OK else None
+                if rc == CK_OK:
+                    lib.ck_type_decref(out)
+                ck.check(got == want.name, lambda: "%s(%s, %s): %s, NumPy %s" % (
+                    op, ta, tb, got, want.name))
+                for t in types:
+                    lib.ck_type_decref(t)
+        lib.ck_callable_decref(c)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO")
+        return 2
+    t0 = time.monotonic()
+    lib = load(sys.argv[1])
+    ck = nt.Checker(lib)
+    reductions(lib, ck)
+    explicit_destinations(lib, ck)
+    accuracy(lib, ck)
+    elementwise(lib, ck)
+    ck.check(ck.live() == 0, "%d ckernel blocks still live at the end" % ck.live())
+    print("reductions run: %s" % ", ".join("%s %d" % kv for kv in sorted(ck.counts.items())))
+    print("ckernel %s, numpy %s; %.1f s" % (lib.ck_version_string().decode(), np.__version__,
+                                           time.monotonic() - t0))
+    print("%d passed, %d failed" % (ck.passed, ck.failed))
+    return 0 if ck.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
