@@ -21,7 +21,8 @@ static const char explain_help[] =
     "example:\n"
     "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n\n"
     "The kernel of a call: ckernel explain --call NAME [--out DST] --in SRC [--in SRC ...]\n"
-    "(see ckernel explain --call x --help).\n";
+    "(see ckernel explain --call x --help); of a reduction: ckernel explain --reduce NAME\n"
+    "[--axis A[,B...]] --in SRC (see ckernel explain --reduce x --help).\n";
 
 int cli_parse_type(const char *text, ck_type **out) {
     int rc = ck_type_parse(text, out);
@@ -32,6 +33,9 @@ int cmd_explain(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--call") == 0 || strncmp(argv[i], "--call=", 7) == 0) {
             return cmd_explain_call(argc, argv);
+        }
+        if (strcmp(argv[i], "--reduce") == 0 || strncmp(argv[i], "--reduce=", 9) == 0) {
+            return cmd_explain_reduce(argc, argv);
         }
     }
     cli_common c = {CK_EVAL_CTX_INIT, CK_CPU_BASELINE, 0};

@@ -1,0 +1,142 @@
+// tests/cli/cli_reduce_test.cpp: `ckernel reduce` and `ckernel explain --reduce`: results
+// worked out by hand, the tree written out, exit statuses 0/1/2 and their messages.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ckt_process.hpp"
+
+namespace {
+
+using ckt::Result;
+
+// `ckernel ARGS` with the CPU target pinned to baseline (the tree does not depend on the
+// machine).
+Result ckernel(const std::string &args) {
+    return ckt::run_shell(std::string("CKERNEL_CPU_TARGET=baseline ") + CK_CLI_PATH + " " + args);
+}
+
+// The output with the builder's heap capacity (the allocator's size class) as "?".
+std::string without_capacity(std::string out) {
+    const size_t at = out.rfind("builder on the heap (capacity ");
+    if (at != std::string::npos) {
+        const size_t from = at + 30, to = out.find(')', from);
+        out.replace(from, to - from, "?");
+    }
+    return out;
+}
+
+TEST(CliReduce, ResultsOverAxes) {
+    struct Case {
+        const char *args, *out;
+    } cases[] = {
+        {"reduce sum --axis 1 --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "[6, 15]\n"},
+        {"reduce sum --axis=0 --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "[5, 7, 9]\n"},
+        {"reduce sum --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "21\n"},
+        {"reduce sum --axis -1,0 --keepdims --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'",
+         "[[21]]\n"},
+        {"reduce sum --axis '' --in '2 * int8' '[1, 2]'", "[1, 2]\n"},
+        {"reduce prod --axis 1 --in '2 * 2 * float64' '[[1.5, 2], [-1, 0.25]]'", "[3, -0.25]\n"},
+        {"reduce max --in '4 * int16' '[-7, 3, 12, 0]'", "12\n"},
+        {"reduce min --in '3 * float32' '[2.5, nan, 1]'", "nan\n"},
+        {"reduce all --axis 1 --in '2 * 2 * int32' '[[1, 2], [3, 0]]'", "[true, false]\n"},
+        {"reduce any --in '0 * float64' '[]'", "false\n"},
+        {"reduce sum --out int8 --in '2 * int8' '[100, 100]'", "-56\n"},
+        {"reduce add --in '3 * uint8' '[200, 200, 200]'", "600\n"},
+        {"reduce maximum --axis 0 --in '2 * 2 * bool' '[[false, true], [false, false]]'",
+         "[false, true]\n"},
+    };
+    for (const Case &c : cases) {
+        const Result r = ckernel(c.args);
+        EXPECT_EQ(r.status, 0) << c.args << "\n" << r.out;
+        EXPECT_EQ(r.out, c.out) << c.args;
+    }
+}
+
+TEST(CliReduce, Errors) {
+    Result r = ckernel("reduce min --in '0 * float64' '[]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: minimum: no elements to reduce (dimension "
+                     "0 has size 0), and minimum has no identity\n");
+    r = ckernel("reduce sum --axis 2 --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: reduce: axis 2 is out of range for a "
+                     "source of 1 dimension\n");
+    r = ckernel("reduce subtract --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: subtract has no identity, which a reduction "
+                     "starts from (set one with ck_callable_set_identity)\n");
+    r = ckernel("reduce nosuch --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: no callable named 'nosuch' (ckernel "
+                     "callables lists them)\n");
+    r = ckernel("reduce sum --axis 1,x --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: --axis takes axis numbers separated by commas (not "
+                     "'1,x')\nTry 'ckernel reduce --help'.\n");
+    r = ckernel("reduce sum --axis 1, --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 2);
+    r = ckernel("reduce sum --in '2 * int32' '[1, 2]' --in int32 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: a reduction takes one --in\nTry 'ckernel reduce "
+                     "--help'.\n");
+    r = ckernel("reduce --in int32 1");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: missing NAME\nTry 'ckernel reduce --help'.\n");
+    r = ckernel("reduce sum");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: missing --in SRC LITERAL\nTry 'ckernel reduce "
+                     "--help'.\n");
+    r = ckernel("reduce sum --in '2 * int32'");
+    EXPECT_EQ(r.status, 2);
+    r = ckernel("reduce --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("usage: ckernel reduce ", 0), 0u) << r.out;
+}
+
+TEST(CliReduce, ExplainPrintsTheTree) {
+    Result r = ckernel("explain --reduce sum --axis 0 --in '2 * 3 * int8'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(without_capacity(r.out),
+              "reduce sum (add) -> 3 * int64\n"
+              "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=3 init, fold\n"
+              "  strided_dim @48 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=0 "
+              "(broadcast)\n"
+              "    reduce_fill @88 +40  reduce_fill_strided  int64 0\n"
+              "  strided_dim @128 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=1\n"
+              "    call_args @168 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
+              "      leaf @304 +16  accumulate add int64 [baseline]\n"
+              "      leaf @320 +16  cast int8 -> int64 (fractional) strided [baseline]\n"
+              "total: 336 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+    r = ckernel("explain --reduce max --in '10 * float64'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out,
+              "reduce max (maximum) -> float64\n"
+              "reduce_dim @0 +48  reduce_dim_single  size=10 src_stride=8 init, fold\n"
+              "  reduce_fill @48 +40  reduce_fill_strided  float64 -inf\n"
+              "  leaf @88 +16  accumulate maximum float64 [baseline]\n"
+              "total: 104 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+    r = ckernel("explain --reduce all --axis -1 --keepdims --out '2 * 1 * bool' --in '2 * 3 * "
+                "float32'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.rfind("reduce all (logical_and) -> 2 * 1 * bool\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("cast float32 -> bool (nocheck)"), std::string::npos) << r.out;
+    r = ckernel("explain --reduce sum --in '2 * int32' 1");
+    EXPECT_EQ(r.status, 2);
+    r = ckernel("explain --reduce");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: --reduce needs a name\nTry 'ckernel explain --help'.\n");
+}
+
+TEST(CliReduce, CallablesListsTheNewBuiltIns) {
+    const Result r = ckernel("callables");
+    EXPECT_EQ(r.status, 0);
+    for (const char *s : {"\nminimum\n  (bool, bool) -> bool\n", "\nmaximum\n",
+                          "\nlogical_and\n  (bool, bool) -> bool\n  (complex128, complex128) -> bool\n",
+                          "\nlogical_or\n"}) {
+        EXPECT_NE(r.out.find(s), std::string::npos) << s;
+    }
+}
+
+}  // namespace
