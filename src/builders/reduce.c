@@ -2,14 +2,19 @@
  * destination's beside them (a reduced dimension has none there, or a fixed one of size 1
  * with keepdims), merges runs of fixed dimensions that are contiguous alike, and nests:
  *
- *   kept dimensions above the first reduced one    strided_dim (as in an assignment)
- *   the first reduced dimension                    reduce_dim, with two children:
+ *   kept dimensions above the first reduced one    strided_dim or var_dim (as in an
+ *                                                  assignment)
+ *   the first reduced dimension (fixed, or var)    reduce_dim, with two children:
  *     init: the kept dimensions below it (source stride 0; the reduced ones skipped) over
- *           reduce_fill, which writes each accumulator's start value;
- *     fold: every dimension below it, a reduced one with destination stride 0, over the
- *           accumulate leaf (behind call_args when the source's elements are cast to the
- *           accumulator's type or may be misaligned): dst = f(dst, src), which folds a run
- *           when the destination stride is 0 and works in place elementwise otherwise.
+ *           reduce_fill, which writes each accumulator's start value; a kept var dimension
+ *           ends it with reduce_var_reset (an empty row, grown by the fold);
+ *     fold: every dimension below it, a reduced fixed one with destination stride 0, a
+ *           reduced var one as a reduce_dim without init, a kept var one as reduce_var_grow
+ *           (rows left-aligned: the destination row grows to the longest source row, its new
+ *           elements started by an init child of the levels below), over the accumulate leaf
+ *           (behind call_args when the source's elements are cast to the accumulator's type
+ *           or may be misaligned): dst = f(dst, src), which folds a run when the destination
+ *           stride is 0 and works in place elementwise otherwise.
  *
  * So the accumulators are the destination itself: a reduction over the outer axis of a
  * C-order matrix adds whole rows into the result row, and one over the inner axis folds
@@ -32,6 +37,7 @@ typedef struct ck__rlevel {
     intptr_t sstride, soffset;
     ck__dim_side dkind;      /* CK__DIM_FIXED, CK__DIM_VAR, or CK__DIM_ABSENT (reduced) */
     intptr_t dsize, dstride;
+    ck__var_row_spec drow;   /* var: where its rows are allocated (blockref borrowed) */
     int dim;                 /* the source dimension's number */
 } ck__rlevel;
 
@@ -137,7 +143,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                           uintptr_t *sbits) {
     const ck_type *dt = dst_tp, *st = src_tp;
     const int keepdims = (p->rflags & CK_REDUCE_KEEPDIMS) != 0;
-    int d = 0;
+    int d = 0, below_reduced = 0;
     *dbits = 0;
     *sbits = 0;
     for (; st->id == CK_TYPE_FIXED_DIM || st->id == CK_TYPE_VAR_DIM || st->id == CK_TYPE_POINTER;
@@ -158,38 +164,73 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
             l->sstride = m->stride;
             sam += sizeof(ck_fixed_dim_arrmeta);
         } else {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                               "reductions over var dimensions are not built yet");
+            const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)sam;
+            l->skind = CK__DIM_VAR;
+            l->sstride = m->stride;
+            l->soffset = m->offset;
+            *sbits |= (uintptr_t)m->offset;
+            sam += sizeof(ck_var_dim_arrmeta);
         }
         *sbits |= (uintptr_t)l->sstride;
         st = st->element;
         if (l->reduced && !keepdims) {
             l->dkind = CK__DIM_ABSENT;
+            below_reduced = 1;
             continue;
         }
         if (dt->id != CK_TYPE_FIXED_DIM && dt->id != CK_TYPE_VAR_DIM) {
             return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
                                "the destination has fewer dimensions than the result");
         }
-        if (dt->id == CK_TYPE_VAR_DIM) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                               "reductions into var dimensions are not built yet");
+        if (l->reduced || dt->id == CK_TYPE_FIXED_DIM) {
+            if (dt->id != CK_TYPE_FIXED_DIM) {
+                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                                   "a reduced dimension kept has size 1, fixed, in the "
+                                   "destination");
+            }
+            CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+            const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+            const intptr_t want = l->reduced ? 1 : l->size;
+            if (m->dim_size != want && (l->reduced || l->skind == CK__DIM_FIXED)) {
+                char why[160];
+                snprintf(why, sizeof why,
+                         "dimension %d has size %td in the destination and %td in the result%s",
+                         d, m->dim_size, want, l->reduced ? " (a reduced dimension kept)" : "");
+                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
+            }
+            l->dkind = l->reduced ? CK__DIM_ABSENT : CK__DIM_FIXED; /* a kept 1 never moves */
+            l->dsize = m->dim_size;
+            l->dstride = l->reduced ? 0 : m->stride;
+            dam += sizeof(ck_fixed_dim_arrmeta);
+        } else {
+            const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)dam;
+            l->dkind = CK__DIM_VAR;
+            l->dstride = m->stride;
+            l->drow.blockref = m->blockref;
+            l->drow.offset = m->offset;
+            l->drow.stride = m->stride;
+            *dbits |= (uintptr_t)m->offset;
+            dam += sizeof(ck_var_dim_arrmeta);
+            /* A row allocated here must hold what the element's arrmeta reaches. */
+            intptr_t lo, hi;
+            ck__arrmeta_extent(dt->element, dam, &lo, &hi);
+            l->drow.elem_before = lo < 0;
+            l->drow.elem_size = hi > 0 ? (size_t)hi : 0;
+            l->drow.elem_align = dt->element->data_alignment;
         }
-        CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
-        const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-        const intptr_t want = l->reduced ? 1 : l->size;
-        if (m->dim_size != want) {
-            char why[160];
+        /* Below a reduced dimension the destination's rows are the fold's: a kept dimension
+         * is fixed on both sides, or var on both (rows left-aligned). */
+        if (below_reduced && !l->reduced && (l->skind == CK__DIM_VAR) != (l->dkind == CK__DIM_VAR)) {
+            char why[200];
             snprintf(why, sizeof why,
-                     "dimension %d has size %td in the destination and %td in the result%s", d,
-                     m->dim_size, want, l->reduced ? " (a reduced dimension kept)" : "");
+                     "dimension %d, below a reduced one, is %s in the source and %s in the "
+                     "destination; it must be fixed in both or var in both",
+                     d, l->skind == CK__DIM_VAR ? "var" : "fixed",
+                     l->dkind == CK__DIM_VAR ? "var" : "fixed");
             return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
         }
-        l->dkind = l->reduced ? CK__DIM_ABSENT : CK__DIM_FIXED; /* a kept 1 is never moved */
-        l->dsize = m->dim_size;
-        l->dstride = l->reduced ? 0 : m->stride;
+        below_reduced |= l->reduced;
         *dbits |= (uintptr_t)l->dstride;
-        dam += sizeof(ck_fixed_dim_arrmeta);
         dt = dt->element;
     }
     if (!ck__id_is_scalar(dt->id) && dt->id != CK_TYPE_OPTION) {
@@ -213,6 +254,12 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
 /* Merges neighbouring fixed levels of the same kind (both reduced, or both kept) that are
  * contiguous across in the source and, when kept, in the destination. */
 static int coalesce(ck__rlevel *lv, int n) {
+    /* Not with a var level anywhere: its errors name rows by every enclosing index. */
+    for (int i = 0; i < n; i++) {
+        if (lv[i].skind == CK__DIM_VAR || lv[i].dkind == CK__DIM_VAR) {
+            return n;
+        }
+    }
     for (int i = n - 2; i >= 0; i--) {
         ck__rlevel *o = &lv[i];
         const ck__rlevel *in = &lv[i + 1];
@@ -240,7 +287,8 @@ static int coalesce(ck__rlevel *lv, int n) {
     return n;
 }
 
-/* The init child: the kept levels below the first reduced one over reduce_fill. */
+/* The init child: the kept levels below the first reduced one over reduce_fill; a kept var
+ * level ends it with empty rows (its elements start when the fold grows them). */
 static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                       const ck__rlevel *lv, int from, int n) {
     static const intptr_t zero = 0;
@@ -248,10 +296,32 @@ static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
         if (lv[i].reduced) {
             continue;
         }
+        if (lv[i].dkind == CK__DIM_VAR) {
+            return ck__make_reduce_var_reset(ckb, offset, &lv[i].drow, lv[i].dim,
+                                             CK_REQUEST_STRIDED);
+        }
         CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1, &zero,
                                                 CK_REQUEST_STRIDED));
     }
     return ck__make_reduce_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED);
+}
+
+/* A kernel with an init and a fold child (reduce_dim, reduce_var_grow) at `at`: builds both
+ * for the levels from `from` on, each recorded once its prefix is reserved. */
+static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                      const ck__rlevel *lv, int from, int n, const ck_type *st,
+                      uintptr_t sbits);
+
+static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                          const ck__rlevel *lv, int from, int n, const ck_type *st,
+                          uintptr_t sbits, size_t at,
+                          int (*set_child)(ck_builder *, size_t, int, size_t)) {
+    CK_RETURN_IF_ERROR(set_child(ckb, at, 1, *offset));
+    CK_RETURN_IF_ERROR(build_init(ckb, offset, p, lv, from, n));
+    *offset = CK_ALIGN_OFFSET(*offset);
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK_RETURN_IF_ERROR(set_child(ckb, at, 0, *offset));
+    return build_fold(ckb, offset, p, lv, from, n, st, sbits);
 }
 
 /* The fold child: every level below the first reduced one over the accumulate leaf, whose
@@ -261,9 +331,31 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                       const ck__rlevel *lv, int from, int n, const ck_type *st,
                       uintptr_t sbits) {
     for (int i = from; i < n; i++) {
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size,
-                                                lv[i].reduced ? 0 : lv[i].dstride, 1,
-                                                &lv[i].sstride, CK_REQUEST_STRIDED));
+        const ck__rlevel *l = &lv[i];
+        if (l->skind == CK__DIM_FIXED) {
+            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, l->size,
+                                                    l->reduced ? 0 : l->dstride, 1, &l->sstride,
+                                                    CK_REQUEST_STRIDED));
+            continue;
+        }
+        size_t at = 0;
+        if (l->reduced) {
+            ck__reduce_dim_spec spec;
+            memset(&spec, 0, sizeof spec);
+            spec.kind = CK__DIM_VAR;
+            spec.offset = l->soffset;
+            spec.src_stride = l->sstride;
+            spec.check_empty = p->check_empty;
+            spec.op = p->op < 0 ? 0 : p->op;
+            spec.dim = l->dim;
+            CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
+            CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 0, *offset));
+            continue;
+        }
+        CK_RETURN_IF_ERROR(ck__make_reduce_var_grow(ckb, offset, &l->drow, l->soffset, l->sstride,
+                                                    l->dim, CK_REQUEST_STRIDED, &at));
+        return build_children(ckb, offset, p, lv, i + 1, n, st, sbits, at,
+                              ck__reduce_var_grow_set_child);
     }
     const ck_type *at = ck_type_scalar(p->acc_id);
     const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
@@ -280,6 +372,29 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
     const ck_errmode mode = at->id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
     return ck__make_assign_leaf(ckb, offset, at, st, mode, CK_REQUEST_STRIDED,
                                 p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
+}
+
+/* A kept level above the reduced ones where either side is var: var_dim, as in an
+ * assignment (a source row of size 1 broadcasts; an unallocated destination row gets the
+ * source's size). */
+static int make_kept_var(ck_builder *ckb, size_t *offset, const ck__rlevel *l, ck_request req) {
+    ck__var_dim_params v;
+    memset(&v, 0, sizeof v);
+    v.nsrc = 1;
+    v.src[0].kind = l->skind;
+    v.src[0].size = l->size;
+    v.src[0].stride = l->sstride;
+    v.src[0].offset = l->soffset;
+    v.dst_kind = l->dkind;
+    v.dst_size = l->dsize;
+    v.dst_stride = l->dstride;
+    v.dst_offset = l->drow.offset;
+    v.dst_blockref = l->drow.blockref;
+    v.dst_elem_size = l->drow.elem_size;
+    v.dst_elem_align = l->drow.elem_align;
+    v.dst_elem_before = l->drow.elem_before;
+    v.dim = l->dim;
+    return ck__make_var_dim(ckb, offset, &v, req);
 }
 
 int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
@@ -322,24 +437,24 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                             p->name);
     }
     for (int i = 0; i < r; i++) {
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
-                                                &lv[i].sstride, req));
+        if (lv[i].skind == CK__DIM_FIXED && lv[i].dkind == CK__DIM_FIXED) {
+            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                    &lv[i].sstride, req));
+        } else {
+            CK_RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
+        }
         req = CK_REQUEST_STRIDED;
     }
     ck__reduce_dim_spec spec;
     memset(&spec, 0, sizeof spec);
-    spec.kind = CK__DIM_FIXED;
+    spec.kind = lv[r].skind;
     spec.size = lv[r].size;
+    spec.offset = lv[r].soffset;
     spec.src_stride = lv[r].sstride;
-    spec.check_empty = 0; /* a fixed dimension: checked above */
+    spec.check_empty = p->check_empty && lv[r].skind == CK__DIM_VAR; /* fixed: checked above */
     spec.op = p->op < 0 ? 0 : p->op;
     spec.dim = lv[r].dim;
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
-    CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 1, *offset));
-    CK_RETURN_IF_ERROR(build_init(ckb, offset, p, lv, r + 1, n));
-    *offset = CK_ALIGN_OFFSET(*offset);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 0, *offset));
-    return build_fold(ckb, offset, p, lv, r + 1, n, st, sbits);
+    return build_children(ckb, offset, p, lv, r + 1, n, st, sbits, at, ck__reduce_dim_set_child);
 }

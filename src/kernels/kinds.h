@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ckernel/arrmeta.h"
 #include "ckernel/builder.h"
 #include "ckernel/eval.h"
 #include "ckernel/kernel.h"
@@ -81,6 +82,8 @@ extern const ck__kind ck__assign_na_kind;
 extern const ck__kind ck__reduce_dim_kind;
 extern const ck__kind ck__reduce_fill_kind;
 extern const ck__kind ck__reduce_fold_kind;
+extern const ck__kind ck__reduce_var_reset_kind;
+extern const ck__kind ck__reduce_var_grow_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -137,6 +140,18 @@ typedef struct ck__var_dim_params {
 } ck__var_dim_params;
 int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *p,
                      ck_request req);
+/* Where a destination var row is allocated (var_dim.c; reductions' var kernels too): the
+ * arena block, the arrmeta's offset (must be 0) and stride, and what an element needs
+ * (ck__var_dim_params' dst_elem_*). */
+typedef struct ck__var_row_spec {
+    ck_memblock *blockref;
+    intptr_t offset, stride;
+    size_t elem_size, elem_align;
+    int elem_before;
+} ck__var_row_spec;
+/* Allocates a row of n elements into *dv, or says why it cannot (a located error of "var
+ * dimension <dim>"). */
+int ck__var_row_allocate(const ck__var_row_spec *r, int dim, intptr_t n, ck_var_data *dv);
 
 /* pointer[T] -> U (reads through the pointer stored in source `which` of nsrc) or
  * T -> pointer[U] (writes through the destination's). Child: single request; except with
@@ -222,6 +237,17 @@ int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
 /* dst = f(dst, src) over a binary leaf f, built by the caller at *offset afterwards (strided
  * request, two arguments). */
 int ck__make_reduce_fold(ck_builder *ckb, size_t *offset, ck_request req);
+/* A kept var dimension below the reduced one, in the init child: each destination row
+ * becomes an allocated empty row (a leaf: what lies below starts when the row grows). */
+int ck__make_reduce_var_reset(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
+                              int dim, ck_request req);
+/* The same dimension in the fold child: source rows fold into the destination row
+ * left-aligned, which grows to the longest. Children as reduce_dim's (both present): the
+ * init child (started over new elements), then the fold child; *at is the kernel's offset. */
+int ck__make_reduce_var_grow(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
+                             intptr_t src_offset, intptr_t src_stride, int dim, ck_request req,
+                             size_t *at);
+int ck__reduce_var_grow_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset);
 
 /* The single and strided functions of that leaf (the JIT's slow path for elements it is not
  * sure of, and its inner runs for types it does not convert itself). */

@@ -253,3 +253,182 @@ static void reduce_fold_describe(const ck_prefix *self, ck__strbuf *out, size_t 
 
 const ck__kind ck__reduce_fold_kind = {"reduce_fold", reduce_fold_single, reduce_fold_strided,
                                        reduce_fold_describe};
+
+/* ---- reduce_var_reset: a kept var dimension in an init child (below the reduced one): the
+ * destination's row becomes an allocated empty row, which reduce_var_grow lengthens ---- */
+typedef struct ck__reduce_var_reset {
+    ck_prefix base;
+    ck__var_row_spec row; /* row.blockref: a counted reference */
+    intptr_t dim;
+} ck__reduce_var_reset;
+
+static void reduce_var_reset_destroy(ck_prefix *self) {
+    ck_memblock_decref(((ck__reduce_var_reset *)self)->row.blockref);
+}
+
+static CK__KERNEL_ALIGN int reduce_var_reset_strided(ck_prefix *self, char *dst,
+                                                     intptr_t dst_stride, char *const *src,
+                                                     const intptr_t *src_stride, size_t count) {
+    (void)src, (void)src_stride;
+    const ck__reduce_var_reset *k = (const ck__reduce_var_reset *)self;
+    for (size_t i = 0; i < count; i++, dst += dst_stride) {
+        ck_var_data v = {NULL, 0};
+        CK_RETURN_IF_ERROR_AT(i, ck__var_row_allocate(&k->row, (int)k->dim, 0, &v));
+        memcpy(dst, &v, sizeof v); /* the slot may be misaligned (a host's odd strides) */
+    }
+    return CK_OK;
+}
+
+static CK__KERNEL_ALIGN int reduce_var_reset_single(ck_prefix *self, char *dst,
+                                                    char *const *src) {
+    static const intptr_t zero = 0;
+    return reduce_var_reset_strided(self, dst, 0, src, &zero, 1);
+}
+
+int ck__make_reduce_var_reset(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
+                              int dim, ck_request req) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_var_reset)));
+    ck__reduce_var_reset *k = (ck__reduce_var_reset *)ck_builder_at(ckb, *offset);
+    k->base.destructor = reduce_var_reset_destroy;
+    ck_prefix_set_function(&k->base, req, reduce_var_reset_single, reduce_var_reset_strided);
+    k->row = *row;
+    ck_memblock_incref(row->blockref);
+    k->dim = dim;
+    *offset += sizeof(ck__reduce_var_reset);
+    return CK_OK;
+}
+
+static void reduce_var_reset_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                      ck__children *children) {
+    (void)children;
+    const ck__reduce_var_reset *k = (const ck__reduce_var_reset *)self;
+    ck__strbuf_printf(out, "dst=var(stride=%td offset=%td) empty rows", k->row.stride,
+                      k->row.offset);
+    *size = sizeof(ck__reduce_var_reset);
+}
+
+const ck__kind ck__reduce_var_reset_kind = {"reduce_var_reset", reduce_var_reset_single,
+                                            reduce_var_reset_strided, reduce_var_reset_describe};
+
+/* ---- reduce_var_grow: a kept var dimension below a reduced one, in a fold. Rows are
+ * left-aligned: the destination's row is as long as the longest source row folded into it,
+ * so a longer row than it has so far lengthens it (a new row from the arena, the old
+ * elements copied, the new ones started by the init child), and every source row then folds
+ * into its first elements ---- */
+typedef struct ck__reduce_var_grow {
+    ck_prefix base;
+    ck__var_row_spec row; /* the destination's; row.blockref: a counted reference */
+    intptr_t src_offset, src_stride;
+    uint32_t init_child, fold_child;
+    intptr_t dim;
+} ck__reduce_var_grow;
+
+#define CK__REDUCE_VAR_GROW_CHILD CK_ALIGN_OFFSET(sizeof(ck__reduce_var_grow))
+
+static void reduce_var_grow_destroy(ck_prefix *self) {
+    const ck__reduce_var_grow *k = (const ck__reduce_var_grow *)self;
+    ck_memblock_decref(k->row.blockref);
+    if (k->init_child != 0) {
+        ck_prefix_destroy(ck_child(self, k->init_child));
+    }
+    if (k->fold_child != 0) {
+        ck_prefix_destroy(ck_child(self, k->fold_child));
+    }
+}
+
+static int reduce_var_grow_one(ck_prefix *self, char *dst, char *src) {
+    const ck__reduce_var_grow *k = (const ck__reduce_var_grow *)self;
+    ck_var_data sv, dv; /* copies: the slots may be misaligned */
+    memcpy(&sv, src, sizeof sv);
+    memcpy(&dv, dst, sizeof dv);
+    if (sv.begin == NULL) {
+        return ck__set_located_error(CK_ERR_UNINITIALIZED, "var dimension", (int)k->dim,
+                                     "the source is not allocated (begin is NULL)");
+    }
+    if (sv.size > (size_t)INTPTR_MAX || dv.size > (size_t)INTPTR_MAX) {
+        return ck__set_located_error(CK_ERR_INVALID, "var dimension", (int)k->dim,
+                                     "a row claims %zu elements",
+                                     sv.size > dv.size ? sv.size : dv.size);
+    }
+    const intptr_t ns = (intptr_t)sv.size, nd = dv.begin == NULL ? 0 : (intptr_t)dv.size;
+    char *first = sv.begin + k->src_offset;
+    if (ns > nd) {
+        ck_var_data nv = {NULL, 0};
+        CK_RETURN_IF_ERROR(ck__var_row_allocate(&k->row, (int)k->dim, ns, &nv));
+        if (nd > 0) {
+            memcpy(nv.begin, dv.begin + k->row.offset,
+                   (size_t)(nd - 1) * (size_t)k->row.stride + k->row.elem_size);
+        }
+        static const intptr_t zero = 0;
+        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->init_child),
+                                           nv.begin + nd * k->row.stride, k->row.stride, &first,
+                                           &zero, (size_t)(ns - nd)));
+        dv = nv;
+        memcpy(dst, &dv, sizeof dv);
+    }
+    return ck_call_strided(ck_child(self, k->fold_child), dv.begin + k->row.offset,
+                           k->row.stride, &first, &k->src_stride, (size_t)ns);
+}
+
+static CK__KERNEL_ALIGN int reduce_var_grow_strided(ck_prefix *self, char *dst,
+                                                    intptr_t dst_stride, char *const *src,
+                                                    const intptr_t *src_stride, size_t count) {
+    char *s = src[0];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
+        CK_RETURN_IF_ERROR_AT(i, reduce_var_grow_one(self, dst, s));
+    }
+    return CK_OK;
+}
+
+static CK__KERNEL_ALIGN int reduce_var_grow_single(ck_prefix *self, char *dst,
+                                                   char *const *src) {
+    return reduce_var_grow_one(self, dst, src[0]);
+}
+
+int ck__make_reduce_var_grow(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
+                             intptr_t src_offset, intptr_t src_stride, int dim, ck_request req,
+                             size_t *at) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_VAR_GROW_CHILD));
+    ck__reduce_var_grow *k = (ck__reduce_var_grow *)ck_builder_at(ckb, *offset);
+    k->base.destructor = reduce_var_grow_destroy;
+    ck_prefix_set_function(&k->base, req, reduce_var_grow_single, reduce_var_grow_strided);
+    k->row = *row;
+    ck_memblock_incref(row->blockref);
+    k->src_offset = src_offset;
+    k->src_stride = src_stride;
+    k->dim = dim;
+    *at = *offset;
+    *offset += CK__REDUCE_VAR_GROW_CHILD;
+    return CK_OK;
+}
+
+int ck__reduce_var_grow_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset) {
+    if (child_offset <= at || child_offset - at > UINT32_MAX) {
+        return ck_set_error(CK_ERR_INTERNAL, "reduce_var_grow: child at %zu", child_offset);
+    }
+    ck__reduce_var_grow *k = (ck__reduce_var_grow *)ck_builder_at(ckb, at);
+    if (init) {
+        k->init_child = (uint32_t)(child_offset - at);
+    } else {
+        k->fold_child = (uint32_t)(child_offset - at);
+    }
+    return CK_OK;
+}
+
+static void reduce_var_grow_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                     ck__children *children) {
+    const ck__reduce_var_grow *k = (const ck__reduce_var_grow *)self;
+    ck__strbuf_printf(out, "dst=var(stride=%td offset=%td) src=var(stride=%td offset=%td) "
+                           "rows left-aligned: init, fold",
+                      k->row.stride, k->row.offset, k->src_stride, k->src_offset);
+    *size = sizeof(ck__reduce_var_grow);
+    if (k->init_child != 0) {
+        ck__children_add(children, k->init_child);
+    }
+    if (k->fold_child != 0) {
+        ck__children_add(children, k->fold_child);
+    }
+}
+
+const ck__kind ck__reduce_var_grow_kind = {"reduce_var_grow", reduce_var_grow_single,
+                                           reduce_var_grow_strided, reduce_var_grow_describe};

@@ -53,41 +53,47 @@ static void var_dim_destroy(ck_prefix *self) {
 
 #define CK__VAR_WHAT "var dimension"
 
-/* Allocates n destination elements; reports why it cannot. */
-static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
-    if (k->dst_extent != 0) {
-        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+int ck__var_row_allocate(const ck__var_row_spec *r, int dim, intptr_t n, ck_var_data *dv) {
+    if (r->offset != 0) {
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, dim,
                                      "the destination is unallocated but its arrmeta has offset "
                                      "%td; only offset 0 can be allocated",
-                                     k->dst_extent);
+                                     r->offset);
     }
-    if (k->dst_blockref == NULL || ck_memblock_get_kind(k->dst_blockref) != CK_MEMBLOCK_ARENA) {
-        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+    if (r->blockref == NULL || ck_memblock_get_kind(r->blockref) != CK_MEMBLOCK_ARENA) {
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, dim,
                                      "the destination is unallocated and its arrmeta has no "
                                      "arena memory block to allocate from");
     }
-    if (k->dst_elem_before) {
-        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+    if (r->elem_before) {
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, dim,
                                      "cannot allocate an unallocated destination whose element "
                                      "arrmeta reaches before the element's start");
     }
-    if (k->dst_stride < 0 || (n > 1 && (size_t)k->dst_stride < k->dst_elem_size)) {
-        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, k->dim,
+    if (r->stride < 0 || (n > 1 && (size_t)r->stride < r->elem_size)) {
+        return ck__set_located_error(CK_ERR_INVALID, CK__VAR_WHAT, dim,
                                      "cannot allocate an unallocated destination with stride %td "
                                      "for elements of %zu bytes",
-                                     k->dst_stride, (size_t)k->dst_elem_size);
+                                     r->stride, r->elem_size);
     }
     size_t bytes = 0;
-    if (n > 0 && (ck__mul_overflow((size_t)(n - 1), (size_t)k->dst_stride, &bytes) ||
-                  ck__add_overflow(bytes, k->dst_elem_size, &bytes))) {
-        return ck__set_located_error(CK_ERR_NOMEM, CK__VAR_WHAT, k->dim,
+    if (n > 0 && (ck__mul_overflow((size_t)(n - 1), (size_t)r->stride, &bytes) ||
+                  ck__add_overflow(bytes, r->elem_size, &bytes))) {
+        return ck__set_located_error(CK_ERR_NOMEM, CK__VAR_WHAT, dim,
                                      "%td elements overflow the address space", n);
     }
     char *p;
-    CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_blockref, bytes, k->dst_elem_align, &p));
+    CK_RETURN_IF_ERROR(ck_arena_alloc(r->blockref, bytes, r->elem_align, &p));
     dv->begin = p;
     dv->size = (size_t)n;
     return CK_OK;
+}
+
+/* Allocates n destination elements; reports why it cannot. */
+static int var_dim_allocate(const ck__var_dim *k, ck_var_data *dv, intptr_t n) {
+    const ck__var_row_spec r = {k->dst_blockref, k->dst_extent, k->dst_stride, k->dst_elem_size,
+                                k->dst_elem_align, k->dst_elem_before};
+    return ck__var_row_allocate(&r, k->dim, n, dv);
 }
 
 /* Where source j's row starts, its size and stride. */

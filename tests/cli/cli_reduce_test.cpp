@@ -31,6 +31,9 @@ TEST(CliReduce, ResultsOverAxes) {
         const char *args, *out;
     } cases[] = {
         {"reduce sum --axis 1 --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "[6, 15]\n"},
+        // ragged: row sums, and column sums of left-aligned rows
+        {"reduce sum --axis 1 --in '3 * var * int32' '[[1, 2], [], [3]]'", "[3, 0, 3]\n"},
+        {"reduce sum --axis 0 --in '3 * var * int32' '[[1, 2], [], [3]]'", "[4, 2]\n"},
         {"reduce sum --axis=0 --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "[5, 7, 9]\n"},
         {"reduce sum --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'", "21\n"},
         {"reduce sum --axis -1,0 --keepdims --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]'",

@@ -15,12 +15,18 @@ Checks:
   3. float64 sums against math.fsum: within the pairwise bound on random and adversarial
      data, and on the whole at least as accurate as NumPy's;
   4. minimum, maximum, logical_and, logical_or of every type bit for bit against NumPy
-     (ties of 0 and -0, NaN, inf), and the result type of every pair of scalars.
+     (ties of 0 and -0, NaN, inf), and the result type of every pair of scalars;
+  5. ragged data (var dimensions at every level, which NumPy lacks) against a reference
+     written here over nested Python lists: a reduced var axis folds each row (an empty row
+     gives the identity; min and max refuse it), an axis above a var one folds the rows
+     left-aligned (the result row as long as the longest), with keepdims; values are
+     integers (in float64 too), so every result is exact.
 
 usage: python3 numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
 """
 import ctypes as C
 import itertools
+import json
 import math
 import os
 import sys
@@ -58,6 +64,7 @@ def load(path):
         "ck_reduce_result_type": (i, [C.POINTER(ReduceSpec), p, p, pp]),
         "ck_call": (i, [p, p, i, p, p]),
         "ck_call_result_type": (i, [p, i, p, p, pp]),
+        "ck_reduce_new": (i, [C.POINTER(ReduceSpec), p, p, pp]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -437,6 +444,129 @@ def elementwise(lib, ck):
         lib.ck_callable_decref(c)
 
 
+# ---------------------------------------------------------------------------------------
+# Ragged data against a reference over nested lists
+
+IDENTITY = {"sum": 0, "prod": 1, "min": None, "max": None, "all": True, "any": False}
+
+
+def py_op(op, a, b):
+    return {"sum": lambda: a + b, "prod": lambda: a * b, "min": lambda: min(a, b),
+            "max": lambda: max(a, b), "all": lambda: bool(a) and bool(b),
+            "any": lambda: bool(a) or bool(b)}[op]()
+
+
+class EmptyRow(Exception):
+    pass
+
+
+def py_reduce(x, kinds, sizes, axes, op, keepdims, depth=0):
+    """The reduction of nested lists x whose levels from `depth` on are kinds ('f' fixed,
+    'v' var) of sizes (fixed) over `axes`, as docs/design.md §13 defines it."""
+    nd = len(kinds)
+
+    def identity(d):
+        """The start value of the kept levels from d on: fixed ones repeated, var ones empty."""
+        if d == nd:
+            return IDENTITY[op]
+        if d in axes:
+            inner = identity(d + 1)
+            return [inner] if keepdims else inner
+        return [] if kinds[d] == "v" else [identity(d + 1) for _ in range(sizes[d])]
+
+    def combine(a, b, d):
+        """a op b for two results of the levels from d on (kept lists left-aligned)."""
+        while d < nd and d in axes and not keepdims:
+            d += 1
+        if d == nd:
+            return py_op(op, a, b)
+        if d in axes:  # keepdims: a list of one
+            return [combine(a[0], b[0], d + 1)]
+        n = max(len(a), len(b))
+        return [combine(a[i], b[i], d + 1) if i < len(a) and i < len(b) else
+                (a[i] if i < len(a) else b[i]) for i in range(n)]
+
+    def cast(v, d):
+        if d == nd:
+            return bool(v) if op in ("all", "any") else v
+        return [cast(c, d + 1) for c in v]
+
+    def red(v, d):
+        if d == nd:
+            return cast(v, d)
+        if d not in axes:
+            return [red(c, d + 1) for c in v]
+        if len(v) == 0 and IDENTITY[op] is None:
+            raise EmptyRow()
+        acc = identity(d + 1) if IDENTITY[op] is not None else None
+        for c in v:
+            part = red(c, d + 1)
+            acc = part if acc is None else combine(acc, part, d + 1)
+        return [acc] if keepdims else acc
+
+    return red(x, depth)
+
+
+def random_ragged(rng, kinds, sizes, d=0):
+    if d == len(kinds):
+        return int(rng.integers(-3, 4))
+    n = sizes[d] if kinds[d] == "f" else int(rng.integers(0, 4))
+    return [random_ragged(rng, kinds, sizes, d + 1) for _ in range(n)]
+
+
+def ragged(lib, ck):
+    rng = np.random.default_rng(17)
+    shapes = [("fv", (3, 0)), ("vv", (0, 0)), ("fvf", (2, 0, 2)), ("vf", (0, 3)),
+              ("fvv", (3, 0, 0)), ("vfv", (0, 2, 0)), ("v", (0,))]
+    cases = 0
+    for kinds, sizes in shapes:
+        for trial in range(3):
+            data = random_ragged(rng, kinds, sizes)
+            for elem in ("int32", "float64"):
+                dims = " * ".join("var" if k == "v" else str(n) for k, n in zip(kinds, sizes))
+                type_text = "%s * %s" % (dims, elem)
+                t = C.c_void_p()
+                assert lib.ck_type_parse(type_text.encode(), C.byref(t)) == CK_OK
+                a = C.c_void_p()
+                rc = lib.ck_array_parse(t, json.dumps(data).encode(), C.byref(a))
+                assert rc == CK_OK, (type_text, data, ck.error())
+                for op in REDUCTIONS:
+                    reducer = Reducer(lib, op)
+                    for axes in axis_sets(len(kinds))[1:]:  # None is all of them
+                        axes = tuple(x % len(kinds) for x in axes) if axes else axes
+                        for keepdims in (False, True):
+                            ax = set(range(len(kinds))) if axes is None else set(axes)
+                            try:
+                                want = py_reduce(data, kinds, sizes, ax, op, keepdims)
+                                refused = False
+                            except EmptyRow:
+                                refused = True
+                            spec = reducer.spec(list(axes), REDUCE_KEEPDIMS if keepdims else 0)
+                            out = C.c_void_p()
+                            rc = lib.ck_reduce_new(C.byref(spec), a, None, C.byref(out))
+                            what = "%s %s of %s %s keepdims=%s" % (op, axes, type_text,
+                                                                  json.dumps(data), keepdims)
+                            if refused:
+                                ck.check(rc == CK_ERR_INVALID and "no elements" in ck.error(),
+                                         lambda: "%s: want a refusal, got %s %s" % (
+                                             what, ck.status(rc), ck.error()))
+                                continue
+                            if not ck.check(rc == CK_OK, lambda: "%s: %s %s" % (
+                                    what, ck.status(rc), ck.error())):
+                                continue
+                            text = nt.formatted(lib, lib.ck_array_format, out)
+                            lib.ck_array_free(out)
+                            got = json.loads(text)
+                            ck.check(got == want, lambda: "%s: got %s, want %s" % (
+                                what, text, json.dumps(want)))
+                            cases += 1
+                    reducer.free()
+                lib.ck_array_free(a)
+                lib.ck_type_decref(t)
+    ck.count("ragged")
+    print("ragged reductions against the nested-list reference: %d" % cases)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO")
@@ -448,6 +578,7 @@ def main():
     explicit_destinations(lib, ck)
     accuracy(lib, ck)
     elementwise(lib, ck)
+    ragged(lib, ck)
     ck.check(ck.live() == 0, "%d ckernel blocks still live at the end" % ck.live())
     print("reductions run: %s" % ", ".join("%s %d" % kv for kv in sorted(ck.counts.items())))
     print("ckernel %s, numpy %s; %.1f s" % (lib.ck_version_string().decode(), np.__version__,
