@@ -237,11 +237,8 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
         return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
                            "the destination has more dimensions than the result");
     }
-    if (st->id == CK_TYPE_OPTION || dt->id == CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           "reductions of options are not built yet");
-    }
-    if (!ck__id_is_scalar(st->id)) {
+    const ck_type *sv = st->id == CK_TYPE_OPTION ? st->element : st;
+    if (!ck__id_is_scalar(sv->id)) {
         return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                            "only scalars (under dimensions) reduce, not tuples or structs");
     }
@@ -287,6 +284,56 @@ static int coalesce(ck__rlevel *lv, int n) {
     return n;
 }
 
+/* Elements cast into the accumulator: with the context's mode, but into a bool one their
+ * truth values (all and any), which only NOCHECK gives. */
+static ck_errmode cast_mode(const ck__reduce_plan *p) {
+    return p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
+}
+
+/* The accumulate leaf of A over elements of the scalar type st: behind call_args, which
+ * casts them (into a bool accumulator, their truth values, as all and any take them), when
+ * st is not A or they may be misaligned. */
+static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                     const ck_type *st, uintptr_t sbits) {
+    const ck_type *at = ck_type_scalar(p->acc_id);
+    const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
+                           (sbits & (st->data_alignment - 1)) != 0;
+    if (st->id == at->id && !misaligned) {
+        return p->make_acc(p, ckb, offset);
+    }
+    const size_t args_at = *offset;
+    const size_t arg_size = at->data_size;
+    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, 1, &arg_size, 0, CK_REQUEST_STRIDED));
+    CK_RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
+    return ck__make_assign_leaf(ckb, offset, at, st, cast_mode(p), CK_REQUEST_STRIDED,
+                                p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
+}
+
+/* Over an option source (values of the scalar type sv): reduce_option above the value's
+ * accumulate leaf, and with `first` the cast that starts an accumulator with no element. */
+static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                            const ck_type *sv, uintptr_t sbits) {
+    ck__reduce_option_spec spec;
+    spec.src_id = sv->id;
+    spec.dst_id = p->acc_id;
+    spec.skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
+    spec.first = p->na_start;
+    spec.dst_option = p->dst_option;
+    size_t at = 0;
+    CK_RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
+    CK_RETURN_IF_ERROR(build_acc(ckb, offset, p, sv, sbits));
+    if (!spec.first) {
+        return CK_OK;
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK_RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
+    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, cast_mode(p),
+                                CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED,
+                                0, sbits);
+}
+
 /* The init child: the kept levels below the first reduced one over reduce_fill; a kept var
  * level ends it with empty rows (its elements start when the fold grows them). */
 static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
@@ -303,7 +350,8 @@ static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
         CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1, &zero,
                                                 CK_REQUEST_STRIDED));
     }
-    return ck__make_reduce_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED);
+    return ck__make_reduce_fill(ckb, offset, p->acc_id, p->start, p->na_start,
+                                CK_REQUEST_STRIDED);
 }
 
 /* A kernel with an init and a fold child (reduce_dim, reduce_var_grow) at `at`: builds both
@@ -357,21 +405,8 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
         return build_children(ckb, offset, p, lv, i + 1, n, st, sbits, at,
                               ck__reduce_var_grow_set_child);
     }
-    const ck_type *at = ck_type_scalar(p->acc_id);
-    const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
-                           (sbits & (st->data_alignment - 1)) != 0;
-    if (st->id == at->id && !misaligned) {
-        return p->make_acc(p, ckb, offset);
-    }
-    const size_t args_at = *offset;
-    const size_t arg_size = at->data_size;
-    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, 1, &arg_size, 0, CK_REQUEST_STRIDED));
-    CK_RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
-    const ck_errmode mode = at->id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
-    return ck__make_assign_leaf(ckb, offset, at, st, mode, CK_REQUEST_STRIDED,
-                                p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
+    return st->id == CK_TYPE_OPTION ? build_option_acc(ckb, offset, p, st->element, sbits)
+                                    : build_acc(ckb, offset, p, st, sbits);
 }
 
 /* A kept level above the reduced ones where either side is var: var_dim, as in an
@@ -397,15 +432,48 @@ static int make_kept_var(ck_builder *ckb, size_t *offset, const ck__rlevel *l, c
     return ck__make_var_dim(ckb, offset, &v, req);
 }
 
-int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *plan,
                      const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                      const char *src_arrmeta, ck_request req) {
     ck__rlevel lv[CK_TYPE_MAX_DEPTH];
     int n = 0;
     const ck_type *dt = NULL, *st = NULL;
     uintptr_t dbits = 0, sbits = 0;
-    CK_RETURN_IF_ERROR(collect_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n, &dt,
-                                      &st, &dbits, &sbits));
+    CK_RETURN_IF_ERROR(collect_levels(plan, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
+                                      &dt, &st, &dbits, &sbits));
+    /* Options: with skipna, an operation without identity starts every accumulator as NA
+     * ("no element yet"), which an element replaces; zero elements then give NA, not an
+     * error, and the destination must hold NA. */
+    ck__reduce_plan q = *plan;
+    const ck__reduce_plan *p = &q;
+    q.dst_option = dt->id == CK_TYPE_OPTION;
+    dt = q.dst_option ? dt->element : dt;
+    q.na_start = st->id == CK_TYPE_OPTION && (q.rflags & CK_REDUCE_SKIPNA) != 0 && q.check_empty;
+    if (q.na_start) {
+        if (!q.dst_option) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                               "with skipna, a reduction without identity gives NA where no "
+                               "element is left; the destination must be an option");
+        }
+        memcpy(q.start, ck__na_bytes(q.acc_id), dt->data_size);
+        q.check_empty = 0;
+    } else if (q.dst_option && memcmp(q.start, ck__na_bytes(q.acc_id), dt->data_size) == 0) {
+        /* The start value would read as NA. maximum of a signed type starts from its
+         * minimum, minimum of an unsigned one from its maximum: the NA of ?A, which no
+         * element of an option equals, so the next value inward does as well. */
+        if (!q.check_empty || q.acc_id < CK_TYPE_INT8 || q.acc_id > CK_TYPE_UINT64) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                               "the reduction's identity is the destination's NA");
+        }
+        const int up = q.start[dt->data_size - 1] == 0x80; /* INT_MIN: upward */
+        for (size_t i = 0; i < dt->data_size; i++) {
+            const unsigned char before = q.start[i];
+            q.start[i] = (unsigned char)(up ? before + 1u : before - 1u);
+            if (up ? q.start[i] != 0 : before != 0) {
+                break; /* no carry (or borrow) into the next byte */
+            }
+        }
+    }
     if (dt->id != p->acc_id) {
         return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
                             p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));

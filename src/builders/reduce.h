@@ -24,6 +24,9 @@ struct ck__reduce_plan {
     unsigned flags;          /* CK_EVAL_* */
     unsigned rflags;         /* CK_REDUCE_* */
     uint64_t reduced;        /* bit d: source dimension d (0 the outermost) folds */
+    /* Set by the walk: the destination's scalar is ?A; the accumulators start as NA (skipna
+     * without identity). */
+    int dst_option, na_start;
     /* Builds the accumulate leaf of A (dst = f(dst, src), kernels/reduce_ops.h) at *offset,
      * strided request. */
     int (*make_acc)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);

@@ -84,6 +84,7 @@ extern const ck__kind ck__reduce_fill_kind;
 extern const ck__kind ck__reduce_fold_kind;
 extern const ck__kind ck__reduce_var_reset_kind;
 extern const ck__kind ck__reduce_var_grow_kind;
+extern const ck__kind ck__reduce_option_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -231,9 +232,10 @@ typedef struct ck__reduce_dim_spec {
 int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_spec *spec,
                         ck_request req, size_t *at);
 int ck__reduce_dim_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset);
-/* The leaf writing `value` (16 bytes, of scalar type id) to each destination element. */
+/* The leaf writing `value` (16 bytes, of scalar type id) to each destination element; `na`:
+ * the value is the NA of ?id (for the description). */
 int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
-                         const unsigned char value[16], ck_request req);
+                         const unsigned char value[16], int na, ck_request req);
 /* dst = f(dst, src) over a binary leaf f, built by the caller at *offset afterwards (strided
  * request, two arguments). */
 int ck__make_reduce_fold(ck_builder *ckb, size_t *offset, ck_request req);
@@ -248,6 +250,19 @@ int ck__make_reduce_var_grow(ck_builder *ckb, size_t *offset, const ck__var_row_
                              intptr_t src_offset, intptr_t src_stride, int dim, ck_request req,
                              size_t *at);
 int ck__reduce_var_grow_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset);
+/* The accumulate kernel over an option source ?src_id into accumulators of dst_id (an option
+ * destination when dst_option): NA propagates, or with skipna is left out; with `first` (and
+ * skipna) an NA accumulator holds no element yet and takes the first one through the first
+ * child. Builds itself, leaves *offset where the value child goes (the accumulate leaf of
+ * dst_id over src_id's values, strided request) and *at at itself; the caller then reserves
+ * and records the first child (ck__reduce_option_set_first: a cast dst_id <- src_id). */
+typedef struct ck__reduce_option_spec {
+    ck_type_id src_id, dst_id;
+    int skipna, first, dst_option;
+} ck__reduce_option_spec;
+int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_option_spec *spec,
+                           ck_request req, size_t *at);
+int ck__reduce_option_set_first(ck_builder *ckb, size_t at, size_t child_offset);
 
 /* The single and strided functions of that leaf (the JIT's slow path for elements it is not
  * sure of, and its inner runs for types it does not convert itself). */

@@ -154,7 +154,8 @@ const ck__kind ck__reduce_dim_kind = {"reduce_dim", reduce_dim_single, reduce_di
 /* ---- reduce_fill ---- */
 typedef struct ck__reduce_fill {
     ck_prefix base;
-    uint32_t size, id;
+    uint16_t size, na; /* na: the value is ?id's NA */
+    uint32_t id;
     unsigned char value[16];
 } ck__reduce_fill;
 
@@ -177,15 +178,16 @@ static CK__KERNEL_ALIGN int reduce_fill_single(ck_prefix *self, char *dst, char 
 }
 
 int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
-                         const unsigned char value[16], ck_request req) {
+                         const unsigned char value[16], int na, ck_request req) {
     if (!ck_type_is_scalar(ck_type_scalar(id))) {
         return ck_set_error(CK_ERR_INTERNAL, "reduce_fill of type id %d", (int)id);
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_fill)));
     ck__reduce_fill *k = (ck__reduce_fill *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, reduce_fill_single, reduce_fill_strided);
-    k->size = (uint32_t)ck_type_data_size(ck_type_scalar(id));
+    k->size = (uint16_t)ck_type_data_size(ck_type_scalar(id));
     k->id = (uint32_t)id;
+    k->na = (uint16_t)(na != 0);
     memcpy(k->value, value, sizeof k->value);
     *offset += sizeof(ck__reduce_fill);
     return CK_OK;
@@ -196,6 +198,11 @@ static void reduce_fill_describe(const ck_prefix *self, ck__strbuf *out, size_t 
     (void)children;
     const ck__reduce_fill *k = (const ck__reduce_fill *)self;
     const ck_type *t = ck_type_scalar((ck_type_id)k->id);
+    *size = sizeof(ck__reduce_fill);
+    if (k->na) {
+        ck__strbuf_printf(out, "?%s NA", ck_type_id_name((ck_type_id)k->id));
+        return;
+    }
     /* The value as a literal: an array over the kernel's own bytes (never written). */
     ck_array *a = NULL;
     char *text = NULL;
@@ -207,7 +214,6 @@ static void reduce_fill_describe(const ck_prefix *self, ck__strbuf *out, size_t 
     }
     ck_free(text);
     ck_array_free(a);
-    *size = sizeof(ck__reduce_fill);
 }
 
 const ck__kind ck__reduce_fill_kind = {"reduce_fill", reduce_fill_single, reduce_fill_strided,

@@ -26,7 +26,9 @@ Outcome reduce(const char *name, const char *type, const char *literal, std::vec
     EXPECT_EQ(ck_reduction_lookup(name, &c), CK_OK);
     ckt::Array a(type, literal);
     const bool all = axes.size() == 1 && axes[0] == 99;
-    ck_reduce_spec r = {c, all ? nullptr : axes.data(), all ? 0 : static_cast<int>(axes.size()), flags};
+    static const int none = 0;  // a non-NULL pointer for "no axis" (NULL means every axis)
+    ck_reduce_spec r = {c, all ? nullptr : axes.empty() ? &none : axes.data(),
+                        all ? 0 : static_cast<int>(axes.size()), flags};
     ck_array *out = nullptr;
     Outcome o;
     o.rc = ck_reduce_new(&r, a.get(), nullptr, &out);

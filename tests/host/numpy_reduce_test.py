@@ -16,11 +16,12 @@ Checks:
      data, and on the whole at least as accurate as NumPy's;
   4. minimum, maximum, logical_and, logical_or of every type bit for bit against NumPy
      (ties of 0 and -0, NaN, inf), and the result type of every pair of scalars;
-  5. ragged data (var dimensions at every level, which NumPy lacks) against a reference
-     written here over nested Python lists: a reduced var axis folds each row (an empty row
-     gives the identity; min and max refuse it), an axis above a var one folds the rows
-     left-aligned (the result row as long as the longest), with keepdims; values are
-     integers (in float64 too), so every result is exact.
+  5. ragged data (var dimensions at every level, which NumPy lacks) and options (NA, which
+     NumPy lacks) against a reference written here over nested Python lists: a reduced var
+     axis folds each row (an empty row gives the identity; min and max refuse it), an axis
+     above a var one folds the rows left-aligned (the result row as long as the longest),
+     with keepdims; NA propagates, or with skipna is left out (min and max give NA where no
+     element is left); values are integers (in float64 too), so every result is exact.
 
 usage: python3 numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
 """
@@ -43,7 +44,7 @@ np.seterr(all="ignore")
 
 SCALARS = nt.SCALARS
 CK_OK, CK_ERR_INVALID = 0, 2
-REDUCE_KEEPDIMS = 0x1
+REDUCE_KEEPDIMS, REDUCE_SKIPNA = 0x1, 0x2
 REDUCTIONS = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "all": np.all,
               "any": np.any}
 
@@ -450,68 +451,81 @@ def elementwise(lib, ck):
 IDENTITY = {"sum": 0, "prod": 1, "min": None, "max": None, "all": True, "any": False}
 
 
-def py_op(op, a, b):
-    return {"sum": lambda: a + b, "prod": lambda: a * b, "min": lambda: min(a, b),
-            "max": lambda: max(a, b), "all": lambda: bool(a) and bool(b),
-            "any": lambda: bool(a) or bool(b)}[op]()
-
-
 class EmptyRow(Exception):
     pass
 
 
-def py_reduce(x, kinds, sizes, axes, op, keepdims, depth=0):
-    """The reduction of nested lists x whose levels from `depth` on are kinds ('f' fixed,
-    'v' var) of sizes (fixed) over `axes`, as docs/design.md §13 defines it."""
+def py_reduce(x, kinds, sizes, axes, op, keepdims, skipna=False):
+    """The reduction of nested lists x whose levels are kinds ('f' fixed, 'v' var) of sizes
+    (fixed) over `axes`, as docs/design.md §13 defines it; None is NA (an option's)."""
     nd = len(kinds)
+    na_start = skipna and IDENTITY[op] is None  # min, max: NA until the first element
+    nothing = object()  # an accumulator of min or max with no element yet
 
-    def identity(d):
-        """The start value of the kept levels from d on: fixed ones repeated, var ones empty."""
+    def f(a, b):
+        if a is nothing or b is nothing:
+            if a is nothing:
+                return nothing if b is None and skipna else b
+            return a
+        if a is None or b is None:
+            if skipna:
+                return b if a is None else a  # an NA element is left out
+            return None  # NA propagates
+        return {"sum": lambda: a + b, "prod": lambda: a * b, "min": lambda: min(a, b),
+                "max": lambda: max(a, b), "all": lambda: a and b,
+                "any": lambda: a or b}[op]()
+
+    def start(d):
+        """The accumulators of the kept levels from d on: fixed ones repeated, var ones
+        empty; None where a start value is missing (min, max)."""
         if d == nd:
-            return IDENTITY[op]
+            return nothing if IDENTITY[op] is None else IDENTITY[op]
         if d in axes:
-            inner = identity(d + 1)
+            inner = start(d + 1)
             return [inner] if keepdims else inner
-        return [] if kinds[d] == "v" else [identity(d + 1) for _ in range(sizes[d])]
+        return [] if kinds[d] == "v" else [start(d + 1) for _ in range(sizes[d])]
 
     def combine(a, b, d):
-        """a op b for two results of the levels from d on (kept lists left-aligned)."""
+        """Folds the result b of the levels from d on into a (kept lists left-aligned: where
+        a has no element yet, b's folds into a fresh start)."""
         while d < nd and d in axes and not keepdims:
             d += 1
         if d == nd:
-            return py_op(op, a, b)
+            return f(a, b)
         if d in axes:  # keepdims: a list of one
             return [combine(a[0], b[0], d + 1)]
-        n = max(len(a), len(b))
-        return [combine(a[i], b[i], d + 1) if i < len(a) and i < len(b) else
-                (a[i] if i < len(a) else b[i]) for i in range(n)]
-
-    def cast(v, d):
-        if d == nd:
-            return bool(v) if op in ("all", "any") else v
-        return [cast(c, d + 1) for c in v]
+        return [combine(a[i] if i < len(a) else start(d + 1), b[i], d + 1)
+                for i in range(len(b))] + a[len(b):]
 
     def red(v, d):
         if d == nd:
-            return cast(v, d)
+            return None if v is None else (bool(v) if op in ("all", "any") else v)
         if d not in axes:
             return [red(c, d + 1) for c in v]
-        if len(v) == 0 and IDENTITY[op] is None:
+        if len(v) == 0 and IDENTITY[op] is None and not na_start:
             raise EmptyRow()
-        acc = identity(d + 1) if IDENTITY[op] is not None else None
+        acc = start(d + 1)
         for c in v:
-            part = red(c, d + 1)
-            acc = part if acc is None else combine(acc, part, d + 1)
+            acc = combine(acc, red(c, d + 1), d + 1)
         return [acc] if keepdims else acc
 
-    return red(x, depth)
+    def settle(v):
+        """No element left (skipna): NA."""
+        return [settle(c) for c in v] if isinstance(v, list) else (None if v is nothing else v)
+
+    return settle(red(x, 0))
 
 
-def random_ragged(rng, kinds, sizes, d=0):
+def random_ragged(rng, kinds, sizes, na, d=0):
     if d == len(kinds):
-        return int(rng.integers(-3, 4))
+        return None if na and rng.random() < 0.2 else int(rng.integers(-3, 4))
     n = sizes[d] if kinds[d] == "f" else int(rng.integers(0, 4))
-    return [random_ragged(rng, kinds, sizes, d + 1) for _ in range(n)]
+    return [random_ragged(rng, kinds, sizes, na, d + 1) for _ in range(n)]
+
+
+def literal(data):
+    """The ckernel literal of nested lists (None is NA)."""
+    return json.dumps(data).replace("null", "NA")
 
 
 def ragged(lib, ck):
@@ -520,32 +534,36 @@ def ragged(lib, ck):
               ("fvv", (3, 0, 0)), ("vfv", (0, 2, 0)), ("v", (0,))]
     cases = 0
     for kinds, sizes in shapes:
-        for trial in range(3):
-            data = random_ragged(rng, kinds, sizes)
-            for elem in ("int32", "float64"):
+        for trial in range(4):
+            na = trial >= 2
+            data = random_ragged(rng, kinds, sizes, na)
+            for elem in (("?int32", "?float64") if na else ("int32", "float64")):
                 dims = " * ".join("var" if k == "v" else str(n) for k, n in zip(kinds, sizes))
                 type_text = "%s * %s" % (dims, elem)
                 t = C.c_void_p()
                 assert lib.ck_type_parse(type_text.encode(), C.byref(t)) == CK_OK
                 a = C.c_void_p()
-                rc = lib.ck_array_parse(t, json.dumps(data).encode(), C.byref(a))
+                rc = lib.ck_array_parse(t, literal(data).encode(), C.byref(a))
                 assert rc == CK_OK, (type_text, data, ck.error())
                 for op in REDUCTIONS:
                     reducer = Reducer(lib, op)
                     for axes in axis_sets(len(kinds))[1:]:  # None is all of them
                         axes = tuple(x % len(kinds) for x in axes) if axes else axes
-                        for keepdims in (False, True):
+                        for keepdims, skipna in itertools.product((False, True), repeat=2):
+                            if skipna and not na:
+                                continue
                             ax = set(range(len(kinds))) if axes is None else set(axes)
                             try:
-                                want = py_reduce(data, kinds, sizes, ax, op, keepdims)
+                                want = py_reduce(data, kinds, sizes, ax, op, keepdims, skipna)
                                 refused = False
                             except EmptyRow:
                                 refused = True
-                            spec = reducer.spec(list(axes), REDUCE_KEEPDIMS if keepdims else 0)
+                            spec = reducer.spec(list(axes), (REDUCE_KEEPDIMS if keepdims else 0) |
+                                                (REDUCE_SKIPNA if skipna else 0))
                             out = C.c_void_p()
                             rc = lib.ck_reduce_new(C.byref(spec), a, None, C.byref(out))
-                            what = "%s %s of %s %s keepdims=%s" % (op, axes, type_text,
-                                                                  json.dumps(data), keepdims)
+                            what = "%s %s of %s %s keepdims=%s skipna=%s" % (
+                                op, axes, type_text, literal(data), keepdims, skipna)
                             if refused:
                                 ck.check(rc == CK_ERR_INVALID and "no elements" in ck.error(),
                                          lambda: "%s: want a refusal, got %s %s" % (
@@ -556,7 +574,7 @@ def ragged(lib, ck):
                                 continue
                             text = nt.formatted(lib, lib.ck_array_format, out)
                             lib.ck_array_free(out)
-                            got = json.loads(text)
+                            got = json.loads(text.replace("NA", "null"))
                             ck.check(got == want, lambda: "%s: got %s, want %s" % (
                                 what, text, json.dumps(want)))
                             cases += 1
