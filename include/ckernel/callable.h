@@ -177,6 +177,28 @@ CK_EXTERN int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_a
 CK_EXTERN int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src,
                             const ck_eval_ctx *ectx, ck_array **out);
 
+/* ---- accumulations (cumsum, ...): out[0] = x[0], out[i] = f(out[i-1], x[i]) along one axis,
+ * the result of the source's shape over the accumulator's type (chosen as for a reduction:
+ * cumsum of int8 is int64, cummax keeps the type). The spec names exactly one axis
+ * (naxes 1; CK_ERR_INVALID otherwise, and with CK_REDUCE_KEEPDIMS). No identity is needed.
+ * The axis may be fixed or var (each row its own run); the dimensions below it must be
+ * fixed for now. ---- */
+
+/* The callable an accumulation named `name` folds with: cumsum add, cumprod multiply, cummin
+ * minimum, cummax maximum; any other name is a registered callable's. */
+CK_EXTERN int ck_accumulation_lookup(const char *name, ck_callable **out);
+CK_EXTERN int ck_accumulate_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
+                                        const ck_eval_ctx *ectx, ck_type **out);
+/* Builds the kernel dst <- accumulate(src) (the destination of the source's shape). */
+CK_EXTERN int ck_make_accumulate(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                                 const ck_type *dst_tp, const char *dst_arrmeta,
+                                 const ck_type *src_tp, const char *src_arrmeta, ck_request req,
+                                 const ck_eval_ctx *ectx);
+CK_EXTERN int ck_accumulate(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+                            const ck_eval_ctx *ectx);
+CK_EXTERN int ck_accumulate_new(const ck_reduce_spec *r, const ck_array *src,
+                                const ck_eval_ctx *ectx, ck_array **out);
+
 /* ---- describing user kernels ---- */
 
 /* What a describe callback writes to (opaque). */

@@ -118,7 +118,8 @@ static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck
                        int status, const char *why) {
     char *ds = NULL, *ss = NULL;
     const int have = ck_type_format(dst_tp, &ds) == CK_OK && ck_type_format(src_tp, &ss) == CK_OK;
-    const int rc = ck_set_error(status, "%s: cannot reduce %s into %s: %s", p->name,
+    const int rc = ck_set_error(status, "%s: cannot %s %s into %s: %s", p->name,
+                                p->accumulate ? "accumulate" : "reduce",
                                 have ? ss : "the source", have ? ds : "the destination", why);
     ck_free(ds);
     ck_free(ss);
@@ -525,4 +526,192 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
     return build_children(ckb, offset, p, lv, r + 1, n, st, sbits, at, ck__reduce_dim_set_child);
+}
+
+/* ---- accumulations ---- */
+
+/* The source's dimensions with the destination's, which has the same shape: fixed where the
+ * source is fixed (the same size), var where it is var. */
+static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
+                               const ck_type *src_tp, const char *sam, ck__rlevel *lv, int *n,
+                               const ck_type **dt_out, const ck_type **st_out, uintptr_t *dbits,
+                               uintptr_t *sbits) {
+    const ck_type *dt = dst_tp, *st = src_tp;
+    int d = 0;
+    *dbits = 0;
+    *sbits = 0;
+    for (; st->id == CK_TYPE_FIXED_DIM || st->id == CK_TYPE_VAR_DIM || st->id == CK_TYPE_POINTER;
+         d++) {
+        if (st->id == CK_TYPE_POINTER) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                               "accumulations do not read through pointers yet");
+        }
+        if (dt->id != st->id) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                               "an accumulation's destination has the source's shape, var "
+                               "dimensions where it has them");
+        }
+        ck__rlevel *l = &lv[d];
+        memset(l, 0, sizeof *l);
+        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
+        l->dim = d;
+        if (st->id == CK_TYPE_FIXED_DIM) {
+            CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
+            CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+            const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
+            const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
+            if (sm->dim_size != dm->dim_size) {
+                char why[128];
+                snprintf(why, sizeof why, "dimension %d has size %td in the destination and %td "
+                         "in the source", d, dm->dim_size, sm->dim_size);
+                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
+            }
+            l->skind = l->dkind = CK__DIM_FIXED;
+            l->size = l->dsize = sm->dim_size;
+            l->sstride = sm->stride;
+            l->dstride = dm->stride;
+            sam += sizeof(ck_fixed_dim_arrmeta);
+            dam += sizeof(ck_fixed_dim_arrmeta);
+        } else {
+            const ck_var_dim_arrmeta *sm = (const ck_var_dim_arrmeta *)(const void *)sam;
+            const ck_var_dim_arrmeta *dm = (const ck_var_dim_arrmeta *)(const void *)dam;
+            l->skind = l->dkind = CK__DIM_VAR;
+            l->sstride = sm->stride;
+            l->soffset = sm->offset;
+            l->dstride = dm->stride;
+            l->drow.blockref = dm->blockref;
+            l->drow.offset = dm->offset;
+            l->drow.stride = dm->stride;
+            *sbits |= (uintptr_t)sm->offset;
+            *dbits |= (uintptr_t)dm->offset;
+            sam += sizeof(ck_var_dim_arrmeta);
+            dam += sizeof(ck_var_dim_arrmeta);
+            intptr_t lo, hi;
+            ck__arrmeta_extent(dt->element, dam, &lo, &hi);
+            l->drow.elem_before = lo < 0;
+            l->drow.elem_size = hi > 0 ? (size_t)hi : 0;
+            l->drow.elem_align = dt->element->data_alignment;
+        }
+        *sbits |= (uintptr_t)l->sstride;
+        *dbits |= (uintptr_t)l->dstride;
+        st = st->element;
+        dt = dt->element;
+    }
+    if (!ck__id_is_scalar(dt->id) && dt->id != CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                           "the destination has more dimensions than the source");
+    }
+    if (st->id == CK_TYPE_OPTION || dt->id == CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           "accumulations of options are not built yet");
+    }
+    if (!ck__id_is_scalar(st->id)) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                           "only scalars (under dimensions) accumulate, not tuples or structs");
+    }
+    *n = d;
+    *dt_out = dt;
+    *st_out = st;
+    return CK_OK;
+}
+
+/* dst <- src over the fixed levels from `from` on, elements cast from st to A (a copy when
+ * st is A): the first element of an accumulation, or (src the destination) a copy of the
+ * previous one. */
+static int build_block_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                            const ck__rlevel *lv, int from, int n, const ck_type *st,
+                            int from_dst, uintptr_t sbits) {
+    for (int i = from; i < n; i++) {
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                from_dst ? &lv[i].dstride : &lv[i].sstride,
+                                                CK_REQUEST_STRIDED));
+    }
+    const unsigned flags = p->flags & ~(unsigned)(CK_EVAL_DST_UNALIGNED |
+                                                  (from_dst ? CK_EVAL_SRC_UNALIGNED : 0u));
+    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), st, cast_mode(p),
+                                CK_REQUEST_STRIDED, flags, 0, from_dst ? 0 : sbits);
+}
+
+/* Reserves the prefix at *offset (aligned) and records it as child `slot` of the
+ * accumulate_dim at `at`. */
+static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
+    *offset = CK_ALIGN_OFFSET(*offset);
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
+}
+
+int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                         const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                         const char *src_arrmeta, ck_request req) {
+    ck__rlevel lv[CK_TYPE_MAX_DEPTH];
+    int n = 0;
+    const ck_type *dt = NULL, *st = NULL;
+    uintptr_t dbits = 0, sbits = 0;
+    CK_RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
+                                           &dt, &st, &dbits, &sbits));
+    if (dt->id != p->acc_id) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
+                            p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
+    }
+    if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           "the destination's elements are misaligned; an accumulation writes "
+                           "aligned accumulators");
+    }
+    int k = 0;
+    while (k < n && !lv[k].reduced) {
+        k++;
+    }
+    if (k == n) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: an accumulation along no dimension", p->name);
+    }
+    for (int i = k + 1; i < n; i++) {
+        if (lv[i].skind == CK__DIM_VAR) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                               "accumulations along a dimension above a var one are not built "
+                               "yet");
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        if (lv[i].skind == CK__DIM_FIXED) {
+            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                    &lv[i].sstride, req));
+        } else {
+            CK_RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
+        }
+        req = CK_REQUEST_STRIDED;
+    }
+    const ck__rlevel *l = &lv[k];
+    ck__accumulate_dim_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.src_kind = l->skind;
+    spec.dst_kind = l->dkind;
+    spec.size = l->size;
+    spec.src_offset = l->soffset;
+    spec.src_stride = l->sstride;
+    spec.dst_stride = l->dstride;
+    spec.row = l->drow;
+    spec.inner = k == n - 1;
+    spec.dim = l->dim;
+    size_t at = 0;
+    CK_RETURN_IF_ERROR(ck__make_accumulate_dim(ckb, offset, &spec, req, &at));
+    if (spec.inner) {
+        /* A row of another type (or misaligned) is cast into the destination, then scanned
+         * there in place. */
+        const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
+                               (sbits & (st->data_alignment - 1)) != 0;
+        if (st->id != p->acc_id || misaligned) {
+            CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+            CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
+        }
+        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+        return p->make_scan(p, ckb, offset);
+    }
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, ck_type_scalar(p->acc_id),
+                                        1, 0));
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
+    return build_fold(ckb, offset, p, lv, k + 1, n, st, sbits);
 }

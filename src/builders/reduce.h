@@ -1,6 +1,7 @@
 /* src/builders/reduce.h: the reduction walk (reduce.c), a sibling of the composition walk:
  * from a source type and the set of its dimensions to fold, the kernel that writes the
- * reduced destination (docs/design.md §13). The callables layer plans a reduction (the
+ * reduced destination (docs/design.md §13); and the accumulation walk (cumsum, ...), which
+ * shares its pieces. The callables layer plans a reduction (the
  * accumulator's type, its start value, the accumulate leaf) and hands the plan here. */
 #ifndef CKERNEL_BUILDERS_REDUCE_H
 #define CKERNEL_BUILDERS_REDUCE_H
@@ -24,13 +25,17 @@ struct ck__reduce_plan {
     unsigned flags;          /* CK_EVAL_* */
     unsigned rflags;         /* CK_REDUCE_* */
     uint64_t reduced;        /* bit d: source dimension d (0 the outermost) folds */
+    int accumulate;          /* an accumulation along that one dimension (messages) */
     /* Set by the walk: the destination's scalar is ?A; the accumulators start as NA (skipna
      * without identity). */
     int dst_option, na_start;
     /* Builds the accumulate leaf of A (dst = f(dst, src), kernels/reduce_ops.h) at *offset,
      * strided request. */
     int (*make_acc)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);
-    const void *data; /* the maker's own */
+    /* Builds the scan leaf of A (accumulations: out[0] = x[0], out[i] = f(out[i-1], x[i]),
+     * kernels/reduce_ops.h), strided request. */
+    int (*make_scan)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);
+    const void *data; /* the makers' own */
 };
 
 /* The bit set of the dimensions `axes` (naxes of them; negative from the innermost) of a
@@ -43,6 +48,12 @@ int ck__reduce_axes(const ck_type *src_tp, int naxes, const int *axes, uint64_t 
  * option when the source's scalar is one. One reference in *out. */
 int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims,
                            ck_type_id acc_id, ck_type **out);
+
+/* Builds the accumulation dst <- p(src) along the one dimension set in p->reduced, the
+ * destination of the source's shape over A. */
+int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                         const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                         const char *src_arrmeta, ck_request req);
 
 /* Builds the reduction dst <- p(src) at *offset. At least one dimension is reduced. */
 int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,

@@ -1,8 +1,8 @@
-/* src/callables/reduction.c: reductions of callables (ckernel/callable.h): the plan (the
- * accumulator's type by NumPy 1.24's rules, the (A, A) -> A signature, the start value, the
- * accumulate leaf: a built-in's own from kernels/reduce_ops.h, or the callable's binary leaf
- * under reduce_fold), the reduction walk (builders/reduce.c) that builds the kernel, the
- * result type and whole-array reductions. */
+/* src/callables/reduction.c: reductions and accumulations of callables (ckernel/callable.h):
+ * the plan (the accumulator's type by NumPy 1.24's rules, the (A, A) -> A signature, the
+ * start value, the accumulate and scan leaves: a built-in's own from kernels/reduce_ops.h, or
+ * the callable's binary leaf under reduce_fold / reduce_scan), the walks (builders/reduce.c)
+ * that build the kernels, the result types and whole-array calls. */
 #include <string.h>
 
 #include "builders/assign_internal.h"
@@ -21,16 +21,30 @@ static const char *const ck__reduction_names[][2] = {
     {"max", "maximum"},     {"all", "logical_and"},   {"any", "logical_or"},
 };
 
-int ck_reduction_lookup(const char *name, ck_callable **out) {
+/* The names of the built-in accumulations. */
+static const char *const ck__accumulation_names[][2] = {
+    {"cumsum", "add"}, {"cumprod", "multiply"}, {"cummin", "minimum"}, {"cummax", "maximum"},
+};
+
+static int lookup_in(const char *const (*names)[2], size_t n, const char *name,
+                     ck_callable **out) {
     if (name == NULL || out == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_reduction_lookup: NULL argument");
     }
-    for (size_t i = 0; i < CK_ARRAY_SIZE(ck__reduction_names); i++) {
-        if (strcmp(name, ck__reduction_names[i][0]) == 0) {
-            return ck_lookup(ck__reduction_names[i][1], out);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(name, names[i][0]) == 0) {
+            return ck_lookup(names[i][1], out);
         }
     }
     return ck_lookup(name, out);
+}
+
+int ck_reduction_lookup(const char *name, ck_callable **out) {
+    return lookup_in(ck__reduction_names, CK_ARRAY_SIZE(ck__reduction_names), name, out);
+}
+
+int ck_accumulation_lookup(const char *name, ck_callable **out) {
+    return lookup_in(ck__accumulation_names, CK_ARRAY_SIZE(ck__accumulation_names), name, out);
 }
 
 /* The accumulate leaf the plan builds. */
@@ -39,12 +53,10 @@ typedef struct ck__red_acc {
     int builtin;            /* its ck__arith_op when that has an accumulate leaf, else -1 */
 } ck__red_acc;
 
-static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
+/* The callable's binary leaf for (A, A) -> A, strided request (reduce_fold and reduce_scan
+ * call it). */
+static int make_binary_leaf(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
     const ck__red_acc *a = (const ck__red_acc *)p->data;
-    if (a->builtin >= 0) {
-        return ck__make_acc_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
-    }
-    CK_RETURN_IF_ERROR(ck__make_reduce_fold(ckb, offset, CK_REQUEST_STRIDED));
     ck_leaf_info info;
     memset(&info, 0, sizeof info);
     info.name = p->name;
@@ -56,6 +68,26 @@ static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
     info.target = ck_cpu_best_target();
     info.req = CK_REQUEST_STRIDED;
     return a->entry->factory.instantiate(a->entry->factory.data, ckb, offset, &info);
+}
+
+static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
+    const ck__red_acc *a = (const ck__red_acc *)p->data;
+    if (a->builtin >= 0) {
+        return ck__make_acc_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
+    }
+    CK_RETURN_IF_ERROR(ck__make_reduce_fold(ckb, offset, CK_REQUEST_STRIDED));
+    return make_binary_leaf(p, ckb, offset);
+}
+
+static int make_scan(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
+    const ck__red_acc *a = (const ck__red_acc *)p->data;
+    if (a->builtin >= 0) {
+        return ck__make_scan_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
+    }
+    CK_RETURN_IF_ERROR(ck__make_reduce_scan(ckb, offset,
+                                            ck_type_data_size(ck_type_scalar(p->acc_id)),
+                                            CK_REQUEST_STRIDED));
+    return make_binary_leaf(p, ckb, offset);
 }
 
 /* The scalar under t's dimensions, pointers and option (*option: there was one); NULL for a
@@ -133,10 +165,12 @@ static int parse_identity(const char *name, const char *literal, ck_type_id id,
     return CK_OK;
 }
 
-/* Everything a reduction of src_tp needs but its arrmeta. dst_id: the destination's scalar
- * type, or -1 to choose the accumulator's type as NumPy does. */
+/* Everything a reduction (or with `accumulate`, an accumulation: one axis, no identity
+ * needed) of src_tp needs but its arrmeta. dst_id: the destination's scalar type, or -1 to
+ * choose the accumulator's type as NumPy does. */
 static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_id,
-                       const ck_eval_ctx *ectx, ck__reduce_plan *p, ck__red_acc *acc) {
+                       const ck_eval_ctx *ectx, int accumulate, ck__reduce_plan *p,
+                       ck__red_acc *acc) {
     if (r == NULL || r->callable == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "reduce: NULL reduction, callable or source type");
     }
@@ -149,8 +183,14 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
     memset(acc, 0, sizeof *acc);
     p->name = ck_callable_name(c);
     p->rflags = r->flags;
+    p->accumulate = accumulate;
     p->op = -1;
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &p->mode, &p->flags));
+    if (accumulate && (r->axes == NULL || r->naxes != 1 || (r->flags & CK_REDUCE_KEEPDIMS) != 0)) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "%s: an accumulation runs along one axis (naxes 1), without keepdims",
+                            p->name);
+    }
     CK_RETURN_IF_ERROR(ck__reduce_axes(src_tp, r->naxes, r->axes, &p->reduced));
     int option = 0;
     const ck_type *value = innermost(src_tp, &option);
@@ -193,7 +233,7 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
         p->op = op;
         ck__reduce_start_value((ck__arith_op)op, a, p->start);
         p->check_empty = op == CK__ARITH_MINIMUM || op == CK__ARITH_MAXIMUM;
-    } else {
+    } else if (!accumulate) {
         const char *identity = ck_callable_identity(c);
         if (identity == NULL) {
             return ck_set_error(CK_ERR_TYPE,
@@ -204,6 +244,7 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
         CK_RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
     }
     p->make_acc = make_acc;
+    p->make_scan = make_scan;
     p->data = acc;
     return CK_OK;
 }
@@ -216,9 +257,21 @@ int ck_reduce_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
     *out = NULL;
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, &p, &acc));
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 0, &p, &acc));
     return ck__reduce_result_type(src_tp, p.reduced, (r->flags & CK_REDUCE_KEEPDIMS) != 0,
                                   p.acc_id, out);
+}
+
+int ck_accumulate_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
+                              const ck_eval_ctx *ectx, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_accumulate_result_type: NULL out");
+    }
+    *out = NULL;
+    ck__reduce_plan p;
+    ck__red_acc acc;
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 1, &p, &acc));
+    return ck__reduce_result_type(src_tp, 0, 0, p.acc_id, out);
 }
 
 /* No dimension reduced: each element cast to the accumulator's type (a bool one takes the
@@ -246,39 +299,59 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
     return ck_make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &ctx);
 }
 
-int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
-                   const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
-                   const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+/* ck_make_reduce and ck_make_accumulate. */
+static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int accumulate) {
+    const char *what = accumulate ? "ck_make_accumulate" : "ck_make_reduce";
     if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: NULL builder, offset or type");
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL builder, offset or type", what);
     }
     if ((dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) ||
         (src_arrmeta == NULL && ck_type_arrmeta_size(src_tp) != 0)) {
-        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: NULL arrmeta for a type that has some");
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL arrmeta for a type that has some", what);
     }
     if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
-        return ck_set_error(CK_ERR_INVALID, "ck_make_reduce: unknown request %d", (int)req);
+        return ck_set_error(CK_ERR_INVALID, "%s: unknown request %d", what, (int)req);
     }
     int dst_option = 0;
     const ck_type *dv = innermost(dst_tp, &dst_option);
     if (dv == NULL) {
         return ck_set_error(CK_ERR_TYPE,
-                            "ck_make_reduce: the destination must hold scalars, not tuples or "
-                            "structs");
+                            "%s: the destination must hold scalars, not tuples or structs", what);
     }
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, &p, &acc));
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, accumulate, &p, &acc));
+    if (accumulate) {
+        return ck__accumulate_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta,
+                                    req);
+    }
     if (p.reduced == 0) {
         return make_cast(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
     }
     return ck__reduce_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
 }
 
-int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
-              const ck_eval_ctx *ectx) {
+int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                   const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                   const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 0);
+}
+
+int ck_make_accumulate(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
+    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 1);
+}
+
+/* ck_reduce and ck_accumulate: build for the arrays' own pointers, run once, destroy. */
+static int run_whole(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+                     const ck_eval_ctx *ectx, int accumulate) {
     if (dst == NULL || src == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "ck_reduce: NULL array");
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL array",
+                            accumulate ? "ck_accumulate" : "ck_reduce");
     }
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
     ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
@@ -289,8 +362,8 @@ int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    int rc = ck_make_reduce(&b, &off, r, dt, ck_array_arrmeta(dst), st, ck_array_arrmeta(src),
-                            CK_REQUEST_SINGLE, &ctx);
+    int rc = make_kernel(&b, &off, r, dt, ck_array_arrmeta(dst), st, ck_array_arrmeta(src),
+                         CK_REQUEST_SINGLE, &ctx, accumulate);
     if (rc == CK_OK) {
         rc = ck_call_single(ck_builder_root(&b), dd, &sd);
     }
@@ -298,19 +371,32 @@ int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
     return rc;
 }
 
-int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ctx *ectx,
-                  ck_array **out) {
+int ck_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+              const ck_eval_ctx *ectx) {
+    return run_whole(r, dst, src, ectx, 0);
+}
+
+int ck_accumulate(const ck_reduce_spec *r, const ck_array *dst, const ck_array *src,
+                  const ck_eval_ctx *ectx) {
+    return run_whole(r, dst, src, ectx, 1);
+}
+
+/* ck_reduce_new and ck_accumulate_new. */
+static int run_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ctx *ectx,
+                   int accumulate, ck_array **out) {
     if (out == NULL || src == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "ck_reduce_new: NULL argument");
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL argument",
+                            accumulate ? "ck_accumulate_new" : "ck_reduce_new");
     }
     *out = NULL;
     ck_type *rt = NULL;
-    CK_RETURN_IF_ERROR(ck_reduce_result_type(r, ck_array_type(src), ectx, &rt));
+    CK_RETURN_IF_ERROR(accumulate ? ck_accumulate_result_type(r, ck_array_type(src), ectx, &rt)
+                                  : ck_reduce_result_type(r, ck_array_type(src), ectx, &rt));
     ck_array *a = NULL;
     int rc = ck_array_new(rt, &a);
     ck_type_decref(rt);
     if (rc == CK_OK) {
-        rc = ck_reduce(r, a, src, ectx);
+        rc = run_whole(r, a, src, ectx, accumulate);
     }
     if (rc != CK_OK) {
         ck_array_free(a);
@@ -318,4 +404,14 @@ int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ct
     }
     *out = a;
     return CK_OK;
+}
+
+int ck_reduce_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ctx *ectx,
+                  ck_array **out) {
+    return run_new(r, src, ectx, 0, out);
+}
+
+int ck_accumulate_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_ctx *ectx,
+                      ck_array **out) {
+    return run_new(r, src, ectx, 1, out);
 }

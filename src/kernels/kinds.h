@@ -85,6 +85,8 @@ extern const ck__kind ck__reduce_fold_kind;
 extern const ck__kind ck__reduce_var_reset_kind;
 extern const ck__kind ck__reduce_var_grow_kind;
 extern const ck__kind ck__reduce_option_kind;
+extern const ck__kind ck__accumulate_dim_kind;
+extern const ck__kind ck__reduce_scan_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -263,6 +265,26 @@ typedef struct ck__reduce_option_spec {
 int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_option_spec *spec,
                            ck_request req, size_t *at);
 int ck__reduce_option_set_first(ck_builder *ckb, size_t at, size_t child_offset);
+
+/* The accumulated dimension (accumulate_dim.c): the source fixed (`size`) or var (rows at
+ * `src_offset`), the destination the same kind (a var one allocates rows through `row`);
+ * `inner`: the innermost dimension, whose children are slot 0 the cast of a row into the
+ * destination (optional) and slot 1 the scan leaf; else slots 0 first (out[0] = x[0]),
+ * 1 copy (out[i] = out[i-1]) and 2 fold (out[i] = f(out[i], x[i])), each over the fixed
+ * dimensions below. The caller builds them (strided request), reserving each prefix before
+ * ck__accumulate_dim_set_child records it; *at is the kernel's offset. */
+typedef struct ck__accumulate_dim_spec {
+    ck__dim_side src_kind, dst_kind;
+    intptr_t size, src_offset, src_stride, dst_stride;
+    ck__var_row_spec row;
+    int inner, dim;
+} ck__accumulate_dim_spec;
+int ck__make_accumulate_dim(ck_builder *ckb, size_t *offset, const ck__accumulate_dim_spec *spec,
+                            ck_request req, size_t *at);
+int ck__accumulate_dim_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+/* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
+ * right after it. */
+int ck__make_reduce_scan(ck_builder *ckb, size_t *offset, size_t elem_size, ck_request req);
 
 /* The single and strided functions of that leaf (the JIT's slow path for elements it is not
  * sure of, and its inner runs for types it does not convert itself). */

@@ -1,6 +1,7 @@
-/* src/kernels/reduce_ops.c: the accumulate leaf factory (like arith.c, a bare prefix whose
- * function comes from the table of reduce_ops.dispatch.c compiled for the CPU target in use),
- * the leaves' descriptions, and the values the built-in reductions start from. */
+/* src/kernels/reduce_ops.c: the accumulate and scan leaf factories (like arith.c, a bare
+ * prefix whose function comes from the table of reduce_ops.dispatch.c compiled for the CPU
+ * target in use), the leaves' descriptions, and the values the built-in reductions start
+ * from. */
 #include <math.h>
 #include <string.h>
 
@@ -33,15 +34,15 @@ int ck__acc_has_leaf(ck__arith_op op, ck_type_id id) {
     /* Every target's table has the same entries: the baseline (last) speaks for all. */
     const ck__reduce_ops_table *t =
         ck__reduce_targets[CK_ARRAY_SIZE(ck__reduce_targets) - 1].table;
-    return (*t)[op][id] != NULL;
+    return t->acc[op][id] != NULL;
 }
 
-int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
+static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id, int scan) {
     if (!ck__acc_has_leaf(op, id)) {
         const char *name = ck__arith_op_name(op), *type = ck_type_id_name(id);
-        return ck_set_error(CK_ERR_INTERNAL, "no accumulate leaf %s for type %s (ids %d, %d)",
-                            name != NULL ? name : "?", type != NULL ? type : "?", (int)op,
-                            (int)id);
+        return ck_set_error(CK_ERR_INTERNAL, "no %s leaf %s for type %s (ids %d, %d)",
+                            scan ? "scan" : "accumulate", name != NULL ? name : "?",
+                            type != NULL ? type : "?", (int)op, (int)id);
     }
     size_t index = 0;
     CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
@@ -49,9 +50,18 @@ int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_
                                             &index));
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
-    ck_prefix_set_strided(p, (*ck__reduce_targets[index].table)[op][id]);
+    const ck__reduce_ops_table *t = ck__reduce_targets[index].table;
+    ck_prefix_set_strided(p, scan ? t->scan[op][id] : t->acc[op][id]);
     *offset += sizeof(ck_prefix);
     return CK_OK;
+}
+
+int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
+    return make_leaf(ckb, offset, op, id, 0);
+}
+
+int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
+    return make_leaf(ckb, offset, op, id, 1);
 }
 
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
@@ -62,12 +72,14 @@ int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
         const ck__reduce_ops_table *table = ck__reduce_targets[t].table;
         for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
             for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
-                void *f;
-                memcpy(&f, &(*table)[op][id], sizeof f);
-                if (f != fn) {
+                void *acc, *scan;
+                memcpy(&acc, &table->acc[op][id], sizeof acc);
+                memcpy(&scan, &table->scan[op][id], sizeof scan);
+                if (acc != fn && scan != fn) {
                     continue;
                 }
-                ck__strbuf_printf(out, "accumulate %s %s [%s]", ck__arith_op_name((ck__arith_op)op),
+                ck__strbuf_printf(out, "%s %s %s [%s]", fn == acc ? "accumulate" : "scan",
+                                  ck__arith_op_name((ck__arith_op)op),
                                   ck_type_id_name((ck_type_id)id), ck__reduce_targets[t].name);
                 return 1;
             }

@@ -1,4 +1,4 @@
-/* src/kernels/reduce_ops.dispatch.c: the accumulate leaves of the built-in reducing
+/* src/kernels/reduce_ops.dispatch.c: the accumulate and scan leaves of the built-in reducing
  * operations (kernels/reduce_ops.h says what they compute), compiled once per CPU target like
  * arith.dispatch.c, with the element operations of kernels/arith_ops.h.
  *
@@ -256,7 +256,53 @@ CK__DEF_ACC_FLOAT_TYPES(maximum)
 CK__DEF_ACC_INT(logical_and, bool)
 CK__DEF_ACC_INT(logical_or, bool)
 
-/* ---- the table ---- */
+/* ---- 4. Scans (accumulations): out[0] = x[0], out[i] = op(out[i-1], x[i]), in order with
+ * the element operation, as NumPy's accumulate computes them (bit for bit: float16 rounds
+ * each step). The running value stays in a register, so dst may be src (an in-place scan
+ * after a cast into dst). ---- */
+#define CK__DEF_SCAN(OP, T)                                                                 \
+    static CK__KERNEL_ALIGN int ck__scan_##OP##_##T(ck_prefix *self, char *dst,              \
+                                                    intptr_t dst_stride, char *const *src,   \
+                                                    const intptr_t *src_stride, size_t n) {  \
+        (void)self;                                                                          \
+        const char *x = src[0];                                                              \
+        const intptr_t xs = src_stride[0];                                                   \
+        if (n == 0) {                                                                        \
+            return CK_OK;                                                                    \
+        }                                                                                    \
+        ck__ct_##T acc = *(const ck__ct_##T *)(const void *)x;                               \
+        *(ck__ct_##T *)(void *)dst = acc;                                                    \
+        for (size_t i = 1; i < n; i++) {                                                     \
+            x += xs;                                                                         \
+            dst += dst_stride;                                                               \
+            acc = ck__##OP##_##T(acc, *(const ck__ct_##T *)(const void *)x);                 \
+            *(ck__ct_##T *)(void *)dst = acc;                                                \
+        }                                                                                    \
+        return CK_OK;                                                                        \
+    }
+#define CK__DEF_SCANS(OP)                                                                   \
+    CK__DEF_SCAN(OP, bool)                                                                   \
+    CK__DEF_SCAN(OP, int8)                                                                   \
+    CK__DEF_SCAN(OP, int16)                                                                  \
+    CK__DEF_SCAN(OP, int32)                                                                  \
+    CK__DEF_SCAN(OP, int64)                                                                  \
+    CK__DEF_SCAN(OP, uint8)                                                                  \
+    CK__DEF_SCAN(OP, uint16)                                                                 \
+    CK__DEF_SCAN(OP, uint32)                                                                 \
+    CK__DEF_SCAN(OP, uint64)                                                                 \
+    CK__DEF_SCAN(OP, float16)                                                                \
+    CK__DEF_SCAN(OP, float32)                                                                \
+    CK__DEF_SCAN(OP, float64)                                                                \
+    CK__DEF_SCAN(OP, complex64)                                                              \
+    CK__DEF_SCAN(OP, complex128)
+CK__DEF_SCANS(add)
+CK__DEF_SCANS(multiply)
+CK__DEF_SCANS(minimum)
+CK__DEF_SCANS(maximum)
+CK__DEF_SCAN(logical_and, bool)
+CK__DEF_SCAN(logical_or, bool)
+
+/* ---- the tables ---- */
 #define CK__A(OP, T) [ck__id_##T] = ck__acc_##OP##_##T
 #define CK__ALL(OP)                                                                         \
     CK__A(OP, bool), CK__A(OP, int8), CK__A(OP, int16), CK__A(OP, int32), CK__A(OP, int64),  \
@@ -264,11 +310,28 @@ CK__DEF_ACC_INT(logical_or, bool)
         CK__A(OP, float16), CK__A(OP, float32), CK__A(OP, float64), CK__A(OP, complex64),    \
         CK__A(OP, complex128)
 
+#define CK__S(OP, T) [ck__id_##T] = ck__scan_##OP##_##T
+#define CK__ALL_S(OP)                                                                       \
+    CK__S(OP, bool), CK__S(OP, int8), CK__S(OP, int16), CK__S(OP, int32), CK__S(OP, int64),  \
+        CK__S(OP, uint8), CK__S(OP, uint16), CK__S(OP, uint32), CK__S(OP, uint64),           \
+        CK__S(OP, float16), CK__S(OP, float32), CK__S(OP, float64), CK__S(OP, complex64),    \
+        CK__S(OP, complex128)
+
 const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
-    [CK__ARITH_ADD] = {CK__ALL(add)},
-    [CK__ARITH_MULTIPLY] = {CK__ALL(multiply)},
-    [CK__ARITH_MINIMUM] = {CK__ALL(minimum)},
-    [CK__ARITH_MAXIMUM] = {CK__ALL(maximum)},
-    [CK__ARITH_LOGICAL_AND] = {CK__A(logical_and, bool)},
-    [CK__ARITH_LOGICAL_OR] = {CK__A(logical_or, bool)},
+    .acc = {
+        [CK__ARITH_ADD] = {CK__ALL(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL(multiply)},
+        [CK__ARITH_MINIMUM] = {CK__ALL(minimum)},
+        [CK__ARITH_MAXIMUM] = {CK__ALL(maximum)},
+        [CK__ARITH_LOGICAL_AND] = {CK__A(logical_and, bool)},
+        [CK__ARITH_LOGICAL_OR] = {CK__A(logical_or, bool)},
+    },
+    .scan = {
+        [CK__ARITH_ADD] = {CK__ALL_S(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL_S(multiply)},
+        [CK__ARITH_MINIMUM] = {CK__ALL_S(minimum)},
+        [CK__ARITH_MAXIMUM] = {CK__ALL_S(maximum)},
+        [CK__ARITH_LOGICAL_AND] = {CK__S(logical_and, bool)},
+        [CK__ARITH_LOGICAL_OR] = {CK__S(logical_or, bool)},
+    },
 };

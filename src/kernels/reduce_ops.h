@@ -1,7 +1,10 @@
-/* src/kernels/reduce_ops.h: the accumulate leaves of the built-in operations that reduce
- * (add, multiply, minimum, maximum, logical_and, logical_or), compiled per CPU target from
- * reduce_ops.dispatch.c, their identities, and how the kernel layer builds and describes
- * them (reduce_ops.c).
+/* src/kernels/reduce_ops.h: the accumulate and scan leaves of the built-in operations that
+ * reduce and accumulate (add, multiply, minimum, maximum, logical_and, logical_or), compiled
+ * per CPU target from reduce_ops.dispatch.c, their start values, and how the kernel layer
+ * builds and describes them (reduce_ops.c).
+ *
+ * A scan leaf (accumulations: cumsum, ...) writes out[0] = x[0], out[i] = op(out[i-1], x[i])
+ * in order over its run (dst may be src).
  *
  * An accumulate leaf is a bare ck_prefix whose strided function folds its one source into
  * the destination, which holds the accumulator (of the leaf's type, as the source):
@@ -30,17 +33,23 @@
 #define CK__FOLD_LANES 16
 #define CK__FOLD_BLOCK 128
 
-/* [op][type id]: the accumulate leaf of op in that type; NULL for subtract and divide, and
- * for logical_and and logical_or of any type but bool. One table per compiled target, named
- * ck__reduce_ops_<target>. */
-typedef ck_strided_fn ck__reduce_ops_table[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+/* [op][type id]: the accumulate (scan) leaf of op in that type; NULL for subtract and divide,
+ * and for logical_and and logical_or of any type but bool. One table per compiled target,
+ * named ck__reduce_ops_<target>. */
+typedef struct ck__reduce_ops_table {
+    ck_strided_fn acc[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+    ck_strided_fn scan[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+} ck__reduce_ops_table;
 
-/* 1 when (op, id) has an accumulate leaf, else 0. */
+/* 1 when (op, id) has an accumulate leaf (and a scan leaf), else 0. */
 int ck__acc_has_leaf(ck__arith_op op, ck_type_id id);
-/* Builds the accumulate leaf (a bare prefix with the strided function) at *offset from the
- * table of the CPU target kernels use now; CK_ERR_INTERNAL for a pair without one. */
+/* Builds the accumulate leaf, or with `scan` the scan leaf (a bare prefix with the strided
+ * function) at *offset from the table of the CPU target kernels use now; CK_ERR_INTERNAL for
+ * a pair without one. */
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
-/* Writes "accumulate add float64 [avx2]" and returns 1 when fn is such a leaf, else 0. */
+int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
+/* Writes "accumulate add float64 [avx2]" (or "scan ...") and returns 1 when fn is such a
+ * leaf, else 0. */
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out);
 
 /* The bytes of the value a reduction of op in type id starts from: add 0, multiply 1,

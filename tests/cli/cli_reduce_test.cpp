@@ -136,6 +136,42 @@ TEST(CliReduce, ExplainPrintsTheTree) {
     EXPECT_EQ(r.out, "ckernel: usage error: --reduce needs a name\nTry 'ckernel explain --help'.\n");
 }
 
+TEST(CliReduce, Accumulate) {
+    struct Case {
+        const char *args, *out;
+    } cases[] = {
+        {"accumulate cumsum --axis 0 --in '4 * int32' '[1, 2, 3, 4]'", "[1, 3, 6, 10]\n"},
+        {"accumulate cumprod --axis=-1 --in '2 * 3 * float64' '[[1, 2, 3], [4, 5, 6]]'",
+         "[[1, 2, 6], [4, 20, 120]]\n"},
+        {"accumulate cummax --axis 0 --in '2 * 2 * int8' '[[1, 5], [3, 2]]'", "[[1, 5], [3, 5]]\n"},
+        {"accumulate cummin --axis 1 --in '2 * var * float32' '[[3, 1, 2], []]'", "[[3, 1, 1], []]\n"},
+        {"accumulate cumsum --axis 0 --out '3 * int8' --in '3 * int8' '[100, 100, 100]'",
+         "[100, -56, 44]\n"},
+    };
+    for (const Case &c : cases) {
+        const Result r = ckernel(c.args);
+        EXPECT_EQ(r.status, 0) << c.args << "\n" << r.out;
+        EXPECT_EQ(r.out, c.out) << c.args;
+    }
+    Result r = ckernel("accumulate cumsum --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: an accumulation takes one --axis\nTry 'ckernel "
+                     "accumulate --help'.\n");
+    r = ckernel("accumulate cumsum --axis 0 --keepdims --in '2 * int32' '[1, 2]'");
+    EXPECT_EQ(r.status, 2);
+    r = ckernel("accumulate cumsum --axis 0,1 --in '2 * 2 * int32' '[[1, 2], [3, 4]]'");
+    EXPECT_EQ(r.status, 2);
+    r = ckernel("explain --accumulate cumsum --axis 0 --in '10 * float64'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out,
+              "accumulate cumsum (add) -> 10 * float64\n"
+              "accumulate_dim @0 +104  accumulate_dim_single  size=10 src_stride=8 dst_stride=8 "
+              "scan\n"
+              "  leaf @104 +16  scan add float64 [baseline]\n"
+              "total: 120 bytes in the kernel buffer; builder inline, no heap allocation "
+              "(capacity 128)\n");
+}
+
 TEST(CliReduce, CallablesListsTheNewBuiltIns) {
     const Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);

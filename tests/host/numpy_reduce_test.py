@@ -21,7 +21,11 @@ Checks:
      axis folds each row (an empty row gives the identity; min and max refuse it), an axis
      above a var one folds the rows left-aligned (the result row as long as the longest),
      with keepdims; NA propagates, or with skipna is left out (min and max give NA where no
-     element is left); values are integers (in float64 too), so every result is exact.
+     element is left); values are integers (in float64 too), so every result is exact;
+  6. cumsum, cumprod, cummin, cummax (NumPy's cumsum, cumprod, minimum.accumulate,
+     maximum.accumulate) of every type along every axis of random 1- to 4-d views: the
+     result type is NumPy's and every element is NumPy's bit for bit (both accumulate in
+     order), NaN against NaN.
 
 usage: python3 numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
 """
@@ -66,6 +70,8 @@ def load(path):
         "ck_call": (i, [p, p, i, p, p]),
         "ck_call_result_type": (i, [p, i, p, p, pp]),
         "ck_reduce_new": (i, [C.POINTER(ReduceSpec), p, p, pp]),
+        "ck_accumulation_lookup": (i, [C.c_char_p, pp]),
+        "ck_accumulate": (i, [C.POINTER(ReduceSpec), p, p, p]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -585,6 +591,56 @@ def ragged(lib, ck):
     print("ragged reductions against the nested-list reference: %d" % cases)
 
 
+# ---------------------------------------------------------------------------------------
+# Accumulations
+
+ACCUMULATIONS = {"cumsum": np.cumsum, "cumprod": np.cumprod,
+                 "cummin": lambda a, axis: np.minimum.accumulate(a, axis=axis),
+                 "cummax": lambda a, axis: np.maximum.accumulate(a, axis=axis)}
+
+
+def accumulations(lib, ck):
+    rng = np.random.default_rng(31)
+    count = 0
+    for op, fn in ACCUMULATIONS.items():
+        c = C.c_void_p()
+        assert lib.ck_accumulation_lookup(op.encode(), C.byref(c)) == CK_OK
+        reducer = Reducer(lib, "add")  # its spec, with this callable
+        reducer.free()
+        reducer.c = c
+        for t in SCALARS:
+            for name, a in views(rng, t, "prod" if op == "cumprod" else "sum"):
+                for axis in range(-a.ndim, a.ndim):
+                    want = np.asarray(fn(a, axis=axis))
+                    src = nt.Wrapped(lib, a)
+                    spec = reducer.spec([axis], 0)
+                    buf, dst, mask = nt.guarded(want.shape, want.dtype,
+                                                nt.c_strides(want.shape, want.dtype.itemsize))
+                    d = nt.Wrapped(lib, dst)
+                    rc = lib.ck_accumulate(C.byref(spec), d.a, src.a, None)
+                    what = lambda: "%s %s %s axis=%d: %s %s" % (op, name, a.dtype, axis,
+                                                                ck.status(rc), ck.error())
+                    if ck.check(rc == CK_OK, what):
+                        got = dst.copy()
+                        if want.dtype.kind in "fc":
+                            isz = want.dtype.itemsize
+                            same = (got.reshape(-1).view(np.uint8).reshape(-1, isz) ==
+                                    want.reshape(-1).view(np.uint8).reshape(-1, isz)).all(
+                                axis=1).reshape(want.shape)
+                            nan = np.isnan(want) & np.isnan(got)
+                            ok = bool(np.all(same | nan))
+                        else:
+                            ok = np.array_equal(got, want)
+                        ck.check(ok, lambda: "%s %s %s axis=%d: got %r, NumPy %r" % (
+                            op, name, a.dtype, axis, got, want))
+                        count += 1
+                    ck.check(np.all(buf[~mask] == nt.GUARD), "%s %s: a guard byte" % (op, name))
+                    d.free()
+                    src.free()
+        lib.ck_callable_decref(c)
+    print("accumulations against NumPy: %d" % count)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO")
@@ -597,6 +653,7 @@ def main():
     accuracy(lib, ck)
     elementwise(lib, ck)
     ragged(lib, ck)
+    accumulations(lib, ck)
     ck.check(ck.live() == 0, "%d ckernel blocks still live at the end" % ck.live())
     print("reductions run: %s" % ", ".join("%s %d" % kv for kv in sorted(ck.counts.items())))
     print("ckernel %s, numpy %s; %.1f s" % (lib.ck_version_string().decode(), np.__version__,

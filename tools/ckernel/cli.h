@@ -63,7 +63,9 @@ int cmd_call(int argc, char **argv);
 /* `explain --call ...`: the kernel of a call (cmd_explain hands over when it sees --call). */
 int cmd_explain_call(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
-/* `explain --reduce ...`: the kernel of a reduction (cmd_explain hands over). */
+int cmd_accumulate(int argc, char **argv);
+/* `explain --reduce ...` / `explain --accumulate ...`: the kernel of a reduction or an
+ * accumulation (cmd_explain hands over). */
 int cmd_explain_reduce(int argc, char **argv);
 
 #endif

@@ -34,7 +34,8 @@ int cmd_explain(int argc, char **argv) {
         if (strcmp(argv[i], "--call") == 0 || strncmp(argv[i], "--call=", 7) == 0) {
             return cmd_explain_call(argc, argv);
         }
-        if (strcmp(argv[i], "--reduce") == 0 || strncmp(argv[i], "--reduce=", 9) == 0) {
+        if (strcmp(argv[i], "--reduce") == 0 || strncmp(argv[i], "--reduce=", 9) == 0 ||
+            strcmp(argv[i], "--accumulate") == 0 || strncmp(argv[i], "--accumulate=", 13) == 0) {
             return cmd_explain_reduce(argc, argv);
         }
     }

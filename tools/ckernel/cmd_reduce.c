@@ -1,6 +1,8 @@
 /* tools/ckernel/cmd_reduce.c: the reduction commands: `ckernel reduce NAME [--axis A[,B...]]
  * [--keepdims] [--skipna] [--out DST] --in SRC LITERAL` (reduces a literal and prints the
- * result) and `ckernel explain --reduce NAME [--axis ...] --in SRC` (prints the kernel). */
+ * result), `ckernel accumulate NAME --axis A [--out DST] --in SRC LITERAL` (cumsum, ...), and
+ * `ckernel explain --reduce NAME [--axis ...] --in SRC` / `explain --accumulate ...` (print
+ * the kernel). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,16 +33,30 @@ static const char reduce_help[] =
     "example:\n"
     "  ckernel reduce sum --axis 1 --in \"2 * 3 * int32\" \"[[1, 2, 3], [4, 5, 6]]\"\n";
 
+static const char accumulate_help[] =
+    "usage: ckernel accumulate [--errmode MODE] [--allow-unsafe] [--target T] NAME --axis A\n"
+    "                          [--out DST] --in SRC LITERAL\n\n"
+    "Accumulates the literal (parsed as SRC) along axis A with NAME and prints the result:\n"
+    "out[0] = x[0], out[i] = f(out[i-1], x[i]). NAME is cumsum, cumprod, cummin or cummax,\n"
+    "or a callable (add, multiply, minimum, maximum, or a registered one). The result has\n"
+    "SRC's shape; its type follows NumPy (cumsum of int8 is int64); with --out it is\n"
+    "accumulated in DST's type.\n\n"
+    "example:\n"
+    "  ckernel accumulate cumsum --axis 0 --in \"4 * int32\" \"[1, 2, 3, 4]\"\n";
+
 static const char explain_reduce_help[] =
     "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
     "                       --reduce NAME [--axis A[,B...]] [--keepdims] [--skipna]\n"
-    "                       [--out DST] --in SRC\n\n"
-    "Builds the reduction's kernel (C-order data) and prints its result type and tree.\n";
+    "                       [--out DST] --in SRC\n"
+    "       ckernel explain ... --accumulate NAME --axis A [--out DST] --in SRC\n\n"
+    "Builds the reduction's (accumulation's) kernel (C-order data) and prints its result\n"
+    "type and tree.\n";
 
 /* The parsed arguments of `reduce` and `explain --reduce`. */
 typedef struct reduce_args {
     cli_common common;
     int unaligned;
+    int accumulate; /* `accumulate` / `explain --accumulate` */
     const char *name, *out, *in_type, *in_literal;
     int has_axes, naxes;
     int axes[64];
@@ -87,13 +103,16 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
             a->common.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
         } else if (explain && strcmp(arg, "--unaligned") == 0) {
             a->unaligned = 1;
-        } else if (strcmp(arg, "--keepdims") == 0) {
+        } else if (!a->accumulate && strcmp(arg, "--keepdims") == 0) {
             a->flags |= CK_REDUCE_KEEPDIMS;
         } else if (strcmp(arg, "--skipna") == 0) {
             a->flags |= CK_REDUCE_SKIPNA;
-        } else if (explain && cli_option_value(argc, argv, &i, "--reduce", &value)) {
+        } else if (explain && cli_option_value(argc, argv, &i,
+                                               a->accumulate ? "--accumulate" : "--reduce",
+                                               &value)) {
             if (value == NULL) {
-                return cli_usage_error(command, "--reduce needs a name");
+                return cli_usage_error(command, "%s needs a name",
+                                       a->accumulate ? "--accumulate" : "--reduce");
             }
             a->name = value;
         } else if (cli_option_value(argc, argv, &i, "--axis", &value)) {
@@ -126,7 +145,12 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
         }
     }
     if (a->name == NULL) {
-        return cli_usage_error(command, explain ? "missing --reduce NAME" : "missing NAME");
+        return cli_usage_error(command, !explain        ? "missing NAME"
+                                        : a->accumulate ? "missing --accumulate NAME"
+                                                        : "missing --reduce NAME");
+    }
+    if (a->accumulate && (!a->has_axes || a->naxes != 1)) {
+        return cli_usage_error(command, "an accumulation takes one --axis");
     }
     if (a->in_type == NULL) {
         return cli_usage_error(command, "missing --in SRC%s", explain ? "" : " LITERAL");
@@ -149,10 +173,13 @@ static ck_reduce_spec make_spec(ck_callable *c, const reduce_args *a) {
     return r;
 }
 
-int cmd_reduce(int argc, char **argv) {
+/* `reduce` and `accumulate`. */
+static int run_command(int argc, char **argv, int accumulate) {
     reduce_args a;
     init_args(&a);
-    int status = parse_reduce("reduce", reduce_help, argc, argv, 0, &a);
+    a.accumulate = accumulate;
+    int status = parse_reduce(accumulate ? "accumulate" : "reduce",
+                              accumulate ? accumulate_help : reduce_help, argc, argv, 0, &a);
     if (status != CLI_PARSED) {
         return status;
     }
@@ -160,16 +187,20 @@ int cmd_reduce(int argc, char **argv) {
     ck_type *st = NULL, *dt = NULL;
     ck_array *src = NULL, *dst = NULL;
     char *text = NULL;
-    int rc = ck_reduction_lookup(a.name, &c);
+    int rc = accumulate ? ck_accumulation_lookup(a.name, &c) : ck_reduction_lookup(a.name, &c);
     if (rc == CK_OK) rc = ck_type_parse(a.in_type, &st);
     if (rc == CK_OK) rc = ck_array_parse(st, a.in_literal, &src);
     const ck_reduce_spec r = make_spec(c, &a);
     if (rc == CK_OK && a.out != NULL) {
         rc = ck_type_parse(a.out, &dt);
         if (rc == CK_OK) rc = ck_array_new(dt, &dst);
-        if (rc == CK_OK) rc = ck_reduce(&r, dst, src, &a.common.ctx);
+        if (rc == CK_OK) {
+            rc = accumulate ? ck_accumulate(&r, dst, src, &a.common.ctx)
+                            : ck_reduce(&r, dst, src, &a.common.ctx);
+        }
     } else if (rc == CK_OK) {
-        rc = ck_reduce_new(&r, src, &a.common.ctx, &dst);
+        rc = accumulate ? ck_accumulate_new(&r, src, &a.common.ctx, &dst)
+                        : ck_reduce_new(&r, src, &a.common.ctx, &dst);
     }
     if (rc == CK_OK) rc = ck_array_format(dst, &text);
     if (rc == CK_OK) {
@@ -187,13 +218,26 @@ int cmd_reduce(int argc, char **argv) {
     return status;
 }
 
+int cmd_reduce(int argc, char **argv) {
+    return run_command(argc, argv, 0);
+}
+
+int cmd_accumulate(int argc, char **argv) {
+    return run_command(argc, argv, 1);
+}
+
 int cmd_explain_reduce(int argc, char **argv) {
     reduce_args a;
     init_args(&a);
+    for (int i = 1; i < argc; i++) {
+        a.accumulate |= strcmp(argv[i], "--accumulate") == 0 ||
+                        strncmp(argv[i], "--accumulate=", 13) == 0;
+    }
     int status = parse_reduce("explain", explain_reduce_help, argc, argv, 1, &a);
     if (status != CLI_PARSED) {
         return status;
     }
+    const int accumulate = a.accumulate;
     ck_callable *c = NULL;
     ck_type *st = NULL, *dt = NULL;
     ck_memblock *arena = NULL;
@@ -201,23 +245,30 @@ int cmd_explain_reduce(int argc, char **argv) {
     ck_builder b;
     ck_builder_init(&b);
     size_t size = 0;
-    int rc = ck_reduction_lookup(a.name, &c);
+    int rc = accumulate ? ck_accumulation_lookup(a.name, &c) : ck_reduction_lookup(a.name, &c);
     const ck_reduce_spec r = make_spec(c, &a);
     if (rc == CK_OK) rc = ck_arena_new(0, &arena);
     if (rc == CK_OK) rc = ck_type_parse(a.in_type, &st);
     if (rc == CK_OK) rc = cli_make_arrmeta(st, arena, &sam);
-    if (rc == CK_OK) {
-        rc = a.out != NULL ? ck_type_parse(a.out, &dt)
-                           : ck_reduce_result_type(&r, st, &a.common.ctx, &dt);
+    if (rc == CK_OK && a.out != NULL) {
+        rc = ck_type_parse(a.out, &dt);
+    } else if (rc == CK_OK) {
+        rc = accumulate ? ck_accumulate_result_type(&r, st, &a.common.ctx, &dt)
+                        : ck_reduce_result_type(&r, st, &a.common.ctx, &dt);
     }
     if (rc == CK_OK) rc = cli_make_arrmeta(dt, arena, &dam);
     if (rc == CK_OK) {
-        rc = ck_make_reduce(&b, &size, &r, dt, dam, st, sam, CK_REQUEST_SINGLE, &a.common.ctx);
+        rc = accumulate
+                 ? ck_make_accumulate(&b, &size, &r, dt, dam, st, sam, CK_REQUEST_SINGLE,
+                                      &a.common.ctx)
+                 : ck_make_reduce(&b, &size, &r, dt, dam, st, sam, CK_REQUEST_SINGLE,
+                                  &a.common.ctx);
     }
     if (rc == CK_OK) rc = ck_kernel_describe(ck_builder_root(&b), &text);
     if (rc == CK_OK) rc = ck_type_format(dt, &dts);
     if (rc == CK_OK) {
-        printf("reduce %s (%s) -> %s\n", a.name, ck_callable_name(c), dts);
+        printf("%s %s (%s) -> %s\n", accumulate ? "accumulate" : "reduce", a.name,
+               ck_callable_name(c), dts);
         fputs(text, stdout);
         printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
                ck_builder_is_inline(&b) ? "inline, no heap allocation" : "on the heap",

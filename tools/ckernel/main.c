@@ -15,6 +15,8 @@ static const cli_command commands[] = {
     {"callables", "list the callables and their signatures", cmd_callables},
     {"call", "call a callable on literals and print the result", cmd_call},
     {"reduce", "reduce a literal over axes (sum, min, ...) and print the result", cmd_reduce},
+    {"accumulate", "accumulate a literal along an axis (cumsum, ...) and print it",
+     cmd_accumulate},
     {"bench", "time the kernels against memcpy and plain C loops", cmd_bench},
 };
 

@@ -1,0 +1,293 @@
+// tests/callables/accumulate_test.cpp: accumulations (cumsum, cumprod, cummin, cummax and a
+// user's callable) through the public API, against values worked out by hand: along inner
+// and outer axes, over var rows, result types as NumPy's (cumsum of int8 is int64, cummax
+// keeps the type), explicit destinations; the errors; the trees; allocation failure.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ckernel/ckernel.h"
+#include "ckt.hpp"
+#include "ckt_array.hpp"
+
+namespace {
+
+struct Outcome {
+    int rc;
+    std::string value, type, message;
+};
+
+Outcome accumulate(const char *name, const char *type, const char *literal, int axis,
+                   const char *dst_type = nullptr) {
+    ck_callable *c = nullptr;
+    EXPECT_EQ(ck_accumulation_lookup(name, &c), CK_OK) << name;
+    ckt::Array a(type, literal);
+    ck_reduce_spec r = {c, &axis, 1, 0};
+    ck_array *out = nullptr;
+    Outcome o;
+    if (dst_type != nullptr) {
+        ckt::Type dt(dst_type);
+        o.rc = ck_array_new(dt.get(), &out);
+        if (o.rc == CK_OK) o.rc = ck_accumulate(&r, out, a.get(), nullptr);
+    } else {
+        o.rc = ck_accumulate_new(&r, a.get(), nullptr, &out);
+    }
+    if (o.rc == CK_OK) {
+        char *s = nullptr, *t = nullptr;
+        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
+        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
+        o.value = s;
+        o.type = t;
+        ck_free(s);
+        ck_free(t);
+    } else {
+        o.message = ck_last_error();
+    }
+    ck_array_free(out);
+    ck_callable_decref(c);
+    return o;
+}
+
+struct Hand {
+    const char *name, *type, *literal;
+    int axis;
+    const char *want, *want_type;
+};
+
+const Hand kHand[] = {
+    {"cumsum", "4 * int32", "[1, 2, 3, 4]", 0, "[1, 3, 6, 10]", "4 * int64"},
+    {"cumsum", "2 * 3 * int8", "[[1, 2, 3], [4, 5, 6]]", 1, "[[1, 3, 6], [4, 9, 15]]", "2 * 3 * int64"},
+    {"cumsum", "2 * 3 * int8", "[[1, 2, 3], [4, 5, 6]]", 0, "[[1, 2, 3], [5, 7, 9]]", "2 * 3 * int64"},
+    {"cumsum", "2 * 3 * int8", "[[1, 2, 3], [4, 5, 6]]", -2, "[[1, 2, 3], [5, 7, 9]]", "2 * 3 * int64"},
+    {"cumprod", "2 * 3 * float64", "[[1, 2, 3], [4, 5, 6]]", -1, "[[1, 2, 6], [4, 20, 120]]",
+     "2 * 3 * float64"},
+    {"cumprod", "3 * bool", "[true, true, false]", 0, "[1, 1, 0]", "3 * int64"},
+    {"cummax", "5 * float32", "[1, 3, 2, nan, 5]", 0, "[1, 3, 3, nan, nan]", "5 * float32"},
+    {"cummin", "4 * uint8", "[9, 3, 7, 1]", 0, "[9, 3, 3, 1]", "4 * uint8"},
+    {"cummin", "3 * var * int16", "[[3, 1, 2], [], [5]]", 1, "[[3, 1, 1], [], [5]]",
+     "3 * var * int16"},
+    {"cumsum", "var * 2 * int32", "[[1, 2], [3, 4], [5, 6]]", 0, "[[1, 2], [4, 6], [9, 12]]",
+     "var * 2 * int64"},
+    {"cumsum", "0 * int16", "[]", 0, "[]", "0 * int64"},
+    {"cumsum", "3 * 0 * int16", "[[], [], []]", 0, "[[], [], []]", "3 * 0 * int64"},
+    {"cumsum", "3 * 2 * 2 * int32", "[[[1, 2], [3, 4]], [[5, 6], [7, 8]], [[9, 10], [11, 12]]]",
+     0, "[[[1, 2], [3, 4]], [[6, 8], [10, 12]], [[15, 18], [21, 24]]]", "3 * 2 * 2 * int64"},
+    {"cumsum", "2 * 3 * 2 * int32", "[[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]]",
+     1, "[[[1, 2], [4, 6], [9, 12]], [[7, 8], [16, 18], [27, 30]]]", "2 * 3 * 2 * int64"},
+    // the first element is the source's own (cast): -0 stays -0, as in NumPy
+    {"cumsum", "2 * float64", "[-0.0, 1]", 0, "[-0, 1]", "2 * float64"},
+    // the callables by their own names; add of int8 widens as cumsum does
+    {"add", "3 * int8", "[100, 100, 100]", 0, "[100, 200, 300]", "3 * int64"},
+    {"maximum", "3 * complex64", "[1+1j, 1+2j, 0+9j]", 0, "[1+1j, 1+2j, 1+2j]", "3 * complex64"},
+};
+
+TEST(Accumulate, HandComputedCases) {
+    for (const Hand &h : kHand) {
+        const Outcome o = accumulate(h.name, h.type, h.literal, h.axis);
+        ASSERT_EQ(o.rc, CK_OK) << h.name << " of " << h.type << " " << h.literal << ": " << o.message;
+        EXPECT_EQ(o.value, h.want) << h.name << " of " << h.type << " " << h.literal;
+        EXPECT_EQ(o.type, h.want_type) << h.name << " of " << h.type << " " << h.literal;
+    }
+}
+
+TEST(Accumulate, ExplicitDestinationsAndErrors) {
+    Outcome o = accumulate("cumsum", "3 * int8", "[100, 100, 100]", 0, "3 * int8");
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[100, -56, 44]");  // wraps in int8
+    o = accumulate("cumsum", "3 * int32", "[1, 2, 3]", 0, "3 * float64");
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[1, 3, 6]");
+    o = accumulate("cumsum", "3 * int32", "[1, 2, 3]", 0, "float64");
+    EXPECT_EQ(o.rc, CK_ERR_BROADCAST);
+    EXPECT_EQ(o.message, "add: cannot accumulate 3 * int32 into float64: an accumulation's "
+                         "destination has the source's shape, var dimensions where it has them");
+    o = accumulate("cumsum", "3 * int32", "[1, 2, 3]", 0, "4 * int64");
+    EXPECT_EQ(o.rc, CK_ERR_BROADCAST);
+    o = accumulate("cumsum", "3 * var * int16", "[[3, 1, 2], [], [5]]", 0);
+    EXPECT_EQ(o.rc, CK_ERR_UNSUPPORTED);
+    EXPECT_EQ(o.message, "add: cannot accumulate 3 * var * int16 into 3 * var * int64: "
+                         "accumulations along a dimension above a var one are not built yet");
+    o = accumulate("cumsum", "3 * ?int16", "[3, NA, 5]", 0);
+    EXPECT_EQ(o.rc, CK_ERR_UNSUPPORTED);
+    o = accumulate("cumsum", "3 * int16", "[3, 1, 5]", 1);
+    EXPECT_EQ(o.rc, CK_ERR_INVALID);
+    EXPECT_EQ(o.message, "reduce: axis 1 is out of range for a source of 1 dimension");
+    o = accumulate("subtract", "3 * int16", "[3, 1, 5]", 0);  // no identity needed
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[3, 2, -3]");
+    // one axis, no keepdims
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_accumulation_lookup("cumsum", &c), CK_OK);
+    ckt::Array a("2 * 2 * int32", "[[1, 2], [3, 4]]");
+    const int both[] = {0, 1};
+    ck_reduce_spec r = {c, both, 2, 0};
+    ck_array *out = nullptr;
+    EXPECT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_ERR_INVALID);
+    EXPECT_EQ(std::string(ck_last_error()),
+              "add: an accumulation runs along one axis (naxes 1), without keepdims");
+    r = {c, nullptr, 0, 0};
+    EXPECT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_ERR_INVALID);
+    r = {c, both, 1, CK_REDUCE_KEEPDIMS};
+    EXPECT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_ERR_INVALID);
+    EXPECT_EQ(out, nullptr);
+    ck_callable *none = nullptr;
+    EXPECT_EQ(ck_accumulation_lookup("cumnothing", &none), CK_ERR_TYPE);
+    for (const auto &p : std::vector<std::pair<const char *, const char *>>{
+             {"cumsum", "add"}, {"cumprod", "multiply"}, {"cummin", "minimum"},
+             {"cummax", "maximum"}, {"logical_or", "logical_or"}}) {
+        ck_callable *f = nullptr;
+        ASSERT_EQ(ck_accumulation_lookup(p.first, &f), CK_OK);
+        EXPECT_STREQ(ck_callable_name(f), p.second);
+        ck_callable_decref(f);
+    }
+    ck_callable_decref(c);
+}
+
+// A user's callable: scanned one element at a time through its own leaf (reduce_scan), and
+// along an outer axis elementwise (reduce_fold).
+int64_t gcd64(int64_t a, int64_t b) {
+    uint64_t x = a < 0 ? 0u - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
+    uint64_t y = b < 0 ? 0u - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
+    while (y != 0) {
+        const uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return static_cast<int64_t>(x);
+}
+int gcd_strided(ck_prefix *, char *dst, intptr_t ds, char *const *src, const intptr_t *ss, size_t n) {
+    const char *a = src[0], *b = src[1];
+    for (size_t i = 0; i < n; i++, dst += ds, a += ss[0], b += ss[1]) {
+        int64_t x, y;
+        std::memcpy(&x, a, 8);
+        std::memcpy(&y, b, 8);
+        const int64_t r = gcd64(x, y);
+        std::memcpy(dst, &r, 8);
+    }
+    return CK_OK;
+}
+int gcd_single(ck_prefix *self, char *dst, char *const *src) {
+    static const intptr_t zero[2] = {0, 0};
+    return gcd_strided(self, dst, 0, src, zero, 1);
+}
+int gcd_instantiate(void *, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
+    const int rc = ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix));
+    if (rc != CK_OK) return rc;
+    ck_prefix_set_function(static_cast<ck_prefix *>(static_cast<void *>(ck_builder_at(ckb, *offset))),
+                           info->req, gcd_single, gcd_strided);
+    *offset += sizeof(ck_prefix);
+    return CK_OK;
+}
+
+TEST(Accumulate, AUsersCallable) {
+    ck_callable *c = nullptr;
+    ck_factory f = {gcd_instantiate, nullptr, nullptr, nullptr};
+    ASSERT_EQ(ck_callable_new("gcd_acc", &c), CK_OK);
+    ASSERT_EQ(ck_callable_add(c, "qq)q", &f), CK_OK);  // no identity: accumulations need none
+    ckt::Array a("2 * 4 * int32", "[[12, 18, 7, 0], [8, 12, 14, 5]]");
+    const char *want[] = {"[[12, 18, 7, 0], [4, 6, 7, 5]]", "[[12, 6, 1, 1], [8, 4, 2, 1]]"};
+    for (int axis : {0, 1}) {
+        ck_reduce_spec r = {c, &axis, 1, 0};
+        ck_array *out = nullptr;
+        ASSERT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_OK) << ck_last_error();
+        char *s = nullptr;
+        ASSERT_EQ(ck_array_format(out, &s), CK_OK);
+        EXPECT_STREQ(s, want[axis]) << axis;
+        ck_free(s);
+        ck_array_free(out);
+    }
+    ck_callable_decref(c);
+}
+
+std::string tree(const char *name, const char *src, int axis) {
+    ck_callable *c = nullptr;
+    EXPECT_EQ(ck_accumulation_lookup(name, &c), CK_OK);
+    ckt::Type st(src);
+    ck_reduce_spec r = {c, &axis, 1, 0};
+    ck_type *dt = nullptr;
+    EXPECT_EQ(ck_accumulate_result_type(&r, st.get(), nullptr, &dt), CK_OK);
+    std::vector<char> sam(ck_type_arrmeta_size(st.get()) + 8), dam(ck_type_arrmeta_size(dt) + 8);
+    EXPECT_EQ(ck_arrmeta_default_construct(st.get(), sam.data(), nullptr), CK_OK);
+    EXPECT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    std::string out;
+    EXPECT_EQ(ck_make_accumulate(&b, &off, &r, dt, dam.data(), st.get(), sam.data(),
+                                 CK_REQUEST_SINGLE, nullptr),
+              CK_OK)
+        << ck_last_error();
+    char *s = nullptr;
+    if (ck_kernel_describe(ck_builder_root(&b), &s) == CK_OK) out = s;
+    ck_free(s);
+    ck_builder_destroy(&b);
+    ck_type_decref(dt);
+    ck_callable_decref(c);
+    return out;
+}
+
+TEST(Accumulate, Trees) {
+    const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
+    EXPECT_EQ(tree("cumsum", "3 * 4 * float64", 1),
+              "strided_dim @0 +40  strided_dim_single  size=3 dst_stride=32 src_stride=32\n"
+              "  accumulate_dim @40 +104  accumulate_dim_strided  size=4 src_stride=8 "
+              "dst_stride=8 scan\n"
+              "    leaf @144 +16  scan add float64 [" + t + "]\n");
+    EXPECT_EQ(tree("cummax", "4 * int8", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=4 src_stride=1 dst_stride=1 "
+              "scan\n"
+              "  leaf @104 +16  scan maximum int8 [" + t + "]\n");
+    EXPECT_EQ(tree("cumsum", "3 * 4 * int8", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=3 src_stride=4 dst_stride=32 "
+              "first, copy, fold\n"
+              "  strided_dim @104 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
+              "    leaf @144 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n"
+              "  strided_dim @160 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=8\n"
+              "    leaf @200 +16  copy int64 strided [" + t + "]\n"
+              "  strided_dim @216 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
+              "    call_args @256 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
+              "      leaf @392 +16  accumulate add int64 [" + t + "]\n"
+              "      leaf @408 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n");
+    // a row cast into the destination, then scanned there
+    EXPECT_EQ(tree("cumsum", "5 * int16", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=5 src_stride=2 dst_stride=8 "
+              "cast, scan\n"
+              "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
+              "  leaf @120 +16  scan add int64 [" + t + "]\n");
+}
+
+TEST(Accumulate, AllocationFailureAtEveryPoint) {
+    struct Case {
+        const char *name, *type, *literal;
+        int axis;
+    } cases[] = {
+        {"cumsum", "3 * var * int16", "[[1, 2], [], [3, 4, 5]]", 1},
+        {"cumprod", "3 * 2 * float32", "[[1, 2], [3, 4], [5, 6]]", 0},
+        {"cummax", "var * 3 * int8", "[[1, 2, 3], [0, 9, 1]]", 0},
+    };
+    for (const Case &c : cases) {
+        const int64_t points = ckt::for_each_alloc_failure([&]() {
+            ck_callable *f = nullptr;
+            ck_type *t = nullptr;
+            ck_array *a = nullptr, *out = nullptr;
+            int rc = ck_accumulation_lookup(c.name, &f);
+            if (rc == CK_OK) rc = ck_type_parse(c.type, &t);
+            if (rc == CK_OK) rc = ck_array_parse(t, c.literal, &a);
+            ck_reduce_spec r = {f, &c.axis, 1, 0};
+            if (rc == CK_OK) rc = ck_accumulate_new(&r, a, nullptr, &out);
+            char *s = nullptr;
+            if (rc == CK_OK) rc = ck_array_format(out, &s);
+            ck_free(s);
+            ck_array_free(out);
+            ck_array_free(a);
+            ck_type_decref(t);
+            ck_callable_decref(f);
+            return rc;
+        });
+        EXPECT_GT(points, 3) << c.name << " " << c.type;
+    }
+}
+
+}  // namespace
