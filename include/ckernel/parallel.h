@@ -66,6 +66,19 @@ CK_EXTERN int ck_parallel_assign(const ck_array *dst, const ck_array *src,
 CK_EXTERN int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc,
                                const ck_array *const *src, const ck_eval_ctx *ectx);
 
+/* dst <- r(src) like ck_reduce, split across threads with the same result, bit for bit,
+ * whatever the number of threads (and CPU target): when the source's outermost dimension is
+ * kept (fixed on both sides) its rows run in parallel, each result element folded by one
+ * thread as serially; when every dimension is reduced and the source is one contiguous run of
+ * the accumulator's type under a built-in operation (sum, prod, min, max, all, any), the run
+ * is cut into chunks of 65536 elements whose partial folds run in parallel, and float folds
+ * finish their fixed tree (docs/design.md §13) on the calling thread. Anything else, and
+ * small work, runs serially through ck_reduce. The grain (ck_eval_ctx.grain_bytes) counts
+ * bytes of source per task here (0: 256 KiB). Results, statuses and messages are
+ * ck_reduce's. */
+CK_EXTERN int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst,
+                                 const ck_array *src, const ck_eval_ctx *ectx);
+
 /* Sets the default number of threads of parallel calls (ck_eval_ctx.max_threads 0):
  * n > 0 uses n threads at most, 0 goes back to all hardware threads. Negative n is
  * CK_ERR_INVALID. More threads than the machine has are allowed but oneTBB's worker pool

@@ -156,7 +156,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
         ck__rlevel *l = &lv[d];
         memset(l, 0, sizeof *l);
         l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d;
+        l->dim = d + p->first_dim;
         if (st->id == CK_TYPE_FIXED_DIM) {
             CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
             const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)sam;
@@ -196,7 +196,8 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                 char why[160];
                 snprintf(why, sizeof why,
                          "dimension %d has size %td in the destination and %td in the result%s",
-                         d, m->dim_size, want, l->reduced ? " (a reduced dimension kept)" : "");
+                         l->dim, m->dim_size, want,
+                         l->reduced ? " (a reduced dimension kept)" : "");
                 return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
             }
             l->dkind = l->reduced ? CK__DIM_ABSENT : CK__DIM_FIXED; /* a kept 1 never moves */
@@ -226,7 +227,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
             snprintf(why, sizeof why,
                      "dimension %d, below a reduced one, is %s in the source and %s in the "
                      "destination; it must be fixed in both or var in both",
-                     d, l->skind == CK__DIM_VAR ? "var" : "fixed",
+                     l->dim, l->skind == CK__DIM_VAR ? "var" : "fixed",
                      l->dkind == CK__DIM_VAR ? "var" : "fixed");
             return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
         }
@@ -554,7 +555,7 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
         ck__rlevel *l = &lv[d];
         memset(l, 0, sizeof *l);
         l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d;
+        l->dim = d + p->first_dim;
         if (st->id == CK_TYPE_FIXED_DIM) {
             CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
             CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
@@ -563,7 +564,7 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
             if (sm->dim_size != dm->dim_size) {
                 char why[128];
                 snprintf(why, sizeof why, "dimension %d has size %td in the destination and %td "
-                         "in the source", d, dm->dim_size, sm->dim_size);
+                         "in the source", l->dim, dm->dim_size, sm->dim_size);
                 return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
             }
             l->skind = l->dkind = CK__DIM_FIXED;

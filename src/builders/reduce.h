@@ -26,6 +26,8 @@ struct ck__reduce_plan {
     unsigned rflags;         /* CK_REDUCE_* */
     uint64_t reduced;        /* bit d: source dimension d (0 the outermost) folds */
     int accumulate;          /* an accumulation along that one dimension (messages) */
+    int first_dim;           /* messages number the source's dimensions from this one (the
+                              * parallel split builds the kernel of one row) */
     /* Set by the walk: the destination's scalar is ?A; the accumulators start as NA (skipna
      * without identity). */
     int dst_option, na_start;

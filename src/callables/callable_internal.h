@@ -45,6 +45,19 @@ int ck__builtin_arith_op(const ck_factory *f);
 int ck__builtin_jit_op(const ck_factory *f);
 /* 1 and the function when f is a native function's factory (native.c), else 0. */
 int ck__native_function(const ck_factory *f, void (**fn)(void));
+/* ck_make_reduce for the element types of one row of the source's outermost (kept)
+ * dimension (the parallel split): messages number dimensions from first_dim, as in the
+ * whole. */
+int ck__make_reduce_at(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int first_dim);
+/* For the parallel reduction (reduction.c): a reduction's accumulator type (dst_id, or as
+ * ck_reduce_result_type chooses when -1), the built-in operation (ck__arith_op) whose
+ * accumulate leaf it folds with, or -1, and the reduced dimensions' bits. */
+int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst_id,
+                         const ck_eval_ctx *ectx, ck_type_id *acc_id, int *builtin_op,
+                         uint64_t *reduced);
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
 

@@ -249,6 +249,18 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
     return CK_OK;
 }
 
+int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst_id,
+                         const ck_eval_ctx *ectx, ck_type_id *acc_id, int *builtin_op,
+                         uint64_t *reduced) {
+    ck__reduce_plan p;
+    ck__red_acc acc;
+    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, dst_id, ectx, 0, &p, &acc));
+    *acc_id = p.acc_id;
+    *builtin_op = acc.builtin;
+    *reduced = p.reduced;
+    return CK_OK;
+}
+
 int ck_reduce_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
                           const ck_eval_ctx *ectx, ck_type **out) {
     if (out == NULL) {
@@ -299,11 +311,12 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
     return ck_make_assign(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, &ctx);
 }
 
-/* ck_make_reduce and ck_make_accumulate. */
+/* ck_make_reduce and ck_make_accumulate, with the source's dimensions numbered from
+ * first_dim in messages. */
 static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
                        const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                        const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                       int accumulate) {
+                       int accumulate, int first_dim) {
     const char *what = accumulate ? "ck_make_accumulate" : "ck_make_reduce";
     if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "%s: NULL builder, offset or type", what);
@@ -324,6 +337,7 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
     ck__reduce_plan p;
     ck__red_acc acc;
     CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, accumulate, &p, &acc));
+    p.first_dim = first_dim;
     if (accumulate) {
         return ck__accumulate_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta,
                                     req);
@@ -337,13 +351,23 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
 int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
                    const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                    const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
-    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 0);
+    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 0,
+                       0);
+}
+
+int ck__make_reduce_at(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int first_dim) {
+    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 0,
+                       first_dim);
 }
 
 int ck_make_accumulate(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
                        const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                        const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
-    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 1);
+    return make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx, 1,
+                       0);
 }
 
 /* ck_reduce and ck_accumulate: build for the arrays' own pointers, run once, destroy. */
@@ -363,7 +387,7 @@ static int run_whole(const ck_reduce_spec *r, const ck_array *dst, const ck_arra
     ck_builder_init(&b);
     size_t off = 0;
     int rc = make_kernel(&b, &off, r, dt, ck_array_arrmeta(dst), st, ck_array_arrmeta(src),
-                         CK_REQUEST_SINGLE, &ctx, accumulate);
+                         CK_REQUEST_SINGLE, &ctx, accumulate, 0);
     if (rc == CK_OK) {
         rc = ck_call_single(ck_builder_root(&b), dd, &sd);
     }

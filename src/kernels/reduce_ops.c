@@ -56,6 +56,17 @@ static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_i
     return CK_OK;
 }
 
+const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
+    size_t index = 0;
+    if (!ck__acc_has_leaf(op, id) ||
+        ck__leaf_target_pick(ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids),
+                             "accumulate", &index) != CK_OK) {
+        return NULL;
+    }
+    const ck__fold_split *s = &ck__reduce_targets[index].table->split[op][id];
+    return s->chunk != NULL ? s : NULL;
+}
+
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
     return make_leaf(ckb, offset, op, id, 0);
 }

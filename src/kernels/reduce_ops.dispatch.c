@@ -95,33 +95,42 @@
             b->v[l] = LOP(a->v[l], b->v[l]);                                                 \
         }                                                                                    \
     }                                                                                        \
-    /* op over n <= CK__FOLD_MAX_BLOCKS blocks: the blocks' lanes in a binary-counter tree  \
-     * (two partial results of 2^k blocks each merge as soon as both exist, the earlier on  \
-     * the left; at the end the stack is merged from its top down, each on the right), then \
-     * the lanes halved (lane l with lane l + w, for w = LN/2, ..., 1). */                   \
-    static E ck__tree_##NAME(const char *x, intptr_t xs, size_t n) {                         \
-        ck__lanes_##NAME stack[CK__FOLD_DEPTH], v;                                           \
+    /* The binary counter of the blocks' lane vectors: two partial results of 2^k blocks  \
+     * merge as soon as both exist, the earlier on the left; at the end the stack merges    \
+     * from its top down, each on the right. A complete aligned chunk of 2^j blocks may be  \
+     * pushed whole at level j (the parallel split): the same tree. */                      \
+    typedef struct ck__counter_##NAME {                                                      \
+        ck__lanes_##NAME stack[CK__FOLD_DEPTH];                                              \
         unsigned char level[CK__FOLD_DEPTH];                                                 \
-        int top = 0;                                                                         \
+        int top;                                                                             \
+    } ck__counter_##NAME;                                                                    \
+    CK__HOT void ck__push_##NAME(ck__counter_##NAME *c, ck__lanes_##NAME v, unsigned lvl) {  \
+        while (c->top > 0 && c->level[c->top - 1] == lvl) {                                  \
+            ck__lanes_op_##NAME(&c->stack[c->top - 1], &v);                                  \
+            c->top--;                                                                        \
+            lvl++;                                                                           \
+        }                                                                                    \
+        c->stack[c->top] = v;                                                                \
+        c->level[c->top] = (unsigned char)lvl;                                               \
+        c->top++;                                                                            \
+    }                                                                                        \
+    CK__HOT void ck__push_blocks_##NAME(ck__counter_##NAME *c, const char *x, intptr_t xs,   \
+                                        size_t n) {                                          \
+        ck__lanes_##NAME v;                                                                  \
         for (size_t b = 0; b < n; b += CK__FOLD_BLOCK) {                                     \
             const size_t len = n - b < CK__FOLD_BLOCK ? n - b : CK__FOLD_BLOCK;              \
             ck__block_##NAME(&v, x + (intptr_t)b * xs, xs, len);                             \
-            unsigned char lvl = 0;                                                           \
-            while (top > 0 && level[top - 1] == lvl) {                                       \
-                ck__lanes_op_##NAME(&stack[top - 1], &v);                                    \
-                top--;                                                                       \
-                lvl++;                                                                       \
-            }                                                                                \
-            stack[top] = v;                                                                  \
-            level[top] = lvl;                                                                \
-            top++;                                                                           \
+            ck__push_##NAME(c, v, 0);                                                        \
         }                                                                                    \
-        if (top == 0) {                                                                      \
+    }                                                                                        \
+    /* The counter's result, its lanes halved (lane l with lane l + w, w = LN/2, ..., 1). */ \
+    CK__HOT E ck__settle_##NAME(ck__counter_##NAME *c) {                                     \
+        if (c->top == 0) {                                                                   \
             return (ID);                                                                     \
         }                                                                                    \
-        v = stack[top - 1];                                                                  \
-        for (int j = top - 2; j >= 0; j--) {                                                 \
-            ck__lanes_op_##NAME(&stack[j], &v);                                              \
+        ck__lanes_##NAME v = c->stack[c->top - 1];                                           \
+        for (int j = c->top - 2; j >= 0; j--) {                                              \
+            ck__lanes_op_##NAME(&c->stack[j], &v);                                           \
         }                                                                                    \
         for (int w = (LN) / 2; w >= 1; w /= 2) {                                             \
             for (int l = 0; l < w; l++) {                                                    \
@@ -129,6 +138,35 @@
             }                                                                                \
         }                                                                                    \
         return v.v[0];                                                                       \
+    }                                                                                        \
+    /* op over n <= CK__FOLD_MAX_BLOCKS blocks. */                                           \
+    static E ck__tree_##NAME(const char *x, intptr_t xs, size_t n) {                         \
+        ck__counter_##NAME c;                                                                \
+        c.top = 0;                                                                           \
+        ck__push_blocks_##NAME(&c, x, xs, n);                                                \
+        return ck__settle_##NAME(&c);                                                        \
+    }                                                                                        \
+    /* The parallel split: the lane vector of a complete chunk of 2^j blocks at x... */      \
+    static void ck__chunk_##NAME(const char *x, intptr_t xs, size_t nblocks, void *out) {    \
+        ck__counter_##NAME c;                                                                \
+        c.top = 0;                                                                           \
+        ck__push_blocks_##NAME(&c, x, xs, nblocks * CK__FOLD_BLOCK);                         \
+        memcpy(out, &c.stack[0], sizeof(ck__lanes_##NAME));                                 \
+    }                                                                                        \
+    /* ... and the rest of the tree: nchunks such vectors at level j, then tail_n elements \
+     * at tail, folded into the accumulator (the E it holds, in *acc). */                    \
+    CK__HOT E ck__finish_##NAME(E acc, const void *chunks, size_t nchunks, unsigned j,       \
+                                const char *tail, intptr_t xs, size_t tail_n) {              \
+        ck__counter_##NAME c;                                                                \
+        c.top = 0;                                                                           \
+        const char *p = (const char *)chunks;                                                \
+        for (size_t i = 0; i < nchunks; i++, p += sizeof(ck__lanes_##NAME)) {                \
+            ck__lanes_##NAME v;                                                              \
+            memcpy(&v, p, sizeof v);                                                         \
+            ck__push_##NAME(&c, v, j);                                                       \
+        }                                                                                    \
+        ck__push_blocks_##NAME(&c, tail, xs, tail_n);                                        \
+        return LOP(acc, ck__settle_##NAME(&c));                                              \
     }                                                                                        \
     /* A run of any length: pieces of CK__FOLD_MAX_BLOCKS blocks, each its own tree. */     \
     CK__HOT E ck__run_##NAME(E acc, const char *x, intptr_t xs, size_t n) {                  \
@@ -198,6 +236,34 @@ CK__DEF_TREE_FOLD(maximum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
                   ck__maximum_complex64, ck__c64_lo)
 CK__DEF_TREE_FOLD(maximum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
                   ck__maximum_complex128, ck__c128_lo)
+
+/* The split of a tree fold (kernels/reduce_ops.h, ck__fold_split): finish works on the
+ * accumulator's memory (float16 through float32, rounded once). */
+#define CK__DEF_SPLIT(OP, T)                                                                \
+    static void ck__split_finish_##OP##_##T(char *acc, const void *chunks, size_t nchunks,   \
+                                            unsigned j, const char *tail, intptr_t xs,       \
+                                            size_t tail_n) {                                 \
+        ck__ct_##T *a = (ck__ct_##T *)(void *)acc;                                           \
+        *a = ck__finish_##OP##_##T(*a, chunks, nchunks, j, tail, xs, tail_n);                \
+    }
+#define CK__DEF_SPLIT_HALF(OP)                                                              \
+    static void ck__split_finish_##OP##_float16(char *acc, const void *chunks,               \
+                                                size_t nchunks, unsigned j, const char *tail, \
+                                                intptr_t xs, size_t tail_n) {                \
+        uint16_t *a = (uint16_t *)(void *)acc;                                               \
+        *a = ck__float_to_half(ck__finish_##OP##_float16(ck__half_to_float(*a), chunks,      \
+                                                         nchunks, j, tail, xs, tail_n));     \
+    }
+#define CK__DEF_SPLITS(OP)                                                                  \
+    CK__DEF_SPLIT_HALF(OP)                                                                   \
+    CK__DEF_SPLIT(OP, float32)                                                               \
+    CK__DEF_SPLIT(OP, float64)                                                               \
+    CK__DEF_SPLIT(OP, complex64)                                                             \
+    CK__DEF_SPLIT(OP, complex128)
+CK__DEF_SPLITS(add)
+CK__DEF_SPLITS(multiply)
+CK__DEF_SPLITS(minimum)
+CK__DEF_SPLITS(maximum)
 
 /* The fold of a whole run into the accumulator: in order, or through the tree (float16 in
  * float32, rounded once into the accumulator). */
@@ -310,6 +376,12 @@ CK__DEF_SCAN(logical_or, bool)
         CK__A(OP, float16), CK__A(OP, float32), CK__A(OP, float64), CK__A(OP, complex64),    \
         CK__A(OP, complex128)
 
+#define CK__SPLIT(OP, T)                                                                    \
+    [ck__id_##T] = {sizeof(ck__lanes_##OP##_##T), ck__chunk_##OP##_##T,                      \
+                    ck__split_finish_##OP##_##T}
+#define CK__ALL_SPLIT(OP)                                                                   \
+    CK__SPLIT(OP, float16), CK__SPLIT(OP, float32), CK__SPLIT(OP, float64),                  \
+        CK__SPLIT(OP, complex64), CK__SPLIT(OP, complex128)
 #define CK__S(OP, T) [ck__id_##T] = ck__scan_##OP##_##T
 #define CK__ALL_S(OP)                                                                       \
     CK__S(OP, bool), CK__S(OP, int8), CK__S(OP, int16), CK__S(OP, int32), CK__S(OP, int64),  \
@@ -325,6 +397,12 @@ const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
         [CK__ARITH_MAXIMUM] = {CK__ALL(maximum)},
         [CK__ARITH_LOGICAL_AND] = {CK__A(logical_and, bool)},
         [CK__ARITH_LOGICAL_OR] = {CK__A(logical_or, bool)},
+    },
+    .split = {
+        [CK__ARITH_ADD] = {CK__ALL_SPLIT(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL_SPLIT(multiply)},
+        [CK__ARITH_MINIMUM] = {CK__ALL_SPLIT(minimum)},
+        [CK__ARITH_MAXIMUM] = {CK__ALL_SPLIT(maximum)},
     },
     .scan = {
         [CK__ARITH_ADD] = {CK__ALL_S(add)},

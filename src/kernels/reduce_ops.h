@@ -36,10 +36,28 @@
 /* [op][type id]: the accumulate (scan) leaf of op in that type; NULL for subtract and divide,
  * and for logical_and and logical_or of any type but bool. One table per compiled target,
  * named ck__reduce_ops_<target>. */
+/* The split of a float fold's tree for a parallel run (types with a tree fold; NULL for the
+ * exact ones, whose partial folds combine in any order): `chunk` writes the lane vector
+ * (lanes_bytes) of a complete chunk of nblocks = 2^j blocks of CK__FOLD_BLOCK elements;
+ * `finish` folds into the accumulator at acc the rest of the tree: nchunks such vectors in
+ * order, pushed whole at level j, then the tail's tail_n elements. With chunks aligned to
+ * multiples of 2^j blocks from the run's start this is the serial fold's tree, bit for bit. */
+typedef struct ck__fold_split {
+    size_t lanes_bytes;
+    void (*chunk)(const char *x, intptr_t xs, size_t nblocks, void *lanes);
+    void (*finish)(char *acc, const void *chunks, size_t nchunks, unsigned j, const char *tail,
+                   intptr_t xs, size_t tail_n);
+} ck__fold_split;
+
 typedef struct ck__reduce_ops_table {
     ck_strided_fn acc[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+    ck__fold_split split[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck_strided_fn scan[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
 } ck__reduce_ops_table;
+
+/* The split of (op, id)'s fold for the CPU target kernels use now, or NULL when its fold is
+ * exact (an integer or bool type) or (op, id) has none. */
+const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id);
 
 /* 1 when (op, id) has an accumulate leaf (and a scan leaf), else 0. */
 int ck__acc_has_leaf(ck__arith_op op, ck_type_id id);
