@@ -377,3 +377,60 @@ CKB_NOINLINE int ckb_loop_parse_float64(double *out, const char *text, size_t n)
     }
     return 0;
 }
+
+/* ---- reductions and accumulations ---- */
+
+CKB_NOINLINE int ckb_loop_sum_float64(double *out, const double *x, size_t n) {
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        s += x[i];
+    }
+    *out = s;
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_min_float64(double *out, const double *x, size_t n) {
+    if (n == 0) {
+        return 1; /* the kernel refuses zero elements */
+    }
+    double m = x[0];
+    for (size_t i = 1; i < n; i++) {
+        m = (m < x[i] || m != m) ? m : x[i];
+    }
+    *out = m;
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_sum_float64_axis0(double *out, const double *x, size_t rows,
+                                            size_t cols) {
+    for (size_t j = 0; j < cols; j++) {
+        out[j] = 0.0;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        for (size_t j = 0; j < cols; j++) {
+            out[j] += x[i * cols + j];
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_sum_float32_rows(double *out, const ck_var_data *rows, size_t nrows) {
+    for (size_t r = 0; r < nrows; r++) {
+        const float *x = (const float *)(const void *)rows[r].begin;
+        double s = 0.0;
+        for (size_t i = 0; i < rows[r].size; i++) {
+            s += (double)x[i];
+        }
+        out[r] = s;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_cumsum_float64(double *out, const double *x, size_t n) {
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        s = i == 0 ? x[0] : s + x[i];
+        out[i] = s;
+    }
+    return 0;
+}

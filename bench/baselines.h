@@ -35,6 +35,17 @@ int ckb_loop_gather_float64(double *dst, char *const *ptrs, size_t n);
 /* Byte-addressed int32 -> float64 with no alignment assumption. */
 int ckb_loop_int32_float64_unaligned(char *dst, const char *src, size_t n);
 
+/* Reductions and accumulations, as a C programmer writes them: a running sum (which rounds
+ * differently from the kernel's pairwise sum: compared within a bound), the NaN-propagating
+ * minimum, column sums of a C-order matrix row after row, per-row sums of float32 rows in
+ * float64, and the running sum written out (the last two orders are the kernel's: equal bit
+ * for bit). */
+int ckb_loop_sum_float64(double *out, const double *x, size_t n);
+int ckb_loop_min_float64(double *out, const double *x, size_t n);
+int ckb_loop_sum_float64_axis0(double *out, const double *x, size_t rows, size_t cols);
+int ckb_loop_sum_float32_rows(double *out, const ck_var_data *rows, size_t nrows);
+int ckb_loop_cumsum_float64(double *out, const double *x, size_t n);
+
 /* The struct/... workloads: records as C lays them out, which is ckernel's layout of the
  * datashape beside each (fields at their aligned offsets, no padding in these three), so the
  * kernel and the loop read and write the same bytes. */

@@ -2,7 +2,11 @@
 """bench/compare_numpy.py: ckernel and NumPy side by side, on the same buffers.
 
 Each workload (named as in `ckernel bench`, same shapes) allocates its NumPy source and
-destination once. NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
+destination once. The reduce/ and accumulate/ workloads time ckernel's ck_make_reduce /
+ck_make_accumulate kernel (built once) against np.sum(src, out=dst), src.min(out=dst),
+np.sum(src, axis=0, out=dst) and np.cumsum(src, out=dst); their results must agree (min,
+axis 0 and cumsum bit for bit, the whole sum within its rounding: two pairwise sums of
+different association). NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
 preallocated destination: no allocation is timed, and "unsafe" casting is NumPy's
 unchecked conversion, the counterpart of ckernel's nocheck error mode. ckernel wraps those
 very buffers (ck_array_wrap, through ctypes) and, by default, builds its kernel once with
@@ -45,14 +49,28 @@ MI = 1 << 20
 DEFAULT_SIZE = 10 * MI
 # bench/workloads.c: the 2d/ workloads are ROWS_2D x COLS_2D (1000 x 10000) at 10 Mi.
 ROWS_2D, COLS_2D = 1000, 10000
-# In `ckernel bench` order.
+# In `ckernel bench` order (reduce/sum/float64/var has no NumPy counterpart: NumPy has no
+# ragged arrays; call/dot/float64 is not built yet).
 WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->float32",
              "contig/float32->float16", "contig/float64->float64", "strided/int32->float64",
-             "2d/c-order/int32->float64", "2d/transposed/int32->float64"]
+             "2d/c-order/int32->float64", "2d/transposed/int32->float64",
+             "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
+             "accumulate/cumsum/float64"]
+# The reductions: (ckernel's name, axes or None for all, accumulate?) per workload.
+REDUCTIONS = {"reduce/sum/float64": ("sum", None, False),
+              "reduce/min/float64": ("min", None, False),
+              "reduce/sum/float64/axis0": ("sum", [0], False),
+              "accumulate/cumsum/float64": ("cumsum", [0], True)}
 
 
 class UsageError(Exception):
     """A problem of the command line or the environment: exit 2 with its message."""
+
+
+class ReduceSpec(C.Structure):
+    """ckernel/callable.h: ck_reduce_spec."""
+    _fields_ = [("callable", C.c_void_p), ("axes", C.POINTER(C.c_int)), ("naxes", C.c_int),
+                ("flags", C.c_uint)]
 
 
 class EvalCtx(C.Structure):
@@ -101,6 +119,13 @@ def load(path):
             ("ck_builder_destroy", None, [p]),
             ("ck_make_assign", i, [p, C.POINTER(C.c_size_t), p, p, p, p, i,
                                    C.POINTER(EvalCtx)]),
+            ("ck_make_reduce", i, [p, C.POINTER(C.c_size_t), C.POINTER(ReduceSpec), p, p, p,
+                                   p, i, C.POINTER(EvalCtx)]),
+            ("ck_make_accumulate", i, [p, C.POINTER(C.c_size_t), C.POINTER(ReduceSpec), p, p,
+                                       p, p, i, C.POINTER(EvalCtx)]),
+            ("ck_reduction_lookup", i, [C.c_char_p, C.POINTER(p)]),
+            ("ck_accumulation_lookup", i, [C.c_char_p, C.POINTER(p)]),
+            ("ck_callable_decref", None, [p]),
             ("ck_last_error", C.c_char_p, []),
             ("ck_version_string", C.c_char_p, []),
             ("ck_get_streaming_threshold", C.c_size_t, [])]:
@@ -132,7 +157,7 @@ class Wrapped:
                              C.byref(self.t)) != CK_OK:
             raise ck_error(lib, "ck_type_parse")
         # Fixed-dimension arrmeta: (size, byte stride) per dimension, as NumPy has them.
-        self.meta = (C.c_ssize_t * (2 * arr.ndim))()
+        self.meta = (C.c_ssize_t * max(1, 2 * arr.ndim))()
         for k, (n, s) in enumerate(zip(arr.shape, arr.strides)):
             self.meta[2 * k], self.meta[2 * k + 1] = n, s
         self.a = C.c_void_p()
@@ -154,9 +179,10 @@ def unaligned_flags(dst, src):
 
 class Kernel:
     """dst <- src (nocheck) built once with ck_make_assign for the layouts of two arrays;
-    run(dst, src) calls it on any pair of arrays of those same layouts and alignments."""
+    run(dst, src) calls it on any pair of arrays of those same layouts and alignments. With
+    `reduction` (REDUCTIONS' entry) the kernel is ck_make_reduce's or ck_make_accumulate's."""
 
-    def __init__(self, lib, dst, src):
+    def __init__(self, lib, dst, src, reduction=None):
         self.lib = lib
         self.layout = (dst.dtype, dst.shape, dst.strides, src.dtype, src.shape, src.strides)
         self.flags = unaligned_flags(dst, src)
@@ -169,9 +195,25 @@ class Kernel:
         try:
             off = C.c_size_t(0)
             ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, flags=self.flags)
-            rc = lib.ck_make_assign(self.addr, C.byref(off), wd.t, C.cast(wd.meta, C.c_void_p),
-                                    ws.t, C.cast(ws.meta, C.c_void_p), CK_REQUEST_SINGLE,
-                                    C.byref(ctx))
+            if reduction is None:
+                rc = lib.ck_make_assign(self.addr, C.byref(off), wd.t,
+                                        C.cast(wd.meta, C.c_void_p), ws.t,
+                                        C.cast(ws.meta, C.c_void_p), CK_REQUEST_SINGLE,
+                                        C.byref(ctx))
+            else:
+                name, axes, accumulate = reduction
+                c = C.c_void_p()
+                lookup = lib.ck_accumulation_lookup if accumulate else lib.ck_reduction_lookup
+                if lookup(name.encode(), C.byref(c)) != CK_OK:
+                    raise ck_error(lib, "lookup of " + name)
+                ax = (C.c_int * 1)(*(axes or [0]))
+                spec = ReduceSpec(c, C.cast(ax, C.POINTER(C.c_int)) if axes else None,
+                                  len(axes or []), 0)
+                make = lib.ck_make_accumulate if accumulate else lib.ck_make_reduce
+                rc = make(self.addr, C.byref(off), C.byref(spec), wd.t,
+                          C.cast(wd.meta, C.c_void_p), ws.t, C.cast(ws.meta, C.c_void_p),
+                          CK_REQUEST_SINGLE, C.byref(ctx))
+                lib.ck_callable_decref(c)
         finally:
             # The kernel references what it needs of the types and arrmeta (assign.h).
             wd.free()
@@ -250,34 +292,54 @@ def make_workloads(np, n):
         # A C-order cols x rows buffer seen transposed: strides (4, 4 * rows), as in bench.
         "2d/transposed/int32->float64": (ints(rows * cols).reshape(cols, rows).T,
                                          lambda: np.empty((rows, cols), np.float64)),
+        "reduce/sum/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
+        "reduce/min/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
+        "reduce/sum/float64/axis0": (rng.standard_normal(rows * cols).reshape(rows, cols),
+                                     lambda: np.empty(cols, np.float64)),
+        "accumulate/cumsum/float64": (rng.standard_normal(n), lambda: np.empty(n, np.float64)),
     }
     assert list(w) == WORKLOADS
     return w
 
 
-def time_pair(np, ck, src, dst, repeat):
-    """Alternating samples into the same dst; (ckernel ns/elem, NumPy ns/elem) medians."""
+def numpy_op(np, name):
+    """What NumPy does for workload `name`, into a preallocated dst."""
+    return {"reduce/sum/float64": lambda d, s: np.sum(s, out=d),
+            "reduce/min/float64": lambda d, s: np.min(s, out=d),
+            "reduce/sum/float64/axis0": lambda d, s: np.sum(s, axis=0, out=d),
+            "accumulate/cumsum/float64": lambda d, s: np.cumsum(s, out=d)}.get(
+        name, lambda d, s: np.copyto(d, s, casting="unsafe"))
+
+
+def time_pair(np, ck, src, dst, repeat, np_op):
+    """Alternating samples into the same dst; (ckernel ns/elem, NumPy ns/elem) medians, per
+    source element."""
     ck_times, np_times = [], []
     for k in range(repeat + 1):  # round 0 warms both up (page faults, caches) uncounted
         t0 = time.perf_counter_ns()
         ck.run(dst, src)
         t1 = time.perf_counter_ns()
-        np.copyto(dst, src, casting="unsafe")
+        np_op(dst, src)
         t2 = time.perf_counter_ns()
         if k > 0:
-            ck_times.append((t1 - t0) / dst.size)
-            np_times.append((t2 - t1) / dst.size)
+            ck_times.append((t1 - t0) / src.size)
+            np_times.append((t2 - t1) / src.size)
     return statistics.median(ck_times), statistics.median(np_times)
 
 
-def same_result(np, ck, src, make_dst):
+def same_result(np, ck, src, make_dst, np_op=None, name=""):
     """Both write src into their own fresh destination; equal bit for bit? The two start
-    with different bytes, so an element that either leaves unwritten makes them differ."""
+    with different bytes, so an element that either leaves unwritten makes them differ. A
+    whole float sum only within its rounding (two pairwise sums, associated differently)."""
+    np_op = np_op or numpy_op(np, name)
     a, b = make_dst(), make_dst()
-    a.view(np.uint8).fill(0x5A)
-    b.view(np.uint8).fill(0xA5)
+    a.reshape(-1).view(np.uint8).fill(0x5A)
+    b.reshape(-1).view(np.uint8).fill(0xA5)
     ck.run(a, src)
-    np.copyto(b, src, casting="unsafe")
+    np_op(b, src)
+    if name == "reduce/sum/float64":
+        bound = (10 + np.log2(src.size)) * 2.0 ** -53 * float(np.sum(np.abs(src)))
+        return bool(abs(float(a) - float(b)) <= bound)
     return a.tobytes() == b.tobytes()
 
 
@@ -294,15 +356,17 @@ def compare(args):
         if args.filter and args.filter not in name:
             continue
         dst = make_dst()
-        ck = maker(lib, dst, src)
+        reduction = REDUCTIONS.get(name)
+        ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
+        np_op = numpy_op(np, name)
         try:
-            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat)
-            ok = same_result(np, ck, src, make_dst)
+            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op)
+            ok = same_result(np, ck, src, make_dst, np_op, name)
         finally:
             ck.free()
         if not ok:
             failed.append(name)
-        rows.append({"workload": name, "elements": int(dst.size), "shape": list(dst.shape),
+        rows.append({"workload": name, "elements": int(src.size), "shape": list(src.shape),
                      "ckernel_ns_per_elem": ck_ns, "numpy_ns_per_elem": np_ns,
                      "ratio": ck_ns / np_ns if np_ns > 0 else None, "same_bytes": ok})
     if not rows:

@@ -87,7 +87,15 @@ typedef enum wl_kind {
     /* Number text, TEXT_N float64 values: ck_array_format of an array over the source, and
      * ck_array_parse of the literal it gives. */
     K_TEXT_PRINT,
-    K_TEXT_PARSE
+    K_TEXT_PARSE,
+    /* Reductions (ck_make_reduce) and accumulations (ck_make_accumulate) of float64, and a
+     * call of the core-dimension callable dot (not built: reported as skipped). */
+    K_RED_SUM,    /* sum of N * float64 -> float64 */
+    K_RED_MIN,    /* min of N * float64 -> float64 */
+    K_RED_AXIS0,  /* sum over axis 0 of ROWS_2D * COLS_2D -> COLS_2D */
+    K_RED_VAR,    /* sum of each row of VAR_ROWS * var * float32 -> VAR_ROWS * float64 */
+    K_ACC_CUMSUM, /* cumsum of N * float64 -> N * float64 */
+    K_DOT
 } wl_kind;
 
 typedef enum wl_fill {
@@ -231,6 +239,23 @@ static const wl_def defs[] = {
      "ck_array_parse of text/print/float64's literal (ckernel's own text, about 20 bytes a "
      "value) into 1000000 * float64, its checking pass included; plain loop: strtod of each "
      "number of the same text; verified: both give the same values, bit for bit"},
+    {"reduce/sum/float64", K_RED_SUM, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "sum of 10 Mi float64 (pairwise, fixed association); plain loop: a running sum (other "
+     "rounding: verified within 2^-40 of the sum of magnitudes)"},
+    {"reduce/min/float64", K_RED_MIN, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "min of 10 Mi float64; plain loop: NaN-propagating running minimum"},
+    {"reduce/sum/float64/axis0", K_RED_AXIS0, 0, F64, F64, NOCHECK, F_F64_PLAIN,
+     (size_t)ROWS_2D * COLS_2D, NULL,
+     "1000 * 10000 C order over axis 0: each row added into the 10000 results; plain loop: "
+     "the same row after row"},
+    {"reduce/sum/float64/var", K_RED_VAR, 0, F64, F32, NOCHECK, F_F32_PLAIN, 0, NULL,
+     "the rows of var/float32->float64, each summed into a float64 (100000 results); plain "
+     "loop: a running sum per row (other rounding: verified within a bound)"},
+    {"accumulate/cumsum/float64", K_ACC_CUMSUM, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "cumsum of 10 Mi float64 (in order, NumPy's operations); plain loop: the running sum "
+     "written out"},
+    {"call/dot/float64", K_DOT, 0, F64, F64, NOCHECK, F_F64_PLAIN, (size_t)ROWS_2D * ROWS_2D,
+     NULL, "dot of 1000 * 1000 rows: core dimensions are not built yet"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -422,6 +447,11 @@ typedef struct wl {
     ck_array *text_array;
     char *text;
     size_t text_len;
+    /* reduce/..., accumulate/...: the callable, the axes, and arrays over the source and the
+     * destination for ck_parallel_reduce */
+    ck_callable *red;
+    int axes[2], naxes;
+    ck_array *src_array, *dst_array;
 } wl;
 
 static int is_jit_kind(wl_kind k) {
@@ -529,6 +559,9 @@ static void wl_free(wl *w) {
     free(w->src2_buf);
     free(w->src2_rows);
     ck_callable_decref(w->callable);
+    ck_callable_decref(w->red);
+    ck_array_free(w->src_array);
+    ck_array_free(w->dst_array);
     ck_array_free(w->text_array);
     ck_free(w->text);
     memset(w, 0, sizeof *w);
@@ -540,9 +573,22 @@ static int nomem(const char *what) {
 
 /* Builds the workload's kernel at the current CPU target (not for small/build: they build
  * inside the timed operation). */
+static int red_kind(wl_kind k) {
+    return k == K_RED_SUM || k == K_RED_MIN || k == K_RED_AXIS0 || k == K_RED_VAR ||
+           k == K_ACC_CUMSUM;
+}
+
 static int build_into(wl *w, ck_builder *b, const ck_eval_ctx *ctx) {
     ck_builder_init(b);
     size_t off = 0;
+    if (w->red != NULL) { /* reduce/..., accumulate/... */
+        const ck_reduce_spec r = {w->red, w->axes, w->naxes, 0};
+        return w->def->kind == K_ACC_CUMSUM
+                   ? ck_make_accumulate(b, &off, &r, w->dt, w->dam, w->st, w->sam,
+                                        CK_REQUEST_SINGLE, ctx)
+                   : ck_make_reduce(b, &off, &r, w->dt, w->dam, w->st, w->sam,
+                                    CK_REQUEST_SINGLE, ctx);
+    }
     if (w->callable != NULL) { /* elementwise/add/..., jit/add-... */
         const ck_type *const st[2] = {w->st, w->st2};
         const char *const sam[2] = {w->sam, w->sam2};
@@ -645,6 +691,75 @@ static int setup_var(wl *w) {
     if (rc == CK_OK) rc = make_type(dims, 1, 1, 0, w->def->src, &w->st);
     if (rc == CK_OK) rc = make_arrmeta(w->dt, w->arena, &w->dam);
     if (rc == CK_OK) rc = make_arrmeta(w->st, w->arena, &w->sam);
+    return rc;
+}
+
+/* reduce/..., accumulate/...: the source (plain, 2-d, or the var workload's rows), a small
+ * destination, the callable and the arrays ck_parallel_reduce takes. */
+static int setup_reduce(wl *w) {
+    const wl_def *d = w->def;
+    const wl_kind k = d->kind;
+    int rc;
+    if (k == K_RED_VAR) {
+        rc = setup_var(w); /* the rows; its var destination is replaced below */
+        if (rc != CK_OK) {
+            return rc;
+        }
+        free(w->dst_buf);
+        free(w->ref_buf);
+        if (w->dam != NULL) ck_arrmeta_release(w->dt, w->dam);
+        free(w->dam);
+        w->dam = NULL;
+        ck_type_decref(w->dt);
+        w->dt = NULL;
+        w->dst_buf = alloc_buffer(VAR_ROWS * sizeof(double));
+        w->ref_buf = alloc_buffer(VAR_ROWS * sizeof(double));
+        if (w->dst_buf == NULL || w->ref_buf == NULL) {
+            return nomem("sums");
+        }
+        w->kdst = w->dst_elems = w->dst_buf;
+        w->ref_elems = w->ref_buf;
+        w->dst_bytes = VAR_ROWS * sizeof(double);
+        w->bytes_moved = (double)(w->n * sizeof(float) + VAR_ROWS * (sizeof(ck_var_data) + 8));
+        const intptr_t rows[1] = {VAR_ROWS};
+        rc = make_type(rows, 1, 0, 0, F64, &w->dt);
+        if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+        w->axes[0] = 1;
+        w->naxes = 1;
+    } else {
+        const int two = k == K_RED_AXIS0;
+        const size_t dn = k == K_ACC_CUMSUM ? w->n : two ? COLS_2D : 1;
+        w->src_buf = alloc_buffer(w->n * sizeof(double));
+        w->dst_buf = alloc_buffer(dn * sizeof(double));
+        w->ref_buf = alloc_buffer(dn * sizeof(double));
+        if (w->src_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL) {
+            return nomem("data buffers");
+        }
+        fill_data(w->src_buf, w->n, F64, d->fill, SEED);
+        w->ksrc = w->src_buf;
+        w->kdst = w->dst_elems = w->dst_buf;
+        w->ref_elems = w->ref_buf;
+        w->dst_bytes = dn * sizeof(double);
+        w->bytes_moved = (double)((w->n + dn) * sizeof(double));
+        const intptr_t sdims[2] = {two ? ROWS_2D : (intptr_t)w->n, COLS_2D};
+        const intptr_t ddims[1] = {(intptr_t)dn};
+        rc = make_type(sdims, two ? 2 : 1, 0, 0, F64, &w->st);
+        if (rc == CK_OK && dn > 1) {
+            rc = make_type(ddims, 1, 0, 0, F64, &w->dt);
+        } else if (rc == CK_OK) {
+            w->dt = (ck_type *)(uintptr_t)ck_type_scalar(F64); /* static: decref is a no-op */
+        }
+        if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+        if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+        w->axes[0] = 0;
+        w->naxes = 1;
+    }
+    if (rc == CK_OK) {
+        rc = k == K_ACC_CUMSUM ? ck_accumulation_lookup("cumsum", &w->red)
+                               : ck_reduction_lookup(k == K_RED_MIN ? "min" : "sum", &w->red);
+    }
+    if (rc == CK_OK) rc = ck_array_wrap(w->st, w->sam, w->ksrc, NULL, &w->src_array);
+    if (rc == CK_OK) rc = ck_array_wrap(w->dt, w->dam, w->kdst, NULL, &w->dst_array);
     return rc;
 }
 
@@ -1164,6 +1279,16 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_TEXT_PRINT:
     case K_TEXT_PARSE:
         return setup_text(w); /* no kernel: the literals' functions are timed */
+    case K_RED_SUM:
+    case K_RED_MIN:
+    case K_RED_AXIS0:
+    case K_RED_VAR:
+    case K_ACC_CUMSUM:
+        rc = setup_reduce(w);
+        break;
+    case K_DOT:
+        return ck_set_error(CK_ERR_UNSUPPORTED, "bench: %s: core dimensions (dot) are not built "
+                                                "yet", d->name);
     }
     if (is_jit_kind(d->kind)) {
         w->ctx.flags |= jit_compiled_kind(d->kind) ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
@@ -1192,6 +1317,9 @@ static int wl_setup(wl *w, const wl_def *d) {
 static int build_parallel(wl *w) {
     ck_builder_init(&w->pb);
     w->pbuilt = 1;
+    if (red_kind(w->def->kind)) {
+        return CK_OK; /* ck_parallel_reduce builds its own */
+    }
     size_t off = 0;
     return ck_make_assign(&w->pb, &off, ck_type_scalar(w->def->dst), NULL,
                           ck_type_scalar(w->def->src), NULL, CK_REQUEST_STRIDED, &w->ctx);
@@ -1200,6 +1328,12 @@ static int build_parallel(wl *w) {
 /* ---- the three timed operations ---- */
 
 static int run_kernel(wl *w) {
+    if (w->threads > 1 && red_kind(w->def->kind)) {
+        ck_eval_ctx c = w->ctx;
+        c.max_threads = w->threads;
+        const ck_reduce_spec r = {w->red, w->axes, w->naxes, 0};
+        return ck_parallel_reduce(&r, w->dst_array, w->src_array, &c);
+    }
     if (w->threads > 1) {
         ck_eval_ctx c = w->ctx;
         c.max_threads = w->threads;
@@ -1318,6 +1452,22 @@ static int run_loop(wl *w, int out_is_ref) {
                                       (const double *)(void *)w->ksrc, w->n) == 0;
     case K_TEXT_PARSE:
         return ckb_loop_parse_float64((double *)(void *)out, w->text, w->n);
+    case K_RED_SUM:
+        return ckb_loop_sum_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
+                                    w->n);
+    case K_RED_MIN:
+        return ckb_loop_min_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
+                                    w->n);
+    case K_RED_AXIS0:
+        return ckb_loop_sum_float64_axis0((double *)(void *)out,
+                                          (const double *)(void *)w->ksrc, ROWS_2D, COLS_2D);
+    case K_RED_VAR:
+        return ckb_loop_sum_float32_rows((double *)(void *)out, w->src_rows, VAR_ROWS);
+    case K_ACC_CUMSUM:
+        return ckb_loop_cumsum_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
+                                       w->n);
+    case K_DOT:
+        break;
     }
     return 1;
 }
@@ -1468,6 +1618,29 @@ static int compare_text(wl *w, int *equal, char *msg, size_t msg_size) {
 
 /* Kernel into dst, plain loop into ref, compare. For build/3-level the kernel is built
  * here and run once. */
+/* reduce/sum/...: the kernel's pairwise sums and the loop's running sums round differently;
+ * they agree when every result is within 2^-40 of the sum of its elements' magnitudes
+ * (about 2^13 roundings of a running sum of 10 Mi elements). */
+static int sums_agree(const wl *w) {
+    const double *got = (const double *)(const void *)w->dst_elems;
+    const double *want = (const double *)(const void *)w->ref_elems;
+    const size_t n = w->dst_bytes / sizeof(double);
+    for (size_t r = 0; r < n; r++) {
+        double mag = 0.0;
+        if (w->def->kind == K_RED_VAR) {
+            const float *x = (const float *)(const void *)w->src_rows[r].begin;
+            for (size_t i = 0; i < w->src_rows[r].size; i++) mag += fabs((double)x[i]);
+        } else {
+            const double *x = (const double *)(const void *)w->ksrc;
+            for (size_t i = 0; i < w->n; i++) mag += fabs(x[i]);
+        }
+        if (!(fabs(got[r] - want[r]) <= ldexp(mag, -40))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
     int rc;
     if (w->def->kind == K_SELECT_WARM || w->def->kind == K_SELECT_COLD) {
@@ -1492,6 +1665,9 @@ static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
         return ck_set_error(CK_ERR_INTERNAL, "bench: the plain loop of %s failed", w->def->name);
     }
     *equal = memcmp(w->dst_elems, w->ref_elems, w->dst_bytes) == 0;
+    if (!*equal && (w->def->kind == K_RED_SUM || w->def->kind == K_RED_VAR)) {
+        *equal = sums_agree(w);
+    }
     if (msg_size != 0) {
         msg[0] = '\0';
     }
@@ -1540,7 +1716,10 @@ int ckb_workload_threaded(size_t i) {
      * and a copy at memory speed) contiguous workloads: issue 8's 1 vs 2 threads. */
     static const char *const threaded[] = {"contig/float32->float16",
                                            "contig/float64->int32/fractional",
-                                           "contig/int32->float64", "contig/float64->float64"};
+                                           "contig/int32->float64", "contig/float64->float64",
+                                           "reduce/sum/float64", "reduce/min/float64",
+                                           "reduce/sum/float64/axis0",
+                                           "reduce/sum/float64/var"};
     for (size_t k = 0; i < NDEFS && k < sizeof threaded / sizeof threaded[0]; k++) {
         if (strcmp(defs[i].name, threaded[k]) == 0) {
             return 1;
@@ -1703,6 +1882,10 @@ void ckb_prepare(const char *filter, const ckb_settings *s) {
 }
 
 int ckb_workload_skip(size_t i, char *why, size_t why_size) {
+    if (i < NDEFS && defs[i].kind == K_DOT) {
+        snprintf(why, why_size, "core dimensions (dot) are not built yet");
+        return 1;
+    }
     if (i >= NDEFS || !jit_compiled_kind(defs[i].kind)) {
         return 0;
     }

@@ -62,35 +62,54 @@
 /* ---- 3. Folds in a fixed association (floats, complex) ----
  * NAME names the fold; T is the element's type, E the lanes' (float for float16), LN the
  * lanes (16 reals or 8 complex values), LOAD converts a T to an E, LOP is op on two Es and
- * ID its identity as an E. */
+ * ID its identity as an E. FAST(lanes, p, len) may fold the first whole groups of LN
+ * contiguous elements into the lanes with vector instructions that compute exactly LOP
+ * (returning how many elements it took); ck__no_fast takes none. */
 #define CK__DEF_TREE_FOLD(NAME, T, E, LN, LOAD, LOP, ID)                                    \
+    CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, ck__no_fast, ck__no_merge)
+CK__HOT size_t ck__no_fast(void *lanes, const void *p, size_t len) {
+    (void)lanes, (void)p, (void)len;
+    return 0;
+}
+/* MERGE(a, b) may do the lanes' b = LOP(a, b) in vectors (returning 1); ck__no_merge: 0. */
+CK__HOT int ck__no_merge(const void *a, void *b) {
+    (void)a, (void)b;
+    return 0;
+}
+#define CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, FAST, MERGE)                     \
     typedef struct ck__lanes_##NAME {                                                        \
         E v[LN];                                                                             \
     } ck__lanes_##NAME;                                                                      \
-    /* One block of at most CK__FOLD_BLOCK elements: element i into lane i mod LN. */       \
+    /* One block of at most CK__FOLD_BLOCK elements: element i into lane i mod LN. The lanes \
+     * are a local (never aliased by the source), so they stay in registers. */              \
     CK__HOT void ck__block_##NAME(ck__lanes_##NAME *out, const char *x, intptr_t xs,         \
                                   size_t len) {                                              \
+        ck__lanes_##NAME v;                                                                  \
         for (int l = 0; l < (LN); l++) {                                                     \
-            out->v[l] = (ID);                                                                \
+            v.v[l] = (ID);                                                                   \
         }                                                                                    \
         if (xs == (intptr_t)sizeof(T)) {                                                     \
             const T *p = (const T *)(const void *)x;                                         \
-            size_t i = 0;                                                                    \
+            size_t i = FAST(v.v, p, len);                                                    \
             for (; i + (LN) <= len; i += (LN)) {                                             \
                 for (int l = 0; l < (LN); l++) {                                             \
-                    out->v[l] = LOP(out->v[l], LOAD(p[i + (size_t)l]));                      \
+                    v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                            \
                 }                                                                            \
             }                                                                                \
             for (int l = 0; i + (size_t)l < len; l++) {                                      \
-                out->v[l] = LOP(out->v[l], LOAD(p[i + (size_t)l]));                          \
+                v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                                \
             }                                                                                \
-            return;                                                                          \
+        } else {                                                                             \
+            for (size_t i = 0; i < len; i++, x += xs) {                                      \
+                v.v[i % (LN)] = LOP(v.v[i % (LN)], LOAD(*(const T *)(const void *)x));       \
+            }                                                                                \
         }                                                                                    \
-        for (size_t i = 0; i < len; i++, x += xs) {                                          \
-            out->v[i % (LN)] = LOP(out->v[i % (LN)], LOAD(*(const T *)(const void *)x));     \
-        }                                                                                    \
+        *out = v;                                                                            \
     }                                                                                        \
     CK__HOT void ck__lanes_op_##NAME(const ck__lanes_##NAME *a, ck__lanes_##NAME *b) {       \
+        if (MERGE(a->v, b->v)) {                                                             \
+            return;                                                                          \
+        }                                                                                    \
         for (int l = 0; l < (LN); l++) {                                                     \
             b->v[l] = LOP(a->v[l], b->v[l]);                                                 \
         }                                                                                    \
@@ -202,6 +221,100 @@ static const ck__complex64 ck__c64_lo = {{-__builtin_inff(), -__builtin_inff()}}
 static const ck__complex128 ck__c128_hi = {{__builtin_inf(), __builtin_inf()}};
 static const ck__complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf()}};
 
+/* minimum and maximum of float32 and float64 in vectors: x86's MINPD/MAXPD give the second
+ * operand on ties and NaNs, and a NaN accumulator is kept by a mask, which is exactly
+ * (a < b || a != a) ? a : b (and > for maximum). SSE2 on the baseline target, AVX above;
+ * lane l of the 16 is element l of each group, as in the scalar loop. */
+/* NAME(lanes, src, len): whole groups of 16 elements of src into the 16 lanes, NV vectors of
+ * VT (W elements each); OPV is MINPD/MAXPD, a NaN accumulator kept through the UNORD mask. */
+#define CK__VMM(NAME, VT, W, LOADV, STOREV, OPV, UNORD, AND, ANDN, OR)                      \
+    CK__HOT size_t NAME(void *lanes, const void *src, size_t len) {                          \
+        enum { NV = 16 / (W) };                                                              \
+        const size_t esize = sizeof(VT) / (W);                                               \
+        VT acc[NV];                                                                          \
+        for (int k = 0; k < NV; k++) {                                                       \
+            acc[k] = LOADV((const char *)lanes + (size_t)k * sizeof(VT));                    \
+        }                                                                                    \
+        size_t i = 0;                                                                        \
+        for (; i + 16 <= len; i += 16) {                                                     \
+            for (int k = 0; k < NV; k++) {                                                   \
+                const VT x = LOADV((const char *)src + (i + (size_t)k * (W)) * esize);       \
+                const VT nan = UNORD(acc[k], acc[k]);                                        \
+                acc[k] = OR(AND(nan, acc[k]), ANDN(nan, OPV(acc[k], x)));                    \
+            }                                                                                \
+        }                                                                                    \
+        for (int k = 0; k < NV; k++) {                                                       \
+            STOREV((char *)lanes + (size_t)k * sizeof(VT), acc[k]);                          \
+        }                                                                                    \
+        return i;                                                                            \
+    }
+/* NAME(a, b): b = LOP(a, b) over the 16 lanes, as the block's vectors do it. */
+#define CK__VMERGE(NAME, VT, W, LOADV, STOREV, OPV, UNORD, AND, ANDN, OR)                   \
+    CK__HOT int NAME(const void *a, void *b) {                                               \
+        for (int k = 0; k < 16 / (W); k++) {                                                 \
+            const VT x = LOADV((const char *)a + (size_t)k * sizeof(VT));                    \
+            const VT y = LOADV((char *)b + (size_t)k * sizeof(VT));                          \
+            const VT nan = UNORD(x, x);                                                      \
+            STOREV((char *)b + (size_t)k * sizeof(VT), OR(AND(nan, x), ANDN(nan, OPV(x, y)))); \
+        }                                                                                    \
+        return 1;                                                                            \
+    }
+#if defined(__AVX__)
+#  define CK__PD_LOAD(p) _mm256_loadu_pd((const double *)(const void *)(p))
+#  define CK__PD_STORE(p, v) _mm256_storeu_pd((double *)(void *)(p), v)
+#  define CK__PD_UNORD(a, b) _mm256_cmp_pd(a, b, _CMP_UNORD_Q)
+#  define CK__PS_LOAD(p) _mm256_loadu_ps((const float *)(const void *)(p))
+#  define CK__PS_STORE(p, v) _mm256_storeu_ps((float *)(void *)(p), v)
+#  define CK__PS_UNORD(a, b) _mm256_cmp_ps(a, b, _CMP_UNORD_Q)
+CK__VMM(ck__vmin_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_min_pd, CK__PD_UNORD,
+        _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
+CK__VMM(ck__vmax_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_max_pd, CK__PD_UNORD,
+        _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
+CK__VMM(ck__vmin_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_min_ps, CK__PS_UNORD,
+        _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
+CK__VMM(ck__vmax_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_max_ps, CK__PS_UNORD,
+        _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
+CK__VMERGE(ck__vmerge_min_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_min_pd,
+           CK__PD_UNORD, _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
+CK__VMERGE(ck__vmerge_max_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_max_pd,
+           CK__PD_UNORD, _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
+CK__VMERGE(ck__vmerge_min_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_min_ps,
+           CK__PS_UNORD, _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
+CK__VMERGE(ck__vmerge_max_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_max_ps,
+           CK__PS_UNORD, _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
+#elif defined(__SSE2__)
+#  include <emmintrin.h>
+#  define CK__PD_LOAD(p) _mm_loadu_pd((const double *)(const void *)(p))
+#  define CK__PD_STORE(p, v) _mm_storeu_pd((double *)(void *)(p), v)
+#  define CK__PS_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
+#  define CK__PS_STORE(p, v) _mm_storeu_ps((float *)(void *)(p), v)
+CK__VMM(ck__vmin_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_min_pd, _mm_cmpunord_pd,
+        _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
+CK__VMM(ck__vmax_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_max_pd, _mm_cmpunord_pd,
+        _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
+CK__VMM(ck__vmin_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_min_ps, _mm_cmpunord_ps,
+        _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
+CK__VMM(ck__vmax_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_max_ps, _mm_cmpunord_ps,
+        _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
+CK__VMERGE(ck__vmerge_min_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_min_pd,
+           _mm_cmpunord_pd, _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
+CK__VMERGE(ck__vmerge_max_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_max_pd,
+           _mm_cmpunord_pd, _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
+CK__VMERGE(ck__vmerge_min_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_min_ps,
+           _mm_cmpunord_ps, _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
+CK__VMERGE(ck__vmerge_max_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_max_ps,
+           _mm_cmpunord_ps, _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
+#else
+#  define ck__vmin_f64 ck__no_fast
+#  define ck__vmax_f64 ck__no_fast
+#  define ck__vmin_f32 ck__no_fast
+#  define ck__vmax_f32 ck__no_fast
+#  define ck__vmerge_min_f64 ck__no_merge
+#  define ck__vmerge_max_f64 ck__no_merge
+#  define ck__vmerge_min_f32 ck__no_merge
+#  define ck__vmerge_max_f32 ck__no_merge
+#endif
+
 CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, 0.0f)
 CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, 0.0)
 CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, 0.0f)
@@ -216,20 +329,24 @@ CK__DEF_TREE_FOLD(multiply_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
                   ck__multiply_complex64, ck__c64_one)
 CK__DEF_TREE_FOLD(multiply_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
                   ck__multiply_complex128, ck__c128_one)
-CK__DEF_TREE_FOLD(minimum_float32, float, float, 16, CK__SAME, ck__minimum_float32,
-                  __builtin_inff())
-CK__DEF_TREE_FOLD(minimum_float64, double, double, 16, CK__SAME, ck__minimum_float64,
-                  __builtin_inf())
+CK__DEF_TREE_FOLD_F(minimum_float32, float, float, 16, CK__SAME, ck__minimum_float32,
+                    __builtin_inff(), ck__vmin_f32,
+                    ck__vmerge_min_f32)
+CK__DEF_TREE_FOLD_F(minimum_float64, double, double, 16, CK__SAME, ck__minimum_float64,
+                    __builtin_inf(), ck__vmin_f64,
+                    ck__vmerge_min_f64)
 CK__DEF_TREE_FOLD(minimum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__minh,
                   __builtin_inff())
 CK__DEF_TREE_FOLD(minimum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
                   ck__minimum_complex64, ck__c64_hi)
 CK__DEF_TREE_FOLD(minimum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
                   ck__minimum_complex128, ck__c128_hi)
-CK__DEF_TREE_FOLD(maximum_float32, float, float, 16, CK__SAME, ck__maximum_float32,
-                  -__builtin_inff())
-CK__DEF_TREE_FOLD(maximum_float64, double, double, 16, CK__SAME, ck__maximum_float64,
-                  -__builtin_inf())
+CK__DEF_TREE_FOLD_F(maximum_float32, float, float, 16, CK__SAME, ck__maximum_float32,
+                    -__builtin_inff(), ck__vmax_f32,
+                    ck__vmerge_max_f32)
+CK__DEF_TREE_FOLD_F(maximum_float64, double, double, 16, CK__SAME, ck__maximum_float64,
+                    -__builtin_inf(), ck__vmax_f64,
+                    ck__vmerge_max_f64)
 CK__DEF_TREE_FOLD(maximum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__maxh,
                   -__builtin_inff())
 CK__DEF_TREE_FOLD(maximum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,

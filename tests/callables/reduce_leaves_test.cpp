@@ -518,6 +518,53 @@ TEST_P(ReduceLeaves, FloatMinMaxFoldsSelectTheExtremeAndPropagateNaN) {
     EXPECT_EQ(zacc.v[1], 5);
 }
 
+// Ties of 0 and -0 and NaN payloads: the lanes' vector code must select exactly as the
+// element operation does, so the result is the documented tree's, bit for bit.
+template <class T>
+void check_minmax_lanes(ck__arith_op op, ck_type_id id, std::mt19937 &rng) {
+    TreeRef<T> ref;
+    const bool mn = op == CK__ARITH_MINIMUM;
+    ref.op = mn ? std::function<T(T, T)>([](T a, T b) { return (a < b || a != a) ? a : b; })
+                : std::function<T(T, T)>([](T a, T b) { return (a > b || a != a) ? a : b; });
+    ref.id = mn ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    ref.lanes = 16;
+    for (size_t n : {size_t(16), size_t(47), size_t(300), size_t(1000)}) {
+        for (int variant = 0; variant < 3; variant++) {
+            std::vector<T> x(n);
+            for (T &v : x) {
+                const unsigned r = rng() % 8;
+                v = r < 3 ? T(0) : r < 6 ? -T(0) : static_cast<T>(static_cast<int>(rng() % 5) - 2);
+            }
+            if (variant >= 1) {
+                T nan;
+                uint64_t payload = 0x7ff8000000000123ull;
+                if (sizeof(T) == 4) {
+                    const uint32_t p32 = 0x7fc00123u + static_cast<uint32_t>(variant);
+                    std::memcpy(&nan, &p32, 4);
+                } else {
+                    payload += static_cast<uint64_t>(variant);
+                    std::memcpy(&nan, &payload, 8);
+                }
+                x[rng() % n] = nan;
+                if (variant == 2) x[rng() % n] = -nan;
+            }
+            T acc = ref.id;
+            run_acc(op, id, &acc, 0, x.data(), sizeof(T), n);
+            const T want = ref.fold(ref.id, x);
+            ASSERT_EQ(bits(acc), bits(want)) << ck_type_id_name(id) << " op " << op << " n=" << n
+                                             << " variant " << variant;
+        }
+    }
+}
+
+TEST_P(ReduceLeaves, MinMaxFoldsSelectAsTheElementOperationBitForBit) {
+    std::mt19937 rng(23);
+    check_minmax_lanes<double>(CK__ARITH_MINIMUM, CK_TYPE_FLOAT64, rng);
+    check_minmax_lanes<double>(CK__ARITH_MAXIMUM, CK_TYPE_FLOAT64, rng);
+    check_minmax_lanes<float>(CK__ARITH_MINIMUM, CK_TYPE_FLOAT32, rng);
+    check_minmax_lanes<float>(CK__ARITH_MAXIMUM, CK_TYPE_FLOAT32, rng);
+}
+
 // In place: dst[i] = op(dst[i], x[i]), one operation in the type per element.
 TEST_P(ReduceLeaves, InPlaceFormIsElementwise) {
     std::mt19937 rng(17);
