@@ -72,19 +72,17 @@ int ck__reduce_axes(const ck_type *src_tp, int naxes, const int *axes, uint64_t 
 
 int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims,
                            ck_type_id acc_id, ck_type **out) {
-    /* The source's dimensions, outermost first: -1 for var, else the fixed size. */
+    /* The result's dimensions, outermost first: -1 for var, else the fixed size. */
     intptr_t size[CK_TYPE_MAX_DEPTH];
-    int nd = 0, option = 0;
+    int d = 0, nd = 0, option = 0;
     const ck_type *t = src_tp;
     while (!ck__id_is_scalar(t->id)) {
         if (t->id == CK_TYPE_FIXED_DIM || t->id == CK_TYPE_VAR_DIM) {
-            const int r = nd < 64 && ((reduced >> nd) & 1u);
+            const int r = d < 64 && ((reduced >> d) & 1u);
             if (!r || keepdims) {
-                size[nd] = r ? 1 : t->id == CK_TYPE_VAR_DIM ? -1 : t->fixed_size;
-            } else {
-                size[nd] = 0; /* dropped */
+                size[nd++] = r ? 1 : t->id == CK_TYPE_VAR_DIM ? -1 : t->fixed_size;
             }
-            nd++;
+            d++;
         } else if (t->id == CK_TYPE_OPTION) {
             option = 1;
         } else if (t->id != CK_TYPE_POINTER) {
@@ -97,20 +95,7 @@ int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims
     if (option) {
         CK_RETURN_IF_ERROR(ck_type_make_option(r, &r));
     }
-    for (int i = nd - 1; i >= 0; i--) {
-        const int dropped = i < 64 && ((reduced >> i) & 1u) && !keepdims;
-        if (dropped) {
-            continue;
-        }
-        ck_type *outer = NULL;
-        const int rc = size[i] < 0 ? ck_type_make_var_dim(r, &outer)
-                                   : ck_type_make_fixed_dim(size[i], r, &outer);
-        ck_type_decref(r);
-        CK_RETURN_IF_ERROR(rc);
-        r = outer;
-    }
-    *out = r;
-    return CK_OK;
+    return ck__type_over_dims(r, size, nd, out);
 }
 
 /* "cannot reduce SRC into DST: WHY" with both types spelled out. */
@@ -126,6 +111,24 @@ static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck
     return rc;
 }
 
+/* The destination's innermost elements (type dt at address bits dbits) are the accumulators:
+ * of the accumulator's type, and aligned, as the leaves read and write them. */
+static int check_accumulators(const ck__reduce_plan *p, const ck_type *dst_tp,
+                              const ck_type *src_tp, const ck_type *dt, uintptr_t dbits) {
+    if (dt->id != p->acc_id) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
+                            p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
+    }
+    if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           p->accumulate ? "the destination's elements are misaligned; an "
+                                           "accumulation writes aligned accumulators"
+                                         : "the destination's elements are misaligned; a "
+                                           "reduction writes aligned accumulators");
+    }
+    return CK_OK;
+}
+
 static int check_fixed(const ck_type *t, const char *arrmeta, const char *which) {
     const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)arrmeta;
     if (m->dim_size != t->fixed_size) {
@@ -134,6 +137,27 @@ static int check_fixed(const ck_type *t, const char *arrmeta, const char *which)
                             which, m->dim_size, t->fixed_size);
     }
     return CK_OK;
+}
+
+/* A var destination level (type dt, arrmeta at dam) into l: its stride and where its rows
+ * are allocated, each holding what the element's arrmeta reaches; returns the element's
+ * arrmeta. */
+static const char *var_destination(ck__rlevel *l, const ck_type *dt, const char *dam,
+                                   uintptr_t *dbits) {
+    const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)dam;
+    l->dkind = CK__DIM_VAR;
+    l->dstride = m->stride;
+    l->drow.blockref = m->blockref;
+    l->drow.offset = m->offset;
+    l->drow.stride = m->stride;
+    *dbits |= (uintptr_t)m->offset;
+    dam += sizeof(ck_var_dim_arrmeta);
+    intptr_t lo, hi;
+    ck__arrmeta_extent(dt->element, dam, &lo, &hi);
+    l->drow.elem_before = lo < 0;
+    l->drow.elem_size = hi > 0 ? (size_t)hi : 0;
+    l->drow.elem_align = dt->element->data_alignment;
+    return dam;
 }
 
 /* Walks both types into lv[0..*n) and leaves the scalars (or options) in *dt / *st, with
@@ -205,20 +229,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
             l->dstride = l->reduced ? 0 : m->stride;
             dam += sizeof(ck_fixed_dim_arrmeta);
         } else {
-            const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)dam;
-            l->dkind = CK__DIM_VAR;
-            l->dstride = m->stride;
-            l->drow.blockref = m->blockref;
-            l->drow.offset = m->offset;
-            l->drow.stride = m->stride;
-            *dbits |= (uintptr_t)m->offset;
-            dam += sizeof(ck_var_dim_arrmeta);
-            /* A row allocated here must hold what the element's arrmeta reaches. */
-            intptr_t lo, hi;
-            ck__arrmeta_extent(dt->element, dam, &lo, &hi);
-            l->drow.elem_before = lo < 0;
-            l->drow.elem_size = hi > 0 ? (size_t)hi : 0;
-            l->drow.elem_align = dt->element->data_alignment;
+            dam = var_destination(l, dt, dam, dbits);
         }
         /* Below a reduced dimension the destination's rows are the fold's: a kept dimension
          * is fixed on both sides, or var on both (rows left-aligned). */
@@ -476,17 +487,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
             }
         }
     }
-    if (dt->id != p->acc_id) {
-        return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
-                            p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
-    }
-    /* The accumulators are the destination's elements, which the leaves read and write as
-     * aligned values. */
-    if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           "the destination's elements are misaligned; a reduction writes "
-                           "aligned accumulators");
-    }
+    CK_RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
     /* Without an identity, a reduced dimension of size 0 is refused whatever the rest of the
      * shape, as NumPy refuses it (a var row of no elements: when the kernel runs). */
     for (int i = 0; p->check_empty && i < n; i++) {
@@ -575,23 +576,12 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
             dam += sizeof(ck_fixed_dim_arrmeta);
         } else {
             const ck_var_dim_arrmeta *sm = (const ck_var_dim_arrmeta *)(const void *)sam;
-            const ck_var_dim_arrmeta *dm = (const ck_var_dim_arrmeta *)(const void *)dam;
-            l->skind = l->dkind = CK__DIM_VAR;
+            l->skind = CK__DIM_VAR;
             l->sstride = sm->stride;
             l->soffset = sm->offset;
-            l->dstride = dm->stride;
-            l->drow.blockref = dm->blockref;
-            l->drow.offset = dm->offset;
-            l->drow.stride = dm->stride;
             *sbits |= (uintptr_t)sm->offset;
-            *dbits |= (uintptr_t)dm->offset;
             sam += sizeof(ck_var_dim_arrmeta);
-            dam += sizeof(ck_var_dim_arrmeta);
-            intptr_t lo, hi;
-            ck__arrmeta_extent(dt->element, dam, &lo, &hi);
-            l->drow.elem_before = lo < 0;
-            l->drow.elem_size = hi > 0 ? (size_t)hi : 0;
-            l->drow.elem_align = dt->element->data_alignment;
+            dam = var_destination(l, dt, dam, dbits);
         }
         *sbits |= (uintptr_t)l->sstride;
         *dbits |= (uintptr_t)l->dstride;
@@ -650,15 +640,7 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     uintptr_t dbits = 0, sbits = 0;
     CK_RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
                                            &dt, &st, &dbits, &sbits));
-    if (dt->id != p->acc_id) {
-        return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
-                            p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
-    }
-    if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           "the destination's elements are misaligned; an accumulation writes "
-                           "aligned accumulators");
-    }
+    CK_RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
     int k = 0;
     while (k < n && !lv[k].reduced) {
         k++;

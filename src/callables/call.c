@@ -277,16 +277,7 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     if (option) {
         CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
     }
-    for (int i = nd - 1; i >= 0; i--) {
-        ck_type *outer = NULL;
-        const int rc = size[i] < 0 ? ck_type_make_var_dim(t, &outer)
-                                   : ck_type_make_fixed_dim(size[i], t, &outer);
-        ck_type_decref(t);
-        CK_RETURN_IF_ERROR(rc);
-        t = outer;
-    }
-    *out = t;
-    return CK_OK;
+    return ck__type_over_dims(t, size, nd, out);
 }
 
 /* ---- whole arrays ---- */

@@ -9,6 +9,7 @@
  *                   `fold` (out[i] = f(out[i], x[i]), elementwise);
  *   reduce_scan     the scan form of a user's binary leaf: out[0] = x[0], then the leaf once
  *                   per element on (out[i-1], x[i]). */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/internal.h"
@@ -29,11 +30,7 @@ typedef struct ck__accumulate_dim {
 static void accumulate_dim_destroy(ck_prefix *self) {
     const ck__accumulate_dim *k = (const ck__accumulate_dim *)self;
     ck_memblock_decref(k->row.blockref);
-    for (int i = 0; i < 3; i++) {
-        if (k->child[i] != 0) {
-            ck_prefix_destroy(ck_child(self, k->child[i]));
-        }
-    }
+    ck__children_destroy(self, k->child, 3);
 }
 
 static int accumulate_one(ck_prefix *self, char *dst, char *src) {
@@ -130,12 +127,11 @@ int ck__make_accumulate_dim(ck_builder *ckb, size_t *offset, const ck__accumulat
 }
 
 int ck__accumulate_dim_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset) {
-    if (slot < 0 || slot > 2 || child_offset <= at || child_offset - at > UINT32_MAX) {
-        return ck_set_error(CK_ERR_INTERNAL, "accumulate_dim: child %d at %zu", slot,
-                            child_offset);
+    if (slot < 0 || slot > 2) {
+        return ck_set_error(CK_ERR_INTERNAL, "accumulate_dim: child %d", slot);
     }
-    ((ck__accumulate_dim *)ck_builder_at(ckb, at))->child[slot] = (uint32_t)(child_offset - at);
-    return CK_OK;
+    return ck__record_child(ckb, at, offsetof(ck__accumulate_dim, child) + 4u * (size_t)slot,
+                            child_offset, "accumulate_dim");
 }
 
 static void accumulate_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
@@ -154,11 +150,7 @@ static void accumulate_dim_describe(const ck_prefix *self, ck__strbuf *out, size
     ck__strbuf_puts(out, k->inner ? (k->child[0] != 0 ? " cast, scan" : " scan")
                                   : " first, copy, fold");
     *size = sizeof(ck__accumulate_dim);
-    for (int i = 0; i < 3; i++) {
-        if (k->child[i] != 0) {
-            ck__children_add(children, k->child[i]);
-        }
-    }
+    ck__children_list(children, k->child, 3);
 }
 
 const ck__kind ck__accumulate_dim_kind = {"accumulate_dim", accumulate_dim_single,

@@ -219,6 +219,15 @@ typedef struct ck__option_spec {
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at);
 
+/* Kinds with several children keep their offsets (relative to themselves; 0: none) in
+ * uint32_t fields (reduce_dim.c): destroy them, list them for a description, and record
+ * one, given the field's offset in the kernel at `at` ("what" names the kind in the
+ * message of an offset out of range). */
+void ck__children_destroy(ck_prefix *self, const uint32_t *child, int n);
+void ck__children_list(ck__children *children, const uint32_t *child, int n);
+int ck__record_child(ck_builder *ckb, size_t at, size_t field, size_t child_offset,
+                     const char *what);
+
 /* The kernels of reductions (reduce_dim.c). reduce_dim, the outermost reduced dimension:
  * fixed (`size` elements) or var (rows at arrmeta `offset`), elements `src_stride` apart;
  * with `check_empty` (an operation without identity, `op` its ck__arith_op for the message)

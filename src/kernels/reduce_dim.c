@@ -11,6 +11,7 @@
  *   reduce_fold  the accumulate form of a user's binary leaf: dst = f(dst, src), the
  *                callable's leaf called with dst also as its first argument (same pointer,
  *                same stride). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +26,7 @@ typedef struct ck__reduce_dim {
     ck_prefix base;
     intptr_t extent;     /* fixed: the size; var: the arrmeta offset of a row's elements */
     intptr_t src_stride; /* between the dimension's elements */
-    uint32_t init_child, fold_child; /* offsets from this kernel; 0: none */
+    uint32_t child[2];   /* init, fold: offsets from this kernel; 0: none */
     uint8_t kind;        /* ck__dim_side: CK__DIM_FIXED or CK__DIM_VAR */
     uint8_t check_empty;
     uint8_t dim;         /* the source dimension's number, for messages */
@@ -35,14 +36,36 @@ typedef struct ck__reduce_dim {
 #define CK__REDUCE_DIM_CHILD CK_ALIGN_OFFSET(sizeof(ck__reduce_dim))
 #define CK__REDUCE_WHAT "reduced dimension"
 
+/* ---- children at recorded offsets (the kinds with several children) ---- */
+
+void ck__children_destroy(ck_prefix *self, const uint32_t *child, int n) {
+    for (int i = 0; i < n; i++) {
+        if (child[i] != 0) {
+            ck_prefix_destroy(ck_child(self, child[i]));
+        }
+    }
+}
+
+void ck__children_list(ck__children *children, const uint32_t *child, int n) {
+    for (int i = 0; i < n; i++) {
+        if (child[i] != 0) {
+            ck__children_add(children, child[i]);
+        }
+    }
+}
+
+int ck__record_child(ck_builder *ckb, size_t at, size_t field, size_t child_offset,
+                     const char *what) {
+    if (child_offset <= at || child_offset - at > UINT32_MAX) {
+        return ck_set_error(CK_ERR_INTERNAL, "%s: child at %zu", what, child_offset);
+    }
+    const uint32_t rel = (uint32_t)(child_offset - at);
+    memcpy((char *)ck_builder_at(ckb, at) + field, &rel, sizeof rel);
+    return CK_OK;
+}
+
 static void reduce_dim_destroy(ck_prefix *self) {
-    const ck__reduce_dim *k = (const ck__reduce_dim *)self;
-    if (k->init_child != 0) {
-        ck_prefix_destroy(ck_child(self, k->init_child));
-    }
-    if (k->fold_child != 0) {
-        ck_prefix_destroy(ck_child(self, k->fold_child));
-    }
+    ck__children_destroy(self, ((const ck__reduce_dim *)self)->child, 2);
 }
 
 static int reduce_dim_empty(const ck__reduce_dim *k) {
@@ -76,11 +99,11 @@ static int reduce_dim_one(ck_prefix *self, char *dst, char *src) {
         return reduce_dim_empty(k);
     }
     static const intptr_t zero = 0;
-    if (k->init_child != 0) {
-        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->init_child), dst, 0, &first, &zero,
+    if (k->child[0] != 0) {
+        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]), dst, 0, &first, &zero,
                                            1));
     }
-    return ck_call_strided(ck_child(self, k->fold_child), dst, 0, &first, &k->src_stride,
+    return ck_call_strided(ck_child(self, k->child[1]), dst, 0, &first, &k->src_stride,
                            (size_t)n);
 }
 
@@ -117,16 +140,8 @@ int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_sp
 }
 
 int ck__reduce_dim_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset) {
-    if (child_offset <= at || child_offset - at > UINT32_MAX) {
-        return ck_set_error(CK_ERR_INTERNAL, "reduce_dim: child at %zu", child_offset);
-    }
-    ck__reduce_dim *k = (ck__reduce_dim *)ck_builder_at(ckb, at);
-    if (init) {
-        k->init_child = (uint32_t)(child_offset - at);
-    } else {
-        k->fold_child = (uint32_t)(child_offset - at);
-    }
-    return CK_OK;
+    return ck__record_child(ckb, at, offsetof(ck__reduce_dim, child) + (init ? 0u : 4u),
+                            child_offset, "reduce_dim");
 }
 
 static void reduce_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
@@ -137,15 +152,10 @@ static void reduce_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *
     } else {
         ck__strbuf_printf(out, "size=%td src_stride=%td", k->extent, k->src_stride);
     }
-    ck__strbuf_printf(out, "%s%s", k->init_child != 0 ? " init, fold" : " fold",
+    ck__strbuf_printf(out, "%s%s", k->child[0] != 0 ? " init, fold" : " fold",
                       k->check_empty ? " (no identity: refuses an empty row)" : "");
     *size = sizeof(ck__reduce_dim);
-    if (k->init_child != 0) {
-        ck__children_add(children, k->init_child);
-    }
-    if (k->fold_child != 0) {
-        ck__children_add(children, k->fold_child);
-    }
+    ck__children_list(children, k->child, 2);
 }
 
 const ck__kind ck__reduce_dim_kind = {"reduce_dim", reduce_dim_single, reduce_dim_strided,
@@ -325,7 +335,7 @@ typedef struct ck__reduce_var_grow {
     ck_prefix base;
     ck__var_row_spec row; /* the destination's; row.blockref: a counted reference */
     intptr_t src_offset, src_stride;
-    uint32_t init_child, fold_child;
+    uint32_t child[2]; /* init, fold */
     intptr_t dim;
 } ck__reduce_var_grow;
 
@@ -334,12 +344,7 @@ typedef struct ck__reduce_var_grow {
 static void reduce_var_grow_destroy(ck_prefix *self) {
     const ck__reduce_var_grow *k = (const ck__reduce_var_grow *)self;
     ck_memblock_decref(k->row.blockref);
-    if (k->init_child != 0) {
-        ck_prefix_destroy(ck_child(self, k->init_child));
-    }
-    if (k->fold_child != 0) {
-        ck_prefix_destroy(ck_child(self, k->fold_child));
-    }
+    ck__children_destroy(self, k->child, 2);
 }
 
 static int reduce_var_grow_one(ck_prefix *self, char *dst, char *src) {
@@ -366,13 +371,13 @@ static int reduce_var_grow_one(ck_prefix *self, char *dst, char *src) {
                    (size_t)(nd - 1) * (size_t)k->row.stride + k->row.elem_size);
         }
         static const intptr_t zero = 0;
-        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->init_child),
+        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]),
                                            nv.begin + nd * k->row.stride, k->row.stride, &first,
                                            &zero, (size_t)(ns - nd)));
         dv = nv;
         memcpy(dst, &dv, sizeof dv);
     }
-    return ck_call_strided(ck_child(self, k->fold_child), dv.begin + k->row.offset,
+    return ck_call_strided(ck_child(self, k->child[1]), dv.begin + k->row.offset,
                            k->row.stride, &first, &k->src_stride, (size_t)ns);
 }
 
@@ -409,16 +414,8 @@ int ck__make_reduce_var_grow(ck_builder *ckb, size_t *offset, const ck__var_row_
 }
 
 int ck__reduce_var_grow_set_child(ck_builder *ckb, size_t at, int init, size_t child_offset) {
-    if (child_offset <= at || child_offset - at > UINT32_MAX) {
-        return ck_set_error(CK_ERR_INTERNAL, "reduce_var_grow: child at %zu", child_offset);
-    }
-    ck__reduce_var_grow *k = (ck__reduce_var_grow *)ck_builder_at(ckb, at);
-    if (init) {
-        k->init_child = (uint32_t)(child_offset - at);
-    } else {
-        k->fold_child = (uint32_t)(child_offset - at);
-    }
-    return CK_OK;
+    return ck__record_child(ckb, at, offsetof(ck__reduce_var_grow, child) + (init ? 0u : 4u),
+                            child_offset, "reduce_var_grow");
 }
 
 static void reduce_var_grow_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
@@ -428,12 +425,7 @@ static void reduce_var_grow_describe(const ck_prefix *self, ck__strbuf *out, siz
                            "rows left-aligned: init, fold",
                       k->row.stride, k->row.offset, k->src_stride, k->src_offset);
     *size = sizeof(ck__reduce_var_grow);
-    if (k->init_child != 0) {
-        ck__children_add(children, k->init_child);
-    }
-    if (k->fold_child != 0) {
-        ck__children_add(children, k->fold_child);
-    }
+    ck__children_list(children, k->child, 2);
 }
 
 const ck__kind ck__reduce_var_grow_kind = {"reduce_var_grow", reduce_var_grow_single,

@@ -259,51 +259,46 @@ static const ck__complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf()}}
         }                                                                                    \
         return 1;                                                                            \
     }
+/* The vector primitives of this target: 256 bits with AVX, 128 with SSE2. */
 #if defined(__AVX__)
+#  define CK__VPD __m256d
+#  define CK__VPS __m256
+#  define CK__WPD 4
+#  define CK__WPS 8
 #  define CK__PD_LOAD(p) _mm256_loadu_pd((const double *)(const void *)(p))
 #  define CK__PD_STORE(p, v) _mm256_storeu_pd((double *)(void *)(p), v)
 #  define CK__PD_UNORD(a, b) _mm256_cmp_pd(a, b, _CMP_UNORD_Q)
 #  define CK__PS_LOAD(p) _mm256_loadu_ps((const float *)(const void *)(p))
 #  define CK__PS_STORE(p, v) _mm256_storeu_ps((float *)(void *)(p), v)
 #  define CK__PS_UNORD(a, b) _mm256_cmp_ps(a, b, _CMP_UNORD_Q)
-CK__VMM(ck__vmin_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_min_pd, CK__PD_UNORD,
-        _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
-CK__VMM(ck__vmax_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_max_pd, CK__PD_UNORD,
-        _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
-CK__VMM(ck__vmin_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_min_ps, CK__PS_UNORD,
-        _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
-CK__VMM(ck__vmax_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_max_ps, CK__PS_UNORD,
-        _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
-CK__VMERGE(ck__vmerge_min_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_min_pd,
-           CK__PD_UNORD, _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
-CK__VMERGE(ck__vmerge_max_f64, __m256d, 4, CK__PD_LOAD, CK__PD_STORE, _mm256_max_pd,
-           CK__PD_UNORD, _mm256_and_pd, _mm256_andnot_pd, _mm256_or_pd)
-CK__VMERGE(ck__vmerge_min_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_min_ps,
-           CK__PS_UNORD, _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
-CK__VMERGE(ck__vmerge_max_f32, __m256, 8, CK__PS_LOAD, CK__PS_STORE, _mm256_max_ps,
-           CK__PS_UNORD, _mm256_and_ps, _mm256_andnot_ps, _mm256_or_ps)
+#  define CK__PD(op) _mm256_##op##_pd
+#  define CK__PS(op) _mm256_##op##_ps
 #elif defined(__SSE2__)
 #  include <emmintrin.h>
+#  define CK__VPD __m128d
+#  define CK__VPS __m128
+#  define CK__WPD 2
+#  define CK__WPS 4
 #  define CK__PD_LOAD(p) _mm_loadu_pd((const double *)(const void *)(p))
 #  define CK__PD_STORE(p, v) _mm_storeu_pd((double *)(void *)(p), v)
+#  define CK__PD_UNORD(a, b) _mm_cmpunord_pd(a, b)
 #  define CK__PS_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
 #  define CK__PS_STORE(p, v) _mm_storeu_ps((float *)(void *)(p), v)
-CK__VMM(ck__vmin_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_min_pd, _mm_cmpunord_pd,
-        _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
-CK__VMM(ck__vmax_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_max_pd, _mm_cmpunord_pd,
-        _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
-CK__VMM(ck__vmin_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_min_ps, _mm_cmpunord_ps,
-        _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
-CK__VMM(ck__vmax_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_max_ps, _mm_cmpunord_ps,
-        _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
-CK__VMERGE(ck__vmerge_min_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_min_pd,
-           _mm_cmpunord_pd, _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
-CK__VMERGE(ck__vmerge_max_f64, __m128d, 2, CK__PD_LOAD, CK__PD_STORE, _mm_max_pd,
-           _mm_cmpunord_pd, _mm_and_pd, _mm_andnot_pd, _mm_or_pd)
-CK__VMERGE(ck__vmerge_min_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_min_ps,
-           _mm_cmpunord_ps, _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
-CK__VMERGE(ck__vmerge_max_f32, __m128, 4, CK__PS_LOAD, CK__PS_STORE, _mm_max_ps,
-           _mm_cmpunord_ps, _mm_and_ps, _mm_andnot_ps, _mm_or_ps)
+#  define CK__PS_UNORD(a, b) _mm_cmpunord_ps(a, b)
+#  define CK__PD(op) _mm_##op##_pd
+#  define CK__PS(op) _mm_##op##_ps
+#endif
+#if defined(__AVX__) || defined(__SSE2__)
+#  define CK__DEF_VMINMAX(SUF, T, OP)                                                       \
+    CK__VMM(ck__v##OP##_##SUF, CK__V##T, CK__W##T, CK__##T##_LOAD, CK__##T##_STORE,          \
+            CK__##T(OP), CK__##T##_UNORD, CK__##T(and), CK__##T(andnot), CK__##T(or))        \
+    CK__VMERGE(ck__vmerge_##OP##_##SUF, CK__V##T, CK__W##T, CK__##T##_LOAD,                  \
+               CK__##T##_STORE, CK__##T(OP), CK__##T##_UNORD, CK__##T(and), CK__##T(andnot), \
+               CK__##T(or))
+CK__DEF_VMINMAX(f64, PD, min)
+CK__DEF_VMINMAX(f64, PD, max)
+CK__DEF_VMINMAX(f32, PS, min)
+CK__DEF_VMINMAX(f32, PS, max)
 #else
 #  define ck__vmin_f64 ck__no_fast
 #  define ck__vmax_f64 ck__no_fast

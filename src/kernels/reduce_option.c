@@ -10,6 +10,7 @@
  *                          child) instead of folded, and one that finds none stays NA.
  * With a destination stride of 0 the whole run folds into one accumulator, as the leaf's
  * fold; otherwise element i goes into accumulator i. */
+#include <stddef.h>
 #include <string.h>
 
 #include "common/internal.h"
@@ -157,11 +158,8 @@ int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_opt
 }
 
 int ck__reduce_option_set_first(ck_builder *ckb, size_t at, size_t child_offset) {
-    if (child_offset <= at || child_offset - at > UINT32_MAX) {
-        return ck_set_error(CK_ERR_INTERNAL, "reduce_option: child at %zu", child_offset);
-    }
-    ((ck__reduce_option *)ck_builder_at(ckb, at))->first_child = (uint32_t)(child_offset - at);
-    return CK_OK;
+    return ck__record_child(ckb, at, offsetof(ck__reduce_option, first_child), child_offset,
+                            "reduce_option");
 }
 
 static void reduce_option_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,

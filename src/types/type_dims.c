@@ -45,6 +45,20 @@ int ck_type_make_fixed_dim(intptr_t size, const ck_type *element, ck_type **out)
     return make_level(CK_TYPE_FIXED_DIM, element, size, bytes, element->data_alignment, out);
 }
 
+int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **out) {
+    ck_type *t = inner;
+    for (int i = nd - 1; i >= 0; i--) {
+        ck_type *outer = NULL;
+        const int rc = size[i] < 0 ? ck_type_make_var_dim(t, &outer)
+                                   : ck_type_make_fixed_dim(size[i], t, &outer);
+        ck_type_decref(t);
+        CK_RETURN_IF_ERROR(rc);
+        t = outer;
+    }
+    *out = t;
+    return CK_OK;
+}
+
 int ck_type_make_var_dim(const ck_type *element, ck_type **out) {
     CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_var_dim", element, out));
     return make_level(CK_TYPE_VAR_DIM, element, -1, sizeof(ck_var_data), alignof(ck_var_data),

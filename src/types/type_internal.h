@@ -70,6 +70,10 @@ void ck__extent_union(intptr_t *lo, intptr_t *hi, intptr_t a, intptr_t b, intptr
 void ck__slot_extent(const ck_type *t, const char *arrmeta, intptr_t *lo, intptr_t *hi);
 
 const ck__type_kind *ck__type_kind_of(ck_type_id id);
+
+/* inner under nd dimensions, size[i] the fixed size of dimension i (the outermost first) or
+ * -1 for var; takes over the reference to inner (released on failure too). */
+int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **out);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
     ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops;
 

@@ -11,43 +11,15 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "ckt_array.hpp"
+#include "reduce_support.hpp"
 
 namespace {
 
-struct Outcome {
-    int rc;
-    std::string value, type, message;
-};
+using rs::Outcome;
 
 Outcome accumulate(const char *name, const char *type, const char *literal, int axis,
                    const char *dst_type = nullptr) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_accumulation_lookup(name, &c), CK_OK) << name;
-    ckt::Array a(type, literal);
-    ck_reduce_spec r = {c, &axis, 1, 0};
-    ck_array *out = nullptr;
-    Outcome o;
-    if (dst_type != nullptr) {
-        ckt::Type dt(dst_type);
-        o.rc = ck_array_new(dt.get(), &out);
-        if (o.rc == CK_OK) o.rc = ck_accumulate(&r, out, a.get(), nullptr);
-    } else {
-        o.rc = ck_accumulate_new(&r, a.get(), nullptr, &out);
-    }
-    if (o.rc == CK_OK) {
-        char *s = nullptr, *t = nullptr;
-        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
-        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
-        o.value = s;
-        o.type = t;
-        ck_free(s);
-        ck_free(t);
-    } else {
-        o.message = ck_last_error();
-    }
-    ck_array_free(out);
-    ck_callable_decref(c);
-    return o;
+    return rs::run(rs::Kind::accumulate, name, type, literal, {axis}, 0, dst_type);
 }
 
 struct Hand {
@@ -147,43 +119,9 @@ TEST(Accumulate, ExplicitDestinationsAndErrors) {
 
 // A user's callable: scanned one element at a time through its own leaf (reduce_scan), and
 // along an outer axis elementwise (reduce_fold).
-int64_t gcd64(int64_t a, int64_t b) {
-    uint64_t x = a < 0 ? 0u - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
-    uint64_t y = b < 0 ? 0u - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
-    while (y != 0) {
-        const uint64_t t = x % y;
-        x = y;
-        y = t;
-    }
-    return static_cast<int64_t>(x);
-}
-int gcd_strided(ck_prefix *, char *dst, intptr_t ds, char *const *src, const intptr_t *ss, size_t n) {
-    const char *a = src[0], *b = src[1];
-    for (size_t i = 0; i < n; i++, dst += ds, a += ss[0], b += ss[1]) {
-        int64_t x, y;
-        std::memcpy(&x, a, 8);
-        std::memcpy(&y, b, 8);
-        const int64_t r = gcd64(x, y);
-        std::memcpy(dst, &r, 8);
-    }
-    return CK_OK;
-}
-int gcd_single(ck_prefix *self, char *dst, char *const *src) {
-    static const intptr_t zero[2] = {0, 0};
-    return gcd_strided(self, dst, 0, src, zero, 1);
-}
-int gcd_instantiate(void *, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
-    const int rc = ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix));
-    if (rc != CK_OK) return rc;
-    ck_prefix_set_function(static_cast<ck_prefix *>(static_cast<void *>(ck_builder_at(ckb, *offset))),
-                           info->req, gcd_single, gcd_strided);
-    *offset += sizeof(ck_prefix);
-    return CK_OK;
-}
-
 TEST(Accumulate, AUsersCallable) {
     ck_callable *c = nullptr;
-    ck_factory f = {gcd_instantiate, nullptr, nullptr, nullptr};
+    ck_factory f = rs::gcd_factory();
     ASSERT_EQ(ck_callable_new("gcd_acc", &c), CK_OK);
     ASSERT_EQ(ck_callable_add(c, "qq)q", &f), CK_OK);  // no identity: accumulations need none
     ckt::Array a("2 * 4 * int32", "[[12, 18, 7, 0], [8, 12, 14, 5]]");
@@ -202,30 +140,7 @@ TEST(Accumulate, AUsersCallable) {
 }
 
 std::string tree(const char *name, const char *src, int axis) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_accumulation_lookup(name, &c), CK_OK);
-    ckt::Type st(src);
-    ck_reduce_spec r = {c, &axis, 1, 0};
-    ck_type *dt = nullptr;
-    EXPECT_EQ(ck_accumulate_result_type(&r, st.get(), nullptr, &dt), CK_OK);
-    std::vector<char> sam(ck_type_arrmeta_size(st.get()) + 8), dam(ck_type_arrmeta_size(dt) + 8);
-    EXPECT_EQ(ck_arrmeta_default_construct(st.get(), sam.data(), nullptr), CK_OK);
-    EXPECT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    std::string out;
-    EXPECT_EQ(ck_make_accumulate(&b, &off, &r, dt, dam.data(), st.get(), sam.data(),
-                                 CK_REQUEST_SINGLE, nullptr),
-              CK_OK)
-        << ck_last_error();
-    char *s = nullptr;
-    if (ck_kernel_describe(ck_builder_root(&b), &s) == CK_OK) out = s;
-    ck_free(s);
-    ck_builder_destroy(&b);
-    ck_type_decref(dt);
-    ck_callable_decref(c);
-    return out;
+    return rs::tree(rs::Kind::accumulate, name, src, {axis});
 }
 
 TEST(Accumulate, Trees) {
@@ -268,25 +183,10 @@ TEST(Accumulate, AllocationFailureAtEveryPoint) {
         {"cummax", "var * 3 * int8", "[[1, 2, 3], [0, 9, 1]]", 0},
     };
     for (const Case &c : cases) {
-        const int64_t points = ckt::for_each_alloc_failure([&]() {
-            ck_callable *f = nullptr;
-            ck_type *t = nullptr;
-            ck_array *a = nullptr, *out = nullptr;
-            int rc = ck_accumulation_lookup(c.name, &f);
-            if (rc == CK_OK) rc = ck_type_parse(c.type, &t);
-            if (rc == CK_OK) rc = ck_array_parse(t, c.literal, &a);
-            ck_reduce_spec r = {f, &c.axis, 1, 0};
-            if (rc == CK_OK) rc = ck_accumulate_new(&r, a, nullptr, &out);
-            char *s = nullptr;
-            if (rc == CK_OK) rc = ck_array_format(out, &s);
-            ck_free(s);
-            ck_array_free(out);
-            ck_array_free(a);
-            ck_type_decref(t);
-            ck_callable_decref(f);
-            return rc;
-        });
-        EXPECT_GT(points, 3) << c.name << " " << c.type;
+        EXPECT_GT(rs::alloc_failure_points(rs::Kind::accumulate, c.name, c.type, c.literal,
+                                           {c.axis}),
+                  3)
+            << c.name << " " << c.type;
     }
 }
 

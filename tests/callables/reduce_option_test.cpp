@@ -11,46 +11,15 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "ckt_array.hpp"
+#include "reduce_support.hpp"
 
 namespace {
 
-struct Outcome {
-    int rc;
-    std::string value, type, message;
-};
+using rs::Outcome;
 
 Outcome reduce(const char *name, const char *type, const char *literal, std::vector<int> axes,
                unsigned flags, const char *dst_type = nullptr) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_reduction_lookup(name, &c), CK_OK);
-    ckt::Array a(type, literal);
-    const bool all = axes.size() == 1 && axes[0] == 99;
-    static const int none = 0;  // a non-NULL pointer for "no axis" (NULL means every axis)
-    ck_reduce_spec r = {c, all ? nullptr : axes.empty() ? &none : axes.data(),
-                        all ? 0 : static_cast<int>(axes.size()), flags};
-    ck_array *out = nullptr;
-    Outcome o;
-    if (dst_type != nullptr) {
-        ckt::Type dt(dst_type);
-        o.rc = ck_array_new(dt.get(), &out);
-        if (o.rc == CK_OK) o.rc = ck_reduce(&r, out, a.get(), nullptr);
-    } else {
-        o.rc = ck_reduce_new(&r, a.get(), nullptr, &out);
-    }
-    if (o.rc == CK_OK) {
-        char *s = nullptr, *t = nullptr;
-        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
-        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
-        o.value = s;
-        o.type = t;
-        ck_free(s);
-        ck_free(t);
-    } else {
-        o.message = ck_last_error();
-    }
-    ck_array_free(out);
-    ck_callable_decref(c);
-    return o;
+    return rs::run(rs::Kind::reduce, name, type, literal, axes, flags, dst_type);
 }
 
 const unsigned SKIP = CK_REDUCE_SKIPNA;
@@ -181,30 +150,7 @@ TEST(ReduceOption, LongRunsAgainstALoop) {
 }
 
 std::string tree(const char *name, const char *src, std::vector<int> axes, unsigned flags) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_reduction_lookup(name, &c), CK_OK);
-    ckt::Type st(src);
-    ck_reduce_spec r = {c, axes.data(), static_cast<int>(axes.size()), flags};
-    ck_type *dt = nullptr;
-    EXPECT_EQ(ck_reduce_result_type(&r, st.get(), nullptr, &dt), CK_OK);
-    std::vector<char> sam(ck_type_arrmeta_size(st.get()) + 8), dam(ck_type_arrmeta_size(dt) + 8);
-    EXPECT_EQ(ck_arrmeta_default_construct(st.get(), sam.data(), nullptr), CK_OK);
-    EXPECT_EQ(ck_arrmeta_default_construct(dt, dam.data(), nullptr), CK_OK);
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    std::string out;
-    EXPECT_EQ(ck_make_reduce(&b, &off, &r, dt, dam.data(), st.get(), sam.data(), CK_REQUEST_SINGLE,
-                             nullptr),
-              CK_OK)
-        << ck_last_error();
-    char *s = nullptr;
-    if (ck_kernel_describe(ck_builder_root(&b), &s) == CK_OK) out = s;
-    ck_free(s);
-    ck_builder_destroy(&b);
-    ck_type_decref(dt);
-    ck_callable_decref(c);
-    return out;
+    return rs::tree(rs::Kind::reduce, name, src, axes, flags);
 }
 
 TEST(ReduceOption, Trees) {
@@ -236,25 +182,10 @@ TEST(ReduceOption, AllocationFailureAtEveryPoint) {
         {"sum", "3 * 2 * ?float32", "[[1, NA], [2, 3], [NA, NA]]", {1}, 0},
     };
     for (const Case &c : cases) {
-        const int64_t points = ckt::for_each_alloc_failure([&]() {
-            ck_callable *f = nullptr;
-            ck_type *t = nullptr;
-            ck_array *a = nullptr, *out = nullptr;
-            int rc = ck_reduction_lookup(c.name, &f);
-            if (rc == CK_OK) rc = ck_type_parse(c.type, &t);
-            if (rc == CK_OK) rc = ck_array_parse(t, c.literal, &a);
-            ck_reduce_spec r = {f, c.axes.data(), static_cast<int>(c.axes.size()), c.flags};
-            if (rc == CK_OK) rc = ck_reduce_new(&r, a, nullptr, &out);
-            char *s = nullptr;
-            if (rc == CK_OK) rc = ck_array_format(out, &s);
-            ck_free(s);
-            ck_array_free(out);
-            ck_array_free(a);
-            ck_type_decref(t);
-            ck_callable_decref(f);
-            return rc;
-        });
-        EXPECT_GT(points, 3) << c.name << " " << c.type;
+        EXPECT_GT(rs::alloc_failure_points(rs::Kind::reduce, c.name, c.type, c.literal, c.axes,
+                                           c.flags),
+                  3)
+            << c.name << " " << c.type;
     }
 }
 

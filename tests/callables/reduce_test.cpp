@@ -17,6 +17,7 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "ckt_array.hpp"
+#include "reduce_support.hpp"
 
 namespace {
 
@@ -28,35 +29,13 @@ struct Callable {
     ck_callable *c = nullptr;
 };
 
-struct Outcome {
-    int rc;
-    std::string value, type, message;
-};
+using rs::Outcome;
 
 // name over `axes` (nullptr: all) of the literal; the result's literal and type.
 Outcome reduce(const char *name, const char *type, const char *literal, const std::vector<int> *axes,
                unsigned flags = 0, const ck_eval_ctx *ctx = nullptr) {
-    Callable f(name);
-    ckt::Array a(type, literal);
-    static const int none = 0;  // a non-NULL pointer for "no axis" (NULL means every axis)
-    ck_reduce_spec r = {f.c, axes == nullptr ? nullptr : axes->empty() ? &none : axes->data(),
-                        axes != nullptr ? static_cast<int>(axes->size()) : 0, flags};
-    ck_array *out = nullptr;
-    Outcome o;
-    o.rc = ck_reduce_new(&r, a.get(), ctx, &out);
-    if (o.rc != CK_OK) {
-        o.message = ck_last_error();
-        return o;
-    }
-    char *s = nullptr, *t = nullptr;
-    EXPECT_EQ(ck_array_format(out, &s), CK_OK);
-    EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
-    o.value = s;
-    o.type = t;
-    ck_free(s);
-    ck_free(t);
-    ck_array_free(out);
-    return o;
+    return rs::run(rs::Kind::reduce, name, type, literal, axes != nullptr ? *axes : std::vector<int>{99},
+                   flags, nullptr, ctx);
 }
 
 struct Hand {
@@ -347,44 +326,9 @@ TEST(Reduce, AKernelRunsAgain) {
 
 // ---- users' callables ----
 
-int64_t gcd64(int64_t a, int64_t b) {
-    uint64_t x = a < 0 ? 0u - static_cast<uint64_t>(a) : static_cast<uint64_t>(a);
-    uint64_t y = b < 0 ? 0u - static_cast<uint64_t>(b) : static_cast<uint64_t>(b);
-    while (y != 0) {
-        const uint64_t t = x % y;
-        x = y;
-        y = t;
-    }
-    return static_cast<int64_t>(x);
-}
-
-int user_strided(ck_prefix *, char *dst, intptr_t ds, char *const *src, const intptr_t *ss, size_t n) {
-    const char *a = src[0], *b = src[1];
-    for (size_t i = 0; i < n; i++, dst += ds, a += ss[0], b += ss[1]) {
-        int64_t x, y;
-        std::memcpy(&x, a, 8);
-        std::memcpy(&y, b, 8);
-        const int64_t r = gcd64(x, y);
-        std::memcpy(dst, &r, 8);
-    }
-    return CK_OK;
-}
-int user_single(ck_prefix *self, char *dst, char *const *src) {
-    static const intptr_t zero[2] = {0, 0};
-    return user_strided(self, dst, 0, src, zero, 1);
-}
-int user_instantiate(void *, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
-    const int rc = ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix));
-    if (rc != CK_OK) return rc;
-    ck_prefix_set_function(static_cast<ck_prefix *>(static_cast<void *>(ck_builder_at(ckb, *offset))),
-                           info->req, user_single, user_strided);
-    *offset += sizeof(ck_prefix);
-    return CK_OK;
-}
-
 TEST(Reduce, AUsersCallableWithAnIdentity) {
     ck_callable *c = nullptr;
-    ck_factory f = {user_instantiate, nullptr, nullptr, nullptr};
+    ck_factory f = rs::gcd_factory();
     ASSERT_EQ(ck_callable_new("gcd_test", &c), CK_OK);
     ASSERT_EQ(ck_callable_add(c, "qq)q", &f), CK_OK);
     ckt::Array a("3 * 4 * int32", "[[12, 18, 24, 6], [7, -14, 0, 21], [0, 0, 0, 0]]");
@@ -439,7 +383,7 @@ TEST(Reduce, AUsersCallableWithAnIdentity) {
 
 TEST(Reduce, AnIdentityThatIsNoValueOfTheAccumulator) {
     ck_callable *c = nullptr;
-    ck_factory f = {user_instantiate, nullptr, nullptr, nullptr};
+    ck_factory f = rs::gcd_factory();
     ASSERT_EQ(ck_callable_new("gcd_bad", &c), CK_OK);
     ASSERT_EQ(ck_callable_add(c, "qq)q", &f), CK_OK);
     ASSERT_EQ(ck_callable_set_identity(c, "0.5"), CK_OK);
@@ -456,29 +400,7 @@ TEST(Reduce, AnIdentityThatIsNoValueOfTheAccumulator) {
 
 std::string explain(const char *name, const char *dst, const char *src, std::vector<int> axes,
                     unsigned flags = 0) {
-    Callable f(name);
-    ckt::Type dt(dst), st(src);
-    std::vector<char> dam(ck_type_arrmeta_size(dt.get()) + 8), sam(ck_type_arrmeta_size(st.get()) + 8);
-    EXPECT_EQ(ck_arrmeta_default_construct(dt.get(), dam.data(), nullptr), CK_OK);
-    EXPECT_EQ(ck_arrmeta_default_construct(st.get(), sam.data(), nullptr), CK_OK);
-    ck_reduce_spec r = {f.c, axes.data(), static_cast<int>(axes.size()), flags};
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    std::string out;
-    if (ck_make_reduce(&b, &off, &r, dt.get(), dam.data(), st.get(), sam.data(), CK_REQUEST_SINGLE,
-                       nullptr) == CK_OK) {
-        char *s = nullptr;
-        EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &s), CK_OK);
-        out = s;
-        ck_free(s);
-    } else {
-        out = std::string("error: ") + ck_last_error();
-    }
-    ck_builder_destroy(&b);
-    ck_arrmeta_release(dt.get(), dam.data());
-    ck_arrmeta_release(st.get(), sam.data());
-    return out;
+    return rs::tree(rs::Kind::reduce, name, src, axes, flags, dst);
 }
 
 // The target's name in leaf lines, for trees built under the best target.
@@ -657,28 +579,13 @@ TEST(Reduce, AllocationFailureAtEveryPoint) {
         {"all", "2 * 2 * 2 * float32", "[[[1, 2], [3, 4]], [[5, 6], [7, 0]]]", {0, 2}},
     };
     for (const Case &c : cases) {
-        const int64_t points = ckt::for_each_alloc_failure([&]() {
-            Callable f(c.name);
-            ck_type *t = nullptr;
-            ck_array *a = nullptr, *out = nullptr;
-            int rc = ck_type_parse(c.type, &t);
-            if (rc == CK_OK) rc = ck_array_parse(t, c.literal, &a);
-            ck_reduce_spec r = {f.c, c.axes.data(), static_cast<int>(c.axes.size()), 0};
-            if (rc == CK_OK) rc = ck_reduce_new(&r, a, nullptr, &out);
-            char *s = nullptr;
-            if (rc == CK_OK) rc = ck_array_format(out, &s);
-            ck_free(s);
-            ck_array_free(out);
-            ck_array_free(a);
-            ck_type_decref(t);
-            return rc;
-        });
-        EXPECT_GT(points, 3) << c.name;
+        EXPECT_GT(rs::alloc_failure_points(rs::Kind::reduce, c.name, c.type, c.literal, c.axes), 3)
+            << c.name;
     }
     // a user's callable: its identity is parsed when the kernel is built; a kernel bigger
     // than the builder's inline bytes grows it on the heap
     ck_callable *gcd = nullptr;
-    ck_factory f = {user_instantiate, nullptr, nullptr, nullptr};
+    ck_factory f = rs::gcd_factory();
     ASSERT_EQ(ck_callable_new("gcd_alloc", &gcd), CK_OK);
     ASSERT_EQ(ck_callable_add(gcd, "qq)q", &f), CK_OK);
     ASSERT_EQ(ck_callable_set_identity(gcd, "0"), CK_OK);

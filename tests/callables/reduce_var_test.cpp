@@ -12,40 +12,15 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "ckt_array.hpp"
+#include "reduce_support.hpp"
 
 namespace {
 
-struct Outcome {
-    int rc;
-    std::string value, type, message;
-};
+using rs::Outcome;
 
 Outcome reduce(const char *name, const char *type, const char *literal, std::vector<int> axes,
                unsigned flags = 0) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_reduction_lookup(name, &c), CK_OK);
-    ckt::Array a(type, literal);
-    const bool all = axes.size() == 1 && axes[0] == 99;
-    static const int none = 0;  // a non-NULL pointer for "no axis" (NULL means every axis)
-    ck_reduce_spec r = {c, all ? nullptr : axes.empty() ? &none : axes.data(),
-                        all ? 0 : static_cast<int>(axes.size()), flags};
-    ck_array *out = nullptr;
-    Outcome o;
-    o.rc = ck_reduce_new(&r, a.get(), nullptr, &out);
-    if (o.rc == CK_OK) {
-        char *s = nullptr, *t = nullptr;
-        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
-        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
-        o.value = s;
-        o.type = t;
-        ck_free(s);
-        ck_free(t);
-    } else {
-        o.message = ck_last_error();
-    }
-    ck_array_free(out);
-    ck_callable_decref(c);
-    return o;
+    return rs::run(rs::Kind::reduce, name, type, literal, axes, flags);
 }
 
 struct Hand {
@@ -239,37 +214,7 @@ TEST(ReduceVar, SourceRowsWithAnArrmetaOffsetAndStride) {
 }
 
 std::string tree(const char *name, const char *src, std::vector<int> axes) {
-    ck_callable *c = nullptr;
-    EXPECT_EQ(ck_reduction_lookup(name, &c), CK_OK);
-    ckt::Type st(src);
-    ck_reduce_spec r = {c, axes.data(), static_cast<int>(axes.size()), 0};
-    ck_type *dt = nullptr;
-    EXPECT_EQ(ck_reduce_result_type(&r, st.get(), nullptr, &dt), CK_OK);
-    ck_memblock *arena = nullptr;
-    EXPECT_EQ(ck_arena_new(0, &arena), CK_OK);
-    std::vector<char> sam(ck_type_arrmeta_size(st.get()) + 8), dam(ck_type_arrmeta_size(dt) + 8);
-    EXPECT_EQ(ck_arrmeta_default_construct(st.get(), sam.data(), arena), CK_OK);
-    EXPECT_EQ(ck_arrmeta_default_construct(dt, dam.data(), arena), CK_OK);
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    std::string out;
-    if (ck_make_reduce(&b, &off, &r, dt, dam.data(), st.get(), sam.data(), CK_REQUEST_SINGLE,
-                       nullptr) == CK_OK) {
-        char *s = nullptr;
-        EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &s), CK_OK);
-        out = s;
-        ck_free(s);
-    } else {
-        out = std::string("error: ") + ck_last_error();
-    }
-    ck_builder_destroy(&b);
-    ck_arrmeta_release(st.get(), sam.data());
-    ck_arrmeta_release(dt, dam.data());
-    ck_type_decref(dt);
-    ck_memblock_decref(arena);
-    ck_callable_decref(c);
-    return out;
+    return rs::tree(rs::Kind::reduce, name, src, axes);
 }
 
 TEST(ReduceVar, Trees) {
@@ -308,25 +253,8 @@ TEST(ReduceVar, AllocationFailureAtEveryPoint) {
         {"prod", "3 * var * int8", "[[1, 2], [], [3]]", {1}},
     };
     for (const Case &c : cases) {
-        const int64_t points = ckt::for_each_alloc_failure([&]() {
-            ck_callable *f = nullptr;
-            ck_type *t = nullptr;
-            ck_array *a = nullptr, *out = nullptr;
-            int rc = ck_reduction_lookup(c.name, &f);
-            if (rc == CK_OK) rc = ck_type_parse(c.type, &t);
-            if (rc == CK_OK) rc = ck_array_parse(t, c.literal, &a);
-            ck_reduce_spec r = {f, c.axes.data(), static_cast<int>(c.axes.size()), 0};
-            if (rc == CK_OK) rc = ck_reduce_new(&r, a, nullptr, &out);
-            char *s = nullptr;
-            if (rc == CK_OK) rc = ck_array_format(out, &s);
-            ck_free(s);
-            ck_array_free(out);
-            ck_array_free(a);
-            ck_type_decref(t);
-            ck_callable_decref(f);
-            return rc;
-        });
-        EXPECT_GT(points, 3) << c.name << " " << c.type;
+        EXPECT_GT(rs::alloc_failure_points(rs::Kind::reduce, c.name, c.type, c.literal, c.axes), 3)
+            << c.name << " " << c.type;
     }
 }
 
