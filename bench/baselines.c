@@ -434,3 +434,15 @@ CKB_NOINLINE int ckb_loop_cumsum_float64(double *out, const double *x, size_t n)
     }
     return 0;
 }
+
+CKB_NOINLINE int ckb_loop_dot_float64_rows(double *out, const double *x, const double *y,
+                                           size_t rows, size_t cols) {
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0.0;
+        for (size_t i = 0; i < cols; i++) {
+            s += x[r * cols + i] * y[r * cols + i];
+        }
+        out[r] = s;
+    }
+    return 0;
+}

@@ -45,6 +45,8 @@ int ckb_loop_min_float64(double *out, const double *x, size_t n);
 int ckb_loop_sum_float64_axis0(double *out, const double *x, size_t rows, size_t cols);
 int ckb_loop_sum_float32_rows(double *out, const ck_var_data *rows, size_t nrows);
 int ckb_loop_cumsum_float64(double *out, const double *x, size_t n);
+int ckb_loop_dot_float64_rows(double *out, const double *x, const double *y, size_t rows,
+                              size_t cols);
 
 /* The struct/... workloads: records as C lays them out, which is ckernel's layout of the
  * datashape beside each (fields at their aligned offsets, no padding in these three), so the

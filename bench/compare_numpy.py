@@ -6,7 +6,9 @@ destination once. The reduce/ and accumulate/ workloads time ckernel's ck_make_r
 ck_make_accumulate kernel (built once) against np.sum(src, out=dst), src.min(out=dst),
 np.sum(src, axis=0, out=dst) and np.cumsum(src, out=dst); their results must agree (min,
 axis 0 and cumsum bit for bit, the whole sum within its rounding: two pairwise sums of
-different association). NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
+different association). call/dot/float64 times ckernel's dot (ck_make_call, core
+dimensions) of each pair of rows of two 1000 x 1000 arrays against np.einsum("ij,ij->i",
+x, y, out=dst), agreeing within their rounding. NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
 preallocated destination: no allocation is timed, and "unsafe" casting is NumPy's
 unchecked conversion, the counterpart of ckernel's nocheck error mode. ckernel wraps those
 very buffers (ck_array_wrap, through ctypes) and, by default, builds its kernel once with
@@ -50,12 +52,15 @@ DEFAULT_SIZE = 10 * MI
 # bench/workloads.c: the 2d/ workloads are ROWS_2D x COLS_2D (1000 x 10000) at 10 Mi.
 ROWS_2D, COLS_2D = 1000, 10000
 # In `ckernel bench` order (reduce/sum/float64/var has no NumPy counterpart: NumPy has no
-# ragged arrays; call/dot/float64 is not built yet).
+# ragged arrays).
 WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->float32",
              "contig/float32->float16", "contig/float64->float64", "strided/int32->float64",
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
-             "accumulate/cumsum/float64"]
+             "accumulate/cumsum/float64", "call/dot/float64"]
+# call/dot/float64: the dot of each pair of rows of two ROWS_2D x DOT_COLS arrays (ckernel's
+# dot, core dimensions; NumPy's einsum("ij,ij->i")); fewer columns at small sizes.
+DOT_COLS = 1000
 # The reductions: (ckernel's name, axes or None for all, accumulate?) per workload.
 REDUCTIONS = {"reduce/sum/float64": ("sum", None, False),
               "reduce/min/float64": ("min", None, False),
@@ -123,6 +128,9 @@ def load(path):
                                    p, i, C.POINTER(EvalCtx)]),
             ("ck_make_accumulate", i, [p, C.POINTER(C.c_size_t), C.POINTER(ReduceSpec), p, p,
                                        p, p, i, C.POINTER(EvalCtx)]),
+            ("ck_make_call", i, [p, C.POINTER(C.c_size_t), p, p, p, i, C.POINTER(p),
+                                 C.POINTER(p), i, C.POINTER(EvalCtx)]),
+            ("ck_lookup", i, [C.c_char_p, C.POINTER(p)]),
             ("ck_reduction_lookup", i, [C.c_char_p, C.POINTER(p)]),
             ("ck_accumulation_lookup", i, [C.c_char_p, C.POINTER(p)]),
             ("ck_callable_decref", None, [p]),
@@ -180,9 +188,10 @@ def unaligned_flags(dst, src):
 class Kernel:
     """dst <- src (nocheck) built once with ck_make_assign for the layouts of two arrays;
     run(dst, src) calls it on any pair of arrays of those same layouts and alignments. With
-    `reduction` (REDUCTIONS' entry) the kernel is ck_make_reduce's or ck_make_accumulate's."""
+    `reduction` (REDUCTIONS' entry) the kernel is ck_make_reduce's or ck_make_accumulate's;
+    with `second` (an array) it is dot's, dst <- dot(src, second), ck_make_call's."""
 
-    def __init__(self, lib, dst, src, reduction=None):
+    def __init__(self, lib, dst, src, reduction=None, second=None):
         self.lib = lib
         self.layout = (dst.dtype, dst.shape, dst.strides, src.dtype, src.shape, src.strides)
         self.flags = unaligned_flags(dst, src)
@@ -192,10 +201,23 @@ class Kernel:
         self.b = Builder.from_address(self.addr)
         lib.ck_builder_init(self.addr)
         wd, ws = Wrapped(lib, dst), Wrapped(lib, src)
+        w2 = Wrapped(lib, second) if second is not None else None
+        self.second = second
         try:
             off = C.c_size_t(0)
             ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, flags=self.flags)
-            if reduction is None:
+            if second is not None:
+                c = C.c_void_p()
+                if lib.ck_lookup(b"dot", C.byref(c)) != CK_OK:
+                    raise ck_error(lib, "lookup of dot")
+                types = (C.c_void_p * 2)(ws.t, w2.t)
+                metas = (C.c_void_p * 2)(C.cast(ws.meta, C.c_void_p).value,
+                                         C.cast(w2.meta, C.c_void_p).value)
+                rc = lib.ck_make_call(self.addr, C.byref(off), c, wd.t,
+                                      C.cast(wd.meta, C.c_void_p), 2, types, metas,
+                                      CK_REQUEST_SINGLE, C.byref(ctx))
+                lib.ck_callable_decref(c)
+            elif reduction is None:
                 rc = lib.ck_make_assign(self.addr, C.byref(off), wd.t,
                                         C.cast(wd.meta, C.c_void_p), ws.t,
                                         C.cast(ws.meta, C.c_void_p), CK_REQUEST_SINGLE,
@@ -218,19 +240,23 @@ class Kernel:
             # The kernel references what it needs of the types and arrmeta (assign.h).
             wd.free()
             ws.free()
+            if w2 is not None:
+                w2.free()
         if rc != CK_OK:
             lib.ck_builder_destroy(self.addr)
             raise ck_error(lib, "ck_make_assign")
         # The buffer no longer moves: the root's function is read once.
         self.root = self.b.heap or self.addr + Builder.inline_buf.offset
         self.fn = SingleFn(C.c_void_p.from_address(self.root).value)
-        self.srcs = (C.c_void_p * 1)()
+        self.srcs = (C.c_void_p * 2)()
 
     def run(self, dst, src):
         if (dst.dtype, dst.shape, dst.strides, src.dtype, src.shape, src.strides) != self.layout \
                 or unaligned_flags(dst, src) & ~self.flags:
             raise ValueError("the kernel was built for other layouts")
         self.srcs[0] = src.ctypes.data
+        if self.second is not None:
+            self.srcs[1] = self.second.ctypes.data
         rc = self.fn(self.root, dst.ctypes.data, self.srcs)
         if rc != CK_OK:
             raise ck_error(self.lib, "kernel call")
@@ -298,8 +324,21 @@ def make_workloads(np, n):
                                      lambda: np.empty(cols, np.float64)),
         "accumulate/cumsum/float64": (rng.standard_normal(n), lambda: np.empty(n, np.float64)),
     }
+    dot_cols = dot_columns(n)
+    DOT_SECOND[0] = rng.standard_normal(ROWS_2D * dot_cols).reshape(ROWS_2D, dot_cols)
+    w["call/dot/float64"] = (rng.standard_normal(ROWS_2D * dot_cols).reshape(ROWS_2D, dot_cols),
+                             lambda: np.empty(ROWS_2D, np.float64))
     assert list(w) == WORKLOADS
     return w
+
+
+# call/dot/float64's second argument (make_workloads sets it).
+DOT_SECOND = [None]
+
+
+def dot_columns(n):
+    """DOT_COLS at the default size (ROWS_2D x DOT_COLS elements), fewer at small sizes."""
+    return max(1, min(DOT_COLS, n // ROWS_2D))
 
 
 def numpy_op(np, name):
@@ -307,7 +346,8 @@ def numpy_op(np, name):
     return {"reduce/sum/float64": lambda d, s: np.sum(s, out=d),
             "reduce/min/float64": lambda d, s: np.min(s, out=d),
             "reduce/sum/float64/axis0": lambda d, s: np.sum(s, axis=0, out=d),
-            "accumulate/cumsum/float64": lambda d, s: np.cumsum(s, out=d)}.get(
+            "accumulate/cumsum/float64": lambda d, s: np.cumsum(s, out=d),
+            "call/dot/float64": lambda d, s: np.einsum("ij,ij->i", s, DOT_SECOND[0], out=d)}.get(
         name, lambda d, s: np.copyto(d, s, casting="unsafe"))
 
 
@@ -340,6 +380,9 @@ def same_result(np, ck, src, make_dst, np_op=None, name=""):
     if name == "reduce/sum/float64":
         bound = (10 + np.log2(src.size)) * 2.0 ** -53 * float(np.sum(np.abs(src)))
         return bool(abs(float(a) - float(b)) <= bound)
+    if name == "call/dot/float64":  # two sums of the products, associated differently
+        mag = np.sum(np.abs(src * DOT_SECOND[0]), axis=1)
+        return bool(np.all(np.abs(a - b) <= (src.shape[1] + 20) * 2.0 ** -53 * mag))
     return a.tobytes() == b.tobytes()
 
 
@@ -357,7 +400,10 @@ def compare(args):
             continue
         dst = make_dst()
         reduction = REDUCTIONS.get(name)
-        ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
+        if name == "call/dot/float64":
+            ck = Kernel(lib, dst, src, second=DOT_SECOND[0])
+        else:
+            ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
         np_op = numpy_op(np, name)
         try:
             ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op)

@@ -4,9 +4,10 @@
  * (docs/design.md §10, docs/kernels.md §8).
  *
  * A factory builds only the leaf: a kernel taking `nargs` sources of its signature's scalar
- * types (aligned) and writing one element of the result type. ckernel composes everything
- * around it: dimension kernels with one stride per source, pointers, unaligned data, and cast
- * kernels for arguments (and the result) whose types differ from the signature's. */
+ * types (aligned) and writing one element of the result type, or with core dimensions one
+ * block of each (ck_core_dims below). ckernel composes everything around it: dimension
+ * kernels with one stride per source, pointers, unaligned data, and cast kernels for
+ * arguments (and the result) whose types differ from the signature's. */
 #ifndef CKERNEL_CALLABLE_H
 #define CKERNEL_CALLABLE_H
 
@@ -27,6 +28,28 @@ CK_BEGIN_DECLS
 
 typedef struct ck_callable ck_callable;
 
+/* Core dimensions (docs/design.md §13, docs/kernels.md §12): a signature's argument or result
+ * may be dimensions over its scalar, "(N * float64, N * float64) -> float64" (dot), "(M * N *
+ * float64) -> N * float64": the leaf takes each such operand whole, and ckernel broadcasts
+ * and lifts only the dimensions outside them. A dimension is a symbol (an identifier starting
+ * with an upper-case letter: the same size wherever it appears), a fixed size, or `var`
+ * (arguments only). Each operand's pointer at the leaf is where its core block starts: the
+ * first element of a fixed core dimension, or the ck_var_data of a var one. */
+#define CK_CORE_MAX_DIMS 4
+
+typedef struct ck_core_dim {
+    intptr_t size;   /* fixed: the size; var: -1 (a row's size is its ck_var_data.size) */
+    intptr_t stride; /* bytes from one element to the next */
+    intptr_t offset; /* var: added to the row's begin (ckernel/arrmeta.h); fixed: 0 */
+} ck_core_dim;
+
+typedef struct ck_core_dims {
+    int arg_ndim[CK_CALL_MAX_ARGS];                   /* argument k's core dimensions */
+    ck_core_dim arg[CK_CALL_MAX_ARGS][CK_CORE_MAX_DIMS]; /* outermost first */
+    int ret_ndim;                                     /* the result's (all fixed) */
+    ck_core_dim ret[CK_CORE_MAX_DIMS];
+} ck_core_dims;
+
 /* What a factory is asked to build: its signature, after selection, and the context. */
 typedef struct ck_leaf_info {
     const char *name;                   /* the callable's name */
@@ -36,6 +59,10 @@ typedef struct ck_leaf_info {
     ck_errmode errmode;                 /* concrete (never CK_ERRMODE_DEFAULT) */
     ck_cpu_target target;               /* the CPU target kernels built now use */
     ck_request req;                     /* which function the leaf must store */
+    /* A signature with core dimensions: their sizes and strides in the data the kernel is
+     * built for (copy what the leaf needs; it lives while instantiate runs). NULL for a
+     * scalar signature, and for resolve. */
+    const ck_core_dims *core;
 } ck_leaf_info;
 
 /* A kernel factory. `instantiate` builds the leaf at *offset in ckb (reserve, write the
@@ -57,7 +84,10 @@ typedef struct ck_factory {
 CK_EXTERN int ck_callable_new(const char *name, ck_callable **out);
 /* Adds a signature, "(float64, float64) -> float64" or "dd)d" (docs/design.md §10), with its
  * factory. Safe while other threads select from and call the callable. The same argument
- * types twice is CK_ERR_INVALID. On any failure the factory's release is called. */
+ * types twice is CK_ERR_INVALID. Core dimensions ("(N * float64, N * float64) -> float64",
+ * datashape style only) must be the same in every signature of a callable, as a gufunc has
+ * one core signature (CK_ERR_INVALID otherwise). On any failure the factory's release is
+ * called. */
 CK_EXTERN int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *factory);
 /* Adds a plain C function as a leaf, called through libffi with its CEP 1000 signature
  * ("dd)d" is double f(double, double); complex arguments are C _Complex values). The call
@@ -74,7 +104,7 @@ CK_EXTERN const char *ck_callable_name(const ck_callable *c);
 CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);
 
 /* ---- the registry (process-wide; the built-ins assign, add, subtract, multiply, divide,
- * minimum, maximum, logical_and, logical_or are always there) ---- */
+ * minimum, maximum, logical_and, logical_or and dot are always there) ---- */
 
 /* Registers c under its name (takes a reference). CK_ERR_INVALID when the name is taken. */
 CK_EXTERN int ck_register(ck_callable *c);
@@ -103,16 +133,18 @@ CK_EXTERN int ck_callable_select(const ck_callable *c, int nargs, const ck_type_
 /* Builds at *offset the kernel dst <- c(src[0], ..., src[nsrc-1]): selects a signature for
  * the sources' scalar types, broadcasts every source against the destination over fixed, var
  * and pointer dimensions (a missing or size-1 dimension broadcasts; var sizes are checked
- * when the kernel runs), casts arguments and the result where their types differ from the
- * signature's (with the context's error mode), and lets the factory build the leaf. ectx
- * NULL means CK_EVAL_CTX_INIT. On failure, destroy the builder. */
+ * when the kernel runs; a signature's core dimensions are the leaf's, not broadcast), casts
+ * arguments and the result where their types differ from the signature's (with the
+ * context's error mode), and lets the factory build the leaf. ectx NULL means
+ * CK_EVAL_CTX_INIT. On failure, destroy the builder. */
 CK_EXTERN int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c,
                            const ck_type *dst_tp, const char *dst_arrmeta, int nsrc,
                            const ck_type *const *src_tp, const char *const *src_arrmeta,
                            ck_request req, const ck_eval_ctx *ectx);
 /* The type a call produces: the sources broadcast together (fixed sizes 1 and N give N; a
  * var dimension anywhere in a level makes it var; pointers are read through) over the
- * selected signature's result type. One reference in *out. */
+ * selected signature's result type (with its core dimensions, sized from the arguments'). One
+ * reference in *out. */
 CK_EXTERN int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                                   const ck_eval_ctx *ectx, ck_type **out);
 /* dst <- c(src...) for whole arrays: build, run once, destroy. */

@@ -100,6 +100,13 @@ int ck__dims_through_pointers(const ck_type *t) {
     }
 }
 
+/* The dimensions of operand k (-1: the destination) the walk lifts over: all but the core
+ * dimensions a call's leaf takes whole. */
+static int walk_dims(const ck__compose *c, int k, const ck_type *t) {
+    const int n = ck__dims_through_pointers(t);
+    return c->core != NULL ? n - c->core[k + 1] : n;
+}
+
 /* One fixed destination level: its size and the strides of every operand. */
 typedef struct ck__fixed_level {
     intptr_t size, dst_stride;
@@ -108,7 +115,7 @@ typedef struct ck__fixed_level {
 
 /* Has source k a dimension at the destination's level (dnd dims left)? Checks the rank. */
 static int source_level(const ck__compose *c, const ck__walk *w, int k, int dnd, int *has_dim) {
-    const int snd = ck__dims_through_pointers(w->st[k]);
+    const int snd = walk_dims(c, k, w->st[k]);
     if (snd > dnd) {
         return shape_error(c, k, 0, 0, 0, snd - dnd);
     }
@@ -170,7 +177,10 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     ck__fixed_level lv[CK_TYPE_MAX_DEPTH];
     int n = 0;
     while (n < CK_TYPE_MAX_DEPTH && w->dt->id == CK_TYPE_FIXED_DIM) {
-        const int dnd = ck__dims_through_pointers(w->dt);
+        const int dnd = walk_dims(c, -1, w->dt);
+        if (dnd == 0) {
+            break; /* a core dimension */
+        }
         int has[CK__MAX_SRC], stop = 0;
         for (int k = 0; k < ns; k++) {
             if (w->st[k]->id == CK_TYPE_POINTER) {
@@ -709,11 +719,15 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
             req = gather ? CK_REQUEST_STRIDED : CK_REQUEST_SINGLE;
             continue;
         }
-        const int dnd = ck__dims_through_pointers(w->dt);
+        const int dnd = walk_dims(c, -1, w->dt);
         int has[CK__MAX_SRC], any_var = w->dt->id == CK_TYPE_VAR_DIM;
         for (int k = 0; k < ns; k++) {
             CK_RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
             any_var |= has[k] && w->st[k]->id == CK_TYPE_VAR_DIM;
+        }
+        if (dnd == 0 && c->core != NULL) {
+            return c->make_core_leaf(c, ckb, offset, w->dt, w->dam, w->st, w->sam, req,
+                                     w->flags, w->dbits, w->sbits);
         }
         if (dnd == 0) {
             int fields = ck__is_fields(w->dt->id), option = w->dt->id == CK_TYPE_OPTION;

@@ -29,6 +29,13 @@ typedef int (*ck__leaf_maker)(const ck__compose *c, ck_builder *ckb, size_t *off
                               const ck_type *dt, const ck_type *const *st, ck_request req,
                               unsigned flags, uintptr_t dst_bits, const uintptr_t *src_bits);
 
+/* The leaf of a call whose signature has core dimensions, at the level where only they are
+ * left: the operands' types and arrmeta there (ck__compose.core). */
+typedef int (*ck__core_leaf_maker)(const ck__compose *c, ck_builder *ckb, size_t *offset,
+                                   const ck_type *dt, const char *dam, const ck_type *const *st,
+                                   const char *const *sam, ck_request req, unsigned flags,
+                                   uintptr_t dst_bits, const uintptr_t *src_bits);
+
 struct ck__compose {
     const ck_type *dst_top;           /* for messages */
     const ck_type *const *src_top;    /* nsrc of them */
@@ -52,6 +59,12 @@ struct ck__compose {
     /* 1 for an assignment (one source, the cast leaf): an option assigned to an option of
      * the same type is a copy (NA travels as its bits); a call's leaf must skip NA. */
     int assign;
+    /* A call with core dimensions (NULL otherwise): core[0] is how many of the destination's
+     * innermost dimensions its leaf takes whole, core[1 + k] source k's (every operand has
+     * at least as many). The walk broadcasts and lifts over the other dimensions only, then
+     * calls make_core_leaf. */
+    const int *core;
+    ck__core_leaf_maker make_core_leaf;
 };
 
 /* Dimensions of t, counting those behind pointers: pointers are dereferenced before

@@ -7,7 +7,7 @@
  * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
  * which reductions start from. Mixed argument types select by the conversion kinds
  * (docs/design.md §10). The factories' data is the operation itself, so nothing is
- * allocated for them. */
+ * allocated for them. dot takes rows: core dimensions (docs/design.md §13). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -118,10 +118,41 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
     return rc;
 }
 
+/* dot, (N * T, N * T) -> T for every scalar but float16 (which selects float32): core
+ * dimensions (docs/design.md §13). */
+static int dot_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
+    (void)data;
+    return ck__make_dot_leaf(ckb, offset, info->args[0], info->core, info->req);
+}
+
+static int add_dot(void) {
+    if (ck__registry_has("dot")) {
+        return CK_OK;
+    }
+    ck_callable *c = NULL;
+    CK_RETURN_IF_ERROR(ck_callable_new("dot", &c));
+    int rc = CK_OK;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
+        if (id == CK_TYPE_FLOAT16) {
+            continue;
+        }
+        const char *t = ck_type_id_name((ck_type_id)id);
+        char sig[96];
+        snprintf(sig, sizeof sig, "(N * %s, N * %s) -> %s", t, t, t);
+        const ck_factory f = {dot_instantiate, NULL, NULL, NULL};
+        rc = ck_callable_add(c, sig, &f);
+    }
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
+
 int ck__register_builtins(void) {
     CK_RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
     for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
         CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
-    return CK_OK;
+    return add_dot();
 }

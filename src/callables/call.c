@@ -14,14 +14,6 @@
 #include "kernels/kinds.h"
 #include "types/type_internal.h"
 
-typedef struct ck__call_plan {
-    const char *name;
-    const ck__entry *entry;
-    ck_type_id ret;
-    int jit_op; /* the built-in's operation when the JIT may compile the call, else -1 */
-    void (*jit_fn)(void); /* a native function's, for a direct call */
-} ck__call_plan;
-
 /* The scalar a call's argument holds under its dimensions and pointers (and, for ?T, the
  * option); NULL for a tuple or struct, which callables do not take. */
 static const ck_type *innermost(const ck_type *t, int *option) {
@@ -33,10 +25,6 @@ static const ck_type *innermost(const ck_type *t, int *option) {
         t = t->element;
     }
     return t;
-}
-
-static int misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {
-    return (flags & flag) != 0 || (bits & (t->data_alignment - 1)) != 0;
 }
 
 static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
@@ -57,13 +45,13 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
     int converted = 0;
     for (int k = 0; k < sig->nargs; k++) {
         const int cast = st[k]->id != sig->args[k] ||
-                         misaligned(flags, CK_EVAL_SRC_UNALIGNED, sbits[k], st[k]);
+                         ck__misaligned(flags, CK_EVAL_SRC_UNALIGNED, sbits[k], st[k]);
         arg_size[k] = cast ? ck_type_data_size(ck_type_scalar(sig->args[k])) : 0;
         converted |= cast;
     }
     const ck_type *rt = ck_type_scalar(p->ret);
     const size_t out_size =
-        dt->id != p->ret || misaligned(flags, CK_EVAL_DST_UNALIGNED, dbits, dt) ? rt->data_size
+        dt->id != p->ret || ck__misaligned(flags, CK_EVAL_DST_UNALIGNED, dbits, dt) ? rt->data_size
                                                                                  : 0;
     if (!converted && out_size == 0) {
         info.req = req;
@@ -202,6 +190,15 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
         }
     }
     static const char *const no_arrmeta[CK__MAX_SRC];
+    int core[1 + CK__MAX_SRC];
+    cmp.core = NULL;
+    cmp.make_core_leaf = NULL;
+    if (plan.entry->core.any) {
+        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, dst_tp, src_tp, option, core));
+        cmp.core = core;
+        cmp.make_core_leaf = ck__core_leaf;
+        plan.jit_op = -1; /* the JIT compiles scalar leaves */
+    }
     cmp.dst_top = dst_tp;
     cmp.src_top = src_tp;
     cmp.nsrc = nsrc;
@@ -239,10 +236,14 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     ck__call_plan plan;
     int option = 0;
     CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
-    int nd = 0, ndim[CK__MAX_SRC];
+    int nd = 0, ndim[CK__MAX_SRC], core[1 + CK__MAX_SRC] = {0};
+    if (plan.entry->core.any) {
+        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, NULL, src_tp, option, core));
+    }
     const ck_type *cur[CK__MAX_SRC];
     for (int k = 0; k < nsrc; k++) {
-        ndim[k] = ck__dims_through_pointers(src_tp[k]);
+        /* the dimensions outside the core ones broadcast */
+        ndim[k] = ck__dims_through_pointers(src_tp[k]) - core[1 + k];
         cur[k] = src_tp[k];
         nd = ndim[k] > nd ? ndim[k] : nd;
     }
@@ -274,7 +275,9 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     }
     /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
-    if (option) {
+    if (plan.entry->core.any) {
+        CK_RETURN_IF_ERROR(ck__core_result_inner(&plan, nsrc, cur, &t));
+    } else if (option) {
         CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
     }
     return ck__type_over_dims(t, size, nd, out);

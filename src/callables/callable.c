@@ -202,7 +202,7 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
     }
     ck__entry e;
     memset(&e, 0, sizeof e);
-    int rc = ck__signature_parse(signature, &e.sig);
+    int rc = ck__signature_parse_core(signature, &e.sig, &e.core);
     if (rc != CK_OK) {
         return release_and_fail(factory, rc);
     }
@@ -212,11 +212,26 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
                                                       "arguments; a callable takes 1 to %d",
                                                       signature, CK_CALL_MAX_ARGS));
     }
-    ck__signature_format(&e.sig, e.text, sizeof e.text);
+    /* (A scalar signature's text is cut at 159 bytes, as it always was: 16 complex128s.) */
+    if (ck__signature_format_core(&e.sig, &e.core, e.text, sizeof e.text) >= sizeof e.text &&
+        e.core.any) {
+        return release_and_fail(factory, ck_set_error(CK_ERR_INVALID,
+                                                      "ck_callable_add: signature '%.200s' is "
+                                                      "longer than %zu bytes when printed",
+                                                      signature, sizeof e.text - 1));
+    }
     e.factory = *factory;
 
     pthread_mutex_lock(&c->lock);
     ck__snapshot *old = atomic_load_explicit(&c->snap, memory_order_relaxed);
+    if (old->n > 0 && !ck__core_sig_same(&old->entries[0].core, &e.core)) {
+        pthread_mutex_unlock(&c->lock);
+        return release_and_fail(
+            factory, ck_set_error(CK_ERR_INVALID,
+                                  "ck_callable_add: %s's signatures have other core dimensions "
+                                  "(%s); every signature of a callable has the same",
+                                  c->name, old->entries[0].text));
+    }
     for (int i = 0; i < old->n; i++) {
         const ck__signature *o = &old->entries[i].sig;
         if (o->nargs == e.sig.nargs &&

@@ -14,7 +14,45 @@ typedef struct ck__entry {
     ck__signature sig;
     ck_factory factory;
     char text[160];
+    ck__core_sig core; /* its core dimensions (the same in every entry of a callable) */
 } ck__entry;
+
+/* A call's selected signature (call.c). */
+typedef struct ck__call_plan {
+    const char *name;
+    const ck__entry *entry;
+    ck_type_id ret;
+    int jit_op; /* the built-in's operation when the JIT may compile the call, else -1 */
+    void (*jit_fn)(void); /* a native function's, for a direct call */
+} ck__call_plan;
+
+/* 1 when an operand of type t, moved by `bits` since an aligned base, may be misaligned
+ * (or the context says so with `flag`). */
+static inline int ck__misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {
+    return (flags & flag) != 0 || (bits & (ck_type_data_alignment(t) - 1)) != 0;
+}
+
+/* ---- core dimensions (core.c) ---- */
+
+/* Checks that every operand has its core dimensions (dst_tp may be NULL: not yet known) and
+ * no option, and fills core[0] (the destination's) and core[1 + k] (argument k's) for the
+ * composition walk (builders/compose.h). */
+int ck__core_prepare(const ck__call_plan *p, int nsrc, const ck_type *dst_tp,
+                     const ck_type *const *src_tp, int option, int *core);
+/* The result's core type (its core dimensions over the result scalar) for arguments whose
+ * types at their core level are core_tp. One reference in *out. */
+int ck__core_result_inner(const ck__call_plan *p, int nsrc, const ck_type *const *core_tp,
+                          ck_type **out);
+/* The core dimensions of c's signatures (the same in all): 1 and core[0] the result's,
+ * core[1 + k] argument k's (k < nargs), or 0 when c takes scalars (or has no signature). */
+int ck__callable_core(const ck_callable *c, int nargs, int *core);
+/* The walk's leaf maker for a call with core dimensions (ck__core_leaf_maker; leaf_data is
+ * the ck__call_plan). */
+struct ck__compose;
+int ck__core_leaf(const struct ck__compose *c, ck_builder *ckb, size_t *offset,
+                  const ck_type *dt, const char *dam, const ck_type *const *st,
+                  const char *const *sam, ck_request req, unsigned flags, uintptr_t dst_bits,
+                  const uintptr_t *src_bits);
 
 /* The signatures of a callable at one moment (immutable; alive as long as the callable). */
 typedef struct ck__snapshot ck__snapshot;

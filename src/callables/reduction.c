@@ -114,6 +114,12 @@ static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode 
     CK_RETURN_IF_ERROR(ck__callable_choose(c, 2, ids, (flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
                                            &index, &rating));
     *entry = ck__snapshot_entry(s, index);
+    if ((*entry)->core.any) {
+        return ck_set_error(CK_ERR_TYPE,
+                            "%s has core dimensions (%s); a reduction or accumulation folds "
+                            "scalars with a signature (A, A) -> A",
+                            ck_callable_name(c), (*entry)->text);
+    }
     *ret = (*entry)->sig.ret;
     const ck_factory *f = &(*entry)->factory;
     if (f->resolve != NULL) {

@@ -151,7 +151,92 @@ static int parse_scalar_name(const char *text, size_t *i, ck_type_id *out) {
     return sig_error(text, start, what);
 }
 
-static int parse_datashape_style(const char *text, size_t i, ck__signature *out) {
+/* One core dimension spelled at text[j, e): a size, "var" or a symbol. */
+static int parse_core_dim(const char *text, size_t j, size_t e, ck__core_sig *core,
+                          int32_t *out) {
+    if (text[j] >= '0' && text[j] <= '9') {
+        int64_t v = 0;
+        for (size_t k = j; k < e; k++) {
+            if (text[k] < '0' || text[k] > '9') {
+                return sig_error(text, j, "a dimension is a size, 'var' or a symbol (a name "
+                                          "starting with an upper-case letter)");
+            }
+            v = v * 10 + (text[k] - '0');
+            if (v > INT32_MAX) {
+                return sig_error(text, j, "a core dimension's size above 2147483647");
+            }
+        }
+        *out = (int32_t)v;
+        return CK_OK;
+    }
+    if (e - j == 3 && strncmp(text + j, "var", 3) == 0) {
+        *out = CK__CORE_VAR;
+        return CK_OK;
+    }
+    if (text[j] < 'A' || text[j] > 'Z') {
+        return sig_error(text, j, "a dimension is a size, 'var' or a symbol (a name starting "
+                                  "with an upper-case letter)");
+    }
+    if (e - j >= sizeof core->sym[0]) {
+        return sig_error(text, j, "a symbol of more than 15 characters");
+    }
+    for (int s = 0; s < core->nsyms; s++) {
+        if (strlen(core->sym[s]) == e - j && strncmp(core->sym[s], text + j, e - j) == 0) {
+            *out = CK__CORE_SYM(s);
+            return CK_OK;
+        }
+    }
+    if (core->nsyms == CK__CORE_MAX_SYMS) {
+        return sig_error(text, j, "more than 8 symbols");
+    }
+    memcpy(core->sym[core->nsyms], text + j, e - j);
+    core->sym[core->nsyms][e - j] = '\0';
+    *out = CK__CORE_SYM(core->nsyms);
+    core->nsyms++;
+    return CK_OK;
+}
+
+/* The core dimensions before an operand's scalar ("N * ", "3 * ", "var * ") into slot
+ * `slot` of core; refused where core is NULL (a signature of scalars). */
+static int parse_core_dims(const char *text, size_t *i, ck__core_sig *core, int slot) {
+    for (;;) {
+        const size_t j = *i;
+        size_t e = j;
+        while (is_name_char(text[e])) {
+            e++;
+        }
+        const size_t star = skip_blanks(text, e);
+        if (e == j || text[star] != '*') {
+            return CK_OK; /* the scalar's name */
+        }
+        if (core == NULL) {
+            return sig_error(text, j, "a dimension in a signature that takes scalars only");
+        }
+        if (core->ndim[slot] == CK__CORE_MAX_DIMS) {
+            return sig_error(text, j, "more than 4 core dimensions");
+        }
+        const int nsyms = core->nsyms;
+        int32_t *d = &core->dim[slot][core->ndim[slot]];
+        CK_RETURN_IF_ERROR(parse_core_dim(text, j, e, core, d));
+        /* The result's sizes come from the arguments (parsed before it). */
+        if (slot == CK__SIG_MAX_ARGS && *d == CK__CORE_VAR) {
+            return sig_error(text, j, "a var core dimension in the result (its sizes come from "
+                                      "the arguments: a size or a symbol)");
+        }
+        if (slot == CK__SIG_MAX_ARGS && core->nsyms != nsyms) {
+            char what[64];
+            snprintf(what, sizeof what, "the result's symbol %s is in no argument",
+                     core->sym[nsyms]);
+            return sig_error(text, j, what);
+        }
+        core->ndim[slot]++;
+        core->any = 1;
+        *i = skip_blanks(text, star + 1);
+    }
+}
+
+static int parse_datashape_style(const char *text, size_t i, ck__signature *out,
+                                 ck__core_sig *core) {
     out->nargs = 0;
     i = skip_blanks(text, i + 1); /* past '(' */
     if (text[i] != ')') {
@@ -159,6 +244,7 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out)
             if (out->nargs == CK__SIG_MAX_ARGS) {
                 return sig_error(text, i, "more than 16 arguments");
             }
+            CK_RETURN_IF_ERROR(parse_core_dims(text, &i, core, out->nargs));
             CK_RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->args[out->nargs]));
             out->nargs++;
             i = skip_blanks(text, i);
@@ -176,6 +262,7 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out)
         return sig_error(text, i, "expected '->' after the arguments");
     }
     i = skip_blanks(text, i + 2);
+    CK_RETURN_IF_ERROR(parse_core_dims(text, &i, core, CK__SIG_MAX_ARGS));
     CK_RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
     i = skip_blanks(text, i);
     if (text[i] != '\0') {
@@ -185,13 +272,20 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out)
 }
 
 int ck__signature_parse(const char *text, ck__signature *out) {
+    return ck__signature_parse_core(text, out, NULL);
+}
+
+int ck__signature_parse_core(const char *text, ck__signature *out, ck__core_sig *core) {
     if (text == NULL || out == NULL) {
         return ck_set_error(CK_ERR_INVALID, "signature: NULL text or output");
     }
     memset(out, 0, sizeof *out);
+    if (core != NULL) {
+        memset(core, 0, sizeof *core);
+    }
     const size_t i = skip_blanks(text, 0);
     if (text[i] == '(') {
-        return parse_datashape_style(text, i, out);
+        return parse_datashape_style(text, i, out, core);
     }
     if (i != 0) {
         return sig_error(text, 0, "blanks before a compact signature");
@@ -212,7 +306,42 @@ static void put(char *buf, size_t cap, size_t *used, const char *s) {
     *used += n;
 }
 
+int ck__core_sig_same(const ck__core_sig *a, const ck__core_sig *b) {
+    if (a->any != b->any || memcmp(a->ndim, b->ndim, sizeof a->ndim) != 0) {
+        return 0;
+    }
+    for (int k = 0; k <= CK__SIG_MAX_ARGS; k++) {
+        for (int d = 0; d < a->ndim[k]; d++) {
+            if (a->dim[k][d] != b->dim[k][d]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* One operand: its core dimensions (slot of core, if any), then its scalar's name. */
+static void put_operand(char *buf, size_t cap, size_t *used, const ck__core_sig *core, int slot,
+                        ck_type_id id) {
+    for (int d = 0; core != NULL && d < core->ndim[slot]; d++) {
+        const int32_t v = core->dim[slot][d];
+        char num[16];
+        if (v >= 0) {
+            snprintf(num, sizeof num, "%d", (int)v);
+        }
+        put(buf, cap, used,
+            v >= 0 ? num : v == CK__CORE_VAR ? "var" : core->sym[CK__CORE_SYM_INDEX(v)]);
+        put(buf, cap, used, " * ");
+    }
+    put(buf, cap, used, ck_type_id_name(id));
+}
+
 size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap) {
+    return ck__signature_format_core(sig, NULL, buf, cap);
+}
+
+size_t ck__signature_format_core(const ck__signature *sig, const ck__core_sig *core, char *buf,
+                                 size_t cap) {
     size_t used = 0;
     if (cap > 0) {
         buf[0] = '\0';
@@ -220,10 +349,10 @@ size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap) {
     put(buf, cap, &used, "(");
     for (int a = 0; a < sig->nargs; a++) {
         put(buf, cap, &used, a == 0 ? "" : ", ");
-        put(buf, cap, &used, ck_type_id_name(sig->args[a]));
+        put_operand(buf, cap, &used, core, a, sig->args[a]);
     }
     put(buf, cap, &used, ") -> ");
-    put(buf, cap, &used, ck_type_id_name(sig->ret));
+    put_operand(buf, cap, &used, core, CK__SIG_MAX_ARGS, sig->ret);
     return used;
 }
 

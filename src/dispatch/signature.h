@@ -29,11 +29,38 @@ typedef struct ck__signature {
     ck_type_id ret;
 } ck__signature;
 
-/* Parses either form (datashape style when the first non-blank character is '('). */
+/* Core dimensions of a datashape-style signature ("(N * float64, N * float64) -> float64"):
+ * per argument (ndim[k], dim[k]) and, at index CK__SIG_MAX_ARGS, the result's, outermost
+ * first. A dimension is a fixed size (>= 0), CK__CORE_VAR, or CK__CORE_SYM(s) for symbol s
+ * (the names in order of first appearance). The compact form has none. */
+#define CK__CORE_MAX_DIMS 4
+#define CK__CORE_MAX_SYMS 8
+#define CK__CORE_VAR (-1)
+#define CK__CORE_SYM(s) (-2 - (s))
+#define CK__CORE_SYM_INDEX(d) (-2 - (d))
+typedef struct ck__core_sig {
+    int any; /* 0: every operand is a scalar (the rest is zero) */
+    int nsyms;
+    uint8_t ndim[CK__SIG_MAX_ARGS + 1];
+    int32_t dim[CK__SIG_MAX_ARGS + 1][CK__CORE_MAX_DIMS];
+    char sym[CK__CORE_MAX_SYMS][16];
+} ck__core_sig;
+
+/* Parses either form (datashape style when the first non-blank character is '('). Core
+ * dimensions are CK_ERR_PARSE ("... takes scalars only"). */
 int ck__signature_parse(const char *text, ck__signature *out);
+/* The same, taking core dimensions into *core (zeroed first). The result's may not be var,
+ * and its symbols must appear in an argument (CK_ERR_PARSE at their column otherwise). */
+int ck__signature_parse_core(const char *text, ck__signature *out, ck__core_sig *core);
+/* 1 when a and b have the same core dimensions (symbols compared by their order). */
+int ck__core_sig_same(const ck__core_sig *a, const ck__core_sig *b);
 /* "(float64, float64) -> float64" / "dd)d" (int64 as q, uint64 as Q) into buf; the length
  * written, or the length needed when it does not fit (like snprintf). */
 size_t ck__signature_format(const ck__signature *sig, char *buf, size_t cap);
+/* The datashape style with core dimensions ("(N * float64, N * float64) -> float64"); core
+ * NULL or without any: as ck__signature_format. */
+size_t ck__signature_format_core(const ck__signature *sig, const ck__core_sig *core, char *buf,
+                                 size_t cap);
 size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t cap);
 
 /* How a value of one scalar type goes to another, best first (Numba's kinds, and one more):

@@ -11,6 +11,7 @@
 
 #include "ckernel/arrmeta.h"
 #include "ckernel/builder.h"
+#include "ckernel/callable.h"
 #include "ckernel/eval.h"
 #include "ckernel/kernel.h"
 #include "ckernel/memblock.h"
@@ -85,6 +86,8 @@ extern const ck__kind ck__reduce_fold_kind;
 extern const ck__kind ck__reduce_var_reset_kind;
 extern const ck__kind ck__reduce_var_grow_kind;
 extern const ck__kind ck__reduce_option_kind;
+extern const ck__kind ck__dot_kind;
+extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
 extern const ck__kind ck__reduce_scan_kind;
 
@@ -303,5 +306,18 @@ int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode
 /* The scalar leaf for dst <- src in `mode` (a concrete mode), for the CPU target in use. */
 int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                          ck_errmode mode, ck_request req);
+
+/* Calls with core dimensions (docs/design.md §13). The core_call kernel (core_call.c) of a
+ * call some of whose operands' core blocks are converted: `block[k]` is the bytes of
+ * argument k's block in scratch (0: passed through), block[nargs] the result's. Advances
+ * *offset to where the leaf is built (child 0, single request); the caller then builds each
+ * cast child (single request) and records it with ck__core_call_set_child (slot 1 + k for
+ * argument k, nargs + 1 for the result), `at` being the kernel's offset. */
+int ck__make_core_call(ck_builder *ckb, size_t *offset, int nargs, const size_t *block,
+                       ck_request req);
+int ck__core_call_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+/* The built-in dot's leaf (dot.c) for rows of type id as `core` describes them. */
+int ck__make_dot_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, const ck_core_dims *core,
+                      ck_request req);
 
 #endif

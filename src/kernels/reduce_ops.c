@@ -67,6 +67,20 @@ const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
     return s->chunk != NULL ? s : NULL;
 }
 
+int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target) {
+    size_t index = 0;
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "dot",
+                                            &index));
+    *fn = (unsigned)id < CK_NUM_SCALAR_TYPES ? ck__reduce_targets[index].table->dot[id] : NULL;
+    *target = ck__reduce_targets[index].name;
+    if (*fn == NULL) {
+        return ck_set_error(CK_ERR_INTERNAL, "no dot leaf for type %s",
+                            (unsigned)id < CK_NUM_SCALAR_TYPES ? ck_type_id_name(id) : "?");
+    }
+    return CK_OK;
+}
+
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
     return make_leaf(ckb, offset, op, id, 0);
 }

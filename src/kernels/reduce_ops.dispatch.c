@@ -480,6 +480,97 @@ CK__DEF_SCANS(maximum)
 CK__DEF_SCAN(logical_and, bool)
 CK__DEF_SCAN(logical_or, bool)
 
+/* ---- 5. dot: the sum of x[i] * y[i] over a row (core dimensions). Floats and complex
+ * values: each block's products are rounded, then summed in the add fold's association
+ * (lanes, blocks, the binary counter), so the bits depend only on the row's values and
+ * length, as a sum's do; integers wrap, in order; bools are any of (x[i] and y[i]). The
+ * result starts from 0 (as a sum does: a dot of one -0.0 product is 0.0). ---- */
+/* One block's lanes of products: lane l takes x[i] * y[i] for i = l (mod LN) in order, as
+ * the add fold's block takes the elements of a run (the products rounded first: no FMA in
+ * this file), without a buffer of products on the stack. */
+#define CK__DEF_DOT_TREE(T, LN, ZERO)                                                       \
+    CK__HOT void ck__dot_block_##T(ck__lanes_add_##T *out, const char *x, intptr_t xs,       \
+                                   const char *y, intptr_t ys, size_t len) {                 \
+        ck__lanes_add_##T v;                                                                 \
+        for (int l = 0; l < (LN); l++) {                                                     \
+            v.v[l] = (ZERO);                                                                 \
+        }                                                                                    \
+        const intptr_t es = (intptr_t)sizeof(ck__ct_##T);                                    \
+        if (xs == es && ys == es) {                                                          \
+            const ck__ct_##T *a = (const ck__ct_##T *)(const void *)x;                       \
+            const ck__ct_##T *q = (const ck__ct_##T *)(const void *)y;                       \
+            size_t i = 0;                                                                    \
+            for (; i + (LN) <= len; i += (LN)) {                                             \
+                for (int l = 0; l < (LN); l++) {                                             \
+                    v.v[l] = ck__add_##T(v.v[l], ck__multiply_##T(a[i + (size_t)l],          \
+                                                                  q[i + (size_t)l]));        \
+                }                                                                            \
+            }                                                                                \
+            for (int l = 0; i + (size_t)l < len; l++) {                                      \
+                v.v[l] = ck__add_##T(v.v[l], ck__multiply_##T(a[i + (size_t)l],              \
+                                                              q[i + (size_t)l]));            \
+            }                                                                                \
+        } else {                                                                             \
+            for (size_t i = 0; i < len; i++, x += xs, y += ys) {                             \
+                v.v[i % (LN)] = ck__add_##T(                                                 \
+                    v.v[i % (LN)], ck__multiply_##T(*(const ck__ct_##T *)(const void *)x,    \
+                                                    *(const ck__ct_##T *)(const void *)y));  \
+            }                                                                                \
+        }                                                                                    \
+        *out = v;                                                                            \
+    }                                                                                        \
+    static void ck__dot_##T(char *dst, const char *x, intptr_t xs, const char *y,           \
+                            intptr_t ys, size_t n) {                                         \
+        const size_t piece = CK__FOLD_MAX_BLOCKS * CK__FOLD_BLOCK;                           \
+        ck__ct_##T acc = (ZERO);                                                             \
+        for (size_t off = 0; off < n; off += piece) {                                        \
+            const size_t m = n - off < piece ? n - off : piece;                              \
+            ck__counter_add_##T c;                                                           \
+            c.top = 0;                                                                       \
+            for (size_t b = 0; b < m; b += CK__FOLD_BLOCK) {                                 \
+                const size_t len = m - b < CK__FOLD_BLOCK ? m - b : CK__FOLD_BLOCK;          \
+                ck__lanes_add_##T v;                                                         \
+                ck__dot_block_##T(&v, x + (intptr_t)(off + b) * xs, xs,                      \
+                                  y + (intptr_t)(off + b) * ys, ys, len);                    \
+                ck__push_add_##T(&c, v, 0);                                                  \
+            }                                                                                \
+            acc = ck__add_##T(acc, ck__settle_add_##T(&c));                                  \
+        }                                                                                    \
+        memcpy(dst, &acc, sizeof acc);                                                       \
+    }
+#define CK__DEF_DOT_INT(T)                                                                  \
+    static void ck__dot_##T(char *dst, const char *x, intptr_t xs, const char *y,           \
+                            intptr_t ys, size_t n) {                                         \
+        ck__ct_##T acc = 0;                                                                  \
+        for (size_t i = 0; i < n; i++, x += xs, y += ys) {                                   \
+            acc = ck__add_##T(acc, ck__multiply_##T(*(const ck__ct_##T *)(const void *)x,    \
+                                                    *(const ck__ct_##T *)(const void *)y));  \
+        }                                                                                    \
+        memcpy(dst, &acc, sizeof acc);                                                       \
+    }
+/* bool: any of (x[i] and y[i]), NumPy's dot of two bool vectors. */
+static void ck__dot_bool(char *dst, const char *x, intptr_t xs, const char *y, intptr_t ys,
+                         size_t n) {
+    uint8_t acc = 0;
+    for (size_t i = 0; i < n; i++, x += xs, y += ys) {
+        acc |= (uint8_t)(*(const uint8_t *)(const void *)x != 0 &&
+                         *(const uint8_t *)(const void *)y != 0);
+    }
+    *(uint8_t *)(void *)dst = acc;
+}
+CK__DEF_DOT_INT(int8)
+CK__DEF_DOT_INT(int16)
+CK__DEF_DOT_INT(int32)
+CK__DEF_DOT_INT(int64)
+CK__DEF_DOT_INT(uint8)
+CK__DEF_DOT_INT(uint16)
+CK__DEF_DOT_INT(uint32)
+CK__DEF_DOT_INT(uint64)
+CK__DEF_DOT_TREE(float32, 16, 0.0f)
+CK__DEF_DOT_TREE(float64, 16, 0.0)
+CK__DEF_DOT_TREE(complex64, 8, ck__c64_zero)
+CK__DEF_DOT_TREE(complex128, 8, ck__c128_zero)
+
 /* ---- the tables ---- */
 #define CK__A(OP, T) [ck__id_##T] = ck__acc_##OP##_##T
 #define CK__ALL(OP)                                                                         \
@@ -523,5 +614,13 @@ const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
         [CK__ARITH_MAXIMUM] = {CK__ALL_S(maximum)},
         [CK__ARITH_LOGICAL_AND] = {CK__S(logical_and, bool)},
         [CK__ARITH_LOGICAL_OR] = {CK__S(logical_or, bool)},
+    },
+    .dot = {
+        [ck__id_bool] = ck__dot_bool, [ck__id_int8] = ck__dot_int8, [ck__id_int16] = ck__dot_int16,
+        [ck__id_int32] = ck__dot_int32, [ck__id_int64] = ck__dot_int64,
+        [ck__id_uint8] = ck__dot_uint8, [ck__id_uint16] = ck__dot_uint16,
+        [ck__id_uint32] = ck__dot_uint32, [ck__id_uint64] = ck__dot_uint64,
+        [ck__id_float32] = ck__dot_float32, [ck__id_float64] = ck__dot_float64,
+        [ck__id_complex64] = ck__dot_complex64, [ck__id_complex128] = ck__dot_complex128,
     },
 };

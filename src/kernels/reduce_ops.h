@@ -49,11 +49,22 @@ typedef struct ck__fold_split {
                    intptr_t xs, size_t tail_n);
 } ck__fold_split;
 
+/* The dot of a row: *dst = sum of x[i] * y[i] over n elements (xs, ys bytes apart), in
+ * the add fold's association for floats and complex values (of the products, each rounded),
+ * in order for integers (wrapping); for bool, any of (x[i] and y[i]). */
+typedef void (*ck__dot_fn)(char *dst, const char *x, intptr_t xs, const char *y, intptr_t ys,
+                           size_t n);
+
 typedef struct ck__reduce_ops_table {
     ck_strided_fn acc[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__fold_split split[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck_strided_fn scan[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+    ck__dot_fn dot[CK_NUM_SCALAR_TYPES]; /* NULL for float16 */
 } ck__reduce_ops_table;
+
+/* The dot function of type id for the CPU target kernels use now (NULL: none), and the
+ * target's name; the dot kernel (kernels/dot.c) calls it. */
+int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target);
 
 /* The split of (op, id)'s fold for the CPU target kernels use now, or NULL when its fold is
  * exact (an integer or bool type) or (op, id) has none. */

@@ -262,7 +262,13 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     }
     const char *dam = ck_array_arrmeta(dst);
     const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-    const int dnd = ck_type_ndim(dt);
+    /* A callable's core dimensions are not split: only the dimensions outside them count. */
+    int core[1 + 16] = {0};
+    if (r->call != NULL && ck__callable_core(r->call, r->nsrc, core) &&
+        ck_type_ndim(dt) <= core[0]) {
+        return rows_serial(dst, r, ectx, s.flags);
+    }
+    const int dnd = ck_type_ndim(dt) - core[0];
     ck__par_job job;
     const ck_type *selem[16];
     const char *sam_elem[16];
@@ -271,7 +277,7 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     for (int k = 0; k < r->nsrc; k++) {
         const ck_type *st = ck_array_type(r->src[k]);
         const char *sam = ck_array_arrmeta(r->src[k]);
-        const int snd = ck_type_ndim(st);
+        const int snd = ck_type_ndim(st) - core[1 + k];
         if (ck_type_get_id(st) == CK_TYPE_POINTER || snd > dnd) {
             return rows_serial(dst, r, ectx, s.flags);
         }

@@ -58,7 +58,7 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           "jit/compile/cache-hit",
           // number text: a million float64 printed and read through the literals
           "text/print/float64", "text/parse/float64",
-          // reductions and accumulations (call/dot: skipped until core dimensions exist)
+          // reductions, accumulations and dot (core dimensions)
           "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
           "reduce/sum/float64/var", "accumulate/cumsum/float64", "call/dot/float64"}) {
         EXPECT_EQ(names.count(want), 1u) << want;
@@ -132,12 +132,6 @@ TEST(BenchWorkloads, JitWorkloadsAreSkippedExactlyWhenTheJitIsNotAvailable) {
         EXPECT_EQ(ckb_workload_needs_jit(i) != 0, is_jit_needing(name)) << name;
         char why[256] = "";
         const int skip = ckb_workload_skip(i, why, sizeof why);
-        if (name == "call/dot/float64") {
-            // Skipped until core dimensions exist, whatever the JIT.
-            EXPECT_TRUE(skip) << name;
-            EXPECT_EQ(std::string(why), "core dimensions (dot) are not built yet");
-            continue;
-        }
         EXPECT_EQ(skip != 0, is_jit_needing(name) && !info.available) << name << ": " << why;
         if (skip) {
             EXPECT_EQ(std::string(why), std::string("JIT: ") + info.status) << name;

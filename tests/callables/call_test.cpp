@@ -319,7 +319,7 @@ TEST(Callable, AddingASignatureInvalidatesCachedSelections) {
 TEST(Callable, RegistryLookupsAndNames) {
     char *names = nullptr;
     ASSERT_EQ(ck_registry_names(&names), CK_OK);
-    EXPECT_NE(std::string(names).find("add\nassign\ndivide\nlogical_and\nlogical_or\nmaximum\n"
+    EXPECT_NE(std::string(names).find("add\nassign\ndivide\ndot\nlogical_and\nlogical_or\nmaximum\n"
                                       "minimum\nmultiply\nsubtract\n"),
               std::string::npos)
         << names;

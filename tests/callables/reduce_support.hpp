@@ -33,6 +33,23 @@ inline ck_reduce_spec spec(ck_callable *c, const std::vector<int> &axes, unsigne
     return r;
 }
 
+// The outcome of an operation that returned o->rc into `out` (freed here): the result's
+// literal and type, or the message.
+inline void finish(Outcome *o, ck_array *out) {
+    if (o->rc == CK_OK) {
+        char *s = nullptr, *t = nullptr;
+        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
+        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
+        o->value = s;
+        o->type = t;
+        ck_free(s);
+        ck_free(t);
+    } else {
+        o->message = ck_last_error();
+    }
+    ck_array_free(out);
+}
+
 inline ck_callable *lookup(Kind k, const char *name) {
     ck_callable *c = nullptr;
     EXPECT_EQ(k == Kind::accumulate ? ck_accumulation_lookup(name, &c) : ck_reduction_lookup(name, &c),
@@ -61,18 +78,7 @@ inline Outcome run(Kind k, const char *name, const char *type, const char *liter
         o.rc = k == Kind::accumulate ? ck_accumulate_new(&r, a.get(), ctx, &out)
                                      : ck_reduce_new(&r, a.get(), ctx, &out);
     }
-    if (o.rc == CK_OK) {
-        char *s = nullptr, *t = nullptr;
-        EXPECT_EQ(ck_array_format(out, &s), CK_OK);
-        EXPECT_EQ(ck_type_format(ck_array_type(out), &t), CK_OK);
-        o.value = s;
-        o.type = t;
-        ck_free(s);
-        ck_free(t);
-    } else {
-        o.message = ck_last_error();
-    }
-    ck_array_free(out);
+    finish(&o, out);
     ck_callable_decref(c);
     return o;
 }

@@ -94,7 +94,8 @@ TEST(Signature, ErrorsSayWhatAndWhichColumn) {
         {"(float64) ->", "signature '(float64) ->': expected a scalar type, found end of input at "
                          "column 13"},
         {"(3 * float64) -> float64",
-         "signature '(3 * float64) -> float64': unknown scalar type '3' at column 2"},
+         "signature '(3 * float64) -> float64': a dimension in a signature that takes scalars "
+         "only at column 2"},
         {"(complex[float16]) -> bool",
          "signature '(complex[float16]) -> bool': complex[...] takes float32 or float64 at column "
          "10"},

@@ -1,4 +1,5 @@
-// tests/cli/cli_reduce_test.cpp: `ckernel reduce` and `ckernel explain --reduce`: results
+// tests/cli/cli_reduce_test.cpp: `ckernel reduce`, `ckernel accumulate`, `ckernel call dot` and
+// their `explain`s: results
 // worked out by hand, the tree written out, exit statuses 0/1/2 and their messages.
 #include <gtest/gtest.h>
 
@@ -133,7 +134,8 @@ TEST(CliReduce, ExplainPrintsTheTree) {
     EXPECT_EQ(r.status, 2);
     r = ckernel("explain --reduce");
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "ckernel: usage error: --reduce needs a name\nTry 'ckernel explain --help'.\n");
+    EXPECT_EQ(r.out,
+              "ckernel: usage error: --reduce needs a name\nTry 'ckernel explain --help'.\n");
 }
 
 TEST(CliReduce, Accumulate) {
@@ -144,7 +146,8 @@ TEST(CliReduce, Accumulate) {
         {"accumulate cumprod --axis=-1 --in '2 * 3 * float64' '[[1, 2, 3], [4, 5, 6]]'",
          "[[1, 2, 6], [4, 20, 120]]\n"},
         {"accumulate cummax --axis 0 --in '2 * 2 * int8' '[[1, 5], [3, 2]]'", "[[1, 5], [3, 5]]\n"},
-        {"accumulate cummin --axis 1 --in '2 * var * float32' '[[3, 1, 2], []]'", "[[3, 1, 1], []]\n"},
+        {"accumulate cummin --axis 1 --in '2 * var * float32' '[[3, 1, 2], []]'",
+         "[[3, 1, 1], []]\n"},
         {"accumulate cumsum --axis 0 --out '3 * int8' --in '3 * int8' '[100, 100, 100]'",
          "[100, -56, 44]\n"},
     };
@@ -172,12 +175,62 @@ TEST(CliReduce, Accumulate) {
               "(capacity 128)\n");
 }
 
+// dot through `ckernel call` (core dimensions: each argument a row, outer dimensions
+// broadcast) and its tree through `ckernel explain --call`.
+TEST(CliReduce, DotThroughCall) {
+    struct Case {
+        const char *args, *out;
+        int status;
+    } cases[] = {
+        {"call dot --in '3 * float64' '[1, 2, 3]' --in '3 * float64' '[4, 5, 6]'", "32\n", 0},
+        {"call dot --in '2 * 3 * int32' '[[1, 2, 3], [4, 5, 6]]' --in '3 * float64' "
+         "'[0.5, 1, 2]'",
+         "[8.5, 19]\n", 0},
+        {"call dot --in '3 * var * int64' '[[1, 2], [], [3]]' --in '3 * var * int64' "
+         "'[[1, 1], [], [2]]'",
+         "[3, 0, 6]\n", 0},
+        {"call dot --out '2 * float32' --in '2 * 2 * float64' '[[1, 2], [3, 4]]' --in "
+         "'2 * float64' '[1, 1]'",
+         "[3, 7]\n", 0},
+        {"call dot --in '3 * float64' '[1, 2, 3]' --in '2 * float64' '[1, 1]'",
+         "ckernel: error: CK_ERR_BROADCAST: dot: core dimension N is 3 in argument 0 and 2 in "
+         "argument 1\n",
+         1},
+        {"call dot --in '2 * var * float64' '[[1], [2, 3]]' --in '2 * float64' '[1, 1]'",
+         "ckernel: error: CK_ERR_BROADCAST: dot: core dimension 0 at [0]: rows of 1 and 2 "
+         "elements\n",
+         1},
+    };
+    for (const Case &c : cases) {
+        const Result r = ckernel(c.args + std::string(" 2>&1"));
+        EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.out;
+        EXPECT_EQ(r.out, c.out) << c.args;
+    }
+    const Result r = ckernel("explain --call dot --in '2 * 3 * int32' --in '3 * float64'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(without_capacity(r.out),
+              "call dot -> 2 * float64\n"
+              "selected: (N * float64, N * float64) -> float64: 0 unsafe, 0 inexact, 1 safe, 0 "
+              "promote, 4 bytes wider\n"
+              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[12, 0] "
+              "(broadcast)\n"
+              "  core_call @56 +248  core_call_strided  args=[cast, pass] result=direct "
+              "scratch=64\n"
+              "    dot @304 +88  dot_single  dot float64 [baseline] x: size=3 stride=8, y: size=3 "
+              "stride=8\n"
+              "    strided_dim @392 +40  strided_dim_single  size=3 dst_stride=8 src_stride=4\n"
+              "      leaf @432 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
+              "total: 448 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+}
+
 TEST(CliReduce, CallablesListsTheNewBuiltIns) {
     const Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);
     for (const char *s : {"\nminimum\n  (bool, bool) -> bool\n", "\nmaximum\n",
                           "\nlogical_and\n  (bool, bool) -> bool\n  (complex128, complex128) -> bool\n",
-                          "\nlogical_or\n"}) {
+                          "\nlogical_or\n",
+                          "\ndot\n  (N * bool, N * bool) -> bool\n  (N * complex128, N * complex128) -> "
+                          "complex128\n"}) {
         EXPECT_NE(r.out.find(s), std::string::npos) << s;
     }
 }

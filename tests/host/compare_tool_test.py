@@ -22,7 +22,7 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "contig/float32->float16", "contig/float64->float64", "strided/int32->float64",
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
-             "accumulate/cumsum/float64"]
+             "accumulate/cumsum/float64", "call/dot/float64"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SKIP = 77
 failures = []
@@ -64,6 +64,8 @@ def check_full_run(lib, tmp):
         name = r["workload"]
         # 2d/: bench's 1000 rows, 10000 columns scaled to the size: 65536 * 10000 // 10 Mi.
         want = 1000 * 62 if name.startswith("2d/") or name.endswith("/axis0") else 65536
+        if name == "call/dot/float64":  # 1000 rows of 65536 // 1000 columns
+            want = 1000 * 65
         check(r["elements"] == want, "%s: %d elements, not %d" % (name, r["elements"], want))
         check(r["same_bytes"] is True, name + ": same bytes as NumPy")
         ck, nq = r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"]

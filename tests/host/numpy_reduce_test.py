@@ -25,7 +25,11 @@ Checks:
   6. cumsum, cumprod, cummin, cummax (NumPy's cumsum, cumprod, minimum.accumulate,
      maximum.accumulate) of every type along every axis of random 1- to 4-d views: the
      result type is NumPy's and every element is NumPy's bit for bit (both accumulate in
-     order), NaN against NaN.
+     order), NaN against NaN;
+  7. dot (core dimensions) of every pair of scalar types but float16, rows of C-order,
+     strided and transposed views, against NumPy's dot of each row: the result type is
+     NumPy's, integers and bools equal (wrapping alike), floats and complex values within a
+     bound of their rounding; float64 rows against math.fsum of the products.
 
 usage: python3 numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
 """
@@ -641,6 +645,99 @@ def accumulations(lib, ck):
     print("accumulations against NumPy: %d" % count)
 
 
+# ---------------------------------------------------------------------------------------
+# dot: core dimensions
+
+def dot_case(rng, ta, tb, style):
+    r, n = int(rng.integers(1, 5)), int(rng.integers(0, 300))
+    base = random_values(rng, ta, max(r * n, 1) * 2, "sum")
+    if style == 0:
+        x = base[:r * n].reshape(r, n)
+    elif style == 1:
+        x = base[:2 * r * n:2].reshape(r, n) if n else base[:0].reshape(r, n)
+    else:
+        x = base[:r * n].reshape(n, r).T  # rows strided across columns
+    y = random_values(rng, tb, n, "sum")
+    if style == 2:
+        y = np.broadcast_to(y, (r, n)).copy()[:, ::-1][:, ::-1]
+    return x, y
+
+
+def dots(lib, ck):
+    rng = np.random.default_rng(41)
+    c = C.c_void_p()
+    assert lib.ck_lookup(b"dot", C.byref(c)) == CK_OK
+    types = [t for t in SCALARS if t != "float16"]  # float16 selects float32 (NumPy: float16)
+    count = 0
+    ck_err = np_err = 0.0
+    for ta in types:
+        for tb in types:
+            for style in range(3 if ta == tb else 1):
+                x, y = dot_case(rng, ta, tb, style)
+                yy = np.broadcast_to(y, x.shape)
+                want = np.array([np.dot(x[i], yy[i]) for i in range(x.shape[0])])
+                want = want.astype(np.result_type(x.dtype, y.dtype)) if want.size else want
+                # the result type is NumPy's
+                ts = (C.c_void_p * 2)()
+                wx, wy = nt.Wrapped(lib, x), nt.Wrapped(lib, y)
+                ts[0], ts[1] = wx.t, wy.t
+                out = C.c_void_p()
+                rc = lib.ck_call_result_type(c, 2, ts, None, C.byref(out))
+                got_t = nt.formatted(lib, lib.ck_type_format, out) if rc == CK_OK else None
+                if rc == CK_OK:
+                    lib.ck_type_decref(out)
+                want_t = "%d * %s" % (x.shape[0], want.dtype.name)
+                ck.check(got_t == want_t, lambda: "dot(%s, %s): type %s, NumPy %s" % (
+                    ta, tb, got_t, want_t))
+                buf, dst, mask = nt.guarded(want.shape, want.dtype, (want.dtype.itemsize,))
+                wd = nt.Wrapped(lib, dst)
+                srcs = (C.c_void_p * 2)(wx.a, wy.a)
+                rc = lib.ck_call(c, wd.a, 2, srcs, None)
+                what = lambda: "dot(%s, %s) style %d %r: %s %s" % (ta, tb, style, x.shape,
+                                                                    ck.status(rc), ck.error())
+                if ck.check(rc == CK_OK, what):
+                    got = dst.copy()
+                    if want.dtype.kind in "fc":
+                        mag = np.abs(x.astype(want.dtype) * yy.astype(want.dtype)).sum(
+                            axis=1).astype(np.float64)
+                        eps = unit_roundoff(want.dtype)
+                        bound = (x.shape[1] + 20) * eps * mag
+                        nan = np.isnan(got) & np.isnan(want)
+                        err = np.abs(got.astype(np.complex128) - want.astype(np.complex128))
+                        ok = bool(np.all(nan | (err <= bound)))
+                    else:
+                        ok = np.array_equal(got, want)
+                    ck.check(ok, lambda: "dot(%s, %s) style %d: got %r, NumPy %r" % (
+                        ta, tb, style, got, want))
+                    count += 1
+                ck.check(np.all(buf[~mask] == nt.GUARD), "dot %s %s: a guard byte" % (ta, tb))
+                for w in (wx, wy, wd):
+                    w.free()
+    # float64 rows against the exact dot of the rounded products (math.fsum)
+    eps = 2.0 ** -53
+    for trial in range(20):
+        n = int(rng.integers(1000, 100000))
+        x = rng.standard_normal(n) * (1e6 if trial % 2 else 1.0)
+        y = rng.standard_normal(n)
+        p = (x * y).tolist()
+        exact = math.fsum(p)
+        out = np.zeros((), np.float64)
+        wx, wy, wd = nt.Wrapped(lib, x), nt.Wrapped(lib, y), nt.Wrapped(lib, out)
+        srcs = (C.c_void_p * 2)(wx.a, wy.a)
+        rc = lib.ck_call(c, wd.a, 2, srcs, None)
+        if ck.check(rc == CK_OK, lambda: "dot of %d: %s" % (n, ck.error())):
+            e = abs(float(out) - exact)
+            bound = (8 + math.log2(n / 128 + 1) + 5) * eps * math.fsum(abs(v) for v in p)
+            ck.check(e <= bound, lambda: "dot of %d: error %g above %g" % (n, e, bound))
+            ck_err += e
+            np_err += abs(float(np.dot(x, y)) - exact)
+        for w in (wx, wy, wd):
+            w.free()
+    lib.ck_callable_decref(c)
+    print("dot against NumPy: %d cases; float64 rows against math.fsum of the products: total "
+          "error %.3g (NumPy's dot %.3g)" % (count, ck_err, np_err))
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: numpy_reduce_test.py PATH_TO_LIBCKERNEL_SO")
@@ -654,6 +751,7 @@ def main():
     elementwise(lib, ck)
     ragged(lib, ck)
     accumulations(lib, ck)
+    dots(lib, ck)
     ck.check(ck.live() == 0, "%d ckernel blocks still live at the end" % ck.live())
     print("reductions run: %s" % ", ".join("%s %d" % kv for kv in sorted(ck.counts.items())))
     print("ckernel %s, numpy %s; %.1f s" % (lib.ck_version_string().decode(), np.__version__,
