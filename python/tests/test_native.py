@@ -39,7 +39,9 @@ def test_allow_unsafe_lets_selection_use_an_unsafe_conversion():
     assert ck.call(c, np.array([-2.5]), allow_unsafe=True, errmode="nocheck").tolist() == [2]
 
 
-def test_a_python_callback_keeps_alive_and_runs_on_worker_threads():
+def test_a_python_callback_keeps_alive_and_runs_on_worker_threads(hang_watchdog):
+    """Were the GIL held while the kernel runs, a worker's callback would wait for it forever
+    (hang_watchdog ends that with the stacks)."""
     threads = set()
 
     def twice_plus(x, y):
