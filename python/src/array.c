@@ -365,6 +365,14 @@ static PyObject *array_numpy(ckpy_Array *self, PyObject *args, PyObject *kwargs)
         Py_DECREF(arr);
         return NULL;
     }
+    if (copy == Py_True) { /* NumPy 2 asks for a copy this way */
+        PyObject *dup = PyArray_NewCopy((PyArrayObject *)arr, NPY_KEEPORDER);
+        Py_DECREF(arr);
+        arr = dup;
+        if (arr == NULL) {
+            return NULL;
+        }
+    }
     if (dtype_obj != Py_None) {
         PyArray_Descr *want = NULL;
         if (!PyArray_DescrConverter(dtype_obj, &want)) {
@@ -386,8 +394,8 @@ static PyMethodDef array_methods[] = {
      "tolist()\n--\n\nThe data as Python objects: lists for dimensions, tuples, dicts for "
      "structs, None for NA and unallocated rows."},
     {"__array__", (PyCFunction)(void (*)(void))array_numpy, METH_VARARGS | METH_KEYWORDS,
-     "__array__(dtype=None)\n--\n\nA NumPy array over the same memory (fixed dimensions "
-     "of scalars or records)."},
+     "__array__(dtype=None, copy=None)\n--\n\nA NumPy array over the same memory (fixed "
+     "dimensions of scalars or records); a copy with copy=True or another dtype."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef array_getset[] = {

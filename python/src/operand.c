@@ -41,23 +41,50 @@ ck_type_id ckpy_python_number_type(PyObject *obj) {
                                      : CK_TYPE_COMPLEX128;
 }
 
-/* The number's value in its own type (bool, int64, float64, complex128) at `buf`. */
-static int number_value(PyObject *obj, const char *what, unsigned char *buf) {
+static int is_float_or_complex(ck_type_id id) {
+    return id >= CK_TYPE_FLOAT16 && id <= CK_TYPE_COMPLEX128;
+}
+
+/* The number's value at `buf` in its own type (bool, int64, float64, complex128), which
+ * *type gets. An int beyond int64 is read as the uint64 or the float64 it goes to when
+ * `target` is one (a value out of that range too is CK_ERR_OVERFLOW). */
+static int number_value(PyObject *obj, ck_type_id target, const char *what, unsigned char *buf,
+                        ck_type_id *type) {
+    *type = ckpy_python_number_type(obj);
     if (PyBool_Check(obj)) {
         buf[0] = obj == Py_True;
     } else if (PyLong_CheckExact(obj)) {
         int overflow = 0;
         long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-        if (overflow != 0) {
-            ckpy_raise(CK_ERR_OVERFLOW, "%s: the Python int %S is out of range for int64, the "
-                       "widest type of Python ints (pass a NumPy array of another dtype)", what, obj);
-            return -1;
-        }
         if (v == -1 && PyErr_Occurred()) {
             return -1;
         }
-        int64_t i64 = (int64_t)v;
-        memcpy(buf, &i64, sizeof i64);
+        if (overflow == 0) {
+            int64_t i64 = (int64_t)v;
+            memcpy(buf, &i64, sizeof i64);
+            return 0;
+        }
+        if (target == CK_TYPE_UINT64 && overflow > 0) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+            if (!(u == (unsigned long long)-1 && PyErr_Occurred())) {
+                uint64_t u64 = (uint64_t)u;
+                memcpy(buf, &u64, sizeof u64);
+                *type = CK_TYPE_UINT64;
+                return 0;
+            }
+            PyErr_Clear();
+        } else if (is_float_or_complex(target)) {
+            double d = PyLong_AsDouble(obj);
+            if (!(d == -1.0 && PyErr_Occurred())) {
+                memcpy(buf, &d, sizeof d);
+                *type = CK_TYPE_FLOAT64;
+                return 0;
+            }
+            PyErr_Clear();
+        }
+        ckpy_raise(CK_ERR_OVERFLOW, "%s: the Python int %S is out of range for %s", what, obj,
+                   ck_type_id_name(target == CK_TYPE_BOOL ? CK_TYPE_INT64 : target));
+        return -1;
     } else if (PyFloat_CheckExact(obj)) {
         double d = PyFloat_AS_DOUBLE(obj);
         memcpy(buf, &d, sizeof d);
@@ -73,10 +100,13 @@ static int number_value(PyObject *obj, const char *what, unsigned char *buf) {
 }
 
 int ckpy_operand_number(PyObject *obj, ck_type_id id, const char *what, ckpy_operand *op) {
-    const ck_type_id own = ckpy_python_number_type(obj);
     _Alignas(16) unsigned char value[16];
-    if (number_value(obj, what, id == own ? op->scalar : value) < 0) {
+    ck_type_id own;
+    if (number_value(obj, id, what, value, &own) < 0) {
         return -1;
+    }
+    if (own == id) {
+        memcpy(op->scalar, value, sizeof value);
     }
     int rc = ck_array_wrap(ck_type_scalar(id), NULL, (char *)op->scalar, NULL, &op->array);
     if (rc == CK_OK) {

@@ -173,6 +173,9 @@ def test_asarray_with_another_dtype_converts():
     a = ck.Array([1, 2])
     n = np.asarray(a, dtype=np.float32)
     assert n.dtype == np.float32 and n.tolist() == [1.0, 2.0]
+    c = a.__array__(copy=True)
+    c[0] = 5
+    assert a.tolist() == [1, 2] and np.asarray(a).tolist() == [1, 2]
 
 
 # ---- round trips: NumPy -> ckernel.Array -> Python objects ----

@@ -42,8 +42,15 @@ def test_python_numbers_are_weak():
         ck.call("add", np.zeros(2, np.int8), 300)
     with raises_status("CK_ERR_OVERFLOW", "argument 2", "uint8"):
         ck.call("subtract", np.zeros(2, np.uint8), -1)
-    with raises_status("CK_ERR_OVERFLOW", "int64"):
+    with raises_status("CK_ERR_OVERFLOW", "argument 2", "int32"):
+        ck.call("add", x, 2**40)
+    with raises_status("CK_ERR_OVERFLOW", "argument 2", "int32"):
         ck.call("add", x, 2**64)
+    big = np.array([1], dtype=np.uint64)
+    assert ck.call("add", big, 2**64 - 2).tolist() == [2**64 - 1]  # beyond int64, in uint64
+    assert ck.call("multiply", np.ones(1), 2**70).tolist() == [2.0**70]  # in float64
+    with raises_status("CK_ERR_OVERFLOW", "int64"):
+        ck.call("add", 2**64, 1)
     with raises_status("CK_ERR_OVERFLOW", "float32"):
         ck.call("add", np.ones(1, np.float32), 1e300)
 
