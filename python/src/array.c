@@ -293,23 +293,13 @@ static PyObject *array_type(ckpy_Array *self, void *closure) {
     (void)closure;
     char *text = NULL;
     int rc = ck_type_format(ck_array_type(self->array), &text);
-    if (rc != CK_OK) {
-        return ckpy_raise_status(rc);
-    }
-    PyObject *out = PyUnicode_FromString(text);
-    ck_free(text);
-    return out;
+    return rc == CK_OK ? ckpy_string(text) : ckpy_raise_status(rc);
 }
 
 static PyObject *array_str(ckpy_Array *self) {
     char *text = NULL;
     int rc = ck_array_format(self->array, &text);
-    if (rc != CK_OK) {
-        return ckpy_raise_status(rc);
-    }
-    PyObject *out = PyUnicode_FromString(text);
-    ck_free(text);
-    return out;
+    return rc == CK_OK ? ckpy_string(text) : ckpy_raise_status(rc);
 }
 
 static PyObject *array_repr(ckpy_Array *self) {

@@ -108,17 +108,7 @@ static PyObject *callable_signatures(ckpy_Callable *self, PyObject *unused) {
     (void)unused;
     char *text = NULL;
     int rc = ck_callable_signatures(self->callable, &text);
-    if (rc != CK_OK) {
-        return ckpy_raise_status(rc);
-    }
-    PyObject *s = PyUnicode_FromString(text);
-    ck_free(text);
-    if (s == NULL) {
-        return NULL;
-    }
-    PyObject *out = PyUnicode_Splitlines(s, 0);
-    Py_DECREF(s);
-    return out;
+    return rc == CK_OK ? ckpy_lines(text) : ckpy_raise_status(rc);
 }
 
 static PyObject *callable_name(ckpy_Callable *self, void *closure) {

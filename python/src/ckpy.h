@@ -39,6 +39,10 @@ void ckpy_convert_error(int status, const char *what);
 /* Prefixes the message of a ckernel.Error being raised with "<what>: " (same status). */
 void ckpy_prefix_error(const char *what);
 
+/* A string ckernel made (freed here, ck_free) as a str, and as a list of its lines. */
+PyObject *ckpy_string(char *text);
+PyObject *ckpy_lines(char *text);
+
 /* ---- the Array type (array.c) ---- */
 
 typedef struct ckpy_Array {

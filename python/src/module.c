@@ -115,10 +115,15 @@ static PyObject *get_num_threads(PyObject *self, PyObject *unused) {
     return PyLong_FromLong(ck_get_num_threads());
 }
 
-/* A ckernel string (freed here) as a list of its lines. */
-static PyObject *lines(char *text) {
-    PyObject *s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
+PyObject *ckpy_string(char *text) {
+    PyObject *s = text == NULL ? NULL
+                               : PyUnicode_DecodeUTF8(text, (Py_ssize_t)strlen(text), "replace");
     ck_free(text);
+    return s;
+}
+
+PyObject *ckpy_lines(char *text) {
+    PyObject *s = ckpy_string(text);
     if (s == NULL) {
         return NULL;
     }
@@ -135,7 +140,7 @@ static PyObject *callables(PyObject *self, PyObject *unused) {
     if (rc != CK_OK) {
         return ckpy_raise_status(rc);
     }
-    PyObject *names = lines(text), *out = PyDict_New();
+    PyObject *names = ckpy_lines(text), *out = PyDict_New();
     for (Py_ssize_t i = 0; names != NULL && out != NULL && i < PyList_GET_SIZE(names); i++) {
         PyObject *name = PyList_GET_ITEM(names, i);
         ck_callable *c = NULL;
@@ -148,7 +153,7 @@ static PyObject *callables(PyObject *self, PyObject *unused) {
             rc = ck_callable_signatures(c, &sigs);
         }
         ck_callable_decref(c);
-        PyObject *list = rc == CK_OK ? lines(sigs) : ckpy_raise_status(rc);
+        PyObject *list = rc == CK_OK ? ckpy_lines(sigs) : ckpy_raise_status(rc);
         if (list == NULL || PyDict_SetItem(out, name, list) < 0) {
             Py_XDECREF(list);
             Py_CLEAR(out);

@@ -30,25 +30,35 @@ int ckpy_parse_errmode(PyObject *obj, ck_errmode *out) {
 
 /* ---- assign ---- */
 
-PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
-    (void)self;
+/* The arguments of assign and explain: (dst, src, errmode=, by_position=). */
+static int parse_assignment(PyObject *args, PyObject *kwargs, const char *format,
+                            PyObject **dst, PyObject **src, ck_eval_ctx *ctx) {
     static char kw_dst[] = "dst";
     static char kw_src[] = "src";
     static char kw_errmode[] = "errmode";
     static char kw_by_position[] = "by_position";
     static char *kwlist[] = {kw_dst, kw_src, kw_errmode, kw_by_position, NULL};
-    PyObject *dst_obj, *src_obj, *errmode = NULL;
+    PyObject *errmode = NULL;
     int by_position = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|Op:assign", kwlist, &dst_obj, &src_obj,
-                                     &errmode, &by_position)) {
-        return NULL;
-    }
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    if (ckpy_parse_errmode(errmode, &ctx.errmode) < 0) {
-        return NULL;
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    *ctx = init;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, dst, src, &errmode,
+                                     &by_position) ||
+        ckpy_parse_errmode(errmode, &ctx->errmode) < 0) {
+        return -1;
     }
     if (by_position) {
-        ctx.flags |= CK_EVAL_FIELDS_BY_POSITION;
+        ctx->flags |= CK_EVAL_FIELDS_BY_POSITION;
+    }
+    return 0;
+}
+
+PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    PyObject *dst_obj, *src_obj;
+    ck_eval_ctx ctx;
+    if (parse_assignment(args, kwargs, "OO|Op:assign", &dst_obj, &src_obj, &ctx) < 0) {
+        return NULL;
     }
     ckpy_operand dst = CKPY_OPERAND_INIT, src = CKPY_OPERAND_INIT;
     PyObject *result = NULL;
@@ -367,23 +377,10 @@ static void explain_side_clear(explain_side *s) {
 
 PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs) {
     (void)self;
-    static char kw_dst[] = "dst";
-    static char kw_src[] = "src";
-    static char kw_errmode[] = "errmode";
-    static char kw_by_position[] = "by_position";
-    static char *kwlist[] = {kw_dst, kw_src, kw_errmode, kw_by_position, NULL};
-    PyObject *dst_obj, *src_obj, *errmode = NULL;
-    int by_position = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|Op:explain", kwlist, &dst_obj, &src_obj,
-                                     &errmode, &by_position)) {
+    PyObject *dst_obj, *src_obj;
+    ck_eval_ctx ctx;
+    if (parse_assignment(args, kwargs, "OO|Op:explain", &dst_obj, &src_obj, &ctx) < 0) {
         return NULL;
-    }
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    if (ckpy_parse_errmode(errmode, &ctx.errmode) < 0) {
-        return NULL;
-    }
-    if (by_position) {
-        ctx.flags |= CK_EVAL_FIELDS_BY_POSITION;
     }
     explain_side dst = {NULL, NULL, CKPY_OPERAND_INIT}, src = {NULL, NULL, CKPY_OPERAND_INIT};
     ck_memblock *arena = NULL;
@@ -403,8 +400,7 @@ PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs) {
         if (rc == CK_OK) {
             rc = ck_kernel_describe(ck_builder_root(&b), &text);
         }
-        result = rc == CK_OK ? PyUnicode_FromString(text) : ckpy_raise_status(rc);
-        ck_free(text);
+        result = rc == CK_OK ? ckpy_string(text) : ckpy_raise_status(rc);
         ck_builder_destroy(&b);
     }
     explain_side_clear(&src);
