@@ -21,6 +21,17 @@ def test_error_is_a_value_error_with_a_status():
     assert info.value.status == "CK_ERR_PARSE" and "column 5" in str(info.value)
 
 
+def test_errors_pickle_with_their_status():
+    """As a Dask worker's error comes back to the client."""
+    import pickle
+    try:
+        ck.assign(np.zeros(1, np.uint8), [300])
+    except ck.Error as e:
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is ck.Error and back.status == "CK_ERR_OVERFLOW" and str(back) == str(e)
+    assert pickle.loads(pickle.dumps(ck.Error("x"))).status is None
+
+
 def test_bad_datashapes_and_literals_name_the_column_and_element():
     with raises_status("CK_ERR_PARSE", "3 * vra * int32", "column 5"):
         ck.Array("[]", type="3 * vra * int32")
