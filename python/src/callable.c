@@ -98,6 +98,7 @@ static PyObject *callable_add_native(ckpy_Callable *self, PyObject *args) {
     if (rc != CK_OK) {
         return ckpy_raise_status(rc);
     }
+    ckpy_cache_clear(); /* kernels selected among the callable's old signatures */
     if (PyList_Append(self->keep, fn) < 0) {
         return NULL;
     }

@@ -86,6 +86,9 @@ int ckpy_typenum(ck_type_id id);
  * out as `arrmeta` says; NULL with ckernel.Error for types NumPy cannot hold (var, pointer,
  * option) or layouts it cannot describe. */
 PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta);
+/* The scalar type id of a dtype that is a scalar ckernel has (native byte order, no fields),
+ * else -1 (no exception). */
+int ckpy_scalar_id(PyArray_Descr *d);
 /* A ck_array over the ndarray's own buffer (ck_array_wrap, zero copies): its type, and
  * arrmeta from its shape, strides and field offsets. `owner` as ck_array_wrap's. 0 or -1
  * with an exception. */
@@ -138,7 +141,45 @@ int ckpy_operand_dest(PyObject *obj, const char *what, ckpy_operand *op);
  * that writing the destination cannot change what is still to be read (an identical
  * layout is left: elementwise kernels read each element before they write it). */
 int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what);
+/* 1 when src and dst share memory without being the same layout (src must be copied
+ * before dst is written). */
+int ckpy_needs_copy(PyArrayObject *src, PyArrayObject *dst);
 void ckpy_operand_clear(ckpy_operand *op);
+
+/* ---- the kernel cache (cache.c): small runs over ndarrays reuse the kernel built for
+ * the same types and layouts ---- */
+
+#define CKPY_KEY_MAX_DIMS 8
+#define CKPY_KEY_WORDS (2 + (CK_CALL_MAX_ARGS + 1) * (1 + 2 * CKPY_KEY_MAX_DIMS))
+typedef struct ckpy_kernel_key {
+    uintptr_t hash;
+    int n;
+    intptr_t w[CKPY_KEY_WORDS];
+} ckpy_kernel_key;
+typedef struct ckpy_kernel ckpy_kernel;
+
+/* The key of the run dst <- c(src...) (c NULL: the assignment dst <- src[0]; dst NULL: a
+ * call that makes its result). 0 when the run is not one the cache takes: an operand that
+ * is not an ndarray of a scalar dtype of at most CKPY_KEY_MAX_DIMS dimensions, a read-only
+ * dst, a source overlapping dst, or a destination of two parallel grains or more. */
+int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, const ck_eval_ctx *ctx, PyObject *dst,
+                  int nsrc, PyObject *const *src);
+/* The cached kernel of that key, or NULL. */
+ckpy_kernel *ckpy_cache_find(const ckpy_kernel_key *k);
+/* Builds the kernel of the key's run over these arrays (dst over dst_nd, which is out= or
+ * a call's new result) into the cache; NULL when it cannot be (too large, no memory, or
+ * the build fails: the uncached run then reports why). No exception is set. */
+ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObject *dst_nd,
+                            const ck_array *dst, int nsrc, const ck_array *const *src,
+                            const ck_eval_ctx *ctx);
+/* A new result for a cached call without out= (the dtype and shape of the first one). */
+PyObject *ckpy_cache_new_result(const ckpy_kernel *e);
+/* Runs the cached kernel with the GIL released; a ckernel status. */
+int ckpy_cache_run(ckpy_kernel *e, char *dst, char *const *src);
+/* Drops every cached kernel (a Callable's new signature changes selections). */
+void ckpy_cache_clear(void);
+/* (hits, misses, kernels held), for the tests. */
+PyObject *ckpy_cache_stats(void);
 
 /* ---- module functions (run.c) ---- */
 

@@ -41,44 +41,55 @@ static const ck_type *wrap_dims(PyObject *shape, const ck_type *el) {
     return t;
 }
 
-static const ck_type *scalar_from_descr(PyArray_Descr *d) {
+/* The scalar type of a dtype of no fields, or -1 and *why. */
+static int scalar_id(PyArray_Descr *d, const char **why) {
     static const ck_type_id ints[4] = {CK_TYPE_INT8, CK_TYPE_INT16, CK_TYPE_INT32, CK_TYPE_INT64};
     static const ck_type_id uints[4] = {CK_TYPE_UINT8, CK_TYPE_UINT16, CK_TYPE_UINT32,
                                         CK_TYPE_UINT64};
     int size = d->elsize;
     int log2 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
-    ck_type_id id;
     if (!PyArray_ISNBO(d->byteorder)) {
-        return type_error(d, "its byte order is not the machine's: use .astype(dtype.newbyteorder('='))");
+        *why = "its byte order is not the machine's: use .astype(dtype.newbyteorder('='))";
+        return -1;
     }
     switch (d->kind) {
     case 'b':
-        id = CK_TYPE_BOOL;
-        break;
+        return CK_TYPE_BOOL;
     case 'i':
     case 'u':
         if (log2 < 0) {
-            return type_error(d, "no integer of that size");
+            *why = "no integer of that size";
+            return -1;
         }
-        id = d->kind == 'i' ? ints[log2] : uints[log2];
-        break;
+        return d->kind == 'i' ? ints[log2] : uints[log2];
     case 'f':
         if (size != 2 && size != 4 && size != 8) {
-            return type_error(d, "floats are float16, float32 and float64");
+            *why = "floats are float16, float32 and float64";
+            return -1;
         }
-        id = size == 2 ? CK_TYPE_FLOAT16 : size == 4 ? CK_TYPE_FLOAT32 : CK_TYPE_FLOAT64;
-        break;
+        return size == 2 ? CK_TYPE_FLOAT16 : size == 4 ? CK_TYPE_FLOAT32 : CK_TYPE_FLOAT64;
     case 'c':
         if (size != 8 && size != 16) {
-            return type_error(d, "complex numbers are complex64 and complex128");
+            *why = "complex numbers are complex64 and complex128";
+            return -1;
         }
-        id = size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
-        break;
+        return size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
     default:
-        return type_error(d, "ckernel has bool, integers, floats, complex numbers and records of them");
+        *why = "ckernel has bool, integers, floats, complex numbers and records of them";
+        return -1;
     }
+}
+
+int ckpy_scalar_id(PyArray_Descr *d) {
+    const char *why;
+    return d->subarray != NULL || PyDataType_HASFIELDS(d) ? -1 : scalar_id(d, &why);
+}
+
+static const ck_type *scalar_from_descr(PyArray_Descr *d) {
+    const char *why = NULL;
+    const int id = scalar_id(d, &why);
     /* Static scalar types: the reference costs nothing and never fails. */
-    return ck_type_scalar(id);
+    return id < 0 ? type_error(d, why) : ck_type_scalar((ck_type_id)id);
 }
 
 static const ck_type *struct_from_descr(PyArray_Descr *d, int depth);

@@ -183,13 +183,22 @@ static PyObject *register_callable(PyObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
-/* For the tests: ckernel's live allocations (blocks, bytes), to see that nothing leaks. */
+/* For the tests: ckernel's live allocations (blocks, bytes), to see that nothing leaks; the
+ * kernel cache is emptied first (what it holds is not a leak). */
 static PyObject *alloc_live(PyObject *self, PyObject *unused) {
     (void)self;
     (void)unused;
+    ckpy_cache_clear();
     ck_alloc_stats st;
     ck_get_alloc_stats(&st);
     return Py_BuildValue("(Ln)", (long long)st.live, (Py_ssize_t)ck_get_alloc_live_bytes());
+}
+
+/* For the tests: the kernel cache's (hits, misses, kernels held). */
+static PyObject *cache_stats(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return ckpy_cache_stats();
 }
 
 static PyMethodDef methods[] = {
@@ -212,6 +221,7 @@ static PyMethodDef methods[] = {
     {"get_num_threads", get_num_threads, METH_NOARGS,
      "get_num_threads()\n--\n\nThreads of parallel runs."},
     {"_alloc_live", alloc_live, METH_NOARGS, NULL},
+    {"_cache_stats", cache_stats, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

@@ -238,14 +238,18 @@ static int same_layout(PyArrayObject *a, PyArrayObject *b) {
     return 1;
 }
 
-int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what) {
-    if (src->nd == NULL || dst->nd == NULL || same_layout(src->nd, dst->nd)) {
+int ckpy_needs_copy(PyArrayObject *src, PyArrayObject *dst) {
+    if (same_layout(src, dst)) {
         return 0;
     }
     char *slo, *shi, *dlo, *dhi;
-    extent(src->nd, &slo, &shi);
-    extent(dst->nd, &dlo, &dhi);
-    if (slo >= dhi || dlo >= shi || slo == shi || dlo == dhi) {
+    extent(src, &slo, &shi);
+    extent(dst, &dlo, &dhi);
+    return !(slo >= dhi || dlo >= shi || slo == shi || dlo == dhi);
+}
+
+int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what) {
+    if (src->nd == NULL || dst->nd == NULL || !ckpy_needs_copy(src->nd, dst->nd)) {
         return 0;
     }
     PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(src->nd, NPY_KEEPORDER);

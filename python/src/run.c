@@ -60,15 +60,30 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (parse_assignment(args, kwargs, "OO|Op:assign", &dst_obj, &src_obj, &ctx) < 0) {
         return NULL;
     }
+    ckpy_kernel_key key;
+    const int cacheable = ckpy_key_init(&key, NULL, &ctx, dst_obj, 1, &src_obj);
+    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
+    if (e != NULL) {
+        char *sd = PyArray_BYTES((PyArrayObject *)src_obj);
+        const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)dst_obj), &sd);
+        return rc == CK_OK ? Py_NewRef(Py_None) : ckpy_raise_status(rc);
+    }
     ckpy_operand dst = CKPY_OPERAND_INIT, src = CKPY_OPERAND_INIT;
     PyObject *result = NULL;
     if (ckpy_operand_dest(dst_obj, "dst", &dst) == 0 &&
         ckpy_operand_source(src_obj, "src", &src) == 0 &&
         ckpy_operand_unalias(&src, &dst, "src") == 0) {
+        const ck_array *srcs[1] = {src.array};
+        char *sd = ck_array_data(src.array);
+        e = cacheable ? ckpy_cache_add(&key, NULL, dst.nd, dst.array, 1, srcs, &ctx) : NULL;
         int rc;
-        Py_BEGIN_ALLOW_THREADS
-        rc = ck_parallel_assign(dst.array, src.array, &ctx);
-        Py_END_ALLOW_THREADS
+        if (e != NULL) {
+            rc = ckpy_cache_run(e, ck_array_data(dst.array), &sd);
+        } else {
+            Py_BEGIN_ALLOW_THREADS
+            rc = ck_parallel_assign(dst.array, src.array, &ctx);
+            Py_END_ALLOW_THREADS
+        }
         result = rc == CK_OK ? Py_NewRef(Py_None) : ckpy_raise_status(rc);
     }
     ckpy_operand_clear(&src);
@@ -227,14 +242,24 @@ static ck_type_id weak_type(PyObject *obj, const call_plan *p, PyObject *const *
     return widest;
 }
 
-static int call_prepare(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *out = NULL, *errmode = NULL;
+/* The arguments' names in messages, written out: formatting them on every call cost more
+ * than the rest of a small call's preparation. */
+static const char *const argument_names[CK_CALL_MAX_ARGS] = {
+    "argument 1", "argument 2", "argument 3", "argument 4", "argument 5", "argument 6",
+    "argument 7", "argument 8", "argument 9", "argument 10", "argument 11", "argument 12",
+    "argument 13", "argument 14", "argument 15", "argument 16"};
+typedef char argument_names_cover_every_argument[CK_CALL_MAX_ARGS == 16 ? 1 : -1];
+
+/* The call's keywords, arity and callable: what the kernel cache's key needs. */
+static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **out) {
+    PyObject *errmode = NULL;
     int allow_unsafe = 0;
     if (nargs < 1) {
         PyErr_SetString(PyExc_TypeError, "call() needs a callable's name and its arguments");
         return -1;
     }
-    if (parse_call_keywords(args, nargs, kwnames, &out, &errmode, &allow_unsafe) < 0 ||
+    if (parse_call_keywords(args, nargs, kwnames, out, &errmode, &allow_unsafe) < 0 ||
         ckpy_parse_errmode(errmode, &p->ctx.errmode) < 0) {
         return -1;
     }
@@ -246,17 +271,18 @@ static int call_prepare(call_plan *p, PyObject *const *args, Py_ssize_t nargs, P
                    nargs - 1);
         return -1;
     }
-    if (lookup(args[0], &p->callable) < 0) {
-        return -1;
-    }
-    /* Arrays first; then Python numbers, typed after them (weak_type). */
     p->nsrc = (int)nargs - 1;
+    return lookup(args[0], &p->callable);
+}
+
+/* The rest of what the call needs: its arguments as arrays and its destination. */
+static int call_operands(call_plan *p, PyObject *const *args, PyObject *out) {
+    /* Arrays first; then Python numbers, typed after them (weak_type). */
     ck_type_id number_types[CK_CALL_MAX_ARGS];
     for (int pass = 0; pass < 3; pass++) {
         for (int i = 0; i < p->nsrc; i++) {
             PyObject *arg = args[i + 1];
-            char what[32];
-            PyOS_snprintf(what, sizeof what, "argument %d", i + 1);
+            const char *what = argument_names[i];
             if (ckpy_is_python_number(arg) != (pass > 0)) {
                 continue;
             }
@@ -275,9 +301,7 @@ static int call_prepare(call_plan *p, PyObject *const *args, Py_ssize_t nargs, P
         return -1;
     }
     for (int i = 0; i < p->nsrc; i++) {
-        char what[32];
-        PyOS_snprintf(what, sizeof what, "argument %d", i + 1);
-        if (ckpy_operand_unalias(&p->src[i], &p->dst, what) < 0) {
+        if (ckpy_operand_unalias(&p->src[i], &p->dst, argument_names[i]) < 0) {
             return -1;
         }
     }
@@ -294,30 +318,68 @@ static void call_clear(call_plan *p) {
     Py_CLEAR(p->result);
 }
 
+/* What a call returns: out, its new result, or (0-d, as NumPy's ufuncs) a NumPy scalar. */
+static PyObject *call_return(PyObject *result, int scalar) {
+    return scalar ? PyArray_Return((PyArrayObject *)Py_NewRef(result)) : Py_NewRef(result);
+}
+
+/* A call whose kernel the cache holds: only the data pointers are new. */
+static PyObject *call_cached(ckpy_kernel *e, PyObject *out, int nsrc, PyObject *const *src) {
+    PyObject *result = out != NULL ? Py_NewRef(out) : ckpy_cache_new_result(e);
+    if (result == NULL) {
+        return NULL;
+    }
+    char *sd[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < nsrc; i++) {
+        sd[i] = PyArray_BYTES((PyArrayObject *)src[i]);
+    }
+    const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)result), sd);
+    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc)
+                              : call_return(result, out == NULL && PyArray_NDIM((PyArrayObject *)result) == 0);
+    Py_DECREF(result);
+    return r;
+}
+
 PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
     call_plan p;
     memset(&p, 0, sizeof p);
     const ck_eval_ctx init = CK_EVAL_CTX_INIT;
     p.ctx = init;
-    PyObject *result = NULL;
-    if (call_prepare(&p, args, PyVectorcall_NARGS(nargs), kwnames) == 0) {
-        const ck_array *srcs[CK_CALL_MAX_ARGS];
-        for (int i = 0; i < p.nsrc; i++) {
-            srcs[i] = p.src[i].array;
-        }
-        int rc;
+    PyObject *result = NULL, *out = NULL;
+    if (call_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, &out) < 0) {
+        goto done;
+    }
+    ckpy_kernel_key key;
+    const int cacheable = ckpy_key_init(&key, p.callable, &p.ctx, out, p.nsrc, args + 1);
+    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
+    if (e != NULL) {
+        result = call_cached(e, out, p.nsrc, args + 1);
+        goto done;
+    }
+    if (call_operands(&p, args, out) < 0) {
+        goto done;
+    }
+    const ck_array *srcs[CK_CALL_MAX_ARGS];
+    char *sd[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < p.nsrc; i++) {
+        srcs[i] = p.src[i].array;
+        sd[i] = ck_array_data(p.src[i].array);
+    }
+    if (cacheable && PyArray_Check(p.result)) {
+        e = ckpy_cache_add(&key, p.callable, (PyArrayObject *)p.result, p.dst.array, p.nsrc,
+                           srcs, &p.ctx);
+    }
+    int rc;
+    if (e != NULL) {
+        rc = ckpy_cache_run(e, ck_array_data(p.dst.array), sd);
+    } else {
         Py_BEGIN_ALLOW_THREADS
         rc = ck_parallel_call(p.callable, p.dst.array, p.nsrc, srcs, &p.ctx);
         Py_END_ALLOW_THREADS
-        if (rc != CK_OK) {
-            ckpy_raise_status(rc);
-        } else if (p.scalar_result) { /* as NumPy's ufuncs: a NumPy scalar */
-            result = PyArray_Return((PyArrayObject *)Py_NewRef(p.result));
-        } else {
-            result = Py_NewRef(p.result);
-        }
     }
+    result = rc != CK_OK ? ckpy_raise_status(rc) : call_return(p.result, p.scalar_result);
+done:
     call_clear(&p);
     return result;
 }
