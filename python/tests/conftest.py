@@ -52,11 +52,11 @@ def no_ckernel_leak():
         "ckernel allocations (blocks, bytes) live after the test: %r, before: %r" % (after, before)
 
 
-@pytest.fixture
-def hang_watchdog(request):
-    """For a test whose failure is a deadlock: after CKERNEL_HANG_SECONDS (240) the process
+def _watchdog(request):
+    """For tests whose failure is a deadlock: after CKERNEL_HANG_SECONDS (240) the process
     exits with every thread's stack on the real stderr (not pytest's capture), long before
-    ctest's timeout. It bounds a hang, not the time the work takes."""
+    ctest's timeout. It bounds a hang, not the time the work takes. One at a time (Python
+    has one such timer)."""
     capman = request.config.pluginmanager.getplugin("capturemanager")
     with capman.global_and_fixture_disabled():
         fd = os.dup(2)
@@ -65,6 +65,19 @@ def hang_watchdog(request):
     yield
     faulthandler.cancel_dump_traceback_later()
     os.close(fd)
+
+
+@pytest.fixture
+def hang_watchdog(request):
+    """The watchdog over one test."""
+    yield from _watchdog(request)
+
+
+@pytest.fixture(scope="module")
+def module_hang_watchdog(request):
+    """The watchdog over a whole module (its module-scoped fixtures too, a cluster's start
+    and close): its tests must not use hang_watchdog."""
+    yield from _watchdog(request)
 
 
 def raises_status(status, *fragments):
