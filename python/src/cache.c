@@ -182,7 +182,9 @@ ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObj
     e->result_typenum = PyArray_TYPE(dst_nd);
     e->result_nd = PyArray_NDIM(dst_nd);
     e->result_align = ck_type_data_alignment(dt);
-    memcpy(e->result_dims, PyArray_DIMS(dst_nd), (size_t)e->result_nd * sizeof(npy_intp));
+    for (int i = 0; i < e->result_nd; i++) { /* (a 0-d array has no dims to copy) */
+        e->result_dims[i] = PyArray_DIM(dst_nd, i);
+    }
     const int slot = (int)(next_victim++ % CACHE_SLOTS);
     evict(slot);
     slots[slot] = e;
