@@ -5,7 +5,7 @@ Per-call time of
     ck.call("add", a, b, out=o)    against   np.add(a, b, out=o)
     ck.assign(d, s)                against   np.copyto(d, s)
 on contiguous float64 arrays of 10, 1000 and 10 Mi elements, allocated once (no timed call
-allocates). Targets (docs/python.md §9): at most 1.5x NumPy's time at 10 elements (the
+allocates). Targets (docs/python.md §11): at most 1.5x NumPy's time at 10 elements (the
 package's own overhead: argument parsing, the kernel cache) and 1.05x at 10 Mi (the C
 kernel's speed).
 

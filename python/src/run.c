@@ -93,8 +93,9 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 /* ---- call ---- */
 
-/* Everything one call needs, computed in one place (call_prepare) before the kernel runs:
- * the callable, the arguments as arrays, the destination and the context. */
+/* Everything one call needs, computed before the kernel runs (call_start: the callable and
+ * the context, all the kernel cache's key needs; call_operands: the arguments as arrays and
+ * the destination). */
 typedef struct call_plan {
     ck_callable *callable;
     int nsrc;

@@ -30,6 +30,10 @@ lib = [l.split()[-1] for l in maps.splitlines() if "libckernel.so" in l]
 assert lib and all(p.startswith(libprefix) for p in lib), lib
 assert ck.call("add", numpy.arange(3), 1).tolist() == [1, 2, 3]
 assert ck.Array([[1], [2, 3]]).type == "2 * var * int64"
+import importlib.util
+if importlib.util.find_spec("dask"):  # the pure Python files are installed too
+    import ckernel.dask
+    assert ckernel.dask.__file__.startswith(where), ckernel.dask.__file__
 print("install_test: ckernel", ck.__version__, "from", ck.__file__, "with", lib[0])
 '
 (cd / && env -i PYTHONPATH="$pkg" "$py" -c "$check" "$pkg" "$prefix") || fail "import from $pkg"

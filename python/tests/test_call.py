@@ -111,11 +111,15 @@ def test_ragged_and_option_results_are_arrays():
 
 
 def test_selection_and_its_refusals():
-    a, b = np.arange(3, dtype=np.int64), np.arange(3, dtype=np.float64)
+    import ctypes
+    to_byte = ck.Callable("to_byte")  # selection fails before either function could run
+    to_byte.add_native("b)b", ctypes.CDLL("libc.so.6").abs)
+    to_byte.add_native("B)B", ctypes.CDLL("libc.so.6").abs)
+    a, b = np.arange(3, dtype=np.int16), np.arange(3, dtype=np.float64)
     with raises_status("CK_ERR_TYPE", "unsafe"):
-        ck.call("add", a, b)
-    with raises_status("CK_ERR_AMBIGUOUS", "(float64, float64) -> float64", "(int64, int64) -> int64"):
-        ck.call("add", a, b, allow_unsafe=True)  # one unsafe conversion either way
+        ck.call(to_byte, a)
+    with raises_status("CK_ERR_AMBIGUOUS", "(int8) -> int8", "(uint8) -> uint8"):
+        ck.call(to_byte, a, allow_unsafe=True)  # one unsafe conversion either way
     with raises_status("CK_ERR_TYPE", "nope"):
         ck.call("nope", a)
     with raises_status("CK_ERR_ZERO_DIVISION", "division by zero"):
