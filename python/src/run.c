@@ -335,8 +335,8 @@ static PyObject *call_cached(ckpy_kernel *e, PyObject *out, int nsrc, PyObject *
         sd[i] = PyArray_BYTES((PyArrayObject *)src[i]);
     }
     const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)result), sd);
-    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc)
-                              : call_return(result, out == NULL && PyArray_NDIM((PyArrayObject *)result) == 0);
+    const int scalar = out == NULL && PyArray_NDIM((PyArrayObject *)result) == 0;
+    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc) : call_return(result, scalar);
     Py_DECREF(result);
     return r;
 }

@@ -59,8 +59,8 @@ def test_errors_come_when_numpy_would_raise_them():
 
 @pytest.fixture(scope="module")
 def client(module_hang_watchdog):
-    distributed = pytest.importorskip("distributed",
-                                      reason="distributed is not installed (Debian: python3-distributed)")
+    distributed = pytest.importorskip(
+        "distributed", reason="distributed is not installed (Debian: python3-distributed)")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        host="127.0.0.1", dashboard_address=None,
                                        silence_logs=40)
