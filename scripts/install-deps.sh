@@ -17,6 +17,8 @@ packages=(
   libdouble-conversion-dev locales
   llvm-15-dev
   python3 python3-numpy python3-matplotlib
+  python3-dev python3-pytest python3-hypothesis python3-numba python3-dask python3-distributed
+  python3-venv python3-setuptools python3-pip
   dpkg-dev bzip2 xz-utils debian-archive-keyring
 )
 
