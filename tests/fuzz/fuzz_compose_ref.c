@@ -1014,6 +1014,10 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
             if (ctx_in->call >= 0) {
                 set_text(f, 0, "pointer: the destination pointer of element %td is NULL",
                          ctx_in->call);
+                if (ctx_in->prefix[0] != '\0') { /* a field's run: counted within its block */
+                    set_text(f, 1, "pointer: the destination pointer of element %c is NULL",
+                             FZ_ANY_NUMBER);
+                }
             } else {
                 set_text(f, 0, "pointer: the destination pointer is NULL");
             }
@@ -1035,6 +1039,10 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
             fz_fail *f = add_fail(r->x, CK_ERR_UNINITIALIZED, ctx_in->prefix);
             if (ctx_in->call >= 0) {
                 set_text(f, 0, "pointer: the source pointer of element %td is NULL", ctx_in->call);
+                if (ctx_in->prefix[0] != '\0') { /* a field's run: counted within its block */
+                    set_text(f, 1, "pointer: the source pointer of element %c is NULL",
+                             FZ_ANY_NUMBER);
+                }
             } else {
                 set_text(f, 0, "pointer: the source pointer is NULL");
             }
