@@ -43,7 +43,6 @@ static const ck__stream_target ck__stream_targets[] = {
     CK_DISPATCH_TARGETS_streaming(CK__LOOPS_ENTRY)};
 #undef CK__LOOPS_ENTRY
 
-#define CK__STREAM_LINE 64
 /* Measured: 1-4 KiB chunks beat 16-32 KiB (L1 misses); with a strided source, 2 KiB chunks
  * whose source is asked for two chunks ahead. */
 #define CK__STREAM_CHUNK_BYTES 2048
