@@ -19,13 +19,15 @@ pays; the build is well under a microsecond). The output says which.
 
 Samples alternate (ckernel, NumPy, ckernel, ...) so that both see the same machine state;
 a first round warms both up and is not counted; each figure is the median of its samples,
-in ns per element. After timing, both write the source once more into two fresh
-destinations, pre-filled with different byte patterns so that an element left unwritten
+in ns per element (--clock cpu: of this thread's CPU time, which both run on, so that other
+processes' turns on a shared machine's cores are not counted). After timing, both write the
+source once more into two fresh destinations, pre-filled with different byte patterns so that an element left unwritten
 shows; they must agree bit for bit (exit 1 otherwise). Sources hold values that both
 define alike (float64 -> int32 within range, float32 -> float16 within float16's range).
 
     bench/compare_numpy.py [--lib PATH] [--size N] [--repeat N] [--quick] [--filter S]
-                           [--per-call-build] [--json FILE] [--plot FILE.png|FILE.svg]
+                           [--per-call-build] [--clock wall|cpu] [--json FILE]
+                           [--plot FILE.png|FILE.svg]
     bench/compare_numpy.py --from-bench-json FILE --plot FILE.png|FILE.svg
 
 --from-bench-json draws the "x memcpy" and "x loop" ratios (fields "ratio_memcpy" and
@@ -268,9 +270,9 @@ class Kernel:
 class PerCallAssign:
     """ck_assign on every run: build + run + destroy (the arrays wrapped once)."""
 
-    def __init__(self, lib, dst, src):
+    def __init__(self, lib, dst, src, max_threads=0):
         self.lib = lib
-        self.ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK)
+        self.ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, max_threads=max_threads)
         self.wrapped = {}
 
     def _wrap(self, arr):
@@ -351,16 +353,17 @@ def numpy_op(np, name):
         name, lambda d, s: np.copyto(d, s, casting="unsafe"))
 
 
-def time_pair(np, ck, src, dst, repeat, np_op):
+def time_pair(np, ck, src, dst, repeat, np_op, clock=time.perf_counter_ns):
     """Alternating samples into the same dst; (ckernel ns/elem, NumPy ns/elem) medians, per
-    source element."""
+    source element. Both run on this thread, so `clock` may be its CPU time
+    (time.thread_time_ns)."""
     ck_times, np_times = [], []
     for k in range(repeat + 1):  # round 0 warms both up (page faults, caches) uncounted
-        t0 = time.perf_counter_ns()
+        t0 = clock()
         ck.run(dst, src)
-        t1 = time.perf_counter_ns()
+        t1 = clock()
         np_op(dst, src)
-        t2 = time.perf_counter_ns()
+        t2 = clock()
         if k > 0:
             ck_times.append((t1 - t0) / src.size)
             np_times.append((t2 - t1) / src.size)
@@ -391,7 +394,10 @@ def compare(args):
     path = find_lib(args.lib)
     lib = load(path)
     repeat = args.repeat or (3 if args.quick else 11)
-    maker = PerCallAssign if args.per_call_build else Kernel
+    # This thread's CPU time counts only this thread: --clock cpu keeps ck_assign on it.
+    maker = ((lambda lib, dst, src: PerCallAssign(lib, dst, src,
+                                                  1 if args.clock == "cpu" else 0))
+             if args.per_call_build else Kernel)
     timing = ("ck_assign per sample (build + run + destroy timed)" if args.per_call_build
               else "kernel built once with ck_make_assign, only its calls timed")
     rows, failed = [], []
@@ -406,7 +412,9 @@ def compare(args):
             ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
         np_op = numpy_op(np, name)
         try:
-            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op)
+            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op,
+                                     time.thread_time_ns if args.clock == "cpu"
+                                     else time.perf_counter_ns)
             ok = same_result(np, ck, src, make_dst, np_op, name)
         finally:
             ck.free()
@@ -421,8 +429,9 @@ def compare(args):
     threshold = (lib.ck_get_streaming_threshold()
                  if hasattr(lib, "ck_get_streaming_threshold") else None)
     version = lib.ck_version_string().decode()
-    print("ckernel %s (%s) vs NumPy %s: %d samples each, alternating; medians"
-          % (version, os.path.realpath(path), np.__version__, repeat))
+    print("ckernel %s (%s) vs NumPy %s: %d samples each, alternating; medians%s"
+          % (version, os.path.realpath(path), np.__version__, repeat,
+             " of this thread's CPU time (--clock cpu)" if args.clock == "cpu" else ""))
     print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe')" % timing)
     if threshold is not None:
         print("ckernel streaming stores from %s bytes"
@@ -439,6 +448,7 @@ def compare(args):
             json.dump({"ckernel_version": version, "numpy_version": np.__version__,
                        "ckernel_timing": "per_call_build" if args.per_call_build else "kernel",
                        "repeat": repeat, "size": args.size, "streaming_min_bytes": threshold,
+                       "clock": args.clock,
                        "results": rows}, f, indent=1)
     status = 0
     if args.plot:
@@ -525,6 +535,9 @@ def main():
     ap.add_argument("--per-call-build", action="store_true",
                     help="time ck_assign (kernel built on every call) instead")
     ap.add_argument("--json", help="write the results as JSON")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="wall (default), or this thread's CPU time: other processes' turns "
+                         "on a shared machine's cores are not counted")
     ap.add_argument("--plot", help="draw the ratios as bars (.png or .svg)")
     ap.add_argument("--from-bench-json", metavar="FILE",
                     help="plot the ratios of a `ckernel bench --json` file instead")

@@ -36,9 +36,18 @@ function(ck_add_private_jemalloc target)
       --with-jemalloc-prefix=ck__je_ --with-private-namespace=ck__jei_
       --disable-initial-exec-tls --without-export --disable-cxx
       --disable-libdl --disable-prof --disable-doc --disable-shared --enable-static
-    BUILD_COMMAND make -s -j${ncpu} build_lib_static
+    # Two makes, for speed only (the archive is the same). jemalloc compiles every source
+    # twice: once for `nm` to list its global symbols into private_namespace.h (what gives
+    # them the ck__jei_ prefix), then into the archive. Those first objects are only read
+    # for symbol names, so they are made without debug information (EXTRA_CFLAGS=-g0 goes
+    # last on jemalloc's command lines); the list is the same. Then only the PIC archive
+    # ckernel links: build_lib_static would compile every source a third time, for a
+    # non-PIC libjemalloc.a that nothing uses.
+    BUILD_COMMAND make -s -j${ncpu} EXTRA_CFLAGS=-g0 include/jemalloc/internal/private_namespace.h
+          COMMAND make -s -j${ncpu} lib/libjemalloc_pic.a
     INSTALL_COMMAND ""
     BUILD_BYPRODUCTS ${archive}
+    STEP_TARGETS configure
     LOG_CONFIGURE ON LOG_BUILD ON LOG_OUTPUT_ON_FAILURE ON)
   # The include folder must exist at configure time for the imported target.
   file(MAKE_DIRECTORY ${bin}/include)
@@ -47,5 +56,13 @@ function(ck_add_private_jemalloc target)
     IMPORTED_LOCATION ${archive}
     INTERFACE_INCLUDE_DIRECTORIES ${bin}/include
     INTERFACE_LINK_LIBRARIES "Threads::Threads;m")
-  add_dependencies(${target} ck_jemalloc_build)
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    # Compiling against jemalloc needs only the headers its configure step writes; links
+    # need the archive, and Ninja knows the build step makes it (a byproduct the link
+    # lines name). So everything compiles while jemalloc builds, rather than after it.
+    add_dependencies(${target} ck_jemalloc_build-configure)
+  else()
+    # Make has no rule for the archive outside this target: wait for the whole build.
+    add_dependencies(${target} ck_jemalloc_build)
+  endif()
 endfunction()

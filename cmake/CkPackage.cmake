@@ -42,8 +42,8 @@ set(CK_PC_STATIC_LIBS "-lpthread -lm")
 if(CMAKE_DL_LIBS)
   string(APPEND CK_PC_STATIC_LIBS " -l${CMAKE_DL_LIBS}")
 endif()
-# The archive's C++ (the number text over double-conversion, which it carries inside, and the
-# oneTBB shim) needs the C++ runtime; with oneTBB, oneTBB too.
+# The archive's C++ (the number text over fast_float and double-conversion, which it carries
+# inside, and the oneTBB shim) needs the C++ runtime; with oneTBB, oneTBB too.
 string(APPEND CK_PC_STATIC_LIBS " -lstdc++")
 set(CK_PC_STATIC_REQUIRES "")
 if(CK_WITH_TBB)

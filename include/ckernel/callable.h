@@ -28,7 +28,7 @@ CK_BEGIN_DECLS
 
 typedef struct ck_callable ck_callable;
 
-/* Core dimensions (docs/design.md §13, docs/kernels.md §12): a signature's argument or result
+/* Core dimensions (docs/design.md §14, docs/kernels.md §12): a signature's argument or result
  * may be dimensions over its scalar, "(N * float64, N * float64) -> float64" (dot), "(M * N *
  * float64) -> N * float64": the leaf takes each such operand whole, and ckernel broadcasts
  * and lifts only the dimensions outside them. A dimension is a symbol (an identifier starting
@@ -154,7 +154,7 @@ CK_EXTERN int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_ar
 CK_EXTERN int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src,
                           const ck_eval_ctx *ectx, ck_array **out);
 
-/* ---- reductions (docs/design.md §13, docs/kernels.md §12) ---- */
+/* ---- reductions (docs/design.md §14, docs/kernels.md §12) ---- */
 
 /* The identity of a binary callable: the literal (as ck_array_parse reads it: "0", "1",
  * "true", "inf", ...) of the value e with f(e, x) == x for every x. A reduction starts each

@@ -72,7 +72,7 @@ CK_EXTERN int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc,
  * thread as serially; when every dimension is reduced and the source is one contiguous run of
  * the accumulator's type under a built-in operation (sum, prod, min, max, all, any), the run
  * is cut into chunks of 65536 elements whose partial folds run in parallel, and float folds
- * finish their fixed tree (docs/design.md §13) on the calling thread. Anything else, and
+ * finish their fixed tree (docs/design.md §14) on the calling thread. Anything else, and
  * small work, runs serially through ck_reduce. The grain (ck_eval_ctx.grain_bytes) counts
  * bytes of source per task here (0: 256 KiB). Results, statuses and messages are
  * ck_reduce's. */

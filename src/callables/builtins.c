@@ -7,7 +7,7 @@
  * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
  * which reductions start from. Mixed argument types select by the conversion kinds
  * (docs/design.md §10). The factories' data is the operation itself, so nothing is
- * allocated for them. dot takes rows: core dimensions (docs/design.md §13). */
+ * allocated for them. dot takes rows: core dimensions (docs/design.md §14). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -119,7 +119,7 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
 }
 
 /* dot, (N * T, N * T) -> T for every scalar but float16 (which selects float32): core
- * dimensions (docs/design.md §13). */
+ * dimensions (docs/design.md §14). */
 static int dot_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
     (void)data;
     return ck__make_dot_leaf(ckb, offset, info->args[0], info->core, info->req);

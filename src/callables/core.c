@@ -1,4 +1,4 @@
-/* src/callables/core.c: calls whose signatures have core dimensions (docs/design.md §13):
+/* src/callables/core.c: calls whose signatures have core dimensions (docs/design.md §14):
  * "(N * float64, N * float64) -> float64". The composition walk (builders/compose.c) lifts
  * the leaf over the dimensions outside the core ones; here, at the core level, the
  * signature's symbols are bound to the operands' sizes, the leaf is told the core

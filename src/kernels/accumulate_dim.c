@@ -1,5 +1,5 @@
 /* src/kernels/accumulate_dim.c: the kernel kinds of accumulations (cumsum, ...;
- * docs/design.md §13): out[0] = x[0], out[i] = f(out[i-1], x[i]) along one dimension.
+ * docs/design.md §14): out[0] = x[0], out[i] = f(out[i-1], x[i]) along one dimension.
  *   accumulate_dim  the accumulated dimension (fixed, or a var row; a var destination row is
  *                   allocated with the source row's size). When it is the innermost one, its
  *                   children are the cast of the row into the destination (none when the

@@ -1,5 +1,5 @@
 /* src/kernels/core_call.c: the argument kernel of a call with core dimensions (docs/design.md
- * §13), when some operand's core block must be converted: arguments whose scalar type is not
+ * §14), when some operand's core block must be converted: arguments whose scalar type is not
  * the signature's (or that may be misaligned) are assigned whole by their cast child into
  * scratch blocks of the signature's type in C order, the factory's leaf runs once per outer
  * element on the blocks (or the caller's data for the others), and a result block in

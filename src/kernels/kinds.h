@@ -307,7 +307,7 @@ int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode
 int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                          ck_errmode mode, ck_request req);
 
-/* Calls with core dimensions (docs/design.md §13). The core_call kernel (core_call.c) of a
+/* Calls with core dimensions (docs/design.md §14). The core_call kernel (core_call.c) of a
  * call some of whose operands' core blocks are converted: `block[k]` is the bytes of
  * argument k's block in scratch (0: passed through), block[nargs] the result's. Advances
  * *offset to where the leaf is built (child 0, single request); the caller then builds each

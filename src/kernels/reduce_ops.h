@@ -11,7 +11,7 @@
  *   dst_stride != 0   dst[i] = op(dst[i], src[i]) for each i: the in-place elementwise form,
  *                     when a reduced dimension lies outside a kept one;
  *   dst_stride == 0   *dst = op(*dst, F(src[0..count-1])): the fold of a run, where F is
- *                     op over the run in a fixed association (docs/design.md §13): floats
+ *                     op over the run in a fixed association (docs/design.md §14): floats
  *                     and complex values in 16 lanes (8 complex), lane l taking elements
  *                     i = l (mod 16) in order within blocks of 128 elements, blocks combined
  *                     lane by lane in a fixed pairwise tree, then the lanes pairwise;

@@ -1,5 +1,5 @@
 /* src/kernels/reduce_option.c: the accumulate kernel of a reduction whose source is an option
- * (?T): dst = f(dst, src) with missing values (docs/design.md §13). It runs its value child
+ * (?T): dst = f(dst, src) with missing values (docs/design.md §14). It runs its value child
  * (the accumulate leaf of A, behind the cast of T's values) over runs of elements that are
  * not NA, and decides the others:
  *   propagate (no skipna)  an NA element makes its accumulator NA, which then stays NA; a

@@ -43,7 +43,6 @@ static const ck__stream_target ck__stream_targets[] = {
     CK_DISPATCH_TARGETS_streaming(CK__LOOPS_ENTRY)};
 #undef CK__LOOPS_ENTRY
 
-#define CK__STREAM_LINE 64
 /* Measured: 1-4 KiB chunks beat 16-32 KiB (L1 misses); with a strided source, 2 KiB chunks
  * whose source is asked for two chunks ahead. */
 #define CK__STREAM_CHUNK_BYTES 2048
@@ -72,16 +71,57 @@ static void stream_fence(void) {
 #endif
 }
 
+/* One direct loop (copy or cast: neither fails) over n elements, whole lines. */
+static void direct_lines(const ck__streaming *k, char *d, const char *s, intptr_t ss, size_t n) {
+    if (k->via == CK__STREAM_COPY) {
+        k->copy(d, s, n * k->dst_size);
+    } else {
+        k->cast(d, s, ss, n);
+    }
+}
+
+/* The direct loops run a long run as two halves read side by side, a block of each in turn:
+ * one sequential stream left a core's reads waiting on the hardware prefetcher (an AMD EPYC
+ * Zen 3 read 80 MB at 0.72 ns per 8 bytes as one stream and 0.47 as two). Blocks of 4
+ * destination lines and at least 256 source bytes were best there (10 Mi elements, CPU
+ * time): float64 -> float32 0.70-0.84 -> 0.65-0.71 ns/element, float64 -> int32 0.76 ->
+ * 0.67, int32 -> float64 0.51 -> 0.44, float64 copy 0.83 -> 0.72; blocks of 16 lines or
+ * more, or halves whose reads are not at the same page offsets, gave most of it back. */
+#define CK__STREAM_TWO_HALVES_MIN_LINES 256
+#define CK__STREAM_BLOCK_LINES 4
+#define CK__STREAM_BLOCK_MIN_SRC_BYTES 256
+
+static void direct_two_halves(const ck__streaming *k, char *d, const char *s, intptr_t ss,
+                              size_t n) {
+    const size_t per_line = CK__STREAM_LINE / k->dst_size;
+    const size_t lines = n / per_line;
+    if (lines < CK__STREAM_TWO_HALVES_MIN_LINES) {
+        direct_lines(k, d, s, ss, n);
+        return;
+    }
+    const size_t by_src = CK__STREAM_BLOCK_MIN_SRC_BYTES / k->src_size;
+    const size_t block = by_src > CK__STREAM_BLOCK_LINES * per_line
+                             ? (by_src + per_line - 1) / per_line * per_line
+                             : CK__STREAM_BLOCK_LINES * per_line;
+    const size_t half = lines / 2 * per_line;
+    char *d2 = d + half * k->dst_size;
+    const char *s2 = s + (intptr_t)half * ss;
+    for (size_t done = 0; done < half; done += block) {
+        const size_t m = half - done < block ? half - done : block;
+        direct_lines(k, d + done * k->dst_size, s + (intptr_t)done * ss, ss, m);
+        direct_lines(k, d2 + done * k->dst_size, s2 + (intptr_t)done * ss, ss, m);
+    }
+    if (n - half > half) { /* the second half's extra line */
+        direct_lines(k, d2 + half * k->dst_size, s2 + (intptr_t)half * ss, ss, n - 2 * half);
+    }
+}
+
 /* The lines [d, d + n elements) from s, n a whole number of lines. */
 static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn fn, char *d,
                         const char *s, intptr_t ss, size_t n) {
     const size_t dsz = k->dst_size;
-    if (k->via == CK__STREAM_COPY && ss == (intptr_t)k->src_size) {
-        k->copy(d, s, n * dsz);
-        return CK_OK;
-    }
-    if (k->via == CK__STREAM_CAST) {
-        k->cast(d, s, ss, n);
+    if ((k->via == CK__STREAM_COPY && ss == (intptr_t)k->src_size) || k->via == CK__STREAM_CAST) {
+        direct_two_halves(k, d, s, ss, n);
         return CK_OK;
     }
     _Alignas(CK__STREAM_LINE) char buf[CK__STREAM_CHUNK_BYTES];

@@ -10,6 +10,9 @@
 #  include <xmmintrin.h>
 #endif
 
+/* The line the loops store whole: every user of a loop cuts its runs at these boundaries. */
+#define CK__STREAM_LINE 64
+
 /* Destination 64-byte aligned; bytes a multiple of 64 / n a whole number of destination
  * lines. No fence: the caller fences once at the end of its run. A cast reads its n source
  * elements `src_stride` bytes apart (any stride, any alignment). */

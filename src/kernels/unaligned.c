@@ -22,7 +22,6 @@
 /* Bytes per stack buffer; a chunk is as many elements as the larger element fits. */
 #define CK__UNALIGNED_BUFFER 4096
 #define CK__UNALIGNED_MAX_ELEM 16
-#define CK__LINE 64
 
 typedef struct ck__unaligned {
     ck_prefix base;
@@ -69,36 +68,41 @@ static int run_chunk(const ck__unaligned *k, ck_prefix *child, ck_strided_fn fn,
     return fn(child, cd, cds, &cs, &css, n);
 }
 
-/* The streamed destination: contiguous, written as one run of bytes. dbuf holds `carry`
- * bytes of the previous chunk's unfinished line before each chunk's results. */
+/* The streamed destination: contiguous, written as one run of bytes. Each chunk's results
+ * land at the aligned dbuf + CK__STREAM_LINE (leaves store through aligned pointers); the
+ * `carry` bytes of the previous chunk's unfinished line sit just before them, so the run
+ * starts at dbuf + CK__STREAM_LINE - carry. */
 static int unaligned_streamed(const ck__unaligned *k, ck_prefix *child, ck_strided_fn fn,
                               char *dst, const char *s, intptr_t ss, size_t count, char *sbuf,
                               char *dbuf) {
     const size_t dsz = k->dst_size;
+    char *const results = dbuf + CK__STREAM_LINE;
     size_t carry = 0;
     int rc = CK_OK;
     while (count > 0) {
         const size_t n = count < k->chunk ? count : k->chunk;
-        rc = run_chunk(k, child, fn, dbuf + carry, (intptr_t)dsz, s, ss, n, sbuf);
+        rc = run_chunk(k, child, fn, results, (intptr_t)dsz, s, ss, n, sbuf);
         if (rc != CK_OK) {
             break; /* what earlier chunks wrote is flushed below; this chunk is not written */
         }
+        const char *run = results - carry;
         size_t have = carry + n * dsz, at = 0;
-        const size_t lead = (CK__LINE - (uintptr_t)dst % CK__LINE) % CK__LINE;
+        const size_t lead =
+            (CK__STREAM_LINE - (uintptr_t)dst % CK__STREAM_LINE) % CK__STREAM_LINE;
         if (lead != 0) { /* only before the first line boundary */
             at = lead < have ? lead : have;
-            memcpy(dst, dbuf, at);
+            memcpy(dst, run, at);
         }
-        const size_t lines = (have - at) / CK__LINE * CK__LINE;
-        k->stream(dst + at, dbuf + at, lines);
+        const size_t lines = (have - at) / CK__STREAM_LINE * CK__STREAM_LINE;
+        k->stream(dst + at, run + at, lines);
         at += lines;
-        carry = have - at;
-        memmove(dbuf, dbuf + at, carry);
+        carry = have - at; /* < CK__STREAM_LINE once dst is line-aligned */
+        memmove(results - carry, run + at, carry);
         dst += at;
         s += (intptr_t)n * ss;
         count -= n;
     }
-    memcpy(dst, dbuf, carry);
+    memcpy(dst, results - carry, carry);
 #if defined(__SSE2__)
     _mm_sfence(); /* the streamed stores are ordered before the kernel returns */
 #endif
@@ -111,7 +115,7 @@ static CK__KERNEL_ALIGN int unaligned_strided(ck_prefix *self, char *dst, intptr
     ck_prefix *child = ck_child(self, CK__UNALIGNED_CHILD);
     ck_strided_fn fn = ck_prefix_strided(child);
     _Alignas(16) char sbuf[CK__UNALIGNED_BUFFER];
-    _Alignas(64) char dbuf[CK__UNALIGNED_BUFFER + CK__LINE];
+    _Alignas(CK__STREAM_LINE) char dbuf[CK__STREAM_LINE + CK__UNALIGNED_BUFFER];
     const size_t dsz = k->dst_size;
     const intptr_t ss = src_stride[0];
     const char *s = src[0];

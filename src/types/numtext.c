@@ -1,12 +1,11 @@
-/* src/types/numtext.c: see numtext.h. float32 and float64 go through double-conversion
- * (numtext_dc.cpp): its shortest digits, laid out here in Python's repr layout, and its
- * correctly rounded reading of the decimal numbers this file finds in strtod's grammar.
- * Decimals of at most 19 significant digits are read here first, from one product with a
- * 128-bit power of five (numtext_pow5.h), and go to double-conversion only when that
- * product cannot decide the rounding. What it does not cover stays here: the rest of
- * strtod's language (hexadecimal, inf, nan, no number) goes to strtod itself in the "C"
- * locale, and float16 is ours: reading rounds to odd first so that the half is rounded
- * once, and its shortest text is searched for with printf and reading back. */
+/* src/types/numtext.c: see numtext.h. float32 and float64: the decimal numbers this file
+ * finds in strtod's grammar, and the literal parser's split ones, are read by fast_float
+ * (numtext_ff.cpp), correctly rounded; shortest digits come from double-conversion
+ * (numtext_dc.cpp) and are laid out here in Python's repr layout. What neither covers stays
+ * here: the rest of strtod's language (white space, hexadecimal, inf, nan, no number) goes
+ * to strtod itself in the "C" locale, and float16 is ours: reading rounds to odd first so
+ * that the half is rounded once, and its shortest text is searched for with printf and
+ * reading back. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "types/numtext.h"
@@ -22,7 +21,7 @@
 
 #include "common/float16.h"
 #include "types/numtext_dc.h"
-#include "types/numtext_pow5.h"
+#include "types/numtext_ff.h"
 
 static locale_t ck__c_locale = (locale_t)0;
 static pthread_once_t ck__c_locale_once = PTHREAD_ONCE_INIT;
@@ -43,8 +42,8 @@ static void ck__leave_c(locale_t old) {
     }
 }
 
-/* The C library's strtod and strtof in the "C" locale: the text double-conversion is not
- * given, and float16's directed roundings (they honour the current rounding mode). */
+/* The C library's strtod and strtof in the "C" locale: the text fast_float is not given,
+ * and float16's directed roundings (they honour the current rounding mode). */
 static double ck__libc_strtod(const char *s, const char **end) {
     locale_t old = ck__enter_c();
     char *e;
@@ -74,12 +73,6 @@ static const char *ck__skip_space(const char *s) {
     }
     return s;
 }
-
-/* Significant digits kept for double-conversion's Strtod: a text with more (rare: no value
- * needs more than 17 to be read back) goes to it whole. */
-#define CK__DEC_DIGITS 800
-/* Beyond this power of ten (either way) CK__DEC_DIGITS digits are 0 or infinity. */
-#define CK__DEC_EXP_LIMIT 1000000
 
 /* Reads the decimal number strtod would read at s (no white space before it) into its
  * parts: an optional sign, digits with an optional point and at least one digit, and an
@@ -130,154 +123,8 @@ static size_t ck__scan_decimal(const char *s, ck__decimal_parts *d) {
     return (size_t)(p - s);
 }
 
-/* ---- short decimals: w x 10^q from a 128-bit power of five ----
- *
- * The method of Eisel and Lemire (Lemire, "Number Parsing at a Gigabyte per Second", 2021):
- * with w exact in 64 bits and shifted so that its top bit is set, the high 64 bits of w
- * times the 128-bit 5^q of the table hold the significand with two bits to spare (the
- * power of two of 10^q only moves the exponent). The table's truncation can only matter
- * when the bits below the significand are all ones (then the low half of the power is
- * multiplied in too) or when the product sits exactly on a halfway point; what stays
- * ambiguous after that goes to double-conversion, as do subnormal results. Integer
- * arithmetic only, so the caller's rounding mode and flush modes cannot reach it. */
-
-/* A binary format: explicit significand bits, exponent bias, the powers of ten at and below
- * which any w of 19 digits rounds to zero and at and above which it is infinite, and the
- * range of powers of ten outside which w x 10^q cannot fall exactly halfway between two
- * values (a tie needs 5^|q| to fit in the significand and its rounding bit). */
-typedef struct ck__bin_format {
-    int mbits, bias;
-    int q_zero, q_inf;
-    int q_even_min, q_even_max;
-} ck__bin_format;
-
-static const ck__bin_format ck__f64_format = {52, 1023, -343, 309, -4, 23};
-static const ck__bin_format ck__f32_format = {23, 127, -66, 39, -17, 10};
-
-/* Where one 64 x 128-bit product cannot be off by a carry: 5^q < 2^128 (q <= 55) is exact
- * in the table, and 5^-q < 2^64 (q >= -27) has an exact enough reciprocal. */
-#define CK__POW5_EXACT_MIN (-27)
-#define CK__POW5_EXACT_MAX 55
-
-#define CK__BITS_UNDECIDED UINT64_MAX
-
-/* a * b as high and low 64 bits (without a 128-bit type: from four 32 x 32-bit products,
- * checked against unsigned __int128 on 10^8 random pairs). */
-static void ck__mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo) {
-#if defined(__SIZEOF_INT128__)
-    __extension__ typedef unsigned __int128 ck__u128;
-    const ck__u128 p = (ck__u128)a * b;
-    *hi = (uint64_t)(p >> 64);
-    *lo = (uint64_t)p;
-#else
-    const uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
-    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    const uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
-    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-    *lo = (mid << 32) | (p00 & 0xffffffffu);
-#endif
-}
-
-static int ck__leading_zeros64(uint64_t x) { /* x != 0 */
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_clzll(x);
-#else
-    int n = 0;
-    while ((x >> 63) == 0) {
-        x <<= 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
-/* floor(log2(10^q)) over the table's range (the script that writes the table checks it),
- * rounding toward minus infinity without shifting a negative number. */
-static int64_t ck__floor_log2_pow10(int64_t q) {
-    return q >= 0 ? (217706 * q) >> 16 : -((217706 * -q + 65535) >> 16);
-}
-
-/* The bits (sign clear) of w x 10^q rounded to nearest even in format f, w != 0; or
- * CK__BITS_UNDECIDED when the product cannot tell, or the result is subnormal. */
-static uint64_t ck__short_decimal_bits(uint64_t w, int64_t q, const ck__bin_format *f) {
-    const uint64_t inf = (uint64_t)(2 * f->bias + 1) << f->mbits;
-    if (q <= f->q_zero) {
-        return 0; /* below half the smallest subnormal: w < 10^19 */
-    }
-    if (q >= f->q_inf) {
-        return inf;
-    }
-    const int lz = ck__leading_zeros64(w);
-    w <<= lz;
-    const uint64_t *pow5 = ck__pow5_128[q - CK__POW5_MIN_Q];
-    uint64_t hi, lo;
-    ck__mul_64x64(w, pow5[0], &hi, &lo);
-    const uint64_t below = UINT64_MAX >> (f->mbits + 3); /* the bits under significand + 2 */
-    if ((hi & below) == below) {
-        /* A carry from the low half of the power would reach the significand. */
-        uint64_t hi2, lo2;
-        ck__mul_64x64(w, pow5[1], &hi2, &lo2);
-        lo += hi2;
-        hi += lo < hi2;
-    }
-    if (lo == UINT64_MAX && (q < CK__POW5_EXACT_MIN || q > CK__POW5_EXACT_MAX)) {
-        return CK__BITS_UNDECIDED; /* the part left out could still carry */
-    }
-    const int top = (int)(hi >> 63);
-    const int shift = top + 64 - f->mbits - 3;
-    uint64_t m = hi >> shift; /* significand, the rounding bit, and one more */
-    int64_t e = ck__floor_log2_pow10(q) + 63 + top - lz + f->bias;
-    if (e <= 0) {
-        return CK__BITS_UNDECIDED; /* subnormal or zero: double-conversion rounds those */
-    }
-    if (lo <= 1 && (m & 3) == 1 && (m << shift) == hi) {
-        /* Nothing below the rounding bit: exactly halfway, which only these powers can be. */
-        if (q < f->q_even_min || q > f->q_even_max) {
-            return CK__BITS_UNDECIDED;
-        }
-        m &= ~(uint64_t)1; /* ties to even: the rounding below then adds nothing */
-    }
-    m = (m + (m & 1)) >> 1;
-    if (m >> (f->mbits + 1) != 0) { /* rounded up to the next power of two */
-        m >>= 1;
-        e++;
-    }
-    if (e >= 2 * f->bias + 1) {
-        return inf;
-    }
-    return (m & ~((uint64_t)1 << f->mbits)) | ((uint64_t)e << f->mbits);
-}
-
-/* At most this many significant digits are exact in a uint64_t. */
-#define CK__SHORT_DIGITS 19
-
-/* w followed by the n decimal digits at p, as an integer (no overflow: the caller counts).
- * Eight at a time where it can, in one 64-bit word: the digits' values, d0 (p[0]) in the
- * low byte; times 10 plus the word moved down a byte, the even bytes hold the pairs
- * 10 d0 + d1, ..., 10 d6 + d7 (at most 99: no carry); then two products gather the pairs
- * a, c (bytes 0 and 4) and b, d (bytes 2 and 6) into bits 32-63 as 10^6 a + 100 c and
- * 10^4 b + d. */
-static uint64_t ck__append_digits(uint64_t w, const char *p, size_t n) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t x;
-        memcpy(&x, p, sizeof x);
-        x -= UINT64_C(0x3030303030303030);
-        x = x * 10 + (x >> 8);
-        const uint64_t ac = x & UINT64_C(0x000000ff000000ff);
-        const uint64_t bd = (x >> 16) & UINT64_C(0x000000ff000000ff);
-        x = (ac * (100 + (UINT64_C(1000000) << 32)) + bd * (1 + (UINT64_C(10000) << 32))) >> 32;
-        w = w * 100000000 + x;
-    }
-#endif
-    for (; n > 0; p++, n--) {
-        w = w * 10 + (uint64_t)(*p - '0');
-    }
-    return w;
-}
-
-/* The parts' value through double-conversion (single: as a float, else a double); 0 when
- * there are more significant digits than CK__DEC_DIGITS, or the library failed. */
+/* The parts' value (single: as a float, else a double); 0 when there are more significant
+ * digits than fast_float's product takes, or the product could not decide. */
 static int ck__parts_value(const ck__decimal_parts *d, int single, double *dv, float *fv) {
     const char *ip = d->int_digits, *fp = d->frac_digits;
     size_t nint = d->nint, nfrac = d->nfrac;
@@ -298,47 +145,13 @@ static int ck__parts_value(const ck__decimal_parts *d, int single, double *dv, f
         *fv = d->negative ? -0.0f : 0.0f;
         return 1;
     }
-    if (nint + nfrac > CK__DEC_DIGITS) {
+    if (nint + nfrac > CK__FF_SHORT_DIGITS) {
         return 0;
     }
-    /* Exact in 64 bits (text lengths and a saturated exponent), then clamped where the
-     * value is 0 or infinity anyway. */
-    int64_t x = d->exp10 - (int64_t)(frac_zeros + nfrac);
-    x = x > CK__DEC_EXP_LIMIT ? CK__DEC_EXP_LIMIT : x;
-    x = x < -CK__DEC_EXP_LIMIT ? -CK__DEC_EXP_LIMIT : x;
-    if (nint + nfrac <= CK__SHORT_DIGITS) {
-        const uint64_t w = ck__append_digits(ck__append_digits(0, ip, nint), fp, nfrac);
-        const uint64_t b =
-            ck__short_decimal_bits(w, x, single ? &ck__f32_format : &ck__f64_format);
-        if (b != CK__BITS_UNDECIDED) {
-            if (single) {
-                *fv = ck__f32_from_bits((uint32_t)b | (uint32_t)(d->negative != 0) << 31);
-            } else {
-                *dv = ck__f64_from_bits(b | (uint64_t)(d->negative != 0) << 63);
-            }
-            return 1;
-        }
-    }
-    /* Digits on one side of the point only are contiguous in the text already. */
-    char own[CK__DEC_DIGITS];
-    const char *digits = nfrac == 0 ? ip : nint == 0 ? fp : own;
-    if (digits == own) {
-        memcpy(own, ip, nint);
-        memcpy(own + nint, fp, nfrac);
-    }
-    const int n = (int)(nint + nfrac);
-    if (single) {
-        if (!ck__dc_digits_to_float(digits, n, (int)x, fv)) {
-            return 0;
-        }
-        *fv = d->negative ? -*fv : *fv;
-        return 1;
-    }
-    if (!ck__dc_digits_to_double(digits, n, (int)x, dv)) {
-        return 0;
-    }
-    *dv = d->negative ? -*dv : *dv;
-    return 1;
+    /* Exact in 64 bits: text lengths and a saturated exponent. */
+    const int64_t x = d->exp10 - (int64_t)(frac_zeros + nfrac);
+    return single ? ck__ff_digits_to_float(ip, nint, fp, nfrac, x, d->negative, fv)
+                  : ck__ff_digits_to_double(ip, nint, fp, nfrac, x, d->negative, dv);
 }
 
 int ck__decimal_to_double(const ck__decimal_parts *d, double *out) {
@@ -351,14 +164,15 @@ int ck__decimal_to_float(const ck__decimal_parts *d, float *out) {
     return ck__parts_value(d, 1, &unused, out);
 }
 
-/* strtod's reading, double-conversion's rounding: a decimal number goes to double-conversion
- * (split, or whole when too long to split); anything else to strtod in the "C" locale. */
+/* strtod's reading, fast_float's rounding: a decimal number goes to fast_float (split, or
+ * as text when the split digits do not decide it); anything else to strtod in the "C"
+ * locale. */
 double ck__strtod_c(const char *s, const char **end) {
     const char *p = ck__skip_space(s);
     ck__decimal_parts d;
     const size_t n = ck__scan_decimal(p, &d);
     double v;
-    if (n != 0 && (ck__decimal_to_double(&d, &v) || ck__dc_strtod(p, n, &v))) {
+    if (n != 0 && (ck__decimal_to_double(&d, &v) || ck__ff_text_to_double(p, n, &v))) {
         *end = p + n;
         return v;
     }
@@ -370,7 +184,7 @@ float ck__strtof_c(const char *s, const char **end) {
     ck__decimal_parts d;
     const size_t n = ck__scan_decimal(p, &d);
     float v;
-    if (n != 0 && (ck__decimal_to_float(&d, &v) || ck__dc_strtof(p, n, &v))) {
+    if (n != 0 && (ck__decimal_to_float(&d, &v) || ck__ff_text_to_float(p, n, &v))) {
         *end = p + n;
         return v;
     }
@@ -379,7 +193,7 @@ float ck__strtof_c(const char *s, const char **end) {
 
 #if defined(FE_DOWNWARD) && defined(FE_UPWARD)
 /* strtod under a directed rounding mode (the C library's strtod honours the current mode;
- * double-conversion always rounds to nearest). */
+ * fast_float always rounds to nearest). */
 static double ck__strtod_c_round(const char *s, int mode) {
     int saved = fegetround();
     fesetround(mode);

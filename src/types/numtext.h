@@ -1,8 +1,9 @@
 /* src/types/numtext.h: locale-independent conversions between decimal text and floating
  * point values, correctly rounded for float16/float32/float64, and shortest round-trip
- * formatting (never installed). float32 and float64 go through double-conversion
- * (numtext_dc.cpp); float16 is ours. None of them depends on the locale or on the caller's
- * floating-point settings (rounding mode, flush-to-zero). */
+ * formatting (never installed). float32 and float64 are read through fast_float
+ * (numtext_ff.cpp) and printed through double-conversion (numtext_dc.cpp); float16 is ours.
+ * None of them depends on the locale or on the caller's floating-point settings (rounding
+ * mode, flush-to-zero). */
 #ifndef CKERNEL_NUMTEXT_H
 #define CKERNEL_NUMTEXT_H
 
@@ -34,7 +35,8 @@ typedef struct ck__decimal_parts {
     int negative;
 } ck__decimal_parts;
 /* Its value correctly rounded to nearest even, as ck__strtod_c/ck__strtof_c read the same
- * text: 1, or 0 for more than 800 significant digits (the caller then reads the text). */
+ * text: 1, or 0 for more than 19 significant digits, and rarely when fast_float's one
+ * product cannot decide (the caller then reads the text). */
 int ck__decimal_to_double(const ck__decimal_parts *d, double *out);
 int ck__decimal_to_float(const ck__decimal_parts *d, float *out);
 /* Decimal text to binary16, rounded once to nearest even from the exact decimal value. */

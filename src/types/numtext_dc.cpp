@@ -1,14 +1,9 @@
-// src/types/numtext_dc.cpp: float32 and float64 number text through double-conversion
-// (Debian's libdouble-conversion, linked in as a private static archive): shortest
-// round-trip digits, and correctly rounded decimal reading. An extern "C" shim like the
-// oneTBB backend: plain C types in and out, and no exception ever leaves this file.
-// numtext.c does everything around it: the grammar, the layout, float16.
+// src/types/numtext_dc.cpp: float32 and float64 printed through double-conversion (Debian's
+// libdouble-conversion, linked in as a private static archive): shortest round-trip digits.
+// An extern "C" shim like the oneTBB backend: plain C types in and out, and no exception
+// ever leaves this file. numtext.c does everything around it: the layout, float16; reading
+// is fast_float's (numtext_ff.cpp).
 #include <double-conversion/double-to-string.h>
-#include <double-conversion/string-to-double.h>
-#include <double-conversion/strtod.h>
-
-#include <climits>
-#include <cstddef>
 
 #if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE__))
 #  include <xmmintrin.h>
@@ -23,8 +18,8 @@ namespace {
 
 namespace dc = double_conversion;
 
-// double-conversion computes a few results with the FPU (a product by an exact power of ten
-// on its fast reading path, a double -> float cast, comparisons with zero), so the caller's
+// double-conversion computes a few results with the FPU (a double -> float cast, comparisons
+// with zero, which denormals-are-zero would make true of a subnormal), so the caller's
 // floating-point settings would reach them: a directed rounding mode, or flush-to-zero and
 // denormals-are-zero (a host built with -ffast-math sets both). Each conversion runs under
 // the default settings and gives the caller's back, with any exception flag the conversion
@@ -71,62 +66,6 @@ class default_fp_env { // the rounding mode only: other FPUs' flush modes are le
 };
 #endif
 
-// Text that numtext.c could not split (more digits than its buffer): no flags (no spaces,
-// junk, hex or octal), no inf or nan symbols.
-dc::StringToDoubleConverter decimal_reader() {
-    return dc::StringToDoubleConverter(dc::StringToDoubleConverter::NO_FLAGS, 0.0, 0.0,
-                                       nullptr, nullptr);
-}
-
-double read_as(const dc::StringToDoubleConverter &r, const char *s, int len, int *used,
-               double *) {
-    return r.StringToDouble(s, len, used);
-}
-float read_as(const dc::StringToDoubleConverter &r, const char *s, int len, int *used,
-              float *) {
-    return r.StringToFloat(s, len, used); // rounded once, directly to float
-}
-
-template <typename T> int read_text(const char *s, std::size_t len, T *out) noexcept {
-    try {
-        if (len == 0 || len > static_cast<std::size_t>(INT_MAX)) {
-            return 0;
-        }
-        const default_fp_env env;
-        const dc::StringToDoubleConverter reader = decimal_reader();
-        int used = 0;
-        const T v = read_as(reader, s, static_cast<int>(len), &used, out);
-        if (used != static_cast<int>(len)) {
-            return 0;
-        }
-        *out = v;
-        return 1;
-    } catch (...) {
-        return 0;
-    }
-}
-
-double from_digits(dc::Vector<const char> digits, int exponent, double *) {
-    return dc::Strtod(digits, exponent);
-}
-float from_digits(dc::Vector<const char> digits, int exponent, float *) {
-    return dc::Strtof(digits, exponent); // rounded once, directly to float
-}
-
-template <typename T>
-int read_digits(const char *digits, int ndigits, int exponent, T *out) noexcept {
-    try {
-        if (ndigits <= 0 || digits[0] == '0') {
-            return 0;
-        }
-        const default_fp_env env;
-        *out = from_digits(dc::Vector<const char>(digits, ndigits), exponent, out);
-        return 1;
-    } catch (...) {
-        return 0;
-    }
-}
-
 } // namespace
 
 extern "C" int ck__dc_shortest(double v, int single, char *digits, int *point) {
@@ -143,22 +82,4 @@ extern "C" int ck__dc_shortest(double v, int single, char *digits, int *point) {
     } catch (...) {
         return 0;
     }
-}
-
-extern "C" int ck__dc_digits_to_double(const char *digits, int ndigits, int exponent,
-                                       double *out) {
-    return read_digits(digits, ndigits, exponent, out);
-}
-
-extern "C" int ck__dc_digits_to_float(const char *digits, int ndigits, int exponent,
-                                      float *out) {
-    return read_digits(digits, ndigits, exponent, out);
-}
-
-extern "C" int ck__dc_strtod(const char *s, std::size_t len, double *out) {
-    return read_text(s, len, out);
-}
-
-extern "C" int ck__dc_strtof(const char *s, std::size_t len, float *out) {
-    return read_text(s, len, out);
 }

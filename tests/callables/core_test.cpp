@@ -1,4 +1,4 @@
-// tests/callables/core_test.cpp: callables with core dimensions (docs/design.md §13) through
+// tests/callables/core_test.cpp: callables with core dimensions (docs/design.md §14) through
 // the public API: signatures with dimensions (parsed, printed, refused), the built-in dot
 // against values computed by hand and against sum(multiply(x, y)) bit for bit on every CPU
 // target, outer broadcasting, var rows, casts of whole blocks into scratch, result types,

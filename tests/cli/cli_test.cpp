@@ -198,18 +198,21 @@ TEST(Cli, InfoSaysWhetherNativeCallsAreAvailable) {
     EXPECT_NE(r.out.find(json + "\"jit\": {"), std::string::npos) << r.out;
 }
 
-// Number text (docs/design.md §6): the double-conversion linked in, in both forms.
-TEST(Cli, InfoNamesTheNumberTextLibrary) {
+// Number text (docs/design.md §6): fast_float and double-conversion built in, in both
+// forms.
+TEST(Cli, InfoNamesTheNumberTextLibraries) {
     Result r = ckernel("info");
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("  number text:   double-conversion " CK_DOUBLE_CONVERSION_VERSION
-                         " (float32, float64; linked in)\n"),
+    EXPECT_NE(r.out.find("  number text:   fast_float " CK_FAST_FLOAT_VERSION
+                         " reads, double-conversion " CK_DOUBLE_CONVERSION_VERSION
+                         " prints (float32, float64; built in)\n"),
               std::string::npos)
         << r.out;
     r = ckernel("info --json");
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("\"number_text\": \"double-conversion " CK_DOUBLE_CONVERSION_VERSION
-                         "\", \"native_calls\": "),
+    EXPECT_NE(r.out.find("\"number_text\": \"fast_float " CK_FAST_FLOAT_VERSION
+                         " (reading), double-conversion " CK_DOUBLE_CONVERSION_VERSION
+                         " (printing)\", \"native_calls\": "),
               std::string::npos)
         << r.out;
 }

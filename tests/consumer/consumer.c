@@ -1,8 +1,9 @@
 /* tests/consumer/consumer.c: a C program using the installed ckernel: builds a two-level
  * kernel that outgrows the inline buffer, runs it, calls a C function through a callable
  * (ck_callable_add_native, when the build has libffi; else checks the refusal), reads and
- * prints float literals (the number text, double-conversion inside the library), and checks
- * that ckernel's allocator did not replace the process's malloc. Exit status 0 only when every check holds. */
+ * prints float literals (the number text, fast_float and double-conversion inside the
+ * library), and checks that ckernel's allocator did not replace the process's malloc. Exit
+ * status 0 only when every check holds. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -123,8 +124,9 @@ int main(void) {
         ck_callable_decref(c);
     }
 
-    /* Float literals: read correctly rounded and printed shortest (double-conversion, which
-     * the shared library links privately and the archive carries inside). */
+    /* Float literals: read correctly rounded (fast_float, compiled in) and printed shortest
+     * (double-conversion, which the shared library links privately and the archive carries
+     * inside). */
     {
         ck_type *t = NULL;
         ck_array *a = NULL;

@@ -595,11 +595,13 @@ static void build_fields(build_state *b, const walk_pos *w) {
                                                                         : CK_TYPE_STRUCT)));
         return;
     }
+    /* Each type is cut after 200 bytes, as the library's message does (compose.c). */
     char dt[FZ_MSG], st[FZ_MSG], why[600];
     fz_type_text(d, dt, sizeof dt);
     fz_type_text(s, st, sizeof st);
     if (!is_record(d) || !is_record(s)) {
-        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s: %s", st, dt,
+        build_error(b, CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s: %s", st,
+                    strlen(st) > 200 ? "..." : "", dt, strlen(dt) > 200 ? "..." : "",
                     is_record(d) ? "a tuple or struct takes a tuple or struct"
                                  : "only a tuple or struct assigns to one");
         return;
@@ -607,7 +609,8 @@ static void build_fields(build_state *b, const walk_pos *w) {
     int match[FZ_MAX_FIELDS];
     const char *how = "";
     if (!match_fields(c, d, s, match, why, sizeof why, &how)) {
-        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s%s: %s", st, dt, how, why);
+        build_error(b, CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s%s: %s", st,
+                    strlen(st) > 200 ? "..." : "", dt, strlen(dt) > 200 ? "..." : "", how, why);
         return;
     }
     int run[FZ_MAX_FIELDS];
@@ -1011,6 +1014,10 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
             if (ctx_in->call >= 0) {
                 set_text(f, 0, "pointer: the destination pointer of element %td is NULL",
                          ctx_in->call);
+                if (ctx_in->prefix[0] != '\0') { /* a field's run: counted within its block */
+                    set_text(f, 1, "pointer: the destination pointer of element %c is NULL",
+                             FZ_ANY_NUMBER);
+                }
             } else {
                 set_text(f, 0, "pointer: the destination pointer is NULL");
             }
@@ -1032,6 +1039,10 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
             fz_fail *f = add_fail(r->x, CK_ERR_UNINITIALIZED, ctx_in->prefix);
             if (ctx_in->call >= 0) {
                 set_text(f, 0, "pointer: the source pointer of element %td is NULL", ctx_in->call);
+                if (ctx_in->prefix[0] != '\0') { /* a field's run: counted within its block */
+                    set_text(f, 1, "pointer: the source pointer of element %c is NULL",
+                             FZ_ANY_NUMBER);
+                }
             } else {
                 set_text(f, 0, "pointer: the source pointer is NULL");
             }

@@ -467,7 +467,7 @@ class EmptyRow(Exception):
 
 def py_reduce(x, kinds, sizes, axes, op, keepdims, skipna=False):
     """The reduction of nested lists x whose levels are kinds ('f' fixed, 'v' var) of sizes
-    (fixed) over `axes`, as docs/design.md §13 defines it; None is NA (an option's)."""
+    (fixed) over `axes`, as docs/design.md §14 defines it; None is NA (an option's)."""
     nd = len(kinds)
     na_start = skipna and IDENTITY[op] is None  # min, max: NA until the first element
     nothing = object()  # an accumulator of min or max with no element yet

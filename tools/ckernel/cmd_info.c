@@ -8,8 +8,9 @@
 static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
     "Prints the version, build options, allocator and allocation limit, CPU targets (compiled,\n"
-    "detected, chosen and why), threading backend and thread count, the number text library\n"
-    "(double-conversion), native calls (libffi) and JIT availability of this ckernel.\n\n"
+    "detected, chosen and why), threading backend and thread count, the number text libraries\n"
+    "(fast_float, double-conversion), native calls (libffi) and JIT availability of this\n"
+    "ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -123,15 +124,16 @@ int cmd_info(int argc, char **argv) {
                "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
                "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
-               "\"reason\": \"%s\"}, \"number_text\": \"double-conversion %s\", "
+               "\"reason\": \"%s\"}, \"number_text\": \"fast_float %s (reading), "
+               "double-conversion %s (printing)\", "
                "\"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), limit_json,
                cli_alloc_limit_origin(), targets, detected,
                ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
-               CK_DOUBLE_CONVERSION_VERSION, native != NULL ? "\"" : "", native != NULL ? native : "false",
-               native != NULL ? "\"" : "", jit_json);
+               CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION, native != NULL ? "\"" : "",
+               native != NULL ? native : "false", native != NULL ? "\"" : "", jit_json);
     } else {
         printf("ckernel %s\n", ck_version_string());
         printf("  build:         %s\n", ck_build_options());
@@ -160,8 +162,9 @@ int cmd_info(int argc, char **argv) {
                    stream_min, ck_streaming_threshold_reason());
         }
         /* Literals' float32/float64 text (float16's is ckernel's own). */
-        printf("  number text:   double-conversion %s (float32, float64; linked in)\n",
-               CK_DOUBLE_CONVERSION_VERSION);
+        printf("  number text:   fast_float %s reads, double-conversion %s prints (float32, "
+               "float64; built in)\n",
+               CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION);
         if (native != NULL) {
             printf("  native calls:  %s\n", native);
         } else {

@@ -1,12 +1,14 @@
 // tests/types/unit/numtext_test.cpp: decimal text <-> float16/float32/float64. Expected
 // strings are those of Python's repr() and NumPy's float16/float32 repr (shortest
 // round-trip), and expected halves are worked out by hand from the decimal value. float32
-// and float64 go through double-conversion: millions of random bit patterns print and read
-// back bit for bit; printed digits are the C library's correctly rounded printf digits at
-// the same count, one digit fewer never reads back; reading is checked against the C
-// library's strtod_l/strtof_l in the "C" locale (value and end, for any text, decimals
-// around halfway points included); and neither a comma-decimal locale nor the caller's
-// floating-point settings (rounding mode, flush-to-zero) change anything.
+// and float64 are read through fast_float and printed through double-conversion: millions
+// of random bit patterns print and read back bit for bit; printed digits are the C
+// library's correctly rounded printf digits at the same count, one digit fewer never reads
+// back; reading is checked against the C library's strtod_l/strtof_l in the "C" locale
+// (value and end, for any text, decimals around halfway points included, and where
+// fast_float's grammar and strtod's differ); and neither a comma-decimal locale nor the
+// caller's floating-point settings (rounding mode, flush-to-zero, denormals-are-zero)
+// change anything.
 // tests/host/numtext_test.py compares the printed text with Python's repr itself.
 #include <gtest/gtest.h>
 
@@ -32,6 +34,7 @@
 extern "C" {
 #include "common/float16.h"
 #include "types/numtext.h"
+#include "types/numtext_ff.h"
 }
 
 namespace {
@@ -176,7 +179,7 @@ TEST(TypesNumText, RandomFloat32AndFloat64RoundTrip) {
     }
 }
 
-// ---- float32 and float64 through double-conversion ----
+// ---- float32 and float64: fast_float reads, double-conversion prints ----
 
 uint64_t bits64(double d) {
     uint64_t u;
@@ -441,11 +444,14 @@ std::string random_text(std::mt19937_64 &rng) {
 
 TEST(TypesNumText, ReadsTheLanguageOfStrtod) {
     // The value and the end pointer of strtod in the "C" locale, for any text: decimals go
-    // to double-conversion, the rest (hexadecimal, inf, nan, no number) to strtod itself.
+    // to fast_float, the rest (hexadecimal, inf, nan, no number) to strtod itself. Signs
+    // where fast_float's grammar (no leading '+') and strtod's differ are among them.
     std::mt19937_64 rng(99);
     std::vector<std::string> texts = {
         "", " ", "+", "-", ".", "-.", "+.e1", "e5", "1e", "1e+", "1e-", "1E5", "1.e5", ".5e-1",
-        "5.", "-0", "+0.0e0", "00000.00000", "0x", "0x1p3", "-0X1.8P1", "0x.8", "0xg", "inf",
+        "5.", "-0", "+0.0e0", "00000.00000", "+1.5", "+.5", "-.5", "+5.", "+-1", "-+1", "++1",
+        "--1", "+ 1", "- 1", "+e1", "+inf", "+nan", "-nan", "+0x1p3", "-0x", "1e+-5", "1e-+5",
+        "1..5", "1.5.5", "1e5.5", "1e5e5", "0x", "0x1p3", "-0X1.8P1", "0x.8", "0xg", "inf",
         "-Infinity", "infin", "nan", "NAN(123)", "nan(", " \t\n1.5x", "1,5", "1_000",
         "1e99999999999999999999", "1e-99999999999999999999", "-1e400", "1e-400",
         "2.4703282292062327e-324", "2.4703282292062328e-324", "4.9406564584124654e-324",
@@ -553,7 +559,8 @@ TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
         expect_reads_like_libc(m.substr(0, e) + "00000000000000000001" + m.substr(e));
         if (HasFatalFailure()) return;
     }
-    // Long texts: more significant digits than the split buffer holds (800).
+    // Long texts: hundreds of significant digits (fast_float keeps 769 of them exactly and
+    // the rest as whether any is not zero).
     for (int i = 0; i < 200; i++) {
         std::string t = "0.";
         const int nd = 700 + static_cast<int>(rng() % 300);
@@ -567,7 +574,8 @@ TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
 }
 
 // The literal parser hands numbers over split (ck__decimal_parts): the same values as the
-// text itself gives, zeros, signs, saturated exponents and too many digits included.
+// text itself gives, zeros, signs and saturated exponents included; with more than 19
+// significant digits they are refused, and the caller reads the text (ck__strtod_c).
 TEST(TypesNumText, SplitDecimalsReadAsTheirText) {
     struct Case {
         const char *int_digits, *frac_digits;
@@ -591,27 +599,95 @@ TEST(TypesNumText, SplitDecimalsReadAsTheirText) {
         {"2", "4703282292062327208828439643411068618252990130716238221279284125033775363510437593",
          -324, 0, "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593e-324"},
         {zeros.c_str(), "25", 0, 0, nullptr},  // 1000 leading zeros: still two digits
+        {"1234567890", "123456789", 0, 0, "1234567890.123456789"},  // 19 digits
+        {"1234567890", "1234567890", 0, 1, "-1234567890.1234567890"}, // 20: refused
+        {zeros.c_str(), "9999999999999999999", -5, 0, nullptr},     // 19 after the zeros
+        {many.c_str(), "", -900, 0, nullptr},                       // 901 digits
     };
     for (const Case &c : cases) {
         const ck__decimal_parts parts = {c.int_digits, std::strlen(c.int_digits), c.frac_digits,
                                          std::strlen(c.frac_digits), c.exp10, c.negative};
         const std::string text =
-            c.text != nullptr ? c.text : std::string(c.int_digits) + "." + c.frac_digits;
+            c.text != nullptr
+                ? c.text
+                : std::string(c.int_digits) + "." + c.frac_digits + "e" + std::to_string(c.exp10);
+        // Significant digits: those after the leading zeros.
+        const std::string all = std::string(c.int_digits) + c.frac_digits;
+        const size_t first = all.find_first_not_of('0');
+        const bool short_enough = first == std::string::npos || all.size() - first <= 19;
         const char *end = nullptr;
         double d = -1;
-        ASSERT_EQ(ck__decimal_to_double(&parts, &d), 1) << text;
-        EXPECT_EQ(bits64(d), bits64(libc_strtod(text.c_str(), &end))) << text;
         float f = -1;
-        ASSERT_EQ(ck__decimal_to_float(&parts, &f), 1) << text;
+        if (!short_enough) {
+            EXPECT_EQ(ck__decimal_to_double(&parts, &d), 0) << text;
+            EXPECT_EQ(ck__decimal_to_float(&parts, &f), 0) << text;
+            d = ck__strtod_c(text.c_str(), &end);
+            f = ck__strtof_c(text.c_str(), &end);
+        } else {
+            ASSERT_EQ(ck__decimal_to_double(&parts, &d), 1) << text;
+            ASSERT_EQ(ck__decimal_to_float(&parts, &f), 1) << text;
+        }
+        EXPECT_EQ(bits64(d), bits64(libc_strtod(text.c_str(), &end))) << text;
         EXPECT_EQ(bits32(f), bits32(libc_strtof(text.c_str(), &end))) << text;
     }
-    // More than 800 significant digits: not split; the caller reads the text.
-    const ck__decimal_parts big = {many.c_str(), many.size(), "", 0, -900, 0};
-    double d = 0;
-    EXPECT_EQ(ck__decimal_to_double(&big, &d), 0);
 }
 
-// ---- short decimals (at most 19 significant digits): read without double-conversion ----
+// Whether t is exactly one decimal number of strtod's grammar: nothing but digits, point,
+// exponent letter and signs, not starting with white space, and all of it read by strtod.
+bool is_strtod_decimal(const std::string &t) {
+    if (t.empty() || t.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        return false;
+    }
+    const char *end = nullptr;
+    libc_strtod(t.c_str(), &end);
+    return end == t.c_str() + t.size();
+}
+
+// Text goes to fast_float's from_chars by its span (ck__ff_text_to_double/float): exactly
+// one decimal of strtod's grammar reads as strtod reads it, whatever its digits, zeros,
+// sign and exponent, and nothing past the span is read; any other text is refused,
+// strtod's own inf, nan and hexadecimal included, and those where from_chars's grammar
+// differs from strtod's (a leading '+': from_chars has none, so "+-1" would be -1).
+TEST(TypesNumText, DecimalTextReadsAsStrtodOrNotAtAll) {
+    const std::string zeros(1000, '0');
+    std::vector<std::string> texts = {
+        "0.1", "-.5", ".5", "+.5", "3.", "+3.", "-3.", "000123.4500e-2",
+        "-0.000000000000000000000000123e40", "-0.0", "+0", ".000e12345",
+        "1e99999999999999999999", "-1e-99999999999999999999", "17976931348623158e292",
+        "2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593e-324",
+        zeros + "1.25", "0." + zeros + "25e1000", "1" + std::string(900, '7') + "e-900",
+        "+1.5", "1E+5", "1e-5", "",
+        "+", "-", ".", "+.", "-.", "e5", ".e5", "+e5", "+-1", "-+1", "++1", "--1", "1e", "1e+",
+        "1E-", "1e+-5", "1..5", "1.5.5", "1e5.5", "1e5e5", " 1", "1 ", "+ 1", "1,5", "1_0",
+        "inf", "+inf", "-Infinity", "nan", "-nan", "nan(1)", "0x10", "-0x1p3", "+0x1p3", "0x"};
+    std::mt19937_64 rng(41);
+    for (int i = 0; i < 100000; i++) {
+        texts.push_back(random_text(rng));
+    }
+    int accepted = 0;
+    for (const std::string &t : texts) {
+        // The span is followed by more digits: they are not part of the number.
+        const std::string buffer = t + "97e1";
+        const char *end = nullptr;
+        double d = -1;
+        float f = -1;
+        const int rd = ck__ff_text_to_double(buffer.c_str(), t.size(), &d);
+        const int rf = ck__ff_text_to_float(buffer.c_str(), t.size(), &f);
+        if (!is_strtod_decimal(t)) {
+            ASSERT_EQ(rd, 0) << "'" << t << "'";
+            ASSERT_EQ(rf, 0) << "'" << t << "'";
+            continue;
+        }
+        accepted++;
+        ASSERT_EQ(rd, 1) << t;
+        ASSERT_EQ(bits64(d), bits64(libc_strtod(t.c_str(), &end))) << t;
+        ASSERT_EQ(rf, 1) << t;
+        ASSERT_EQ(bits32(f), bits32(libc_strtof(t.c_str(), &end))) << t;
+    }
+    EXPECT_GT(accepted, 4000); // the random texts hold decimals too (about 5%)
+}
+
+// ---- short decimals (at most 19 significant digits): one 128-bit product in fast_float ----
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -632,10 +708,10 @@ std::string with_point(const std::string &digits, int q, int point) {
 }
 
 TEST(TypesNumText, ShortDecimalsAtEveryPowerOfTenReadLikeTheCLibrary) {
-    // Every power of ten of the 128-bit table (and past both ends, where the value is 0 or
-    // infinity), with significands from 1 digit to 19, the largest (10^19 - 1) and those
-    // around 2^53, 2^63 and 2^64 / 10 included: the C library's value for each, as float64
-    // and as float32.
+    // Every power of ten of fast_float's 128-bit table (and past both ends, where the value
+    // is 0 or infinity), with significands from 1 digit to 19, the largest (10^19 - 1) and
+    // those around 2^53, 2^63 and 2^64 / 10 included: the C library's value for each, as
+    // float64 and as float32.
     std::mt19937_64 rng(23);
     const uint64_t fixed[] = {1u,
                               9u,
@@ -847,5 +923,158 @@ TEST(TypesNumText, FlushToZeroAndDenormalsAreZeroChangeNothing) {
     EXPECT_EQ(after & 0xffc0u, (saved | 0x8040u) & 0xffc0u); // the caller's modes given back
 }
 #endif
+
+// A text and the value it must read as under any floating-point settings: its value
+// rounded to nearest even, worked out in the default environment.
+struct Expected {
+    std::string text;
+    int single;
+    uint64_t bits; // a double's, or a float's in the low half
+};
+
+// An exact decimal "D[.DDD]e+XX" (no trailing zero) made a hair larger, or smaller: a 1
+// appended far below its last digit, or its last digit one less and nines appended.
+std::string hair_above(const std::string &m) {
+    const size_t e = m.find('e');
+    const std::string mant = m.substr(0, e);
+    return mant + (mant.find('.') == std::string::npos ? "." : "") + "00000000000000000001" +
+           m.substr(e);
+}
+std::string hair_below(const std::string &m) {
+    const size_t e = m.find('e');
+    std::string mant = m.substr(0, e);
+    if (mant.find('.') == std::string::npos) mant += ".0";
+    size_t last = mant.size() - 1;
+    while (mant[last] == '0' || mant[last] == '.') last--; // borrow: ...d000 -> ...(d-1)999
+    mant[last]--;
+    for (size_t i = last + 1; i < mant.size(); i++) {
+        if (mant[i] != '.') mant[i] = '9';
+    }
+    return mant + "99999999999999999999" + m.substr(e);
+}
+
+// Texts along each of fast_float's paths, with their nearest-even values from IEEE rules and
+// round trips rather than from the reader:
+//  - Clinger's (from_chars only, which takes it before the 128-bit product): an integer
+//    below 2^53 (2^24) and 10^-22..10^22 (10^-10..10^10): the value is one correctly
+//    rounded IEEE division or product of two exact operands;
+//  - the 128-bit product: 17 (9) correctly rounded printf digits of a random value, normal
+//    or subnormal, which read back to it;
+//  - the big-integer comparison: midpoints of two adjacent values (exact as a long double,
+//    printed exactly by glibc), which tie to the even one, and a hair either side.
+std::vector<Expected> environment_cases() {
+    std::mt19937_64 rng(47);
+    std::vector<Expected> cases;
+    for (int i = 0; i < 2000; i++) {
+        const uint64_t w = 1 + rng() % ((uint64_t{1} << 53) - 1);
+        const int k = static_cast<int>(rng() % 23);
+        double p10 = 1; // 10^k, exact: 10^22 = 5^22 x 2^22 and 5^22 < 2^53
+        for (int j = 0; j < k; j++) p10 *= 10;
+        const std::string ws = std::to_string(w);
+        cases.push_back({ws + "e-" + std::to_string(k), 0,
+                         bits64(static_cast<double>(w) / p10)});
+        cases.push_back({ws + "e" + std::to_string(k), 0, bits64(static_cast<double>(w) * p10)});
+        const uint32_t wf = 1 + static_cast<uint32_t>(rng() % ((1u << 24) - 1));
+        const int kf = static_cast<int>(rng() % 11);
+        float p10f = 1; // exact up to 10^10 (5^10 < 2^24)
+        for (int j = 0; j < kf; j++) p10f *= 10;
+        const std::string wfs = std::to_string(wf);
+        cases.push_back({wfs + "e-" + std::to_string(kf), 1,
+                         bits32(static_cast<float>(wf) / p10f)});
+        cases.push_back({wfs + "e" + std::to_string(kf), 1, bits32(static_cast<float>(wf) * p10f)});
+    }
+    for (int i = 0; i < 4000; i++) {
+        uint64_t b = rng() & 0x7fefffffffffffffu;
+        if (i % 4 == 0) b &= 0x001fffffffffffffu; // subnormal and smallest normal
+        const double d = from64(b);
+        const auto dd = printf_digits(d, 17);
+        cases.push_back({dd.first.substr(0, 1) + "." + dd.first.substr(1) + "e" +
+                             std::to_string(dd.second),
+                         0, b});
+        uint32_t bf = static_cast<uint32_t>(rng()) & 0x7f7fffffu;
+        if (i % 4 == 0) bf &= 0x00ffffffu;
+        const auto fd = printf_digits(static_cast<double>(from32(bf)), 9);
+        cases.push_back({"-" + fd.first.substr(0, 1) + "." + fd.first.substr(1) + "e" +
+                             std::to_string(fd.second),
+                         1, bf | 0x80000000u});
+    }
+    for (int i = 0; i < 2000; i++) {
+        uint64_t b = rng() & 0x7fefffffffffffffu;
+        if (i % 2 == 0) b &= 0x001fffffffffffffu;
+        const double lo = from64(b), hi = std::nextafter(lo, HUGE_VAL);
+        if (std::isinf(hi)) continue;
+        const long double mid = (static_cast<long double>(lo) + static_cast<long double>(hi)) / 2;
+        const std::string m = exact_decimal(mid);
+        cases.push_back({m, 0, (b & 1) == 0 ? b : b + 1});
+        cases.push_back({hair_above(m), 0, b + 1});
+        cases.push_back({hair_below(m), 0, b});
+        const uint32_t bf = static_cast<uint32_t>(b >> 32) & 0x7f7fffffu;
+        const float flo = from32(bf), fhi = std::nextafter(flo, HUGE_VALF);
+        if (std::isinf(fhi)) continue;
+        const std::string mf =
+            exact_decimal((static_cast<long double>(flo) + static_cast<long double>(fhi)) / 2);
+        cases.push_back({mf, 1, (bf & 1) == 0 ? bf : bf + 1});
+        cases.push_back({hair_above(mf), 1, bf + 1});
+        cases.push_back({hair_below(mf), 1, bf});
+    }
+    return cases;
+}
+
+// Reads every case both ways: ck__strtod_c/ck__strtof_c (split first, as the literal parser
+// hands numbers over, then the text when the split does not decide it) and the whole text
+// through from_chars (ck__ff_text_to_double/float). Compares bits only: under flush-to-zero
+// any arithmetic here would change subnormals.
+void expect_cases_read(const std::vector<Expected> &cases, const char *what) {
+    for (const Expected &c : cases) {
+        const char *end = nullptr;
+        if (c.single) {
+            ASSERT_EQ(bits32(ck__strtof_c(c.text.c_str(), &end)), c.bits) << what << " " << c.text;
+            float f = 0;
+            ASSERT_EQ(ck__ff_text_to_float(c.text.c_str(), c.text.size(), &f), 1) << c.text;
+            ASSERT_EQ(bits32(f), c.bits) << what << " " << c.text;
+        } else {
+            ASSERT_EQ(bits64(ck__strtod_c(c.text.c_str(), &end)), c.bits) << what << " " << c.text;
+            double d = 0;
+            ASSERT_EQ(ck__ff_text_to_double(c.text.c_str(), c.text.size(), &d), 1) << c.text;
+            ASSERT_EQ(bits64(d), c.bits) << what << " " << c.text;
+        }
+        ASSERT_EQ(end, c.text.c_str() + c.text.size()) << c.text;
+    }
+}
+
+TEST(TypesNumText, EveryPathReadsNearestEvenUnderAnyRoundingAndFlushMode) {
+    const std::vector<Expected> cases = environment_cases();
+    ASSERT_GT(cases.size(), 20000u);
+    expect_cases_read(cases, "default"); // the expected values themselves
+    struct Mode {
+        int round;
+        bool flush; // MXCSR flush-to-zero and denormals-are-zero
+        const char *what;
+    };
+    const Mode modes[] = {{FE_UPWARD, false, "upward"},
+                          {FE_DOWNWARD, false, "downward"},
+                          {FE_TOWARDZERO, false, "toward zero"},
+#ifdef CKT_HAVE_MXCSR
+                          {FE_TONEAREST, true, "FTZ+DAZ"},
+                          {FE_UPWARD, true, "upward, FTZ+DAZ"},
+                          {FE_TOWARDZERO, true, "toward zero, FTZ+DAZ"},
+#endif
+    };
+    for (const Mode &m : modes) {
+        RoundingMode r(m.round);
+#ifdef CKT_HAVE_MXCSR
+        const unsigned saved = _mm_getcsr();
+        if (m.flush) _mm_setcsr(saved | 0x8040u);
+#endif
+        expect_cases_read(cases, m.what);
+#ifdef CKT_HAVE_MXCSR
+        const unsigned after = _mm_getcsr();
+        _mm_setcsr(saved);
+        EXPECT_EQ(after & 0x8040u, m.flush ? 0x8040u : 0u) << m.what; // given back
+#endif
+        EXPECT_EQ(std::fegetround(), m.round) << m.what;
+        if (HasFatalFailure()) return;
+    }
+}
 
 } // namespace

@@ -1,0 +1,38 @@
+"""ckernel for Python: NumPy arrays and ragged arrays through ckernel's composed kernels.
+
+    import ckernel as ck
+    ck.assign(dst, src)                         # in place, any strides, zero copies
+    a = ck.Array("[[1, 2], [3]]", type="2 * var * int32")
+    r = ck.call("add", x, y)                    # NumPy out for fixed dims, else ck.Array
+    d = ck.dask.call("add", dask_x, dask_y)     # a dask.array, chunk by chunk
+
+docs/python.md is the manual. Everything here is the C extension ckernel._ckernel, over
+ckernel's public C API.
+"""
+from ckernel._ckernel import (  # noqa: F401  (the package's interface)
+    Array,
+    Callable,
+    Error,
+    __version__,
+    assign,
+    build_options,
+    call,
+    callables,
+    explain,
+    get_num_threads,
+    register,
+    set_num_threads,
+)
+
+
+def __getattr__(name):
+    """ckernel.dask (Dask arrays chunk by chunk) is imported when first used: importing Dask
+    takes longer than everything else here."""
+    if name == "dask":
+        import importlib
+        return importlib.import_module("ckernel.dask")
+    raise AttributeError("module 'ckernel' has no attribute %r" % name)
+
+
+__all__ = ["Array", "Callable", "Error", "assign", "call", "callables", "explain",
+           "get_num_threads", "register", "set_num_threads"]

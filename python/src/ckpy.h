@@ -1,0 +1,192 @@
+/* python/src/ckpy.h: what the files of the extension module ckernel._ckernel share: the
+ * Python types (Array, Callable), operands (any Python argument wrapped as a ck_array for
+ * one kernel run), NumPy dtypes as ckernel types and back, and raising ckernel.Error.
+ *
+ * The module is written on the CPython and NumPy C APIs over ckernel's public C API only
+ * (<ckernel/ckernel.h>). Rule for the GIL: it is released around every kernel run
+ * (ck_parallel_assign, ck_parallel_call) and nothing that runs without it touches a Python
+ * object; everything else here runs with it held. */
+#ifndef CKPY_H
+#define CKPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+/* One table of NumPy's C API for the whole module: module.c imports it (CKPY_IMPORT_ARRAY),
+ * the other files refer to it. */
+#define PY_ARRAY_UNIQUE_SYMBOL ckpy_numpy_api
+#ifndef CKPY_IMPORT_ARRAY
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#include <ckernel/ckernel.h>
+
+/* ---- errors (module.c) ---- */
+
+/* ckernel.Error, a subclass of ValueError. */
+extern PyObject *ckpy_Error;
+/* Raises ckernel.Error for `status` with the thread's ck_last_error() text (the status's
+ * fixed message when there is none). Returns NULL. */
+PyObject *ckpy_raise_status(int status);
+/* Raises ckernel.Error for `status` with a message of the module's own (printf-style, as
+ * PyUnicode_FromFormat). Returns NULL. */
+PyObject *ckpy_raise(int status, const char *fmt, ...);
+/* Turns a TypeError or ValueError that is being raised into ckernel.Error with `status`,
+ * "<what>: <its message>", chained to it (__cause__); any other exception stays. */
+void ckpy_convert_error(int status, const char *what);
+/* Prefixes the message of a ckernel.Error being raised with "<what>: " (same status). */
+void ckpy_prefix_error(const char *what);
+
+/* A string ckernel made (freed here, ck_free) as a str, and as a list of its lines. */
+PyObject *ckpy_string(char *text);
+PyObject *ckpy_lines(char *text);
+
+/* ---- the Array type (array.c) ---- */
+
+typedef struct ckpy_Array {
+    PyObject_HEAD
+    ck_array *array;  /* owned */
+    PyObject *nd;     /* the ndarray whose buffer the data is (borrowed: the array's owner
+                         block holds the reference), or NULL for ckernel's own memory */
+    int readonly;     /* the data belongs to a read-only ndarray */
+} ckpy_Array;
+
+extern PyTypeObject ckpy_ArrayType;
+#define ckpy_Array_Check(o) PyObject_TypeCheck((o), &ckpy_ArrayType)
+/* A new ckernel.Array holding `a` (stolen, also on failure). */
+PyObject *ckpy_array_from_ck(ck_array *a, PyObject *nd, int readonly);
+/* 1 when t is fixed dimensions (zero or more) over a scalar: what NumPy holds directly. */
+int ckpy_is_fixed_scalar(const ck_type *t);
+/* The Python objects of the data of t at `data` with its arrmeta: lists, tuples, dicts,
+ * numbers, None. NULL with an exception set on failure. */
+PyObject *ckpy_to_python(const ck_type *t, const char *arrmeta, const char *data);
+
+/* ---- the Callable type (callable.c) ---- */
+
+typedef struct ckpy_Callable {
+    PyObject_HEAD
+    ck_callable *callable; /* one reference */
+    PyObject *keep;        /* list: the objects whose code native signatures call */
+} ckpy_Callable;
+
+extern PyTypeObject ckpy_CallableType;
+#define ckpy_Callable_Check(o) PyObject_TypeCheck((o), &ckpy_CallableType)
+
+/* ---- NumPy dtypes and ckernel types (convert.c) ---- */
+
+/* The ckernel type of one element of dtype d: a scalar, fixed dims of a sub-array, or a
+ * struct of a structured dtype (one new reference). NULL with ckernel.Error (CK_ERR_TYPE)
+ * for dtypes ckernel has no type for (object, strings, dates, long double, byte-swapped). */
+const ck_type *ckpy_type_from_descr(PyArray_Descr *d);
+/* The NumPy type number of a scalar type id; -1 for others. */
+int ckpy_typenum(ck_type_id id);
+/* The dtype of one element of t (scalars, fixed dims in records, tuples and structs) laid
+ * out as `arrmeta` says; NULL with ckernel.Error for types NumPy cannot hold (var, pointer,
+ * option) or layouts it cannot describe. */
+PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta);
+/* The scalar type id of a dtype that is a scalar ckernel has (native byte order, no fields),
+ * else -1 (no exception). */
+int ckpy_scalar_id(PyArray_Descr *d);
+/* A ck_array over the ndarray's own buffer (ck_array_wrap, zero copies): its type, and
+ * arrmeta from its shape, strides and field offsets. `owner` as ck_array_wrap's. 0 or -1
+ * with an exception. */
+int ckpy_wrap_ndarray(PyArrayObject *a, ck_memblock *owner, ck_array **out);
+/* An external memory block over the ndarray's buffer holding a reference to it, released
+ * (with the GIL) when ckernel drops the block. 0 or -1 with an exception. */
+int ckpy_owner_block(PyArrayObject *a, ck_memblock **out);
+
+/* ---- Python values as literals (literal.c) ---- */
+
+/* A new ck_array of type t from nested Python lists, tuples, dicts, numbers and None
+ * (written as the literal of t and parsed: errors name the element and column). */
+int ckpy_array_from_python_typed(PyObject *obj, const ck_type *t, ck_array **out);
+/* The same with the type inferred from the values (docs/python.md: lists are dimensions,
+ * fixed when every list of a level has the same length, else var; values bool, int64,
+ * float64 or complex128, the widest kind present; None makes the element an option). */
+int ckpy_array_from_python(PyObject *obj, ck_array **out);
+/* 1 when obj is a Python or NumPy bool, integer, float or complex number. */
+int ckpy_is_number(PyObject *obj);
+
+/* ---- operands: one Python argument of one kernel run (operand.c) ---- */
+
+typedef struct ckpy_operand {
+    ck_array *array;  /* the array the kernel reads or writes */
+    int owns_array;   /* free it with the operand (not when borrowed from a ckernel.Array) */
+    PyObject *keep;   /* a reference to the object owning the data, or NULL */
+    PyArrayObject *nd;/* the ndarray the data belongs to (borrowed from keep), or NULL */
+    /* A Python number's value, in place: a 0-d array needs no buffer of its own. */
+    _Alignas(16) unsigned char scalar[16];
+} ckpy_operand;
+
+#define CKPY_OPERAND_INIT {NULL, 0, NULL, NULL, {0}}
+
+/* Any argument as a source: an ndarray or anything NumPy makes one of (zero copies where
+ * NumPy's is), a ckernel.Array, a Python number (0-d bool, int64, float64 or complex128), a
+ * nested list. `what` names it in messages ("argument 2"). 0 or -1 with an exception. */
+int ckpy_operand_source(PyObject *obj, const char *what, ckpy_operand *op);
+/* 1 for a Python bool, int, float or complex (exactly: NumPy scalars are arrays here), and
+ * its own type: bool, int64, float64, complex128. */
+int ckpy_is_python_number(PyObject *obj);
+ck_type_id ckpy_python_number_type(PyObject *obj);
+/* A Python number as a 0-d array of scalar type `id`, converted in the overflow mode (a
+ * value out of id's range is CK_ERR_OVERFLOW, rounding is not an error). */
+int ckpy_operand_number(PyObject *obj, ck_type_id id, const char *what, ckpy_operand *op);
+/* NumPy's array of obj (PyArray_FromAny), refusing objects whose buffer cannot be had. */
+PyArrayObject *ckpy_to_ndarray(PyObject *obj);
+/* A destination: a writable ndarray or ckernel.Array. 0 or -1 with an exception. */
+int ckpy_operand_dest(PyObject *obj, const char *what, ckpy_operand *op);
+/* Replaces a source whose ndarray partly overlaps the destination's memory with a copy, so
+ * that writing the destination cannot change what is still to be read (an identical
+ * layout is left: elementwise kernels read each element before they write it). */
+int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what);
+/* 1 when src and dst share memory without being the same layout (src must be copied
+ * before dst is written). */
+int ckpy_needs_copy(PyArrayObject *src, PyArrayObject *dst);
+void ckpy_operand_clear(ckpy_operand *op);
+
+/* ---- the kernel cache (cache.c): small runs over ndarrays reuse the kernel built for
+ * the same types and layouts ---- */
+
+#define CKPY_KEY_MAX_DIMS 8
+#define CKPY_KEY_WORDS (2 + (CK_CALL_MAX_ARGS + 1) * (1 + 2 * CKPY_KEY_MAX_DIMS))
+typedef struct ckpy_kernel_key {
+    uintptr_t hash;
+    int n;
+    intptr_t w[CKPY_KEY_WORDS];
+} ckpy_kernel_key;
+typedef struct ckpy_kernel ckpy_kernel;
+
+/* The key of the run dst <- c(src...) (c NULL: the assignment dst <- src[0]; dst NULL: a
+ * call that makes its result). 0 when the run is not one the cache takes: an operand that
+ * is not an ndarray of a scalar dtype of at most CKPY_KEY_MAX_DIMS dimensions, a read-only
+ * dst, a source overlapping dst, or a destination of two parallel grains or more. */
+int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, const ck_eval_ctx *ctx, PyObject *dst,
+                  int nsrc, PyObject *const *src);
+/* The cached kernel of that key, or NULL. */
+ckpy_kernel *ckpy_cache_find(const ckpy_kernel_key *k);
+/* Builds the kernel of the key's run over these arrays (dst over dst_nd, which is out= or
+ * a call's new result) into the cache; NULL when it cannot be (too large, no memory, or
+ * the build fails: the uncached run then reports why). No exception is set. */
+ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObject *dst_nd,
+                            const ck_array *dst, int nsrc, const ck_array *const *src,
+                            const ck_eval_ctx *ctx);
+/* A new result for a cached call without out= (the dtype and shape of the first one). */
+PyObject *ckpy_cache_new_result(const ckpy_kernel *e);
+/* Runs the cached kernel with the GIL released; a ckernel status. */
+int ckpy_cache_run(ckpy_kernel *e, char *dst, char *const *src);
+/* Drops every cached kernel (a Callable's new signature changes selections). */
+void ckpy_cache_clear(void);
+/* (hits, misses, kernels held), for the tests. */
+PyObject *ckpy_cache_stats(void);
+
+/* ---- module functions (run.c) ---- */
+
+PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs);
+/* The errmode keyword: a mode's name ("nocheck", "overflow", "fractional", "inexact"). */
+int ckpy_parse_errmode(PyObject *obj, ck_errmode *out);
+
+#endif

@@ -1,0 +1,391 @@
+/* python/src/convert.c: NumPy dtypes as ckernel types and back, and ndarrays wrapped as
+ * ck_arrays over their own buffers (ck_array_wrap: the type from the shape and dtype, the
+ * arrmeta from the strides and field offsets; never a copy). */
+#include "ckpy.h"
+
+#include <string.h>
+
+/* ---- dtype -> type ---- */
+
+static const ck_type *type_error(PyArray_Descr *d, const char *why) {
+    ckpy_raise(CK_ERR_TYPE, "NumPy dtype %R has no ckernel type (%s)", (PyObject *)d, why);
+    return NULL;
+}
+
+static const ck_type *status_type(int rc) {
+    ckpy_raise_status(rc);
+    return NULL;
+}
+
+/* N0 * N1 * ... * el for a sub-array's shape (a tuple of sizes); el is consumed. */
+static const ck_type *wrap_dims(PyObject *shape, const ck_type *el) {
+    PyObject *seq = PySequence_Fast(shape, "a sub-array shape is a tuple");
+    if (seq == NULL) {
+        ck_type_decref(el);
+        return NULL;
+    }
+    const ck_type *t = el;
+    for (Py_ssize_t i = PySequence_Fast_GET_SIZE(seq) - 1; i >= 0 && t != NULL; i--) {
+        Py_ssize_t n = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+        ck_type *outer = NULL;
+        if (n == -1 && PyErr_Occurred()) {
+            ck_type_decref(t);
+            t = NULL;
+            break;
+        }
+        int rc = ck_type_make_fixed_dim((intptr_t)n, t, &outer);
+        ck_type_decref(t);
+        t = rc == CK_OK ? outer : status_type(rc);
+    }
+    Py_DECREF(seq);
+    return t;
+}
+
+/* The scalar type of a dtype of no fields, or -1 and *why. */
+static int scalar_id(PyArray_Descr *d, const char **why) {
+    static const ck_type_id ints[4] = {CK_TYPE_INT8, CK_TYPE_INT16, CK_TYPE_INT32, CK_TYPE_INT64};
+    static const ck_type_id uints[4] = {CK_TYPE_UINT8, CK_TYPE_UINT16, CK_TYPE_UINT32,
+                                        CK_TYPE_UINT64};
+    int size = d->elsize;
+    int log2 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+    if (!PyArray_ISNBO(d->byteorder)) {
+        *why = "its byte order is not the machine's: use .astype(dtype.newbyteorder('='))";
+        return -1;
+    }
+    switch (d->kind) {
+    case 'b':
+        return CK_TYPE_BOOL;
+    case 'i':
+    case 'u':
+        if (log2 < 0) {
+            *why = "no integer of that size";
+            return -1;
+        }
+        return d->kind == 'i' ? ints[log2] : uints[log2];
+    case 'f':
+        if (size != 2 && size != 4 && size != 8) {
+            *why = "floats are float16, float32 and float64";
+            return -1;
+        }
+        return size == 2 ? CK_TYPE_FLOAT16 : size == 4 ? CK_TYPE_FLOAT32 : CK_TYPE_FLOAT64;
+    case 'c':
+        if (size != 8 && size != 16) {
+            *why = "complex numbers are complex64 and complex128";
+            return -1;
+        }
+        return size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
+    default:
+        *why = "ckernel has bool, integers, floats, complex numbers and records of them";
+        return -1;
+    }
+}
+
+int ckpy_scalar_id(PyArray_Descr *d) {
+    const char *why;
+    return d->subarray != NULL || PyDataType_HASFIELDS(d) ? -1 : scalar_id(d, &why);
+}
+
+static const ck_type *scalar_from_descr(PyArray_Descr *d) {
+    const char *why = NULL;
+    const int id = scalar_id(d, &why);
+    /* Static scalar types: the reference costs nothing and never fails. */
+    return id < 0 ? type_error(d, why) : ck_type_scalar((ck_type_id)id);
+}
+
+static const ck_type *struct_from_descr(PyArray_Descr *d, int depth);
+
+static const ck_type *descr_type(PyArray_Descr *d, int depth) {
+    if (depth > CK_TYPE_MAX_DEPTH) {
+        return type_error(d, "nested deeper than ckernel's types");
+    }
+    if (d->subarray != NULL) {
+        const ck_type *el = descr_type(d->subarray->base, depth + 1);
+        return el == NULL ? NULL : wrap_dims(d->subarray->shape, el);
+    }
+    if (PyDataType_HASFIELDS(d)) {
+        return struct_from_descr(d, depth);
+    }
+    return scalar_from_descr(d);
+}
+
+/* A structured dtype as a struct of its fields in their order (names as UTF-8). */
+static const ck_type *struct_from_descr(PyArray_Descr *d, int depth) {
+    Py_ssize_t n = PyTuple_GET_SIZE(d->names);
+    const ck_type **fields = PyMem_Calloc((size_t)n + 1, sizeof *fields);
+    const char **names = PyMem_Calloc((size_t)n + 1, sizeof *names);
+    ck_type *out = NULL;
+    Py_ssize_t made = 0;
+    if (fields == NULL || names == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; made < n; made++) {
+        PyObject *name = PyTuple_GET_ITEM(d->names, made);
+        PyObject *info = PyDict_GetItemWithError(d->fields, name); /* (dtype, offset[, title]) */
+        if (info == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "a structured dtype without its field");
+            }
+            goto done;
+        }
+        names[made] = PyUnicode_AsUTF8(name);
+        if (names[made] == NULL) {
+            goto done;
+        }
+        fields[made] = descr_type((PyArray_Descr *)PyTuple_GET_ITEM(info, 0), depth + 1);
+        if (fields[made] == NULL) {
+            goto done;
+        }
+    }
+    int rc = ck_type_make_struct((size_t)n, fields, names, &out);
+    if (rc != CK_OK) {
+        status_type(rc);
+    }
+done:
+    for (Py_ssize_t i = 0; i < made; i++) {
+        ck_type_decref(fields[i]);
+    }
+    PyMem_Free(fields);
+    PyMem_Free((void *)names);
+    return out;
+}
+
+const ck_type *ckpy_type_from_descr(PyArray_Descr *d) {
+    return descr_type(d, 0);
+}
+
+/* ---- type -> dtype ---- */
+
+int ckpy_typenum(ck_type_id id) {
+    static const int nums[CK_NUM_SCALAR_TYPES] = {
+        NPY_BOOL,   NPY_INT8,   NPY_INT16,  NPY_INT32,   NPY_INT64,  NPY_UINT8,  NPY_UINT16,
+        NPY_UINT32, NPY_UINT64, NPY_HALF,   NPY_FLOAT32, NPY_FLOAT64, NPY_COMPLEX64,
+        NPY_COMPLEX128};
+    return (int)id >= 0 && (int)id < CK_NUM_SCALAR_TYPES ? nums[id] : -1;
+}
+
+static PyArray_Descr *descr_error(const ck_type *t, const char *why) {
+    char *text = NULL;
+    if (ck_type_format(t, &text) != CK_OK) {
+        return (PyArray_Descr *)ckpy_raise_status(ck_last_status());
+    }
+    ckpy_raise(CK_ERR_TYPE, "%s has no NumPy dtype: %s", text, why);
+    ck_free(text);
+    return NULL;
+}
+
+/* A record's fields as NumPy's dict form {names, formats, offsets, itemsize}. */
+static PyArray_Descr *record_descr(const ck_type *t, const char *arrmeta) {
+    const size_t n = ck_type_field_count(t);
+    const intptr_t *offsets = (const intptr_t *)arrmeta;
+    PyObject *names = PyList_New((Py_ssize_t)n), *formats = PyList_New((Py_ssize_t)n);
+    PyObject *offs = PyList_New((Py_ssize_t)n), *spec = NULL;
+    PyArray_Descr *out = NULL;
+    intptr_t itemsize = 0;
+    int default_layout = 1;
+    if (names == NULL || formats == NULL || offs == NULL) {
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const ck_type *ft = ck_type_field(t, i);
+        const char *fname = ck_type_field_name(t, i);
+        PyArray_Descr *fd = ckpy_descr_from_type(ft, arrmeta + ck_type_field_arrmeta_offset(t, i));
+        if (fd == NULL) {
+            goto done;
+        }
+        PyList_SET_ITEM(formats, (Py_ssize_t)i, (PyObject *)fd);
+        PyObject *name = fname != NULL ? PyUnicode_FromString(fname)
+                                       : PyUnicode_FromFormat("f%zu", i);
+        PyObject *off = PyLong_FromSsize_t(offsets[i]);
+        if (name == NULL || off == NULL) {
+            Py_XDECREF(name);
+            Py_XDECREF(off);
+            goto done;
+        }
+        PyList_SET_ITEM(names, (Py_ssize_t)i, name);
+        PyList_SET_ITEM(offs, (Py_ssize_t)i, off);
+        if (offsets[i] < 0) {
+            ckpy_raise(CK_ERR_TYPE, "field %zu is at a negative offset: NumPy cannot describe it", i);
+            goto done;
+        }
+        default_layout &= (size_t)offsets[i] == ck_type_field_offset(t, i);
+        if (offsets[i] + fd->elsize > itemsize) {
+            itemsize = offsets[i] + fd->elsize;
+        }
+    }
+    /* The C layout keeps its trailing padding; another layout ends at its last byte. */
+    if (default_layout) {
+        itemsize = (intptr_t)ck_type_data_size(t);
+    }
+    spec = Py_BuildValue("{sOsOsOsn}", "names", names, "formats", formats, "offsets", offs,
+                         "itemsize", (Py_ssize_t)itemsize);
+    if (spec != NULL && !PyArray_DescrConverter(spec, &out)) {
+        out = NULL;
+    }
+done:
+    Py_XDECREF(names);
+    Py_XDECREF(formats);
+    Py_XDECREF(offs);
+    Py_XDECREF(spec);
+    return out;
+}
+
+PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta) {
+    ck_type_id id = ck_type_get_id(t);
+    if (ck_type_is_scalar(t)) {
+        return PyArray_DescrFromType(ckpy_typenum(id));
+    }
+    if (id == CK_TYPE_TUPLE || id == CK_TYPE_STRUCT) {
+        return record_descr(t, arrmeta);
+    }
+    if (id != CK_TYPE_FIXED_DIM) {
+        return descr_error(t, "NumPy has no var dimensions, pointers or options");
+    }
+    /* Fixed dimensions inside a record: a NumPy sub-array, which is C-contiguous. */
+    const ck_type *whole = t;
+    intptr_t sizes[CK_TYPE_MAX_DEPTH], strides[CK_TYPE_MAX_DEPTH];
+    int k = 0;
+    for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && k < CK_TYPE_MAX_DEPTH; k++) {
+        const ck_fixed_dim_arrmeta *fm = (const ck_fixed_dim_arrmeta *)arrmeta;
+        sizes[k] = fm->dim_size;
+        strides[k] = fm->stride;
+        arrmeta += sizeof *fm;
+        t = ck_type_element(t);
+    }
+    PyArray_Descr *base = ckpy_descr_from_type(t, arrmeta);
+    if (base == NULL) {
+        return NULL;
+    }
+    intptr_t expected = base->elsize;
+    for (int i = k - 1; i >= 0; i--) {
+        if (sizes[i] > 1 && strides[i] != expected) {
+            Py_DECREF(base);
+            return descr_error(whole, "the fixed dimensions of a record's field must be C-contiguous");
+        }
+        expected *= sizes[i];
+    }
+    PyObject *shape = PyTuple_New(k);
+    PyArray_Descr *out = NULL;
+    for (int i = 0; shape != NULL && i < k; i++) {
+        PyObject *n = PyLong_FromSsize_t((Py_ssize_t)sizes[i]);
+        if (n == NULL) {
+            Py_CLEAR(shape);
+            break;
+        }
+        PyTuple_SET_ITEM(shape, i, n);
+    }
+    if (shape != NULL) {
+        PyObject *spec = Py_BuildValue("(OO)", (PyObject *)base, shape);
+        if (spec != NULL && !PyArray_DescrConverter(spec, &out)) {
+            out = NULL;
+        }
+        Py_XDECREF(spec);
+        Py_DECREF(shape);
+    }
+    Py_DECREF(base);
+    return out;
+}
+
+/* ---- ndarrays as ck_arrays ---- */
+
+/* The arrmeta of one element of dtype d (type t) at `am`: a sub-array's C-order strides, a
+ * record's field offsets (NumPy's, so packed and padded layouts are honoured) and its
+ * fields' arrmeta. */
+static void fill_elem_arrmeta(PyArray_Descr *d, const ck_type *t, char *am) {
+    if (d->subarray != NULL) {
+        PyObject *shape = d->subarray->shape; /* a tuple of sizes */
+        const Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+        ck_fixed_dim_arrmeta *fm = (ck_fixed_dim_arrmeta *)am;
+        intptr_t stride = d->subarray->base->elsize;
+        for (Py_ssize_t i = nd - 1; i >= 0; i--) {
+            fm[i].dim_size = (intptr_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i));
+            fm[i].stride = stride;
+            stride *= fm[i].dim_size;
+        }
+        for (Py_ssize_t i = 0; i < nd; i++) {
+            t = ck_type_element(t);
+        }
+        fill_elem_arrmeta(d->subarray->base, t, am + (size_t)nd * sizeof *fm);
+        return;
+    }
+    if (PyDataType_HASFIELDS(d)) {
+        intptr_t *offsets = (intptr_t *)am;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(d->names); i++) {
+            PyObject *info = PyDict_GetItem(d->fields, PyTuple_GET_ITEM(d->names, i));
+            offsets[i] = (intptr_t)PyLong_AsSsize_t(PyTuple_GET_ITEM(info, 1));
+            fill_elem_arrmeta((PyArray_Descr *)PyTuple_GET_ITEM(info, 0),
+                              ck_type_field(t, (size_t)i),
+                              am + ck_type_field_arrmeta_offset(t, (size_t)i));
+        }
+    }
+}
+
+int ckpy_wrap_ndarray(PyArrayObject *a, ck_memblock *owner, ck_array **out) {
+    const ck_type *el = ckpy_type_from_descr(PyArray_DESCR(a));
+    if (el == NULL) {
+        return -1;
+    }
+    const int nd = PyArray_NDIM(a);
+    const npy_intp *shape = PyArray_DIMS(a), *strides = PyArray_STRIDES(a);
+    const ck_type *t = el;
+    ck_type_incref(el);
+    int rc = CK_OK;
+    for (int i = nd - 1; i >= 0 && rc == CK_OK; i--) {
+        ck_type *outer = NULL;
+        rc = ck_type_make_fixed_dim((intptr_t)shape[i], t, &outer);
+        ck_type_decref(t);
+        t = outer;
+    }
+    if (rc != CK_OK) {
+        ck_type_decref(el);
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    /* Arrmeta is intptr_t-aligned; a few hundred bytes cover every array but deep records. */
+    intptr_t local[64];
+    const size_t size = ck_type_arrmeta_size(t);
+    char *am = size <= sizeof local ? (char *)local : PyMem_Malloc(size);
+    if (am == NULL) {
+        ck_type_decref(el);
+        ck_type_decref(t);
+        PyErr_NoMemory();
+        return -1;
+    }
+    ck_fixed_dim_arrmeta *fm = (ck_fixed_dim_arrmeta *)am;
+    for (int i = 0; i < nd; i++) {
+        fm[i].dim_size = (intptr_t)shape[i];
+        fm[i].stride = (intptr_t)strides[i];
+    }
+    fill_elem_arrmeta(PyArray_DESCR(a), el, am + (size_t)nd * sizeof *fm);
+    rc = ck_array_wrap(t, am, PyArray_BYTES(a), owner, out);
+    if (am != (char *)local) {
+        PyMem_Free(am);
+    }
+    ck_type_decref(el);
+    ck_type_decref(t);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* The owner block's release: ckernel drops its last reference to a wrapped ndarray. That
+ * happens when an Array is freed, with the GIL held; taking it here keeps the decref
+ * correct from any thread. */
+static void release_pyobject(void *ctx) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF((PyObject *)ctx);
+    PyGILState_Release(g);
+}
+
+int ckpy_owner_block(PyArrayObject *a, ck_memblock **out) {
+    int rc = ck_memblock_new_external(PyArray_BYTES(a), (size_t)PyArray_NBYTES(a),
+                                      release_pyobject, a, out);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    Py_INCREF(a); /* the block's, released by release_pyobject */
+    return 0;
+}

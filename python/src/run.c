@@ -1,0 +1,473 @@
+/* python/src/run.c: the module's kernel runs: assign (ck_parallel_assign), call
+ * (ck_parallel_call: a NumPy result for fixed dimensions of scalars, else a ckernel.Array)
+ * and explain (ck_make_assign + ck_kernel_describe). Each describes its arguments as
+ * operands (operand.c) and runs its kernel with the GIL released. */
+#include "ckpy.h"
+
+#include <string.h>
+
+int ckpy_parse_errmode(PyObject *obj, ck_errmode *out) {
+    *out = CK_ERRMODE_FRACTIONAL;
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    if (!PyUnicode_Check(obj)) {
+        ckpy_raise(CK_ERR_INVALID, "errmode is 'nocheck', 'overflow', 'fractional' or "
+                   "'inexact', not a %.100s", Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *name = PyUnicode_AsUTF8(obj);
+    if (name == NULL) {
+        return -1;
+    }
+    int rc = ck_errmode_parse(name, out);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- assign ---- */
+
+/* The arguments of assign and explain: (dst, src, errmode=, by_position=). */
+static int parse_assignment(PyObject *args, PyObject *kwargs, const char *format,
+                            PyObject **dst, PyObject **src, ck_eval_ctx *ctx) {
+    static char kw_dst[] = "dst";
+    static char kw_src[] = "src";
+    static char kw_errmode[] = "errmode";
+    static char kw_by_position[] = "by_position";
+    static char *kwlist[] = {kw_dst, kw_src, kw_errmode, kw_by_position, NULL};
+    PyObject *errmode = NULL;
+    int by_position = 0;
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    *ctx = init;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, format, kwlist, dst, src, &errmode,
+                                     &by_position) ||
+        ckpy_parse_errmode(errmode, &ctx->errmode) < 0) {
+        return -1;
+    }
+    if (by_position) {
+        ctx->flags |= CK_EVAL_FIELDS_BY_POSITION;
+    }
+    return 0;
+}
+
+PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    PyObject *dst_obj, *src_obj;
+    ck_eval_ctx ctx;
+    if (parse_assignment(args, kwargs, "OO|Op:assign", &dst_obj, &src_obj, &ctx) < 0) {
+        return NULL;
+    }
+    ckpy_kernel_key key;
+    const int cacheable = ckpy_key_init(&key, NULL, &ctx, dst_obj, 1, &src_obj);
+    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
+    if (e != NULL) {
+        char *sd = PyArray_BYTES((PyArrayObject *)src_obj);
+        const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)dst_obj), &sd);
+        return rc == CK_OK ? Py_NewRef(Py_None) : ckpy_raise_status(rc);
+    }
+    ckpy_operand dst = CKPY_OPERAND_INIT, src = CKPY_OPERAND_INIT;
+    PyObject *result = NULL;
+    if (ckpy_operand_dest(dst_obj, "dst", &dst) == 0 &&
+        ckpy_operand_source(src_obj, "src", &src) == 0 &&
+        ckpy_operand_unalias(&src, &dst, "src") == 0) {
+        const ck_array *srcs[1] = {src.array};
+        char *sd = ck_array_data(src.array);
+        e = cacheable ? ckpy_cache_add(&key, NULL, dst.nd, dst.array, 1, srcs, &ctx) : NULL;
+        int rc;
+        if (e != NULL) {
+            rc = ckpy_cache_run(e, ck_array_data(dst.array), &sd);
+        } else {
+            Py_BEGIN_ALLOW_THREADS
+            rc = ck_parallel_assign(dst.array, src.array, &ctx);
+            Py_END_ALLOW_THREADS
+        }
+        result = rc == CK_OK ? Py_NewRef(Py_None) : ckpy_raise_status(rc);
+    }
+    ckpy_operand_clear(&src);
+    ckpy_operand_clear(&dst);
+    return result;
+}
+
+/* ---- call ---- */
+
+/* Everything one call needs, computed before the kernel runs (call_start: the callable and
+ * the context, all the kernel cache's key needs; call_operands: the arguments as arrays and
+ * the destination). */
+typedef struct call_plan {
+    ck_callable *callable;
+    int nsrc;
+    ckpy_operand src[CK_CALL_MAX_ARGS];
+    ckpy_operand dst;
+    ck_eval_ctx ctx;
+    PyObject *result; /* what the call returns: out, a new ndarray or a new Array */
+    int scalar_result; /* result is a new 0-d ndarray, returned as a NumPy scalar */
+} call_plan;
+
+static int parse_call_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                               PyObject **out, PyObject **errmode, int *allow_unsafe) {
+    const Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+            *out = value == Py_None ? NULL : value;
+        } else if (PyUnicode_CompareWithASCIIString(key, "errmode") == 0) {
+            *errmode = value;
+        } else if (PyUnicode_CompareWithASCIIString(key, "allow_unsafe") == 0) {
+            *allow_unsafe = PyObject_IsTrue(value);
+            if (*allow_unsafe < 0) {
+                return -1;
+            }
+        } else {
+            PyErr_Format(PyExc_TypeError, "call() got an unexpected keyword argument '%U'", key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int lookup(PyObject *name, ck_callable **out) {
+    if (ckpy_Callable_Check(name)) {
+        *out = ((ckpy_Callable *)name)->callable;
+        ck_callable_incref(*out);
+        return 0;
+    }
+    if (!PyUnicode_Check(name)) {
+        ckpy_raise(CK_ERR_TYPE, "call's first argument is a callable's name or a "
+                   "ckernel.Callable, not a %.100s", Py_TYPE(name)->tp_name);
+        return -1;
+    }
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text == NULL) {
+        return -1;
+    }
+    int rc = ck_lookup(text, out);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    return 0;
+}
+
+/* The destination of a call without out=: a C-order ndarray of the result type when it is
+ * fixed dimensions of scalars, else a new ckernel.Array (var rows allocated by the run). */
+static int make_result(call_plan *p) {
+    const ck_type *types[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < p->nsrc; i++) {
+        types[i] = ck_array_type(p->src[i].array);
+    }
+    ck_type *rt = NULL;
+    int rc = ck_call_result_type(p->callable, p->nsrc, types, &p->ctx, &rt);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    if (ckpy_is_fixed_scalar(rt)) {
+        npy_intp dims[NPY_MAXDIMS];
+        int nd = 0;
+        const ck_type *t = rt;
+        for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
+            dims[nd] = (npy_intp)ck_type_fixed_size(t);
+            t = ck_type_element(t);
+        }
+        if (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
+            ck_type_decref(rt);
+            ckpy_raise(CK_ERR_TYPE, "the result has more than %d dimensions", NPY_MAXDIMS);
+            return -1;
+        }
+        p->result = PyArray_SimpleNew(nd, dims, ckpy_typenum(ck_type_get_id(t)));
+        p->scalar_result = nd == 0;
+        ck_type_decref(rt);
+        return p->result == NULL ? -1 : ckpy_operand_dest(p->result, "the result", &p->dst);
+    }
+    ck_array *a = NULL;
+    rc = ck_array_new(rt, &a);
+    ck_type_decref(rt);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    p->result = ckpy_array_from_ck(a, NULL, 0);
+    return p->result == NULL ? -1 : ckpy_operand_dest(p->result, "the result", &p->dst);
+}
+
+/* The scalar type at the bottom of t (through dimensions, pointers and options); -1 for
+ * records. */
+static int bottom_scalar(const ck_type *t) {
+    while (!ck_type_is_scalar(t)) {
+        t = ck_type_element(t);
+        if (t == NULL) {
+            return -1;
+        }
+    }
+    return (int)ck_type_get_id(t);
+}
+
+/* The type of a Python number among a call's arguments. Python numbers are weak, as NumPy 2
+ * types them (NEP 50): an int takes the scalar type of the first other argument that is an
+ * integer, float or complex; a float that of the first float (a complex's component); a
+ * complex that of the first complex, or the complex of the first float; a bool stays bool.
+ * With nothing of its kind to adapt to, the widest kind among the call's Python numbers:
+ * bool, int64, float64, complex128. So float32_array + 1 stays float32 and int8_array + 1
+ * int8; a value out of the type's range is an error. */
+static ck_type_id weak_type(PyObject *obj, const call_plan *p, PyObject *const *args) {
+    const ck_type_id own = ckpy_python_number_type(obj);
+    for (int i = 0; i < p->nsrc && own != CK_TYPE_BOOL; i++) {
+        const int id = p->src[i].array == NULL ? -1 : bottom_scalar(ck_array_type(p->src[i].array));
+        const int is_float = id == CK_TYPE_FLOAT16 || id == CK_TYPE_FLOAT32 || id == CK_TYPE_FLOAT64;
+        const int is_complex = id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128;
+        if (id < 0 || id == CK_TYPE_BOOL) {
+            continue;
+        }
+        if (own == CK_TYPE_INT64) {
+            return (ck_type_id)id;
+        }
+        if (own == CK_TYPE_FLOAT64 && (is_float || is_complex)) {
+            return is_float ? (ck_type_id)id
+                            : id == CK_TYPE_COMPLEX64 ? CK_TYPE_FLOAT32 : CK_TYPE_FLOAT64;
+        }
+        if (own == CK_TYPE_COMPLEX128 && (is_float || is_complex)) {
+            return is_complex ? (ck_type_id)id
+                              : id == CK_TYPE_FLOAT64 ? CK_TYPE_COMPLEX128 : CK_TYPE_COMPLEX64;
+        }
+    }
+    /* Nothing to adapt to: the widest of the call's Python numbers (1.0 / 4 is float64). */
+    ck_type_id widest = own;
+    for (int i = 0; i < p->nsrc; i++) {
+        if (ckpy_is_python_number(args[i]) && ckpy_python_number_type(args[i]) > widest) {
+            widest = ckpy_python_number_type(args[i]);
+        }
+    }
+    return widest;
+}
+
+/* The arguments' names in messages, written out: formatting them on every call cost more
+ * than the rest of a small call's preparation. */
+static const char *const argument_names[CK_CALL_MAX_ARGS] = {
+    "argument 1", "argument 2", "argument 3", "argument 4", "argument 5", "argument 6",
+    "argument 7", "argument 8", "argument 9", "argument 10", "argument 11", "argument 12",
+    "argument 13", "argument 14", "argument 15", "argument 16"};
+typedef char argument_names_cover_every_argument[CK_CALL_MAX_ARGS == 16 ? 1 : -1];
+
+/* The call's keywords, arity and callable: what the kernel cache's key needs. */
+static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      PyObject **out) {
+    PyObject *errmode = NULL;
+    int allow_unsafe = 0;
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "call() needs a callable's name and its arguments");
+        return -1;
+    }
+    if (parse_call_keywords(args, nargs, kwnames, out, &errmode, &allow_unsafe) < 0 ||
+        ckpy_parse_errmode(errmode, &p->ctx.errmode) < 0) {
+        return -1;
+    }
+    if (allow_unsafe) {
+        p->ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
+    }
+    if (nargs - 1 < 1 || nargs - 1 > CK_CALL_MAX_ARGS) {
+        ckpy_raise(CK_ERR_INVALID, "a call takes 1 to %d arguments, not %zd", CK_CALL_MAX_ARGS,
+                   nargs - 1);
+        return -1;
+    }
+    p->nsrc = (int)nargs - 1;
+    return lookup(args[0], &p->callable);
+}
+
+/* The rest of what the call needs: its arguments as arrays and its destination. */
+static int call_operands(call_plan *p, PyObject *const *args, PyObject *out) {
+    /* Arrays first; then Python numbers, typed after them (weak_type). */
+    ck_type_id number_types[CK_CALL_MAX_ARGS];
+    for (int pass = 0; pass < 3; pass++) {
+        for (int i = 0; i < p->nsrc; i++) {
+            PyObject *arg = args[i + 1];
+            const char *what = argument_names[i];
+            if (ckpy_is_python_number(arg) != (pass > 0)) {
+                continue;
+            }
+            if (pass == 1) {
+                number_types[i] = weak_type(arg, p, args + 1);
+            } else if ((pass == 0 ? ckpy_operand_source(arg, what, &p->src[i])
+                                  : ckpy_operand_number(arg, number_types[i], what, &p->src[i])) < 0) {
+                return -1;
+            }
+        }
+    }
+    if (out == NULL) {
+        return make_result(p);
+    }
+    if (ckpy_operand_dest(out, "out", &p->dst) < 0) {
+        return -1;
+    }
+    for (int i = 0; i < p->nsrc; i++) {
+        if (ckpy_operand_unalias(&p->src[i], &p->dst, argument_names[i]) < 0) {
+            return -1;
+        }
+    }
+    p->result = Py_NewRef(out);
+    return 0;
+}
+
+static void call_clear(call_plan *p) {
+    for (int i = 0; i < p->nsrc; i++) {
+        ckpy_operand_clear(&p->src[i]);
+    }
+    ckpy_operand_clear(&p->dst);
+    ck_callable_decref(p->callable);
+    Py_CLEAR(p->result);
+}
+
+/* What a call returns: out, its new result, or (0-d, as NumPy's ufuncs) a NumPy scalar. */
+static PyObject *call_return(PyObject *result, int scalar) {
+    return scalar ? PyArray_Return((PyArrayObject *)Py_NewRef(result)) : Py_NewRef(result);
+}
+
+/* A call whose kernel the cache holds: only the data pointers are new. */
+static PyObject *call_cached(ckpy_kernel *e, PyObject *out, int nsrc, PyObject *const *src) {
+    PyObject *result = out != NULL ? Py_NewRef(out) : ckpy_cache_new_result(e);
+    if (result == NULL) {
+        return NULL;
+    }
+    char *sd[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < nsrc; i++) {
+        sd[i] = PyArray_BYTES((PyArrayObject *)src[i]);
+    }
+    const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)result), sd);
+    const int scalar = out == NULL && PyArray_NDIM((PyArrayObject *)result) == 0;
+    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc) : call_return(result, scalar);
+    Py_DECREF(result);
+    return r;
+}
+
+PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    call_plan p;
+    memset(&p, 0, sizeof p);
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    p.ctx = init;
+    PyObject *result = NULL, *out = NULL;
+    if (call_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, &out) < 0) {
+        goto done;
+    }
+    ckpy_kernel_key key;
+    const int cacheable = ckpy_key_init(&key, p.callable, &p.ctx, out, p.nsrc, args + 1);
+    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
+    if (e != NULL) {
+        result = call_cached(e, out, p.nsrc, args + 1);
+        goto done;
+    }
+    if (call_operands(&p, args, out) < 0) {
+        goto done;
+    }
+    const ck_array *srcs[CK_CALL_MAX_ARGS];
+    char *sd[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < p.nsrc; i++) {
+        srcs[i] = p.src[i].array;
+        sd[i] = ck_array_data(p.src[i].array);
+    }
+    if (cacheable && PyArray_Check(p.result)) {
+        e = ckpy_cache_add(&key, p.callable, (PyArrayObject *)p.result, p.dst.array, p.nsrc,
+                           srcs, &p.ctx);
+    }
+    int rc;
+    if (e != NULL) {
+        rc = ckpy_cache_run(e, ck_array_data(p.dst.array), sd);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        rc = ck_parallel_call(p.callable, p.dst.array, p.nsrc, srcs, &p.ctx);
+        Py_END_ALLOW_THREADS
+    }
+    result = rc != CK_OK ? ckpy_raise_status(rc) : call_return(p.result, p.scalar_result);
+done:
+    call_clear(&p);
+    return result;
+}
+
+/* ---- explain ---- */
+
+/* One side of explain: a datashape (C-order arrmeta, var dims and pointers on `arena`) or
+ * an array (its own arrmeta). */
+typedef struct explain_side {
+    ck_type *parsed;
+    char *arrmeta; /* for a parsed type */
+    ckpy_operand op;
+} explain_side;
+
+static int explain_side_init(PyObject *obj, const char *what, ck_memblock *arena,
+                             explain_side *s) {
+    if (!PyUnicode_Check(obj)) {
+        return ckpy_operand_source(obj, what, &s->op);
+    }
+    const char *ds = PyUnicode_AsUTF8(obj);
+    if (ds == NULL) {
+        return -1;
+    }
+    int rc = ck_type_parse(ds, &s->parsed);
+    if (rc == CK_OK) {
+        size_t n = ck_type_arrmeta_size(s->parsed);
+        s->arrmeta = PyMem_Calloc(n != 0 ? n : 1, 1);
+        if (s->arrmeta == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        rc = ck_arrmeta_default_construct(s->parsed, s->arrmeta, arena);
+    }
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    return 0;
+}
+
+static const ck_type *side_type(const explain_side *s) {
+    return s->parsed != NULL ? s->parsed : ck_array_type(s->op.array);
+}
+
+static const char *side_arrmeta(const explain_side *s) {
+    return s->parsed != NULL ? s->arrmeta : ck_array_arrmeta(s->op.array);
+}
+
+static void explain_side_clear(explain_side *s) {
+    if (s->arrmeta != NULL) {
+        ck_arrmeta_release(s->parsed, s->arrmeta);
+        PyMem_Free(s->arrmeta);
+    }
+    ck_type_decref(s->parsed);
+    ckpy_operand_clear(&s->op);
+}
+
+PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs) {
+    (void)self;
+    PyObject *dst_obj, *src_obj;
+    ck_eval_ctx ctx;
+    if (parse_assignment(args, kwargs, "OO|Op:explain", &dst_obj, &src_obj, &ctx) < 0) {
+        return NULL;
+    }
+    explain_side dst = {NULL, NULL, CKPY_OPERAND_INIT}, src = {NULL, NULL, CKPY_OPERAND_INIT};
+    ck_memblock *arena = NULL;
+    PyObject *result = NULL;
+    int rc = ck_arena_new(0, &arena);
+    if (rc != CK_OK) {
+        return ckpy_raise_status(rc);
+    }
+    if (explain_side_init(dst_obj, "dst", arena, &dst) == 0 &&
+        explain_side_init(src_obj, "src", arena, &src) == 0) {
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t size = 0;
+        char *text = NULL;
+        rc = ck_make_assign(&b, &size, side_type(&dst), side_arrmeta(&dst), side_type(&src),
+                            side_arrmeta(&src), CK_REQUEST_SINGLE, &ctx);
+        if (rc == CK_OK) {
+            rc = ck_kernel_describe(ck_builder_root(&b), &text);
+        }
+        result = rc == CK_OK ? ckpy_string(text) : ckpy_raise_status(rc);
+        ck_builder_destroy(&b);
+    }
+    explain_side_clear(&src);
+    explain_side_clear(&dst);
+    ck_memblock_decref(arena);
+    return result;
+}

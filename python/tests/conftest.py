@@ -1,0 +1,99 @@
+"""python/tests/conftest.py: what every suite of the ckernel package shares.
+
+ctest runs each suite with PYTHONPATH=build/python (python/tests/CMakeLists.txt); run by hand,
+`PYTHONPATH=build/python /usr/bin/python3 -m pytest python/tests` does the same. Every test is
+checked for ckernel allocations left live when it ends (ckernel._ckernel._alloc_live), and
+Hypothesis runs a bounded number of examples (CKERNEL_EXAMPLES, 150 by default) with no
+deadline and no example database, its caches in a temporary directory (nothing is written into
+the tree).
+"""
+import faulthandler
+import gc
+import os
+
+import pytest
+
+import ckernel
+from ckernel import _ckernel
+
+try:
+    import atexit
+    import shutil
+    import tempfile
+
+    from hypothesis import settings
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    _home = tempfile.mkdtemp(prefix="ckernel-hypothesis-")  # its caches, out of the tree
+    atexit.register(shutil.rmtree, _home, True)
+    set_hypothesis_home_dir(_home)
+
+    settings.register_profile("ckernel", max_examples=int(os.environ.get("CKERNEL_EXAMPLES", "150")),
+                              deadline=None, database=None, print_blob=True)
+    settings.load_profile("ckernel")
+except ImportError:  # the property tests skip themselves
+    pass
+
+SANITIZED = os.environ.get("CKERNEL_TEST_SANITIZED") == "1"
+SOURCE_DIR = os.environ.get("CKERNEL_SOURCE_DIR",
+                            os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+@pytest.fixture(autouse=True)
+def no_ckernel_leak():
+    """Whatever a test makes, ckernel holds no more blocks or bytes once its objects are gone."""
+    gc.collect()
+    before = _ckernel._alloc_live()
+    yield
+    gc.collect()
+    after = _ckernel._alloc_live()
+    # More is a leak; less is a failed test before this one whose traceback held its arrays.
+    assert after[0] <= before[0] and after[1] <= before[1], \
+        "ckernel allocations (blocks, bytes) live after the test: %r, before: %r" % (after, before)
+
+
+def _watchdog(request):
+    """For tests whose failure is a deadlock: after CKERNEL_HANG_SECONDS (240) the process
+    exits with every thread's stack on the real stderr (not pytest's capture), long before
+    ctest's timeout. It bounds a hang, not the time the work takes. One at a time (Python
+    has one such timer)."""
+    capman = request.config.pluginmanager.getplugin("capturemanager")
+    with capman.global_and_fixture_disabled():
+        fd = os.dup(2)
+    faulthandler.dump_traceback_later(int(os.environ.get("CKERNEL_HANG_SECONDS", "240")),
+                                      exit=True, file=fd)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+    os.close(fd)
+
+
+@pytest.fixture
+def hang_watchdog(request):
+    """The watchdog over one test."""
+    yield from _watchdog(request)
+
+
+@pytest.fixture(scope="module")
+def module_hang_watchdog(request):
+    """The watchdog over a whole module (its module-scoped fixtures too, a cluster's start
+    and close): its tests must not use hang_watchdog."""
+    yield from _watchdog(request)
+
+
+def raises_status(status, *fragments):
+    """pytest.raises(ckernel.Error) that also checks .status and words of the message."""
+    class Check:
+        def __enter__(self):
+            self.ctx = pytest.raises(ckernel.Error)
+            self.info = self.ctx.__enter__()
+            return self.info
+
+        def __exit__(self, *exc):
+            suppressed = self.ctx.__exit__(*exc)
+            e = self.info.value
+            assert e.status == status, "status %s, wanted %s: %s" % (e.status, status, e)
+            for f in fragments:
+                assert f in str(e), "%r not in the message %r" % (f, str(e))
+            return suppressed
+
+    return Check()
