@@ -26,6 +26,7 @@
 #include "builders/compose.h"
 #include "builders/reduce.h"
 #include "common/internal.h"
+#include "dispatch/cpu_internal.h"
 #include "kernels/kinds.h"
 #include "types/type_internal.h"
 
@@ -631,6 +632,24 @@ static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
     return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
 }
 
+/* Whether an accumulation's innermost scan streams its stores: every dimension fixed, the
+ * innermost contiguous in the destination, and the whole destination above the streaming
+ * threshold (as an assignment decides, builders/compose.c). */
+static int scan_streams(const ck__reduce_plan *p, const ck__rlevel *lv, int n) {
+    const size_t size = ck_type_data_size(ck_type_scalar(p->acc_id));
+    if (n == 0 || lv[n - 1].dstride != (intptr_t)size || !ck__streaming_supported(size)) {
+        return 0;
+    }
+    uint64_t bytes = size;
+    for (int i = 0; i < n; i++) {
+        if (lv[i].skind != CK__DIM_FIXED || lv[i].dkind != CK__DIM_FIXED ||
+            __builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
+            return 0;
+        }
+    }
+    return bytes >= (uint64_t)ck__streaming_min_bytes();
+}
+
 int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                          const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                          const char *src_arrmeta, ck_request req) {
@@ -688,7 +707,8 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
             CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
         }
         CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-        return p->make_scan(p, ckb, offset);
+        return p->make_scan(p, ckb, offset,
+                            st->id == p->acc_id && !misaligned && scan_streams(p, lv, n));
     }
     CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
     CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));

@@ -35,8 +35,9 @@ struct ck__reduce_plan {
      * strided request. */
     int (*make_acc)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);
     /* Builds the scan leaf of A (accumulations: out[0] = x[0], out[i] = f(out[i-1], x[i]),
-     * kernels/reduce_ops.h), strided request. */
-    int (*make_scan)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);
+     * kernels/reduce_ops.h), strided request; `stream`: the destination is a contiguous run
+     * above the streaming threshold (a built-in's scan then streams its stores). */
+    int (*make_scan)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset, int stream);
     const void *data; /* the makers' own */
 };
 

@@ -79,10 +79,11 @@ static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
     return make_binary_leaf(p, ckb, offset);
 }
 
-static int make_scan(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
+static int make_scan(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset, int stream) {
     const ck__red_acc *a = (const ck__red_acc *)p->data;
     if (a->builtin >= 0) {
-        return ck__make_scan_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
+        return stream ? ck__make_scan_stream(ckb, offset, (ck__arith_op)a->builtin, p->acc_id)
+                      : ck__make_scan_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
     }
     CK_RETURN_IF_ERROR(ck__make_reduce_scan(ckb, offset,
                                             ck_type_data_size(ck_type_scalar(p->acc_id)),

@@ -86,6 +86,7 @@ extern const ck__kind ck__reduce_fold_kind;
 extern const ck__kind ck__reduce_var_reset_kind;
 extern const ck__kind ck__reduce_var_grow_kind;
 extern const ck__kind ck__reduce_option_kind;
+extern const ck__kind ck__scan_stream_kind;
 extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;

@@ -89,6 +89,21 @@ int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
     return make_leaf(ckb, offset, op, id, 1);
 }
 
+int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,
+                 const char **target) {
+    size_t index = 0;
+    if (!ck__acc_has_leaf(op, id)) {
+        return ck_set_error(CK_ERR_INTERNAL, "no scan leaf (ids %d, %d)", (int)op, (int)id);
+    }
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
+                                            &index));
+    *scan = ck__reduce_targets[index].table->scan[op][id];
+    *from = ck__reduce_targets[index].table->scan_from[op][id];
+    *target = ck__reduce_targets[index].name;
+    return CK_OK;
+}
+
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
     if (fn == NULL) {
         return 0;

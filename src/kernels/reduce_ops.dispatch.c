@@ -458,27 +458,43 @@ CK__DEF_ACC_INT(logical_or, bool)
         }                                                                                    \
         return CK_OK;                                                                        \
     }
+/* The continuation of a scan (the streaming scan's chunks, kernels/reduce_ops.h): from the
+ * running value in *accp into a contiguous dst. */
+#define CK__DEF_SCAN_FROM(OP, T)                                                            \
+    static void ck__scan_from_##OP##_##T(void *accp, char *dst, const char *x, intptr_t xs,  \
+                                         size_t n) {                                         \
+        ck__ct_##T acc;                                                                      \
+        memcpy(&acc, accp, sizeof acc);                                                      \
+        ck__ct_##T *d = (ck__ct_##T *)(void *)dst;                                           \
+        for (size_t i = 0; i < n; i++, x += xs) {                                            \
+            acc = ck__##OP##_##T(acc, *(const ck__ct_##T *)(const void *)x);                 \
+            d[i] = acc;                                                                      \
+        }                                                                                    \
+        memcpy(accp, &acc, sizeof acc);                                                      \
+    }
 #define CK__DEF_SCANS(OP)                                                                   \
-    CK__DEF_SCAN(OP, bool)                                                                   \
-    CK__DEF_SCAN(OP, int8)                                                                   \
-    CK__DEF_SCAN(OP, int16)                                                                  \
-    CK__DEF_SCAN(OP, int32)                                                                  \
-    CK__DEF_SCAN(OP, int64)                                                                  \
-    CK__DEF_SCAN(OP, uint8)                                                                  \
-    CK__DEF_SCAN(OP, uint16)                                                                 \
-    CK__DEF_SCAN(OP, uint32)                                                                 \
-    CK__DEF_SCAN(OP, uint64)                                                                 \
-    CK__DEF_SCAN(OP, float16)                                                                \
-    CK__DEF_SCAN(OP, float32)                                                                \
-    CK__DEF_SCAN(OP, float64)                                                                \
-    CK__DEF_SCAN(OP, complex64)                                                              \
-    CK__DEF_SCAN(OP, complex128)
+    CK__DEF_SCAN(OP, bool) CK__DEF_SCAN_FROM(OP, bool)                                       \
+    CK__DEF_SCAN(OP, int8) CK__DEF_SCAN_FROM(OP, int8)                                       \
+    CK__DEF_SCAN(OP, int16) CK__DEF_SCAN_FROM(OP, int16)                                     \
+    CK__DEF_SCAN(OP, int32) CK__DEF_SCAN_FROM(OP, int32)                                     \
+    CK__DEF_SCAN(OP, int64) CK__DEF_SCAN_FROM(OP, int64)                                     \
+    CK__DEF_SCAN(OP, uint8) CK__DEF_SCAN_FROM(OP, uint8)                                     \
+    CK__DEF_SCAN(OP, uint16) CK__DEF_SCAN_FROM(OP, uint16)                                   \
+    CK__DEF_SCAN(OP, uint32) CK__DEF_SCAN_FROM(OP, uint32)                                   \
+    CK__DEF_SCAN(OP, uint64) CK__DEF_SCAN_FROM(OP, uint64)                                   \
+    CK__DEF_SCAN(OP, float16) CK__DEF_SCAN_FROM(OP, float16)                                 \
+    CK__DEF_SCAN(OP, float32) CK__DEF_SCAN_FROM(OP, float32)                                 \
+    CK__DEF_SCAN(OP, float64) CK__DEF_SCAN_FROM(OP, float64)                                 \
+    CK__DEF_SCAN(OP, complex64) CK__DEF_SCAN_FROM(OP, complex64)                             \
+    CK__DEF_SCAN(OP, complex128) CK__DEF_SCAN_FROM(OP, complex128)
 CK__DEF_SCANS(add)
 CK__DEF_SCANS(multiply)
 CK__DEF_SCANS(minimum)
 CK__DEF_SCANS(maximum)
 CK__DEF_SCAN(logical_and, bool)
 CK__DEF_SCAN(logical_or, bool)
+CK__DEF_SCAN_FROM(logical_and, bool)
+CK__DEF_SCAN_FROM(logical_or, bool)
 
 /* ---- 5. dot: the sum of x[i] * y[i] over a row (core dimensions). Floats and complex
  * values: each block's products are rounded, then summed in the add fold's association
@@ -592,6 +608,13 @@ CK__DEF_DOT_TREE(complex128, 8, ck__c128_zero)
         CK__S(OP, float16), CK__S(OP, float32), CK__S(OP, float64), CK__S(OP, complex64),    \
         CK__S(OP, complex128)
 
+#define CK__SF(OP, T) [ck__id_##T] = ck__scan_from_##OP##_##T
+#define CK__ALL_SF(OP)                                                                      \
+    CK__SF(OP, bool), CK__SF(OP, int8), CK__SF(OP, int16), CK__SF(OP, int32),                \
+        CK__SF(OP, int64), CK__SF(OP, uint8), CK__SF(OP, uint16), CK__SF(OP, uint32),        \
+        CK__SF(OP, uint64), CK__SF(OP, float16), CK__SF(OP, float32), CK__SF(OP, float64),   \
+        CK__SF(OP, complex64), CK__SF(OP, complex128)
+
 const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
     .acc = {
         [CK__ARITH_ADD] = {CK__ALL(add)},
@@ -614,6 +637,14 @@ const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
         [CK__ARITH_MAXIMUM] = {CK__ALL_S(maximum)},
         [CK__ARITH_LOGICAL_AND] = {CK__S(logical_and, bool)},
         [CK__ARITH_LOGICAL_OR] = {CK__S(logical_or, bool)},
+    },
+    .scan_from = {
+        [CK__ARITH_ADD] = {CK__ALL_SF(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL_SF(multiply)},
+        [CK__ARITH_MINIMUM] = {CK__ALL_SF(minimum)},
+        [CK__ARITH_MAXIMUM] = {CK__ALL_SF(maximum)},
+        [CK__ARITH_LOGICAL_AND] = {CK__SF(logical_and, bool)},
+        [CK__ARITH_LOGICAL_OR] = {CK__SF(logical_or, bool)},
     },
     .dot = {
         [ck__id_bool] = ck__dot_bool, [ck__id_int8] = ck__dot_int8, [ck__id_int16] = ck__dot_int16,

@@ -55,10 +55,16 @@ typedef struct ck__fold_split {
 typedef void (*ck__dot_fn)(char *dst, const char *x, intptr_t xs, const char *y, intptr_t ys,
                            size_t n);
 
+/* A scan's continuation over a contiguous destination: dst[i] = *acc = op(*acc, x[i]) for
+ * i < n, *acc (an element of the leaf's type) updated: the streaming scan runs a long run
+ * through it chunk by chunk (kernels/scan_stream.c). */
+typedef void (*ck__scan_from_fn)(void *acc, char *dst, const char *x, intptr_t xs, size_t n);
+
 typedef struct ck__reduce_ops_table {
     ck_strided_fn acc[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__fold_split split[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck_strided_fn scan[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+    ck__scan_from_fn scan_from[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__dot_fn dot[CK_NUM_SCALAR_TYPES]; /* NULL for float16 */
 } ck__reduce_ops_table;
 
@@ -77,6 +83,13 @@ int ck__acc_has_leaf(ck__arith_op op, ck_type_id id);
  * a pair without one. */
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
 int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
+/* The streaming scan (scan_stream.c): the scan leaf of (op, id) for a contiguous destination
+ * above the streaming threshold; ck__streaming_supported must hold for the element's size. */
+int ck__make_scan_stream(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id);
+/* The scan leaf's functions (plain and continuation) for the target kernels use now, and
+ * the target's name. */
+int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,
+                 const char **target);
 /* Writes "accumulate add float64 [avx2]" (or "scan ...") and returns 1 when fn is such a
  * leaf, else 0. */
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out);

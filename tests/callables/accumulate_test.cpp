@@ -1,10 +1,14 @@
 // tests/callables/accumulate_test.cpp: accumulations (cumsum, cumprod, cummin, cummax and a
 // user's callable) through the public API, against values worked out by hand: along inner
 // and outer axes, over var rows, result types as NumPy's (cumsum of int8 is int64, cummax
-// keeps the type), explicit destinations; the errors; the trees; allocation failure.
+// keeps the type), explicit destinations; the errors; the trees; allocation failure; the
+// streaming scan of large contiguous destinations, against the running value bit for bit.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -171,6 +175,112 @@ TEST(Accumulate, Trees) {
               "cast, scan\n"
               "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
               "  leaf @120 +16  scan add int64 [" + t + "]\n");
+}
+
+// The streaming threshold back to its default, whatever a test did.
+struct StreamedScan : ::testing::Test {
+    void TearDown() override { ck_set_streaming_threshold(0); }
+};
+
+// out[i] = op(out[i-1], x[i]) in T, computed here: the definition, as NumPy's accumulate.
+template <typename T>
+std::vector<T> running(const std::vector<T> &x, char op) {
+    std::vector<T> out(x.size());
+    T acc = x[0];
+    out[0] = acc;
+    for (size_t i = 1; i < x.size(); i++) {
+        acc = op == '+' ? static_cast<T>(acc + x[i])
+              : op == '*' ? static_cast<T>(acc * x[i])
+                          : (acc >= x[i] ? acc : x[i]);
+        out[i] = acc;
+    }
+    return out;
+}
+
+// name over n elements of T into a destination `shift` elements past a 64-byte line, with
+// streaming stores allowed from 1 byte on; the result's bytes against the running value's.
+template <typename T>
+void expect_streamed_scan(const char *name, const char *type, char op, size_t n, size_t shift,
+                          T (*value)(size_t)) {
+    std::vector<T> x(n);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = value(i);
+    }
+    const std::vector<T> want = running(x, op);
+    std::vector<unsigned char> raw((n + shift) * sizeof(T) + 64);
+    unsigned char *line = raw.data() + (64 - reinterpret_cast<uintptr_t>(raw.data()) % 64);
+    char *d = reinterpret_cast<char *>(line + shift * sizeof(T));
+    std::memset(d, 0x5a, n * sizeof(T));
+    const std::string ds = std::to_string(n) + " * " + type;
+    ckt::Type t(ds.c_str());
+    ck_array *src = nullptr, *dst = nullptr;
+    ASSERT_EQ(ck_array_wrap(t.get(), nullptr, reinterpret_cast<char *>(x.data()), nullptr, &src),
+              CK_OK);
+    ASSERT_EQ(ck_array_wrap(t.get(), nullptr, d, nullptr, &dst), CK_OK);
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_accumulation_lookup(name, &c), CK_OK);
+    const int axis = 0;
+    const ck_reduce_spec r = {c, &axis, 1, 0};
+    EXPECT_EQ(ck_accumulate(&r, dst, src, nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(std::memcmp(d, want.data(), n * sizeof(T)), 0)
+        << name << " of " << ds << " shifted by " << shift;
+    ck_callable_decref(c);
+    ck_array_free(src);
+    ck_array_free(dst);
+}
+
+double f64_value(size_t i) {
+    return static_cast<double>((i * 2654435761u) % 1000) * 0.001 - 0.25;
+}
+float f32_value(size_t i) {
+    return static_cast<float>(f64_value(i));
+}
+double f64_near_one(size_t i) {
+    return 1.0 + static_cast<double>(i % 7) * 1e-9;
+}
+int16_t i16_value(size_t i) {
+    return static_cast<int16_t>((i * 40503u) % 65536u - 32768);
+}
+
+// Lengths below the streamed minimum (8 KiB), around the 2 KiB chunks and with tails of
+// part of a line; destinations at every element offset within a line.
+TEST_F(StreamedScan, EqualsTheRunningValueBitForBit) {
+    ck_set_streaming_threshold(1);
+    const size_t f64_lengths[] = {1023, 1024, 1025, 1031, 4096 + 3, 10000};
+    for (size_t n : f64_lengths) {
+        for (size_t shift = 0; shift < 8; shift++) {
+            expect_streamed_scan<double>("cumsum", "float64", '+', n, shift, f64_value);
+        }
+        expect_streamed_scan<double>("cumprod", "float64", '*', n, 3, f64_near_one);
+    }
+    for (size_t shift = 0; shift < 16; shift += 5) {
+        expect_streamed_scan<float>("cumsum", "float32", '+', 2048 * 3 + 13, shift, f32_value);
+    }
+    expect_streamed_scan<int16_t>("cummax", "int16", 'm', 4096 * 2 + 31, 7, i16_value);
+}
+
+TEST_F(StreamedScan, TheTreeSaysSoWhenTheDestinationIsLarge) {
+    const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
+    ck_set_streaming_threshold(1);
+    if (ck_get_streaming_threshold() == std::numeric_limits<size_t>::max()) {
+        GTEST_SKIP() << "no streaming stores: " << ck_streaming_threshold_reason();
+    }
+    EXPECT_EQ(tree("cumsum", "2048 * float64", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
+              "dst_stride=8 scan\n"
+              "  scan_stream @104 +48  scan_stream_strided  scan add float64 [" + t +
+                  "], streaming stores\n");
+    // a cast into the destination first: scanned there in place, with plain stores
+    EXPECT_EQ(tree("cumsum", "2048 * int16", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=2 "
+              "dst_stride=8 cast, scan\n"
+              "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
+              "  leaf @120 +16  scan add int64 [" + t + "]\n");
+    ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
+    EXPECT_EQ(tree("cumsum", "2048 * float64", 0),
+              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
+              "dst_stride=8 scan\n"
+              "  leaf @104 +16  scan add float64 [" + t + "]\n");
 }
 
 TEST(Accumulate, AllocationFailureAtEveryPoint) {
