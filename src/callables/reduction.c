@@ -320,6 +320,84 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
 
 /* ck_make_reduce and ck_make_accumulate, with the source's dimensions numbered from
  * first_dim in messages. */
+/* The shape of t read through its pointers (pointer[T] as T): its fixed dimensions over its
+ * option or scalar, in *out; NULL when t holds no pointer. A var dimension with a pointer is
+ * CK_ERR_UNSUPPORTED (its rows would need an arena per call). */
+static int without_pointers(const ck_type *t, const char *what, ck_type **out) {
+    *out = NULL;
+    intptr_t sizes[CK_TYPE_MAX_DEPTH];
+    int nd = 0, pointers = 0, var = 0;
+    const ck_type *e = t;
+    for (; e->id == CK_TYPE_FIXED_DIM || e->id == CK_TYPE_VAR_DIM || e->id == CK_TYPE_POINTER;
+         e = e->element) {
+        if (e->id == CK_TYPE_POINTER) {
+            pointers = 1;
+        } else if (e->id == CK_TYPE_VAR_DIM) {
+            var = 1;
+        } else {
+            sizes[nd++] = e->fixed_size;
+        }
+    }
+    if (!pointers) {
+        return CK_OK;
+    }
+    if (var) {
+        return ck_set_error(CK_ERR_UNSUPPORTED,
+                            "%s: a source with both pointers and var dimensions does not "
+                            "reduce yet",
+                            what);
+    }
+    ck_type *cur = (ck_type *)(uintptr_t)e;
+    ck_type_incref(cur);
+    for (int i = nd - 1; i >= 0; i--) {
+        ck_type *next = NULL;
+        const int rc = ck_type_make_fixed_dim(sizes[i], cur, &next);
+        ck_type_decref(cur);
+        CK_RETURN_IF_ERROR(rc);
+        cur = next;
+    }
+    *out = cur;
+    return CK_OK;
+}
+
+static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int accumulate, int first_dim);
+
+/* A source with pointers: the materialize kernel copies it into a scratch of its shape
+ * without them (`flat`, C order), which the reduction then reads. */
+static int make_through_scratch(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                                const ck_type *dst_tp, const char *dst_arrmeta,
+                                const ck_type *src_tp, const char *src_arrmeta,
+                                const ck_type *flat, ck_request req, const ck_eval_ctx *ectx,
+                                int accumulate, int first_dim) {
+    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
+    char am[CK_TYPE_MAX_DEPTH * sizeof(ck_fixed_dim_arrmeta)];
+    if (ck_type_arrmeta_size(flat) > sizeof am) {
+        return ck_set_error(CK_ERR_INTERNAL, "materialize: %zu bytes of arrmeta",
+                            ck_type_arrmeta_size(flat));
+    }
+    CK_RETURN_IF_ERROR(ck_arrmeta_default_construct(flat, am, NULL));
+    /* The scratch is ckernel's, aligned: only the caller's own side may be misaligned. */
+    ck_eval_ctx copy_ctx = ectx != NULL ? *ectx : defaults, fold_ctx = copy_ctx;
+    copy_ctx.flags &= ~(unsigned)CK_EVAL_DST_UNALIGNED;
+    fold_ctx.flags &= ~(unsigned)CK_EVAL_SRC_UNALIGNED;
+    size_t at = 0;
+    CK_RETURN_IF_ERROR(ck__make_materialize(ckb, offset, flat->data_size, req, &at));
+    for (int slot = 0; slot < 2; slot++) {
+        *offset = CK_ALIGN_OFFSET(*offset);
+        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+        CK_RETURN_IF_ERROR(ck__materialize_set_child(ckb, at, slot, *offset));
+        CK_RETURN_IF_ERROR(
+            slot == 0 ? ck_make_assign(ckb, offset, flat, am, src_tp, src_arrmeta,
+                                       CK_REQUEST_SINGLE, &copy_ctx)
+                      : make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, flat, am,
+                                    CK_REQUEST_SINGLE, &fold_ctx, accumulate, first_dim));
+    }
+    return CK_OK;
+}
+
 static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
                        const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                        const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
@@ -345,6 +423,17 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
     ck__red_acc acc;
     CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, accumulate, &p, &acc));
     p.first_dim = first_dim;
+    if (p.reduced != 0 || accumulate) {
+        ck_type *flat = NULL;
+        CK_RETURN_IF_ERROR(without_pointers(src_tp, what, &flat));
+        if (flat != NULL) {
+            const int rc = make_through_scratch(ckb, offset, r, dst_tp, dst_arrmeta, src_tp,
+                                                src_arrmeta, flat, req, ectx, accumulate,
+                                                first_dim);
+            ck_type_decref(flat);
+            return rc;
+        }
+    }
     if (accumulate) {
         return ck__accumulate_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta,
                                     req);

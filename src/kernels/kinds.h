@@ -87,6 +87,7 @@ extern const ck__kind ck__reduce_var_reset_kind;
 extern const ck__kind ck__reduce_var_grow_kind;
 extern const ck__kind ck__reduce_option_kind;
 extern const ck__kind ck__scan_stream_kind;
+extern const ck__kind ck__materialize_kind;
 extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
@@ -295,6 +296,13 @@ typedef struct ck__accumulate_dim_spec {
 int ck__make_accumulate_dim(ck_builder *ckb, size_t *offset, const ck__accumulate_dim_spec *spec,
                             ck_request req, size_t *at);
 int ck__accumulate_dim_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+/* The materialize kernel (materialize.c) of a reduction or accumulation whose source holds
+ * pointers: each call copies the source into a scratch of scratch_size bytes (slot 0, the
+ * assignment scratch <- source) and reduces that (slot 1, dst <- scratch); both children
+ * single request, recorded by ck__materialize_set_child once their prefix is reserved. */
+int ck__make_materialize(ck_builder *ckb, size_t *offset, size_t scratch_size, ck_request req,
+                         size_t *at);
+int ck__materialize_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
 /* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
  * right after it. */
 int ck__make_reduce_scan(ck_builder *ckb, size_t *offset, size_t elem_size, ck_request req);

@@ -175,6 +175,22 @@ TEST_F(ParallelReduce, RowsSplitOverAKeptOuterDimension) {
     expect_same_everywhere("min", v.get(), {1}, 4096);
 }
 
+// Rows read through pointers: each row copied into its own scratch, folded as serially.
+TEST_F(ParallelReduce, RowsThroughPointers) {
+    std::string lit = "[";
+    for (int i = 0; i < 3000; i++) {
+        lit += i ? ", [" : "[";
+        for (int j = 0; j < 5; j++) {
+            lit += (j ? ", " : "") + std::to_string((i * 31 + j * 7) % 97 - 48) + ".125";
+        }
+        lit += "]";
+    }
+    lit += "]";
+    ckt::Array p("3000 * pointer[5 * float64]", lit.c_str());
+    expect_same_everywhere("sum", p.get(), {1}, 4096);
+    expect_same_everywhere("max", p.get(), {0}, 4096);
+}
+
 TEST_F(ParallelReduce, ErrorsAreTheSerialOnes) {
     ckt::Array a("2 * 0 * int32", "[[], []]"), out("2 * int32");
     ck_callable *c = nullptr;
