@@ -132,6 +132,8 @@ typedef struct fz_case {
     int naxes;            /* -1: every axis (axes NULL) */
     unsigned rflags;      /* CK_REDUCE_KEEPDIMS, CK_REDUCE_SKIPNA */
     int natural;          /* the destination is the result type ck_reduce_result_type gives */
+    int tame;             /* float sources hold finite values of moderate size, so that sums
+                             are not inf or NaN and their bits show the association */
     /* memory */
     fz_region *regions;
     size_t nregions, cap_regions;

@@ -1576,6 +1576,12 @@ static int rs_is_na(const rstate *rs, int src, const unsigned char *p) {
     return is_na(src ? rs->t : rs->a, p);
 }
 
+/* An accumulator that reads as NA: propagated, or (skipna, no identity) holding no element
+ * yet; with skipna and an identity NA bits are a value (§14). */
+static int acc_na(const rstate *rs, const unsigned char *acc) {
+    return rs->dopt && (rs->na_start || !rs->skipna) && rs_is_na(rs, 0, acc);
+}
+
 static void fail_acc_na(rstate *rs, const ref_ctx *ctx) {
     fz_fail *f = add_fail(rs->r->x, CK_ERR_NA, ctx->prefix);
     set_text(f, 0,
@@ -1607,8 +1613,8 @@ static void run_fold(rstate *rs, unsigned char *acc, const unsigned char *x, int
         }
         return;
     }
-    int acc_na = rs->dopt && rs_is_na(rs, 0, acc);
-    if (acc_na && !rs->skipna) {
+    int none = acc_na(rs, acc);
+    if (none && !rs->skipna) {
         return; /* NA stays NA */
     }
     for (size_t i = 0; i < n;) {
@@ -1616,11 +1622,11 @@ static void run_fold(rstate *rs, unsigned char *acc, const unsigned char *x, int
         while (j < n && !rs_is_na(rs, 1, x + (intptr_t)j * xs)) {
             j++;
         }
-        if (j > i && acc_na) { /* no element yet: the first is cast into it */
+        if (j > i && none) { /* no element yet: the first is cast into it */
             if (!rcast(rs, ctx, x + (intptr_t)i * xs, acc)) {
                 return;
             }
-            acc_na = 0;
+            none = 0;
             i++;
         }
         if (j > i) {
@@ -1651,8 +1657,8 @@ static void run_each(rstate *rs, unsigned char *acc, const unsigned char *x,
         }
         return;
     }
-    const int x_na = rs_is_na(rs, 1, x), acc_na = rs->dopt && rs_is_na(rs, 0, acc);
-    if (!x_na && !acc_na) {
+    const int x_na = rs_is_na(rs, 1, x), a_na = acc_na(rs, acc);
+    if (!x_na && !a_na) {
         if (rcast(rs, ctx, x, v.b)) {
             elem_op(rs->rop, rs->a, acc, v.b, acc);
         }
