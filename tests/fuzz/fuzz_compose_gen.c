@@ -1281,6 +1281,17 @@ static void select_signature(fz_case *c, fz_in *in) {
 
 ck_callable *fz_sum3_callable(void);
 
+/* How the root is called: single, or strided over 1-3 elements. */
+static void pick_request(fz_case *c, fz_in *in) {
+    if (fz_pick(in, 4) == 3) {
+        c->req = CK_REQUEST_STRIDED;
+        c->root_count = 1 + (intptr_t)fz_pick(in, 3);
+    } else {
+        c->req = CK_REQUEST_SINGLE;
+        c->root_count = 1;
+    }
+}
+
 /* ---- the reduction mode ---- */
 
 static const char *const kReductions[] = {"sum", "prod", "min", "max", "all", "any"};
@@ -1419,13 +1430,7 @@ static int generate_reduce(fz_case *c, fz_in *in) {
     }
     const unsigned t = fz_pick(in, 6);
     c->cap = t < 3 ? (int)t : -1;
-    if (fz_pick(in, 4) == 3) {
-        c->req = CK_REQUEST_STRIDED;
-        c->root_count = 1 + (intptr_t)fz_pick(in, 3);
-    } else {
-        c->req = CK_REQUEST_SINGLE;
-        c->root_count = 1;
-    }
+    pick_request(c, in);
     /* The destination: the result's shape over its accumulator type. */
     int a = natural_acc(c, sid);
     c->natural = a >= 0;
@@ -1554,13 +1559,7 @@ int fz_generate(fz_case *c, fz_in *in) {
     const unsigned t = fz_pick(in, 6);
     c->cap = t < 3 ? (int)t : -1;
     c->stream_threshold = fz_pick(in, 4) == 3 ? (size_t)1 << fz_pick(in, 11) : 0;
-    if (fz_pick(in, 4) == 3) {
-        c->req = CK_REQUEST_STRIDED;
-        c->root_count = 1 + (intptr_t)fz_pick(in, 3);
-    } else {
-        c->req = CK_REQUEST_SINGLE;
-        c->root_count = 1;
-    }
+    pick_request(c, in);
     if (c->op == FZ_OP_CALL) {
         select_signature(c, in);
     }

@@ -1286,7 +1286,9 @@ typedef struct rstate {
     int failed;
 } rstate;
 
-static rent *rfind(rstate *rs, const rkey *k, char kind) {
+/* The entry of (k, kind); a new one (an accumulator at the start value) with `create`,
+ * else NULL when there is none. */
+static rent *rslot(rstate *rs, const rkey *k, char kind, int create) {
     uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
     for (int i = 0; i < k->n; i++) {
         h = (h ^ (uint64_t)k->c[i]) * 1099511628211ull;
@@ -1294,6 +1296,9 @@ static rent *rfind(rstate *rs, const rkey *k, char kind) {
     for (size_t i = (size_t)h & (RTABLE - 1);; i = (i + 1) & (RTABLE - 1)) {
         rent *e = &rs->table[i];
         if (!e->used) {
+            if (!create) {
+                return NULL;
+            }
             e->used = 1;
             e->kind = kind;
             e->k = *k;
@@ -1307,21 +1312,12 @@ static rent *rfind(rstate *rs, const rkey *k, char kind) {
     }
 }
 
+static rent *rfind(rstate *rs, const rkey *k, char kind) {
+    return rslot(rs, k, kind, 1);
+}
+
 static rent *rlookup(rstate *rs, const rkey *k, char kind) {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
-    for (int i = 0; i < k->n; i++) {
-        h = (h ^ (uint64_t)k->c[i]) * 1099511628211ull;
-    }
-    for (size_t i = (size_t)h & (RTABLE - 1);; i = (i + 1) & (RTABLE - 1)) {
-        rent *e = &rs->table[i];
-        if (!e->used) {
-            return NULL;
-        }
-        if (e->kind == kind && e->k.n == k->n &&
-            memcmp(e->k.c, k->c, (size_t)k->n * sizeof k->c[0]) == 0) {
-            return e;
-        }
-    }
+    return rslot(rs, k, kind, 0);
 }
 
 /* ---- the element operations in the accumulator's type (docs/design.md §10) ---- */
@@ -1741,6 +1737,11 @@ static rkey key_at(const rstate *rs, const rlev *l, rkey k, intptr_t j) {
     return k;
 }
 
+static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t back,
+                   const ref_ctx *ctx);
+
+/* The source's levels from i on, in C order: a reduction's innermost level folds into the
+ * accumulators; an accumulation's axis goes element by element over its blocks. */
 static void rwalk(rstate *rs, int i, const unsigned char *p, rkey key, const ref_ctx *ctx) {
     if (rs->failed || rs->r->x->too_big) {
         return;
@@ -1751,7 +1752,7 @@ static void rwalk(rstate *rs, int i, const unsigned char *p, rkey key, const ref
     if (!rlevel(rs, i, p, &key, ctx, &count, &first)) {
         return;
     }
-    if (i == rs->n - 1) {
+    if (!rs->accumulate && i == rs->n - 1) {
         if (l->reduced) {
             run_fold(rs, rfind(rs, &key, 'A')->v.b, first, l->sstride, (size_t)count, ctx);
             return;
@@ -1765,7 +1766,12 @@ static void rwalk(rstate *rs, int i, const unsigned char *p, rkey key, const ref
     for (intptr_t j = 0; j < count && !rs->failed; j++) {
         ref_ctx c2 = *ctx;
         push_index(&c2, j);
-        rwalk(rs, i + 1, first + j * l->sstride, key_at(rs, l, key, j), &c2);
+        if (rs->accumulate && i == rs->first) {
+            ablock(rs, i + 1, first + j * l->sstride, key_at(rs, l, key, j),
+                   j == 0 ? 0 : l->dstride, &c2);
+        } else {
+            rwalk(rs, i + 1, first + j * l->sstride, key_at(rs, l, key, j), &c2);
+        }
     }
 }
 
@@ -1797,28 +1803,6 @@ static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t
     const rent *prev = rlookup(rs, &pk, 'A');
     CKF_CHECK(prev != NULL, "an accumulation's previous element");
     elem_op(rs->rop, rs->a, prev->v.b, v.b, e->v.b);
-}
-
-static void awalk(rstate *rs, int i, const unsigned char *p, rkey key, const ref_ctx *ctx) {
-    if (rs->failed) {
-        return;
-    }
-    const rlev *l = &rs->lv[i];
-    intptr_t count;
-    const unsigned char *first;
-    if (!rlevel(rs, i, p, &key, ctx, &count, &first)) {
-        return;
-    }
-    for (intptr_t j = 0; j < count && !rs->failed; j++) {
-        ref_ctx c2 = *ctx;
-        push_index(&c2, j);
-        if (i == rs->first) {
-            ablock(rs, i + 1, first + j * l->sstride, key_at(rs, l, key, j),
-                   j == 0 ? 0 : l->dstride, &c2);
-        } else {
-            awalk(rs, i + 1, first + j * l->sstride, key_at(rs, l, key, j), &c2);
-        }
-    }
 }
 
 /* Every destination element gets its accumulator's value; every var row is one the kernel
@@ -2271,11 +2255,7 @@ static void reference_reduce(const fz_case *c, fz_expect *x) {
         }
         rkey key = {2, {i, 0, 0, 0, 0, 0}};
         const unsigned char *sp = (const unsigned char *)c->src[0].data + i * c->root_src_stride[0];
-        if (rs.accumulate) {
-            awalk(&rs, 0, sp, key, &ctx);
-        } else {
-            rwalk(&rs, 0, sp, key, &ctx);
-        }
+        rwalk(&rs, 0, sp, key, &ctx);
     }
     /* After a failure (x->loose) the checker only covers these, without comparing. */
     for (intptr_t i = 0; i < c->root_count; i++) {
