@@ -1269,7 +1269,6 @@ typedef struct rent {
     intptr_t len;
 } rent;
 
-#define RTABLE ((size_t)1 << 15)
 
 typedef struct rstate {
     ref_state *r;
@@ -1280,20 +1279,48 @@ typedef struct rstate {
     int sopt, dopt, skipna, na_start, check_empty, accumulate, rop, mode;
     size_t chunk;           /* elements per cast chunk (docs/design.md §14); 0: no cast */
     unsigned char start[16];
-    rent *table;
+    rent *table;            /* open addressing, at most half full */
+    size_t cap, used;
     ckt_elem *vals;         /* a run's cast elements */
     size_t nvals;
     int failed;
 } rstate;
 
-/* The entry of (k, kind); a new one (an accumulator at the start value) with `create`,
- * else NULL when there is none. */
-static rent *rslot(rstate *rs, const rkey *k, char kind, int create) {
+static size_t rhash(const rkey *k, char kind) {
     uint64_t h = 1469598103934665603ull ^ (uint64_t)kind;
     for (int i = 0; i < k->n; i++) {
         h = (h ^ (uint64_t)k->c[i]) * 1099511628211ull;
     }
-    for (size_t i = (size_t)h & (RTABLE - 1);; i = (i + 1) & (RTABLE - 1)) {
+    return (size_t)h;
+}
+
+static void rtable_init(rstate *rs, size_t cap) {
+    rs->cap = cap;
+    rs->used = 0;
+    rs->table = (rent *)calloc(cap, sizeof *rs->table);
+    CKF_CHECK(rs->table != NULL, "out of memory in the reference");
+}
+
+/* The entry of (k, kind); a new one (an accumulator at the start value) with `create`,
+ * else NULL when there is none. Creating may move the entries. */
+static rent *rslot(rstate *rs, const rkey *k, char kind, int create) {
+    if (create && 2 * (rs->used + 1) > rs->cap) {
+        rent *old = rs->table;
+        const size_t n = rs->cap;
+        rtable_init(rs, 2 * n);
+        for (size_t i = 0; i < n; i++) {
+            if (old[i].used) {
+                size_t j = rhash(&old[i].k, old[i].kind) & (rs->cap - 1);
+                while (rs->table[j].used) {
+                    j = (j + 1) & (rs->cap - 1);
+                }
+                rs->table[j] = old[i];
+                rs->used++;
+            }
+        }
+        free(old);
+    }
+    for (size_t i = rhash(k, kind) & (rs->cap - 1);; i = (i + 1) & (rs->cap - 1)) {
         rent *e = &rs->table[i];
         if (!e->used) {
             if (!create) {
@@ -1303,6 +1330,7 @@ static rent *rslot(rstate *rs, const rkey *k, char kind, int create) {
             e->kind = kind;
             e->k = *k;
             memcpy(e->v.b, rs->start, sizeof rs->start);
+            rs->used++;
             return e;
         }
         if (e->kind == kind && e->k.n == k->n &&
@@ -2244,8 +2272,7 @@ static void reference_reduce(const fz_case *c, fz_expect *x) {
                                (sbits & (ckt_scalar(rs.t)->align - 1)) != 0;
     rs.chunk = rs.t != rs.a || src_misaligned ? cast_chunk(rs.a) : 0;
     /* Run. */
-    rs.table = (rent *)calloc(RTABLE, sizeof *rs.table);
-    CKF_CHECK(rs.table != NULL, "out of memory in the reference");
+    rtable_init(&rs, 256);
     for (intptr_t i = 0; i < c->root_count && !rs.failed; i++) {
         ref_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
