@@ -178,8 +178,8 @@ static void describe(const fz_case *c, FILE *out) {
     char text[FZ_MSG];
     fz_type_text(c->dst.t, text, sizeof text);
     if (c->op == FZ_OP_REDUCE || c->op == FZ_OP_ACCUMULATE) {
-        fprintf(out, "case: %s %s axes", c->op == FZ_OP_REDUCE ? "ck_make_reduce" : "ck_make_accumulate",
-                fz_reduce_name(c));
+        fprintf(out, "case: %s %s axes",
+                c->op == FZ_OP_REDUCE ? "ck_make_reduce" : "ck_make_accumulate", fz_reduce_name(c));
         if (c->naxes < 0) {
             fprintf(out, " NULL");
         }

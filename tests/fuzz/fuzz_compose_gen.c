@@ -1351,7 +1351,8 @@ static int generate_reduce(fz_case *c, fz_in *in) {
         return 0;
     }
     /* The source, outermost level first. */
-    static const intptr_t sizes[] = {3, 2, 1, 4, 0, 5, 17, 7, 16, 33, 129, 130, 256, 300, 1100, 2100};
+    static const intptr_t sizes[] = {3,  2,   1,   4,   0,   5,   17,   7,
+                                     16, 33, 129, 130, 256, 300, 1100, 2100};
     static const intptr_t rows[] = {2, 3, 1, 0, 5, 17, 129, 140};
     const int nd = 1 + (int)fz_pick(in, 3);
     int var[3];

@@ -1890,7 +1890,9 @@ static void rshape_error(const fz_case *c, fz_expect *x, int status, const char 
     char ds[FZ_MSG], ss[FZ_MSG];
     fz_type_text(c->dst.t, ds, sizeof ds);
     fz_type_text(c->src[0].t, ss, sizeof ss);
-    snprintf(x->build_message, sizeof x->build_message, "%s: cannot %s %s into %s: %s",
+    /* the mode's types and reasons are short: the precisions only bound them for gcc */
+    snprintf(x->build_message, sizeof x->build_message,
+             "%.40s: cannot %s %.250s into %.250s: %.400s",
              ck_callable_name(c->callable), c->op == FZ_OP_ACCUMULATE ? "accumulate" : "reduce",
              ss, ds, why);
     x->build_status = status;
@@ -1983,7 +1985,8 @@ static int reduce_levels(rstate *rs, uint64_t mask, uintptr_t *dbits, uintptr_t 
             continue;
         }
         if (dt->kind != FZ_FIXED && dt->kind != FZ_VAR) {
-            rshape_error(c, x, CK_ERR_BROADCAST, "the destination has fewer dimensions than the result");
+            rshape_error(c, x, CK_ERR_BROADCAST,
+                         "the destination has fewer dimensions than the result");
             return 0;
         }
         if (l->reduced || dt->kind == FZ_FIXED) {
