@@ -47,6 +47,13 @@ static int na_refused(const ck__reduce_option *k, size_t i) {
                         i);
 }
 
+/* An accumulator that reads as NA: propagated, or with `first` one that holds no element
+ * yet. With skipna and an identity nothing makes it NA, so NA bits there are a value (an
+ * integer product that wrapped onto them) and fold on as one. */
+static inline int acc_is_na(const ck__reduce_option *k, const char *acc) {
+    return k->dst_option && (k->first || !k->skipna) && is_na(acc, k->dst_na, k->dst_size);
+}
+
 /* The first element of an accumulator that holds none yet: cast into it. */
 static int start_with(ck_prefix *self, char *acc, char *x) {
     const ck__reduce_option *k = (const ck__reduce_option *)self;
@@ -59,7 +66,7 @@ static int fold_run(ck_prefix *self, char *dst, char *x, intptr_t xs, size_t n) 
     const ck__reduce_option *k = (const ck__reduce_option *)self;
     ck_prefix *value = ck_child(self, CK__REDUCE_OPTION_CHILD);
     ck_strided_fn fn = ck_prefix_strided(value);
-    int acc_na = k->dst_option && is_na(dst, k->dst_na, k->dst_size);
+    int acc_na = acc_is_na(k, dst);
     if (acc_na && !k->skipna) {
         return CK_OK; /* NA stays NA */
     }
@@ -98,7 +105,7 @@ static int each_run(ck_prefix *self, char *dst, intptr_t ds, char *x, intptr_t x
     for (size_t i = 0; i < n;) {
         size_t j = i;
         while (j < n && !is_na(x + (intptr_t)j * xs, k->src_na, k->src_size) &&
-               !(k->dst_option && is_na(dst + (intptr_t)j * ds, k->dst_na, k->dst_size))) {
+               !acc_is_na(k, dst + (intptr_t)j * ds)) {
             j++;
         }
         if (j > i) {

@@ -56,6 +56,10 @@ const Hand kOptions[] = {
     {"all", "3 * ?float32", "[NA, 1, 2]", {99}, SKIP, "true", "?bool"},
     {"all", "3 * ?float32", "[NA, 1, 2]", {99}, 0, "NA", "?bool"},
     {"any", "3 * ?float32", "[NA, 0, 0]", {99}, SKIP, "false", "?bool"},
+    // with skipna and an identity, a product that wraps onto the NA's bits (INT64_MIN, after
+    // the third row) is a value and folds on: (-2^30 * 2^30 * 8) * 2 wraps to 0
+    {"prod", "4 * var * ?int32", "[[-1073741824], [1073741824], [8], [2]]", {99}, SKIP, "0",
+     "?int64"},
     // the extreme a maximum of a signed type starts from is its NA: the next value is used
     {"max", "3 * ?int32", "[-5, -7, -9]", {99}, 0, "-5", "?int32"},
     {"max", "2 * ?int8", "[-127, -127]", {99}, 0, "-127", "?int8"},

@@ -76,9 +76,24 @@ typedef struct fz_operand {
 } fz_operand;
 
 typedef enum fz_op {
-    FZ_OP_ASSIGN,   /* ck_make_assign */
-    FZ_OP_CALL      /* ck_make_call */
+    FZ_OP_ASSIGN,    /* ck_make_assign */
+    FZ_OP_CALL,      /* ck_make_call */
+    FZ_OP_REDUCE,    /* ck_make_reduce (the reduction mode, below) */
+    FZ_OP_ACCUMULATE /* ck_make_accumulate */
 } fz_op;
+
+/* The reduction mode: an input that starts with these bytes describes a reduction or an
+ * accumulation (no earlier input starts with them, so the corpus keeps its meaning). */
+#define FZ_REDUCE_MAGIC "CKRD"
+
+/* The built-in operations a reduction folds with: sum prod min max all any, and the
+ * accumulations cumsum cumprod cummin cummax (the first four). */
+#define FZ_ROP_ADD 0
+#define FZ_ROP_MULTIPLY 1
+#define FZ_ROP_MINIMUM 2
+#define FZ_ROP_MAXIMUM 3
+#define FZ_ROP_AND 4
+#define FZ_ROP_OR 5
 
 /* A callable's signature, parsed from ck_callable_signatures. */
 typedef struct fz_sig {
@@ -111,6 +126,14 @@ typedef struct fz_case {
     int sig_status;       /* calls: what selection says */
     char sig_message[FZ_MSG];
     fz_sig sig;           /* the selected signature when sig_status is CK_OK */
+    /* reductions and accumulations */
+    int rop;              /* FZ_ROP_* */
+    int axes[4];
+    int naxes;            /* -1: every axis (axes NULL) */
+    unsigned rflags;      /* CK_REDUCE_KEEPDIMS, CK_REDUCE_SKIPNA */
+    int natural;          /* the destination is the result type ck_reduce_result_type gives */
+    int tame;             /* float sources hold finite values of moderate size, so that sums
+                             are not inf or NaN and their bits show the association */
     /* memory */
     fz_region *regions;
     size_t nregions, cap_regions;
@@ -118,6 +141,9 @@ typedef struct fz_case {
     int npool;
     _Alignas(16) char ambuf[FZ_MAX_SRC + 1][1024]; /* arrmeta is read as intptr_t */
 } fz_case;
+
+/* The reduction's (or accumulation's) name, as ck_reduction_lookup knows it. */
+const char *fz_reduce_name(const fz_case *c);
 
 /* ---- the generator ---- */
 /* Decodes the input into c: 0 when the input describes nothing usable (too large, ...). */
@@ -190,6 +216,8 @@ typedef struct fz_expect {
     uint32_t seq;
     int strict;       /* the kernel runs in the reference's C order (fuzz_compose.c) */
     int too_big;      /* the reference gave up (more work than an input may take) */
+    int loose;        /* a failing reduction leaves partial accumulators: after a failure
+                         only the bytes outside the destination's elements are compared */
 } fz_expect;
 
 /* Computes what building and running c must give. */

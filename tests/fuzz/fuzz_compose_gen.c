@@ -546,7 +546,13 @@ static void span(const fz_type *t, const char *am, intptr_t *lo, intptr_t *hi) {
 typedef struct am_state {
     gen_state *g;
     int dst;
+    int aligned; /* the reduction mode: destination strides keep its scalars aligned */
 } am_state;
+
+/* The reduction mode's destination: its var levels are rows the kernel allocates. */
+static int reduce_dst(const am_state *st) {
+    return st->dst && st->g->c->op >= FZ_OP_REDUCE;
+}
 
 static ck_memblock *new_arena(void) {
     ck_memblock *b = NULL;
@@ -601,7 +607,7 @@ static void gen_fixed_run(am_state *st, const fz_type *t, char *am, int dense) {
     intptr_t lo, hi;
     span(e, eam, &lo, &hi);
     fz_in *in = st->g->in;
-    const size_t a = slot_align(e);
+    const size_t a = st->aligned ? e->align : slot_align(e);
     int order[64];
     for (int i = 0; i < n; i++) {
         order[i] = n - 1 - i; /* innermost first: C order */
@@ -655,7 +661,7 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
     case FZ_VAR: {
         /* A destination level whose rows the kernel may allocate keeps C order below it:
          * the kernel sizes a row by its elements' data size (docs/design.md §7). */
-        const int alloc = st->dst && (dense || fz_pick(in, 3) == 0);
+        const int alloc = st->dst && (dense || reduce_dst(st) || fz_pick(in, 3) == 0);
         gen_am(st, t->el, am + 24, dense || alloc);
         intptr_t lo, hi;
         span(t->el, am + 24, &lo, &hi);
@@ -663,7 +669,7 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
         intptr_t stride, offset = 0;
         if (alloc) {
             stride = (intptr_t)t->el->size + (fz_pick(in, 4) == 3 ? (intptr_t)t->el->align : 0);
-            if (fz_pick(in, 40) == 39) {
+            if (!reduce_dst(st) && fz_pick(in, 40) == 39) {
                 offset = (intptr_t)a; /* cannot be allocated (CK_ERR_INVALID) */
             }
         } else {
@@ -673,7 +679,7 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
         }
         ck_memblock *b = NULL;
         const unsigned r = fz_pick(in, 24);
-        if (st->dst ? r < 22 : r >= 20) {
+        if (st->dst ? r < 22 || reduce_dst(st) : r >= 20) {
             b = new_arena();
         } else if (st->dst && r == 23) {
             ck_memblock_new_data(16, 16, &b); /* not an arena: cannot allocate */
@@ -860,6 +866,29 @@ static void put_real(int kind, double v, unsigned char *p, fz_in *in) {
     }
 }
 
+/* A finite value in (-2^12, 2^12) with random bits below, into each float part. */
+static int tame_value(fz_in *in, int id, unsigned char *p) {
+    const ckt_scalar_info *t = ckt_scalar(id);
+    if (t->kind != 'H' && t->kind != 'F' && t->kind != 'D' && t->kind != 'C') {
+        return 0;
+    }
+    const ckt_scalar_info *c = ckt_scalar(t->component);
+    for (size_t k = 0; k < t->size / c->size; k++) {
+        const double v = ldexp((double)(fz_rand(in) >> 11) * 0x1p-52 - 1.0, (int)rnd(in, 24) - 12);
+        unsigned char *q = p + k * c->size;
+        if (c->kind == 'H') {
+            const uint16_t h = ckt_round_to_half(v);
+            memcpy(q, &h, 2);
+        } else if (c->kind == 'F') {
+            const float f = (float)v;
+            memcpy(q, &f, 4);
+        } else {
+            memcpy(q, &v, 8);
+        }
+    }
+    return 1;
+}
+
 static void gen_value(fz_in *in, int id, unsigned char *p, int call_source) {
     const ckt_scalar_info *t = ckt_scalar(id);
     switch (t->kind) {
@@ -974,7 +1003,7 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
             random_bytes(in, p, t->size); /* old contents */
         } else if (t->kind == FZ_OPTION && rnd(in, 6) == 0) {
             memcpy(p, ck_option_na_bytes(ck_type_scalar(t->id)), t->size);
-        } else {
+        } else if (!fs->c->tame || !tame_value(in, (int)t->id, p)) {
             gen_value(in, t->id, p, fs->call_source);
         }
         return;
@@ -984,7 +1013,9 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
         const intptr_t stride = get_ip(am + 8), offset = get_ip(am + 16);
         const unsigned r = rnd(in, 32);
         int leave;
-        if (fs->dst) {
+        if (fs->dst && fs->c->op >= FZ_OP_REDUCE) {
+            leave = 1; /* the reduction mode: the kernel allocates every destination row */
+        } else if (fs->dst) {
             leave = allocatable(t, am) ? r < 12 : r == 31;
         } else {
             leave = r == 0; /* CK_ERR_UNINITIALIZED */
@@ -1068,14 +1099,15 @@ static int inline_slots(const fz_type *t) {
 static int materialize(fz_case *c, fz_in *in, fz_operand *o, int which, int dst,
                        size_t *budget, int unaligned) {
     gen_state g = {c, in, 0, 0, {0}, 0};
-    am_state st = {&g, dst};
+    /* the reduction mode: aligned accumulators, but now and then misaligned ones */
+    am_state st = {&g, dst, dst && c->op >= FZ_OP_REDUCE && fz_pick(in, 16) != 15};
     o->am = c->ambuf[which];
     memset(o->am, 0, sizeof c->ambuf[which]);
     if (o->t->amsize > sizeof c->ambuf[which] || make_ck(o->t, &o->ck) != CK_OK) {
         return 0;
     }
     gen_am(&st, o->t, o->am, 0);
-    fill_state fs = {c, in, dst, c->op == FZ_OP_CALL, *budget, 0, 1};
+    fill_state fs = {c, in, dst, c->op != FZ_OP_ASSIGN, *budget, 0, 1};
     intptr_t stride = 0;
     const intptr_t n = c->req == CK_REQUEST_STRIDED ? c->root_count : 1;
     if (c->req == CK_REQUEST_STRIDED) {
@@ -1140,8 +1172,8 @@ static int scalar_id(const char *name, size_t len) {
 }
 
 static const sig_table *signatures(const ck_callable *callable) {
-    static sig_table tables[8];
-    for (int i = 0; i < 8; i++) {
+    static sig_table tables[16]; /* the calls' callables and the reductions' */
+    for (int i = 0; i < 16; i++) {
         if (tables[i].c == callable) {
             return &tables[i];
         }
@@ -1249,10 +1281,221 @@ static void select_signature(fz_case *c, fz_in *in) {
 
 ck_callable *fz_sum3_callable(void);
 
+/* How the root is called: single, or strided over 1-3 elements. */
+static void pick_request(fz_case *c, fz_in *in) {
+    if (fz_pick(in, 4) == 3) {
+        c->req = CK_REQUEST_STRIDED;
+        c->root_count = 1 + (intptr_t)fz_pick(in, 3);
+    } else {
+        c->req = CK_REQUEST_SINGLE;
+        c->root_count = 1;
+    }
+}
+
+/* ---- the reduction mode ---- */
+
+static const char *const kReductions[] = {"sum", "prod", "min", "max", "all", "any"};
+static const char *const kAccumulations[] = {"cumsum", "cumprod", "cummin", "cummax"};
+
+const char *fz_reduce_name(const fz_case *c) {
+    return c->op == FZ_OP_ACCUMULATE ? kAccumulations[c->rop] : kReductions[c->rop];
+}
+
+/* The built-in's callable, looked up once (the registry keeps it). */
+static ck_callable *reduce_callable(const fz_case *c) {
+    static ck_callable *cache[2][6];
+    const int acc = c->op == FZ_OP_ACCUMULATE;
+    ck_callable **slot = &cache[acc][c->rop];
+    if (*slot == NULL) {
+        const int rc = acc ? ck_accumulation_lookup(fz_reduce_name(c), slot)
+                           : ck_reduction_lookup(fz_reduce_name(c), slot);
+        if (rc != CK_OK) {
+            *slot = NULL;
+        }
+    }
+    return *slot;
+}
+
+/* The accumulator's type NumPy 1.24 gives for elements of t (docs/design.md §14): the result
+ * of the signature selected for (t, t), bool and signed integers narrower than 64 bits in
+ * int64 for sum and prod, unsigned ones in uint64. -1 when nothing is selected. */
+static int natural_acc(fz_case *c, ck_type_id t) {
+    const ck_type_id ids[2] = {t, t};
+    int index = -1;
+    if (ck_callable_select(c->callable, 2, ids, &c->ctx, &index, NULL) != CK_OK) {
+        return -1;
+    }
+    const sig_table *tab = signatures(c->callable);
+    CKF_CHECK(tab != NULL && index >= 0 && index < tab->n, "signature %d of a callable", index);
+    int a = (int)tab->sig[index].ret;
+    if (c->rop == FZ_ROP_ADD || c->rop == FZ_ROP_MULTIPLY) {
+        if (a == CK_TYPE_BOOL || (a >= CK_TYPE_INT8 && a <= CK_TYPE_INT32)) {
+            a = CK_TYPE_INT64;
+        } else if (a >= CK_TYPE_UINT8 && a <= CK_TYPE_UINT32) {
+            a = CK_TYPE_UINT64;
+        }
+    }
+    return a;
+}
+
+/* A reduction or accumulation: a source of 1-3 fixed or var dimensions over a scalar or an
+ * option, axes, keepdims and skipna, a destination of the result's type (now and then with
+ * another accumulator type, option or not, or another shape), random layouts and data. */
+static int generate_reduce(fz_case *c, fz_in *in) {
+    c->op = fz_pick(in, 4) == 3 ? FZ_OP_ACCUMULATE : FZ_OP_REDUCE;
+    const int acc = c->op == FZ_OP_ACCUMULATE;
+    c->rop = (int)fz_pick(in, acc ? 4 : 6);
+    c->nsrc = 1;
+    c->callable = reduce_callable(c);
+    if (c->callable == NULL) {
+        return 0;
+    }
+    /* The source, outermost level first. */
+    static const intptr_t sizes[] = {3,  2,   1,   4,   0,   5,   17,   7,
+                                     16, 33, 129, 130, 256, 300, 1100, 2100};
+    static const intptr_t rows[] = {2, 3, 1, 0, 5, 17, 129, 140};
+    const int nd = 1 + (int)fz_pick(in, 3);
+    int var[3];
+    intptr_t n[3];
+    intptr_t above = 1;
+    for (int i = 0; i < nd; i++) {
+        var[i] = fz_pick(in, 3) == 2;
+        n[i] = var[i] ? rows[fz_pick(in, 8)] : sizes[fz_pick(in, 16)];
+        while (n[i] > 1 && above * n[i] > FZ_MAX_ELEMENTS) {
+            n[i] /= 2;
+        }
+        above *= n[i] > 0 ? n[i] : 1;
+    }
+    const int sopt = fz_pick(in, acc ? 16 : 4) == 3; /* accumulations refuse options */
+    c->tame = fz_pick(in, 3) != 0;
+    const ck_type_id sid = (ck_type_id)random_scalar(in);
+    fz_type *st = scalar(c, sopt ? FZ_OPTION : FZ_SCALAR, (int)sid);
+    for (int i = nd - 1; i >= 0; i--) {
+        st = wrap(c, var[i] ? FZ_VAR : FZ_FIXED, n[i], st);
+    }
+    if (st == NULL) {
+        return 0;
+    }
+    c->src[0].t = st;
+    /* Axes: every one (NULL), or some, numbered from either end; now and then one out of
+     * range or given twice. An accumulation takes one. */
+    uint64_t reduced = 0;
+    const unsigned how = fz_pick(in, 8);
+    if (!acc && how == 0) {
+        c->naxes = -1;
+        reduced = ((uint64_t)1 << nd) - 1;
+    } else {
+        c->naxes = acc ? 1 : 1 + (int)fz_pick(in, (unsigned)nd);
+        if (acc && fz_pick(in, 32) == 31) {
+            c->naxes = fz_pick(in, 2) ? 2 : -1; /* not one axis: CK_ERR_INVALID */
+        }
+        const int k = c->naxes < 0 ? 0 : c->naxes;
+        int order[3] = {0, 1, 2};
+        for (int i = nd - 1; i > 0; i--) {
+            const int j = (int)fz_pick(in, (unsigned)i + 1);
+            const int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int i = 0; i < k; i++) {
+            const int a = order[i % nd];
+            c->axes[i] = fz_pick(in, 3) == 2 ? a - nd : a;
+            reduced |= (uint64_t)1 << a;
+        }
+        if (k > 0 && fz_pick(in, 32) == 31) {
+            c->axes[k - 1] = fz_pick(in, 2) ? nd + (int)fz_pick(in, 2) : c->axes[0]; /* refused */
+        }
+    }
+    if (!acc && fz_pick(in, 3) == 2) {
+        c->rflags |= CK_REDUCE_KEEPDIMS;
+    }
+    if (acc && fz_pick(in, 32) == 31) {
+        c->rflags |= CK_REDUCE_KEEPDIMS; /* refused */
+    }
+    if (fz_pick(in, sopt ? 2 : 16) == 0) {
+        c->rflags |= CK_REDUCE_SKIPNA;
+    }
+    /* The context: as for the other modes, but flags of its own (no records here). */
+    c->ctx = (ck_eval_ctx)CK_EVAL_CTX_INIT;
+    const unsigned m = fz_pick(in, 41);
+    c->ctx.errmode = m < 40 ? (ck_errmode)(m % 5) : (ck_errmode)(5 + fz_pick(in, 3));
+    c->mode = c->ctx.errmode == CK_ERRMODE_DEFAULT ? CK_ERRMODE_FRACTIONAL : c->ctx.errmode;
+    c->ctx.flags = CK_EVAL_NO_JIT;
+    const unsigned f = fz_u8(in);
+    const int unaligned_src = (f & 7) == 7, unaligned_dst = (f & 0xf8) == 0xf8;
+    if (unaligned_src) {
+        c->ctx.flags |= CK_EVAL_SRC_UNALIGNED;
+    }
+    if (unaligned_dst) {
+        c->ctx.flags |= CK_EVAL_DST_UNALIGNED; /* refused: the accumulators are aligned */
+    }
+    const unsigned t = fz_pick(in, 6);
+    c->cap = t < 3 ? (int)t : -1;
+    pick_request(c, in);
+    /* The destination: the result's shape over its accumulator type. */
+    int a = natural_acc(c, sid);
+    c->natural = a >= 0;
+    if (a < 0 || fz_pick(in, 5) == 4) {
+        a = random_scalar(in); /* an explicit accumulator type */
+        c->natural = 0;
+    }
+    int dopt = sopt;
+    if (fz_pick(in, 16) == 15) {
+        dopt = !dopt;
+        c->natural = 0;
+    }
+    const unsigned shape = fz_pick(in, 24);
+    c->natural &= shape < 20;
+    fz_type *dt = scalar(c, dopt ? FZ_OPTION : FZ_SCALAR, a);
+    if (shape == 20) {
+        dt = wrap(c, FZ_FIXED, 2, dt); /* a dimension more than the result */
+    }
+    int last_kept = -1;
+    for (int i = nd - 1; i >= 0; i--) {
+        const int r = !acc && ((reduced >> i) & 1);
+        if (r && (c->rflags & CK_REDUCE_KEEPDIMS) == 0) {
+            continue;
+        }
+        if (shape == 21 && last_kept < 0) {
+            last_kept = i; /* the innermost level of the result left out */
+            continue;
+        }
+        intptr_t size = r ? 1 : n[i];
+        fz_kind kind = var[i] && !r ? FZ_VAR : FZ_FIXED;
+        if (shape == 22 && kind == FZ_FIXED && last_kept < 0) {
+            size += 1; /* a size the result does not have */
+            last_kept = i;
+        }
+        if (shape == 23 && kind == FZ_FIXED && !r && last_kept < 0) {
+            kind = FZ_VAR; /* var where the source is fixed */
+            last_kept = i;
+        }
+        dt = wrap(c, kind, size, dt);
+    }
+    if (dt == NULL) {
+        return 0;
+    }
+    c->dst.t = dt;
+    /* Data: sources as a call's (NaNs with the default payload, so that no arithmetic turns
+     * one into an option's NA). */
+    uint64_t seed = 0;
+    for (int i = 0; i < 8; i++) {
+        seed = seed << 8 | fz_u8(in);
+    }
+    in->rng = seed ^ (uint64_t)in->n * 0x2545f4914f6cdd1dull;
+    size_t budget = 4 * FZ_MAX_BYTES;
+    return materialize(c, in, &c->dst, 0, 1, &budget, unaligned_dst) &&
+           materialize(c, in, &c->src[0], 1, 0, &budget, unaligned_src);
+}
+
 int fz_generate(fz_case *c, fz_in *in) {
     memset(c, 0, offsetof(fz_case, pool));
     c->npool = 0;
     c->cap = -1;
+    if (in->n >= 4 && memcmp(in->p, FZ_REDUCE_MAGIC, 4) == 0) {
+        in->i = 4;
+        return generate_reduce(c, in);
+    }
     gen_state g = {c, in, 0, 1, {0}, 0};
     /* What to build: an assignment (half), a built-in call, the fuzzer's sum3. */
     const unsigned what = fz_pick(in, 16);
@@ -1317,13 +1560,7 @@ int fz_generate(fz_case *c, fz_in *in) {
     const unsigned t = fz_pick(in, 6);
     c->cap = t < 3 ? (int)t : -1;
     c->stream_threshold = fz_pick(in, 4) == 3 ? (size_t)1 << fz_pick(in, 11) : 0;
-    if (fz_pick(in, 4) == 3) {
-        c->req = CK_REQUEST_STRIDED;
-        c->root_count = 1 + (intptr_t)fz_pick(in, 3);
-    } else {
-        c->req = CK_REQUEST_SINGLE;
-        c->root_count = 1;
-    }
+    pick_request(c, in);
     if (c->op == FZ_OP_CALL) {
         select_signature(c, in);
     }
