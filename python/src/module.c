@@ -209,6 +209,14 @@ static PyMethodDef methods[] = {
     {"call", (PyCFunction)(void (*)(void))ckpy_call, METH_FASTCALL | METH_KEYWORDS,
      "call(name, *args, out=None, errmode='fractional', allow_unsafe=False)\n--\n\n"
      "Calls the registered callable `name` (or a ckernel.Callable) on the arguments."},
+    {"reduce", (PyCFunction)(void (*)(void))ckpy_reduce, METH_VARARGS | METH_KEYWORDS,
+     "reduce(name, a, axis=None, keepdims=False, skipna=False, out=None)\n--\n\n"
+     "Folds a over the axes (None: all) with the reduction `name` (sum, prod, min, max, all, "
+     "any, a registered callable's name with an identity, or a ckernel.Callable)."},
+    {"accumulate", (PyCFunction)(void (*)(void))ckpy_accumulate, METH_VARARGS | METH_KEYWORDS,
+     "accumulate(name, a, axis=-1, out=None)\n--\n\n"
+     "The running fold of a along one axis: cumsum, cumprod, cummin, cummax, a registered "
+     "callable's name, or a ckernel.Callable."},
     {"explain", (PyCFunction)(void (*)(void))ckpy_explain, METH_VARARGS | METH_KEYWORDS,
      "explain(dst, src, errmode='fractional', by_position=False)\n--\n\n"
      "The kernel tree of dst <- src (datashapes or arrays), as text."},
