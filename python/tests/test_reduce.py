@@ -5,8 +5,8 @@ set of C-order, transposed and reversed views, with keepdims (the result's dtype
 NumPy's: sum of int8 is int64); every accumulation along every axis, bit for bit; and, with
 Hypothesis, random views of 0 to 4 dimensions (empty ones too), axis sets, keepdims, out=,
 ckernel.Array arguments. Integers, bool, min and max must be equal; float sums and products
-within the rounding bound of any summation order ((n + 1) eps sum|x|, NumPy's order being
-another). Ragged and option data against hand-computed values; dot against
+within a rounding bound that holds for any order of the fold (4 (n + 1) eps times sum|x| or
+|product|; NumPy's order is another). Ragged and option data against hand-computed values; dot against
 np.einsum("ij,ij->i"); every error path; references, out= sharing memory with a, user
 callables (an identity set from Python) and the GIL.
 """
