@@ -500,6 +500,54 @@ def test_references_and_failures_leave_nothing_behind():
     assert sys.getrefcount(ck.reduce("sum", x, axis=0, out=out)) == sys.getrefcount(out)
 
 
+def test_allocation_failure_at_every_point():
+    """With ckernel's allocation limit a few bytes higher each time, every allocation of a
+    run fails in turn (the wrapped arguments, the result, a copy of a source sharing out's
+    memory, the kernel, var rows): each run raises CK_ERR_NOMEM or gives the right values,
+    and nothing leaks."""
+    def ragged():
+        return ck.Array([[1, 2], [], [3, 4, 5]], "3 * var * int32")
+
+    def shared():
+        e = ck.Array([[1, 2], [3, 4]], type="2 * 2 * int64")
+        return e, ck.Array(np.asarray(e)[:, :1])
+
+    runs = [
+        (ragged, lambda x: ck.reduce("sum", x, axis=0).tolist()),
+        (ragged, lambda x: ck.reduce("max", x, axis=0, keepdims=True).tolist()),
+        (ragged, lambda x: ck.accumulate("cumsum", x).tolist()),
+        (lambda: np.arange(24.0).reshape(4, 6),
+         lambda x: (ck.reduce("sum", x, axis=0, keepdims=True, out=x[:1]), x.tolist())[1]),
+        (lambda: ck.Array([[1, 2], [], [3]], "3 * var * int64"),   # out is a: a copy of rows
+         lambda x: (ck.reduce("sum", x, axis=(), out=x), x.tolist())[1]),
+        (shared, lambda ev: (ck.reduce("sum", ev[0], axis=1, keepdims=True, out=ev[1]), ev[0].tolist())[1]),
+    ]
+    limit = ck._ckernel._set_alloc_limit
+    for setup, run in runs:
+        want = run(setup())
+        gc.collect()
+        start = ck._ckernel._alloc_live()
+        failures = 0
+        for extra in range(1, 1 << 20, 8):  # a limit of 0 would be none
+            x = setup()
+            limit(ck._ckernel._alloc_live()[1] + extra)
+            try:
+                got = run(x)
+            except ck.Error as e:
+                assert e.status == "CK_ERR_NOMEM", str(e)
+                failures += 1
+                continue
+            finally:
+                limit(0)
+            assert got == want
+            break
+        else:
+            raise AssertionError("never succeeded")
+        del x
+        gc.collect()
+        assert failures > 0 and ck._ckernel._alloc_live() == start
+
+
 # ---- Hypothesis: random views, axis sets, keepdims, out= ----
 
 pytest.importorskip("hypothesis")
