@@ -186,6 +186,38 @@ TEST(Reduce, MinAndMaxRefuseZeroElements) {
     }
 }
 
+// An empty dimension may have stride 0 (NumPy gives zeros((2, 0)) the strides (0, 0)) and
+// its array as few bytes as the host likes: a fold of no elements into such a destination
+// reads and writes none of it (AddressSanitizer sees each buffer's single byte).
+TEST(Reduce, AnEmptyDestinationOfStrideZeroIsUntouched) {
+    const ck_fixed_dim_arrmeta sm[2] = {{2, 0}, {0, 0}}, dm[1] = {{0, 0}};
+    const int axis0 = 0;
+    for (const char *el : {"int8", "int64", "float16", "float64", "complex128", "?int32"}) {
+        const std::string s = std::string("2 * 0 * ") + el, d = std::string("0 * ") + el;
+        ckt::Type st(s.c_str()), dt(d.c_str());
+        std::vector<char> sbuf(1), dbuf(1);  // one byte each, exactly
+        ck_array *src = nullptr, *dst = nullptr;
+        ASSERT_EQ(ck_array_wrap(st.get(), reinterpret_cast<const char *>(sm), sbuf.data(),
+                                nullptr, &src),
+                  CK_OK);
+        ASSERT_EQ(ck_array_wrap(dt.get(), reinterpret_cast<const char *>(dm), dbuf.data(),
+                                nullptr, &dst),
+                  CK_OK);
+        for (const char *name : {"sum", "prod", "min", "max"}) {
+            Callable f(name);
+            for (unsigned flags : {0u, static_cast<unsigned>(CK_REDUCE_SKIPNA)}) {
+                ck_reduce_spec r = {f.c, &axis0, 1, flags};
+                EXPECT_EQ(ck_reduce(&r, dst, src, nullptr), CK_OK)
+                    << name << " of " << s << ": " << ck_last_error();
+                EXPECT_EQ(ck_parallel_reduce(&r, dst, src, nullptr), CK_OK)
+                    << name << " of " << s << ": " << ck_last_error();
+            }
+        }
+        ck_array_free(src);
+        ck_array_free(dst);
+    }
+}
+
 TEST(Reduce, AxisErrors) {
     const std::vector<int> two = {2}, minus3 = {-3}, twice = {1, -1};
     Outcome o = reduce("sum", "2 * 3 * int32", "[[1, 2, 3], [4, 5, 6]]", &two);
