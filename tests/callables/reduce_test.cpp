@@ -1,10 +1,10 @@
 // tests/callables/reduce_test.cpp: reductions through the public API (ckernel/callable.h):
 // sum, prod, min, max, all, any over axis sets with keepdims, against values computed by
 // hand; the result types of every scalar (NumPy 1.24's rules, as a table written here);
-// identities and the refusal of zero elements without one; explicit destinations; users'
-// callables with and without an identity; the errors; the kernel's tree; float sums against
-// an exact sum (Shewchuk's partials); the same bits on every CPU target; allocation failure
-// at every point of the builders.
+// identities and the refusal of zero elements without one; empty destinations of stride 0
+// left untouched; explicit destinations; users' callables with and without an identity; the
+// errors; the kernel's tree; float sums against an exact sum (Shewchuk's partials); the
+// same bits on every CPU target; allocation failure at every point of the builders.
 #include <gtest/gtest.h>
 
 #include <cmath>
