@@ -1,9 +1,10 @@
-/* python/src/callable.c: ckernel.Callable, a ck_callable made from Python: a name, and
- * native functions added as signatures (ck_callable_add_native: a ctypes function pointer,
- * a Numba @cfunc or a plain address), which ckernel lifts over every dimension kind with
- * broadcasting and argument casts. The Callable keeps each function's Python object alive,
- * and ckernel.register keeps registered Callables for the process, so code that a signature
- * calls never goes away while a kernel can call it. */
+/* python/src/callable.c: ckernel.Callable, a ck_callable made from Python: a name, native
+ * functions added as signatures (ck_callable_add_native: a ctypes function pointer, a Numba
+ * @cfunc or a plain address), which ckernel lifts over every dimension kind with
+ * broadcasting and argument casts, and an identity (what a reduction starts from). The
+ * Callable keeps each function's Python object alive, and ckernel.register keeps registered
+ * Callables for the process, so code that a signature calls never goes away while a kernel
+ * can call it. */
 #include "ckpy.h"
 
 #include <string.h>
@@ -112,6 +113,31 @@ static PyObject *callable_signatures(ckpy_Callable *self, PyObject *unused) {
     return rc == CK_OK ? ckpy_lines(text) : ckpy_raise_status(rc);
 }
 
+static PyObject *callable_set_identity(ckpy_Callable *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) {
+        return ckpy_raise(CK_ERR_TYPE, "set_identity takes the identity's literal (\"0\", "
+                          "\"-inf\"), not a %.100s", Py_TYPE(arg)->tp_name);
+    }
+    const char *literal = PyUnicode_AsUTF8(arg);
+    if (literal == NULL) {
+        return NULL;
+    }
+    int rc = ck_callable_set_identity(self->callable, literal);
+    if (rc != CK_OK) {
+        return ckpy_raise_status(rc);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *callable_identity(ckpy_Callable *self, void *closure) {
+    (void)closure;
+    const char *literal = ck_callable_identity(self->callable);
+    if (literal == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(literal);
+}
+
 static PyObject *callable_name(ckpy_Callable *self, void *closure) {
     (void)closure;
     return PyUnicode_FromString(ck_callable_name(self->callable));
@@ -134,12 +160,18 @@ static PyMethodDef callable_methods[] = {
      "add_native(signature, function)\n--\n\nAdds a native function as a signature: "
      "\"dd)d\" or \"(float64, float64) -> float64\"; the function is a Numba @cfunc, a "
      "ctypes function pointer or an address (int)."},
+    {"set_identity", (PyCFunction)callable_set_identity, METH_O,
+     "set_identity(literal)\n--\n\nThe identity e with f(e, x) == x, as a literal read in "
+     "the accumulator's type (\"0\", \"-inf\"): what ckernel.reduce starts from. Once, "
+     "before the callable is used."},
     {"signatures", (PyCFunction)callable_signatures, METH_NOARGS,
      "signatures()\n--\n\nThe signatures, sorted, as \"(float64, float64) -> float64\"."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef callable_getset[] = {
     {"name", (getter)callable_name, NULL, "The callable's name.", NULL},
+    {"identity", (getter)callable_identity, NULL,
+     "The identity's literal (set_identity), or None.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject ckpy_CallableType = {

@@ -4,8 +4,8 @@
  *
  * The module is written on the CPython and NumPy C APIs over ckernel's public C API only
  * (<ckernel/ckernel.h>). Rule for the GIL: it is released around every kernel run
- * (ck_parallel_assign, ck_parallel_call) and nothing that runs without it touches a Python
- * object; everything else here runs with it held. */
+ * (ck_parallel_assign, ck_parallel_call, ck_parallel_reduce, ck_accumulate) and nothing
+ * that runs without it touches a Python object; everything else here runs with it held. */
 #ifndef CKPY_H
 #define CKPY_H
 
@@ -137,10 +137,14 @@ int ckpy_operand_number(PyObject *obj, ck_type_id id, const char *what, ckpy_ope
 PyArrayObject *ckpy_to_ndarray(PyObject *obj);
 /* A destination: a writable ndarray or ckernel.Array. 0 or -1 with an exception. */
 int ckpy_operand_dest(PyObject *obj, const char *what, ckpy_operand *op);
-/* Replaces a source whose ndarray partly overlaps the destination's memory with a copy, so
- * that writing the destination cannot change what is still to be read (an identical
- * layout is left: elementwise kernels read each element before they write it). */
-int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what);
+/* Replaces a source that shares memory with the destination with a copy, so that writing
+ * the destination cannot change what is still to be read. same_layout_ok: a source of the
+ * destination's very layout is left (elementwise kernels read each element before they
+ * write it), and only ndarrays are compared; else (reductions and accumulations, which
+ * write start values and partial results first) any shared byte of fixed dimensions of
+ * scalars, or the same array, is copied. */
+int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, int same_layout_ok,
+                         const char *what);
 /* 1 when src and dst share memory without being the same layout (src must be copied
  * before dst is written). */
 int ckpy_needs_copy(PyArrayObject *src, PyArrayObject *dst);
@@ -181,12 +185,26 @@ void ckpy_cache_clear(void);
 /* (hits, misses, kernels held), for the tests. */
 PyObject *ckpy_cache_stats(void);
 
-/* ---- module functions (run.c) ---- */
+/* ---- module functions (run.c, reduce.c) ---- */
 
 PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ckpy_reduce(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *ckpy_accumulate(PyObject *self, PyObject *args, PyObject *kwargs);
 /* The errmode keyword: a mode's name ("nocheck", "overflow", "fractional", "inexact"). */
 int ckpy_parse_errmode(PyObject *obj, ck_errmode *out);
+/* The callable of a run: a ckernel.Callable itself, or the one a name gives by `by_name`
+ * (ck_lookup, ck_reduction_lookup, ck_accumulation_lookup). `fn` names the function in
+ * messages. One reference in *out; 0 or -1 with an exception. */
+int ckpy_lookup(PyObject *name, int (*by_name)(const char *, ck_callable **), const char *fn,
+                ck_callable **out);
+/* The new destination of a run without out=, of type rt: a C-order ndarray when rt is fixed
+ * dimensions of scalars (*scalar: it is 0-d), else a ckernel.Array (var rows allocated by
+ * the run); *result gets it and dst its operand. 0 or -1 with an exception. */
+int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_operand *dst);
+/* What a run returns: its result (a new reference), or, when `scalar` (a new 0-d result), a
+ * NumPy scalar, as NumPy's ufuncs and reductions return. */
+PyObject *ckpy_return(PyObject *result, int scalar);
 
 #endif

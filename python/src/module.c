@@ -194,6 +194,18 @@ static PyObject *alloc_live(PyObject *self, PyObject *unused) {
     return Py_BuildValue("(Ln)", (long long)st.live, (Py_ssize_t)ck_get_alloc_live_bytes());
 }
 
+/* For the tests: ck_set_alloc_limit (0: none), to make ckernel's allocations fail at every
+ * point of a run. */
+static PyObject *set_alloc_limit(PyObject *self, PyObject *arg) {
+    (void)self;
+    const size_t bytes = PyLong_AsSize_t(arg);
+    if (bytes == (size_t)-1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    ck_set_alloc_limit(bytes);
+    Py_RETURN_NONE;
+}
+
 /* For the tests: the kernel cache's (hits, misses, kernels held). */
 static PyObject *cache_stats(PyObject *self, PyObject *unused) {
     (void)self;
@@ -209,6 +221,14 @@ static PyMethodDef methods[] = {
     {"call", (PyCFunction)(void (*)(void))ckpy_call, METH_FASTCALL | METH_KEYWORDS,
      "call(name, *args, out=None, errmode='fractional', allow_unsafe=False)\n--\n\n"
      "Calls the registered callable `name` (or a ckernel.Callable) on the arguments."},
+    {"reduce", (PyCFunction)(void (*)(void))ckpy_reduce, METH_VARARGS | METH_KEYWORDS,
+     "reduce(name, a, axis=None, keepdims=False, skipna=False, out=None)\n--\n\n"
+     "Folds a over the axes (None: all) with the reduction `name` (sum, prod, min, max, all, "
+     "any, a registered callable's name with an identity, or a ckernel.Callable)."},
+    {"accumulate", (PyCFunction)(void (*)(void))ckpy_accumulate, METH_VARARGS | METH_KEYWORDS,
+     "accumulate(name, a, axis=-1, out=None)\n--\n\n"
+     "The running fold of a along one axis: cumsum, cumprod, cummin, cummax, a registered "
+     "callable's name, or a ckernel.Callable."},
     {"explain", (PyCFunction)(void (*)(void))ckpy_explain, METH_VARARGS | METH_KEYWORDS,
      "explain(dst, src, errmode='fractional', by_position=False)\n--\n\n"
      "The kernel tree of dst <- src (datashapes or arrays), as text."},
@@ -222,6 +242,7 @@ static PyMethodDef methods[] = {
      "get_num_threads()\n--\n\nThreads of parallel runs."},
     {"_alloc_live", alloc_live, METH_NOARGS, NULL},
     {"_cache_stats", cache_stats, METH_NOARGS, NULL},
+    {"_set_alloc_limit", set_alloc_limit, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {

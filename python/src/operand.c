@@ -206,23 +206,53 @@ int ckpy_operand_dest(PyObject *obj, const char *what, ckpy_operand *op) {
     return -1;
 }
 
-/* The bytes [lo, hi) an ndarray's elements may touch. */
-static void extent(PyArrayObject *a, char **lo, char **hi) {
-    char *l = PyArray_BYTES(a), *h = l + PyArray_ITEMSIZE(a);
-    for (int i = 0; i < PyArray_NDIM(a); i++) {
-        const npy_intp n = PyArray_DIM(a, i), s = PyArray_STRIDE(a, i);
-        if (n == 0) {
-            *lo = *hi = PyArray_BYTES(a);
+/* The bytes [lo, hi) that n dimensions of the given sizes and strides over elements of
+ * `itemsize` bytes at `base` may touch. Size and stride i are at size[i * step] and
+ * stride[i * step]: NumPy keeps them in two arrays (step 1), ckernel's arrmeta in pairs
+ * (step 2). */
+static void span(char *base, int n, const intptr_t *size, const intptr_t *stride, int step,
+                 size_t itemsize, char **lo, char **hi) {
+    char *l = base, *h = base + itemsize;
+    for (int i = 0; i < n; i++) {
+        const intptr_t dim = size[i * step], s = stride[i * step];
+        if (dim == 0) {
+            *lo = *hi = base;
             return;
         }
         if (s < 0) {
-            l += (n - 1) * s;
+            l += (dim - 1) * s;
         } else {
-            h += (n - 1) * s;
+            h += (dim - 1) * s;
         }
     }
     *lo = l;
     *hi = h;
+}
+
+static void extent(PyArrayObject *a, char **lo, char **hi) {
+    span(PyArray_BYTES(a), PyArray_NDIM(a), PyArray_DIMS(a), PyArray_STRIDES(a), 1,
+         (size_t)PyArray_ITEMSIZE(a), lo, hi);
+}
+
+/* The same for a ck_array of fixed dimensions over a scalar; 0 for other types (their
+ * rows may be anywhere). */
+static int ck_extent(const ck_array *a, char **lo, char **hi) {
+    const ck_type *t = ck_array_type(a);
+    if (!ckpy_is_fixed_scalar(t)) {
+        return 0;
+    }
+    int n = 0;
+    for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM; n++) {
+        t = ck_type_element(t);
+    }
+    const ck_fixed_dim_arrmeta *fm = (const ck_fixed_dim_arrmeta *)ck_array_arrmeta(a);
+    span(ck_array_data(a), n, &fm->dim_size, &fm->stride, 2, ck_type_data_size(t), lo, hi);
+    return 1;
+}
+
+/* Two byte ranges share a byte (an empty one shares none). */
+static int overlap(const char *alo, const char *ahi, const char *blo, const char *bhi) {
+    return !(alo >= bhi || blo >= ahi || alo == ahi || blo == bhi);
 }
 
 static int same_layout(PyArrayObject *a, PyArrayObject *b) {
@@ -245,10 +275,44 @@ int ckpy_needs_copy(PyArrayObject *src, PyArrayObject *dst) {
     char *slo, *shi, *dlo, *dhi;
     extent(src, &slo, &shi);
     extent(dst, &dlo, &dhi);
-    return !(slo >= dhi || dlo >= shi || slo == shi || dlo == dhi);
+    return overlap(slo, shi, dlo, dhi);
 }
 
-int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, const char *what) {
+/* 1 when src and dst may share memory in any way: the same array, or (fixed dimensions of
+ * scalars) a byte in common. */
+static int may_share(const ck_array *src, const ck_array *dst) {
+    char *slo, *shi, *dlo, *dhi;
+    if (src == dst) {
+        return 1;
+    }
+    return ck_extent(src, &slo, &shi) && ck_extent(dst, &dlo, &dhi) &&
+           overlap(slo, shi, dlo, dhi);
+}
+
+/* Replaces the source with a copy in ckernel's memory (the same type, every row). */
+static int copy_source(ckpy_operand *src, const char *what) {
+    ck_array *copy = NULL;
+    int rc = ck_array_new(ck_array_type(src->array), &copy);
+    if (rc == CK_OK) {
+        rc = ck_assign(copy, src->array, NULL);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(copy);
+        ckpy_raise_status(rc);
+        ckpy_prefix_error(what);
+        return -1;
+    }
+    ckpy_operand_clear(src);
+    src->array = copy;
+    src->owns_array = 1;
+    return 0;
+}
+
+int ckpy_operand_unalias(ckpy_operand *src, const ckpy_operand *dst, int same_layout_ok,
+                         const char *what) {
+    if (!same_layout_ok) {
+        return may_share(src->array, dst->array) ? copy_source(src, what) : 0;
+    }
     if (src->nd == NULL || dst->nd == NULL || !ckpy_needs_copy(src->nd, dst->nd)) {
         return 0;
     }

@@ -72,7 +72,7 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
     PyObject *result = NULL;
     if (ckpy_operand_dest(dst_obj, "dst", &dst) == 0 &&
         ckpy_operand_source(src_obj, "src", &src) == 0 &&
-        ckpy_operand_unalias(&src, &dst, "src") == 0) {
+        ckpy_operand_unalias(&src, &dst, 1, "src") == 0) {
         const ck_array *srcs[1] = {src.array};
         char *sd = ck_array_data(src.array);
         e = cacheable ? ckpy_cache_add(&key, NULL, dst.nd, dst.array, 1, srcs, &ctx) : NULL;
@@ -128,22 +128,23 @@ static int parse_call_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject
     return 0;
 }
 
-static int lookup(PyObject *name, ck_callable **out) {
+int ckpy_lookup(PyObject *name, int (*by_name)(const char *, ck_callable **), const char *fn,
+                ck_callable **out) {
     if (ckpy_Callable_Check(name)) {
         *out = ((ckpy_Callable *)name)->callable;
         ck_callable_incref(*out);
         return 0;
     }
     if (!PyUnicode_Check(name)) {
-        ckpy_raise(CK_ERR_TYPE, "call's first argument is a callable's name or a "
-                   "ckernel.Callable, not a %.100s", Py_TYPE(name)->tp_name);
+        ckpy_raise(CK_ERR_TYPE, "%s's first argument is a callable's name or a "
+                   "ckernel.Callable, not a %.100s", fn, Py_TYPE(name)->tp_name);
         return -1;
     }
     const char *text = PyUnicode_AsUTF8(name);
     if (text == NULL) {
         return -1;
     }
-    int rc = ck_lookup(text, out);
+    int rc = by_name(text, out);
     if (rc != CK_OK) {
         ckpy_raise_status(rc);
         return -1;
@@ -151,8 +152,34 @@ static int lookup(PyObject *name, ck_callable **out) {
     return 0;
 }
 
-/* The destination of a call without out=: a C-order ndarray of the result type when it is
- * fixed dimensions of scalars, else a new ckernel.Array (var rows allocated by the run). */
+int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_operand *dst) {
+    if (ckpy_is_fixed_scalar(rt)) {
+        npy_intp dims[NPY_MAXDIMS];
+        int nd = 0;
+        const ck_type *t = rt;
+        for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
+            dims[nd] = (npy_intp)ck_type_fixed_size(t);
+            t = ck_type_element(t);
+        }
+        if (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
+            ckpy_raise(CK_ERR_TYPE, "the result has more than %d dimensions", NPY_MAXDIMS);
+            return -1;
+        }
+        *result = PyArray_SimpleNew(nd, dims, ckpy_typenum(ck_type_get_id(t)));
+        *scalar = nd == 0;
+    } else {
+        ck_array *a = NULL;
+        int rc = ck_array_new(rt, &a);
+        if (rc != CK_OK) {
+            ckpy_raise_status(rc);
+            return -1;
+        }
+        *result = ckpy_array_from_ck(a, NULL, 0);
+    }
+    return *result == NULL ? -1 : ckpy_operand_dest(*result, "the result", dst);
+}
+
+/* The destination of a call without out=, of ck_call_result_type. */
 static int make_result(call_plan *p) {
     const ck_type *types[CK_CALL_MAX_ARGS];
     for (int i = 0; i < p->nsrc; i++) {
@@ -164,33 +191,9 @@ static int make_result(call_plan *p) {
         ckpy_raise_status(rc);
         return -1;
     }
-    if (ckpy_is_fixed_scalar(rt)) {
-        npy_intp dims[NPY_MAXDIMS];
-        int nd = 0;
-        const ck_type *t = rt;
-        for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
-            dims[nd] = (npy_intp)ck_type_fixed_size(t);
-            t = ck_type_element(t);
-        }
-        if (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
-            ck_type_decref(rt);
-            ckpy_raise(CK_ERR_TYPE, "the result has more than %d dimensions", NPY_MAXDIMS);
-            return -1;
-        }
-        p->result = PyArray_SimpleNew(nd, dims, ckpy_typenum(ck_type_get_id(t)));
-        p->scalar_result = nd == 0;
-        ck_type_decref(rt);
-        return p->result == NULL ? -1 : ckpy_operand_dest(p->result, "the result", &p->dst);
-    }
-    ck_array *a = NULL;
-    rc = ck_array_new(rt, &a);
+    rc = ckpy_new_result(rt, &p->result, &p->scalar_result, &p->dst);
     ck_type_decref(rt);
-    if (rc != CK_OK) {
-        ckpy_raise_status(rc);
-        return -1;
-    }
-    p->result = ckpy_array_from_ck(a, NULL, 0);
-    return p->result == NULL ? -1 : ckpy_operand_dest(p->result, "the result", &p->dst);
+    return rc;
 }
 
 /* The scalar type at the bottom of t (through dimensions, pointers and options); -1 for
@@ -273,7 +276,7 @@ static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyO
         return -1;
     }
     p->nsrc = (int)nargs - 1;
-    return lookup(args[0], &p->callable);
+    return ckpy_lookup(args[0], ck_lookup, "call", &p->callable);
 }
 
 /* The rest of what the call needs: its arguments as arrays and its destination. */
@@ -302,7 +305,7 @@ static int call_operands(call_plan *p, PyObject *const *args, PyObject *out) {
         return -1;
     }
     for (int i = 0; i < p->nsrc; i++) {
-        if (ckpy_operand_unalias(&p->src[i], &p->dst, argument_names[i]) < 0) {
+        if (ckpy_operand_unalias(&p->src[i], &p->dst, 1, argument_names[i]) < 0) {
             return -1;
         }
     }
@@ -319,8 +322,7 @@ static void call_clear(call_plan *p) {
     Py_CLEAR(p->result);
 }
 
-/* What a call returns: out, its new result, or (0-d, as NumPy's ufuncs) a NumPy scalar. */
-static PyObject *call_return(PyObject *result, int scalar) {
+PyObject *ckpy_return(PyObject *result, int scalar) {
     return scalar ? PyArray_Return((PyArrayObject *)Py_NewRef(result)) : Py_NewRef(result);
 }
 
@@ -336,7 +338,7 @@ static PyObject *call_cached(ckpy_kernel *e, PyObject *out, int nsrc, PyObject *
     }
     const int rc = ckpy_cache_run(e, PyArray_BYTES((PyArrayObject *)result), sd);
     const int scalar = out == NULL && PyArray_NDIM((PyArrayObject *)result) == 0;
-    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc) : call_return(result, scalar);
+    PyObject *r = rc != CK_OK ? ckpy_raise_status(rc) : ckpy_return(result, scalar);
     Py_DECREF(result);
     return r;
 }
@@ -379,7 +381,7 @@ PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
         rc = ck_parallel_call(p.callable, p.dst.array, p.nsrc, srcs, &p.ctx);
         Py_END_ALLOW_THREADS
     }
-    result = rc != CK_OK ? ckpy_raise_status(rc) : call_return(p.result, p.scalar_result);
+    result = rc != CK_OK ? ckpy_raise_status(rc) : ckpy_return(p.result, p.scalar_result);
 done:
     call_clear(&p);
     return result;

@@ -1,7 +1,7 @@
 """python/tests/test_refcount.py: references and memory. Every argument's reference count is
 what it was after calls that succeed and calls that fail; results hold exactly the references
 their caller has; and 100,000 calls through every path (assign, call with and without out=,
-Arrays over NumPy, literals, errors) leave the process's resident memory and ckernel's live
+reduce, accumulate, Arrays over NumPy, literals, errors) leave the process's resident memory and ckernel's live
 allocations where they were (the resident set is not compared under AddressSanitizer, whose
 quarantine holds freed memory).
 """
@@ -43,7 +43,13 @@ def paths(x, y, out, bad, dst_ragged, ragged, native):
         ck.Array("[1", type="2 * int8")
     except ck.Error:
         pass
-    return 10
+    ck.reduce("sum", ragged, axis=0)
+    ck.accumulate("cumsum", x, out=out)
+    try:
+        ck.reduce("min", ragged, axis=5)
+    except ck.Error:
+        pass
+    return 13
 
 
 def fixtures():

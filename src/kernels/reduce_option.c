@@ -63,6 +63,9 @@ static int start_with(ck_prefix *self, char *acc, char *x) {
 
 /* All of x[0..n) into the one accumulator *dst. */
 static int fold_run(ck_prefix *self, char *dst, char *x, intptr_t xs, size_t n) {
+    if (n == 0) {
+        return CK_OK; /* untouched: an empty destination (stride 0) may have no bytes */
+    }
     const ck__reduce_option *k = (const ck__reduce_option *)self;
     ck_prefix *value = ck_child(self, CK__REDUCE_OPTION_CHILD);
     ck_strided_fn fn = ck_prefix_strided(value);

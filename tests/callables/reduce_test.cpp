@@ -1,10 +1,10 @@
 // tests/callables/reduce_test.cpp: reductions through the public API (ckernel/callable.h):
 // sum, prod, min, max, all, any over axis sets with keepdims, against values computed by
 // hand; the result types of every scalar (NumPy 1.24's rules, as a table written here);
-// identities and the refusal of zero elements without one; explicit destinations; users'
-// callables with and without an identity; the errors; the kernel's tree; float sums against
-// an exact sum (Shewchuk's partials); the same bits on every CPU target; allocation failure
-// at every point of the builders.
+// identities and the refusal of zero elements without one; empty destinations of stride 0
+// left untouched; explicit destinations; users' callables with and without an identity; the
+// errors; the kernel's tree; float sums against an exact sum (Shewchuk's partials); the
+// same bits on every CPU target; allocation failure at every point of the builders.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -183,6 +183,38 @@ TEST(Reduce, MinAndMaxRefuseZeroElements) {
         o = reduce("sum", "0 * 0 * int32", "[]", &ax1);
         EXPECT_EQ(o.rc, CK_OK) << o.message;
         EXPECT_EQ(o.value, "[]");
+    }
+}
+
+// An empty dimension may have stride 0 (NumPy gives zeros((2, 0)) the strides (0, 0)) and
+// its array as few bytes as the host likes: a fold of no elements into such a destination
+// reads and writes none of it (AddressSanitizer sees each buffer's single byte).
+TEST(Reduce, AnEmptyDestinationOfStrideZeroIsUntouched) {
+    const ck_fixed_dim_arrmeta sm[2] = {{2, 0}, {0, 0}}, dm[1] = {{0, 0}};
+    const int axis0 = 0;
+    for (const char *el : {"int8", "int64", "float16", "float64", "complex128", "?int32"}) {
+        const std::string s = std::string("2 * 0 * ") + el, d = std::string("0 * ") + el;
+        ckt::Type st(s.c_str()), dt(d.c_str());
+        std::vector<char> sbuf(1), dbuf(1);  // one byte each, exactly
+        ck_array *src = nullptr, *dst = nullptr;
+        ASSERT_EQ(ck_array_wrap(st.get(), reinterpret_cast<const char *>(sm), sbuf.data(),
+                                nullptr, &src),
+                  CK_OK);
+        ASSERT_EQ(ck_array_wrap(dt.get(), reinterpret_cast<const char *>(dm), dbuf.data(),
+                                nullptr, &dst),
+                  CK_OK);
+        for (const char *name : {"sum", "prod", "min", "max"}) {
+            Callable f(name);
+            for (unsigned flags : {0u, static_cast<unsigned>(CK_REDUCE_SKIPNA)}) {
+                ck_reduce_spec r = {f.c, &axis0, 1, flags};
+                EXPECT_EQ(ck_reduce(&r, dst, src, nullptr), CK_OK)
+                    << name << " of " << s << ": " << ck_last_error();
+                EXPECT_EQ(ck_parallel_reduce(&r, dst, src, nullptr), CK_OK)
+                    << name << " of " << s << ": " << ck_last_error();
+            }
+        }
+        ck_array_free(src);
+        ck_array_free(dst);
     }
 }
 
