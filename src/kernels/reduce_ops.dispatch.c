@@ -419,21 +419,80 @@ CK__DEF_SPLITS(maximum)
     CK__DEF_ACC_INT(OP, uint32)                                                              \
     CK__DEF_ACC_INT(OP, uint64)
 
-#define CK__DEF_ACC_FLOAT_TYPES(OP)                                                         \
+/* minimum and maximum select: op over two consecutive pieces of a lane, the earlier on the
+ * left, is op over the whole (the first NaN, else the least value, the later of equal ones:
+ * +0 and -0 included). So each lane folded straight through the run, with no blocks and no
+ * tree, holds the bits the tree's lane holds, and the lanes halve as in the tree: the same
+ * result, without the blocks' stores and merges. */
+#define CK__DEF_SELECT_RUN(OP, T, FAST)                                                     \
+    CK__HOT void ck__select_lanes_##OP##_##T(ck__ct_##T *v, const char *x, intptr_t xs,      \
+                                             size_t from, size_t to) {                       \
+        size_t i = from;                                                                     \
+        if (xs == (intptr_t)sizeof(ck__ct_##T)) {                                            \
+            i += FAST(v, x + (intptr_t)from * xs, to - from);                                \
+        }                                                                                    \
+        for (const char *p = x + (intptr_t)i * xs; i < to; i++, p += xs) {                   \
+            v[i % 16] = ck__##OP##_##T(v[i % 16], *(const ck__ct_##T *)(const void *)p);     \
+        }                                                                                    \
+    }                                                                                        \
+    CK__HOT ck__ct_##T ck__select_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,     \
+                                             size_t n) {                                     \
+        ck__ct_##T v[16], w2[16];                                                            \
+        for (int l = 0; l < 16; l++) {                                                       \
+            v[l] = ck__fold_id_##OP##_##T;                                                   \
+            w2[l] = ck__fold_id_##OP##_##T;                                                  \
+        }                                                                                    \
+        /* A long contiguous run is read as two halves side by side, a block of each in    \
+         * turn (two streams kept the reads ahead on Zen 3; design.md §14), the second     \
+         * half's lanes merged in after the first's. */                                     \
+        const size_t half = n / 2 / CK__FOLD_BLOCK * CK__FOLD_BLOCK;                         \
+        if (xs == (intptr_t)sizeof(ck__ct_##T) && half >= CK__SELECT_TWO_HALVES_MIN) {       \
+            for (size_t b = 0; b < half; b += CK__FOLD_BLOCK) {                              \
+                ck__select_lanes_##OP##_##T(v, x, xs, b, b + CK__FOLD_BLOCK);                \
+                ck__select_lanes_##OP##_##T(w2, x + (intptr_t)half * xs, xs, b,              \
+                                            b + CK__FOLD_BLOCK);                             \
+            }                                                                                \
+            ck__select_lanes_##OP##_##T(w2, x + (intptr_t)half * xs, xs, half, n - half);    \
+            for (int l = 0; l < 16; l++) {                                                   \
+                v[l] = ck__##OP##_##T(v[l], w2[l]);                                          \
+            }                                                                                \
+        } else {                                                                             \
+            ck__select_lanes_##OP##_##T(v, x, xs, 0, n);                                     \
+        }                                                                                    \
+        for (int w = 8; w >= 1; w /= 2) {                                                    \
+            for (int l = 0; l < w; l++) {                                                    \
+                v[l] = ck__##OP##_##T(v[l], v[l + w]);                                       \
+            }                                                                                \
+        }                                                                                    \
+        return ck__##OP##_##T(acc, v[0]);                                                    \
+    }
+/* Halves of at least this many elements are read side by side. */
+#define CK__SELECT_TWO_HALVES_MIN ((size_t)1 << 16)
+static const float ck__fold_id_minimum_float32 = __builtin_inff();
+static const double ck__fold_id_minimum_float64 = __builtin_inf();
+static const float ck__fold_id_maximum_float32 = -__builtin_inff();
+static const double ck__fold_id_maximum_float64 = -__builtin_inf();
+CK__DEF_SELECT_RUN(minimum, float32, ck__vmin_f32)
+CK__DEF_SELECT_RUN(minimum, float64, ck__vmin_f64)
+CK__DEF_SELECT_RUN(maximum, float32, ck__vmax_f32)
+CK__DEF_SELECT_RUN(maximum, float64, ck__vmax_f64)
+#define CK__FOLD_SELECT(OP, T) acc = ck__select_##OP##_##T(acc, x, xs, n);
+
+#define CK__DEF_ACC_FLOAT_TYPES(OP, FOLD)                                                   \
     CK__DEF_ACC(OP, float16, CK__FOLD_HALF)                                                  \
-    CK__DEF_ACC(OP, float32, CK__FOLD_TREE)                                                  \
-    CK__DEF_ACC(OP, float64, CK__FOLD_TREE)                                                  \
+    CK__DEF_ACC(OP, float32, FOLD)                                                           \
+    CK__DEF_ACC(OP, float64, FOLD)                                                           \
     CK__DEF_ACC(OP, complex64, CK__FOLD_TREE)                                                \
     CK__DEF_ACC(OP, complex128, CK__FOLD_TREE)
 
 CK__DEF_ACC_EXACT_TYPES(add)
-CK__DEF_ACC_FLOAT_TYPES(add)
+CK__DEF_ACC_FLOAT_TYPES(add, CK__FOLD_TREE)
 CK__DEF_ACC_EXACT_TYPES(multiply)
-CK__DEF_ACC_FLOAT_TYPES(multiply)
+CK__DEF_ACC_FLOAT_TYPES(multiply, CK__FOLD_TREE)
 CK__DEF_ACC_EXACT_TYPES(minimum)
-CK__DEF_ACC_FLOAT_TYPES(minimum)
+CK__DEF_ACC_FLOAT_TYPES(minimum, CK__FOLD_SELECT)
 CK__DEF_ACC_EXACT_TYPES(maximum)
-CK__DEF_ACC_FLOAT_TYPES(maximum)
+CK__DEF_ACC_FLOAT_TYPES(maximum, CK__FOLD_SELECT)
 CK__DEF_ACC_INT(logical_and, bool)
 CK__DEF_ACC_INT(logical_or, bool)
 

@@ -528,7 +528,9 @@ void check_minmax_lanes(ck__arith_op op, ck_type_id id, std::mt19937 &rng) {
                 : std::function<T(T, T)>([](T a, T b) { return (a > b || a != a) ? a : b; });
     ref.id = mn ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
     ref.lanes = 16;
-    for (size_t n : {size_t(16), size_t(47), size_t(300), size_t(1000)}) {
+    // the last two: runs whose halves are read side by side (2^16 elements and more each)
+    for (size_t n : {size_t(16), size_t(47), size_t(300), size_t(1000), size_t(131072 + 131),
+                     size_t(300000)}) {
         for (int variant = 0; variant < 3; variant++) {
             std::vector<T> x(n);
             for (T &v : x) {
