@@ -474,17 +474,30 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     } else if (q.dst_option && memcmp(q.start, ck__na_bytes(q.acc_id), dt->data_size) == 0) {
         /* The start value would read as NA. maximum of a signed type starts from its
          * minimum, minimum of an unsigned one from its maximum: the NA of ?A, which no
-         * element of an option equals, so the next value inward does as well. */
+         * element of an option of A equals, so the next value inward does as well. A plain
+         * element can equal it (255 into ?uint8), and a shifted start would win over it:
+         * with a source that has no NA, the destination is folded as plain A (its NA is a
+         * value of A), so a result of those bits reads as NA, as assigning it would. */
         if (!q.check_empty || q.acc_id < CK_TYPE_INT8 || q.acc_id > CK_TYPE_UINT64) {
             return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                                "the reduction's identity is the destination's NA");
         }
-        const int up = q.start[dt->data_size - 1] == 0x80; /* INT_MIN: upward */
-        for (size_t i = 0; i < dt->data_size; i++) {
-            const unsigned char before = q.start[i];
-            q.start[i] = (unsigned char)(up ? before + 1u : before - 1u);
-            if (up ? q.start[i] != 0 : before != 0) {
-                break; /* no carry (or borrow) into the next byte */
+        if (st->id != CK_TYPE_OPTION) {
+            q.dst_option = 0;
+        } else if (st->element->id != q.acc_id) {
+            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                               "the reduction's start value is the destination's NA, which an "
+                               "element cast from another type can equal; reduce from an "
+                               "option of the destination's type, or into a destination "
+                               "without NA");
+        } else {
+            const int up = q.start[dt->data_size - 1] == 0x80; /* INT_MIN: upward */
+            for (size_t i = 0; i < dt->data_size; i++) {
+                const unsigned char before = q.start[i];
+                q.start[i] = (unsigned char)(up ? before + 1u : before - 1u);
+                if (up ? q.start[i] != 0 : before != 0) {
+                    break; /* no carry (or borrow) into the next byte */
+                }
             }
         }
     }

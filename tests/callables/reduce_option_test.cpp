@@ -117,6 +117,20 @@ TEST(ReduceOption, DestinationsThatAreNotOptions) {
     o = reduce("max", "3 * int32", "[4, 1, 2]", {99}, 0, "?int32");
     EXPECT_EQ(o.rc, CK_OK) << o.message;
     EXPECT_EQ(o.value, "4");
+    // ... except where the result is the NA's own bits, which read as NA, as assigning that
+    // value would (min of uint8 starts from 255, ?uint8's NA: no start may beat an element)
+    o = reduce("min", "2 * uint8", "[255, 255]", {99}, 0, "?uint8");
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "NA");
+    o = reduce("min", "2 * 2 * uint8", "[[255, 254], [255, 255]]", {1}, 0, "2 * ?uint8");
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[254, NA]");
+    o = reduce("max", "2 * int8", "[-128, -127]", {99}, 0, "?int8");
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "-127");
+    // an element cast from another option type could equal it too: refused
+    o = reduce("min", "2 * ?uint16", "[255, 3]", {99}, 0, "?uint8");
+    EXPECT_EQ(o.rc, CK_ERR_TYPE);
     // without skipna, min of zero elements is still refused
     o = reduce("min", "0 * ?int8", "[]", {99}, 0);
     EXPECT_EQ(o.rc, CK_ERR_INVALID);
