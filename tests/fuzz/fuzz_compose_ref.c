@@ -2247,10 +2247,22 @@ static void reference_reduce(const fz_case *c, fz_expect *x) {
             memcpy(rs.start, na, asize);
             rs.check_empty = 0;
         } else if (rs.dopt && memcmp(rs.start, na, asize) == 0) {
-            /* minimum of an unsigned type, maximum of a signed one: the next value inward */
-            uint64_t v = load_u(rs.start, asize);
-            v = rs.rop == FZ_ROP_MAXIMUM ? v + 1 : v - 1;
-            memcpy(rs.start, &v, asize);
+            /* minimum of an unsigned type, maximum of a signed one: from an option of A the
+             * next value inward; from a plain source the destination folds as plain A; from
+             * an option of another type, refused (§14) */
+            if (!rs.sopt) {
+                rs.dopt = 0;
+            } else if (rs.t != rs.a) {
+                rshape_error(c, x, CK_ERR_TYPE,
+                             "the reduction's start value is the destination's NA, which an "
+                             "element cast from another type can equal; reduce from an option "
+                             "of the destination's type, or into a destination without NA");
+                return;
+            } else {
+                uint64_t v = load_u(rs.start, asize);
+                v = rs.rop == FZ_ROP_MAXIMUM ? v + 1 : v - 1;
+                memcpy(rs.start, &v, asize);
+            }
         }
         if ((c->ctx.flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (align - 1)) != 0) {
             rshape_error(c, x, CK_ERR_UNSUPPORTED, misaligned);
