@@ -432,7 +432,8 @@ def compare(args):
     print("ckernel %s (%s) vs NumPy %s: %d samples each, alternating; medians%s"
           % (version, os.path.realpath(path), np.__version__, repeat,
              " of this thread's CPU time (--clock cpu)" if args.clock == "cpu" else ""))
-    print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe')" % timing)
+    print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe'), or for reduce/, "
+          "accumulate/ and call/dot: np.sum, np.min, np.cumsum and np.einsum into dst" % timing)
     if threshold is not None:
         print("ckernel streaming stores from %s bytes"
               % (threshold if threshold < 2**63 else "never"))
