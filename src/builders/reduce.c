@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ckernel/arrmeta.h"
+#include "ckernel/assign.h"
 #include "builders/compose.h"
 #include "builders/reduce.h"
 #include "common/internal.h"
@@ -606,11 +607,16 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
         return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
                            "the destination has more dimensions than the source");
     }
-    if (st->id == CK_TYPE_OPTION || dt->id == CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           "accumulations of options are not built yet");
+    /* ?T accumulates into ?A (the scalar returned is A; the source's stays ?T); a plain
+     * source into ?A folds as plain A: a result of the NA's bits reads as NA, as assigning
+     * it would. */
+    if (st->id == CK_TYPE_OPTION && dt->id != CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                           "an accumulation of options needs an option destination");
     }
-    if (!ck__id_is_scalar(st->id)) {
+    dt = dt->id == CK_TYPE_OPTION ? dt->element : dt;
+    if (!ck__id_is_scalar(st->id) &&
+        !(st->id == CK_TYPE_OPTION && ck__id_is_scalar(st->element->id))) {
         return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                            "only scalars (under dimensions) accumulate, not tuples or structs");
     }
@@ -710,6 +716,32 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     spec.dim = l->dim;
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_accumulate_dim(ckb, offset, &spec, req, &at));
+    if (spec.inner && st->id == CK_TYPE_OPTION) {
+        /* A row of options is cast into the destination (NA kept), then scanned there in
+         * place run by run of values (option_scan over A's scan leaf). */
+        ck_type *dopt = NULL;
+        CK_RETURN_IF_ERROR(ck_type_make_option(ck_type_scalar(p->acc_id), &dopt));
+        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+        ctx.errmode = p->mode;
+        ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
+        int rc = next_child(ckb, offset, at, 0);
+        if (rc == CK_OK) {
+            rc = ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx);
+        }
+        ck_type_decref(dopt);
+        CK_RETURN_IF_ERROR(rc);
+        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+        const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
+        CK_RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
+                                                skipna && !p->check_empty ? p->start : NULL,
+                                                CK_REQUEST_STRIDED));
+        return p->make_scan(p, ckb, offset, 0);
+    }
+    if (st->id == CK_TYPE_OPTION) {
+        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                           "accumulations of options along an outer dimension are not built "
+                           "yet");
+    }
     if (spec.inner) {
         /* A row of another type (or misaligned) is cast into the destination, then scanned
          * there in place. */

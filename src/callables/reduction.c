@@ -240,15 +240,20 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
         p->op = op;
         ck__reduce_start_value((ck__arith_op)op, a, p->start);
         p->check_empty = op == CK__ARITH_MINIMUM || op == CK__ARITH_MAXIMUM;
-    } else if (!accumulate) {
+    } else {
         const char *identity = ck_callable_identity(c);
-        if (identity == NULL) {
+        if (identity == NULL && !accumulate) {
             return ck_set_error(CK_ERR_TYPE,
                                 "%s has no identity, which a reduction starts from (set one "
                                 "with ck_callable_set_identity)",
                                 p->name);
         }
-        CK_RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
+        /* An accumulation needs none; with one, a skipna accumulation of options starts
+         * from it where NA comes first. */
+        p->check_empty = identity == NULL;
+        if (identity != NULL) {
+            CK_RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
+        }
     }
     p->make_acc = make_acc;
     p->make_scan = make_scan;

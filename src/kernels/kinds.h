@@ -88,6 +88,7 @@ extern const ck__kind ck__reduce_var_grow_kind;
 extern const ck__kind ck__reduce_option_kind;
 extern const ck__kind ck__scan_stream_kind;
 extern const ck__kind ck__materialize_kind;
+extern const ck__kind ck__option_scan_kind;
 extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
@@ -303,6 +304,12 @@ int ck__accumulate_dim_set_child(ck_builder *ckb, size_t at, int slot, size_t ch
 int ck__make_materialize(ck_builder *ckb, size_t *offset, size_t scratch_size, ck_request req,
                          size_t *at);
 int ck__materialize_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+/* The scan of an accumulation of ?A along the innermost axis (option_scan.c), in place over
+ * the destination row its cast child wrote: runs of values through its child, the scan
+ * leaf of A (strided request); without skipna NA ends the row, with skipna an NA repeats
+ * the value before it (`identity`, A's bytes, where there is none yet; NULL: NA stays). */
+int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int skipna,
+                         const unsigned char *identity, ck_request req);
 /* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
  * right after it. */
 int ck__make_reduce_scan(ck_builder *ckb, size_t *offset, size_t elem_size, ck_request req);

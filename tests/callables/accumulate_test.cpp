@@ -85,8 +85,9 @@ TEST(Accumulate, ExplicitDestinationsAndErrors) {
     EXPECT_EQ(o.rc, CK_ERR_UNSUPPORTED);
     EXPECT_EQ(o.message, "add: cannot accumulate 3 * var * int16 into 3 * var * int64: "
                          "accumulations along a dimension above a var one are not built yet");
-    o = accumulate("cumsum", "3 * ?int16", "[3, NA, 5]", 0);
-    EXPECT_EQ(o.rc, CK_ERR_UNSUPPORTED);
+    o = accumulate("cumsum", "3 * ?int16", "[3, NA, 5]", 0);  // options: NA ends the row
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[3, NA, NA]");
     o = accumulate("cumsum", "3 * int16", "[3, 1, 5]", 1);
     EXPECT_EQ(o.rc, CK_ERR_INVALID);
     EXPECT_EQ(o.message, "reduce: axis 1 is out of range for a source of 1 dimension");
@@ -283,6 +284,91 @@ TEST_F(StreamedScan, TheTreeSaysSoWhenTheDestinationIsLarge) {
               "  leaf @104 +16  scan add float64 [" + t + "]\n");
 }
 
+// Options along the innermost axis: NA ends the row, or with skipna is left out (the value
+// before it repeats; the identity where none is yet, NA for an operation without one).
+TEST(Accumulate, OptionsAlongTheInnermostAxis) {
+    const unsigned SKIP = CK_REDUCE_SKIPNA;
+    struct Case {
+        const char *name, *type, *literal;
+        int axis;
+        unsigned flags;
+        const char *want, *want_type;
+    } cases[] = {
+        {"cumsum", "5 * ?int32", "[1, NA, 2, 3, NA]", 0, 0, "[1, NA, NA, NA, NA]", "5 * ?int64"},
+        {"cumsum", "5 * ?int32", "[1, NA, 2, 3, NA]", 0, SKIP, "[1, 1, 3, 6, 6]", "5 * ?int64"},
+        {"cumsum", "4 * ?int16", "[NA, 1, NA, 2]", 0, SKIP, "[0, 1, 1, 3]", "4 * ?int64"},
+        {"cummax", "5 * ?float64", "[NA, 3, NA, 1, 7]", 0, SKIP, "[NA, 3, 3, 3, 7]",
+         "5 * ?float64"},
+        {"cummax", "5 * ?float64", "[NA, 3, NA, 1, 7]", 0, 0, "[NA, NA, NA, NA, NA]",
+         "5 * ?float64"},
+        // the first value is the source's own: -0 stays -0; after leading NA the identity
+        {"cumsum", "3 * ?float64", "[-0.0, NA, 1]", 0, SKIP, "[-0, -0, 1]", "3 * ?float64"},
+        {"cumsum", "3 * ?float64", "[NA, -0.0, 1]", 0, SKIP, "[0, 0, 1]", "3 * ?float64"},
+        {"cumprod", "4 * ?float32", "[2, NA, 3, NA]", 0, SKIP, "[2, 2, 6, 6]", "4 * ?float32"},
+        {"cummin", "2 * var * ?float64", "[[NA, 2, 1], [3, NA, 5, 0]]", 1, 0,
+         "[[NA, NA, NA], [3, NA, NA, NA]]", "2 * var * ?float64"},
+        {"cummin", "2 * var * ?float64", "[[NA, 2, 1], [3, NA, 5, 0]]", 1, SKIP,
+         "[[NA, 2, 1], [3, 3, 3, 0]]", "2 * var * ?float64"},
+        {"cumsum", "2 * 3 * ?int8", "[[1, NA, 2], [NA, NA, 4]]", -1, SKIP,
+         "[[1, 1, 3], [0, 0, 4]]", "2 * 3 * ?int64"},
+        {"cumsum", "0 * ?int32", "[]", 0, SKIP, "[]", "0 * ?int64"},
+    };
+    for (const Case &c : cases) {
+        const rs::Outcome o = rs::run(rs::Kind::accumulate, c.name, c.type, c.literal, {c.axis},
+                                      c.flags);
+        ASSERT_EQ(o.rc, CK_OK) << c.name << " of " << c.literal << ": " << o.message;
+        EXPECT_EQ(o.value, c.want) << c.name << " of " << c.literal << " flags " << c.flags;
+        EXPECT_EQ(o.type, c.want_type) << c.name << " of " << c.type;
+    }
+    // a plain source into an option destination: a value of the NA's bits reads as NA
+    rs::Outcome o = rs::run(rs::Kind::accumulate, "cummin", "3 * uint8", "[255, 255, 3]", {0},
+                            0, "3 * ?uint8");
+    ASSERT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "[NA, NA, 3]");
+    // NA has nowhere to go in a plain destination; outer axes are not built
+    o = rs::run(rs::Kind::accumulate, "cumsum", "2 * ?int32", "[1, NA]", {0}, 0, "2 * int64");
+    EXPECT_EQ(o.rc, CK_ERR_TYPE);
+    EXPECT_NE(o.message.find("an accumulation of options needs an option destination"),
+              std::string::npos)
+        << o.message;
+    o = rs::run(rs::Kind::accumulate, "cumsum", "2 * 2 * ?int32", "[[1, NA], [2, 3]]", {0});
+    EXPECT_EQ(o.rc, CK_ERR_UNSUPPORTED);
+    EXPECT_NE(o.message.find("along an outer dimension are not built yet"), std::string::npos)
+        << o.message;
+}
+
+TEST(Accumulate, OptionsOfAUsersCallable) {
+    ck_callable *c = nullptr;
+    ck_factory f = rs::gcd_factory();
+    ASSERT_EQ(ck_callable_new("gcd_opt_acc", &c), CK_OK);
+    ASSERT_EQ(ck_callable_add(c, "qq)q", &f), CK_OK);
+    ckt::Array a("5 * ?int64", "[NA, 12, NA, 18, 5]");
+    const char *want[] = {"[NA, NA, NA, NA, NA]", "[NA, 12, 12, 6, 1]"};
+    for (unsigned flags : {0u, static_cast<unsigned>(CK_REDUCE_SKIPNA)}) {
+        const int axis = 0;
+        ck_reduce_spec r = {c, &axis, 1, flags};
+        ck_array *out = nullptr;
+        ASSERT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_OK) << ck_last_error();
+        char *s = nullptr;
+        ASSERT_EQ(ck_array_format(out, &s), CK_OK);
+        EXPECT_STREQ(s, want[flags != 0]) << flags;
+        ck_free(s);
+        ck_array_free(out);
+    }
+    // with an identity, leading NA take it under skipna
+    ASSERT_EQ(ck_callable_set_identity(c, "0"), CK_OK);
+    const int axis = 0;
+    ck_reduce_spec r = {c, &axis, 1, CK_REDUCE_SKIPNA};
+    ck_array *out = nullptr;
+    ASSERT_EQ(ck_accumulate_new(&r, a.get(), nullptr, &out), CK_OK) << ck_last_error();
+    char *s = nullptr;
+    ASSERT_EQ(ck_array_format(out, &s), CK_OK);
+    EXPECT_STREQ(s, "[0, 12, 12, 6, 1]");
+    ck_free(s);
+    ck_array_free(out);
+    ck_callable_decref(c);
+}
+
 TEST(Accumulate, AllocationFailureAtEveryPoint) {
     struct Case {
         const char *name, *type, *literal;
@@ -291,6 +377,7 @@ TEST(Accumulate, AllocationFailureAtEveryPoint) {
         {"cumsum", "3 * var * int16", "[[1, 2], [], [3, 4, 5]]", 1},
         {"cumprod", "3 * 2 * float32", "[[1, 2], [3, 4], [5, 6]]", 0},
         {"cummax", "var * 3 * int8", "[[1, 2, 3], [0, 9, 1]]", 0},
+        {"cumsum", "2 * var * ?int16", "[[1, NA, 3], [NA]]", 1},
     };
     for (const Case &c : cases) {
         EXPECT_GT(rs::alloc_failure_points(rs::Kind::accumulate, c.name, c.type, c.literal,
