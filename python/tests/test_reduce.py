@@ -230,8 +230,11 @@ def test_ragged_accumulations():
     assert ck.accumulate("cummax", ck.Array([[2, 1, 3]], "1 * var * int8")).tolist() == [[2, 2, 3]]
     with raises_status("CK_ERR_UNSUPPORTED"):
         ck.accumulate("cumsum", x, axis=0)   # above a var dimension: not built
-    with raises_status("CK_ERR_UNSUPPORTED"):
-        ck.accumulate("cumsum", ck.Array([1, None], type="2 * ?int32"))
+    # options along the innermost axis: NA ends the row (ck.accumulate has no skipna)
+    r = ck.accumulate("cumsum", ck.Array([[1, None, 2], [3, 4]], type="2 * var * ?int32"))
+    assert r.type == "2 * var * ?int64" and r.tolist() == [[1, None, None], [3, 7]]
+    with raises_status("CK_ERR_UNSUPPORTED"):   # along an outer axis: not built
+        ck.accumulate("cumsum", ck.Array([[1, None], [2, 3]], type="2 * 2 * ?int32"), axis=0)
 
 
 # ---- accumulations: every type, every axis, bit for bit ----
