@@ -614,7 +614,9 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
         return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                            "an accumulation of options needs an option destination");
     }
-    dt = dt->id == CK_TYPE_OPTION ? dt->element : dt;
+    if (dt->id == CK_TYPE_OPTION && st->id != CK_TYPE_OPTION) {
+        dt = dt->element;
+    }
     if (!ck__id_is_scalar(st->id) &&
         !(st->id == CK_TYPE_OPTION && ck__id_is_scalar(st->element->id))) {
         return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
@@ -678,7 +680,9 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     uintptr_t dbits = 0, sbits = 0;
     CK_RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
                                            &dt, &st, &dbits, &sbits));
-    CK_RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
+    const ck_type *dopt = dt->id == CK_TYPE_OPTION ? dt : NULL; /* ?A, with a source of ?T */
+    CK_RETURN_IF_ERROR(
+        check_accumulators(p, dst_tp, src_tp, dopt != NULL ? dopt->element : dt, dbits));
     int k = 0;
     while (k < n && !lv[k].reduced) {
         k++;
@@ -719,17 +723,12 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     if (spec.inner && st->id == CK_TYPE_OPTION) {
         /* A row of options is cast into the destination (NA kept), then scanned there in
          * place run by run of values (option_scan over A's scan leaf). */
-        ck_type *dopt = NULL;
-        CK_RETURN_IF_ERROR(ck_type_make_option(ck_type_scalar(p->acc_id), &dopt));
         ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
         ctx.errmode = p->mode;
         ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
-        int rc = next_child(ckb, offset, at, 0);
-        if (rc == CK_OK) {
-            rc = ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx);
-        }
-        ck_type_decref(dopt);
-        CK_RETURN_IF_ERROR(rc);
+        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+        CK_RETURN_IF_ERROR(
+            ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx));
         CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
         const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
         CK_RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,

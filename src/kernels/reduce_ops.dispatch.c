@@ -142,7 +142,16 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
             ck__push_##NAME(c, v, 0);                                                        \
         }                                                                                    \
     }                                                                                        \
-    /* The counter's result, its lanes halved (lane l with lane l + w, w = LN/2, ..., 1). */ \
+    /* Lanes halved: lane l with lane l + w, w = LN/2, ..., 1; lane 0 is the result. */     \
+    CK__HOT E ck__halve_##NAME(ck__lanes_##NAME *v) {                                        \
+        for (int w = (LN) / 2; w >= 1; w /= 2) {                                             \
+            for (int l = 0; l < w; l++) {                                                    \
+                v->v[l] = LOP(v->v[l], v->v[l + w]);                                         \
+            }                                                                                \
+        }                                                                                    \
+        return v->v[0];                                                                      \
+    }                                                                                        \
+    /* The counter's result, its lanes halved. */                                           \
     CK__HOT E ck__settle_##NAME(ck__counter_##NAME *c) {                                     \
         if (c->top == 0) {                                                                   \
             return (ID);                                                                     \
@@ -151,12 +160,7 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
         for (int j = c->top - 2; j >= 0; j--) {                                              \
             ck__lanes_op_##NAME(&c->stack[j], &v);                                           \
         }                                                                                    \
-        for (int w = (LN) / 2; w >= 1; w /= 2) {                                             \
-            for (int l = 0; l < w; l++) {                                                    \
-                v.v[l] = LOP(v.v[l], v.v[l + w]);                                            \
-            }                                                                                \
-        }                                                                                    \
-        return v.v[0];                                                                       \
+        return ck__halve_##NAME(&v);                                                         \
     }                                                                                        \
     /* op over n <= CK__FOLD_MAX_BLOCKS blocks. */                                           \
     static E ck__tree_##NAME(const char *x, intptr_t xs, size_t n) {                         \
@@ -424,23 +428,23 @@ CK__DEF_SPLITS(maximum)
  * +0 and -0 included). So each lane folded straight through the run, with no blocks and no
  * tree, holds the bits the tree's lane holds, and the lanes halve as in the tree: the same
  * result, without the blocks' stores and merges. */
-#define CK__DEF_SELECT_RUN(OP, T, FAST)                                                     \
-    CK__HOT void ck__select_lanes_##OP##_##T(ck__ct_##T *v, const char *x, intptr_t xs,      \
-                                             size_t from, size_t to) {                       \
+#define CK__DEF_SELECT_RUN(OP, T, FAST, ID)                                                 \
+    CK__HOT void ck__select_lanes_##OP##_##T(ck__lanes_##OP##_##T *v, const char *x,         \
+                                             intptr_t xs, size_t from, size_t to) {          \
         size_t i = from;                                                                     \
         if (xs == (intptr_t)sizeof(ck__ct_##T)) {                                            \
-            i += FAST(v, x + (intptr_t)from * xs, to - from);                                \
+            i += FAST(v->v, x + (intptr_t)from * xs, to - from);                             \
         }                                                                                    \
         for (const char *p = x + (intptr_t)i * xs; i < to; i++, p += xs) {                   \
-            v[i % 16] = ck__##OP##_##T(v[i % 16], *(const ck__ct_##T *)(const void *)p);     \
+            v->v[i % 16] = ck__##OP##_##T(v->v[i % 16], *(const ck__ct_##T *)(const void *)p); \
         }                                                                                    \
     }                                                                                        \
     CK__HOT ck__ct_##T ck__select_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,     \
                                              size_t n) {                                     \
-        ck__ct_##T v[16], w2[16];                                                            \
+        ck__lanes_##OP##_##T v, w2;                                                          \
         for (int l = 0; l < 16; l++) {                                                       \
-            v[l] = ck__fold_id_##OP##_##T;                                                   \
-            w2[l] = ck__fold_id_##OP##_##T;                                                  \
+            v.v[l] = (ID);                                                                   \
+            w2.v[l] = (ID);                                                                  \
         }                                                                                    \
         /* A long contiguous run is read as two halves side by side, a block of each in    \
          * turn (two streams kept the reads ahead on Zen 3; design.md §14), the second     \
@@ -448,34 +452,23 @@ CK__DEF_SPLITS(maximum)
         const size_t half = n / 2 / CK__FOLD_BLOCK * CK__FOLD_BLOCK;                         \
         if (xs == (intptr_t)sizeof(ck__ct_##T) && half >= CK__SELECT_TWO_HALVES_MIN) {       \
             for (size_t b = 0; b < half; b += CK__FOLD_BLOCK) {                              \
-                ck__select_lanes_##OP##_##T(v, x, xs, b, b + CK__FOLD_BLOCK);                \
-                ck__select_lanes_##OP##_##T(w2, x + (intptr_t)half * xs, xs, b,              \
+                ck__select_lanes_##OP##_##T(&v, x, xs, b, b + CK__FOLD_BLOCK);               \
+                ck__select_lanes_##OP##_##T(&w2, x + (intptr_t)half * xs, xs, b,             \
                                             b + CK__FOLD_BLOCK);                             \
             }                                                                                \
-            ck__select_lanes_##OP##_##T(w2, x + (intptr_t)half * xs, xs, half, n - half);    \
-            for (int l = 0; l < 16; l++) {                                                   \
-                v[l] = ck__##OP##_##T(v[l], w2[l]);                                          \
-            }                                                                                \
-        } else {                                                                             \
-            ck__select_lanes_##OP##_##T(v, x, xs, 0, n);                                     \
+            ck__select_lanes_##OP##_##T(&w2, x + (intptr_t)half * xs, xs, half, n - half);   \
+            ck__lanes_op_##OP##_##T(&v, &w2);                                                \
+            return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&w2));                           \
         }                                                                                    \
-        for (int w = 8; w >= 1; w /= 2) {                                                    \
-            for (int l = 0; l < w; l++) {                                                    \
-                v[l] = ck__##OP##_##T(v[l], v[l + w]);                                       \
-            }                                                                                \
-        }                                                                                    \
-        return ck__##OP##_##T(acc, v[0]);                                                    \
+        ck__select_lanes_##OP##_##T(&v, x, xs, 0, n);                                        \
+        return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&v));                                \
     }
 /* Halves of at least this many elements are read side by side. */
 #define CK__SELECT_TWO_HALVES_MIN ((size_t)1 << 16)
-static const float ck__fold_id_minimum_float32 = __builtin_inff();
-static const double ck__fold_id_minimum_float64 = __builtin_inf();
-static const float ck__fold_id_maximum_float32 = -__builtin_inff();
-static const double ck__fold_id_maximum_float64 = -__builtin_inf();
-CK__DEF_SELECT_RUN(minimum, float32, ck__vmin_f32)
-CK__DEF_SELECT_RUN(minimum, float64, ck__vmin_f64)
-CK__DEF_SELECT_RUN(maximum, float32, ck__vmax_f32)
-CK__DEF_SELECT_RUN(maximum, float64, ck__vmax_f64)
+CK__DEF_SELECT_RUN(minimum, float32, ck__vmin_f32, __builtin_inff())
+CK__DEF_SELECT_RUN(minimum, float64, ck__vmin_f64, __builtin_inf())
+CK__DEF_SELECT_RUN(maximum, float32, ck__vmax_f32, -__builtin_inff())
+CK__DEF_SELECT_RUN(maximum, float64, ck__vmax_f64, -__builtin_inf())
 #define CK__FOLD_SELECT(OP, T) acc = ck__select_##OP##_##T(acc, x, xs, n);
 
 #define CK__DEF_ACC_FLOAT_TYPES(OP, FOLD)                                                   \

@@ -15,10 +15,6 @@
 #include "kernels/reduce_ops.h"
 #include "kernels/streaming_loops.h"
 
-#if defined(__SSE2__)
-#  include <emmintrin.h>
-#endif
-
 #define CK__SCAN_STREAM_CHUNK_BYTES 2048
 
 typedef struct ck__scan_stream {
@@ -50,21 +46,18 @@ static CK__KERNEL_ALIGN int scan_stream_strided(ck_prefix *self, char *dst, intp
     k->from(acc, dst + size, x + xs, xs, head);
     size_t done = 1 + head;
     _Alignas(CK__STREAM_LINE) char buf[CK__SCAN_STREAM_CHUNK_BYTES];
-    const size_t chunk = CK__SCAN_STREAM_CHUNK_BYTES / size;
-    while (n - done >= chunk) {
-        k->from(acc, buf, x + (intptr_t)done * xs, xs, chunk);
-        k->copy(dst + done * size, buf, CK__SCAN_STREAM_CHUNK_BYTES);
-        done += chunk;
+    const size_t chunk = CK__SCAN_STREAM_CHUNK_BYTES / size, per_line = CK__STREAM_LINE / size;
+    for (;;) { /* whole chunks, then the whole lines left */
+        size_t m = n - done < chunk ? n - done : chunk;
+        m = m / per_line * per_line;
+        if (m == 0) {
+            break;
+        }
+        k->from(acc, buf, x + (intptr_t)done * xs, xs, m);
+        k->copy(dst + done * size, buf, m * size);
+        done += m;
     }
-    const size_t lines = (n - done) * size / CK__STREAM_LINE * CK__STREAM_LINE / size;
-    if (lines > 0) {
-        k->from(acc, buf, x + (intptr_t)done * xs, xs, lines);
-        k->copy(dst + done * size, buf, lines * size);
-        done += lines;
-    }
-#if defined(__SSE2__)
-    _mm_sfence();
-#endif
+    ck__stream_fence();
     k->from(acc, dst + done * size, x + (intptr_t)done * xs, xs, n - done);
     return CK_OK;
 }

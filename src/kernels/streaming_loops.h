@@ -19,6 +19,14 @@
 typedef void (*ck__stream_copy_fn)(char *dst, const char *src, size_t bytes);
 typedef void (*ck__stream_cast_fn)(char *dst, const char *src, intptr_t src_stride, size_t n);
 
+/* Orders a run's streaming stores before the kernel returns (none without SSE2: no
+ * streaming stores either). */
+static inline void ck__stream_fence(void) {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
+}
+
 /* Asks for the lines of source elements [from, from + count) of a strided source (one
  * prefetch a line, or an element where elements are a line or more apart). A strided source
  * read into streamed stores outran the hardware prefetcher on an AMD EPYC: asking 4 KiB

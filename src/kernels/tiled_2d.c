@@ -126,11 +126,9 @@ static CK__KERNEL_ALIGN int tiled_strided(ck_prefix *self, char *dst, intptr_t d
     for (size_t i = 0; i < count && rc == CK_OK; i++, dst += dst_stride, s += src_stride[0]) {
         rc = tiled_single_2d(k, child, fn, transpose, buf, dst, s);
     }
-#if defined(__SSE2__)
     if (k->stream) {
-        _mm_sfence(); /* the streamed stores are ordered before the kernel returns */
+        ck__stream_fence();
     }
-#endif
     return rc;
 }
 

@@ -15,10 +15,6 @@
 #include "common/internal.h"
 #include "kernels/kinds.h"
 
-#if defined(__SSE2__)
-#  include <emmintrin.h>
-#endif
-
 /* Bytes per stack buffer; a chunk is as many elements as the larger element fits. */
 #define CK__UNALIGNED_BUFFER 4096
 #define CK__UNALIGNED_MAX_ELEM 16
@@ -103,9 +99,7 @@ static int unaligned_streamed(const ck__unaligned *k, ck_prefix *child, ck_strid
         count -= n;
     }
     memcpy(dst, results - carry, carry);
-#if defined(__SSE2__)
-    _mm_sfence(); /* the streamed stores are ordered before the kernel returns */
-#endif
+    ck__stream_fence();
     return rc;
 }
 
