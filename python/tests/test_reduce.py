@@ -233,8 +233,10 @@ def test_ragged_accumulations():
     # options along the innermost axis: NA ends the row (ck.accumulate has no skipna)
     r = ck.accumulate("cumsum", ck.Array([[1, None, 2], [3, 4]], type="2 * var * ?int32"))
     assert r.type == "2 * var * ?int64" and r.tolist() == [[1, None, None], [3, 7]]
-    with raises_status("CK_ERR_UNSUPPORTED"):   # along an outer axis: not built
-        ck.accumulate("cumsum", ck.Array([[1, None], [2, 3]], type="2 * 2 * ?int32"), axis=0)
+    # along an outer axis column by column: NA ends its column
+    r = ck.accumulate("cumsum", ck.Array([[1, None], [2, 3], [4, 5]], type="3 * 2 * ?int32"),
+                      axis=0)
+    assert r.type == "3 * 2 * ?int64" and r.tolist() == [[1, None], [3, None], [7, None]]
 
 
 # ---- accumulations: every type, every axis, bit for bit ----

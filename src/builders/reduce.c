@@ -653,6 +653,42 @@ static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
     return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
 }
 
+/* An accumulation of ?T along an outer dimension, each element a block of the fixed levels
+ * from `from` on: row 0 cast into ?A (NA kept; with skipna and an identity NA becomes it),
+ * row i a copy of row i-1 folded with x[i] elementwise as a reduction of options folds
+ * (reduce_option: NA propagates, or with skipna is left out, an accumulator without
+ * identity staying NA until its first value). */
+static int build_outer_option(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                              const ck__rlevel *lv, int from, int n, const ck_type *dopt,
+                              const ck_type *st, uintptr_t sbits, size_t at) {
+    ck__reduce_plan q = *p;
+    const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
+    q.dst_option = 1;
+    q.na_start = skipna && p->check_empty;
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+    for (int i = from; i < n; i++) {
+        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                &lv[i].sstride, CK_REQUEST_STRIDED));
+    }
+    if (skipna && !p->check_empty) {
+        CK_RETURN_IF_ERROR(
+            ck__make_option_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED));
+    }
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = p->mode;
+    ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
+    if ((sbits & (st->data_alignment - 1)) != 0) {
+        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
+    }
+    CK_RETURN_IF_ERROR(
+        ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx));
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, from, n, ck_type_scalar(p->acc_id),
+                                        1, 0)); /* ?A's bytes copied as A's */
+    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
+    return build_fold(ckb, offset, &q, lv, from, n, st, sbits);
+}
+
 /* Whether an accumulation's innermost scan streams its stores: every dimension fixed, the
  * innermost contiguous in the destination, and the whole destination above the streaming
  * threshold (as an assignment decides, builders/compose.c). */
@@ -737,9 +773,7 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
         return p->make_scan(p, ckb, offset, 0);
     }
     if (st->id == CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           "accumulations of options along an outer dimension are not built "
-                           "yet");
+        return build_outer_option(ckb, offset, p, lv, k + 1, n, dopt, st, sbits, at);
     }
     if (spec.inner) {
         /* A row of another type (or misaligned) is cast into the destination, then scanned

@@ -89,6 +89,7 @@ extern const ck__kind ck__reduce_option_kind;
 extern const ck__kind ck__scan_stream_kind;
 extern const ck__kind ck__materialize_kind;
 extern const ck__kind ck__option_scan_kind;
+extern const ck__kind ck__option_fill_kind;
 extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
@@ -309,6 +310,11 @@ int ck__materialize_set_child(ck_builder *ckb, size_t at, int slot, size_t child
  * leaf of A (strided request); without skipna NA ends the row, with skipna an NA repeats
  * the value before it (`identity`, A's bytes, where there is none yet; NULL: NA stays). */
 int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int skipna,
+                         const unsigned char *identity, ck_request req);
+/* Row 0 of a skipna accumulation of ?A along an outer dimension (option_scan.c): its child,
+ * built right after it, casts the elements into the destination (NA kept); NA then becomes
+ * `identity` (A's bytes). */
+int ck__make_option_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
                          const unsigned char *identity, ck_request req);
 /* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
  * right after it. */

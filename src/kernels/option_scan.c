@@ -5,7 +5,10 @@
  * from the value before it, which the leaf reads as its own first element. Without skipna
  * the first NA ends the row: every element from there on is NA. With skipna an NA element
  * repeats the value before it (the identity where there is none yet and the operation has
- * one, else it stays NA), so NA elements are left out. */
+ * one, else it stays NA), so NA elements are left out.
+ * Its sibling option_fill starts an accumulation of ?A along an outer dimension with skipna
+ * and an identity: its child casts row 0 into the destination (NA kept), then each NA there
+ * becomes the identity, as option_scan does for a row's leading NA. */
 #include <stdint.h>
 #include <string.h>
 
@@ -76,16 +79,40 @@ static CK__KERNEL_ALIGN int option_scan_single(ck_prefix *self, char *dst, char 
     return option_scan_strided(self, dst, 0, src, &zero, 1);
 }
 
-int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int skipna,
-                         const unsigned char *identity, ck_request req) {
+static CK__KERNEL_ALIGN int option_fill_strided(ck_prefix *self, char *dst, intptr_t ds,
+                                                char *const *src, const intptr_t *src_stride,
+                                                size_t n) {
+    const ck__option_scan *k = (const ck__option_scan *)self;
+    ck_prefix *cast = ck_child(self, CK__OPTION_SCAN_CHILD);
+    CK_RETURN_IF_ERROR(ck_prefix_strided(cast)(cast, dst, ds, src, src_stride, n));
+    for (size_t i = 0; i < n; i++) {
+        char *at = dst + (intptr_t)i * ds;
+        if (is_na(k, at)) {
+            memcpy(at, k->identity, k->size);
+        }
+    }
+    return CK_OK;
+}
+
+static CK__KERNEL_ALIGN int option_fill_single(ck_prefix *self, char *dst, char *const *src) {
+    static const intptr_t zero = 0;
+    return option_fill_strided(self, dst, 0, src, &zero, 1);
+}
+
+static int make_option_kernel(ck_builder *ckb, size_t *offset, ck_type_id id, int skipna,
+                              const unsigned char *identity, ck_request req, int fill) {
     const size_t size = ck_type_data_size(ck_type_scalar(id));
-    if (size == 0 || size > 16) {
+    if (size == 0 || size > 16 || (fill && identity == NULL)) {
         return ck_set_error(CK_ERR_INTERNAL, "option_scan: elements of %zu bytes", size);
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__OPTION_SCAN_CHILD));
     ck__option_scan *k = (ck__option_scan *)ck_builder_at(ckb, *offset);
     k->base.destructor = option_scan_destroy;
-    ck_prefix_set_function(&k->base, req, option_scan_single, option_scan_strided);
+    if (fill) {
+        ck_prefix_set_function(&k->base, req, option_fill_single, option_fill_strided);
+    } else {
+        ck_prefix_set_function(&k->base, req, option_scan_single, option_scan_strided);
+    }
     k->size = (uint32_t)size;
     k->skipna = (uint8_t)(skipna != 0);
     k->has_identity = (uint8_t)(identity != NULL);
@@ -95,6 +122,16 @@ int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int ski
     }
     *offset += CK__OPTION_SCAN_CHILD;
     return CK_OK;
+}
+
+int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int skipna,
+                         const unsigned char *identity, ck_request req) {
+    return make_option_kernel(ckb, offset, id, skipna, identity, req, 0);
+}
+
+int ck__make_option_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
+                         const unsigned char *identity, ck_request req) {
+    return make_option_kernel(ckb, offset, id, 1, identity, req, 1);
 }
 
 static void option_scan_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
@@ -109,3 +146,14 @@ static void option_scan_describe(const ck_prefix *self, ck__strbuf *out, size_t 
 
 const ck__kind ck__option_scan_kind = {"option_scan", option_scan_single, option_scan_strided,
                                        option_scan_describe};
+
+static void option_fill_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                                 ck__children *children) {
+    (void)self;
+    ck__strbuf_puts(out, "the cast, then NA from the identity");
+    *size = sizeof(ck__option_scan);
+    ck__children_add(children, CK__OPTION_SCAN_CHILD);
+}
+
+const ck__kind ck__option_fill_kind = {"option_fill", option_fill_single, option_fill_strided,
+                                       option_fill_describe};

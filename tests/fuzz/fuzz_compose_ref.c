@@ -1842,6 +1842,28 @@ static void aoption(rstate *rs, const unsigned char *x, rkey key, intptr_t back)
     }
 }
 
+/* An element of an accumulation of ?A along an outer axis (no cast: T is A): out[0] = x[0]
+ * (with skipna cumsum's and cumprod's identity for NA), then out[i] = out[i-1] folded with
+ * x[i] as a reduction folds an element into its own accumulator (run_each). */
+static void aoption_outer(rstate *rs, const unsigned char *x, rkey key, intptr_t back,
+                          const ref_ctx *ctx) {
+    const size_t size = ckt_scalar(rs->a)->size;
+    rent *e = rfind(rs, &key, 'A');
+    if (back == 0) {
+        const int identity = rs->rop == FZ_ROP_ADD || rs->rop == FZ_ROP_MULTIPLY;
+        memcpy(e->v.b, rs->skipna && identity && is_na(rs->t, x) ? rs->start : x, size);
+        return;
+    }
+    rkey pk = key;
+    pk.c[pk.n - 1] -= back;
+    const rent *prev = rlookup(rs, &pk, 'A');
+    CKF_CHECK(prev != NULL, "an accumulation's previous element");
+    unsigned char acc[sizeof e->v.b];
+    memcpy(acc, prev->v.b, size);
+    run_each(rs, acc, x, ctx);
+    memcpy(e->v.b, acc, size);
+}
+
 /* An accumulation's block (the fixed levels below the axis) at element j of the axis:
  * out = x (j == 0) or op(out one step back, x). */
 static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t back,
@@ -1857,7 +1879,11 @@ static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t
         return;
     }
     if (rs->sopt) {
-        aoption(rs, x, key, back);
+        if (rs->first == rs->n - 1) {
+            aoption(rs, x, key, back);
+        } else {
+            aoption_outer(rs, x, key, back, ctx);
+        }
         return;
     }
     ckt_elem v;
@@ -2280,11 +2306,10 @@ static void reference_reduce(const fz_case *c, fz_expect *x) {
                 return;
             }
         }
-        if (rs.sopt && rs.first != rs.n - 1) {
-            rshape_error(c, x, CK_ERR_UNSUPPORTED,
-                         "accumulations of options along an outer dimension are not built yet");
-            return;
-        }
+        /* along an outer axis an accumulator without identity (cummin, cummax) holds NA
+         * until its first value, with skipna */
+        rs.na_start = rs.sopt && rs.skipna && rs.first != rs.n - 1 &&
+                      (rs.rop == FZ_ROP_MINIMUM || rs.rop == FZ_ROP_MAXIMUM);
         if (rs.sopt && rs.t != rs.a) {
             /* the option cast's own rules (a value cast onto the NA) are not modelled here:
              * the build is checked, the run is not */
