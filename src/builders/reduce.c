@@ -29,6 +29,7 @@
 #include "common/internal.h"
 #include "dispatch/cpu_internal.h"
 #include "kernels/kinds.h"
+#include "kernels/reduce_ops.h"
 #include "types/type_internal.h"
 
 /* One dimension of the source, with the destination's beside it. */
@@ -315,6 +316,9 @@ static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                            (sbits & (st->data_alignment - 1)) != 0;
     if (st->id == at->id && !misaligned) {
         return p->make_acc(p, ckb, offset);
+    }
+    if (p->op >= 0 && !misaligned && ck__acc_widens((ck__arith_op)p->op, st->id, at->id)) {
+        return ck__make_widen_leaf(ckb, offset, (ck__arith_op)p->op, st->id);
     }
     const size_t args_at = *offset;
     const size_t arg_size = at->data_size;

@@ -10,9 +10,7 @@
 
 #include "common/internal.h"
 #include "kernels/kinds.h"
-
-#define CK__CALL_SCRATCH 8192
-#define CK__CALL_MAX_CHUNK 1024
+#include "kernels/reduce_ops.h"
 
 typedef struct ck__call_args {
     ck_prefix base;
@@ -102,11 +100,7 @@ int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t 
     k->base.destructor = call_args_destroy;
     ck_prefix_set_function(&k->base, req, call_args_single, call_args_strided);
     k->nargs = (uint32_t)nargs;
-    /* Each scratch area is rounded up to 8 bytes: leave room for that. */
-    size_t chunk = (CK__CALL_SCRATCH - 8 * (size_t)(nargs + 1)) / (per != 0 ? per : 1);
-    chunk = chunk < CK__CALL_MAX_CHUNK ? chunk : CK__CALL_MAX_CHUNK;
-    /* Whole vectors per chunk, so that a leaf's vector loop has no tail but the last. */
-    k->chunk = (uint32_t)(chunk >= 16 ? chunk & ~(size_t)15 : chunk);
+    k->chunk = (uint32_t)ck__call_args_chunk((size_t)nargs, per);
     k->out_size = (uint32_t)out_size;
     for (int j = 0; j < nargs; j++) {
         k->arg_size[j] = (uint16_t)arg_size[j];

@@ -81,6 +81,50 @@ int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target) {
     return CK_OK;
 }
 
+ck_type_id ck__widened(ck_type_id t) {
+    switch (t) {
+    case CK_TYPE_BOOL:
+    case CK_TYPE_INT8:
+    case CK_TYPE_INT16:
+    case CK_TYPE_INT32:
+        return CK_TYPE_INT64;
+    case CK_TYPE_UINT8:
+    case CK_TYPE_UINT16:
+    case CK_TYPE_UINT32:
+        return CK_TYPE_UINT64;
+    case CK_TYPE_FLOAT32:
+        return CK_TYPE_FLOAT64;
+    default:
+        return t;
+    }
+}
+
+int ck__acc_widens(ck__arith_op op, ck_type_id t, ck_type_id acc) {
+    if ((unsigned)op >= CK__ARITH_NUM_OPS || (unsigned)t >= CK_NUM_SCALAR_TYPES ||
+        acc == t || ck__widened(t) != acc) {
+        return 0;
+    }
+    const ck__reduce_ops_table *table =
+        ck__reduce_targets[CK_ARRAY_SIZE(ck__reduce_targets) - 1].table;
+    return table->widen[op][t] != NULL;
+}
+
+int ck__make_widen_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id t) {
+    if (!ck__acc_widens(op, t, ck__widened(t))) {
+        return ck_set_error(CK_ERR_INTERNAL, "no widening accumulate leaf (ids %d, %d)",
+                            (int)op, (int)t);
+    }
+    size_t index = 0;
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
+                                            &index));
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_strided(p, ck__reduce_targets[index].table->widen[op][t]);
+    *offset += sizeof(ck_prefix);
+    return CK_OK;
+}
+
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
     return make_leaf(ckb, offset, op, id, 0);
 }
@@ -112,9 +156,18 @@ int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
         const ck__reduce_ops_table *table = ck__reduce_targets[t].table;
         for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
             for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
-                void *acc, *scan;
+                void *acc, *scan, *widen;
                 memcpy(&acc, &table->acc[op][id], sizeof acc);
                 memcpy(&scan, &table->scan[op][id], sizeof scan);
+                memcpy(&widen, &table->widen[op][id], sizeof widen);
+                if (widen == fn) {
+                    ck__strbuf_printf(out, "accumulate %s %s from %s [%s]",
+                                      ck__arith_op_name((ck__arith_op)op),
+                                      ck_type_id_name(ck__widened((ck_type_id)id)),
+                                      ck_type_id_name((ck_type_id)id),
+                                      ck__reduce_targets[t].name);
+                    return 1;
+                }
                 if (acc != fn && scan != fn) {
                     continue;
                 }

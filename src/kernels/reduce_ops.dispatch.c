@@ -170,7 +170,8 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
         return ck__settle_##NAME(&c);                                                        \
     }                                                                                        \
     /* The parallel split: the lane vector of a complete chunk of 2^j blocks at x... */      \
-    static void ck__chunk_##NAME(const char *x, intptr_t xs, size_t nblocks, void *out) {    \
+    static inline void ck__chunk_##NAME(const char *x, intptr_t xs, size_t nblocks,          \
+                                        void *out) {                                         \
         ck__counter_##NAME c;                                                                \
         c.top = 0;                                                                           \
         ck__push_blocks_##NAME(&c, x, xs, nblocks * CK__FOLD_BLOCK);                         \
@@ -489,6 +490,71 @@ CK__DEF_ACC_FLOAT_TYPES(maximum, CK__FOLD_SELECT)
 CK__DEF_ACC_INT(logical_and, bool)
 CK__DEF_ACC_INT(logical_or, bool)
 
+/* ---- 3b. Widening folds: a source of a narrower type T into the accumulator A that sums
+ * and multiplies it (bool and int8-int32 into int64, uint8-uint32 into uint64, float32 into
+ * float64; kernels/reduce_ops.h), each element converted exactly as it is loaded: the values
+ * the cast in front of A's leaf gives, without its pass through scratch. A float fold keeps
+ * that path's association too: chunks of call_args' length for one argument of A from the
+ * run's start, each its own tree folded into the accumulator in order. ---- */
+#define CK__WIDEN_VALUE(A, T, p) ((ck__ct_##A)(*(const ck__ct_##T *)(const void *)(p)))
+#define CK__WIDEN_BOOL(A, T, p) ((ck__ct_##A)(*(const ck__ct_##T *)(const void *)(p) != 0))
+#define CK__TO_DOUBLE(v) ((double)(v))
+CK__DEF_TREE_FOLD(add_float64_from_float32, float, double, 16, CK__TO_DOUBLE, ck__add_float64,
+                  0.0)
+CK__DEF_TREE_FOLD(multiply_float64_from_float32, float, double, 16, CK__TO_DOUBLE,
+                  ck__multiply_float64, 1.0)
+/* The fold of a run: in order (integers: exact), or the float tree per chunk. */
+#define CK__WIDEN_ORDERED(OP, A, T, LOAD)                                                   \
+    if (xs == (intptr_t)sizeof(ck__ct_##T)) {                                                \
+        for (size_t i = 0; i < n; i++) {                                                     \
+            acc = ck__##OP##_##A(acc, LOAD(A, T, x + i * sizeof(ck__ct_##T)));               \
+        }                                                                                    \
+    } else {                                                                                 \
+        for (size_t i = 0; i < n; i++, x += xs) {                                            \
+            acc = ck__##OP##_##A(acc, LOAD(A, T, x));                                        \
+        }                                                                                    \
+    }
+#define CK__WIDEN_TREE(OP, A, T, LOAD)                                                      \
+    (void)0;                                                                                 \
+    const size_t chunk = ck__call_args_chunk(1, sizeof(ck__ct_##A));                         \
+    for (size_t off = 0; off < n; off += chunk) {                                            \
+        acc = ck__run_##OP##_##A##_from_##T(acc, x + (intptr_t)off * xs, xs,                 \
+                                            n - off < chunk ? n - off : chunk);              \
+    }
+#define CK__DEF_WIDEN(OP, A, T, LOAD, FOLD)                                                 \
+    static CK__KERNEL_ALIGN int ck__widen_##OP##_##T(ck_prefix *self, char *dst,             \
+                                                     intptr_t ds, char *const *src,          \
+                                                     const intptr_t *src_stride, size_t n) { \
+        (void)self;                                                                          \
+        if (n == 0) { /* untouched: an empty destination (stride 0) may have no bytes */     \
+            return CK_OK;                                                                    \
+        }                                                                                    \
+        const char *x = src[0];                                                              \
+        const intptr_t xs = src_stride[0];                                                   \
+        if (ds != 0) { /* the in-place elementwise form */                                   \
+            for (size_t i = 0; i < n; i++, dst += ds, x += xs) {                             \
+                ck__ct_##A *d = (ck__ct_##A *)(void *)dst;                                   \
+                *d = ck__##OP##_##A(*d, LOAD(A, T, x));                                      \
+            }                                                                                \
+            return CK_OK;                                                                    \
+        }                                                                                    \
+        ck__ct_##A acc = *(const ck__ct_##A *)(const void *)dst;                             \
+        FOLD(OP, A, T, LOAD)                                                                 \
+        *(ck__ct_##A *)(void *)dst = acc;                                                    \
+        return CK_OK;                                                                        \
+    }
+#define CK__DEF_WIDENS(OP)                                                                  \
+    CK__DEF_WIDEN(OP, int64, bool, CK__WIDEN_BOOL, CK__WIDEN_ORDERED)                        \
+    CK__DEF_WIDEN(OP, int64, int8, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                       \
+    CK__DEF_WIDEN(OP, int64, int16, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                      \
+    CK__DEF_WIDEN(OP, int64, int32, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                      \
+    CK__DEF_WIDEN(OP, uint64, uint8, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                     \
+    CK__DEF_WIDEN(OP, uint64, uint16, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                    \
+    CK__DEF_WIDEN(OP, uint64, uint32, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                    \
+    CK__DEF_WIDEN(OP, float64, float32, CK__WIDEN_VALUE, CK__WIDEN_TREE)
+CK__DEF_WIDENS(add)
+CK__DEF_WIDENS(multiply)
+
 /* ---- 4. Scans (accumulations): out[0] = x[0], out[i] = op(out[i-1], x[i]), in order with
  * the element operation, as NumPy's accumulate computes them (bit for bit: float16 rounds
  * each step). The running value stays in a register, so dst may be src (an in-place scan
@@ -670,6 +736,11 @@ CK__DEF_DOT_TREE(complex128, 8, ck__c128_zero)
         CK__SF(OP, uint64), CK__SF(OP, float16), CK__SF(OP, float32), CK__SF(OP, float64),   \
         CK__SF(OP, complex64), CK__SF(OP, complex128)
 
+#define CK__W(OP, T) [ck__id_##T] = ck__widen_##OP##_##T
+#define CK__ALL_W(OP)                                                                       \
+    CK__W(OP, bool), CK__W(OP, int8), CK__W(OP, int16), CK__W(OP, int32), CK__W(OP, uint8),  \
+        CK__W(OP, uint16), CK__W(OP, uint32), CK__W(OP, float32)
+
 const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
     .acc = {
         [CK__ARITH_ADD] = {CK__ALL(add)},
@@ -708,5 +779,9 @@ const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
         [ck__id_uint32] = ck__dot_uint32, [ck__id_uint64] = ck__dot_uint64,
         [ck__id_float32] = ck__dot_float32, [ck__id_float64] = ck__dot_float64,
         [ck__id_complex64] = ck__dot_complex64, [ck__id_complex128] = ck__dot_complex128,
+    },
+    .widen = {
+        [CK__ARITH_ADD] = {CK__ALL_W(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL_W(multiply)},
     },
 };

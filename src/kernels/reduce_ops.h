@@ -33,6 +33,20 @@
 #define CK__FOLD_LANES 16
 #define CK__FOLD_BLOCK 128
 
+/* call_args (call_args.c): converted arguments in CK__CALL_SCRATCH bytes of stack, chunks of
+ * at most CK__CALL_MAX_CHUNK elements. */
+#define CK__CALL_SCRATCH 8192
+#define CK__CALL_MAX_CHUNK 1024
+/* Elements per chunk of call_args for nargs arguments of `per` bytes per element in all:
+ * each scratch area is rounded up to 8 bytes (room left for that), and whole vectors of 16
+ * per chunk, so that a leaf's vector loop has no tail but the last. A float fold behind a
+ * cast is a tree per such chunk, which the widening leaves keep. */
+static inline size_t ck__call_args_chunk(size_t nargs, size_t per) {
+    size_t chunk = (CK__CALL_SCRATCH - 8 * (nargs + 1)) / (per != 0 ? per : 1);
+    chunk = chunk < CK__CALL_MAX_CHUNK ? chunk : CK__CALL_MAX_CHUNK;
+    return chunk >= 16 ? chunk & ~(size_t)15 : chunk;
+}
+
 /* [op][type id]: the accumulate (scan) leaf of op in that type; NULL for subtract and divide,
  * and for logical_and and logical_or of any type but bool. One table per compiled target,
  * named ck__reduce_ops_<target>. */
@@ -66,6 +80,9 @@ typedef struct ck__reduce_ops_table {
     ck_strided_fn scan[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__scan_from_fn scan_from[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__dot_fn dot[CK_NUM_SCALAR_TYPES]; /* NULL for float16 */
+    /* [op][T]: the accumulate leaf of op in ck__widened(T) over a source of T, each element
+     * converted exactly as it is loaded (add and multiply; NULL elsewhere). */
+    ck_strided_fn widen[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
 } ck__reduce_ops_table;
 
 /* The dot function of type id for the CPU target kernels use now (NULL: none), and the
@@ -75,6 +92,16 @@ int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target);
 /* The split of (op, id)'s fold for the CPU target kernels use now, or NULL when its fold is
  * exact (an integer or bool type) or (op, id) has none. */
 const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id);
+
+/* The accumulator a widening leaf folds a T into: int64 for bool and the signed integers
+ * narrower than it, uint64 for the narrower unsigned ones, float64 for float32; t itself
+ * for the others (which have none). */
+ck_type_id ck__widened(ck_type_id t);
+/* 1 when op has a widening accumulate leaf of acc over a source of t (acc == ck__widened(t)):
+ * the same values and association as t cast into acc (call_args' chunks) ahead of acc's
+ * leaf, without the scratch. */
+int ck__acc_widens(ck__arith_op op, ck_type_id t, ck_type_id acc);
+int ck__make_widen_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id t);
 
 /* 1 when (op, id) has an accumulate leaf (and a scan leaf), else 0. */
 int ck__acc_has_leaf(ck__arith_op op, ck_type_id id);

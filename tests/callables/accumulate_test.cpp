@@ -171,9 +171,7 @@ TEST(Accumulate, Trees) {
               "  strided_dim @160 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=8\n"
               "    leaf @200 +16  copy int64 strided [" + t + "]\n"
               "  strided_dim @216 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
-              "    call_args @256 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
-              "      leaf @392 +16  accumulate add int64 [" + t + "]\n"
-              "      leaf @408 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n");
+              "    leaf @256 +16  accumulate add int64 from int8 [" + t + "]\n");
     // a row cast into the destination, then scanned there
     EXPECT_EQ(tree("cumsum", "5 * int16", 0),
               "accumulate_dim @0 +104  accumulate_dim_single  size=5 src_stride=2 dst_stride=8 "

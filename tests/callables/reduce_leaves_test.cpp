@@ -602,6 +602,100 @@ TEST_P(ReduceLeaves, InPlaceFormIsElementwise) {
     }
 }
 
+// The widening leaves (a narrower source folded into the accumulator that sums it: bool and
+// int8-int32 into int64, uint8-uint32 into uint64, float32 into float64) against the values
+// written out here: integers and bool exactly, in order, with wrapping; float32 as the cast
+// ahead of float64's leaf folds it, each chunk of 1008 elements (call_args' chunk for one
+// float64 argument, docs/design.md §14) its own documented tree folded into the accumulator
+// in order; the in-place form element by element.
+template <class T, class A>
+void check_widening(ck__arith_op op, ck_type_id t, std::mt19937 &rng) {
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck__make_widen_leaf(&b, &off, op, t), CK_OK) << ck_last_error();
+    const ck_strided_fn fn = ck_prefix_strided(ck_builder_root(&b));
+    ck_builder_destroy(&b);
+    const bool is_float = t == CK_TYPE_FLOAT32, is_bool = t == CK_TYPE_BOOL;
+    auto value = [&](T v) -> A { return is_bool ? A(v != 0) : A(v); };
+    auto apply = [&](A a, A v) -> A {
+        if (is_float) return op == CK__ARITH_ADD ? A(a + v) : A(a * v);
+        const uint64_t x = static_cast<uint64_t>(a), y = static_cast<uint64_t>(v);
+        return static_cast<A>(op == CK__ARITH_ADD ? x + y : x * y); /* wraps */
+    };
+    TreeRef<A> ref;
+    ref.op = apply;
+    ref.id = op == CK__ARITH_ADD ? A(0) : A(1);
+    ref.lanes = 16;
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (size_t n : {size_t(0), size_t(1), size_t(17), size_t(1007), size_t(1008), size_t(1009),
+                     size_t(3000), size_t(33333)}) {
+        for (intptr_t step : {1, 3, -2}) {
+            std::vector<T> x(n);
+            for (T &v : x) {
+                if (is_float) {
+                    v = static_cast<T>(op == CK__ARITH_ADD
+                                           ? u(rng) * std::ldexp(1.0, static_cast<int>(rng() % 40) - 20)
+                                           : 1.0 + u(rng) / 64);
+                } else {
+                    const uint64_t r = rng();
+                    std::memcpy(&v, &r, sizeof v);
+                    if (is_bool) v = static_cast<T>(r % 3); /* truth values: 2 counts as 1 */
+                }
+            }
+            std::vector<T> store(n * 3 + 1);
+            T *first = step < 0 ? &store[store.size() - 1] : &store[0];
+            for (size_t i = 0; i < n; i++) first[static_cast<intptr_t>(i) * step] = x[i];
+            const A start = op == CK__ARITH_ADD ? A(5) : A(3);
+            A want = start;
+            if (is_float) {
+                for (size_t c = 0; c < n; c += 1008) {
+                    std::vector<A> chunk;
+                    for (size_t i = c; i < n && i < c + 1008; i++) chunk.push_back(value(x[i]));
+                    want = ref.fold(want, chunk);
+                }
+            } else {
+                for (size_t i = 0; i < n; i++) want = apply(want, value(x[i]));
+            }
+            A acc = start;
+            char *src = reinterpret_cast<char *>(first);
+            const intptr_t xs = step * static_cast<intptr_t>(sizeof(T));
+            ASSERT_EQ(fn(nullptr, reinterpret_cast<char *>(&acc), 0, &src, &xs, n), CK_OK);
+            ASSERT_EQ(bits(acc), bits(want)) << ck_type_id_name(t) << " op " << op << " n=" << n
+                                             << " step " << step;
+            // in place: dst[i] = op(dst[i], x[i]) with the destination's own stride
+            std::vector<A> d(n * 2), dw(n * 2);
+            for (size_t i = 0; i < d.size(); i++) d[i] = dw[i] = static_cast<A>(i % 7 + 1);
+            for (size_t i = 0; i < n; i++) dw[i * 2] = apply(dw[i * 2], value(x[i]));
+            ASSERT_EQ(fn(nullptr, reinterpret_cast<char *>(d.data()),
+                         2 * static_cast<intptr_t>(sizeof(A)), &src, &xs, n),
+                      CK_OK);
+            for (size_t i = 0; i < d.size(); i++)
+                ASSERT_EQ(bits(d[i]), bits(dw[i])) << ck_type_id_name(t) << " in place at " << i;
+        }
+    }
+}
+
+TEST_P(ReduceLeaves, WideningFoldsEqualTheCastThenTheLeaf) {
+    std::mt19937 rng(23);
+    for (ck__arith_op op : {CK__ARITH_ADD, CK__ARITH_MULTIPLY}) {
+        check_widening<uint8_t, int64_t>(op, CK_TYPE_BOOL, rng);
+        check_widening<int8_t, int64_t>(op, CK_TYPE_INT8, rng);
+        check_widening<int16_t, int64_t>(op, CK_TYPE_INT16, rng);
+        check_widening<int32_t, int64_t>(op, CK_TYPE_INT32, rng);
+        check_widening<uint8_t, uint64_t>(op, CK_TYPE_UINT8, rng);
+        check_widening<uint16_t, uint64_t>(op, CK_TYPE_UINT16, rng);
+        check_widening<uint32_t, uint64_t>(op, CK_TYPE_UINT32, rng);
+        check_widening<float, double>(op, CK_TYPE_FLOAT32, rng);
+    }
+    // which pairs widen: none into another accumulator, none for the selections
+    EXPECT_TRUE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_INT32, CK_TYPE_INT64));
+    EXPECT_FALSE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_INT32, CK_TYPE_FLOAT64));
+    EXPECT_FALSE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_UINT32, CK_TYPE_INT64));
+    EXPECT_FALSE(ck__acc_widens(CK__ARITH_MINIMUM, CK_TYPE_INT8, CK_TYPE_INT64));
+    EXPECT_FALSE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_INT64, CK_TYPE_INT64));
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, ReduceLeaves, ::testing::ValuesIn(targets()),
                          [](const ::testing::TestParamInfo<ck_cpu_target> &p) {
                              return std::string(ck_cpu_target_name(p.param));

@@ -185,9 +185,7 @@ TEST(ReduceOption, Trees) {
               "reduce_dim @0 +48  reduce_dim_single  size=3 src_stride=1 init, fold\n"
               "  reduce_fill @48 +40  reduce_fill_strided  int64 0\n"
               "  reduce_option @88 +64  reduce_option_strided  NA propagates\n"
-              "    call_args @152 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
-              "      leaf @288 +16  accumulate add int64 [" + t + "]\n"
-              "      leaf @304 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n");
+              "    leaf @152 +16  accumulate add int64 from int8 [" + t + "]\n");
 }
 
 TEST(ReduceOption, AllocationFailureAtEveryPoint) {

@@ -450,13 +450,19 @@ TEST(Reduce, TheTreeOfAnOuterAxis) {
 }
 
 TEST(Reduce, TheTreeOfAnInnerAxisCastsTheElements) {
+    EXPECT_EQ(explain("sum", "2 * float64", "2 * 3 * int8", {1}),
+              "strided_dim @0 +40  strided_dim_single  size=2 dst_stride=8 src_stride=3\n"
+              "  reduce_dim @40 +48  reduce_dim_strided  size=3 src_stride=1 init, fold\n"
+              "    reduce_fill @88 +40  reduce_fill_strided  float64 0\n"
+              "    call_args @128 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
+              "      leaf @264 +16  accumulate add float64 [" + tgt() + "]\n"
+              "      leaf @280 +16  cast int8 -> float64 (fractional) strided [" + tgt() + "]\n");
+    // into the type that sums it (int8 into int64) the leaf converts the elements itself
     EXPECT_EQ(explain("sum", "2 * int64", "2 * 3 * int8", {1}),
               "strided_dim @0 +40  strided_dim_single  size=2 dst_stride=8 src_stride=3\n"
               "  reduce_dim @40 +48  reduce_dim_strided  size=3 src_stride=1 init, fold\n"
               "    reduce_fill @88 +40  reduce_fill_strided  int64 0\n"
-              "    call_args @128 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
-              "      leaf @264 +16  accumulate add int64 [" + tgt() + "]\n"
-              "      leaf @280 +16  cast int8 -> int64 (fractional) strided [" + tgt() + "]\n");
+              "    leaf @128 +16  accumulate add int64 from int8 [" + tgt() + "]\n");
 }
 
 TEST(Reduce, ContiguousAxesMergeIntoOneRun) {

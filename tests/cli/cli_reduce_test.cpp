@@ -112,10 +112,8 @@ TEST(CliReduce, ExplainPrintsTheTree) {
               "(broadcast)\n"
               "    reduce_fill @88 +40  reduce_fill_strided  int64 0\n"
               "  strided_dim @128 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=1\n"
-              "    call_args @168 +136  call_args_strided  args=[cast] result=direct chunk=1008\n"
-              "      leaf @304 +16  accumulate add int64 [baseline]\n"
-              "      leaf @320 +16  cast int8 -> int64 (fractional) strided [baseline]\n"
-              "total: 336 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+              "    leaf @168 +16  accumulate add int64 from int8 [baseline]\n"
+              "total: 184 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
     r = ckernel("explain --reduce max --in '10 * float64'");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out,
