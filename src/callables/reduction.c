@@ -140,19 +140,7 @@ static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode 
 /* NumPy 1.24: add and multiply reduce bool and integers narrower than 64 bits in int64
  * (unsigned ones in uint64). */
 static ck_type_id widen_for_sum(ck_type_id id) {
-    switch (id) {
-    case CK_TYPE_BOOL:
-    case CK_TYPE_INT8:
-    case CK_TYPE_INT16:
-    case CK_TYPE_INT32:
-        return CK_TYPE_INT64;
-    case CK_TYPE_UINT8:
-    case CK_TYPE_UINT16:
-    case CK_TYPE_UINT32:
-        return CK_TYPE_UINT64;
-    default:
-        return id;
-    }
+    return id == CK_TYPE_FLOAT32 ? id : ck__widened(id); /* floats keep their type */
 }
 
 /* The identity literal read as a value of type id. */

@@ -37,12 +37,23 @@ int ck__acc_has_leaf(ck__arith_op op, ck_type_id id) {
     return t->acc[op][id] != NULL;
 }
 
-static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id, int scan) {
-    if (!ck__acc_has_leaf(op, id)) {
+/* Which of a table's leaves make_leaf places. */
+enum { CK__LEAF_ACC, CK__LEAF_SCAN, CK__LEAF_WIDEN };
+
+/* Places the leaf `which` of (op, id) (for a widening leaf, id is the source's type) from
+ * the table of the CPU target kernels use now: a bare prefix with its strided function. */
+static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,
+                     int which) {
+    const int has = which == CK__LEAF_WIDEN ? ck__acc_widens(op, id, ck__widened(id))
+                                            : ck__acc_has_leaf(op, id);
+    if (!has) {
         const char *name = ck__arith_op_name(op), *type = ck_type_id_name(id);
         return ck_set_error(CK_ERR_INTERNAL, "no %s leaf %s for type %s (ids %d, %d)",
-                            scan ? "scan" : "accumulate", name != NULL ? name : "?",
-                            type != NULL ? type : "?", (int)op, (int)id);
+                            which == CK__LEAF_SCAN    ? "scan"
+                            : which == CK__LEAF_WIDEN ? "widening accumulate"
+                                                      : "accumulate",
+                            name != NULL ? name : "?", type != NULL ? type : "?", (int)op,
+                            (int)id);
     }
     size_t index = 0;
     CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
@@ -51,7 +62,9 @@ static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_i
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
     const ck__reduce_ops_table *t = ck__reduce_targets[index].table;
-    ck_prefix_set_strided(p, scan ? t->scan[op][id] : t->acc[op][id]);
+    ck_prefix_set_strided(p, which == CK__LEAF_SCAN    ? t->scan[op][id]
+                             : which == CK__LEAF_WIDEN ? t->widen[op][id]
+                                                       : t->acc[op][id]);
     *offset += sizeof(ck_prefix);
     return CK_OK;
 }
@@ -110,27 +123,15 @@ int ck__acc_widens(ck__arith_op op, ck_type_id t, ck_type_id acc) {
 }
 
 int ck__make_widen_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id t) {
-    if (!ck__acc_widens(op, t, ck__widened(t))) {
-        return ck_set_error(CK_ERR_INTERNAL, "no widening accumulate leaf (ids %d, %d)",
-                            (int)op, (int)t);
-    }
-    size_t index = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
-                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
-                                            &index));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
-    ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
-    ck_prefix_set_strided(p, ck__reduce_targets[index].table->widen[op][t]);
-    *offset += sizeof(ck_prefix);
-    return CK_OK;
+    return make_leaf(ckb, offset, op, t, CK__LEAF_WIDEN);
 }
 
 int ck__make_acc_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
-    return make_leaf(ckb, offset, op, id, 0);
+    return make_leaf(ckb, offset, op, id, CK__LEAF_ACC);
 }
 
 int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id) {
-    return make_leaf(ckb, offset, op, id, 1);
+    return make_leaf(ckb, offset, op, id, CK__LEAF_SCAN);
 }
 
 int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,

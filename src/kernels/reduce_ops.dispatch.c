@@ -389,27 +389,34 @@ CK__DEF_SPLITS(maximum)
 #define CK__FOLD_HALF(OP, T)                                                                \
     acc = ck__float_to_half(ck__run_##OP##_##T(ck__half_to_float(acc), x, xs, n));
 
-/* The accumulate leaf: FOLD is one of the three above. */
-#define CK__DEF_ACC(OP, T, FOLD)                                                            \
-    CK__DEF_INPLACE(OP, T)                                                                   \
-    static CK__KERNEL_ALIGN int ck__acc_##OP##_##T(ck_prefix *self, char *dst,               \
-                                                   intptr_t dst_stride, char *const *src,    \
-                                                   const intptr_t *src_stride, size_t n) {   \
+/* An accumulate leaf's strided function NAME with accumulators of A: INPLACE (a statement
+ * over dst, ds, x, xs, n) for a destination stride other than 0, else FOLD (a statement
+ * over acc, x, xs, n) into the one accumulator. */
+#define CK__DEF_ACC_LEAF(NAME, A, INPLACE, FOLD)                                            \
+    static CK__KERNEL_ALIGN int NAME(ck_prefix *self, char *dst, intptr_t ds,                \
+                                     char *const *src, const intptr_t *src_stride,           \
+                                     size_t n) {                                             \
         (void)self;                                                                          \
         if (n == 0) { /* untouched: an empty destination (stride 0) may have no bytes */     \
             return CK_OK;                                                                    \
         }                                                                                    \
         const char *x = src[0];                                                              \
         const intptr_t xs = src_stride[0];                                                   \
-        if (dst_stride != 0) {                                                               \
-            ck__inplace_##OP##_##T(dst, dst_stride, x, xs, n);                               \
+        if (ds != 0) {                                                                       \
+            INPLACE                                                                          \
             return CK_OK;                                                                    \
         }                                                                                    \
-        ck__ct_##T acc = *(const ck__ct_##T *)(const void *)dst;                             \
-        FOLD(OP, T)                                                                          \
-        *(ck__ct_##T *)(void *)dst = acc;                                                    \
+        ck__ct_##A acc = *(const ck__ct_##A *)(const void *)dst;                             \
+        FOLD                                                                                 \
+        *(ck__ct_##A *)(void *)dst = acc;                                                    \
         return CK_OK;                                                                        \
     }
+
+/* The accumulate leaf: FOLD is one of the three above. */
+#define CK__DEF_ACC(OP, T, FOLD)                                                            \
+    CK__DEF_INPLACE(OP, T)                                                                   \
+    CK__DEF_ACC_LEAF(ck__acc_##OP##_##T, T, ck__inplace_##OP##_##T(dst, ds, x, xs, n);,      \
+                     FOLD(OP, T))
 
 #define CK__DEF_ACC_INT(OP, T) CK__DEF_ORDERED_FOLD(OP, T) CK__DEF_ACC(OP, T, CK__FOLD_ORDERED)
 
@@ -521,28 +528,14 @@ CK__DEF_TREE_FOLD(multiply_float64_from_float32, float, double, 16, CK__TO_DOUBL
         acc = ck__run_##OP##_##A##_from_##T(acc, x + (intptr_t)off * xs, xs,                 \
                                             n - off < chunk ? n - off : chunk);              \
     }
-#define CK__DEF_WIDEN(OP, A, T, LOAD, FOLD)                                                 \
-    static CK__KERNEL_ALIGN int ck__widen_##OP##_##T(ck_prefix *self, char *dst,             \
-                                                     intptr_t ds, char *const *src,          \
-                                                     const intptr_t *src_stride, size_t n) { \
-        (void)self;                                                                          \
-        if (n == 0) { /* untouched: an empty destination (stride 0) may have no bytes */     \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        const char *x = src[0];                                                              \
-        const intptr_t xs = src_stride[0];                                                   \
-        if (ds != 0) { /* the in-place elementwise form */                                   \
-            for (size_t i = 0; i < n; i++, dst += ds, x += xs) {                             \
-                ck__ct_##A *d = (ck__ct_##A *)(void *)dst;                                   \
-                *d = ck__##OP##_##A(*d, LOAD(A, T, x));                                      \
-            }                                                                                \
-            return CK_OK;                                                                    \
-        }                                                                                    \
-        ck__ct_##A acc = *(const ck__ct_##A *)(const void *)dst;                             \
-        FOLD(OP, A, T, LOAD)                                                                 \
-        *(ck__ct_##A *)(void *)dst = acc;                                                    \
-        return CK_OK;                                                                        \
+#define CK__WIDEN_INPLACE(OP, A, T, LOAD)                                                   \
+    for (size_t i = 0; i < n; i++, dst += ds, x += xs) {                                     \
+        ck__ct_##A *d = (ck__ct_##A *)(void *)dst;                                           \
+        *d = ck__##OP##_##A(*d, LOAD(A, T, x));                                              \
     }
+#define CK__DEF_WIDEN(OP, A, T, LOAD, FOLD)                                                 \
+    CK__DEF_ACC_LEAF(ck__widen_##OP##_##T, A, CK__WIDEN_INPLACE(OP, A, T, LOAD),             \
+                     FOLD(OP, A, T, LOAD))
 #define CK__DEF_WIDENS(OP)                                                                  \
     CK__DEF_WIDEN(OP, int64, bool, CK__WIDEN_BOOL, CK__WIDEN_ORDERED)                        \
     CK__DEF_WIDEN(OP, int64, int8, CK__WIDEN_VALUE, CK__WIDEN_ORDERED)                       \

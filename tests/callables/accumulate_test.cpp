@@ -286,16 +286,30 @@ TEST_F(StreamedScan, TheTreeSaysSoWhenTheDestinationIsLarge) {
               "  leaf @104 +16  scan add float64 [" + t + "]\n");
 }
 
+// An accumulation of options and what it gives, by hand.
+struct OptionCase {
+    const char *name, *type, *literal;
+    int axis;
+    unsigned flags;
+    const char *want, *want_type;
+};
+
+template <size_t N>
+void expect_option_cases(const OptionCase (&cases)[N]) {
+    for (const OptionCase &c : cases) {
+        const rs::Outcome o = rs::run(rs::Kind::accumulate, c.name, c.type, c.literal, {c.axis},
+                                      c.flags);
+        ASSERT_EQ(o.rc, CK_OK) << c.name << " of " << c.literal << ": " << o.message;
+        EXPECT_EQ(o.value, c.want) << c.name << " of " << c.literal << " flags " << c.flags;
+        EXPECT_EQ(o.type, c.want_type) << c.name << " of " << c.type;
+    }
+}
+
 // Options along the innermost axis: NA ends the row, or with skipna is left out (the value
 // before it repeats; the identity where none is yet, NA for an operation without one).
 TEST(Accumulate, OptionsAlongTheInnermostAxis) {
     const unsigned SKIP = CK_REDUCE_SKIPNA;
-    struct Case {
-        const char *name, *type, *literal;
-        int axis;
-        unsigned flags;
-        const char *want, *want_type;
-    } cases[] = {
+    const OptionCase cases[] = {
         {"cumsum", "5 * ?int32", "[1, NA, 2, 3, NA]", 0, 0, "[1, NA, NA, NA, NA]", "5 * ?int64"},
         {"cumsum", "5 * ?int32", "[1, NA, 2, 3, NA]", 0, SKIP, "[1, 1, 3, 6, 6]", "5 * ?int64"},
         {"cumsum", "4 * ?int16", "[NA, 1, NA, 2]", 0, SKIP, "[0, 1, 1, 3]", "4 * ?int64"},
@@ -315,13 +329,7 @@ TEST(Accumulate, OptionsAlongTheInnermostAxis) {
          "[[1, 1, 3], [0, 0, 4]]", "2 * 3 * ?int64"},
         {"cumsum", "0 * ?int32", "[]", 0, SKIP, "[]", "0 * ?int64"},
     };
-    for (const Case &c : cases) {
-        const rs::Outcome o = rs::run(rs::Kind::accumulate, c.name, c.type, c.literal, {c.axis},
-                                      c.flags);
-        ASSERT_EQ(o.rc, CK_OK) << c.name << " of " << c.literal << ": " << o.message;
-        EXPECT_EQ(o.value, c.want) << c.name << " of " << c.literal << " flags " << c.flags;
-        EXPECT_EQ(o.type, c.want_type) << c.name << " of " << c.type;
-    }
+    expect_option_cases(cases);
     // a plain source into an option destination: a value of the NA's bits reads as NA
     rs::Outcome o = rs::run(rs::Kind::accumulate, "cummin", "3 * uint8", "[255, 255, 3]", {0},
                             0, "3 * ?uint8");
@@ -341,12 +349,7 @@ TEST(Accumulate, OptionsAlongTheInnermostAxis) {
 TEST(Accumulate, OptionsAlongAnOuterAxis) {
     const unsigned SKIP = CK_REDUCE_SKIPNA;
     const char *four = "[[1, NA], [2, 3], [NA, 4], [5, 6]]";
-    struct Case {
-        const char *name, *type, *literal;
-        int axis;
-        unsigned flags;
-        const char *want, *want_type;
-    } cases[] = {
+    const OptionCase cases[] = {
         {"cumsum", "4 * 2 * ?int32", four, 0, 0, "[[1, NA], [3, NA], [NA, NA], [NA, NA]]",
          "4 * 2 * ?int64"},
         {"cumsum", "4 * 2 * ?int32", four, 0, SKIP, "[[1, 0], [3, 3], [3, 7], [8, 13]]",
@@ -375,13 +378,7 @@ TEST(Accumulate, OptionsAlongAnOuterAxis) {
          "[[], [[9, NA], [9, 2], [3, 1]]]", "2 * var * 2 * ?uint8"},
         {"cumsum", "0 * 2 * ?int32", "[]", 0, SKIP, "[]", "0 * 2 * ?int64"},
     };
-    for (const Case &c : cases) {
-        const rs::Outcome o = rs::run(rs::Kind::accumulate, c.name, c.type, c.literal, {c.axis},
-                                      c.flags);
-        ASSERT_EQ(o.rc, CK_OK) << c.name << " of " << c.literal << ": " << o.message;
-        EXPECT_EQ(o.value, c.want) << c.name << " of " << c.literal << " flags " << c.flags;
-        EXPECT_EQ(o.type, c.want_type) << c.name << " of " << c.type;
-    }
+    expect_option_cases(cases);
 }
 
 // An outer axis and the innermost axis are two kernels (reduce_option's elementwise folds,
