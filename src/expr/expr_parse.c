@@ -407,6 +407,8 @@ static int parse_primary(parser *p, int *out) {
     return syntax_error(p, t, "a number, a name or '('");
 }
 
+/* Every level of nesting (parentheses, a call's arguments, a unary minus) passes here once:
+ * the depth is counted here. */
 static int parse_unary(parser *p, int *out) {
     if (++p->depth > CK__EXPR_MAX_DEPTH) {
         return ck_set_error(CK_ERR_PARSE, "expression: nested more than %d levels deep at column %d",
@@ -460,10 +462,6 @@ static int parse_product(parser *p, int *out) {
 }
 
 static int parse_sum(parser *p, int *out) {
-    if (++p->depth > CK__EXPR_MAX_DEPTH) {
-        return ck_set_error(CK_ERR_PARSE, "expression: nested more than %d levels deep at column %d",
-                            CK__EXPR_MAX_DEPTH, peek(p)->column);
-    }
     int rc = parse_product(p, out);
     while (rc == CK_OK) {
         const tok *t = peek(p);
@@ -475,7 +473,6 @@ static int parse_sum(parser *p, int *out) {
         rc = parse_product(p, &rhs);
         if (rc == CK_OK) rc = binary(p, t, *out, rhs, out);
     }
-    p->depth--;
     return rc;
 }
 
