@@ -83,9 +83,8 @@ static int parse_eval(const char *command, const char *help, int argc, char **ar
             a->type[a->nargs] = argv[++i];
             a->literal[a->nargs] = with_literals ? argv[++i] : NULL;
             a->nargs++;
-        } else if (!explain && (arg[0] != '-' || arg[1] == '\0' || arg[1] == ' ') &&
-                   a->text == NULL) {
-            a->text = arg; /* an expression may start with '-' ("-x"): not an option */
+        } else if (!explain && (arg[0] != '-' || arg[1] != '-') && a->text == NULL) {
+            a->text = arg; /* an expression may start with '-' ("-x"); options start "--" */
         } else {
             return cli_usage_error(command, "unexpected argument '%s'", arg);
         }
