@@ -333,6 +333,34 @@ int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const
     return rc;
 }
 
+int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,
+                         ck_array **out) {
+    ck_array *a = NULL;
+    int rc = ck_array_new(rt, &a);
+    ck_type_decref(rt);
+    if (rc == CK_OK) {
+        rc = fill(data, a);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(a);
+        return rc;
+    }
+    *out = a;
+    return CK_OK;
+}
+
+typedef struct call_fill {
+    ck_callable *c;
+    int nsrc;
+    const ck_array *const *src;
+    const ck_eval_ctx *ectx;
+} call_fill;
+
+static int fill_call(void *data, ck_array *a) {
+    const call_fill *f = (const call_fill *)data;
+    return ck_call(f->c, a, f->nsrc, f->src, f->ectx);
+}
+
 int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_eval_ctx *ectx,
                 ck_array **out) {
     if (out == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
@@ -348,16 +376,6 @@ int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_e
     }
     ck_type *rt = NULL;
     CK_RETURN_IF_ERROR(ck_call_result_type(c, nsrc, st, ectx, &rt));
-    ck_array *a = NULL;
-    int rc = ck_array_new(rt, &a);
-    ck_type_decref(rt);
-    if (rc == CK_OK) {
-        rc = ck_call(c, a, nsrc, src, ectx);
-    }
-    if (rc != CK_OK) {
-        ck_array_free(a);
-        return rc;
-    }
-    *out = a;
-    return CK_OK;
+    call_fill f = {c, nsrc, src, ectx};
+    return ck__array_new_filled(rt, fill_call, &f, out);
 }

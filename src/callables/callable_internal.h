@@ -46,6 +46,11 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
                        const int *core, intptr_t *size, int *nd, const ck_type **cur);
 
+/* *out = a new array of type rt (its reference consumed) that fill(data, array) fills; on a
+ * failure the array is freed and *out left alone. ck_call_new's tail, and an expression's. */
+int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,
+                         ck_array **out);
+
 /* 1 when an operand of type t, moved by `bits` since an aligned base, may be misaligned
  * (or the context says so with `flag`). */
 static inline int ck__misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {

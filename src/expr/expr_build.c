@@ -307,6 +307,19 @@ int ck_expr_eval(const ck_expr *e, const ck_array *dst, int nargs, const char *c
     return rc;
 }
 
+typedef struct expr_fill {
+    const ck_expr *e;
+    int nargs;
+    const char *const *names;
+    const ck_array *const *src;
+    const ck_eval_ctx *ectx;
+} expr_fill;
+
+static int fill_expr(void *data, ck_array *a) {
+    const expr_fill *f = (const expr_fill *)data;
+    return ck_expr_eval(f->e, a, f->nargs, f->names, f->src, f->ectx);
+}
+
 int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
                      const ck_array *const *src, const ck_eval_ctx *ectx, ck_array **out) {
     if (out == NULL || src == NULL || nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
@@ -323,16 +336,6 @@ int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
     }
     ck_type *rt = NULL;
     CK_RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));
-    ck_array *a = NULL;
-    int rc = ck_array_new(rt, &a);
-    ck_type_decref(rt);
-    if (rc == CK_OK) {
-        rc = ck_expr_eval(e, a, nargs, names, src, ectx);
-    }
-    if (rc != CK_OK) {
-        ck_array_free(a);
-        return rc;
-    }
-    *out = a;
-    return CK_OK;
+    expr_fill f = {e, nargs, names, src, ectx};
+    return ck__array_new_filled(rt, fill_expr, &f, out);
 }
