@@ -299,10 +299,11 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
 
 /* ---- whole arrays ---- */
 
-int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
-            const ck_eval_ctx *ectx) {
+int ck__run_on_arrays(const char *who, const ck_array *dst, int nsrc,
+                      const ck_array *const *src, const ck_eval_ctx *ectx,
+                      ck__array_kernel_maker make, const void *data) {
     if (dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
-        return ck_set_error(CK_ERR_INVALID, "ck_call: NULL array or %d sources", nsrc);
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL array or %d sources", who, nsrc);
     }
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
     ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
@@ -313,7 +314,7 @@ int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const
     char *dd = ck_array_data(dst);
     for (int k = 0; k < nsrc; k++) {
         if (src[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "ck_call: source %d is NULL", k);
+            return ck_set_error(CK_ERR_INVALID, "%s: source %d is NULL", who, k);
         }
         st[k] = ck_array_type(src[k]);
         sam[k] = ck_array_arrmeta(src[k]);
@@ -324,13 +325,24 @@ int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    int rc = ck_make_call(&b, &off, c, dt, ck_array_arrmeta(dst), nsrc, st, sam,
-                          CK_REQUEST_SINGLE, &ctx);
+    int rc = make(data, &b, &off, dt, ck_array_arrmeta(dst), nsrc, st, sam, &ctx);
     if (rc == CK_OK) {
         rc = ck_call_single(ck_builder_root(&b), dd, sd);
     }
     ck_builder_destroy(&b);
     return rc;
+}
+
+static int make_call_kernel(const void *data, ck_builder *b, size_t *off, const ck_type *dt,
+                            const char *dam, int nsrc, const ck_type *const *st,
+                            const char *const *sam, const ck_eval_ctx *ctx) {
+    return ck_make_call(b, off, (ck_callable *)(uintptr_t)data, dt, dam, nsrc, st, sam,
+                        CK_REQUEST_SINGLE, ctx);
+}
+
+int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
+            const ck_eval_ctx *ectx) {
+    return ck__run_on_arrays("ck_call", dst, nsrc, src, ectx, make_call_kernel, c);
 }
 
 int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,

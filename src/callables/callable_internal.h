@@ -46,6 +46,17 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
                        const int *core, intptr_t *size, int *nd, const ck_type **cur);
 
+/* dst <- a kernel over whole arrays: `make` builds it (single request) for their types and
+ * arrmeta, with the context's unaligned flags set from the actual pointers; it runs once.
+ * ck_call's body, and ck_expr_eval's. */
+typedef int (*ck__array_kernel_maker)(const void *data, ck_builder *b, size_t *off,
+                                      const ck_type *dt, const char *dam, int nsrc,
+                                      const ck_type *const *st, const char *const *sam,
+                                      const ck_eval_ctx *ctx);
+int ck__run_on_arrays(const char *who, const ck_array *dst, int nsrc,
+                      const ck_array *const *src, const ck_eval_ctx *ectx,
+                      ck__array_kernel_maker make, const void *data);
+
 /* *out = a new array of type rt (its reference consumed) that fill(data, array) fills; on a
  * failure the array is freed and *out left alone. ck_call_new's tail, and an expression's. */
 int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,

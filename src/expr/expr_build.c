@@ -6,7 +6,6 @@
  * (expr_kernel.c). Also the result type and whole-array evaluation. */
 #include <string.h>
 
-#include "builders/assign_internal.h"
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "expr/expr_internal.h"
@@ -273,38 +272,22 @@ int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
 
 /* ---- whole arrays ---- */
 
+typedef struct expr_make {
+    const ck_expr *e;
+    const char *const *names;
+} expr_make;
+
+static int make_expr_kernel(const void *data, ck_builder *b, size_t *off, const ck_type *dt,
+                            const char *dam, int nsrc, const ck_type *const *st,
+                            const char *const *sam, const ck_eval_ctx *ctx) {
+    const expr_make *m = (const expr_make *)data;
+    return ck_make_expr(b, off, m->e, dt, dam, nsrc, m->names, st, sam, CK_REQUEST_SINGLE, ctx);
+}
+
 int ck_expr_eval(const ck_expr *e, const ck_array *dst, int nargs, const char *const *names,
                  const ck_array *const *src, const ck_eval_ctx *ectx) {
-    if (dst == NULL || src == NULL || nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
-        return ck_set_error(CK_ERR_INVALID, "ck_expr_eval: NULL array or %d sources", nargs);
-    }
-    static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
-    ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
-    const ck_type *st[CK_CALL_MAX_ARGS];
-    const char *sam[CK_CALL_MAX_ARGS];
-    char *sd[CK_CALL_MAX_ARGS];
-    const ck_type *dt = ck_array_type(dst);
-    char *dd = ck_array_data(dst);
-    for (int k = 0; k < nargs; k++) {
-        if (src[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "ck_expr_eval: source %d is NULL", k);
-        }
-        st[k] = ck_array_type(src[k]);
-        sam[k] = ck_array_arrmeta(src[k]);
-        sd[k] = ck_array_data(src[k]);
-        /* The kernel is built for these very pointers: say so when they are misaligned. */
-        ctx.flags |= ck__unaligned_flags(dt, (uintptr_t)dd, st[k], (uintptr_t)sd[k]);
-    }
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    int rc = ck_make_expr(&b, &off, e, dt, ck_array_arrmeta(dst), nargs, names, st, sam,
-                          CK_REQUEST_SINGLE, &ctx);
-    if (rc == CK_OK) {
-        rc = ck_call_single(ck_builder_root(&b), dd, sd);
-    }
-    ck_builder_destroy(&b);
-    return rc;
+    const expr_make m = {e, names};
+    return ck__run_on_arrays("ck_expr_eval", dst, nargs, src, ectx, make_expr_kernel, &m);
 }
 
 typedef struct expr_fill {
