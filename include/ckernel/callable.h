@@ -104,7 +104,7 @@ CK_EXTERN const char *ck_callable_name(const ck_callable *c);
 CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);
 
 /* ---- the registry (process-wide; the built-ins assign, add, subtract, multiply, divide,
- * minimum, maximum, logical_and, logical_or and dot are always there) ---- */
+ * minimum, maximum, logical_and, logical_or, negative and dot are always there) ---- */
 
 /* Registers c under its name (takes a reference). CK_ERR_INVALID when the name is taken. */
 CK_EXTERN int ck_register(ck_callable *c);

@@ -18,6 +18,7 @@
 #include "ckernel/assign.h"
 #include "ckernel/parallel.h"
 #include "ckernel/callable.h"
+#include "ckernel/expr.h"
 #include "ckernel/jit.h"
 
 #endif

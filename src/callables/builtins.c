@@ -7,7 +7,9 @@
  * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
  * which reductions start from. Mixed argument types select by the conversion kinds
  * (docs/design.md §10). The factories' data is the operation itself, so nothing is
- * allocated for them. dot takes rows: core dimensions (docs/design.md §14). */
+ * allocated for them. dot takes rows: core dimensions (docs/design.md §14). negative,
+ * (T) -> T for every scalar but bool (whose signature refuses, as subtract's), is the unary
+ * minus of expressions (src/expr). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -149,10 +151,59 @@ static int add_dot(void) {
     return rc;
 }
 
+static int negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                                const ck_leaf_info *info) {
+    (void)data;
+    return ck__make_negative_leaf(ckb, offset, info->args[0], info->req);
+}
+
+/* -bool: NumPy refuses it. The signature exists so that a bool argument selects it and is
+ * refused (else int8 and uint8 tie). */
+static int bool_negative_refused(void) {
+    return ck_set_error(CK_ERR_TYPE, "negative: -bool is not defined (NumPy refuses it too); "
+                                     "use logical_not, or cast to an integer type first");
+}
+
+static int bool_negative_resolve(void *data, const ck_leaf_info *info, ck_type_id *ret) {
+    (void)data, (void)info, (void)ret;
+    return bool_negative_refused();
+}
+
+static int bool_negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                                     const ck_leaf_info *info) {
+    (void)data, (void)ckb, (void)offset, (void)info;
+    return bool_negative_refused();
+}
+
+static int add_negative(void) {
+    if (ck__registry_has("negative")) {
+        return CK_OK;
+    }
+    ck_callable *c = NULL;
+    CK_RETURN_IF_ERROR(ck_callable_new("negative", &c));
+    int rc = CK_OK;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
+        const char *t = ck_type_id_name((ck_type_id)id);
+        char sig[96];
+        snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
+        const ck_factory f = ck__negative_has_leaf((ck_type_id)id)
+                                 ? (ck_factory){negative_instantiate, NULL, NULL, NULL}
+                                 : (ck_factory){bool_negative_instantiate,
+                                                bool_negative_resolve, NULL, NULL};
+        rc = ck_callable_add(c, sig, &f);
+    }
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
+
 int ck__register_builtins(void) {
     CK_RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
     for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
         CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
+    CK_RETURN_IF_ERROR(add_negative());
     return add_dot();
 }

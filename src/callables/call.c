@@ -27,10 +27,9 @@ static const ck_type *innermost(const ck_type *t, int *option) {
     return t;
 }
 
-static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
-                     const ck_type *const *st, ck_request req, unsigned flags, uintptr_t dbits,
-                     const uintptr_t *sbits) {
-    const ck__call_plan *p = (const ck__call_plan *)cmp->leaf_data;
+int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb,
+                        size_t *offset, const ck_type *dt, const ck_type *const *st,
+                        ck_request req, unsigned flags, uintptr_t dbits, const uintptr_t *sbits) {
     const ck__signature *sig = &p->entry->sig;
     const ck_factory *f = &p->entry->factory;
     ck_leaf_info info;
@@ -39,7 +38,7 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
     info.nargs = sig->nargs;
     memcpy(info.args, sig->args, (size_t)sig->nargs * sizeof sig->args[0]);
     info.ret = p->ret;
-    info.errmode = cmp->mode;
+    info.errmode = mode;
     info.target = ck_cpu_best_target();
     size_t arg_size[CK__MAX_SRC];
     int converted = 0;
@@ -71,23 +70,30 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
         CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
         CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, 1 + k, *offset));
         CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, ck_type_scalar(sig->args[k]), st[k],
-                                                cmp->mode, CK_REQUEST_STRIDED,
+                                                mode, CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_DST_UNALIGNED, 0, sbits[k]));
     }
     if (out_size != 0) {
         CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
         CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
-        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, cmp->mode,
+        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, mode,
                                                 CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_SRC_UNALIGNED, dbits, 0));
     }
     return CK_OK;
 }
 
+static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
+                     const ck_type *const *st, ck_request req, unsigned flags, uintptr_t dbits,
+                     const uintptr_t *sbits) {
+    return ck__call_leaf_build((const ck__call_plan *)cmp->leaf_data, cmp->mode, ckb, offset, dt,
+                               st, req, flags, dbits, sbits);
+}
+
 /* Checks the arguments of a call and selects its signature. */
-static int plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
-                     const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags,
-                     ck__call_plan *plan, int *option) {
+int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                  const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags,
+                  ck__call_plan *plan, int *option) {
     if (c == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "call: NULL callable or source types");
     }
@@ -177,7 +183,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     ck__compose cmp;
     ck__call_plan plan;
     int option = 0;
-    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
+    CK_RETURN_IF_ERROR(ck__plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
     if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL arrmeta for a type that has some");
     }
@@ -225,22 +231,9 @@ static const ck_type *skip_pointers(const ck_type *t) {
     return t;
 }
 
-int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
-                        const ck_eval_ctx *ectx, ck_type **out) {
-    if (out == NULL) {
-        return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
-    }
-    *out = NULL;
-    ck_errmode mode;
-    unsigned flags;
-    ck__call_plan plan;
-    int option = 0;
-    CK_RETURN_IF_ERROR(plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
-    int nd = 0, ndim[CK__MAX_SRC], core[1 + CK__MAX_SRC] = {0};
-    if (plan.entry->core.any) {
-        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, NULL, src_tp, option, core));
-    }
-    const ck_type *cur[CK__MAX_SRC];
+int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
+                       const int *core, intptr_t *size, int *nd_out, const ck_type **cur) {
+    int nd = 0, ndim[CK__MAX_SRC];
     for (int k = 0; k < nsrc; k++) {
         /* the dimensions outside the core ones broadcast */
         ndim[k] = ck__dims_through_pointers(src_tp[k]) - core[1 + k];
@@ -248,7 +241,6 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         nd = ndim[k] > nd ? ndim[k] : nd;
     }
     /* Level i (outermost first): var if any source is var there, else the broadcast size. */
-    intptr_t size[CK_TYPE_MAX_DEPTH]; /* -1: var */
     for (int i = 0; i < nd; i++) {
         size[i] = 1;
         for (int k = 0; k < nsrc; k++) {
@@ -267,12 +259,34 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                     return ck_set_error(CK_ERR_BROADCAST,
                                         "%s: cannot broadcast the arguments together: dimension "
                                         "%d has sizes %td and %td",
-                                        plan.name, i, size[i], t->fixed_size);
+                                        name, i, size[i], t->fixed_size);
                 }
                 size[i] = t->fixed_size;
             }
         }
     }
+    *nd_out = nd;
+    return CK_OK;
+}
+
+int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                        const ck_eval_ctx *ectx, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
+    }
+    *out = NULL;
+    ck_errmode mode;
+    unsigned flags;
+    ck__call_plan plan;
+    int option = 0;
+    CK_RETURN_IF_ERROR(ck__plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
+    int nd = 0, core[1 + CK__MAX_SRC] = {0};
+    if (plan.entry->core.any) {
+        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, NULL, src_tp, option, core));
+    }
+    const ck_type *cur[CK__MAX_SRC];
+    intptr_t size[CK_TYPE_MAX_DEPTH]; /* -1: var */
+    CK_RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
     /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
     if (plan.entry->core.any) {
@@ -285,10 +299,11 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
 
 /* ---- whole arrays ---- */
 
-int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
-            const ck_eval_ctx *ectx) {
+int ck__run_on_arrays(const char *who, const ck_array *dst, int nsrc,
+                      const ck_array *const *src, const ck_eval_ctx *ectx,
+                      ck__array_kernel_maker make, const void *data) {
     if (dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
-        return ck_set_error(CK_ERR_INVALID, "ck_call: NULL array or %d sources", nsrc);
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL array or %d sources", who, nsrc);
     }
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
     ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
@@ -299,7 +314,7 @@ int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const
     char *dd = ck_array_data(dst);
     for (int k = 0; k < nsrc; k++) {
         if (src[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "ck_call: source %d is NULL", k);
+            return ck_set_error(CK_ERR_INVALID, "%s: source %d is NULL", who, k);
         }
         st[k] = ck_array_type(src[k]);
         sam[k] = ck_array_arrmeta(src[k]);
@@ -310,13 +325,52 @@ int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    int rc = ck_make_call(&b, &off, c, dt, ck_array_arrmeta(dst), nsrc, st, sam,
-                          CK_REQUEST_SINGLE, &ctx);
+    int rc = make(data, &b, &off, dt, ck_array_arrmeta(dst), nsrc, st, sam, &ctx);
     if (rc == CK_OK) {
         rc = ck_call_single(ck_builder_root(&b), dd, sd);
     }
     ck_builder_destroy(&b);
     return rc;
+}
+
+static int make_call_kernel(const void *data, ck_builder *b, size_t *off, const ck_type *dt,
+                            const char *dam, int nsrc, const ck_type *const *st,
+                            const char *const *sam, const ck_eval_ctx *ctx) {
+    return ck_make_call(b, off, (ck_callable *)(uintptr_t)data, dt, dam, nsrc, st, sam,
+                        CK_REQUEST_SINGLE, ctx);
+}
+
+int ck_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
+            const ck_eval_ctx *ectx) {
+    return ck__run_on_arrays("ck_call", dst, nsrc, src, ectx, make_call_kernel, c);
+}
+
+int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,
+                         ck_array **out) {
+    ck_array *a = NULL;
+    int rc = ck_array_new(rt, &a);
+    ck_type_decref(rt);
+    if (rc == CK_OK) {
+        rc = fill(data, a);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(a);
+        return rc;
+    }
+    *out = a;
+    return CK_OK;
+}
+
+typedef struct call_fill {
+    ck_callable *c;
+    int nsrc;
+    const ck_array *const *src;
+    const ck_eval_ctx *ectx;
+} call_fill;
+
+static int fill_call(void *data, ck_array *a) {
+    const call_fill *f = (const call_fill *)data;
+    return ck_call(f->c, a, f->nsrc, f->src, f->ectx);
 }
 
 int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_eval_ctx *ectx,
@@ -334,16 +388,6 @@ int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_e
     }
     ck_type *rt = NULL;
     CK_RETURN_IF_ERROR(ck_call_result_type(c, nsrc, st, ectx, &rt));
-    ck_array *a = NULL;
-    int rc = ck_array_new(rt, &a);
-    ck_type_decref(rt);
-    if (rc == CK_OK) {
-        rc = ck_call(c, a, nsrc, src, ectx);
-    }
-    if (rc != CK_OK) {
-        ck_array_free(a);
-        return rc;
-    }
-    *out = a;
-    return CK_OK;
+    call_fill f = {c, nsrc, src, ectx};
+    return ck__array_new_filled(rt, fill_call, &f, out);
 }

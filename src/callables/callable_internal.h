@@ -26,6 +26,42 @@ typedef struct ck__call_plan {
     void (*jit_fn)(void); /* a native function's, for a direct call */
 } ck__call_plan;
 
+/* Checks a call's arguments (NULL, count, tuples and structs refused; *option set when one
+ * holds an option), resolves the context into *mode and *flags and selects the signature for
+ * the arguments' innermost scalar types, with the factory's resolve. Also the selector of
+ * every node of an expression (src/expr). */
+int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                  const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags,
+                  ck__call_plan *plan, int *option);
+/* The leaf of a planned call over scalars dt <- st[0..nargs-1]: the factory's leaf alone, or
+ * under call_args with the argument and result casts (in `mode`) the types and alignment
+ * need (flags, dbits and sbits as for a ck__leaf_maker). ck_make_call's leaf, and each node
+ * of an expression's. */
+int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb,
+                        size_t *offset, const ck_type *dt, const ck_type *const *st,
+                        ck_request req, unsigned flags, uintptr_t dbits, const uintptr_t *sbits);
+/* The dimensions of nsrc sources broadcast together, as ck_call_result_type gives them:
+ * size[0..*nd-1] outermost first (-1: var), core[1 + k] of source k's innermost ones left
+ * out, and cur[k] what is left of source k below them. CK_ERR_BROADCAST names `name`. */
+int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
+                       const int *core, intptr_t *size, int *nd, const ck_type **cur);
+
+/* dst <- a kernel over whole arrays: `make` builds it (single request) for their types and
+ * arrmeta, with the context's unaligned flags set from the actual pointers; it runs once.
+ * ck_call's body, and ck_expr_eval's. */
+typedef int (*ck__array_kernel_maker)(const void *data, ck_builder *b, size_t *off,
+                                      const ck_type *dt, const char *dam, int nsrc,
+                                      const ck_type *const *st, const char *const *sam,
+                                      const ck_eval_ctx *ctx);
+int ck__run_on_arrays(const char *who, const ck_array *dst, int nsrc,
+                      const ck_array *const *src, const ck_eval_ctx *ectx,
+                      ck__array_kernel_maker make, const void *data);
+
+/* *out = a new array of type rt (its reference consumed) that fill(data, array) fills; on a
+ * failure the array is freed and *out left alone. ck_call_new's tail, and an expression's. */
+int ck__array_new_filled(ck_type *rt, int (*fill)(void *data, ck_array *a), void *data,
+                         ck_array **out);
+
 /* 1 when an operand of type t, moved by `bits` since an aligned base, may be misaligned
  * (or the context says so with `flag`). */
 static inline int ck__misaligned(unsigned flags, unsigned flag, uintptr_t bits, const ck_type *t) {

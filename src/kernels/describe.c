@@ -201,7 +201,7 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
     }
     ck__strbuf leaf = CK__STRBUF_INIT;
     if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf) ||
-        ck__acc_leaf_describe(fn, &leaf)) {
+        ck__negative_leaf_describe(fn, &leaf) || ck__acc_leaf_describe(fn, &leaf)) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {

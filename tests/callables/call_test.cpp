@@ -320,7 +320,7 @@ TEST(Callable, RegistryLookupsAndNames) {
     char *names = nullptr;
     ASSERT_EQ(ck_registry_names(&names), CK_OK);
     EXPECT_NE(std::string(names).find("add\nassign\ndivide\ndot\nlogical_and\nlogical_or\nmaximum\n"
-                                      "minimum\nmultiply\nsubtract\n"),
+                                      "minimum\nmultiply\nnegative\nsubtract\n"),
               std::string::npos)
         << names;
     ck_free(names);

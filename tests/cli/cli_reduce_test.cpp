@@ -5,27 +5,16 @@
 
 #include <string>
 
-#include "ckt_process.hpp"
+#include "cli_support.hpp"
 
 namespace {
 
 using ckt::Result;
 
-// `ckernel ARGS` with the CPU target pinned to baseline (the tree does not depend on the
-// machine).
 Result ckernel(const std::string &args) {
-    return ckt::run_shell(std::string("CKERNEL_CPU_TARGET=baseline ") + CK_CLI_PATH + " " + args);
+    return ckt::ckernel_baseline(args);
 }
-
-// The output with the builder's heap capacity (the allocator's size class) as "?".
-std::string without_capacity(std::string out) {
-    const size_t at = out.rfind("builder on the heap (capacity ");
-    if (at != std::string::npos) {
-        const size_t from = at + 30, to = out.find(')', from);
-        out.replace(from, to - from, "?");
-    }
-    return out;
-}
+using ckt::without_capacity;
 
 TEST(CliReduce, ResultsOverAxes) {
     struct Case {

@@ -54,6 +54,10 @@ int cli_parse_type(const char *text, ck_type **out);
  * message (the request, or the allocation limit), else ck_arrmeta_default_construct's. */
 int cli_make_arrmeta(const ck_type *t, ck_memblock *arena, char **out);
 
+/* Prints a described kernel tree, its size and where the builder holds it, and with
+ * CK_EVAL_JIT in ctx what the JIT decided (the tail of every explain). */
+void cli_print_tree(const char *text, size_t size, const ck_builder *b, const ck_eval_ctx *ctx);
+
 int cmd_info(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_assign(int argc, char **argv);
@@ -62,6 +66,9 @@ int cmd_callables(int argc, char **argv);
 int cmd_call(int argc, char **argv);
 /* `explain --call ...`: the kernel of a call (cmd_explain hands over when it sees --call). */
 int cmd_explain_call(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+/* `explain --eval ...`: the kernel of an expression (cmd_explain hands over). */
+int cmd_explain_eval(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_accumulate(int argc, char **argv);
 /* `explain --reduce ...` / `explain --accumulate ...`: the kernel of a reduction or an

@@ -232,15 +232,7 @@ int cmd_explain_call(int argc, char **argv) {
             printf("call %s -> %s\nselected: %s\n", a.name, dts, why);
         }
         ck_free(dts);
-        fputs(text, stdout);
-        printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
-               ck_builder_is_inline(&b) ? "inline, no heap allocation" : "on the heap",
-               ck_builder_capacity(&b));
-        if ((a.common.ctx.flags & CK_EVAL_JIT) != 0) {
-            const char *d = ck_jit_last_decision();
-            printf("jit: %s\n", d[0] != '\0' ? d : "not used: no run of fixed dimensions over "
-                                                  "a scalar leaf to compile");
-        }
+        cli_print_tree(text, size, &b, &a.common.ctx);
     } else {
         status = cli_report(rc);
     }

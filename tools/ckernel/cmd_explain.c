@@ -22,7 +22,20 @@ static const char explain_help[] =
     "  ckernel explain \"3 * var * float64\" \"3 * var * int32\"\n\n"
     "The kernel of a call: ckernel explain --call NAME [--out DST] --in SRC [--in SRC ...]\n"
     "(see ckernel explain --call x --help); of a reduction: ckernel explain --reduce NAME\n"
-    "[--axis A[,B...]] --in SRC (see ckernel explain --reduce x --help).\n";
+    "[--axis A[,B...]] --in SRC (see ckernel explain --reduce x --help); of an expression:\n"
+    "ckernel explain --eval EXPR --arg NAME SRC ... (see ckernel explain --eval x --help).\n";
+
+void cli_print_tree(const char *text, size_t size, const ck_builder *b, const ck_eval_ctx *ctx) {
+    fputs(text, stdout);
+    printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
+           ck_builder_is_inline(b) ? "inline, no heap allocation" : "on the heap",
+           ck_builder_capacity(b));
+    if ((ctx->flags & CK_EVAL_JIT) != 0) {
+        const char *d = ck_jit_last_decision();
+        printf("jit: %s\n", d[0] != '\0' ? d : "not used: no run of fixed dimensions over a "
+                                              "scalar leaf to compile");
+    }
+}
 
 int cli_parse_type(const char *text, ck_type **out) {
     int rc = ck_type_parse(text, out);
@@ -33,6 +46,9 @@ int cmd_explain(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--call") == 0 || strncmp(argv[i], "--call=", 7) == 0) {
             return cmd_explain_call(argc, argv);
+        }
+        if (strcmp(argv[i], "--eval") == 0 || strncmp(argv[i], "--eval=", 7) == 0) {
+            return cmd_explain_eval(argc, argv);
         }
         if (strcmp(argv[i], "--reduce") == 0 || strncmp(argv[i], "--reduce=", 9) == 0 ||
             strcmp(argv[i], "--accumulate") == 0 || strncmp(argv[i], "--accumulate=", 13) == 0) {
@@ -66,15 +82,7 @@ int cmd_explain(int argc, char **argv) {
         }
         if (rc == CK_OK) rc = ck_kernel_describe(ck_builder_root(&b), &text);
         if (rc == CK_OK) {
-            fputs(text, stdout);
-            printf("total: %zu bytes in the kernel buffer; builder %s (capacity %zu)\n", size,
-                   ck_builder_is_inline(&b) ? "inline, no heap allocation" : "on the heap",
-                   ck_builder_capacity(&b));
-            if ((c.ctx.flags & CK_EVAL_JIT) != 0) {
-                const char *d = ck_jit_last_decision();
-                printf("jit: %s\n", d[0] != '\0' ? d : "not used: no run of fixed dimensions "
-                                                      "over a scalar leaf to compile");
-            }
+            cli_print_tree(text, size, &b, &c.ctx);
         } else {
             status = cli_report(rc);
         }

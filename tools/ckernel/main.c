@@ -14,6 +14,7 @@ static const cli_command commands[] = {
     {"assign", "assign a literal of one type to another and print it", cmd_assign},
     {"callables", "list the callables and their signatures", cmd_callables},
     {"call", "call a callable on literals and print the result", cmd_call},
+    {"eval", "evaluate an expression (a * x + b) on literals as one kernel", cmd_eval},
     {"reduce", "reduce a literal over axes (sum, min, ...) and print the result", cmd_reduce},
     {"accumulate", "accumulate a literal along an axis (cumsum, ...) and print it",
      cmd_accumulate},

@@ -1,0 +1,324 @@
+/* src/expr/expr_build.c: an expression's kernel. The caller's named sources are matched to
+ * the expression's arguments; each node is planned bottom-up (a call node's signature
+ * selected for its operands' scalar types by the callables' own selector, ck__plan_call,
+ * constants cast once); then the composition walk (builders/compose.c) broadcasts every
+ * source together, exactly as for an N-ary call, with the expression's kernel as its leaf
+ * (expr_kernel.c). Also the result type and whole-array evaluation. */
+#include <string.h>
+
+#include "builders/compose.h"
+#include "common/internal.h"
+#include "expr/expr_internal.h"
+#include "types/type_internal.h"
+
+int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *in,
+                        ck_errmode mode, int column) {
+    if (to == from) {
+        memcpy(out, in, ck_type_data_size(ck_type_scalar(to)));
+        return CK_OK;
+    }
+    /* The assignment leaf itself: the bits and the failure a call's argument cast gives. */
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    int rc = ck__make_assign_leaf(&b, &off, ck_type_scalar(to), ck_type_scalar(from), mode,
+                                  CK_REQUEST_SINGLE, 0, 0, 0);
+    if (rc == CK_OK) {
+        _Alignas(16) unsigned char src[16], dst[16];
+        memcpy(src, in, sizeof src);
+        char *sp = (char *)src;
+        rc = ck_call_single(ck_builder_root(&b), (char *)dst, &sp);
+        if (rc == CK_OK) {
+            memcpy(out, dst, ck_type_data_size(ck_type_scalar(to)));
+        }
+    }
+    ck_builder_destroy(&b);
+    if (rc != CK_OK) {
+        ck__error_prefix(rc, "expression column %d: ", column);
+    }
+    return rc;
+}
+
+/* The innermost scalar of a source (under dimensions, pointers, an option). */
+static int source_scalar(const ck_type *t, int k, ck_type_id *id, int *option) {
+    while (!ck_type_is_scalar(t)) {
+        const ck_type_id tid = ck_type_get_id(t);
+        if (tid == CK_TYPE_TUPLE || tid == CK_TYPE_STRUCT) {
+            return ck_set_error(CK_ERR_TYPE, "expression: source %d holds %s values; expressions "
+                                             "take scalars (under dimensions, pointers and "
+                                             "options)",
+                                k, ck_type_id_name(tid));
+        }
+        *option |= tid == CK_TYPE_OPTION;
+        t = ck_type_element(t);
+    }
+    *id = ck_type_get_id(t);
+    return CK_OK;
+}
+
+/* Which source each argument of e is (perm[j] for argument j), from the caller's names. */
+static int match_names(const ck_expr *e, int nargs, const char *const *names, int *perm) {
+    if (nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "expression: %d sources; it takes 1 to %d", nargs,
+                            CK_CALL_MAX_ARGS);
+    }
+    if (e->nnames == 0) {
+        return ck_set_error(CK_ERR_INVALID, "expression: it has no arguments, so nothing gives "
+                                            "its shape (write one: x * 0 + 2)");
+    }
+    if (names == NULL) {
+        if (nargs != e->nnames) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "expression: %d sources for its %d arguments (without names, "
+                                "sources are its arguments in order)",
+                                nargs, e->nnames);
+        }
+        for (int j = 0; j < nargs; j++) {
+            perm[j] = j;
+        }
+        return CK_OK;
+    }
+    int used[CK_CALL_MAX_ARGS] = {0};
+    for (int j = 0; j < e->nnames; j++) {
+        perm[j] = -1;
+        for (int k = 0; k < nargs; k++) {
+            if (names[k] == NULL) {
+                return ck_set_error(CK_ERR_INVALID, "expression: source %d has no name", k);
+            }
+            if (strcmp(names[k], e->names[j]) == 0) {
+                if (perm[j] >= 0) {
+                    return ck_set_error(CK_ERR_INVALID, "expression: '%s' is given twice",
+                                        names[k]);
+                }
+                perm[j] = k;
+                used[k] = 1;
+            }
+        }
+        if (perm[j] < 0) {
+            return ck_set_error(CK_ERR_INVALID, "expression: its argument '%s' is not given",
+                                e->names[j]);
+        }
+    }
+    for (int k = 0; k < nargs; k++) {
+        if (!used[k]) {
+            return ck_set_error(CK_ERR_INVALID,
+                                "expression: '%s' is given, but the expression has no argument "
+                                "of that name",
+                                names[k] != NULL ? names[k] : "(null)");
+        }
+    }
+    return CK_OK;
+}
+
+/* Plans every node: its type, a constant's value, a call's selected signature. */
+static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *perm) {
+    const ck_expr *e = pl->e;
+    for (int i = 0; i < e->nnodes; i++) {
+        const ck__expr_node *nd = &e->nodes[i];
+        ck__expr_pnode *pn = &pl->nodes[i];
+        const int *ops = e->operands + nd->first;
+        pn->slot = -1;
+        pn->src = -1;
+        switch (nd->kind) {
+        case CK__EXPR_ARG:
+            pn->src = perm[nd->arg];
+            pn->type = pl->src_id[pn->src];
+            break;
+        case CK__EXPR_LIT:
+            pn->type = nd->type;
+            pn->is_const = 1;
+            memcpy(pn->value, nd->value, sizeof pn->value);
+            break;
+        case CK__EXPR_CAST:
+            pn->type = nd->type;
+            if (pl->nodes[ops[0]].is_const) {
+                pn->is_const = 1;
+                CK_RETURN_IF_ERROR(ck__expr_cast_const(nd->type, pn->value,
+                                                       pl->nodes[ops[0]].type,
+                                                       pl->nodes[ops[0]].value, pl->mode,
+                                                       nd->column));
+            }
+            break;
+        case CK__EXPR_CALL: {
+            const ck_type *ot[CK_CALL_MAX_ARGS];
+            for (int k = 0; k < nd->nops; k++) {
+                ot[k] = ck_type_scalar(pl->nodes[ops[k]].type);
+            }
+            ck_errmode mode;
+            unsigned flags;
+            int option = 0;
+            int rc = ck__plan_call(nd->callable, nd->nops, ot, ectx, &mode, &flags, &pn->call,
+                                   &option);
+            if (rc == CK_OK && pn->call.entry->core.any) {
+                rc = ck_set_error(CK_ERR_UNSUPPORTED,
+                                  "%s takes core dimensions (blocks of elements); an expression "
+                                  "calls elementwise callables",
+                                  pn->call.name);
+            }
+            if (rc != CK_OK) {
+                ck__error_prefix(rc, "expression column %d: ", nd->column);
+                return rc;
+            }
+            pn->type = pn->call.ret;
+            for (int k = 0; k < nd->nops; k++) {
+                const ck__expr_pnode *o = &pl->nodes[ops[k]];
+                if (o->is_const) {
+                    CK_RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k],
+                                                           pn->opval[k], o->type, o->value,
+                                                           pl->mode,
+                                                           e->nodes[ops[k]].column));
+                }
+            }
+            break;
+        }
+        }
+    }
+    return CK_OK;
+}
+
+/* Checks the sources, matches them to the arguments and plans the nodes. pl->nodes is
+ * allocated here (free it with ck__free, also on failure). */
+static int make_plan(const ck_expr *e, int nargs, const char *const *names,
+                     const ck_type *const *src_tp, const ck_eval_ctx *ectx, ck__expr_plan *pl) {
+    memset(pl, 0, sizeof *pl);
+    pl->e = e;
+    if (e == NULL || src_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "expression: NULL expression or source types");
+    }
+    int perm[CK_CALL_MAX_ARGS];
+    CK_RETURN_IF_ERROR(match_names(e, nargs, names, perm));
+    pl->nsrc = nargs;
+    for (int k = 0; k < nargs; k++) {
+        if (src_tp[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "expression: source type %d is NULL", k);
+        }
+        CK_RETURN_IF_ERROR(source_scalar(src_tp[k], k, &pl->src_id[k], &pl->option));
+    }
+    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &pl->mode, &pl->flags));
+    pl->nodes = (ck__expr_pnode *)ck__calloc((size_t)e->nnodes, sizeof(ck__expr_pnode));
+    if (pl->nodes == NULL) {
+        return ck__nomem_error("out of memory planning an expression of %d nodes", e->nnodes);
+    }
+    return plan_nodes(pl, ectx, perm);
+}
+
+int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
+                 const char *dst_arrmeta, int nargs, const char *const *names,
+                 const ck_type *const *src_tp, const char *const *src_arrmeta, ck_request req,
+                 const ck_eval_ctx *ectx) {
+    if (ckb == NULL || offset == NULL || dst_tp == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_expr: NULL builder, offset or type");
+    }
+    if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_expr: unknown request %d", (int)req);
+    }
+    if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
+        return ck_set_error(CK_ERR_INVALID, "ck_make_expr: NULL arrmeta for a type that has some");
+    }
+    ck__expr_plan pl;
+    int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
+    for (int k = 0; rc == CK_OK && k < nargs; k++) {
+        if ((src_arrmeta == NULL || src_arrmeta[k] == NULL) &&
+            ck_type_arrmeta_size(src_tp[k]) != 0) {
+            rc = ck_set_error(CK_ERR_INVALID,
+                              "ck_make_expr: NULL arrmeta for source %d, whose type has some", k);
+        }
+    }
+    if (rc == CK_OK) {
+        static const char *const no_arrmeta[CK_CALL_MAX_ARGS];
+        ck__compose cmp;
+        memset(&cmp, 0, sizeof cmp);
+        cmp.dst_top = dst_tp;
+        cmp.src_top = src_tp;
+        cmp.nsrc = nargs;
+        cmp.mode = pl.mode;
+        cmp.flags = pl.flags;
+        cmp.make_leaf = ck__expr_leaf;
+        cmp.leaf_data = &pl;
+        cmp.jit_op = -1; /* the JIT compiles no expression yet */
+        cmp.jit_op_id = -1;
+        cmp.may_stream = 0; /* its nodes' messages count elements within their own runs */
+        cmp.outer_rows = 1;
+        rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
+                               src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+    }
+    ck__free(pl.nodes);
+    return rc;
+}
+
+int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
+                        const ck_type *const *src_tp, const ck_eval_ctx *ectx, ck_type **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_expr_result_type: NULL out");
+    }
+    *out = NULL;
+    ck__expr_plan pl;
+    int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
+    const ck_type_id root = rc == CK_OK ? pl.nodes[e->nnodes - 1].type : CK_TYPE_BOOL;
+    ck__free(pl.nodes);
+    CK_RETURN_IF_ERROR(rc);
+    static const int no_core[1 + CK_CALL_MAX_ARGS];
+    const ck_type *cur[CK_CALL_MAX_ARGS];
+    intptr_t size[CK_TYPE_MAX_DEPTH];
+    int nd = 0;
+    CK_RETURN_IF_ERROR(ck__broadcast_dims("expression", nargs, src_tp, no_core, size, &nd, cur));
+    /* NA in any argument gives NA out, as for a call. */
+    ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(root);
+    if (pl.option) {
+        CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
+    }
+    return ck__type_over_dims(t, size, nd, out);
+}
+
+/* ---- whole arrays ---- */
+
+typedef struct expr_make {
+    const ck_expr *e;
+    const char *const *names;
+} expr_make;
+
+static int make_expr_kernel(const void *data, ck_builder *b, size_t *off, const ck_type *dt,
+                            const char *dam, int nsrc, const ck_type *const *st,
+                            const char *const *sam, const ck_eval_ctx *ctx) {
+    const expr_make *m = (const expr_make *)data;
+    return ck_make_expr(b, off, m->e, dt, dam, nsrc, m->names, st, sam, CK_REQUEST_SINGLE, ctx);
+}
+
+int ck_expr_eval(const ck_expr *e, const ck_array *dst, int nargs, const char *const *names,
+                 const ck_array *const *src, const ck_eval_ctx *ectx) {
+    const expr_make m = {e, names};
+    return ck__run_on_arrays("ck_expr_eval", dst, nargs, src, ectx, make_expr_kernel, &m);
+}
+
+typedef struct expr_fill {
+    const ck_expr *e;
+    int nargs;
+    const char *const *names;
+    const ck_array *const *src;
+    const ck_eval_ctx *ectx;
+} expr_fill;
+
+static int fill_expr(void *data, ck_array *a) {
+    const expr_fill *f = (const expr_fill *)data;
+    return ck_expr_eval(f->e, a, f->nargs, f->names, f->src, f->ectx);
+}
+
+int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
+                     const ck_array *const *src, const ck_eval_ctx *ectx, ck_array **out) {
+    if (out == NULL || src == NULL || nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "ck_expr_eval_new: NULL argument or %d sources",
+                            nargs);
+    }
+    *out = NULL;
+    const ck_type *st[CK_CALL_MAX_ARGS];
+    for (int k = 0; k < nargs; k++) {
+        if (src[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "ck_expr_eval_new: source %d is NULL", k);
+        }
+        st[k] = ck_array_type(src[k]);
+    }
+    ck_type *rt = NULL;
+    CK_RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));
+    expr_fill f = {e, nargs, names, src, ectx};
+    return ck__array_new_filled(rt, fill_expr, &f, out);
+}

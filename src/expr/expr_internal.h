@@ -1,0 +1,87 @@
+/* src/expr/expr_internal.h: what the expression layer's files share: the parsed expression
+ * (an immutable DAG, expr_parse.c), its plan for one build (a selected signature and a type
+ * per node, expr_build.c) and the kernel that evaluates a plan over chunks (expr_kernel.c).
+ * The layer sits on the callables: it selects with their selector and builds each node's leaf
+ * with a call's leaf builder (callables/call.c), under the composition walk. */
+#ifndef CKERNEL_EXPR_INTERNAL_H
+#define CKERNEL_EXPR_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "callables/callable_internal.h"
+#include "ckernel/expr.h"
+
+/* Deepest nesting the parser follows (parentheses, calls, unary minus): its recursion and
+ * the formatter's are bounded by it. */
+#define CK__EXPR_MAX_DEPTH 200
+
+typedef enum ck__expr_kind {
+    CK__EXPR_ARG,  /* a named argument */
+    CK__EXPR_LIT,  /* a numeric literal of a scalar type */
+    CK__EXPR_CAST, /* float64(x): one operand, cast to `type` */
+    CK__EXPR_CALL  /* a callable applied to its operands (+ - * / and unary - included) */
+} ck__expr_kind;
+
+/* One node. Operands always come before the nodes that use them, so the nodes' order is an
+ * evaluation order, and the last node is the root. Arguments are shared (one node per name);
+ * every other node has one user. */
+typedef struct ck__expr_node {
+    ck__expr_kind kind;
+    int column;            /* 1-based column of its text (an operator's symbol) */
+    char op;               /* '+' '-' '*' '/', 'n' unary minus; 0 for a named call */
+    ck_type_id type;       /* LIT: its type; CAST: the target */
+    int arg;               /* ARG: its index among the names */
+    int nops, first;       /* CALL, CAST: operands[first .. first + nops - 1] */
+    ck_callable *callable; /* CALL: a reference */
+    _Alignas(16) unsigned char value[16]; /* LIT: the value, as its type stores it */
+} ck__expr_node;
+
+struct ck_expr {
+    atomic_long refs;
+    int nnodes;
+    int nnames;
+    ck__expr_node *nodes; /* nnodes, in one block with the rest */
+    int *operands;
+    const char *names[CK_CALL_MAX_ARGS]; /* the arguments' names, NUL-terminated, in the block */
+};
+
+/* ---- one build's plan (expr_build.c) ---- */
+
+/* What a node is in one build: its scalar type, and either a constant (a literal, or a cast
+ * of a constant, made when the plan is made) or an operation. */
+typedef struct ck__expr_pnode {
+    ck_type_id type;
+    int is_const;
+    _Alignas(16) unsigned char value[16]; /* is_const: the value in `type` */
+    int src;                              /* ARG: the walk's source index */
+    ck__call_plan call;                   /* CALL: the selected signature */
+    /* CALL: operand k's constant cast to the signature's type k (when operand k is one) */
+    _Alignas(16) unsigned char opval[CK_CALL_MAX_ARGS][16];
+    int last_use;                         /* the last step reading it (kernel building) */
+    int slot;                             /* its scratch slot, or -1 */
+} ck__expr_pnode;
+
+typedef struct ck__expr_plan {
+    const ck_expr *e;
+    ck__expr_pnode *nodes; /* e->nnodes */
+    ck_errmode mode;
+    unsigned flags;
+    int nsrc;
+    ck_type_id src_id[CK_CALL_MAX_ARGS]; /* every source's innermost scalar */
+    int option;                          /* a source holds an option */
+} ck__expr_plan;
+
+/* The kernel of a plan over scalars dt <- st[0..nsrc-1] (the composition's leaf maker,
+ * expr_kernel.c): leaf_data is the ck__expr_plan. */
+struct ck__compose;
+int ck__expr_leaf(const struct ck__compose *c, ck_builder *ckb, size_t *offset,
+                  const ck_type *dt, const ck_type *const *st, ck_request req, unsigned flags,
+                  uintptr_t dst_bits, const uintptr_t *src_bits);
+
+/* Casts a constant of type `from` to `to` in `mode` with the assignment leaf (what a call's
+ * argument cast does to each element), prefixing a failure with the column. */
+int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *in,
+                        ck_errmode mode, int column);
+
+#endif

@@ -1,0 +1,100 @@
+/* src/kernels/negative.c: the leaves of the built-in `negative` (unary minus of expressions,
+ * src/expr): dst = -src for every scalar type but bool, as NumPy 1.24's np.negative: integers
+ * wrap (computed unsigned, so -INT_MIN is INT_MIN and -1 of uint8 is 255), floats and
+ * float16 flip the sign bit (NaN payloads kept), complex numbers negate both parts. A leaf is
+ * a bare ck_prefix; one plain loop per type (a sign flip or a wrapped negation needs no
+ * per-target code: the compiler vectorizes these loops on the baseline target). */
+#include <string.h>
+
+#include "common/internal.h"
+#include "kernels/arith_leaves.h"
+
+/* -x of an element of `bits` bits held as an unsigned integer: two's complement negation for
+ * the integers, the sign bit flipped for floats. */
+#define CK__NEG_INT(x) ((0u - (x)))
+#define CK__NEG_SIGN(T, x) ((T)((x) ^ ((T)1 << (sizeof(T) * 8 - 1))))
+
+#define CK__DEF_NEG(name, T, OP, parts)                                                       \
+    static CK__KERNEL_ALIGN int neg_##name##_strided(ck_prefix *self, char *dst,               \
+                                                     intptr_t dst_stride, char *const *src,    \
+                                                     const intptr_t *src_stride,               \
+                                                     size_t count) {                           \
+        (void)self;                                                                            \
+        const char *s = src[0];                                                                \
+        const intptr_t ss = src_stride[0];                                                     \
+        for (size_t i = 0; i < count; i++) {                                                   \
+            T v[parts];                                                                        \
+            memcpy(v, s + (intptr_t)i * ss, sizeof v);                                         \
+            for (int p = 0; p < (parts); p++) {                                                \
+                v[p] = (T)OP;                                                                  \
+            }                                                                                  \
+            memcpy(dst + (intptr_t)i * dst_stride, v, sizeof v);                               \
+        }                                                                                      \
+        return CK_OK;                                                                          \
+    }                                                                                          \
+    static CK__KERNEL_ALIGN int neg_##name##_single(ck_prefix *self, char *dst,                \
+                                                    char *const *src) {                        \
+        static const intptr_t zero[1] = {0};                                                   \
+        return neg_##name##_strided(self, dst, 0, src, zero, 1);                               \
+    }
+
+CK__DEF_NEG(u8, uint8_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(u16, uint16_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(u32, uint32_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(u64, uint64_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(f16, uint16_t, CK__NEG_SIGN(uint16_t, v[p]), 1)
+CK__DEF_NEG(f32, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 1)
+CK__DEF_NEG(f64, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 1)
+CK__DEF_NEG(c64, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 2)
+CK__DEF_NEG(c128, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 2)
+
+#define CK__NEG_FNS(name) {neg_##name##_single, neg_##name##_strided}
+/* [type id]; bool has none (NumPy refuses -bool). */
+static const ck__leaf_fns neg_leaves[CK_NUM_SCALAR_TYPES] = {
+    [CK_TYPE_INT8] = CK__NEG_FNS(u8),       [CK_TYPE_INT16] = CK__NEG_FNS(u16),
+    [CK_TYPE_INT32] = CK__NEG_FNS(u32),     [CK_TYPE_INT64] = CK__NEG_FNS(u64),
+    [CK_TYPE_UINT8] = CK__NEG_FNS(u8),      [CK_TYPE_UINT16] = CK__NEG_FNS(u16),
+    [CK_TYPE_UINT32] = CK__NEG_FNS(u32),    [CK_TYPE_UINT64] = CK__NEG_FNS(u64),
+    [CK_TYPE_FLOAT16] = CK__NEG_FNS(f16),   [CK_TYPE_FLOAT32] = CK__NEG_FNS(f32),
+    [CK_TYPE_FLOAT64] = CK__NEG_FNS(f64),   [CK_TYPE_COMPLEX64] = CK__NEG_FNS(c64),
+    [CK_TYPE_COMPLEX128] = CK__NEG_FNS(c128),
+};
+
+int ck__negative_has_leaf(ck_type_id id) {
+    return (unsigned)id < CK_NUM_SCALAR_TYPES && neg_leaves[id].single != NULL;
+}
+
+int ck__make_negative_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req) {
+    if (!ck__negative_has_leaf(id)) {
+        const char *type = ck_type_id_name(id);
+        return ck_set_error(CK_ERR_INTERNAL, "no negative leaf for type %s",
+                            type != NULL ? type : "?");
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_function(p, req, neg_leaves[id].single, neg_leaves[id].strided);
+    *offset += sizeof(ck_prefix);
+    return CK_OK;
+}
+
+int ck__negative_leaf_describe(const void *fn, ck__strbuf *out) {
+    /* A signed and an unsigned type share a loop (the same bits): name both. */
+    static const char *const names[CK_NUM_SCALAR_TYPES] = {
+        [CK_TYPE_INT8] = "int8|uint8",       [CK_TYPE_INT16] = "int16|uint16",
+        [CK_TYPE_INT32] = "int32|uint32",    [CK_TYPE_INT64] = "int64|uint64",
+        [CK_TYPE_FLOAT16] = "float16",       [CK_TYPE_FLOAT32] = "float32",
+        [CK_TYPE_FLOAT64] = "float64",       [CK_TYPE_COMPLEX64] = "complex64",
+        [CK_TYPE_COMPLEX128] = "complex128",
+    };
+    for (int id = 0; fn != NULL && id < CK_NUM_SCALAR_TYPES; id++) {
+        void *single, *strided;
+        memcpy(&single, &neg_leaves[id].single, sizeof single);
+        memcpy(&strided, &neg_leaves[id].strided, sizeof strided);
+        if (names[id] != NULL && (fn == single || fn == strided)) {
+            ck__strbuf_printf(out, "negative %s %s", names[id],
+                              fn == single ? "single" : "strided");
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,91 @@
+// tests/cli/cli_expr_test.cpp: `ckernel eval` and `ckernel explain --eval`: results worked
+// out by hand, the tree written out, exit statuses 0/1/2 and their messages.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_support.hpp"
+
+namespace {
+
+using ckt::Result;
+using ckt::ckernel_baseline;
+using ckt::without_capacity;
+
+TEST(CliExpr, TheIssuesExample) {
+    Result r = ckernel_baseline("eval \"a * x + b\" --arg a float64 2 --arg x \"3 * int32\" "
+                                "\"[1, 2, 3]\" --arg b float64 0.5");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[2.5, 4.5, 6.5]\n");
+}
+
+TEST(CliExpr, OutTypesModesBroadcastingAndNegation) {
+    Result r = ckernel_baseline("eval 'a * x + b' --out '3 * int16' --errmode nocheck --arg a "
+                                "float64 2 --arg x '3 * int32' '[1, 2, 3]' --arg b float64 0.5");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[2, 4, 6]\n");
+    r = ckernel_baseline("eval 'x * 10 + y' --arg x '2 * 1 * int8' '[[1], [2]]' --arg y "
+                         "'var * int64' '[5, 6, 7]'");
+    EXPECT_EQ(r.out, "[[15, 16, 17], [25, 26, 27]]\n");
+    r = ckernel_baseline("eval -x --arg x '2 * uint8' '[1, 0]'");
+    EXPECT_EQ(r.out, "[255, 0]\n");
+    r = ckernel_baseline("eval 'maximum(x, 0) / 2' --arg x '3 * float32' '[-1, 3, 5]'");
+    EXPECT_EQ(r.out, "[0, 1.5, 2.5]\n");
+}
+
+TEST(CliExpr, Errors) {
+    Result r = ckernel_baseline("eval 'x / y' --arg x '2 * int32' '[1, 2]' --arg y int32 0");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
+                     "division by zero at element 0\n");
+    r = ckernel_baseline("eval 'x +' --arg x int32 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_PARSE: expression: expected a number, a name or '(' "
+                     "at column 4, found the end of the expression\n");
+    r = ckernel_baseline("eval 'f(x) + g(x)' --arg x int32 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: expression: no callable named 'f' at column 1, "
+                     "'g' at column 8 (ckernel callables lists them)\n");
+    r = ckernel_baseline("eval 'x + y' --arg x int32 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: expression: its argument 'y' is not given\n");
+    r = ckernel_baseline("eval 'x + 1'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: missing --arg NAME SRC LITERAL\nTry 'ckernel eval "
+                     "--help'.\n");
+    r = ckernel_baseline("eval 'x + 1' --arg x int32");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: --arg needs a name, a type and a literal\nTry "
+                     "'ckernel eval --help'.\n");
+    r = ckernel_baseline("eval --help");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("usage: ckernel eval ", 0), 0u) << r.out;
+    r = ckernel_baseline("--help");
+    EXPECT_NE(r.out.find("\n  eval       evaluate an expression"), std::string::npos) << r.out;
+}
+
+TEST(CliExpr, ExplainShowsTheExpressionAndItsKernel) {
+    Result r = ckernel_baseline("explain --eval '-x * 2 + float32(y)' --arg x '2 * int16' --arg "
+                                "y float64");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(without_capacity(r.out),
+              "expression (((-x) * 2:int8) + float32(y)) -> 2 * float32\n"
+              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=4 src_stride=[2, 0] "
+              "(broadcast)\n"
+              "  expr @56 +32  expr_strided  steps=4 chunk=1024 slots=2: (src0) -> t0; (t0, const) "
+              "-> t1; (src1) -> t0; (t1, t0) -> dst\n"
+              "    leaf @680 +16  negative int16|uint16 strided\n"
+              "    leaf @696 +16  multiply int16 strided [baseline]\n"
+              "    leaf @712 +16  cast float64 -> float32 (fractional) strided [baseline]\n"
+              "    call_args @728 +136  call_args_strided  args=[cast, pass] result=direct "
+              "chunk=1024\n"
+              "      leaf @864 +16  add float32 strided [baseline]\n"
+              "      leaf @880 +16  cast int16 -> float32 (fractional) strided [baseline]\n"
+              "total: 896 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+    r = ckernel_baseline("explain --eval 'x + 1'");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "ckernel: usage error: missing --arg NAME SRC\nTry 'ckernel explain "
+                     "--help'.\n");
+}
+
+}  // namespace

@@ -1,0 +1,213 @@
+/* tools/ckernel/cmd_eval.c: the expression commands: `ckernel eval EXPR [--out DST] --arg NAME
+ * SRC LITERAL ...` (evaluates a fused expression and prints the result) and `ckernel explain
+ * --eval EXPR [--out DST] --arg NAME SRC ...` (prints the expression as parsed and the kernel
+ * tree). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char eval_help[] =
+    "usage: ckernel eval [--errmode MODE] [--allow-unsafe] [--target T] EXPR [--out DST]\n"
+    "                    --arg NAME SRC LITERAL [--arg NAME SRC LITERAL ...]\n\n"
+    "Evaluates the expression EXPR (+ - * /, unary -, parentheses, numbers, casts such as\n"
+    "float64(x), and calls of any registered callable: hypot(x, y)) as one kernel over the\n"
+    "named arguments, each a literal parsed as its SRC type, broadcast together, and prints\n"
+    "the result. Each operation's signature is selected as `ckernel call` selects it. Without\n"
+    "--out the result type is the last operation's over the broadcast shape; with it the\n"
+    "result is cast to DST.\n\n"
+    "options:\n"
+    "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
+    "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
+    "  --target T       cap the CPU target: baseline|avx2|avx512\n\n"
+    "example:\n"
+    "  ckernel eval \"a * x + b\" --arg a float64 2 --arg x \"3 * int32\" \"[1, 2, 3]\" \\\n"
+    "               --arg b float64 0.5\n";
+
+static const char explain_eval_help[] =
+    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
+    "                       --eval EXPR [--out DST] --arg NAME SRC [--arg NAME SRC ...]\n\n"
+    "Parses EXPR, builds its kernel for C-order arguments of the SRC types and prints the\n"
+    "expression with its parentheses and literal types, then the kernel tree.\n";
+
+typedef struct eval_args {
+    cli_common common;
+    int unaligned;
+    const char *text;
+    const char *out;
+    int nargs;
+    const char *name[CK_CALL_MAX_ARGS];
+    const char *type[CK_CALL_MAX_ARGS];
+    const char *literal[CK_CALL_MAX_ARGS];
+} eval_args;
+
+static int parse_eval(const char *command, const char *help, int argc, char **argv, int explain,
+                      eval_args *a) {
+    const int with_literals = !explain;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        int status;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(help, stdout);
+            return CLI_OK;
+        }
+        if (cli_common_option(command, argc, argv, &i, &a->common, &status)) {
+            if (status != CLI_OK) {
+                return status;
+            }
+        } else if (strcmp(arg, "--allow-unsafe") == 0) {
+            a->common.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
+        } else if (explain && strcmp(arg, "--unaligned") == 0) {
+            a->unaligned = 1;
+        } else if (explain && cli_option_value(argc, argv, &i, "--eval", &value)) {
+            if (value == NULL) {
+                return cli_usage_error(command, "--eval needs an expression");
+            }
+            a->text = value;
+        } else if (cli_option_value(argc, argv, &i, "--out", &value)) {
+            if (value == NULL) {
+                return cli_usage_error(command, "--out needs a type");
+            }
+            a->out = value;
+        } else if (strcmp(arg, "--arg") == 0) {
+            if (a->nargs == CK_CALL_MAX_ARGS) {
+                return cli_usage_error(command, "at most %d --arg arguments", CK_CALL_MAX_ARGS);
+            }
+            if (i + 2 + with_literals >= argc) {
+                return cli_usage_error(command, "--arg needs %s",
+                                       with_literals ? "a name, a type and a literal"
+                                                     : "a name and a type");
+            }
+            a->name[a->nargs] = argv[++i];
+            a->type[a->nargs] = argv[++i];
+            a->literal[a->nargs] = with_literals ? argv[++i] : NULL;
+            a->nargs++;
+        } else if (!explain && (arg[0] != '-' || arg[1] != '-') && a->text == NULL) {
+            a->text = arg; /* an expression may start with '-' ("-x"); options start "--" */
+        } else {
+            return cli_usage_error(command, "unexpected argument '%s'", arg);
+        }
+    }
+    if (a->text == NULL) {
+        return cli_usage_error(command, explain ? "missing --eval EXPR" : "missing EXPR");
+    }
+    if (a->nargs == 0) {
+        return cli_usage_error(command, "missing --arg NAME SRC%s",
+                               with_literals ? " LITERAL" : "");
+    }
+    if (explain && a->unaligned) {
+        a->common.ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
+    }
+    const int rc = cli_apply_target(&a->common);
+    return rc != CLI_OK ? rc : CLI_PARSED;
+}
+
+int cmd_eval(int argc, char **argv) {
+    eval_args a;
+    memset(&a, 0, sizeof a);
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    a.common.ctx = init;
+    int status = parse_eval("eval", eval_help, argc, argv, 0, &a);
+    if (status != CLI_PARSED) {
+        return status;
+    }
+    ck_expr *e = NULL;
+    ck_type *types[CK_CALL_MAX_ARGS] = {NULL};
+    ck_array *src[CK_CALL_MAX_ARGS] = {NULL};
+    ck_type *dt = NULL;
+    ck_array *dst = NULL;
+    char *text = NULL;
+    int rc = ck_expr_parse(a.text, &e);
+    for (int k = 0; rc == CK_OK && k < a.nargs; k++) {
+        rc = ck_type_parse(a.type[k], &types[k]);
+        if (rc == CK_OK) rc = ck_array_parse(types[k], a.literal[k], &src[k]);
+    }
+    const ck_array *const *srcs = (const ck_array *const *)src;
+    if (rc == CK_OK && a.out != NULL) {
+        rc = ck_type_parse(a.out, &dt);
+        if (rc == CK_OK) rc = ck_array_new(dt, &dst);
+        if (rc == CK_OK) rc = ck_expr_eval(e, dst, a.nargs, a.name, srcs, &a.common.ctx);
+    } else if (rc == CK_OK) {
+        rc = ck_expr_eval_new(e, a.nargs, a.name, srcs, &a.common.ctx, &dst);
+    }
+    if (rc == CK_OK) rc = ck_array_format(dst, &text);
+    if (rc == CK_OK) {
+        printf("%s\n", text);
+    } else {
+        status = cli_report(rc);
+    }
+    status = rc == CK_OK ? CLI_OK : status;
+    ck_free(text);
+    ck_array_free(dst);
+    ck_type_decref(dt);
+    for (int k = 0; k < a.nargs; k++) {
+        ck_array_free(src[k]);
+        ck_type_decref(types[k]);
+    }
+    ck_expr_decref(e);
+    return status;
+}
+
+int cmd_explain_eval(int argc, char **argv) {
+    eval_args a;
+    memset(&a, 0, sizeof a);
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    a.common.ctx = init;
+    int status = parse_eval("explain", explain_eval_help, argc, argv, 1, &a);
+    if (status != CLI_PARSED) {
+        return status;
+    }
+    ck_expr *e = NULL;
+    ck_type *types[CK_CALL_MAX_ARGS] = {NULL};
+    char *sam[CK_CALL_MAX_ARGS] = {NULL};
+    ck_type *dt = NULL;
+    char *dam = NULL, *text = NULL, *form = NULL;
+    ck_memblock *arena = NULL;
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t size = 0;
+    int rc = ck_expr_parse(a.text, &e);
+    if (rc == CK_OK) rc = ck_expr_format(e, &form);
+    if (rc == CK_OK) rc = ck_arena_new(0, &arena);
+    for (int k = 0; rc == CK_OK && k < a.nargs; k++) {
+        rc = ck_type_parse(a.type[k], &types[k]);
+        if (rc == CK_OK) rc = cli_make_arrmeta(types[k], arena, &sam[k]);
+    }
+    const ck_type *const *st = (const ck_type *const *)types;
+    if (rc == CK_OK) {
+        rc = a.out != NULL ? ck_type_parse(a.out, &dt)
+                           : ck_expr_result_type(e, a.nargs, a.name, st, &a.common.ctx, &dt);
+    }
+    if (rc == CK_OK) rc = cli_make_arrmeta(dt, arena, &dam);
+    if (rc == CK_OK) {
+        rc = ck_make_expr(&b, &size, e, dt, dam, a.nargs, a.name, st, (const char *const *)sam,
+                          CK_REQUEST_SINGLE, &a.common.ctx);
+    }
+    if (rc == CK_OK) rc = ck_kernel_describe(ck_builder_root(&b), &text);
+    if (rc == CK_OK) {
+        char *dts = NULL;
+        if (ck_type_format(dt, &dts) == CK_OK) {
+            printf("expression %s -> %s\n", form, dts);
+        }
+        ck_free(dts);
+        cli_print_tree(text, size, &b, &a.common.ctx);
+    } else {
+        status = cli_report(rc);
+    }
+    status = rc == CK_OK ? CLI_OK : status;
+    ck_free(text);
+    ck_free(form);
+    ck_builder_destroy(&b);
+    if (dam != NULL) ck_arrmeta_release(dt, dam);
+    ck_free(dam);
+    ck_type_decref(dt);
+    for (int k = 0; k < a.nargs; k++) {
+        if (sam[k] != NULL) ck_arrmeta_release(types[k], sam[k]);
+        ck_free(sam[k]);
+        ck_type_decref(types[k]);
+    }
+    ck_memblock_decref(arena);
+    ck_expr_decref(e);
+    return status;
+}
