@@ -25,6 +25,7 @@
  * Element numbers that count within a kernel's own run ("NA at element 3", "divide: ... at
  * element 7", "the value at element 2 converts to the NA") are not compared: design.md
  * counts them within the leaf's or option kernel's run, which coalescing and chunking decide.
+ * Inputs that start with FZ_EXPR_MAGIC are expressions (fuzz_expr.c, its own checks).
  * CKF_COMPOSE_VERBOSE=1 prints each case. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -650,6 +651,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *v = getenv("CKF_COMPOSE_VERBOSE");
         verbose = v != NULL && v[0] == '1';
         fz_sum3_callable();
+    }
+    if (size >= 4 && memcmp(data, FZ_EXPR_MAGIC, 4) == 0) {
+        fz_expr_one(data + 4, size - 4);
+        restore_globals();
+        ckf_check_no_leak();
+        return 0;
     }
     fz_in in = {data, size, 0, 0};
     g_case = &c;

@@ -85,6 +85,11 @@ typedef enum fz_op {
 /* The reduction mode: an input that starts with these bytes describes a reduction or an
  * accumulation (no earlier input starts with them, so the corpus keeps its meaning). */
 #define FZ_REDUCE_MAGIC "CKRD"
+/* The expression mode (fuzz_expr.c): an input that starts with these bytes is a random
+ * expression over random arguments, built as one kernel and held against its evaluation
+ * node by node; fz_expr_one takes the bytes after them. */
+#define FZ_EXPR_MAGIC "CKEX"
+int fz_expr_one(const uint8_t *data, size_t size);
 
 /* The built-in operations a reduction folds with: sum prod min max all any, and the
  * accumulations cumsum cumprod cummin cummax (the first four). */

@@ -1,0 +1,457 @@
+/* tests/fuzz/fuzz_expr.c: the composition fuzzer's expression mode (inputs that start with
+ * FZ_EXPR_MAGIC; docs/design.md §15). The input decodes into 1-5 arguments (a scalar type,
+ * an option now and then, and a shape that broadcasts against the case's frame: scalar, a
+ * row of N, a column of M * 1, the whole M * N, or ragged M * var rows of lengths the input
+ * gives, rows that cross the expression kernel's chunks of 1024 included), their values, an
+ * error mode and a random expression tree over them (+ - * /, unary -, minimum, maximum,
+ * casts to every scalar type, integer and float literals). The tree is built as ONE kernel
+ * (ck_expr_eval_new: the composed `expr` leaf, or the JIT's loop where it compiles the
+ * expression) and held against the same tree evaluated node by node with ck_call_new (and
+ * ck_assign for casts) into full temporaries:
+ *   - both succeed, with the same result type and the same bytes (fixed shapes) or the same
+ *     text (ragged ones: their rows live in arenas);
+ *   - or both fail (the status may differ: the kernel runs the nodes chunk by chunk, so
+ *     another node's failure can come first);
+ *   - and nothing leaks, ASan and UBSan see nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "fuzz_compose.h"
+
+typedef struct xin {
+    const uint8_t *p;
+    size_t n, at;
+} xin;
+
+/* A number below n from the input (0 once it runs out). */
+static unsigned take(xin *in, unsigned n) {
+    const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
+    return n <= 1 ? 0u : b % n;
+}
+
+/* A growing string (the harness's own memory). */
+typedef struct xstr {
+    char *s;
+    size_t len, cap;
+} xstr;
+
+static void put(xstr *b, const char *text) {
+    const size_t n = strlen(text);
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->s = (char *)realloc(b->s, b->cap);
+        CKF_CHECK(b->s != NULL, "out of memory");
+    }
+    memcpy(b->s + b->len, text, n + 1);
+    b->len += n;
+}
+
+#define XMAX_ARGS 5
+#define XMAX_NODES 64
+
+typedef struct xnode {
+    enum { X_ARG, X_LIT, X_CAST, X_CALL } kind;
+    int arg;
+    char lit[32];
+    ck_type_id type; /* a literal's (the parser's rule) or a cast's target */
+    const char *fn;
+    int kids[2], nkids;
+} xnode;
+
+typedef struct xcase {
+    int nargs, used[XMAX_ARGS];
+    ck_type_id scalar[XMAX_ARGS];
+    int option[XMAX_ARGS];
+    int shape[XMAX_ARGS]; /* 0 scalar, 1 row N, 2 column M * 1, 3 whole M * N or M * var */
+    int m, n, ragged;     /* the frame: M rows of N (or ragged rows of lens[]) */
+    int lens[3];
+    xnode nodes[XMAX_NODES];
+    int nnodes;
+    ck_eval_ctx ctx;
+} xcase;
+
+static const ck_type_id kScalars[] = {
+    CK_TYPE_BOOL,   CK_TYPE_INT8,    CK_TYPE_INT16,   CK_TYPE_INT32,   CK_TYPE_INT64,
+    CK_TYPE_UINT8,  CK_TYPE_UINT16,  CK_TYPE_UINT32,  CK_TYPE_UINT64,  CK_TYPE_FLOAT16,
+    CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128};
+
+/* A literal: its text and the type the expression's rule gives it (the smallest of int8 ..
+ * int64 holding an integer; float64 with a point), worked out here by range. */
+static void literal(xin *in, xnode *nd) {
+    static const long long mags[] = {0,     1,         7,          100,         127,
+                                     128,   200,       300,        32767,       32768,
+                                     70000, 2147483647, 2147483648LL, 5000000000LL};
+    nd->kind = X_LIT;
+    if (take(in, 4) == 0) {
+        static const char *const floats[] = {"2.5", "0.1", "-1e-3", "3.0", "-0.0", ".75", "1e2"};
+        snprintf(nd->lit, sizeof nd->lit, "%s", floats[take(in, 7)]);
+        nd->type = CK_TYPE_FLOAT64;
+        return;
+    }
+    long long v = mags[take(in, 14)];
+    if (take(in, 2) == 0) {
+        v = -v;
+    }
+    snprintf(nd->lit, sizeof nd->lit, "%lld", v);
+    nd->type = v >= -128 && v <= 127                       ? CK_TYPE_INT8
+               : v >= -32768 && v <= 32767                 ? CK_TYPE_INT16
+               : v >= -2147483648LL && v <= 2147483647LL   ? CK_TYPE_INT32
+                                                           : CK_TYPE_INT64;
+}
+
+/* A tree of at most `depth` more levels into c->nodes, its text appended to t; the node's
+ * index. */
+static int tree(xin *in, xcase *c, int depth, xstr *t) {
+    CKF_CHECK(c->nnodes < XMAX_NODES, "too many nodes");
+    const int me = c->nnodes++;
+    xnode *nd = &c->nodes[me];
+    memset(nd, 0, sizeof *nd);
+    const unsigned r = take(in, 100);
+    if (depth == 0 || r < 25 || c->nnodes + 3 > XMAX_NODES) {
+        if (take(in, 10) < 7) {
+            nd->kind = X_ARG;
+            nd->arg = (int)take(in, (unsigned)c->nargs);
+            c->used[nd->arg] = 1;
+            const char name[2] = {(char)('a' + nd->arg), '\0'};
+            put(t, name);
+        } else {
+            literal(in, nd);
+            put(t, nd->lit);
+        }
+        return me;
+    }
+    if (r < 75) {
+        static const char *const ops[] = {" + ", " - ", " * ", " / "};
+        static const char *const fns[] = {"add", "subtract", "multiply", "divide"};
+        const unsigned o = take(in, 4);
+        nd->kind = X_CALL;
+        nd->fn = fns[o];
+        put(t, "(");
+        const int a = tree(in, c, depth - 1, t);
+        put(t, ops[o]);
+        const int b = tree(in, c, depth - 1, t);
+        put(t, ")");
+        c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+    } else if (r < 82) {
+        nd->kind = X_CALL;
+        nd->fn = "negative";
+        put(t, "(-(");
+        const int a = tree(in, c, depth - 1, t);
+        put(t, "))");
+        c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
+    } else if (r < 90) {
+        nd->kind = X_CALL;
+        nd->fn = take(in, 2) ? "minimum" : "maximum";
+        put(t, nd->fn);
+        put(t, "(");
+        const int a = tree(in, c, depth - 1, t);
+        put(t, ", ");
+        const int b = tree(in, c, depth - 1, t);
+        put(t, ")");
+        c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+    } else {
+        nd->kind = X_CAST;
+        nd->type = kScalars[take(in, 14)];
+        put(t, ck_type_id_name(nd->type));
+        put(t, "(");
+        const int a = tree(in, c, depth - 1, t);
+        put(t, ")");
+        c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
+    }
+    return me;
+}
+
+/* One element of scalar type id as literal text: small values, rarely zero (integer
+ * division), floats with NaN, infinities and -0 now and then; NA in an option. */
+static void value(xin *in, ck_type_id id, int option, xstr *b) {
+    char v[64];
+    if (option && take(in, 6) == 0) {
+        put(b, "NA");
+        return;
+    }
+    switch (id) {
+    case CK_TYPE_BOOL: put(b, take(in, 2) ? "true" : "false"); return;
+    case CK_TYPE_INT8:
+    case CK_TYPE_INT16:
+    case CK_TYPE_INT32:
+    case CK_TYPE_INT64: {
+        const int k = take(in, 40) == 0 ? 0 : 1 + (int)take(in, 20);
+        snprintf(v, sizeof v, "%d", take(in, 2) ? k : -k);
+        break;
+    }
+    case CK_TYPE_UINT8:
+    case CK_TYPE_UINT16:
+    case CK_TYPE_UINT32:
+    case CK_TYPE_UINT64:
+        snprintf(v, sizeof v, "%u", take(in, 40) == 0 ? 0u : 1u + take(in, 40));
+        break;
+    case CK_TYPE_COMPLEX64:
+    case CK_TYPE_COMPLEX128: {
+        const int re = (int)take(in, 41) - 20, im = (int)take(in, 41) - 20;
+        snprintf(v, sizeof v, "%d%c%dj", re, im < 0 ? '-' : '+', im < 0 ? -im : im);
+        break;
+    }
+    default: {
+        static const char *const special[] = {"nan", "-inf", "inf", "-0.0"};
+        const unsigned s = take(in, 40);
+        if (s < 4) {
+            put(b, special[s]);
+            return;
+        }
+        snprintf(v, sizeof v, "%g", ((double)take(in, 161) - 80.0) / 4.0);
+        break;
+    }
+    }
+    put(b, v);
+}
+
+/* Argument k's type text and a literal of its values. */
+static void argument(xin *in, const xcase *c, int k, xstr *type, xstr *lit) {
+    char dims[64] = "";
+    const int s = c->shape[k];
+    if (s == 1) {
+        snprintf(dims, sizeof dims, "%d * ", c->n);
+    } else if (s == 2) {
+        snprintf(dims, sizeof dims, "%d * 1 * ", c->m);
+    } else if (s == 3) {
+        if (c->ragged) {
+            snprintf(dims, sizeof dims, "%d * var * ", c->m);
+        } else {
+            snprintf(dims, sizeof dims, "%d * %d * ", c->m, c->n);
+        }
+    }
+    put(type, dims);
+    put(type, c->option[k] ? "?" : "");
+    put(type, ck_type_id_name(c->scalar[k]));
+    const int rows = s == 2 || s == 3 ? c->m : 0;
+    if (s == 0) {
+        value(in, c->scalar[k], c->option[k], lit);
+        return;
+    }
+    if (rows > 0) {
+        put(lit, "[");
+    }
+    for (int i = 0; i < (rows > 0 ? rows : 1); i++) {
+        const int len = s == 2 ? 1 : c->ragged && s == 3 ? c->lens[i] : c->n;
+        put(lit, i > 0 ? ", [" : "[");
+        for (int j = 0; j < len; j++) {
+            if (j > 0) {
+                put(lit, ", ");
+            }
+            value(in, c->scalar[k], c->option[k], lit);
+        }
+        put(lit, "]");
+    }
+    if (rows > 0) {
+        put(lit, "]");
+    }
+}
+
+/* The type of a cast of x to `to`: x's dimensions over `to` (an option stays one). */
+static int cast_type(const ck_array *x, ck_type_id to, ck_type **out) {
+    char *text = NULL;
+    CKF_CHECK(ck_type_format(ck_array_type(x), &text) == CK_OK, "%s", ck_last_error());
+    char *star = strrchr(text, '*');
+    char *scalar = star != NULL ? star + 2 : text; /* "?int32" or "int32" */
+    const int option = *scalar == '?';
+    *scalar = '\0';
+    xstr t = {NULL, 0, 0};
+    put(&t, text);
+    put(&t, option ? "?" : "");
+    put(&t, ck_type_id_name(to));
+    ck_free(text);
+    const int rc = ck_type_parse(t.s, out);
+    free(t.s);
+    return rc;
+}
+
+/* Node i evaluated into a new array (*owned 1) or one of the arguments (*owned 0). */
+static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **out, int *owned) {
+    const xnode *nd = &c->nodes[i];
+    *owned = 1;
+    *out = NULL;
+    if (nd->kind == X_ARG) {
+        *out = args[nd->arg];
+        *owned = 0;
+        return CK_OK;
+    }
+    if (nd->kind == X_LIT) {
+        return ck_array_parse(ck_type_scalar(nd->type), nd->lit, out);
+    }
+    ck_array *kid[2] = {NULL, NULL};
+    int kid_owned[2] = {0, 0};
+    int rc = CK_OK;
+    for (int k = 0; k < nd->nkids && rc == CK_OK; k++) {
+        rc = eval_node(c, nd->kids[k], args, &kid[k], &kid_owned[k]);
+    }
+    if (rc == CK_OK && nd->kind == X_CAST) {
+        ck_type *t = NULL;
+        rc = cast_type(kid[0], nd->type, &t);
+        if (rc == CK_OK) {
+            rc = ck_array_new(t, out);
+            ck_type_decref(t);
+        }
+        if (rc == CK_OK) {
+            rc = ck_assign(*out, kid[0], &c->ctx);
+        }
+    } else if (rc == CK_OK) {
+        ck_callable *fn = NULL;
+        rc = ck_lookup(nd->fn, &fn);
+        if (rc == CK_OK) {
+            rc = ck_call_new(fn, nd->nkids, (const ck_array *const *)kid, &c->ctx, out);
+        }
+        ck_callable_decref(fn);
+    }
+    if (rc != CK_OK && *out != NULL) {
+        ck_array_free(*out);
+        *out = NULL;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (kid_owned[k]) {
+            ck_array_free(kid[k]);
+        }
+    }
+    return rc;
+}
+
+static int has_var(const ck_array *a) {
+    char *text = NULL;
+    CKF_CHECK(ck_type_format(ck_array_type(a), &text) == CK_OK, "%s", ck_last_error());
+    const int v = strstr(text, "var") != NULL;
+    ck_free(text);
+    return v;
+}
+
+static char *formatted(const ck_array *a) {
+    char *text = NULL;
+    CKF_CHECK(ck_array_format(a, &text) == CK_OK, "%s", ck_last_error());
+    return text;
+}
+
+int fz_expr_one(const uint8_t *data, size_t size);
+int fz_expr_one(const uint8_t *data, size_t size) {
+    xin in = {data, size, 0};
+    static xcase c;
+    memset(&c, 0, sizeof c);
+    static const int sizes[] = {0, 1, 5, 17, 1030};
+    c.nargs = 1 + (int)take(&in, XMAX_ARGS);
+    c.m = 1 + (int)take(&in, 3);
+    c.n = sizes[take(&in, 5)];
+    c.ragged = take(&in, 4) == 0;
+    for (int i = 0; i < c.m; i++) {
+        c.lens[i] = sizes[take(&in, 5)];
+    }
+    for (int k = 0; k < c.nargs; k++) {
+        c.scalar[k] = kScalars[take(&in, 14)];
+        c.option[k] = take(&in, 6) == 0;
+        c.shape[k] = (int)take(&in, 4);
+        if (c.ragged && (c.shape[k] == 1 || c.shape[k] == 2)) {
+            c.shape[k] = 3; /* a row or a column does not broadcast against ragged rows */
+        }
+    }
+    static const ck_errmode modes[] = {CK_ERRMODE_NOCHECK, CK_ERRMODE_OVERFLOW,
+                                       CK_ERRMODE_FRACTIONAL, CK_ERRMODE_INEXACT};
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    c.ctx = init;
+    c.ctx.errmode = modes[take(&in, 4)];
+    if (take(&in, 4) == 0) {
+        c.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
+    }
+    /* a CPU target cap (the harness restores the best one after the input); one this
+     * machine lacks is refused and the best stays */
+    const unsigned cap = take(&in, CK_NUM_CPU_TARGETS + 1);
+    if (cap < CK_NUM_CPU_TARGETS) {
+        (void)ck_cpu_set_target_cap((ck_cpu_target)cap);
+        ck_clear_error();
+    }
+    xstr text = {NULL, 0, 0};
+    put(&text, "");
+    tree(&in, &c, 1 + (int)take(&in, 4), &text);
+
+    ck_array *args[XMAX_ARGS] = {NULL};
+    const ck_array *used[XMAX_ARGS];
+    const char *names[XMAX_ARGS];
+    static const char *const letters[] = {"a", "b", "c", "d", "e"};
+    int nused = 0, ok = 1;
+    for (int k = 0; k < c.nargs && ok; k++) {
+        xstr type = {NULL, 0, 0}, lit = {NULL, 0, 0};
+        put(&type, "");
+        put(&lit, "");
+        argument(&in, &c, k, &type, &lit);
+        ck_type *t = NULL;
+        CKF_CHECK(ck_type_parse(type.s, &t) == CK_OK, "%s: %s", type.s, ck_last_error());
+        CKF_CHECK(ck_array_parse(t, lit.s, &args[k]) == CK_OK, "%s %s: %s", type.s, lit.s,
+                  ck_last_error());
+        ck_type_decref(t);
+        free(type.s);
+        free(lit.s);
+        if (c.used[k]) {
+            used[nused] = args[k];
+            names[nused++] = letters[k];
+        }
+    }
+
+    const char *verbose = getenv("CKF_COMPOSE_VERBOSE");
+    if (verbose != NULL && verbose[0] == '1') {
+        printf("expression: %s over", text.s);
+        for (int k = 0; k < c.nargs; k++) {
+            char *t = NULL;
+            if (ck_type_format(ck_array_type(args[k]), &t) == CK_OK) {
+                printf(" %s: %s%s", letters[k], t, c.used[k] ? "" : " (unused)");
+            }
+            ck_free(t);
+        }
+        printf(", errmode %d flags 0x%x\n", (int)c.ctx.errmode, c.ctx.flags);
+        fflush(stdout);
+    }
+    /* the reference: node by node into full temporaries */
+    ck_array *want = NULL;
+    int want_owned = 0;
+    const int want_rc = eval_node(&c, 0, args, &want, &want_owned); /* node 0: the root */
+
+    /* one kernel */
+    ck_expr *e = NULL;
+    CKF_CHECK(ck_expr_parse(text.s, &e) == CK_OK, "%s: %s", text.s, ck_last_error());
+    ck_array *got = NULL;
+    const int got_rc = ck_expr_eval_new(e, nused, names, used, &c.ctx, &got);
+    const char *got_msg = got_rc != CK_OK ? ck_last_error() : "";
+    if (nused == 0) { /* literals only: an expression without arguments has no shape */
+        CKF_CHECK(got_rc == CK_ERR_INVALID, "%s: %s", text.s, ck_status_name(got_rc));
+    } else {
+        CKF_CHECK((want_rc == CK_OK) == (got_rc == CK_OK),
+              "%s: node by node %s, one kernel %s (%s)", text.s, ck_status_name(want_rc),
+              ck_status_name(got_rc), got_msg);
+    }
+    if (want_rc == CK_OK && nused > 0) {
+        char *wt = NULL, *gt = NULL;
+        CKF_CHECK(ck_type_format(ck_array_type(want), &wt) == CK_OK, "%s", ck_last_error());
+        CKF_CHECK(ck_type_format(ck_array_type(got), &gt) == CK_OK, "%s", ck_last_error());
+        CKF_CHECK(strcmp(wt, gt) == 0, "%s: node by node gives %s, one kernel %s", text.s, wt,
+                  gt);
+        if (!has_var(want)) {
+            const size_t bytes = ck_type_data_size(ck_array_type(want));
+            CKF_CHECK(memcmp(ck_array_data(want), ck_array_data(got), bytes) == 0,
+                      "%s (%s): the bytes differ", text.s, wt);
+        } else {
+            char *a = formatted(want), *b = formatted(got);
+            CKF_CHECK(strcmp(a, b) == 0, "%s (%s): node by node %s, one kernel %s", text.s,
+                      wt, a, b);
+            ck_free(a);
+            ck_free(b);
+        }
+        ck_free(wt);
+        ck_free(gt);
+    }
+    if (want_owned) {
+        ck_array_free(want);
+    }
+    ck_array_free(got);
+    ck_expr_decref(e);
+    for (int k = 0; k < c.nargs; k++) {
+        ck_array_free(args[k]);
+    }
+    free(text.s);
+    return 0;
+}
