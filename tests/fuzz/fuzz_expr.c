@@ -11,8 +11,9 @@
  *   - both succeed, with the same result type and the same bytes (fixed shapes) or the same
  *     text (ragged ones: their rows live in arenas);
  *   - or both fail (the status may differ: the kernel runs the nodes chunk by chunk, so
- *     another node's failure can come first); with an option argument the kernel may succeed
- *     where node by node fails, as it runs no node where an argument is NA;
+ *     another node's failure can come first); the kernel may succeed where node by node
+ *     fails when an argument is an option (it runs no node where one is NA) or the broadcast
+ *     result has empty parts (it runs nodes only on the result's elements);
  *   - and nothing leaks, ASan and UBSan see nothing. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,16 +419,27 @@ int fz_expr_one(const uint8_t *data, size_t size) {
     ck_array *got = NULL;
     const int got_rc = ck_expr_eval_new(e, nused, names, used, &c.ctx, &got);
     const char *got_msg = got_rc != CK_OK ? ck_last_error() : "";
-    int any_option = 0;
+    /* Parts of the broadcast result with no element: a row of N = 0 in a fixed frame, or a
+     * ragged row of length 0 under a ragged argument. */
+    int any_option = 0, fixed_empty = 0, ragged_arg = 0, empty_row = 0;
     for (int k = 0; k < c.nargs; k++) {
-        any_option |= c.used[k] && c.option[k];
+        if (c.used[k]) {
+            any_option |= c.option[k];
+            ragged_arg |= c.ragged && c.shape[k] == 3;
+            fixed_empty |= !c.ragged && c.n == 0 && (c.shape[k] == 1 || c.shape[k] == 3);
+        }
     }
+    for (int i = 0; i < c.m; i++) {
+        empty_row |= c.lens[i] == 0;
+    }
+    const int holes = fixed_empty || (ragged_arg && empty_row);
     if (nused == 0) { /* literals only: an expression without arguments has no shape */
         CKF_CHECK(got_rc == CK_ERR_INVALID, "%s: %s", text.s, ck_status_name(got_rc));
-    } else if (any_option && want_rc != CK_OK && got_rc == CK_OK) {
-        /* Where any argument is NA the kernel runs no node (the result is NA there), so a
-         * node that fails only at such an element (an integer division by zero in a part of
-         * the tree without options) fails node by node, not in the kernel (§15). */
+    } else if ((any_option || holes) && want_rc != CK_OK && got_rc == CK_OK) {
+        /* The kernel runs the nodes on the elements of the broadcast result only, and not
+         * where an argument is NA (the result is NA there): a node that fails only on an
+         * operand element broadcast where the result has none (a size 0, a ragged row of
+         * length 0) or is NA fails node by node, not in the kernel (§15). */
     } else {
         CKF_CHECK((want_rc == CK_OK) == (got_rc == CK_OK),
               "%s: node by node %s, one kernel %s (%s)", text.s, ck_status_name(want_rc),
