@@ -657,6 +657,19 @@ static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
     return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
 }
 
+/* The cast of ?T elements into the destination's ?A (NA kept), strided: a source whose
+ * strides or offsets (sbits) are not multiples of its alignment is read as unaligned. */
+static int make_option_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                            const ck_type *dopt, const ck_type *st, uintptr_t sbits) {
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = p->mode;
+    ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
+    if ((sbits & (st->data_alignment - 1)) != 0) {
+        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
+    }
+    return ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx);
+}
+
 /* An accumulation of ?T along an outer dimension, each element a block of the fixed levels
  * from `from` on: row 0 cast into ?A (NA kept; with skipna and an identity NA becomes it),
  * row i a copy of row i-1 folded with x[i] elementwise as a reduction of options folds
@@ -678,14 +691,7 @@ static int build_outer_option(ck_builder *ckb, size_t *offset, const ck__reduce_
         CK_RETURN_IF_ERROR(
             ck__make_option_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED));
     }
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = p->mode;
-    ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
-    if ((sbits & (st->data_alignment - 1)) != 0) {
-        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
-    }
-    CK_RETURN_IF_ERROR(
-        ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx));
+    CK_RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
     CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
     CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, from, n, ck_type_scalar(p->acc_id),
                                         1, 0)); /* ?A's bytes copied as A's */
@@ -763,12 +769,8 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     if (spec.inner && st->id == CK_TYPE_OPTION) {
         /* A row of options is cast into the destination (NA kept), then scanned there in
          * place run by run of values (option_scan over A's scan leaf). */
-        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-        ctx.errmode = p->mode;
-        ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
         CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-        CK_RETURN_IF_ERROR(
-            ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx));
+        CK_RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
         CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
         const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
         CK_RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
