@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ckernel as ck
-from conftest import raises_status
+from conftest import fails_at_every_allocation, raises_status
 
 
 def test_a_times_x_plus_b_is_numpys_bit_for_bit():
@@ -231,36 +231,16 @@ def test_arguments_and_results_keep_their_reference_counts():
 
 
 def test_allocation_failure_at_every_point():
-    """ckernel's allocations fail one after another (the limit raised by 8 bytes a run): each
-    run either fails with CK_ERR_NOMEM or gives the right result, and nothing leaks."""
-    limit = ck._ckernel._set_alloc_limit
+    """ckernel's allocations fail one after another: each run either fails with CK_ERR_NOMEM
+    or gives the right result, and nothing leaks."""
     runs = [
-        lambda: ck.evaluate("a * x + maximum(x, b)", a=2.0, x=ck.Array([[1.0, -2.0], [3.0]]),
-                            b=0.0).tolist(),
-        lambda: ck.evaluate("x * 2 + 1", x=ck.Array("[1, NA]", type="2 * ?int16")).tolist(),
-        lambda: ck.evaluate("x - y", x=np.arange(4.0), y=[[1.0], [2.0]]).tolist(),
+        lambda _: ck.evaluate("a * x + maximum(x, b)", a=2.0,
+                              x=ck.Array([[1.0, -2.0], [3.0]]), b=0.0).tolist(),
+        lambda _: ck.evaluate("x * 2 + 1", x=ck.Array("[1, NA]", type="2 * ?int16")).tolist(),
+        lambda _: ck.evaluate("x - y", x=np.arange(4.0), y=[[1.0], [2.0]]).tolist(),
     ]
     for run in runs:
-        want = run()
-        gc.collect()
-        start = ck._ckernel._alloc_live()
-        failures = 0
-        for extra in range(1, 1 << 20, 8):  # a limit of 0 would be none
-            limit(ck._ckernel._alloc_live()[1] + extra)
-            try:
-                got = run()
-            except ck.Error as e:
-                assert e.status == "CK_ERR_NOMEM", str(e)
-                failures += 1
-                continue
-            finally:
-                limit(0)
-            assert got == want
-            break
-        else:
-            raise AssertionError("never succeeded")
-        gc.collect()
-        assert failures > 0 and ck._ckernel._alloc_live() == start
+        fails_at_every_allocation(lambda: None, run)
 
 
 def test_the_gil_is_released_while_the_kernel_runs(hang_watchdog):
