@@ -310,6 +310,60 @@ CKB_NOINLINE int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const
     return 0;
 }
 
+/* ---- the expr/... workloads ----
+ * Each product is its own statement: a compiler may fuse a multiply and an add of one
+ * expression into an FMA where the ISA has one (clang's default -ffp-contract=on), which
+ * rounds once where the kernel rounds twice. */
+
+CKB_NOINLINE int ckb_loop_fma3_float64(double *dst, const double *a, const double *b,
+                                       const double *c, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const double p = a[i] * b[i];
+        dst[i] = p + c[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_poly3_float64(double *dst, const double *x, const double k[4],
+                                        size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        double p = k[0] * x[i];
+        double s = p + k[1];
+        p = s * x[i];
+        s = p + k[2];
+        p = s * x[i];
+        dst[i] = p + k[3];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_mul_add_int32_float64_float32(double *dst, const int32_t *a,
+                                                        const double *b, const float *c,
+                                                        size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const double p = (double)a[i] * b[i];
+        dst[i] = p + (double)c[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_fma3_float64_var(const ck_var_data *dst, const ck_var_data *a,
+                                           const ck_var_data *x, const ck_var_data *b,
+                                           size_t rows) {
+    for (size_t r = 0; r < rows; r++) {
+        if (a[r].size != dst[r].size || x[r].size != dst[r].size || b[r].size != dst[r].size) {
+            return 1; /* sizes that do not broadcast */
+        }
+        if (ckb_loop_fma3_float64((double *)(void *)dst[r].begin,
+                                  (const double *)(const void *)a[r].begin,
+                                  (const double *)(const void *)x[r].begin,
+                                  (const double *)(const void *)b[r].begin, dst[r].size)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- the jit/... workloads: short padded rows ---- */
 
 CKB_NOINLINE int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows,

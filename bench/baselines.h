@@ -86,6 +86,20 @@ int ckb_loop_add_float64_var(const ck_var_data *dst, const ck_var_data *a, const
 /* dst[i] = (double)a[i] + b[i]: the argument cast and the add in one loop. */
 int ckb_loop_add_int32_float64(double *dst, const int32_t *a, const double *b, size_t n);
 
+/* The expr/... workloads: the expression's operations in its order, each rounded (IEEE,
+ * round to nearest, never contracted into a fused multiply-add), as its kernel computes. */
+/* dst[i] = a[i] * b[i] + c[i]. */
+int ckb_loop_fma3_float64(double *dst, const double *a, const double *b, const double *c,
+                          size_t n);
+/* dst[i] = ((k[0] * x[i] + k[1]) * x[i] + k[2]) * x[i] + k[3]. */
+int ckb_loop_poly3_float64(double *dst, const double *x, const double k[4], size_t n);
+/* dst[i] = (double)a[i] * b[i] + (double)c[i]. */
+int ckb_loop_mul_add_int32_float64_float32(double *dst, const int32_t *a, const double *b,
+                                           const float *c, size_t n);
+/* Row by row, dst[r][j] = a[r][j] * x[r][j] + b[r][j]; every row's sizes must match. */
+int ckb_loop_fma3_float64_var(const ck_var_data *dst, const ck_var_data *a,
+                              const ck_var_data *x, const ck_var_data *b, size_t rows);
+
 /* The jit/... workloads: rows x cols, the destination C order, the source rows `src_row`
  * (resp. `a_row`) elements apart (padded). */
 int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows, size_t cols,

@@ -25,6 +25,17 @@ source once more into two fresh destinations, pre-filled with different byte pat
 shows; they must agree bit for bit (exit 1 otherwise). Sources hold values that both
 define alike (float64 -> int32 within range, float32 -> float16 within float16's range).
 
+The expr/... workloads (ckernel/expr.h; expr/var/composed has no counterpart: NumPy has no
+ragged arrays) time one expression kernel (ck_make_expr, built once; the /jit ones with
+CK_EVAL_JIT, and skipped with the JIT's reason when it does not compile them) writing into a
+preallocated destination against NumPy as a user writes the expression (`a * b + c`: a
+temporary per operator and a new result), and, when they are installed (Debian's
+python3-numexpr and python3-numba), numexpr's evaluate (on 1 thread and on its default
+threads) and a Numba @vectorize function, both into the same preallocated destination. All
+sample in the same alternating rounds; numexpr on several threads is timed by the wall clock
+whatever --clock says (its worker threads' CPU time is not this thread's). ckernel's result
+must equal NumPy's bit for bit; numexpr's and Numba's are compared and reported too.
+
     bench/compare_numpy.py [--lib PATH] [--size N] [--repeat N] [--quick] [--filter S]
                            [--per-call-build] [--clock wall|cpu] [--json FILE]
                            [--plot FILE.png|FILE.svg]
@@ -49,6 +60,8 @@ CK_ERRMODE_NOCHECK = 0
 CK_REQUEST_SINGLE = 0
 CK_EVAL_SRC_UNALIGNED = 0x1
 CK_EVAL_DST_UNALIGNED = 0x2
+CK_EVAL_JIT = 0x10
+CK_EVAL_NO_JIT = 0x20
 MI = 1 << 20
 DEFAULT_SIZE = 10 * MI
 # bench/workloads.c: the 2d/ workloads are ROWS_2D x COLS_2D (1000 x 10000) at 10 Mi.
@@ -64,6 +77,17 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
 # dot, core dimensions; NumPy's einsum("ij,ij->i")); fewer columns at small sizes.
 DOT_COLS = 1000
 # The reductions: (ckernel's name, axes or None for all, accumulate?) per workload.
+# The expressions, in `ckernel bench` order: (text, arguments in the order of their first
+# appearance, each a dtype name for an array of --size elements or a float for a scalar,
+# built with CK_EVAL_JIT?). bench/workloads.c has the same texts and scalars.
+EXPRESSIONS = {
+    "expr/fma3/composed": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, False),
+    "expr/fma3/jit": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, True),
+    "expr/poly/jit": ("((a * x + b) * x + c) * x + d",
+                      {"a": 0.5, "x": "float64", "b": -1.25, "c": 3.0, "d": 0.75}, True),
+    "expr/mixed/composed": ("i32 * f64 + f32", {"i32": "int32", "f64": "float64",
+                                                "f32": "float32"}, False),
+}
 REDUCTIONS = {"reduce/sum/float64": ("sum", None, False),
               "reduce/min/float64": ("min", None, False),
               "reduce/sum/float64/axis0": ("sum", [0], False),
@@ -136,13 +160,19 @@ def load(path):
             ("ck_reduction_lookup", i, [C.c_char_p, C.POINTER(p)]),
             ("ck_accumulation_lookup", i, [C.c_char_p, C.POINTER(p)]),
             ("ck_callable_decref", None, [p]),
+            ("ck_expr_parse", i, [C.c_char_p, C.POINTER(p)]),
+            ("ck_expr_decref", None, [p]),
+            ("ck_make_expr", i, [p, C.POINTER(C.c_size_t), p, p, p, i, C.POINTER(C.c_char_p),
+                                 C.POINTER(p), C.POINTER(p), i, C.POINTER(EvalCtx)]),
+            ("ck_jit_last_decision", C.c_char_p, []),
             ("ck_last_error", C.c_char_p, []),
             ("ck_version_string", C.c_char_p, []),
             ("ck_get_streaming_threshold", C.c_size_t, [])]:
         fn = getattr(lib, name, None)
         if fn is None:
-            if name == "ck_get_streaming_threshold":
-                continue  # a library from before streaming stores: compared all the same
+            if name == "ck_get_streaming_threshold" or name.startswith("ck_expr") or \
+                    name in ("ck_make_expr", "ck_jit_last_decision"):
+                continue  # an older library: compared all the same, without expressions
             raise UsageError("%s has no %s" % (path, name))
         fn.restype, fn.argtypes = res, args
     return lib
@@ -262,6 +292,61 @@ class Kernel:
         rc = self.fn(self.root, dst.ctypes.data, self.srcs)
         if rc != CK_OK:
             raise ck_error(self.lib, "kernel call")
+
+    def free(self):
+        self.lib.ck_builder_destroy(self.addr)
+
+
+class ExprKernel:
+    """dst <- text(args) built once with ck_make_expr (nocheck) for the layouts of dst and
+    the arguments (a dict name -> ndarray, 0-d for a scalar); run(dst) calls it. `jit`:
+    built with CK_EVAL_JIT, and self.skip says why when the JIT did not compile it."""
+
+    def __init__(self, lib, text, dst, args, jit):
+        if not hasattr(lib, "ck_make_expr"):
+            raise UsageError("this libckernel has no expressions (ck_make_expr)")
+        self.lib, self.args, self.skip = lib, list(args.values()), None
+        self.mem = C.create_string_buffer(C.sizeof(Builder) + 16)
+        self.addr = (C.addressof(self.mem) + 15) & ~15
+        self.b = Builder.from_address(self.addr)
+        lib.ck_builder_init(self.addr)
+        e = C.c_void_p()
+        if lib.ck_expr_parse(text.encode(), C.byref(e)) != CK_OK:
+            raise ck_error(lib, "ck_expr_parse")
+        wd = Wrapped(lib, dst)
+        ws = [Wrapped(lib, a) for a in self.args]
+        try:
+            n = len(ws)
+            flags = CK_EVAL_JIT if jit else CK_EVAL_NO_JIT
+            flags |= CK_EVAL_DST_UNALIGNED if dst.ctypes.data % dst.dtype.alignment else 0
+            for a in self.args:
+                flags |= CK_EVAL_SRC_UNALIGNED if a.ctypes.data % a.dtype.alignment else 0
+            off = C.c_size_t(0)
+            ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, flags=flags)
+            names = (C.c_char_p * n)(*[k.encode() for k in args])
+            types = (C.c_void_p * n)(*[w.t.value for w in ws])
+            metas = (C.c_void_p * n)(*[C.cast(w.meta, C.c_void_p).value for w in ws])
+            rc = lib.ck_make_expr(self.addr, C.byref(off), e, wd.t, C.cast(wd.meta, C.c_void_p),
+                                  n, names, types, metas, CK_REQUEST_SINGLE, C.byref(ctx))
+            decision = (lib.ck_jit_last_decision() or b"").decode()
+        finally:
+            wd.free()
+            for w in ws:
+                w.free()
+            lib.ck_expr_decref(e)
+        if rc != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            raise ck_error(lib, "ck_make_expr")
+        if jit and not decision.startswith(("compiled", "cache hit")):
+            self.skip = "the JIT did not compile the expression: " + (
+                decision or "no nest was offered to it")
+        self.root = self.b.heap or self.addr + Builder.inline_buf.offset
+        self.fn = SingleFn(C.c_void_p.from_address(self.root).value)
+        self.srcs = (C.c_void_p * n)(*[a.ctypes.data for a in self.args])
+
+    def run(self, dst):
+        if self.fn(self.root, dst.ctypes.data, self.srcs) != CK_OK:
+            raise ck_error(self.lib, "expression kernel call")
 
     def free(self):
         self.lib.ck_builder_destroy(self.addr)
@@ -389,6 +474,127 @@ def same_result(np, ck, src, make_dst, np_op=None, name=""):
     return a.tobytes() == b.tobytes()
 
 
+def expression_contestants(np, name, text, args, dst, clock):
+    """What times the expression besides ckernel: [(label, run() -> its result, clock)],
+    NumPy's always, numexpr's and Numba's when installed (their absence is said once)."""
+    # NumPy as a user writes it: the text is Python over the arguments (a new result).
+    code = compile(text, name, "eval")
+    out = [("NumPy", lambda: eval(code, {}, args), clock)]
+    try:
+        import numexpr
+    except ImportError:
+        numexpr = None
+    if numexpr is not None:
+        default = numexpr.detect_number_of_cores()
+
+        def ne(threads):
+            def run():
+                numexpr.set_num_threads(threads)
+                return numexpr.evaluate(text, local_dict=args, out=dst)
+            return run
+        out.append(("numexpr 1 thr", ne(1), clock))
+        # Its worker threads' CPU time is not this thread's: the wall clock.
+        out.append(("numexpr %d thr (wall)" % default, ne(default), time.perf_counter_ns))
+    try:
+        import numba
+    except ImportError:
+        numba = None
+    if numba is not None:
+        names = list(args)
+        sig = "float64(%s)" % ", ".join(
+            "float64" if isinstance(args[k], float) else args[k].dtype.name for k in names)
+        # The text as a Python function of the arguments, one element at a time.
+        src = "def f(%s):\n    return %s\n" % (", ".join(names), text)
+        scope = {}
+        exec(compile(src, name, "exec"), scope)
+        vec = numba.vectorize([sig])(scope["f"])
+        ordered = [args[k] for k in names]
+        out.append(("Numba @vectorize", lambda: vec(*ordered, out=dst), clock))
+    return out
+
+
+def compare_expressions(np, lib, n, repeat, clock, flt):
+    """The expr/... rows (EXPRESSIONS), and (name, reason) of those skipped."""
+    rng = np.random.default_rng(54321)
+    rows, skipped = [], []
+    for name, (text, spec, jit) in EXPRESSIONS.items():
+        if flt and flt not in name:
+            continue
+        args = {}
+        for k, v in spec.items():
+            if isinstance(v, float):
+                args[k] = v
+            elif v == "int32":
+                args[k] = rng.integers(-2**31, 2**31, size=n, dtype=np.int32)
+            else:
+                args[k] = (rng.standard_normal(n) * 1e3).astype(v)
+        dst = np.empty(n, np.float64)
+        ck = ExprKernel(lib, text, dst, {k: v if not isinstance(v, float) else np.array(v)
+                                         for k, v in args.items()}, jit)
+        try:
+            if ck.skip:
+                skipped.append((name, ck.skip))
+                continue
+            others = expression_contestants(np, name, text, args, dst, clock)
+            times = [[] for _ in range(1 + len(others))]
+            for k in range(repeat + 1):  # round 0 warms all up uncounted
+                t0 = clock()
+                ck.run(dst)
+                t1 = clock()
+                if k > 0:
+                    times[0].append((t1 - t0) / n)
+                for j, (_, run, c) in enumerate(others):
+                    t0 = c()
+                    run()
+                    t1 = c()
+                    if k > 0:
+                        times[j + 1].append((t1 - t0) / n)
+            # The results, each into its own destination where it takes one.
+            dst.fill(np.nan)
+            ck.run(dst)
+            mine = dst.tobytes()
+            same = {}
+            for label, run, _ in others:
+                dst.view(np.uint8).fill(0xA5)
+                r = run()
+                same[label] = np.asarray(r, dtype=np.float64).tobytes() == mine
+        finally:
+            ck.free()
+        medians = [statistics.median(t) for t in times]
+        row = {"workload": name, "expression": text, "elements": n, "shape": [n],
+               "ckernel_ns_per_elem": medians[0], "numpy_ns_per_elem": medians[1],
+               "ratio": medians[0] / medians[1] if medians[1] > 0 else None,
+               "same_bytes": same["NumPy"], "others": {}}
+        for (label, _, _), m in zip(others[1:], medians[2:]):
+            row["others"][label] = {"ns_per_elem": m, "same_bytes_as_ckernel": same[label]}
+        rows.append(row)
+    return rows, skipped
+
+
+def print_expressions(rows, skipped):
+    labels = []
+    for r in rows:
+        labels += [k for k in r["others"] if k not in labels]
+    print("expressions: ckernel's kernel (ck_make_expr, built once) into a preallocated "
+          "destination; NumPy as a user writes it (a temporary per operator, a new result)%s"
+          % ("; %s into the same destination" % ", ".join(labels) if labels else
+             " (numexpr and Numba: not installed)"))
+    print("%-22s %10s %14s %14s %14s%s" % ("workload", "elements", "ckernel ns/el",
+                                           "NumPy ns/el", "ckernel/NumPy",
+                                           "".join(" %20s" % (k + " ns/el") for k in labels)))
+    for r in rows:
+        print("%-22s %10d %14.3f %14.3f %14s%s%s" % (
+            r["workload"], r["elements"], r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"],
+            "%.2f" % r["ratio"] if r["ratio"] is not None else "-",
+            "".join(" %20s" % ("%.3f%s" % (r["others"][k]["ns_per_elem"],
+                                           "" if r["others"][k]["same_bytes_as_ckernel"]
+                                           else " (differs)")
+                               if k in r["others"] else "-") for k in labels),
+            "" if r["same_bytes"] else "  RESULTS DIFFER"))
+    for name, why in skipped:
+        print("%-22s skipped: %s" % (name, why))
+
+
 def compare(args):
     import numpy as np
     path = find_lib(args.lib)
@@ -401,6 +607,7 @@ def compare(args):
     timing = ("ck_assign per sample (build + run + destroy timed)" if args.per_call_build
               else "kernel built once with ck_make_assign, only its calls timed")
     rows, failed = [], []
+    clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
     for name, (src, make_dst) in make_workloads(np, args.size).items():
         if args.filter and args.filter not in name:
             continue
@@ -412,9 +619,7 @@ def compare(args):
             ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
         np_op = numpy_op(np, name)
         try:
-            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op,
-                                     time.thread_time_ns if args.clock == "cpu"
-                                     else time.perf_counter_ns)
+            ck_ns, np_ns = time_pair(np, ck, src, dst, repeat, np_op, clock)
             ok = same_result(np, ck, src, make_dst, np_op, name)
         finally:
             ck.free()
@@ -423,34 +628,46 @@ def compare(args):
         rows.append({"workload": name, "elements": int(src.size), "shape": list(src.shape),
                      "ckernel_ns_per_elem": ck_ns, "numpy_ns_per_elem": np_ns,
                      "ratio": ck_ns / np_ns if np_ns > 0 else None, "same_bytes": ok})
-    if not rows:
+    expr_rows, expr_skipped = [], []
+    if any(not args.filter or args.filter in name for name in EXPRESSIONS):
+        expr_rows, expr_skipped = compare_expressions(np, lib, args.size, repeat, clock,
+                                                      args.filter)
+    failed += [r["workload"] for r in expr_rows if not r["same_bytes"]]
+    if not rows and not expr_rows and not expr_skipped:
         raise UsageError("no workload matches --filter %r (workloads: %s)"
-                         % (args.filter, ", ".join(WORKLOADS)))
+                         % (args.filter, ", ".join(WORKLOADS + list(EXPRESSIONS))))
     threshold = (lib.ck_get_streaming_threshold()
                  if hasattr(lib, "ck_get_streaming_threshold") else None)
     version = lib.ck_version_string().decode()
     print("ckernel %s (%s) vs NumPy %s: %d samples each, alternating; medians%s"
           % (version, os.path.realpath(path), np.__version__, repeat,
              " of this thread's CPU time (--clock cpu)" if args.clock == "cpu" else ""))
-    print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe'), or for reduce/, "
-          "accumulate/ and call/dot: np.sum, np.min, np.cumsum and np.einsum into dst" % timing)
-    if threshold is not None:
-        print("ckernel streaming stores from %s bytes"
-              % (threshold if threshold < 2**63 else "never"))
-    print("%-30s %10s %14s %14s %14s" % ("workload", "elements", "ckernel ns/el",
-                                         "NumPy ns/el", "ckernel/NumPy"))
+    if rows:
+        print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe'), or for reduce/, "
+              "accumulate/ and call/dot: np.sum, np.min, np.cumsum and np.einsum into dst"
+              % timing)
+        if threshold is not None:
+            print("ckernel streaming stores from %s bytes"
+                  % (threshold if threshold < 2**63 else "never"))
+        print("%-30s %10s %14s %14s %14s" % ("workload", "elements", "ckernel ns/el",
+                                             "NumPy ns/el", "ckernel/NumPy"))
     for r in rows:
         print("%-30s %10d %14.3f %14.3f %14s%s" % (
             r["workload"], r["elements"], r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"],
             "%.2f" % r["ratio"] if r["ratio"] is not None else "-",
             "" if r["same_bytes"] else "  RESULTS DIFFER"))
+    if expr_rows or expr_skipped:
+        print_expressions(expr_rows, expr_skipped)
+    rows += expr_rows
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"ckernel_version": version, "numpy_version": np.__version__,
                        "ckernel_timing": "per_call_build" if args.per_call_build else "kernel",
                        "repeat": repeat, "size": args.size, "streaming_min_bytes": threshold,
                        "clock": args.clock,
-                       "results": rows}, f, indent=1)
+                       "results": rows,
+                       "skipped": [{"workload": w, "reason": why} for w, why in expr_skipped]},
+                      f, indent=1)
     status = 0
     if args.plot:
         status = plot([r["workload"] for r in rows],

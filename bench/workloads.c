@@ -13,6 +13,10 @@
  * kernel built with CK_EVAL_NO_JIT (composed) and with CK_EVAL_JIT (compiled before timing;
  * its compile time and its ratio to the composed kernel are reported beside it), and time
  * JIT kernel builds (jit/compile/...); without a JIT those that need it are skipped.
+ * The expr/... workloads (ckernel/expr.h) time one expression kernel (ck_make_expr) over 10 Mi
+ * elements per argument, or the var rows, against one plain loop doing the same operations
+ * in the same order; expr/<case>/jit is built with CK_EVAL_JIT and skipped, with the JIT's
+ * own reason, when the JIT does not compile it.
  * The text/... workloads time number text through the literals: ck_array_format of a
  * million float64 values (text/print/float64) and ck_array_parse of that text
  * (text/parse/float64), against the C library's snprintf("%.17g") and strtod.
@@ -95,7 +99,14 @@ typedef enum wl_kind {
     K_RED_AXIS0,  /* sum over axis 0 of ROWS_2D * COLS_2D -> COLS_2D */
     K_RED_VAR,    /* sum of each row of VAR_ROWS * var * float32 -> VAR_ROWS * float64 */
     K_ACC_CUMSUM, /* cumsum of N * float64 -> N * float64 */
-    K_DOT
+    K_DOT,
+    /* Expressions through ck_make_expr (expr_defs: the text and the arguments), float64
+     * results; the composed ones built with CK_EVAL_NO_JIT, the jit ones with CK_EVAL_JIT. */
+    K_EXPR_FMA3_COMPOSED, /* a * b + c over N * float64 each */
+    K_EXPR_FMA3_JIT,
+    K_EXPR_POLY_JIT,      /* ((a * x + b) * x + c) * x + d: x N * float64, a..d scalars */
+    K_EXPR_MIXED,         /* i32 * f64 + f32 over N * int32, N * float64, N * float32 */
+    K_EXPR_VAR            /* a * x + b over VAR_ROWS * var * float64 each */
 } wl_kind;
 
 typedef enum wl_fill {
@@ -258,6 +269,21 @@ static const wl_def defs[] = {
      NULL, "dot of two 1000 * 1000 * float64 row by row (core dimensions: 1000 results); "
            "plain loop: a running sum of the products per row (other rounding: verified "
            "within a bound)"},
+    {"expr/fma3/composed", K_EXPR_FMA3_COMPOSED, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "a * b + c, 10 Mi float64 each, one ck_make_expr kernel built with CK_EVAL_NO_JIT (chunks "
+     "of 1024 through stack scratch); plain loop: the product, then the sum (no FMA)"},
+    {"expr/fma3/jit", K_EXPR_FMA3_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT (compile in compile_ms); x composed: time / the "
+     "CK_EVAL_NO_JIT kernel's, sampled interleaved"},
+    {"expr/poly/jit", K_EXPR_POLY_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "((a * x + b) * x + c) * x + d, x 10 Mi float64, a..d float64 scalars (0-d), built with "
+     "CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/mixed/composed", K_EXPR_MIXED, 0, F64, I32, NOCHECK, F_I32, MI, NULL,
+     "i32 * f64 + f32 over 10 Mi int32, float64 and float32: the int32 and float32 arguments "
+     "cast to float64 in the kernel, CK_EVAL_NO_JIT"},
+    {"expr/var/composed", K_EXPR_VAR, 0, F64, F64, NOCHECK, F_F64_PLAIN, 0, NULL,
+     "a * x + b over three 100000 * var * float64, the rows of var/float32->float64, "
+     "CK_EVAL_NO_JIT; destination rows preallocated before timing"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -402,6 +428,43 @@ static void fill_data(char *p, size_t n, ck_type_id id, wl_fill fill, uint64_t s
     }
 }
 
+/* ---- expressions ---- */
+
+#define EXPR_ARGS 5
+
+/* expr/...: the text and each argument's scalar type, in the order of ck_expr_arg_name (its
+ * first appearance); a scalar argument is 0-d with the value given, the others arrays of the
+ * workload's shape filled from their own seeds. */
+typedef struct wl_expr_def {
+    const char *text;
+    int nargs;
+    ck_type_id type[EXPR_ARGS];
+    int scalar[EXPR_ARGS];
+    double value[EXPR_ARGS];
+} wl_expr_def;
+
+static const wl_expr_def expr_fma3 = {"a * b + c", 3, {F64, F64, F64}, {0, 0, 0}, {0}};
+static const wl_expr_def expr_poly = {"((a * x + b) * x + c) * x + d", 5,
+                                      {F64, F64, F64, F64, F64}, {1, 0, 1, 1, 1},
+                                      {0.5, 0, -1.25, 3.0, 0.75}};
+static const wl_expr_def expr_mixed = {"i32 * f64 + f32", 3, {I32, F64, F32}, {0, 0, 0}, {0}};
+static const wl_expr_def expr_var = {"a * x + b", 3, {F64, F64, F64}, {0, 0, 0}, {0}};
+
+/* The expression of an expr/... kind, NULL for the others. */
+static const wl_expr_def *expr_def(wl_kind k) {
+    switch (k) {
+    case K_EXPR_FMA3_COMPOSED:
+    case K_EXPR_FMA3_JIT: return &expr_fma3;
+    case K_EXPR_POLY_JIT: return &expr_poly;
+    case K_EXPR_MIXED: return &expr_mixed;
+    case K_EXPR_VAR: return &expr_var;
+    default: return NULL;
+    }
+}
+static int expr_jit_kind(wl_kind k) {
+    return k == K_EXPR_FMA3_JIT || k == K_EXPR_POLY_JIT;
+}
+
 /* ---- the state of one workload ---- */
 
 typedef struct wl {
@@ -454,14 +517,29 @@ typedef struct wl {
     ck_callable *red;
     int axes[2], naxes;
     ck_array *src_array, *src2_array, *dst_array; /* src2: dot's second argument */
+    /* expr/...: the expression, its arguments in the order of ck_expr_arg_name (type,
+     * arrmeta, data, and var rows) and what the kernel gets of each */
+    ck_expr *expr;
+    int nx;
+    ck_type *xt[EXPR_ARGS];
+    char *xam[EXPR_ARGS];
+    char *xbuf[EXPR_ARGS];
+    ck_var_data *xrows[EXPR_ARGS];
+    char *xargs[EXPR_ARGS];
 } wl;
 
 static int is_jit_kind(wl_kind k) {
     return k >= K_JIT_ROWS_COMPOSED && k <= K_JIT_HIT;
 }
-/* Kernels built with CK_EVAL_JIT (all the jit kinds but the composed ones). */
+/* Kernels built with CK_EVAL_JIT (all the jit kinds but the composed ones, and the
+ * expr/<case>/jit ones). */
 static int jit_compiled_kind(wl_kind k) {
-    return is_jit_kind(k) && k != K_JIT_ROWS_COMPOSED && k != K_JIT_ADD_COMPOSED;
+    return (is_jit_kind(k) && k != K_JIT_ROWS_COMPOSED && k != K_JIT_ADD_COMPOSED) ||
+           expr_jit_kind(k);
+}
+/* Timed alongside their CK_EVAL_NO_JIT kernel (ratio_composed). */
+static int jit_pair_kind(wl_kind k) {
+    return k == K_JIT_ROWS || k == K_JIT_ADD || expr_jit_kind(k);
 }
 static int jit_compile_kind(wl_kind k) {
     return k == K_JIT_FIRST || k == K_JIT_STEADY || k == K_JIT_HIT;
@@ -567,6 +645,14 @@ static void wl_free(wl *w) {
     ck_array_free(w->dst_array);
     ck_array_free(w->text_array);
     ck_free(w->text);
+    for (int k = 0; k < w->nx; k++) {
+        if (w->xam[k] != NULL) ck_arrmeta_release(w->xt[k], w->xam[k]);
+        free(w->xam[k]);
+        ck_type_decref(w->xt[k]);
+        free(w->xbuf[k]);
+        free(w->xrows[k]);
+    }
+    ck_expr_decref(w->expr);
     memset(w, 0, sizeof *w);
 }
 
@@ -591,6 +677,11 @@ static int build_into(wl *w, ck_builder *b, const ck_eval_ctx *ctx) {
                                         CK_REQUEST_SINGLE, ctx)
                    : ck_make_reduce(b, &off, &r, w->dt, w->dam, w->st, w->sam,
                                     CK_REQUEST_SINGLE, ctx);
+    }
+    if (w->expr != NULL) { /* expr/... */
+        return ck_make_expr(b, &off, w->expr, w->dt, w->dam, w->nx, NULL,
+                            (const ck_type *const *)w->xt, (const char *const *)w->xam,
+                            CK_REQUEST_SINGLE, ctx);
     }
     if (w->callable != NULL) { /* elementwise/add/..., jit/add-... */
         const ck_type *const st[2] = {w->st, w->st2};
@@ -1216,6 +1307,103 @@ static int check_one_copy(wl *w) {
     return rc;
 }
 
+/* expr/...: the expression and the types and arrmeta of its arguments and destination
+ * (w->n elements each, or rows of the lengths `lens` of a var workload), no data. */
+static int expr_types(wl *w, const size_t *lens) {
+    const wl_expr_def *x = expr_def(w->def->kind);
+    const int var = lens != NULL;
+    const intptr_t dims[1] = {var ? (intptr_t)VAR_ROWS : (intptr_t)w->n};
+    int rc = ck_expr_parse(x->text, &w->expr);
+    if (rc == CK_OK && var) rc = ck_arena_new(0, &w->arena);
+    if (rc == CK_OK) rc = make_type(dims, 1, var, 0, F64, &w->dt);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, w->arena, &w->dam);
+    for (int k = 0; rc == CK_OK && k < x->nargs; k++) {
+        w->nx = k + 1;
+        if (x->scalar[k]) {
+            w->xt[k] = (ck_type *)(uintptr_t)ck_type_scalar(x->type[k]); /* static */
+        } else {
+            rc = make_type(dims, 1, var, 0, x->type[k], &w->xt[k]);
+        }
+        if (rc == CK_OK) rc = make_arrmeta(w->xt[k], w->arena, &w->xam[k]);
+    }
+    return rc;
+}
+
+/* expr/...: the types, then each argument's data (var: rows one after another), the
+ * destination's and the reference's. */
+static int setup_expr(wl *w) {
+    const wl_expr_def *x = expr_def(w->def->kind);
+    const int var = w->def->kind == K_EXPR_VAR;
+    const size_t rows = VAR_ROWS;
+    size_t *lens = NULL;
+    if (var && (lens = (size_t *)malloc(rows * sizeof *lens)) == NULL) {
+        return nomem("row lengths");
+    }
+    if (var) w->n = var_lengths(lens);
+    int rc = expr_types(w, lens);
+    const size_t n = w->n, ds = sizeof(double);
+    w->dst_buf = alloc_buffer(n * ds);
+    w->ref_buf = alloc_buffer(n * ds);
+    if (var) {
+        w->dst_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+        w->ref_rows = (ck_var_data *)calloc(rows, sizeof(ck_var_data));
+    }
+    if (rc == CK_OK && (w->dst_buf == NULL || w->ref_buf == NULL ||
+                        (var && (w->dst_rows == NULL || w->ref_rows == NULL)))) {
+        rc = nomem("destination");
+    }
+    w->bytes_moved = (double)(n * ds);
+    for (int k = 0; rc == CK_OK && k < x->nargs; k++) {
+        const size_t es = scalar_size(x->type[k]);
+        if (x->scalar[k]) {
+            if ((w->xbuf[k] = alloc_buffer(ds)) == NULL) {
+                rc = nomem("scalar argument");
+                break;
+            }
+            memcpy(w->xbuf[k], &x->value[k], ds);
+            w->xargs[k] = w->xbuf[k];
+            continue;
+        }
+        w->xbuf[k] = alloc_buffer(n * es);
+        if (w->xbuf[k] == NULL) {
+            rc = nomem("argument");
+            break;
+        }
+        const wl_fill f = x->type[k] == I32 ? F_I32 : x->type[k] == F32 ? F_F32_PLAIN : F_F64_PLAIN;
+        fill_data(w->xbuf[k], n, x->type[k], f, SEED ^ (UINT64_C(0x2545f4914f6cdd1d) * (uint64_t)k));
+        w->xargs[k] = w->xbuf[k];
+        w->bytes_moved += (double)(n * es);
+        if (var) {
+            if ((w->xrows[k] = (ck_var_data *)calloc(rows, sizeof(ck_var_data))) == NULL) {
+                rc = nomem("var rows");
+                break;
+            }
+            w->xargs[k] = (char *)w->xrows[k];
+            w->bytes_moved += (double)(rows * sizeof(ck_var_data));
+        }
+    }
+    if (rc == CK_OK && var) {
+        size_t at = 0;
+        for (size_t r = 0; r < rows; r++) {
+            for (int k = 0; k < x->nargs; k++) {
+                w->xrows[k][r].begin = w->xbuf[k] + at * scalar_size(x->type[k]);
+                w->xrows[k][r].size = lens[r];
+            }
+            w->dst_rows[r].begin = w->dst_buf + at * ds;
+            w->ref_rows[r].begin = w->ref_buf + at * ds;
+            w->dst_rows[r].size = w->ref_rows[r].size = lens[r];
+            at += lens[r];
+        }
+        w->bytes_moved += (double)(rows * sizeof(ck_var_data));
+    }
+    free(lens);
+    w->kdst = var ? (char *)w->dst_rows : w->dst_buf;
+    w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = n * ds;
+    return rc;
+}
+
 static int wl_setup(wl *w, const wl_def *d) {
     memset(w, 0, sizeof *w);
     w->def = d;
@@ -1324,8 +1512,15 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_DOT:
         rc = setup_dot(w);
         break;
+    case K_EXPR_FMA3_COMPOSED:
+    case K_EXPR_FMA3_JIT:
+    case K_EXPR_POLY_JIT:
+    case K_EXPR_MIXED:
+    case K_EXPR_VAR:
+        rc = setup_expr(w);
+        break;
     }
-    if (is_jit_kind(d->kind)) {
+    if (is_jit_kind(d->kind) || expr_def(d->kind) != NULL) {
         w->ctx.flags |= jit_compiled_kind(d->kind) ? CK_EVAL_JIT : CK_EVAL_NO_JIT;
     }
     w->compile_ms = -1.0;
@@ -1338,7 +1533,7 @@ static int wl_setup(wl *w, const wl_def *d) {
     if (rc == CK_OK && d->kind == K_STRUCT_COPY) {
         rc = check_one_copy(w);
     }
-    if (rc == CK_OK && (d->kind == K_JIT_ROWS || d->kind == K_JIT_ADD)) {
+    if (rc == CK_OK && jit_pair_kind(d->kind)) {
         /* The composed kernel, timed alongside for ratio_composed. */
         ck_eval_ctx c = w->ctx;
         c.flags = (c.flags & ~CK_EVAL_JIT) | CK_EVAL_NO_JIT;
@@ -1402,6 +1597,9 @@ static int run_kernel(wl *w) {
     }
     if (add_kind(w->def->kind)) {
         return ck_call_single(ck_builder_root(&w->b), w->kdst, w->kargs);
+    }
+    if (w->expr != NULL) {
+        return ck_call_single(ck_builder_root(&w->b), w->kdst, w->xargs);
     }
     if (w->def->kind == K_TEXT_PRINT) {
         char *text = NULL;
@@ -1511,6 +1709,24 @@ static int run_loop(wl *w, int out_is_ref) {
         return ckb_loop_dot_float64_rows((double *)(void *)out,
                                          (const double *)(void *)w->kargs[0],
                                          (const double *)(void *)w->kargs[1], ROWS_2D, ROWS_2D);
+    case K_EXPR_FMA3_COMPOSED:
+    case K_EXPR_FMA3_JIT:
+        return ckb_loop_fma3_float64((double *)(void *)out, (const double *)(void *)w->xbuf[0],
+                                     (const double *)(void *)w->xbuf[1],
+                                     (const double *)(void *)w->xbuf[2], w->n);
+    case K_EXPR_POLY_JIT: {
+        const double k[4] = {expr_poly.value[0], expr_poly.value[2], expr_poly.value[3],
+                             expr_poly.value[4]};
+        return ckb_loop_poly3_float64((double *)(void *)out, (const double *)(void *)w->xbuf[1],
+                                      k, w->n);
+    }
+    case K_EXPR_MIXED:
+        return ckb_loop_mul_add_int32_float64_float32(
+            (double *)(void *)out, (const int32_t *)(void *)w->xbuf[0],
+            (const double *)(void *)w->xbuf[1], (const float *)(void *)w->xbuf[2], w->n);
+    case K_EXPR_VAR:
+        return ckb_loop_fma3_float64_var(out_is_ref ? w->ref_rows : w->dst_rows, w->xrows[0],
+                                         w->xrows[1], w->xrows[2], VAR_ROWS);
     }
     return 1;
 }
@@ -1541,9 +1757,8 @@ static int timed_loop(void *ctx) {
 /* jit/<case>/jit: the CK_EVAL_NO_JIT kernel of the same workload. */
 static int timed_composed(void *ctx) {
     wl *w = (wl *)ctx;
-    int rc = add_kind(w->def->kind)
-                 ? ck_call_single(ck_builder_root(&w->cb), w->kdst, w->kargs)
-                 : ck_call_single(ck_builder_root(&w->cb), w->kdst, &w->ksrc);
+    char *const *src = add_kind(w->def->kind) ? w->kargs : w->expr != NULL ? w->xargs : &w->ksrc;
+    int rc = ck_call_single(ck_builder_root(&w->cb), w->kdst, src);
     ckb_touch(w->dst_elems, w->dst_bytes);
     return rc;
 }
@@ -1922,6 +2137,33 @@ static void measure_first(const ckb_settings *s) {
     free(v);
 }
 
+/* expr/<case>/jit with a JIT: skipped when the JIT does not compile the expression's kernel
+ * (the kernel over the workload's types, no data, built with CK_EVAL_JIT), with the JIT's
+ * reason (ck_jit_last_decision). */
+static int expr_not_compiled(const wl_def *d, char *why, size_t why_size) {
+    wl w;
+    memset(&w, 0, sizeof w);
+    w.def = d;
+    w.n = d->n;
+    ck_builder_init(&w.b);
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    w.ctx = init;
+    w.ctx.flags |= CK_EVAL_JIT;
+    int rc = expr_types(&w, NULL);
+    if (rc == CK_OK) rc = build_into(&w, &w.b, &w.ctx);
+    const char *decision = ck_jit_last_decision();
+    int skip = 0;
+    if (rc != CK_OK) {
+        /* The run reports it (a failure, not a skip). */
+    } else if (strncmp(decision, "compiled", 8) != 0 && strncmp(decision, "cache hit", 9) != 0) {
+        snprintf(why, why_size, "the JIT did not compile the expression: %s",
+                 decision[0] != '\0' ? decision : "no nest was offered to it");
+        skip = 1;
+    }
+    wl_free(&w);
+    return skip;
+}
+
 void ckb_prepare(const char *filter, const ckb_settings *s) {
     const wl_def *d = find_def(K_JIT_FIRST);
     if (d != NULL && (filter == NULL || strstr(d->name, filter) != NULL)) {
@@ -1938,6 +2180,9 @@ int ckb_workload_skip(size_t i, char *why, size_t why_size) {
     if (!info.available) {
         snprintf(why, why_size, "JIT: %s", info.status);
         return 1;
+    }
+    if (expr_jit_kind(defs[i].kind)) {
+        return expr_not_compiled(&defs[i], why, why_size);
     }
     if (defs[i].kind == K_JIT_FIRST && first.done && first.why[0] != '\0') {
         snprintf(why, why_size, "%s", first.why);
@@ -2002,7 +2247,7 @@ int ckb_workload_run(size_t i, const ckb_settings *s, ckb_result *out) {
         if (rc == CK_OK) {
             out->ns = t[0];
         }
-    } else if (d->kind == K_JIT_ROWS || d->kind == K_JIT_ADD) {
+    } else if (jit_pair_kind(d->kind)) {
         /* The composed kernel sampled in the same interleaved rounds: ratio_composed. */
         const ckb_timed_fn fns[4] = {timed_kernel, timed_memcpy, timed_loop, timed_composed};
         rc = ckb_measure(fns, 4, &w, s, t, spread);

@@ -16,7 +16,7 @@ packages=(
   libgtest-dev libtbb-dev libcpu-features-dev libjemalloc-dev libffi-dev
   libdouble-conversion-dev libfast-float-dev locales
   llvm-15-dev
-  python3 python3-numpy python3-matplotlib
+  python3 python3-numpy python3-matplotlib python3-numexpr
   python3-dev python3-pytest python3-hypothesis python3-numba python3-dask python3-distributed
   python3-venv python3-setuptools python3-pip
   dpkg-dev bzip2 xz-utils debian-archive-keyring

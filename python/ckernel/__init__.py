@@ -4,6 +4,7 @@
     ck.assign(dst, src)                         # in place, any strides, zero copies
     a = ck.Array("[[1, 2], [3]]", type="2 * var * int32")
     r = ck.call("add", x, y)                    # NumPy out for fixed dims, else ck.Array
+    y = ck.evaluate("a * x + b", a=2.0, x=x, b=y)   # one kernel, no temporaries
     s = ck.reduce("sum", x, axis=(0, 2))        # NumPy's result types; ragged data too
     c = ck.accumulate("cumsum", x, axis=-1)
     d = ck.dask.call("add", dask_x, dask_y)     # a dask.array, chunk by chunk
@@ -21,6 +22,7 @@ from ckernel._ckernel import (  # noqa: F401  (the package's interface)
     build_options,
     call,
     callables,
+    evaluate,
     explain,
     get_num_threads,
     reduce,
@@ -38,5 +40,5 @@ def __getattr__(name):
     raise AttributeError("module 'ckernel' has no attribute %r" % name)
 
 
-__all__ = ["Array", "Callable", "Error", "accumulate", "assign", "call", "callables", "explain",
-           "get_num_threads", "reduce", "register", "set_num_threads"]
+__all__ = ["Array", "Callable", "Error", "accumulate", "assign", "call", "callables", "evaluate",
+           "explain", "get_num_threads", "reduce", "register", "set_num_threads"]

@@ -18,13 +18,14 @@
 
 #define CACHE_SLOTS 32
 
-/* A run's key: what the kernel was built for. Word 0 the callable (NULL for an assignment),
- * word 1 the error mode, flags and arity, then per operand (the destination first, unless a
+/* A run's key: what the kernel was built for. Word 0 the callable or the expression (NULL
+ * for an assignment), word 1 the error mode, flags and arity, then per operand (the destination first, unless a
  * call makes its result) its scalar type, rank and alignment, its shape and its strides. */
 struct ckpy_kernel {
     ckpy_kernel_key key;
     ck_builder builder;    /* the kernel, built with CK_REQUEST_SINGLE at offset 0 */
     ck_callable *callable; /* a reference, so that the key's pointer stays this callable */
+    ck_expr *expr;         /* the same for an expression */
     int users;             /* runs in progress with the GIL released */
     int evicted;           /* out of the table: the last user frees it */
     /* A call without out=: its result's dtype and shape (a C-order array, aligned). */
@@ -38,9 +39,16 @@ static ckpy_kernel *slots[CACHE_SLOTS];
 static unsigned next_victim;
 static Py_ssize_t hits, misses;
 
+/* Parsed expressions by their text (str -> capsule of a ck_expr reference): parsing looks up
+ * every callable in the registry, which a warm evaluate of a few elements need not repeat.
+ * Emptied when it holds EXPR_SLOTS texts, and with the kernels. */
+#define EXPR_SLOTS 64
+static PyObject *parsed;
+
 static void kernel_free(ckpy_kernel *e) {
     ck_builder_destroy(&e->builder);
     ck_callable_decref(e->callable);
+    ck_expr_decref(e->expr);
     PyMem_Free(e);
 }
 
@@ -58,6 +66,54 @@ void ckpy_cache_clear(void) {
     for (int i = 0; i < CACHE_SLOTS; i++) {
         evict(i);
     }
+    if (parsed != NULL) {
+        PyDict_Clear(parsed);
+    }
+}
+
+static void expr_capsule_free(PyObject *capsule) {
+    ck_expr_decref((ck_expr *)PyCapsule_GetPointer(capsule, "ckernel.expr"));
+}
+
+int ckpy_expr_parse(PyObject *text, ck_expr **out) {
+    *out = NULL;
+    if (!PyUnicode_Check(text)) {
+        ckpy_raise(CK_ERR_TYPE, "evaluate's first argument is an expression (a str), not a "
+                   "%.100s", Py_TYPE(text)->tp_name);
+        return -1;
+    }
+    if (parsed == NULL && (parsed = PyDict_New()) == NULL) {
+        return -1;
+    }
+    PyObject *found = PyDict_GetItemWithError(parsed, text); /* borrowed */
+    if (found != NULL) {
+        *out = (ck_expr *)PyCapsule_GetPointer(found, "ckernel.expr");
+        ck_expr_incref(*out);
+        return 0;
+    }
+    const char *utf8 = PyErr_Occurred() ? NULL : PyUnicode_AsUTF8(text);
+    if (utf8 == NULL) {
+        return -1;
+    }
+    const int rc = ck_expr_parse(utf8, out);
+    if (rc != CK_OK) {
+        ckpy_raise_status(rc);
+        return -1;
+    }
+    if (PyDict_GET_SIZE(parsed) >= EXPR_SLOTS) {
+        PyDict_Clear(parsed);
+    }
+    /* The capsule holds a reference of its own; not remembering it only costs a parse. */
+    ck_expr_incref(*out);
+    PyObject *capsule = PyCapsule_New(*out, "ckernel.expr", expr_capsule_free);
+    if (capsule == NULL) {
+        ck_expr_decref(*out);
+    }
+    if (capsule == NULL || PyDict_SetItem(parsed, text, capsule) < 0) {
+        PyErr_Clear();
+    }
+    Py_XDECREF(capsule);
+    return 0;
 }
 
 PyObject *ckpy_cache_stats(void) {
@@ -99,10 +155,10 @@ static int push_operand(ckpy_kernel_key *k, PyObject *obj) {
     return 0;
 }
 
-int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, const ck_eval_ctx *ctx, PyObject *dst,
-                  int nsrc, PyObject *const *src) {
+int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, ck_expr *x, const ck_eval_ctx *ctx,
+                  PyObject *dst, int nsrc, PyObject *const *src) {
     k->n = 0;
-    push(k, (intptr_t)c);
+    push(k, c != NULL ? (intptr_t)c : (intptr_t)x);
     push(k, (intptr_t)ctx->errmode | (intptr_t)ctx->flags << 8 | (intptr_t)nsrc << 24 |
                 (intptr_t)(dst != NULL) << 30);
     /* A read-only destination is refused by the uncached run, with its message. */
@@ -137,9 +193,9 @@ ckpy_kernel *ckpy_cache_find(const ckpy_kernel_key *k) {
     return NULL;
 }
 
-ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObject *dst_nd,
-                            const ck_array *dst, int nsrc, const ck_array *const *src,
-                            const ck_eval_ctx *ctx) {
+ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, ck_expr *x,
+                            PyArrayObject *dst_nd, const ck_array *dst, int nsrc,
+                            const ck_array *const *src, const ck_eval_ctx *ctx) {
     if (too_large(dst_nd)) { /* a call's new result, larger than its arguments */
         return NULL;
     }
@@ -165,10 +221,13 @@ ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObj
         built.flags |= CK_EVAL_DST_UNALIGNED;
     }
     size_t off = 0;
-    int rc = c != NULL ? ck_make_call(&e->builder, &off, c, dt, ck_array_arrmeta(dst), nsrc, st,
-                                      sam, CK_REQUEST_SINGLE, &built)
-                       : ck_make_assign(&e->builder, &off, dt, ck_array_arrmeta(dst), st[0],
-                                        sam[0], CK_REQUEST_SINGLE, &built);
+    const char *dam = ck_array_arrmeta(dst);
+    int rc = c != NULL   ? ck_make_call(&e->builder, &off, c, dt, dam, nsrc, st, sam,
+                                        CK_REQUEST_SINGLE, &built)
+             : x != NULL ? ck_make_expr(&e->builder, &off, x, dt, dam, nsrc, NULL, st, sam,
+                                        CK_REQUEST_SINGLE, &built)
+                         : ck_make_assign(&e->builder, &off, dt, dam, st[0], sam[0],
+                                          CK_REQUEST_SINGLE, &built);
     if (rc != CK_OK) { /* the uncached run builds it again and reports why */
         ck_builder_destroy(&e->builder);
         PyMem_Free(e);
@@ -178,6 +237,10 @@ ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObj
     if (c != NULL) {
         ck_callable_incref(c);
         e->callable = c;
+    }
+    if (x != NULL) {
+        ck_expr_incref(x);
+        e->expr = x;
     }
     e->result_typenum = PyArray_TYPE(dst_nd);
     e->result_nd = PyArray_NDIM(dst_nd);

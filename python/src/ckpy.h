@@ -4,8 +4,9 @@
  *
  * The module is written on the CPython and NumPy C APIs over ckernel's public C API only
  * (<ckernel/ckernel.h>). Rule for the GIL: it is released around every kernel run
- * (ck_parallel_assign, ck_parallel_call, ck_parallel_reduce, ck_accumulate) and nothing
- * that runs without it touches a Python object; everything else here runs with it held. */
+ * (ck_parallel_assign, ck_parallel_call, ck_expr_eval, ck_parallel_reduce, ck_accumulate)
+ * and nothing that runs without it touches a Python object; everything else here runs with
+ * it held. */
 #ifndef CKPY_H
 #define CKPY_H
 
@@ -162,33 +163,41 @@ typedef struct ckpy_kernel_key {
 } ckpy_kernel_key;
 typedef struct ckpy_kernel ckpy_kernel;
 
-/* The key of the run dst <- c(src...) (c NULL: the assignment dst <- src[0]; dst NULL: a
- * call that makes its result). 0 when the run is not one the cache takes: an operand that
- * is not an ndarray of a scalar dtype of at most CKPY_KEY_MAX_DIMS dimensions, a read-only
- * dst, a source overlapping dst, or a destination of two parallel grains or more. */
-int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, const ck_eval_ctx *ctx, PyObject *dst,
-                  int nsrc, PyObject *const *src);
+/* The key of the run dst <- c(src...), or dst <- x(src...) for an expression x (its
+ * sources in the order of ck_expr_arg_name); c and x NULL: the assignment dst <- src[0];
+ * dst NULL: a call or an evaluation that makes its result. 0 when the run is not one the
+ * cache takes: an operand that is not an ndarray of a scalar dtype of at most
+ * CKPY_KEY_MAX_DIMS dimensions, a read-only dst, a source overlapping dst, or a destination
+ * of two parallel grains or more. */
+int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, ck_expr *x, const ck_eval_ctx *ctx,
+                  PyObject *dst, int nsrc, PyObject *const *src);
 /* The cached kernel of that key, or NULL. */
 ckpy_kernel *ckpy_cache_find(const ckpy_kernel_key *k);
 /* Builds the kernel of the key's run over these arrays (dst over dst_nd, which is out= or
  * a call's new result) into the cache; NULL when it cannot be (too large, no memory, or
  * the build fails: the uncached run then reports why). No exception is set. */
-ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, PyArrayObject *dst_nd,
-                            const ck_array *dst, int nsrc, const ck_array *const *src,
-                            const ck_eval_ctx *ctx);
+ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, ck_expr *x,
+                            PyArrayObject *dst_nd, const ck_array *dst, int nsrc,
+                            const ck_array *const *src, const ck_eval_ctx *ctx);
 /* A new result for a cached call without out= (the dtype and shape of the first one). */
 PyObject *ckpy_cache_new_result(const ckpy_kernel *e);
 /* Runs the cached kernel with the GIL released; a ckernel status. */
 int ckpy_cache_run(ckpy_kernel *e, char *dst, char *const *src);
-/* Drops every cached kernel (a Callable's new signature changes selections). */
+/* Drops every cached kernel (a Callable's new signature changes selections) and parsed
+ * expression. */
 void ckpy_cache_clear(void);
+/* The expression of the text (ck_expr_parse; one reference in *out), parsed once for the
+ * texts used last. 0 or -1 with ckernel.Error (CK_ERR_PARSE, CK_ERR_TYPE, ...). */
+int ckpy_expr_parse(PyObject *text, ck_expr **out);
 /* (hits, misses, kernels held), for the tests. */
 PyObject *ckpy_cache_stats(void);
 
-/* ---- module functions (run.c, reduce.c) ---- */
+/* ---- module functions (run.c: assign, call, evaluate, explain; reduce.c) ---- */
 
 PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *ckpy_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames);
 PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ckpy_reduce(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ckpy_accumulate(PyObject *self, PyObject *args, PyObject *kwargs);

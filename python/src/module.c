@@ -221,6 +221,10 @@ static PyMethodDef methods[] = {
     {"call", (PyCFunction)(void (*)(void))ckpy_call, METH_FASTCALL | METH_KEYWORDS,
      "call(name, *args, out=None, errmode='fractional', allow_unsafe=False)\n--\n\n"
      "Calls the registered callable `name` (or a ckernel.Callable) on the arguments."},
+    {"evaluate", (PyCFunction)(void (*)(void))ckpy_evaluate, METH_FASTCALL | METH_KEYWORDS,
+     "evaluate(expr, /, out=None, **arrays)\n--\n\n"
+     "The expression (\"a * x + b\") over the keyword arguments, as one kernel: broadcast "
+     "together, evaluated in cache-sized chunks without full-size temporaries."},
     {"reduce", (PyCFunction)(void (*)(void))ckpy_reduce, METH_VARARGS | METH_KEYWORDS,
      "reduce(name, a, axis=None, keepdims=False, skipna=False, out=None)\n--\n\n"
      "Folds a over the axes (None: all) with the reduction `name` (sum, prod, min, max, all, "

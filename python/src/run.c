@@ -1,9 +1,11 @@
 /* python/src/run.c: the module's kernel runs: assign (ck_parallel_assign), call
- * (ck_parallel_call: a NumPy result for fixed dimensions of scalars, else a ckernel.Array)
+ * (ck_parallel_call: a NumPy result for fixed dimensions of scalars, else a ckernel.Array),
+ * evaluate (an expression over keyword arguments, ck_expr_eval, its result made as a call's)
  * and explain (ck_make_assign + ck_kernel_describe). Each describes its arguments as
  * operands (operand.c) and runs its kernel with the GIL released. */
 #include "ckpy.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int ckpy_parse_errmode(PyObject *obj, ck_errmode *out) {
@@ -61,7 +63,7 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     ckpy_kernel_key key;
-    const int cacheable = ckpy_key_init(&key, NULL, &ctx, dst_obj, 1, &src_obj);
+    const int cacheable = ckpy_key_init(&key, NULL, NULL, &ctx, dst_obj, 1, &src_obj);
     ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
     if (e != NULL) {
         char *sd = PyArray_BYTES((PyArrayObject *)src_obj);
@@ -75,7 +77,7 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
         ckpy_operand_unalias(&src, &dst, 1, "src") == 0) {
         const ck_array *srcs[1] = {src.array};
         char *sd = ck_array_data(src.array);
-        e = cacheable ? ckpy_cache_add(&key, NULL, dst.nd, dst.array, 1, srcs, &ctx) : NULL;
+        e = cacheable ? ckpy_cache_add(&key, NULL, NULL, dst.nd, dst.array, 1, srcs, &ctx) : NULL;
         int rc;
         if (e != NULL) {
             rc = ckpy_cache_run(e, ck_array_data(dst.array), &sd);
@@ -93,11 +95,13 @@ PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs) {
 
 /* ---- call ---- */
 
-/* Everything one call needs, computed before the kernel runs (call_start: the callable and
- * the context, all the kernel cache's key needs; call_operands: the arguments as arrays and
- * the destination). */
+/* Everything one call or evaluation needs, computed before the kernel runs (call_start or
+ * evaluate_start: the callable or the expression, the sources' objects and the context, all
+ * the kernel cache's key needs; call_operands: the arguments as arrays and the
+ * destination). */
 typedef struct call_plan {
-    ck_callable *callable;
+    ck_callable *callable; /* a call's, or NULL */
+    ck_expr *expr;         /* an evaluation's (sources in its arguments' order), or NULL */
     int nsrc;
     ckpy_operand src[CK_CALL_MAX_ARGS];
     ckpy_operand dst;
@@ -179,14 +183,17 @@ int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_oper
     return *result == NULL ? -1 : ckpy_operand_dest(*result, "the result", dst);
 }
 
-/* The destination of a call without out=, of ck_call_result_type. */
+/* The destination of a call or evaluation without out=, of ck_call_result_type or
+ * ck_expr_result_type. */
 static int make_result(call_plan *p) {
     const ck_type *types[CK_CALL_MAX_ARGS];
     for (int i = 0; i < p->nsrc; i++) {
         types[i] = ck_array_type(p->src[i].array);
     }
     ck_type *rt = NULL;
-    int rc = ck_call_result_type(p->callable, p->nsrc, types, &p->ctx, &rt);
+    int rc = p->expr != NULL
+                 ? ck_expr_result_type(p->expr, p->nsrc, NULL, types, &p->ctx, &rt)
+                 : ck_call_result_type(p->callable, p->nsrc, types, &p->ctx, &rt);
     if (rc != CK_OK) {
         ckpy_raise_status(rc);
         return -1;
@@ -208,7 +215,7 @@ static int bottom_scalar(const ck_type *t) {
     return (int)ck_type_get_id(t);
 }
 
-/* The type of a Python number among a call's arguments. Python numbers are weak, as NumPy 2
+/* The type of a Python number among a call's arguments (an evaluation's likewise). Python numbers are weak, as NumPy 2
  * types them (NEP 50): an int takes the scalar type of the first other argument that is an
  * integer, float or complex; a float that of the first float (a complex's component); a
  * complex that of the first complex, or the complex of the first float; a bool stays bool.
@@ -279,21 +286,23 @@ static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyO
     return ckpy_lookup(args[0], ck_lookup, "call", &p->callable);
 }
 
-/* The rest of what the call needs: its arguments as arrays and its destination. */
-static int call_operands(call_plan *p, PyObject *const *args, PyObject *out) {
+/* The rest of what the run needs: its sources (named `what` in messages) as arrays and its
+ * destination. */
+static int call_operands(call_plan *p, PyObject *const *srcs, const char *const *what,
+                         PyObject *out) {
     /* Arrays first; then Python numbers, typed after them (weak_type). */
     ck_type_id number_types[CK_CALL_MAX_ARGS];
     for (int pass = 0; pass < 3; pass++) {
         for (int i = 0; i < p->nsrc; i++) {
-            PyObject *arg = args[i + 1];
-            const char *what = argument_names[i];
+            PyObject *arg = srcs[i];
             if (ckpy_is_python_number(arg) != (pass > 0)) {
                 continue;
             }
             if (pass == 1) {
-                number_types[i] = weak_type(arg, p, args + 1);
-            } else if ((pass == 0 ? ckpy_operand_source(arg, what, &p->src[i])
-                                  : ckpy_operand_number(arg, number_types[i], what, &p->src[i])) < 0) {
+                number_types[i] = weak_type(arg, p, srcs);
+            } else if ((pass == 0 ? ckpy_operand_source(arg, what[i], &p->src[i])
+                                  : ckpy_operand_number(arg, number_types[i], what[i],
+                                                        &p->src[i])) < 0) {
                 return -1;
             }
         }
@@ -305,7 +314,7 @@ static int call_operands(call_plan *p, PyObject *const *args, PyObject *out) {
         return -1;
     }
     for (int i = 0; i < p->nsrc; i++) {
-        if (ckpy_operand_unalias(&p->src[i], &p->dst, 1, argument_names[i]) < 0) {
+        if (ckpy_operand_unalias(&p->src[i], &p->dst, 1, what[i]) < 0) {
             return -1;
         }
     }
@@ -319,6 +328,7 @@ static void call_clear(call_plan *p) {
     }
     ckpy_operand_clear(&p->dst);
     ck_callable_decref(p->callable);
+    ck_expr_decref(p->expr);
     Py_CLEAR(p->result);
 }
 
@@ -343,6 +353,43 @@ static PyObject *call_cached(ckpy_kernel *e, PyObject *out, int nsrc, PyObject *
     return r;
 }
 
+/* A started call or evaluation: the cached kernel when there is one, else its operands, its
+ * result and its run (the GIL released). */
+static PyObject *run_plan(call_plan *p, PyObject *const *srcs, const char *const *what,
+                          PyObject *out) {
+    ckpy_kernel_key key;
+    const int cacheable = ckpy_key_init(&key, p->callable, p->expr, &p->ctx, out, p->nsrc, srcs);
+    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
+    if (e != NULL) {
+        return call_cached(e, out, p->nsrc, srcs);
+    }
+    if (call_operands(p, srcs, what, out) < 0) {
+        return NULL;
+    }
+    const ck_array *arrays[CK_CALL_MAX_ARGS];
+    char *sd[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < p->nsrc; i++) {
+        arrays[i] = p->src[i].array;
+        sd[i] = ck_array_data(p->src[i].array);
+    }
+    if (cacheable && PyArray_Check(p->result)) {
+        e = ckpy_cache_add(&key, p->callable, p->expr, (PyArrayObject *)p->result, p->dst.array,
+                           p->nsrc, arrays, &p->ctx);
+    }
+    int rc;
+    if (e != NULL) {
+        rc = ckpy_cache_run(e, ck_array_data(p->dst.array), sd);
+    } else {
+        /* (The C API has no parallel evaluation: an expression runs on this thread.) */
+        Py_BEGIN_ALLOW_THREADS
+        rc = p->expr != NULL
+                 ? ck_expr_eval(p->expr, p->dst.array, p->nsrc, NULL, arrays, &p->ctx)
+                 : ck_parallel_call(p->callable, p->dst.array, p->nsrc, arrays, &p->ctx);
+        Py_END_ALLOW_THREADS
+    }
+    return rc != CK_OK ? ckpy_raise_status(rc) : ckpy_return(p->result, p->scalar_result);
+}
+
 PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
     call_plan p;
@@ -350,39 +397,88 @@ PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     const ck_eval_ctx init = CK_EVAL_CTX_INIT;
     p.ctx = init;
     PyObject *result = NULL, *out = NULL;
-    if (call_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, &out) < 0) {
-        goto done;
+    if (call_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, &out) == 0) {
+        result = run_plan(&p, args + 1, argument_names, out);
     }
-    ckpy_kernel_key key;
-    const int cacheable = ckpy_key_init(&key, p.callable, &p.ctx, out, p.nsrc, args + 1);
-    ckpy_kernel *e = cacheable ? ckpy_cache_find(&key) : NULL;
-    if (e != NULL) {
-        result = call_cached(e, out, p.nsrc, args + 1);
-        goto done;
+    call_clear(&p);
+    return result;
+}
+
+/* ---- evaluate ---- */
+
+/* "argument '<name>'", a name of up to 48 bytes whole. */
+#define WHAT_MAX 64
+
+/* evaluate's expression and keywords: out=, and every other keyword the source of the
+ * argument of its name (srcs in the expression's order, what[i] "argument 'x'" in buf).
+ * Missing and unknown names are CK_ERR_INVALID, as the C API reports them. */
+static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, PyObject **srcs, const char **what,
+                          char (*buf)[WHAT_MAX], PyObject **out) {
+    if (nargs != 1) {
+        PyErr_Format(PyExc_TypeError, "evaluate() takes the expression as its one positional "
+                     "argument (%zd given) and the arrays as keywords: "
+                     "evaluate(\"a * x + b\", a=..., x=..., b=...)", nargs);
+        return -1;
     }
-    if (call_operands(&p, args, out) < 0) {
-        goto done;
+    if (ckpy_expr_parse(args[0], &p->expr) < 0) {
+        return -1;
     }
-    const ck_array *srcs[CK_CALL_MAX_ARGS];
-    char *sd[CK_CALL_MAX_ARGS];
-    for (int i = 0; i < p.nsrc; i++) {
-        srcs[i] = p.src[i].array;
-        sd[i] = ck_array_data(p.src[i].array);
+    const int n = ck_expr_nargs(p->expr);
+    if (n == 0) {
+        ckpy_raise(CK_ERR_INVALID, "evaluate: %R has no arguments, so nothing gives its shape "
+                   "(write one: x * 0 + 2)", args[0]);
+        return -1;
     }
-    if (cacheable && PyArray_Check(p.result)) {
-        e = ckpy_cache_add(&key, p.callable, (PyArrayObject *)p.result, p.dst.array, p.nsrc,
-                           srcs, &p.ctx);
+    for (int j = 0; j < n; j++) {
+        srcs[j] = NULL;
     }
-    int rc;
-    if (e != NULL) {
-        rc = ckpy_cache_run(e, ck_array_data(p.dst.array), sd);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        rc = ck_parallel_call(p.callable, p.dst.array, p.nsrc, srcs, &p.ctx);
-        Py_END_ALLOW_THREADS
+    const Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
+            *out = value == Py_None ? NULL : value;
+            continue;
+        }
+        int j = 0;
+        while (j < n && PyUnicode_CompareWithASCIIString(key, ck_expr_arg_name(p->expr, j)) != 0) {
+            j++;
+        }
+        if (j == n) {
+            ckpy_raise(CK_ERR_INVALID, "evaluate: %R is given, but %R has no argument of that "
+                       "name", key, args[0]);
+            return -1;
+        }
+        srcs[j] = value;
     }
-    result = rc != CK_OK ? ckpy_raise_status(rc) : ckpy_return(p.result, p.scalar_result);
-done:
+    for (int j = 0; j < n; j++) {
+        const char *name = ck_expr_arg_name(p->expr, j);
+        if (srcs[j] == NULL) {
+            ckpy_raise(CK_ERR_INVALID, "evaluate: the argument '%s' of %R is not given%s", name,
+                       args[0], strcmp(name, "out") == 0 ? " (out= is the destination: "
+                                                           "rename the argument)" : "");
+            return -1;
+        }
+        snprintf(buf[j], WHAT_MAX, "argument '%.48s'", name);
+        what[j] = buf[j];
+    }
+    p->nsrc = n;
+    return 0;
+}
+
+PyObject *ckpy_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    (void)self;
+    call_plan p;
+    memset(&p, 0, sizeof p);
+    const ck_eval_ctx init = CK_EVAL_CTX_INIT;
+    p.ctx = init;
+    PyObject *result = NULL, *out = NULL, *srcs[CK_CALL_MAX_ARGS];
+    const char *what[CK_CALL_MAX_ARGS];
+    char buf[CK_CALL_MAX_ARGS][WHAT_MAX];
+    if (evaluate_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, srcs, what, buf, &out) == 0) {
+        result = run_plan(&p, srcs, what, out);
+    }
     call_clear(&p);
     return result;
 }

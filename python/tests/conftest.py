@@ -97,3 +97,32 @@ def raises_status(status, *fragments):
             return suppressed
 
     return Check()
+
+
+def fails_at_every_allocation(setup, run):
+    """run(setup()) with ckernel's allocations made to fail one after another (the limit
+    raised by 8 bytes a time, from what is live): each try raises CK_ERR_NOMEM or gives what
+    an unlimited run gives, some try fails, one succeeds, and nothing is left live."""
+    limit = _ckernel._set_alloc_limit
+    want = run(setup())
+    gc.collect()
+    start = _ckernel._alloc_live()
+    failures = 0
+    for extra in range(1, 1 << 20, 8):  # a limit of 0 would be none
+        x = setup()
+        limit(_ckernel._alloc_live()[1] + extra)
+        try:
+            got = run(x)
+        except ckernel.Error as e:
+            assert e.status == "CK_ERR_NOMEM", str(e)
+            failures += 1
+            continue
+        finally:
+            limit(0)
+        assert got == want
+        break
+    else:
+        raise AssertionError("never succeeded")
+    del x
+    gc.collect()
+    assert failures > 0 and _ckernel._alloc_live() == start

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ckernel as ck
-from conftest import raises_status
+from conftest import fails_at_every_allocation, raises_status
 
 SCALARS = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "float32", "float64", "complex64", "complex128"]
@@ -547,30 +547,8 @@ def test_allocation_failure_at_every_point():
          lambda x: (ck.reduce("sum", x, axis=(), out=x), x.tolist())[1]),
         (shared, lambda ev: (ck.reduce("sum", ev[0], axis=1, keepdims=True, out=ev[1]), ev[0].tolist())[1]),
     ]
-    limit = ck._ckernel._set_alloc_limit
     for setup, run in runs:
-        want = run(setup())
-        gc.collect()
-        start = ck._ckernel._alloc_live()
-        failures = 0
-        for extra in range(1, 1 << 20, 8):  # a limit of 0 would be none
-            x = setup()
-            limit(ck._ckernel._alloc_live()[1] + extra)
-            try:
-                got = run(x)
-            except ck.Error as e:
-                assert e.status == "CK_ERR_NOMEM", str(e)
-                failures += 1
-                continue
-            finally:
-                limit(0)
-            assert got == want
-            break
-        else:
-            raise AssertionError("never succeeded")
-        del x
-        gc.collect()
-        assert failures > 0 and ck._ckernel._alloc_live() == start
+        fails_at_every_allocation(setup, run)
 
 
 # ---- Hypothesis: random views, axis sets, keepdims, out= ----

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -229,8 +230,9 @@ void check_result(const Json &r) {
     EXPECT_TRUE(is_number_or_null(r["ratio_loop"]));
     const bool build = w.rfind("build/", 0) == 0;
     EXPECT_EQ(r.has("heap_allocs"), build) << w;
-    // jit/<case>/jit: the ratio to the composed kernel and its compile, nowhere else.
-    const bool jit_pair = w.rfind("jit/", 0) == 0 && !compile &&
+    // jit/<case>/jit and expr/<case>/jit: the ratio to the composed kernel and its compile,
+    // nowhere else.
+    const bool jit_pair = (w.rfind("jit/", 0) == 0 || w.rfind("expr/", 0) == 0) && !compile &&
                           w.size() > 4 && w.compare(w.size() - 4, 4, "/jit") == 0;
     EXPECT_EQ(r.has("ratio_composed"), jit_pair) << w;
     EXPECT_EQ(r.has("compile_ms"), jit_pair) << w;
@@ -412,6 +414,38 @@ TEST(BenchCli, StructWorkloadsHaveEveryFigure) {
         EXPECT_EQ(r["memcpy_gb_per_s"].kind, Json::Number);
     }
     EXPECT_EQ(names, (std::vector<std::string>{"struct/copy-identical", "struct/cast-fields"}));
+    EXPECT_EQ(j["errors"].items.size(), 0u);
+}
+
+// The expr/... workloads: the composed ones always run, each verified against its plain
+// loop; the jit ones run, or are skipped with the reason (no JIT, or the JIT does not
+// compile the expression), never failed.
+TEST(BenchCli, ExprWorkloadsRunOrAreSkipped) {
+    Result r;
+    Json j = run_json("--filter expr/ --quick --repeat 1", &r);
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names, skipped;
+    for (const Json &res : j["results"].items) {
+        check_result(res);
+        names.push_back(res["workload"].str);
+    }
+    for (const Json &s : j["skipped"].items) {
+        skipped.push_back(s["workload"].str);
+        EXPECT_TRUE(s["reason"].str.rfind("JIT: ", 0) == 0 ||
+                    s["reason"].str.rfind("the JIT did not compile the expression: ", 0) == 0)
+            << s["reason"].str;
+        EXPECT_NE(r.out.find("skipped: " + s["reason"].str), std::string::npos) << r.out;
+    }
+    for (const char *w : {"expr/fma3/composed", "expr/mixed/composed", "expr/var/composed"}) {
+        EXPECT_EQ(std::count(names.begin(), names.end(), w), 1) << w;
+    }
+    for (const char *w : {"expr/fma3/jit", "expr/poly/jit"}) {
+        EXPECT_EQ(std::count(names.begin(), names.end(), w) +
+                      std::count(skipped.begin(), skipped.end(), w),
+                  1)
+            << w;
+    }
+    EXPECT_EQ(names.size() + skipped.size(), 5u);
     EXPECT_EQ(j["errors"].items.size(), 0u);
 }
 

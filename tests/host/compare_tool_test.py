@@ -1,12 +1,14 @@
 """tests/host/compare_tool_test.py: bench/compare_numpy.py, run as a user would, on small
 sizes: every workload runs and ckernel agrees with NumPy bit for bit (the tool exits 1
 otherwise, and its check is shown to catch a wrong or missing write), the JSON holds one
-consistent row per workload, the table and the plots (PNG, SVG, and from a real
+consistent row per workload (the expr/... ones with numexpr's and Numba's columns when
+they are installed, the /jit ones run or skipped with the reason), the table and the plots (PNG, SVG, and from a real
 `ckernel bench --json` file) are written, and without matplotlib --plot exits 2 after the
 table. Exits 77 (ctest's SKIP_RETURN_CODE) when NumPy or matplotlib is missing.
 
     compare_tool_test.py LIBCKERNEL CKERNEL_CLI
 """
+import importlib.util
 import json
 import os
 import re
@@ -23,6 +25,8 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
+EXPRESSIONS = ["expr/fma3/composed", "expr/fma3/jit", "expr/poly/jit", "expr/mixed/composed"]
+JIT_EXPRESSIONS = ["expr/fma3/jit", "expr/poly/jit"]  # run, or skipped with the reason
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SKIP = 77
 failures = []
@@ -59,7 +63,17 @@ def check_full_run(lib, tmp):
           "run settings in the JSON: %r" % {k: v for k, v in res.items() if k != "results"})
     check(bool(res["ckernel_version"]) and bool(res["numpy_version"]), "versions in the JSON")
     rows = res["results"]
-    check([r["workload"] for r in rows] == WORKLOADS, "one row per workload, in bench order")
+    skipped = {s["workload"]: s["reason"] for s in res["skipped"]}
+    check(all(w in JIT_EXPRESSIONS and why.startswith("the JIT did not compile the expression")
+              for w, why in skipped.items()), "only the jit expressions skip, saying why: %r"
+          % skipped)
+    want_names = WORKLOADS + [w for w in EXPRESSIONS if w not in skipped]
+    check([r["workload"] for r in rows] == want_names, "one row per workload, in bench order: "
+          "%r" % [r["workload"] for r in rows])
+    for w, why in skipped.items():
+        check(any(ln.startswith(w + " ") and ln.endswith(" skipped: " + why)
+                  for ln in out.splitlines()), w + ": the skip is in the table")
+    others = [m for m in ("numexpr", "numba") if importlib.util.find_spec(m) is not None]
     for r in rows:
         name = r["workload"]
         # 2d/: bench's 1000 rows, 10000 columns scaled to the size: 65536 * 10000 // 10 Mi.
@@ -72,8 +86,22 @@ def check_full_run(lib, tmp):
         check(0 < ck < 1e4 and 0 < nq < 1e4, "%s: plausible times %r %r" % (name, ck, nq))
         check(abs(r["ratio"] - ck / nq) < 1e-9 * r["ratio"], name + ": ratio = ckernel / NumPy")
         line = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
-        check(len(line) == 1 and line[0].split()[-1] == "%.2f" % r["ratio"],
-              name + ": one table line ending with its ratio: %r" % line)
+        if not name.startswith("expr/"):
+            check(len(line) == 1 and line[0].split()[-1] == "%.2f" % r["ratio"],
+                  name + ": one table line ending with its ratio: %r" % line)
+            continue
+        # The expressions' table: the ratio, then a column per other contestant.
+        check(len(line) == 1 and line[0].split()[4] == "%.2f" % r["ratio"],
+              name + ": one table line with its ratio: %r" % line)
+        labels = sorted(r["others"])
+        want = (["numexpr 1 thr"] if "numexpr" in others else []) + \
+               (["Numba @vectorize"] if "numba" in others else [])
+        check([k for k in labels if not k.endswith("(wall)")] == sorted(want) and
+              len(labels) == len(want) + ("numexpr" in others),
+              name + ": numexpr's and Numba's columns when installed: %r" % labels)
+        for k, v in r["others"].items():
+            check(0 < v["ns_per_elem"] < 1e4 and v["same_bytes_as_ckernel"] is True,
+                  "%s: %s: plausible time, same bytes as ckernel: %r" % (name, k, v))
     check(head(png, 8) == PNG_MAGIC and os.path.getsize(png) > 1000, "the plot is a PNG")
 
 

@@ -1,0 +1,360 @@
+"""python/tests/test_evaluate.py: ckernel.evaluate, an expression over keyword arguments as one
+kernel: results against NumPy on the same buffers (a * x + b and others bit for bit; with
+Hypothesis, random expression trees over random dtypes, shapes, strides and broadcasting,
+against NumPy's ufuncs applied operation by operation, wherever every operation's result
+type is the same in both), Python numbers, ragged and option data, out=, the kernel cache,
+every error (bad expressions, missing and unknown names, arguments it cannot use, errors
+inside an operation), reference counts, allocation failure at every point, and the GIL
+released while the kernel runs.
+"""
+import ctypes
+import gc
+import os
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import ckernel as ck
+from conftest import fails_at_every_allocation, raises_status
+
+
+def test_a_times_x_plus_b_is_numpys_bit_for_bit():
+    rng = np.random.default_rng(1)
+    a, x, b = (rng.standard_normal(1000) * 1e3 for _ in range(3))
+    got = ck.evaluate("a * x + b", a=a, x=x, b=b)
+    want = a * x + b
+    assert got.dtype == np.float64 and got.tobytes() == want.tobytes()
+    # Keywords in any order; names are the expression's, not positions.
+    assert ck.evaluate("a * x + b", b=b, x=x, a=a).tobytes() == want.tobytes()
+    # float32 stays float32 (the product is rounded to float32 before the sum, as NumPy's).
+    a32, x32, b32 = (v.astype(np.float32) for v in (a, x, b))
+    got = ck.evaluate("a * x + b", a=a32, x=x32, b=b32)
+    assert got.dtype == np.float32 and got.tobytes() == (a32 * x32 + b32).tobytes()
+
+
+def test_operators_precedence_and_calls():
+    x = np.array([-2.0, 0.5, 3.0])
+    y = np.array([1.0, -4.0, 2.0])
+    cases = {
+        "x - y * 2.0": x - y * 2.0,
+        "(x - y) * 2.0": (x - y) * 2.0,
+        "-x / y": -x / y,
+        "x - -y": x + y,
+        "maximum(x, y) - minimum(x, y)": np.maximum(x, y) - np.minimum(x, y),
+        "x * x * x": x * x * x,
+    }
+    for text, want in cases.items():
+        got = ck.evaluate(text, x=x, y=y) if "y" in text else ck.evaluate(text, x=x)
+        assert got.tobytes() == want.tobytes(), text
+
+
+def test_literals_are_typed_values():
+    x8 = np.array([100, -100, 7], dtype=np.int8)
+    r = ck.evaluate("x + 1", x=x8)  # 1 is an int8: int8 + int8 wraps as NumPy's does
+    assert r.dtype == np.int8 and r.tolist() == [101, -99, 8]
+    r = ck.evaluate("x * 0.5", x=np.array([1, 2], dtype=np.float32))  # 0.5 is a float64
+    assert r.dtype == np.float64 and r.tolist() == [0.5, 1.0]
+    r = ck.evaluate("x * float32(0.5)", x=np.array([1, 2], dtype=np.float32))
+    assert r.dtype == np.float32 and r.tolist() == [0.5, 1.0]
+    r = ck.evaluate("int8(x)", x=np.array([1.0, -2.0]))
+    assert r.dtype == np.int8 and r.tolist() == [1, -2]
+
+
+def test_python_numbers_take_the_type_of_the_arrays():
+    x = np.array([1.5, 2.5], dtype=np.float32)
+    r = ck.evaluate("a * x + b", a=2.0, x=x, b=1)
+    assert r.dtype == np.float32 and r.tolist() == [4.0, 6.0]
+    i = np.array([1, 2, 3], dtype=np.int16)
+    r = ck.evaluate("a * x", a=3, x=i)
+    assert r.dtype == np.int16 and r.tolist() == [3, 6, 9]
+    with raises_status("CK_ERR_OVERFLOW", "out of range"):
+        ck.evaluate("a * x", a=70000, x=i)  # not an int16
+    r = ck.evaluate("a * x", a=0.5, x=i)  # no float array: the float is float64
+    assert r.dtype == np.float64 and r.tolist() == [0.5, 1.0, 1.5]
+    # All numbers: a NumPy scalar, as NumPy's ufuncs return for 0-d.
+    r = ck.evaluate("a * b + c", a=2, b=3, c=4)
+    assert isinstance(r, np.int64) and r == 10
+    r = ck.evaluate("a + b", a=np.float32(0.25), b=[1.0, 2.0])
+    assert r.dtype == np.float64 and r.tolist() == [1.25, 2.25]
+
+
+def test_broadcasting_strides_and_views():
+    rng = np.random.default_rng(2)
+    col = rng.standard_normal((5, 1))
+    row = rng.standard_normal(7)
+    grid = rng.standard_normal((9, 5, 14))[::2, :, ::2]  # a strided view, 5 x 5 x 7
+    got = ck.evaluate("g * c - r", g=grid, c=col, r=row)
+    want = grid * col - row
+    assert got.shape == (5, 5, 7) and got.tobytes() == want.tobytes()
+    t = rng.standard_normal((6, 4)).T  # transposed
+    assert ck.evaluate("t * t + 1.0", t=t).tobytes() == (t * t + 1.0).tobytes()
+    with raises_status("CK_ERR_BROADCAST"):
+        ck.evaluate("a + b", a=np.ones(3), b=np.ones(4))
+
+
+def test_out_is_written_in_place_and_returned():
+    x = np.arange(6.0).reshape(2, 3)
+    out = np.full((2, 3), -1.0)
+    assert ck.evaluate("x * 2.0 + 1.0", x=x, out=out) is out
+    assert out.tolist() == [[1.0, 3.0, 5.0], [7.0, 9.0, 11.0]]
+    out32 = np.zeros((4, 2, 3), dtype=np.float32)  # broadcast into, cast on the way
+    ck.evaluate("x + y", x=x, y=np.array([0.5, 0.5, 0.5]), out=out32)
+    assert out32.tolist() == [(x + 0.5).tolist()] * 4
+    # out= may be an argument itself (the same layout: read before written) ...
+    v = np.arange(5.0)
+    ck.evaluate("v * v - 1.0", v=v, out=v)
+    assert v.tolist() == [-1.0, 0.0, 3.0, 8.0, 15.0]
+    # ... or overlap one otherwise: the argument is read from a copy.
+    w = np.arange(8.0)
+    ck.evaluate("w + 100.0", w=w[:6], out=w[2:])
+    assert w.tolist() == [0.0, 1.0, 100.0, 101.0, 102.0, 103.0, 104.0, 105.0]
+    arr = ck.Array("[[0, 0], [0]]", type="2 * var * float64")
+    assert ck.evaluate("x * 10.0", x=ck.Array([[1.0, 2.0], [3.0]]), out=arr) is arr
+    assert arr.tolist() == [[10.0, 20.0], [30.0]]
+    with raises_status("CK_ERR_INVALID", "read-only"):
+        ro = np.zeros(3)
+        ro.flags.writeable = False
+        ck.evaluate("x + 1.0", x=np.ones(3), out=ro)
+    with raises_status("CK_ERR_TYPE", "writable"):
+        ck.evaluate("x + 1.0", x=np.ones(3), out=[0.0, 0.0, 0.0])
+
+
+def test_ragged_and_option_data():
+    x = ck.Array([[1, 2, 3], [4], []])
+    r = ck.evaluate("a * x + b", a=2.0, x=x, b=0.5)
+    assert isinstance(r, ck.Array) and r.type == "3 * var * float64"
+    assert r.tolist() == [[2.5, 4.5, 6.5], [8.5], []]
+    # A row of a var dimension broadcasts against a fixed one of the same size or 1.
+    r = ck.evaluate("x - y", x=x, y=np.array([[10], [20], [30]]))
+    assert r.tolist() == [[-9, -8, -7], [-16], []]
+    with raises_status("CK_ERR_BROADCAST"):
+        ck.evaluate("x - y", x=x, y=np.array([1, 2]))
+    na = ck.Array("[1, NA, 3]", type="3 * ?int32")
+    r = ck.evaluate("x * 2 + y", x=na, y=np.array([10, 20, 30], dtype=np.int32))
+    assert r.type == "3 * ?int32" and r.tolist() == [12, None, 36]
+
+
+def test_the_kernel_is_cached_for_the_same_expression_and_layouts():
+    x, y = np.arange(10.0), np.ones(10)
+    ck.evaluate("x * y + 2.0", x=x, y=y)  # warm: parsed and built
+    h0, m0, _ = ck._ckernel._cache_stats()
+    for k in range(5):
+        r = ck.evaluate("x * y + 2.0", x=x + k, y=y)
+        assert r.tolist() == (x + k + 2.0).tolist()
+    h1, m1, _ = ck._ckernel._cache_stats()
+    assert (h1 - h0, m1 - m0) == (5, 0)
+    # The expression is part of the key: another text over the same layouts is another kernel.
+    assert ck.evaluate("x * y - 2.0", x=x, y=y).tolist() == (x - 2.0).tolist()
+    assert ck._ckernel._cache_stats()[1] == m1 + 1
+    # A call over the same layouts is not the expression's kernel either.
+    assert ck.call("multiply", x, y).tolist() == x.tolist()
+    # More texts than the parsed expressions kept: each still evaluates as written.
+    for k in range(200):
+        assert ck.evaluate("x + %d" % k, x=np.zeros(2, np.int64)).tolist() == [k, k]
+
+
+def test_large_runs_are_correct():
+    x = np.linspace(-1.0, 1.0, 1 << 17)  # beyond the cache's size: built per call
+    assert ck.evaluate("x * x - x", x=x).tobytes() == (x * x - x).tobytes()
+
+
+def test_errors_are_ckernel_errors_with_the_status():
+    x = np.ones(3)
+    with raises_status("CK_ERR_PARSE", "column 5"):
+        ck.evaluate("x * ", x=x)
+    with raises_status("CK_ERR_TYPE", "no_such_function"):
+        ck.evaluate("no_such_function(x)", x=x)
+    with raises_status("CK_ERR_INVALID", "'b'", "not given"):
+        ck.evaluate("a * x + b", a=x, x=x)
+    with raises_status("CK_ERR_INVALID", "'c' is given", "no argument of that name"):
+        ck.evaluate("a * x", a=x, x=x, c=x)
+    with raises_status("CK_ERR_INVALID", "out= is the destination"):
+        ck.evaluate("out * 2", out=np.zeros(3))
+    with raises_status("CK_ERR_INVALID", "no arguments"):
+        ck.evaluate("2 + 3")
+    with raises_status("CK_ERR_TYPE", "expression (a str)"):
+        ck.evaluate(b"x + 1", x=x)
+    with raises_status("CK_ERR_TYPE", "argument 'x'", "str is not an array"):
+        ck.evaluate("x + 1", x="one")
+    with raises_status("CK_ERR_TYPE", "argument 'x'"):
+        ck.evaluate("x + 1", x=np.array([object()]))
+    with raises_status("CK_ERR_TYPE", "subtract"):
+        ck.evaluate("x - x", x=np.array([True]))  # bool - bool is not defined
+    with raises_status("CK_ERR_ZERO_DIVISION", "column 3", "element 1"):
+        ck.evaluate("x / y", x=np.array([4, 5], np.int32), y=np.array([2, 0], np.int32))
+    with raises_status("CK_ERR_OVERFLOW"):
+        ck.evaluate("int8(x)", x=np.array([1.0, 300.0]))
+    with pytest.raises(TypeError):
+        ck.evaluate()
+    with pytest.raises(TypeError):
+        ck.evaluate("x + 1", np.ones(3))  # arrays are keywords
+    with pytest.raises(TypeError):
+        ck.evaluate(expr="x + 1", x=x)  # the expression is positional only
+
+
+def test_more_arguments_than_a_kernel_takes():
+    names = ["v%d" % k for k in range(17)]
+    with raises_status("CK_ERR_INVALID", "16"):
+        ck.evaluate(" + ".join(names), **{n: 1.0 for n in names})
+    sixteen = names[:16]
+    r = ck.evaluate(" + ".join(sixteen), **{n: np.ones(2) for n in sixteen})
+    assert r.tolist() == [16.0, 16.0]
+
+
+def test_arguments_and_results_keep_their_reference_counts():
+    x, y, out = np.arange(8.0), np.ones(8), np.zeros(8)
+    ragged, text = ck.Array([[1.0], [2.0, 3.0]]), "x * y + 1.0"
+    objs = [x, y, out, ragged, text]
+    ck.evaluate(text, x=x, y=y)  # the text is kept as the key of its parsed expression
+    before = [sys.getrefcount(o) for o in objs]
+    for _ in range(100):
+        ck.evaluate(text, x=x, y=y)
+        ck.evaluate(text, x=x, y=y, out=out)
+        ck.evaluate(text, x=ragged, y=2.0)
+        for bad in (dict(x=x), dict(x=x, y="s"), dict(x=x, y=y, z=y)):
+            try:
+                ck.evaluate(text, **bad)
+            except ck.Error:
+                pass
+    del bad
+    gc.collect()
+    assert [sys.getrefcount(o) for o in objs] == before
+    r = ck.evaluate(text, x=x, y=y)
+    assert sys.getrefcount(r) == 2
+    r2 = ck.evaluate(text, x=x, y=y, out=out)
+    assert r2 is out
+    a = ck.evaluate(text, x=ragged, y=2.0)
+    assert sys.getrefcount(a) == 2
+
+
+def test_allocation_failure_at_every_point():
+    """ckernel's allocations fail one after another: each run either fails with CK_ERR_NOMEM
+    or gives the right result, and nothing leaks."""
+    runs = [
+        lambda _: ck.evaluate("a * x + maximum(x, b)", a=2.0,
+                              x=ck.Array([[1.0, -2.0], [3.0]]), b=0.0).tolist(),
+        lambda _: ck.evaluate("x * 2 + 1", x=ck.Array("[1, NA]", type="2 * ?int16")).tolist(),
+        lambda _: ck.evaluate("x - y", x=np.arange(4.0), y=[[1.0], [2.0]]).tolist(),
+    ]
+    for run in runs:
+        fails_at_every_allocation(lambda: None, run)
+
+
+def test_the_gil_is_released_while_the_kernel_runs(hang_watchdog):
+    """The kernel blocks in read(2) on a pipe until this thread writes to it, which it can
+    only do while the evaluating thread does not hold the GIL (held, they would wait on each
+    other for good: hang_watchdog ends that with the stacks)."""
+    libc = ctypes.CDLL("libc.so.6")
+    c = ck.Callable("test_evaluate_read")
+    c.add_native("iqQ)q", libc.read)  # read(fd, buffer address, count) -> bytes read
+    ck.register(c)
+    r, w = os.pipe()
+    buf = ctypes.create_string_buffer(4)
+    result = {}
+    try:
+        t = threading.Thread(target=lambda: result.setdefault(
+            "n", ck.evaluate("test_evaluate_read(fd, buf, n)", fd=np.int32(r),
+                             buf=np.int64(ctypes.addressof(buf)), n=np.uint64(3))))
+        t.start()
+        os.write(w, b"abc")
+        t.join()
+    finally:
+        os.close(r)
+        os.close(w)
+    assert result["n"] == 3 and buf.raw[:3] == b"abc"
+
+
+# ---- Hypothesis: random expression trees against NumPy, operation by operation ----
+
+pytest.importorskip("hypothesis")
+from hypothesis import assume, given, strategies as st  # noqa: E402
+
+from test_call import random_values  # noqa: E402
+
+TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+         "float64"]
+OPS = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide}
+NAMED = {"minimum": np.minimum, "maximum": np.maximum}
+CALLABLE = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide"}
+
+
+def draw_tree(data, names, depth):
+    """(text, leaf name or an operation with its operands)."""
+    if depth == 0 or data.draw(st.integers(0, 3)) == 0:
+        name = data.draw(st.sampled_from(names))
+        return name, ("arg", name)
+    kind = data.draw(st.sampled_from(["op", "op", "named", "neg"]))
+    if kind == "neg":
+        text, node = draw_tree(data, names, depth - 1)
+        return "-(%s)" % text, ("neg", node)
+    lt, ln = draw_tree(data, names, depth - 1)
+    rt, rn = draw_tree(data, names, depth - 1)
+    if kind == "named":
+        f = data.draw(st.sampled_from(sorted(NAMED)))
+        return "%s(%s, %s)" % (f, lt, rt), (f, ln, rn)
+    op = data.draw(st.sampled_from(sorted(OPS)))
+    return "(%s %s %s)" % (lt, op, rt), (op, ln, rn)
+
+
+def empty_like_type(dt):
+    return np.empty(0, dtype=dt)
+
+
+def leaves(node):
+    return {node[1]} if node[0] == "arg" else set().union(*(leaves(n) for n in node[1:]))
+
+
+def numpy_eval(node, args):
+    """NumPy's ufuncs operation by operation, each on contiguous broadcast operands (the loops
+    ckernel matches bit for bit); None when an operation's result type is not ckernel's."""
+    if node[0] == "arg":
+        return args[node[1]]
+    operands = [numpy_eval(n, args) for n in node[1:]]
+    if any(o is None for o in operands):
+        return None
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if node[0] == "neg":
+            want = np.negative(np.array(operands[0], order="C"))
+            name = "negative"
+        else:
+            shape = np.broadcast_shapes(*(o.shape for o in operands))
+            full = [np.array(np.broadcast_to(o, shape), order="C") for o in operands]
+            fn = OPS.get(node[0]) or NAMED[node[0]]
+            want = fn(*full)
+            name = CALLABLE.get(node[0], node[0])
+    try:
+        mine = ck.call(name, *(empty_like_type(o.dtype) for o in operands)).dtype
+    except ck.Error:
+        return None
+    return want if mine == want.dtype else None
+
+
+@given(st.data())
+def test_random_expressions_match_numpy(data):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    names = ["a", "b", "c"][:data.draw(st.integers(1, 3))]
+    text, tree = draw_tree(data, names, data.draw(st.integers(1, 4)))
+    shape = tuple(data.draw(st.lists(st.integers(1, 5), min_size=0, max_size=3)))
+    args = {}
+    for n in names:
+        t = data.draw(st.sampled_from(TYPES))
+        # Trailing dims of the shape, each maybe 1: they broadcast together.
+        sub = shape[data.draw(st.integers(0, len(shape))):]
+        sub = tuple(s if data.draw(st.booleans()) else 1 for s in sub)
+        v = random_values(t, sub, rng)
+        if data.draw(st.booleans()) and v.ndim:  # a reversed, strided view
+            v = np.repeat(v, 2, axis=-1)[..., ::-2]
+        args[n] = v
+    want = numpy_eval(tree, args)
+    assume(want is not None)
+    used = {n: args[n] for n in leaves(tree)}
+    got = np.asarray(ck.evaluate(text, **used))
+    assert got.dtype == want.dtype and got.shape == want.shape, (text, got.dtype, want.dtype)
+    assert np.array_equal(got, want, equal_nan=got.dtype.kind == "f"), (text, args, got, want)
+    if got.dtype.kind == "f":  # the signs of zeros too (a NaN's sign is not NumPy's to fix)
+        num = ~np.isnan(want)
+        assert np.array_equal(np.signbit(got)[num], np.signbit(want)[num]), (text, args, got, want)
