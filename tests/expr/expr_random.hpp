@@ -162,17 +162,31 @@ inline std::string array_literal(Gen &g, ck_type_id id, const std::vector<long l
 }
 
 // Bit-for-bit equality of two arrays of one type (their own arrmeta).
-inline bool same_bytes(const ck_type *t, const char *am, const char *a, const char *bm, const char *b) {
+// any_nan: two float32 or float64 NaNs are the same whatever their sign and payload.
+inline bool same_bytes(const ck_type *t, const char *am, const char *a, const char *bm, const char *b,
+                       bool any_nan = false) {
     const ck_type_id id = ck_type_get_id(t);
+    if (any_nan && id == CK_TYPE_FLOAT64) {
+        double x, y;
+        std::memcpy(&x, a, sizeof x);
+        std::memcpy(&y, b, sizeof y);
+        if (x != x && y != y) return true;
+    }
+    if (any_nan && id == CK_TYPE_FLOAT32) {
+        float x, y;
+        std::memcpy(&x, a, sizeof x);
+        std::memcpy(&y, b, sizeof y);
+        if (x != x && y != y) return true;
+    }
     if (ck_type_is_scalar(t)) return std::memcmp(a, b, ck_type_data_size(t)) == 0;
-    if (id == CK_TYPE_OPTION) return same_bytes(ck_type_element(t), am, a, bm, b);
+    if (id == CK_TYPE_OPTION) return same_bytes(ck_type_element(t), am, a, bm, b, any_nan);
     if (id == CK_TYPE_FIXED_DIM) {
         ck_fixed_dim_arrmeta ma, mb;
         std::memcpy(&ma, am, sizeof ma);
         std::memcpy(&mb, bm, sizeof mb);
         for (intptr_t i = 0; i < ma.dim_size; i++) {
             if (!same_bytes(ck_type_element(t), am + sizeof ma, a + i * ma.stride, bm + sizeof mb,
-                            b + i * mb.stride))
+                            b + i * mb.stride, any_nan))
                 return false;
         }
         return true;
@@ -189,7 +203,7 @@ inline bool same_bytes(const ck_type *t, const char *am, const char *a, const ch
             if (!same_bytes(ck_type_element(t), am + sizeof ma,
                             da.begin + ma.offset + static_cast<intptr_t>(i) * ma.stride,
                             bm + sizeof mb,
-                            db.begin + mb.offset + static_cast<intptr_t>(i) * mb.stride))
+                            db.begin + mb.offset + static_cast<intptr_t>(i) * mb.stride, any_nan))
                 return false;
         }
         return true;

@@ -90,6 +90,17 @@ void evaluate(const char *text, const std::vector<ck_array *> &src,
     ck_expr_decref(e);
 }
 
+std::string dump(const ck_array *a) {
+    const size_t n = ck_type_data_size(ck_array_type(a));
+    std::string r;
+    char buf[8];
+    for (size_t i = 0; i < n && i < 20000; i++) {
+        std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(ck_array_data(a)[i]));
+        r += buf;
+    }
+    return r;
+}
+
 bool compiled(const std::string &decision) {
     return decision.rfind("compiled in ", 0) == 0 || decision.rfind("cache hit", 0) == 0;
 }
@@ -148,7 +159,9 @@ TEST(ExprJit, RandomTreesGiveTheComposedLeafsBytes) {
         const std::string what = "seed " + std::to_string(seed) + ": " + cs.text + " with" +
                                  cs.desc + " mode " + ck_errmode_name(cs.ctx.errmode) +
                                  "\njit: " + jit.decision;
-        EXPECT_EQ(composed.decision, "not used: CK_EVAL_NO_JIT") << what;
+        // An empty decision: no run of fixed dimensions to compile (scalar arguments only).
+        EXPECT_TRUE(composed.decision == "not used: CK_EVAL_NO_JIT" || jit.decision.empty())
+            << what;
         ASSERT_EQ(jit.rc, composed.rc) << what << "\n" << jit.message << "\n" << composed.message;
         if (jit.rc != CK_OK) {
             EXPECT_EQ(jit.message, composed.message) << what;
@@ -160,13 +173,15 @@ TEST(ExprJit, RandomTreesGiveTheComposedLeafsBytes) {
             EXPECT_NE(jit.tree.find(" expression of "), std::string::npos) << what << jit.tree;
         } else {
             declined++;
-            EXPECT_EQ(jit.decision.rfind("not used: ", 0), 0u) << what;
+            EXPECT_TRUE(jit.decision.empty() || jit.decision.rfind("not used: ", 0) == 0) << what;
         }
         const ck_type *t = ck_array_type(jit.out);
         ASSERT_TRUE(ck_type_equal(t, ck_array_type(composed.out))) << what;
+        // Bit for bit, but for the sign and payload of a NaN result, which IEEE 754 leaves
+        // open and LLVM's folds and operand order do not keep (docs/design.md §11).
         EXPECT_TRUE(same_bytes(t, ck_array_arrmeta(jit.out), ck_array_data(jit.out),
-                               ck_array_arrmeta(composed.out), ck_array_data(composed.out)))
-            << what;
+                               ck_array_arrmeta(composed.out), ck_array_data(composed.out), true))
+            << what << "\n" << dump(jit.out) << "\n" << dump(composed.out);
     }
     std::printf("random trees: %d compiled, %d declined (composed), %d failed in both\n", jitted,
                 declined, failed_both);
@@ -226,8 +241,8 @@ TEST(ExprJit, MinimumMaximumNegativeAndWrappingAsTheBuiltIns) {
     i.add("p", "4 * int8", "[100, -128, 127, -1]");
     i.add("q", "4 * uint8", "[1, 0, 255, 200]");
     Outcome w, u, m;
-    evaluate("p + p", i.arrays, i.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &w);
-    evaluate("-q * uint8(1)", i.arrays, i.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &u);
+    evaluate("p + p", {i.arrays[0]}, {"p"}, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &w);
+    evaluate("-q * uint8(1)", {i.arrays[1]}, {"q"}, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &u);
     evaluate("minimum(p, int8(0)) - maximum(q, uint8(7))", i.arrays, i.names, CK_EVAL_CTX_INIT,
              CK_EVAL_JIT, &m);
     for (const Outcome *o : {&w, &u, &m}) {
