@@ -17,23 +17,11 @@
 #include "../expr/expr_random.hpp"
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
+#include "jit_support.hpp"
 
 namespace {
 
 using namespace ckt_expr;
-
-bool jit_available(std::string *why) {
-    ck_jit_info info;
-    ck_jit_get_info(&info);
-    *why = info.status;
-    return info.available != 0;
-}
-
-#define REQUIRE_JIT()                                                   \
-    do {                                                                \
-        std::string why_;                                               \
-        if (!jit_available(&why_)) GTEST_SKIP() << "no JIT: " << why_;  \
-    } while (0)
 
 // One build and run of an expression on arrays: the result, the status and message, the JIT's
 // decision and the kernel tree.
