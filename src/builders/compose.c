@@ -136,6 +136,9 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         !ck__jit_worth_a_nest(w->flags, n, lv[n - 1].size)) {
         return CK__JIT_DECLINED;
     }
+    if (c->jit_why_not != NULL) {
+        return ck__jit_decline(w->flags, c->jit_why_not);
+    }
     ck__jit_nest nest;
     memset(&nest, 0, sizeof nest); /* every byte is fingerprinted */
     nest.op = c->jit_op;
@@ -151,6 +154,10 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         nest.param_id[k] = c->jit_param_id != NULL ? (int32_t)c->jit_param_id[k] : nest.op_id;
     }
     nest.native_fn = c->jit_fn;
+    if (c->jit_op == CK__JIT_OP_EXPR) {
+        nest.nnodes = c->jit_nnodes;
+        memcpy(nest.node, c->jit_nodes, (size_t)c->jit_nnodes * sizeof nest.node[0]);
+    }
     for (int l = 0; l < n; l++) {
         nest.size[l] = lv[l].size;
         nest.dst_stride[l] = lv[l].dst_stride;
@@ -162,6 +169,14 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
     const ck__conversion kind =
         ck__conversion_kind((ck_type_id)nest.op_id, (ck_type_id)nest.dst_id);
     const ck_errmode mode = ck__conversion_can_fail(kind, c->mode) ? c->mode : CK_ERRMODE_NOCHECK;
+    if (c->jit_op == CK__JIT_OP_EXPR && mode != CK_ERRMODE_NOCHECK) {
+        /* Its failure's message names the root's column, which only the expr leaf adds. */
+        char why[160];
+        snprintf(why, sizeof why, "the result's cast %s -> %s can fail in mode %s",
+                 ck_type_id_name((ck_type_id)nest.op_id), ck_type_id_name((ck_type_id)nest.dst_id),
+                 ck_errmode_name(mode));
+        return ck__jit_decline(w->flags, why);
+    }
     nest.mode = (int32_t)mode;
     CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
                                               mode, &nest.slow, &nest.slow_strided));

@@ -51,6 +51,12 @@ struct ck__compose {
     int jit_op_id;
     const ck_type_id *jit_param_id; /* what each argument is cast to; NULL: jit_op_id */
     void (*jit_fn)(void);           /* a native call's function */
+    /* CK__JIT_OP_EXPR: an expression's program (src/expr/expr_jit.c), jit_op_id its result
+     * type; or, with jit_nodes NULL, jit_why_not says why it cannot be compiled (recorded as
+     * the JIT's decision where the walk would have tried it). */
+    const struct ck__jit_node *jit_nodes;
+    int jit_nnodes;
+    const char *jit_why_not;
     /* Streaming stores: 1 when the leaf maker can put the streaming kernel over its leaf
      * (assignment); the destination's total size is the walk's fixed sizes times
      * outer_rows (the rows of a parallel split, built for one row; else 1). */

@@ -40,13 +40,23 @@ int ck__builtin_arith_op(const ck_factory *f) {
     return f->instantiate == arith_instantiate ? (int)(uintptr_t)f->data : -1;
 }
 
+static int negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                                const ck_leaf_info *info);
+
 int ck__builtin_jit_op(const ck_factory *f) {
-    /* The JIT compiles the four arithmetic operations only. */
-    if (f->instantiate != arith_instantiate || (uintptr_t)f->data > CK__ARITH_DIVIDE) {
+    /* The JIT compiles the four arithmetic operations, minimum, maximum and negative. */
+    if (f->instantiate == negative_instantiate) {
+        return CK__JIT_OP_NEGATIVE;
+    }
+    if (f->instantiate != arith_instantiate) {
         return -1;
     }
+    const uintptr_t op = (uintptr_t)f->data;
+    if (op == CK__ARITH_MINIMUM || op == CK__ARITH_MAXIMUM) {
+        return op == CK__ARITH_MINIMUM ? CK__JIT_OP_MINIMUM : CK__JIT_OP_MAXIMUM;
+    }
     /* ck__arith_op and ck__jit_op list the four operations in the same order. */
-    return CK__JIT_OP_ADD + (int)(uintptr_t)f->data;
+    return op <= CK__ARITH_DIVIDE ? CK__JIT_OP_ADD + (int)op : -1;
 }
 
 /* subtract(bool, bool): NumPy refuses it, and no bool is a difference of two bools. The

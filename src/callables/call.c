@@ -215,6 +215,9 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     /* Arithmetic computes in its result type; a native call takes its signature's types. */
     cmp.jit_param_id = plan.jit_op == CK__JIT_OP_NATIVE ? plan.entry->sig.args : NULL;
     cmp.jit_fn = plan.jit_fn;
+    cmp.jit_nodes = NULL;
+    cmp.jit_nnodes = 0;
+    cmp.jit_why_not = NULL;
     cmp.may_stream = 0; /* the leaf's messages count elements within its own runs */
     cmp.outer_rows = 1;
     cmp.assign = 0;

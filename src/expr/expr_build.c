@@ -235,12 +235,24 @@ int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_typ
         cmp.flags = pl.flags;
         cmp.make_leaf = ck__expr_leaf;
         cmp.leaf_data = &pl;
-        cmp.jit_op = -1; /* the JIT compiles no expression yet */
-        cmp.jit_op_id = -1;
+        /* The JIT's program (on the stack: no allocation), unless the JIT is off. */
+        ck__jit_node prog[CK__JIT_MAX_NODES];
+        char why[256] = "CK_EVAL_NO_JIT";
+        int nnodes = 0;
+        if ((pl.flags & CK_EVAL_NO_JIT) == 0) {
+            rc = ck__expr_jit_program(&pl, prog, &nnodes, why, sizeof why);
+        }
+        cmp.jit_op = CK__JIT_OP_EXPR;
+        cmp.jit_op_id = (int)pl.nodes[e->nnodes - 1].type;
+        cmp.jit_nodes = nnodes > 0 ? prog : NULL;
+        cmp.jit_nnodes = nnodes;
+        cmp.jit_why_not = nnodes > 0 ? NULL : why;
         cmp.may_stream = 0; /* its nodes' messages count elements within their own runs */
         cmp.outer_rows = 1;
-        rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
-                               src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+        if (rc == CK_OK) {
+            rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
+                                   src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+        }
     }
     ck__free(pl.nodes);
     return rc;

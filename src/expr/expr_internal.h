@@ -11,6 +11,7 @@
 
 #include "callables/callable_internal.h"
 #include "ckernel/expr.h"
+#include "jit/jit_plugin.h"
 
 /* Deepest nesting the parser follows (parentheses, calls, unary minus): its recursion and
  * the formatter's are bounded by it. */
@@ -78,6 +79,11 @@ struct ck__compose;
 int ck__expr_leaf(const struct ck__compose *c, ck_builder *ckb, size_t *offset,
                   const ck_type *dt, const ck_type *const *st, ck_request req, unsigned flags,
                   uintptr_t dst_bits, const uintptr_t *src_bits);
+
+/* The plan as the JIT's program (expr_jit.c): prog[0 .. *nnodes-1], or *nnodes 0 and the
+ * reason it cannot be compiled exactly in why. A failure status only for an internal error. */
+int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnodes, char *why,
+                         size_t cap);
 
 /* Casts a constant of type `from` to `to` in `mode` with the assignment leaf (what a call's
  * argument cast does to each element), prefixing a failure with the column. */

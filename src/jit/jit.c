@@ -153,9 +153,10 @@ static void decide(const char *text) {
 struct ck__jit_code {
     long refs; /* under cache_lock */
     uint64_t fingerprint;
-    ck__jit_nest key;
     ck__jit_compiled compiled;
     struct ck__jit_code *next;
+    size_t key_bytes; /* ck__jit_nest_bytes(&key): the block ends there */
+    ck__jit_nest key; /* last: only its used nodes are allocated */
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -170,14 +171,15 @@ uint64_t ck__jit_fingerprint(const ck__jit_nest *n) {
     /* FNV-1a over 8-byte words (a byte at a time took ~500 ns for the 464-byte nest, more
      * than the rest of a build), then a final avalanche so the low bits pick buckets well. */
     const unsigned char *p = (const unsigned char *)n;
+    const size_t bytes = ck__jit_nest_bytes(n);
     uint64_t h = 0xcbf29ce484222325ull;
     size_t i = 0;
-    for (; i + 8 <= sizeof *n; i += 8) {
+    for (; i + 8 <= bytes; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
         h = (h ^ w) * 0x100000001b3ull;
     }
-    for (; i < sizeof *n; i++) {
+    for (; i < bytes; i++) {
         h = (h ^ p[i]) * 0x100000001b3ull;
     }
     h ^= h >> 33;
@@ -188,7 +190,8 @@ uint64_t ck__jit_fingerprint(const ck__jit_nest *n) {
 
 static ck__jit_code *find_locked(const ck__jit_nest *n, uint64_t fp) {
     for (ck__jit_code *c = buckets[fp % CK__JIT_BUCKETS]; c != NULL; c = c->next) {
-        if (c->fingerprint == fp && memcmp(&c->key, n, sizeof *n) == 0) {
+        if (c->fingerprint == fp && c->key_bytes == ck__jit_nest_bytes(n) &&
+            memcmp(&c->key, n, c->key_bytes) == 0) {
             return c;
         }
     }
@@ -231,7 +234,9 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     }
     pthread_mutex_unlock(&cache_lock);
     *hit = 0;
-    ck__jit_code *made = (ck__jit_code *)ck__calloc(1, sizeof *made);
+    const size_t key_bytes = ck__jit_nest_bytes(n);
+    ck__jit_code *made =
+        (ck__jit_code *)ck__calloc(1, offsetof(ck__jit_code, key) + key_bytes);
     if (made == NULL) {
         return ck__nomem_error("jit: out of memory for a compiled nest");
     }
@@ -245,7 +250,8 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     }
     made->refs = 1;
     made->fingerprint = fp;
-    made->key = *n;
+    made->key_bytes = key_bytes;
+    memcpy(&made->key, n, key_bytes);
     pthread_mutex_lock(&cache_lock);
     total_compiles++;
     total_compile_ms += made->compiled.compile_ms;
@@ -332,6 +338,17 @@ static void jit_leaf_destroy(ck_prefix *self) {
     ck__jit_code_release(k->code);
 }
 
+int ck__jit_decline(unsigned flags, const char *why) {
+    if ((flags & CK_EVAL_NO_JIT) != 0) {
+        decide_fixed("not used: CK_EVAL_NO_JIT");
+    } else {
+        char text[256];
+        snprintf(text, sizeof text, "not used: %.200s; composed kernel", why);
+        decide(text);
+    }
+    return CK__JIT_DECLINED;
+}
+
 int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, unsigned flags,
                      ck_request req) {
     char text[512];
@@ -383,9 +400,10 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
 }
 
 static const char *op_name(int op) {
-    static const char *const names[] = {"assign",   "add",    "subtract",
-                                        "multiply", "divide", "native call"};
-    return op >= 0 && op <= CK__JIT_OP_NATIVE ? names[op] : "?";
+    static const char *const names[] = {"assign",   "add",     "subtract", "multiply",
+                                        "divide",   "native call", "negative", "minimum",
+                                        "maximum",  "expression"};
+    return op >= 0 && op <= CK__JIT_OP_EXPR ? names[op] : "?";
 }
 
 int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {
@@ -398,6 +416,9 @@ int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {
     memcpy(&single, &k->code->compiled.single, sizeof single);
     ck__strbuf_printf(out, "jit_%s  fingerprint=%016llx %s", node->function == single ? "single" : "strided",
                       (unsigned long long)k->code->fingerprint, op_name(n->op));
+    if (n->op == CK__JIT_OP_EXPR) {
+        ck__strbuf_printf(out, " of %d nodes", (int)n->nnodes);
+    }
     for (int a = 0; a < n->nargs; a++) {
         ck__strbuf_printf(out, "%s%s", a == 0 ? " (" : ", ", ck_type_id_name((ck_type_id)n->arg_id[a]));
     }

@@ -26,6 +26,10 @@ typedef struct ck__jit_leaf {
  * kernel instead; or a failure status (CK_ERR_NOMEM). */
 int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, unsigned flags,
                      ck_request req);
+/* Records that a nest the walk would have tried is not compiled, and `why` (a kernel that
+ * cannot be compiled exactly, e.g. an expression with a node the JIT has no form for);
+ * CK_EVAL_NO_JIT's reason comes first. Returns CK__JIT_DECLINED. */
+int ck__jit_decline(unsigned flags, const char *why);
 /* 0 (with the decision recorded) when a nest of these dimensions would be refused anyway
  * and nothing is cached: the caller need not build the nest. */
 int ck__jit_worth_a_nest(unsigned flags, int ndim, intptr_t inner_size);

@@ -14,6 +14,9 @@
  *                                    sure to give ckernel's result and status (a checked
  *                                    mode, NaN, out of range), the element goes through
  *                                    `slow`, a precompiled leaf, with r in memory.
+ * or, for an expression (CK__JIT_OP_EXPR), a program of nodes in evaluation order, each a
+ * load of a source, a constant, a cast, or one of the operations above applied to earlier
+ * nodes (the same lowering, node by node), the last node's value converted into dst.
  * The compiled functions have the kernel ABI (ckernel/kernel.h): the strided one runs the
  * whole nest once per outer element (count, dst_stride, src_stride[k]). */
 #ifndef CKERNEL_JIT_PLUGIN_H
@@ -30,9 +33,11 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 3
+#define CK__JIT_ABI_VERSION 4
 #define CK__JIT_MAX_DIMS 8
-#define CK__JIT_MAX_ARGS 4
+#define CK__JIT_MAX_ARGS 8
+/* An expression's nodes (loads, constants, casts and operations together). */
+#define CK__JIT_MAX_NODES 64
 
 typedef enum ck__jit_op {
     CK__JIT_OP_ASSIGN,
@@ -40,14 +45,36 @@ typedef enum ck__jit_op {
     CK__JIT_OP_SUBTRACT,
     CK__JIT_OP_MULTIPLY,
     CK__JIT_OP_DIVIDE,
-    CK__JIT_OP_NATIVE /* r = native_fn(args...): a direct call, with the C ABI */
+    CK__JIT_OP_NATIVE, /* r = native_fn(args...): a direct call, with the C ABI */
+    CK__JIT_OP_NEGATIVE, /* r = -a: integers wrap, floats flip the sign bit */
+    CK__JIT_OP_MINIMUM,  /* NumPy 1.24's, as kernels/arith_ops.h (a NaN operand wins) */
+    CK__JIT_OP_MAXIMUM,
+    CK__JIT_OP_EXPR,  /* the nest's program (node[0 .. nnodes-1]) */
+    CK__JIT_OP_LOAD,  /* expression node: source arg[0] */
+    CK__JIT_OP_CONST  /* expression node: `value` */
 } ck__jit_op;
+
+/* One node of an expression's program. Its value has type `type`; an operation's operands
+ * are earlier nodes arg[0 .. nargs-1], each first cast losslessly to param_id[k]. A cast
+ * (CK__JIT_OP_ASSIGN) converts node arg[0] as ASSIGN's body does, in NOCHECK mode (casts
+ * that can fail are not compiled): `slow` is the precompiled single leaf of the pair. */
+typedef struct ck__jit_node {
+    int32_t op;   /* ck__jit_op: LOAD, CONST, ASSIGN, or ADD .. MAXIMUM but EXPR */
+    int32_t type; /* ck_type_id of its value */
+    int32_t nargs;
+    int32_t pad;
+    int32_t arg[CK__JIT_MAX_ARGS];
+    int32_t param_id[CK__JIT_MAX_ARGS];
+    void (*native_fn)(void);
+    ck_single_fn slow;
+    _Alignas(16) unsigned char value[16]; /* CONST: as the type stores it */
+} ck__jit_node;
 
 /* A nest, normalised: every byte is part of the fingerprint (zero what is unused). */
 typedef struct ck__jit_nest {
     int32_t op;       /* ck__jit_op */
     int32_t ndim;     /* 1 .. CK__JIT_MAX_DIMS, outermost first, after coalescing */
-    int32_t nargs;    /* 1 (assign) or 2 */
+    int32_t nargs;    /* the sources: 1 (assign) .. CK__JIT_MAX_ARGS */
     int32_t mode;     /* ck_errmode of the result conversion (concrete) */
     int32_t dst_id;   /* ck_type_id */
     int32_t op_id;
@@ -64,7 +91,17 @@ typedef struct ck__jit_nest {
      * through it, with every outer loop compiled. */
     ck_strided_fn slow_strided;
     void (*native_fn)(void); /* CK__JIT_OP_NATIVE: the C function (op_id is its result) */
+    /* CK__JIT_OP_EXPR: the program; op_id is the last node's type. Last, so that only the
+     * nodes used are part of the fingerprint and the cache's key (ck__jit_nest_bytes). */
+    int32_t nnodes;
+    int32_t pad;
+    ck__jit_node node[CK__JIT_MAX_NODES];
 } ck__jit_nest;
+
+/* The bytes of a nest that mean something: all but the unused nodes. */
+static inline size_t ck__jit_nest_bytes(const ck__jit_nest *n) {
+    return offsetof(ck__jit_nest, node) + (size_t)n->nnodes * sizeof(ck__jit_node);
+}
 
 /* The compiled code of one nest. */
 typedef struct ck__jit_compiled {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ckernel/ckernel.h"
 #include "cli_support.hpp"
 
 namespace {
@@ -86,6 +87,37 @@ TEST(CliExpr, ExplainShowsTheExpressionAndItsKernel) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "ckernel: usage error: missing --arg NAME SRC\nTry 'ckernel explain "
                      "--help'.\n");
+}
+
+// explain --eval --jit: the whole expression as one jit leaf and the JIT's decision, or why
+// not (without the plugin, or for a node it cannot compile exactly).
+TEST(CliExpr, ExplainWithJitSaysWhatTheJitDid) {
+    ck_jit_info jit;
+    ck_jit_get_info(&jit);
+    Result r = ckernel_baseline("explain --jit --eval 'a * x + b' --arg a float64 --arg x "
+                                "'3 * int32' --arg b float64");
+    EXPECT_EQ(r.status, 0) << r.out;
+    if (jit.available) {
+        // loads of a and x, multiply, load of b, add
+        EXPECT_NE(r.out.find("\njit @0 +24  jit_single  fingerprint="), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find(" expression of 5 nodes (float64, int32, float64) -> float64 "
+                             "(nocheck) nest=[3] "),
+                  std::string::npos)
+            << r.out;
+        EXPECT_NE(r.out.find("\njit: compiled in "), std::string::npos) << r.out;
+    } else {
+        EXPECT_NE(r.out.find("\njit: not used: " + std::string(jit.status)), std::string::npos)
+            << r.out;
+    }
+    r = ckernel_baseline("explain --jit --eval 'x / y' --arg x '3 * int32' --arg y int32");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\n  expr @"), std::string::npos) << r.out;
+    if (jit.available) {
+        EXPECT_NE(r.out.find("\njit: not used: the compile failed (integer divide is not "
+                             "compiled"),
+                  std::string::npos)
+            << r.out;
+    }
 }
 
 }  // namespace

@@ -16,21 +16,9 @@
 
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
+#include "jit_support.hpp"
 
 namespace {
-
-bool jit_available(std::string *why) {
-    ck_jit_info info;
-    ck_jit_get_info(&info);
-    *why = info.status;
-    return info.available != 0;
-}
-
-#define REQUIRE_JIT()                                                   \
-    do {                                                                \
-        std::string why_;                                               \
-        if (!jit_available(&why_)) GTEST_SKIP() << "no JIT: " << why_;  \
-    } while (0)
 
 const ck_type_id kTypes[] = {CK_TYPE_INT8,   CK_TYPE_INT16,   CK_TYPE_INT32,   CK_TYPE_INT64,
                              CK_TYPE_UINT8,  CK_TYPE_UINT16,  CK_TYPE_UINT32,  CK_TYPE_UINT64,

@@ -103,6 +103,7 @@ typedef struct gen {
     LLVMValueRef status_phi;
     LLVMValueRef slow_tmp, slow_args; /* allocas for the slow path */
     LLVMValueRef run_src, run_stride;  /* allocas for a call of the strided leaf */
+    LLVMValueRef cast_tmp[CK__JIT_MAX_NODES]; /* an expression's casts: one alloca each */
     int leaf_runs;                     /* the innermost dimension is a strided leaf call */
     const ck__jit_nest *nest;
     char *err;
@@ -268,6 +269,131 @@ static int supported_conversion(int from, int to) {
     return (is_int(from) || is_float(from)) && (is_int(to) || is_float(to));
 }
 
+/* r = op(c[0 .. nargs-1]) computed in op_id, the operands already in their parameter types:
+ * the one lowering of an operation, for a nest's body and for each node of an expression.
+ * Integers wrap (no nsw/nuw), floats are IEEE operations without fast-math flags (no
+ * contraction into FMA, no reassociation), as the precompiled leaves compute them. */
+static LLVMValueRef emit_op(gen *g, int op, int op_id, int nargs, const int32_t *param_id,
+                            void (*native_fn)(void), const LLVMValueRef *c) {
+    const int fl = is_float(op_id);
+    LLVMValueRef pick;
+    switch (op) {
+    case CK__JIT_OP_ADD: return fl ? LLVMBuildFAdd(g->b, c[0], c[1], "") : LLVMBuildAdd(g->b, c[0], c[1], "");
+    case CK__JIT_OP_SUBTRACT: return fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], "");
+    case CK__JIT_OP_MULTIPLY: return fl ? LLVMBuildFMul(g->b, c[0], c[1], "") : LLVMBuildMul(g->b, c[0], c[1], "");
+    case CK__JIT_OP_DIVIDE: return LLVMBuildFDiv(g->b, c[0], c[1], "");
+    case CK__JIT_OP_NEGATIVE: return fl ? LLVMBuildFNeg(g->b, c[0], "") : LLVMBuildNeg(g->b, c[0], "");
+    case CK__JIT_OP_MINIMUM:
+    case CK__JIT_OP_MAXIMUM: {
+        /* (a < b || a is NaN) ? a : b, and > for maximum (kernels/arith_ops.h) */
+        const int lo = op == CK__JIT_OP_MINIMUM;
+        if (fl) {
+            pick = LLVMBuildOr(
+                g->b, LLVMBuildFCmp(g->b, lo ? LLVMRealOLT : LLVMRealOGT, c[0], c[1], ""),
+                LLVMBuildFCmp(g->b, LLVMRealUNO, c[0], c[0], ""), "");
+        } else {
+            const int sg = is_signed(op_id);
+            pick = LLVMBuildICmp(g->b, lo ? (sg ? LLVMIntSLT : LLVMIntULT) : (sg ? LLVMIntSGT : LLVMIntUGT),
+                                 c[0], c[1], "");
+        }
+        return LLVMBuildSelect(g->b, pick, c[0], c[1], "");
+    }
+    case CK__JIT_OP_NATIVE: {
+        /* A direct call with the C ABI: 32- and 64-bit integers and floats pass as they are
+         * (narrower integers, bool and complex are declined by check_op). */
+        LLVMTypeRef pt[CK__JIT_MAX_ARGS];
+        for (int k = 0; k < nargs; k++) {
+            pt[k] = type_of(g, param_id[k]);
+        }
+        LLVMTypeRef fty = LLVMFunctionType(type_of(g, op_id), pt, (unsigned)nargs, 0);
+        uintptr_t addr;
+        memcpy(&addr, &native_fn, sizeof addr);
+        LLVMValueRef fp =
+            LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+        return LLVMBuildCall2(g->b, fty, fp, (LLVMValueRef *)(uintptr_t)c, (unsigned)nargs, "");
+    }
+    default: return c[0]; /* assign: the conversion follows */
+    }
+}
+
+/* Stores r (type `from`) at d as type `to` in `mode`: the fast conversion where its guard
+ * holds, else the precompiled single leaf `slow` with r in memory (its status ends the
+ * nest when it fails). */
+static void emit_store_converted(gen *g, LLVMValueRef r, int from, int to, int mode,
+                                 ck_single_fn slow_fn, LLVMValueRef d) {
+    if (from == to) {
+        store_aligned(g, r, d, bytes_of(to));
+        return;
+    }
+    LLVMValueRef guard;
+    LLVMValueRef v = convert(g, r, from, to, mode, &guard);
+    if (guard == NULL) {
+        store_aligned(g, v, d, bytes_of(to));
+        return;
+    }
+    /* Where the guard fails, the precompiled leaf converts r (in memory) and reports. */
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fast");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "slow");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
+    LLVMBuildCondBr(g->b, guard, fast, slow);
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    store_aligned(g, v, d, bytes_of(to));
+    LLVMBuildBr(g->b, cont);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    store_aligned(g, r, g->slow_tmp, 16);
+    LLVMBuildStore(g->b, g->slow_tmp, g->slow_args);
+    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 3, 0);
+    uintptr_t addr;
+    memcpy(&addr, &slow_fn, sizeof addr);
+    LLVMValueRef fp =
+        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+    LLVMValueRef args[3] = {LLVMConstNull(g->ptr), d, g->slow_args};
+    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 3, "");
+    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), "");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
+    LLVMBuildCondBr(g->b, bad, g->fail, cont);
+    LLVMPositionBuilderAtEnd(g->b, cont);
+}
+
+/* The value of an expression's program at one element (a[k]: the sources' elements):
+ * node by node, each operation through emit_op, each cast through emit_store_converted into
+ * its own stack slot (promoted to a register by the optimiser). */
+static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    LLVMValueRef v[CK__JIT_MAX_NODES];
+    for (int i = 0; i < n->nnodes; i++) {
+        const ck__jit_node *nd = &n->node[i];
+        LLVMTypeRef t = type_of(g, nd->type);
+        if (nd->op == CK__JIT_OP_LOAD) {
+            v[i] = load_aligned(g, t, a[nd->arg[0]], bytes_of(nd->type));
+        } else if (nd->op == CK__JIT_OP_CONST) {
+            /* The bytes as a constant global, loaded: exact for every value (NaN payloads
+             * included), and folded by the optimiser. */
+            LLVMValueRef gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, 16), "");
+            LLVMSetInitializer(gv, LLVMConstStringInContext(g->ctx, (const char *)nd->value,
+                                                            16, 1));
+            LLVMSetGlobalConstant(gv, 1);
+            LLVMSetLinkage(gv, LLVMPrivateLinkage);
+            LLVMSetAlignment(gv, 16);
+            v[i] = load_aligned(g, t, gv, 16);
+        } else if (nd->op == CK__JIT_OP_ASSIGN) {
+            const int from = n->node[nd->arg[0]].type;
+            emit_store_converted(g, v[nd->arg[0]], from, nd->type, CK_ERRMODE_NOCHECK, nd->slow,
+                                 g->cast_tmp[i]);
+            v[i] = load_aligned(g, t, g->cast_tmp[i], 16);
+        } else {
+            LLVMValueRef c[CK__JIT_MAX_ARGS];
+            for (int k = 0; k < nd->nargs; k++) {
+                c[k] = widen(g, v[nd->arg[k]], n->node[nd->arg[k]].type, nd->param_id[k]);
+            }
+            v[i] = emit_op(g, nd->op, nd->type, nd->nargs, nd->param_id, nd->native_fn, c);
+        }
+    }
+    return v[n->nnodes - 1];
+}
+
 /* The element at d (destination) and a[k] (arguments). */
 static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;
@@ -279,66 +405,19 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
         store_aligned(g, load_aligned(g, t, a[0], align), d, align);
         return 0;
     }
-    LLVMValueRef c[CK__JIT_MAX_ARGS] = {NULL, NULL, NULL, NULL};
-    for (int k = 0; k < n->nargs; k++) {
-        LLVMValueRef v = load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
-        c[k] = widen(g, v, n->arg_id[k], n->param_id[k]);
-    }
-    LLVMValueRef r = c[0];
-    const int fl = is_float(n->op_id);
-    if (n->op == CK__JIT_OP_NATIVE) {
-        /* A direct call with the C ABI: 32- and 64-bit integers and floats pass as they are
-         * (narrower integers, bool and complex are declined by check_nest). */
-        LLVMTypeRef pt[CK__JIT_MAX_ARGS];
+    LLVMValueRef r;
+    if (n->op == CK__JIT_OP_EXPR) {
+        r = emit_program(g, a);
+    } else {
+        LLVMValueRef c[CK__JIT_MAX_ARGS];
         for (int k = 0; k < n->nargs; k++) {
-            pt[k] = type_of(g, n->param_id[k]);
+            LLVMValueRef v =
+                load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
+            c[k] = widen(g, v, n->arg_id[k], n->param_id[k]);
         }
-        LLVMTypeRef fty = LLVMFunctionType(type_of(g, n->op_id), pt, (unsigned)n->nargs, 0);
-        uintptr_t addr;
-        memcpy(&addr, &n->native_fn, sizeof addr);
-        LLVMValueRef fp =
-            LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
-        r = LLVMBuildCall2(g->b, fty, fp, c, (unsigned)n->nargs, "");
+        r = emit_op(g, n->op, n->op_id, n->nargs, n->param_id, n->native_fn, c);
     }
-    switch (n->op) {
-    case CK__JIT_OP_ADD: r = fl ? LLVMBuildFAdd(g->b, c[0], c[1], "") : LLVMBuildAdd(g->b, c[0], c[1], ""); break;
-    case CK__JIT_OP_SUBTRACT: r = fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], ""); break;
-    case CK__JIT_OP_MULTIPLY: r = fl ? LLVMBuildFMul(g->b, c[0], c[1], "") : LLVMBuildMul(g->b, c[0], c[1], ""); break;
-    case CK__JIT_OP_DIVIDE: r = LLVMBuildFDiv(g->b, c[0], c[1], ""); break;
-    default: break;
-    }
-    if (n->op_id == n->dst_id) {
-        store_aligned(g, r, d, bytes_of(n->dst_id));
-        return 0;
-    }
-    LLVMValueRef guard;
-    LLVMValueRef v = convert(g, r, n->op_id, n->dst_id, n->mode, &guard);
-    if (guard == NULL) {
-        store_aligned(g, v, d, bytes_of(n->dst_id));
-        return 0;
-    }
-    /* Where the guard fails, the precompiled leaf converts r (in memory) and reports. */
-    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fast");
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "slow");
-    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
-    LLVMBuildCondBr(g->b, guard, fast, slow);
-    LLVMPositionBuilderAtEnd(g->b, fast);
-    store_aligned(g, v, d, bytes_of(n->dst_id));
-    LLVMBuildBr(g->b, cont);
-    LLVMPositionBuilderAtEnd(g->b, slow);
-    store_aligned(g, r, g->slow_tmp, 16);
-    LLVMBuildStore(g->b, g->slow_tmp, g->slow_args);
-    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->ptr};
-    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 3, 0);
-    LLVMValueRef fp = LLVMBuildIntToPtr(
-        g->b, LLVMConstInt(g->i64, (unsigned long long)(uintptr_t)n->slow, 0), g->ptr, "");
-    LLVMValueRef args[3] = {LLVMConstNull(g->ptr), d, g->slow_args};
-    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 3, "");
-    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), "");
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
-    LLVMBuildCondBr(g->b, bad, g->fail, cont);
-    LLVMPositionBuilderAtEnd(g->b, cont);
+    emit_store_converted(g, r, n->op_id, n->dst_id, n->mode, n->slow, d);
     return 0;
 }
 
@@ -427,6 +506,12 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
     g->run_src = LLVMBuildAlloca(g->b, g->ptr, "run_src");
     g->run_stride = LLVMBuildAlloca(g->b, g->i64, "run_stride");
+    for (int i = 0; g->nest->op == CK__JIT_OP_EXPR && i < g->nest->nnodes; i++) {
+        if (g->nest->node[i].op == CK__JIT_OP_ASSIGN) {
+            g->cast_tmp[i] = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "cast");
+            LLVMSetAlignment(g->cast_tmp[i], 16);
+        }
+    }
     LLVMBuildBr(g->b, start);
     LLVMPositionBuilderAtEnd(g->b, start);
     LLVMValueRef d = LLVMGetParam(fn, 0);
@@ -534,17 +619,129 @@ static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name
 }
 
 /* 1 when the body converts its types itself; an assignment it cannot convert runs its
- * innermost dimension through the precompiled strided leaf instead (any pair). */
+ * innermost dimension through the precompiled strided leaf instead (any pair). An
+ * expression's conversions are checked by check_nest. */
 static int converts_itself(const ck__jit_nest *n) {
-    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
+    if ((n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) || n->op == CK__JIT_OP_EXPR) {
         return 1;
     }
     return (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id) &&
            (is_int(n->arg_id[0]) || is_float(n->arg_id[0]));
 }
 
+static const char *type_name(int id) {
+    static const char *const names[CK_NUM_SCALAR_TYPES] = {
+        "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",     "uint16",
+        "uint32",  "uint64",  "float16", "float32", "float64", "complex64", "complex128"};
+    return names[id];
+}
+
+static int numeric(int id) {
+    return is_int(id) || is_float(id);
+}
+
+/* 0 when the operation `op` in op_id on arguments of types arg_id, cast to param_id, is
+ * compiled exactly, else -1 with the reason in what: a nest's one operation, or a node of an
+ * expression. The types are valid scalar ids. */
+static int check_op(int op, int op_id, int nargs, const int32_t *arg_id, const int32_t *param_id,
+                    void (*native_fn)(void), char *what, size_t cap) {
+    static const int arity[] = {1, 2, 2, 2, 2, -1, 1, 2, 2};
+    if (op < CK__JIT_OP_ASSIGN || op > CK__JIT_OP_MAXIMUM ||
+        (arity[op] >= 0 ? nargs != arity[op] : (nargs < 0 || nargs > CK__JIT_MAX_ARGS))) {
+        snprintf(what, cap, "malformed nest");
+        return -1;
+    }
+    int ok = numeric(op_id);
+    for (int k = 0; ok && k < nargs; k++) {
+        ok = numeric(arg_id[k]) && numeric(param_id[k]);
+    }
+    if (!ok) {
+        snprintf(what, cap, "arithmetic in %s is not compiled (integers, float32 and float64 are)",
+                 type_name(op == CK__JIT_OP_ASSIGN || !numeric(op_id) ? arg_id[0] : op_id));
+        for (int k = 0; k < nargs && op != CK__JIT_OP_ASSIGN && numeric(op_id); k++) {
+            if (!numeric(arg_id[k])) {
+                snprintf(what, cap, "an operand of %s is not compiled (integers, float32 and "
+                                    "float64 are)", type_name(arg_id[k]));
+            }
+        }
+        return -1;
+    }
+    if (op == CK__JIT_OP_DIVIDE && !is_float(op_id)) {
+        snprintf(what, cap, "integer divide is not compiled (a zero divisor needs its status "
+                            "from the precompiled leaf)");
+        return -1;
+    }
+    if (op == CK__JIT_OP_NATIVE) {
+        /* Narrow integers need the ABI's extension attributes: left to libffi. */
+        ok = native_fn != NULL && (is_float(op_id) || int_bits(op_id) >= 32);
+        for (int k = 0; ok && k < nargs; k++) {
+            ok = is_float(param_id[k]) || int_bits(param_id[k]) >= 32;
+        }
+        if (!ok) {
+            snprintf(what, cap, "a native call with an argument or result narrower than 32 "
+                                "bits, bool, float16 or complex is not compiled");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* An expression's program: every node's operands come before it, every type is one the
+ * body computes in, every cast one it converts. */
+static int check_program(const ck__jit_nest *n, char *what, size_t cap) {
+    if (n->nnodes < 1 || n->nnodes > CK__JIT_MAX_NODES ||
+        n->node[n->nnodes - 1].type != n->op_id) {
+        snprintf(what, cap, "malformed nest");
+        return -1;
+    }
+    for (int i = 0; i < n->nnodes; i++) {
+        const ck__jit_node *nd = &n->node[i];
+        int32_t arg_id[CK__JIT_MAX_ARGS];
+        if ((unsigned)nd->type >= CK_NUM_SCALAR_TYPES || nd->nargs < 0 ||
+            nd->nargs > CK__JIT_MAX_ARGS) {
+            snprintf(what, cap, "malformed nest");
+            return -1;
+        }
+        for (int k = 0; k < nd->nargs; k++) {
+            const int limit = nd->op == CK__JIT_OP_LOAD ? n->nargs : i;
+            if (nd->arg[k] < 0 || nd->arg[k] >= limit ||
+                (unsigned)nd->param_id[k] >= CK_NUM_SCALAR_TYPES) {
+                snprintf(what, cap, "malformed nest");
+                return -1;
+            }
+            arg_id[k] = nd->op == CK__JIT_OP_LOAD ? n->arg_id[nd->arg[k]] : n->node[nd->arg[k]].type;
+        }
+        if (nd->op == CK__JIT_OP_LOAD || nd->op == CK__JIT_OP_CONST) {
+            if ((nd->op == CK__JIT_OP_LOAD) != (nd->nargs == 1) ||
+                (nd->op == CK__JIT_OP_LOAD && arg_id[0] != nd->type)) {
+                snprintf(what, cap, "malformed nest");
+                return -1;
+            }
+            if (!numeric(nd->type)) {
+                snprintf(what, cap, "%s values are not compiled (integers, float32 and float64 "
+                                    "are)", type_name(nd->type));
+                return -1;
+            }
+        } else if (nd->op == CK__JIT_OP_ASSIGN) {
+            if (nd->nargs != 1 || nd->slow == NULL) {
+                snprintf(what, cap, "malformed nest");
+                return -1;
+            }
+            if (!supported_conversion(arg_id[0], nd->type)) {
+                snprintf(what, cap, "a cast %s -> %s is not compiled (integers, float32 and "
+                                    "float64 are)", type_name(arg_id[0]), type_name(nd->type));
+                return -1;
+            }
+        } else if (check_op(nd->op, nd->type, nd->nargs, arg_id, nd->param_id, nd->native_fn,
+                            what, cap) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
-    char what[128];
+    char what[160];
     if (n->ndim < 1 || n->ndim > CK__JIT_MAX_DIMS || n->nargs < 1 ||
         n->nargs > CK__JIT_MAX_ARGS || n->mode < 0 || n->mode > CK_ERRMODE_INEXACT) {
         put_error(err, cap, "malformed nest", NULL);
@@ -567,39 +764,20 @@ static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
     if (n->op == CK__JIT_OP_ASSIGN && !converts_itself(n)) {
         return n->slow_strided != NULL ? 0 : -1; /* leaf runs */
     }
-    int ok = (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id);
-    for (int k = 0; ok && k < n->nargs; k++) {
-        ok = (is_int(n->arg_id[k]) || is_float(n->arg_id[k])) &&
-             (is_int(n->param_id[k]) || is_float(n->param_id[k]));
+    int rc = n->op == CK__JIT_OP_EXPR
+                 ? check_program(n, what, sizeof what)
+                 : check_op(n->op, n->op_id, n->nargs, n->arg_id, n->param_id, n->native_fn, what,
+                            sizeof what);
+    if (rc == 0 && !supported_conversion(n->op_id, n->dst_id)) {
+        snprintf(what, sizeof what, "the result's conversion %s -> %s is not compiled "
+                                    "(integers, float32 and float64 are)",
+                 type_name(n->op_id), type_name(n->dst_id));
+        rc = -1;
     }
-    if (n->op == CK__JIT_OP_DIVIDE) {
-        ok &= is_float(n->op_id); /* integer division by zero needs its status */
-    }
-    if (n->op == CK__JIT_OP_NATIVE) {
-        /* Narrow integers need the ABI's extension attributes: left to libffi. */
-        ok &= n->native_fn != NULL && (is_float(n->op_id) || int_bits(n->op_id) >= 32);
-        for (int k = 0; ok && k < n->nargs; k++) {
-            ok = is_float(n->param_id[k]) || int_bits(n->param_id[k]) >= 32;
-        }
-    }
-    if (!ok) {
-        static const char *const names[CK_NUM_SCALAR_TYPES] = {
-            "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",     "uint16",
-            "uint32",  "uint64",  "float16", "float32", "float64", "complex64", "complex128"};
-        snprintf(what, sizeof what,
-                 "arithmetic in %s into %s is not compiled (integers, float32 and float64 are)",
-                 names[n->op == CK__JIT_OP_ASSIGN ? n->arg_id[0] : n->op_id], names[n->dst_id]);
-        if (n->op == CK__JIT_OP_NATIVE) {
-            snprintf(what, sizeof what, "a native call with an argument or result narrower "
-                                        "than 32 bits, bool, float16 or complex is not compiled");
-        } else if (n->op == CK__JIT_OP_DIVIDE && is_int(n->op_id)) {
-            snprintf(what, sizeof what, "integer divide is not compiled (a zero divisor needs "
-                                        "its status from the precompiled leaf)");
-        }
+    if (rc != 0) {
         put_error(err, cap, what, NULL);
-        return -1;
     }
-    return 0;
+    return rc;
 }
 
 /* ---- compile and link ---- */

@@ -1,0 +1,435 @@
+// tests/jit/expr_jit_test.cpp: the JIT lowering of an expression (docs/design.md §11, §15):
+// random trees compiled into one loop against the composed `expr` leaf (CK_EVAL_NO_JIT), bit
+// for bit; hand cases whose values are fixed by IEEE rules and NumPy's definitions (no FMA
+// contraction, minimum/maximum with NaN and signed zeros, wrapping integers, negative); the
+// declines and their reasons; a native function called directly inside the loop; allocation
+// failure at every point of a compiled expression's build; concurrent compiles (TSan runs
+// this suite too). Tests skip, saying why, when this build or machine has no JIT.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../expr/expr_random.hpp"
+#include "ckernel/ckernel.h"
+#include "ckt.hpp"
+#include "jit_support.hpp"
+
+namespace {
+
+using namespace ckt_expr;
+
+// One build and run of an expression on arrays: the result, the status and message, the JIT's
+// decision and the kernel tree.
+struct Outcome {
+    int rc = CK_OK;
+    std::string message, decision, tree;
+    ck_array *out = nullptr;
+    Outcome() = default;
+    Outcome(const Outcome &) = delete;
+    Outcome &operator=(const Outcome &) = delete;
+    ~Outcome() { ck_array_free(out); }
+};
+
+// Builds `text` over the sources (by names) into a new array of the result type (or dst_type)
+// with `flags` added to ctx, and runs it.
+void evaluate(const char *text, const std::vector<ck_array *> &src,
+              const std::vector<const char *> &names, ck_eval_ctx ctx, unsigned flags,
+              Outcome *o, const char *dst_type = nullptr) {
+    ctx.flags |= flags;
+    ck_expr *e = nullptr;
+    o->rc = ck_expr_parse(text, &e);
+    std::vector<const ck_type *> st;
+    std::vector<const char *> sam;
+    std::vector<char *> sd;
+    for (auto *a : src) {
+        st.push_back(ck_array_type(a));
+        sam.push_back(ck_array_arrmeta(a));
+        sd.push_back(ck_array_data(a));
+    }
+    const int n = static_cast<int>(src.size());
+    ck_type *rt = nullptr;
+    if (o->rc == CK_OK) {
+        o->rc = dst_type != nullptr ? ck_type_parse(dst_type, &rt)
+                                    : ck_expr_result_type(e, n, names.data(), st.data(), &ctx, &rt);
+    }
+    if (o->rc == CK_OK) o->rc = ck_array_new(rt, &o->out);
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    if (o->rc == CK_OK) {
+        o->rc = ck_make_expr(&b, &off, e, rt, ck_array_arrmeta(o->out), n, names.data(),
+                             st.data(), sam.data(), CK_REQUEST_SINGLE, &ctx);
+        o->decision = ck_jit_last_decision();
+    }
+    if (o->rc == CK_OK) {
+        char *s = nullptr;
+        if (ck_kernel_describe(ck_builder_root(&b), &s) == CK_OK) o->tree = s;
+        ck_free(s);
+        o->rc = ck_call_single(ck_builder_root(&b), ck_array_data(o->out), sd.data());
+    }
+    o->message = o->rc == CK_OK ? "" : ck_last_error();
+    ck_builder_destroy(&b);
+    ck_type_decref(rt);
+    ck_expr_decref(e);
+}
+
+std::string dump(const ck_array *a) {
+    const size_t n = ck_type_data_size(ck_array_type(a));
+    std::string r;
+    char buf[8];
+    for (size_t i = 0; i < n && i < 20000; i++) {
+        std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(ck_array_data(a)[i]));
+        r += buf;
+    }
+    return r;
+}
+
+bool compiled(const std::string &decision) {
+    return decision.rfind("compiled in ", 0) == 0 || decision.rfind("cache hit", 0) == 0;
+}
+
+ck_array *parse_array(const char *type, const char *literal) {
+    ck_type *t = nullptr;
+    ck_array *a = nullptr;
+    EXPECT_EQ(ck_type_parse(type, &t), CK_OK) << type;
+    EXPECT_EQ(ck_array_parse(t, literal, &a), CK_OK) << literal << ": " << ck_last_error();
+    ck_type_decref(t);
+    return a;
+}
+
+// The sources of a hand case, freed at the end.
+struct Sources {
+    std::vector<ck_array *> arrays;
+    std::vector<const char *> names;
+    void add(const char *name, const char *type, const char *literal) {
+        names.push_back(name);
+        arrays.push_back(parse_array(type, literal));
+    }
+    ~Sources() {
+        for (auto *a : arrays) ck_array_free(a);
+    }
+};
+
+template <typename T>
+std::vector<T> values(const ck_array *a, size_t n) {
+    std::vector<T> v(n);
+    std::memcpy(v.data(), ck_array_data(a), n * sizeof(T));
+    return v;
+}
+
+uint64_t bits(double x) {
+    uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+// Random trees over the types the JIT computes in (integers, float32, float64), casts among
+// them, fixed dimensions: compiled with CK_EVAL_JIT, the same bytes as the composed leaf.
+TEST(ExprJit, RandomTreesGiveTheComposedLeafsBytes) {
+    REQUIRE_JIT();
+    const std::vector<ck_type_id> numeric = {
+        CK_TYPE_INT8,   CK_TYPE_INT16,  CK_TYPE_INT32,   CK_TYPE_INT64,  CK_TYPE_UINT8,
+        CK_TYPE_UINT16, CK_TYPE_UINT32, CK_TYPE_UINT64, CK_TYPE_FLOAT32, CK_TYPE_FLOAT64};
+    int jitted = 0, declined = 0, failed_both = 0;
+    for (uint32_t seed = 1; seed <= 300; seed++) {
+        Gen g(seed, numeric);
+        Case cs;
+        ASSERT_NO_FATAL_FAILURE(make_case(g, numeric, false, &cs));
+        if (cs.arrays.empty()) continue;
+        Outcome composed, jit;
+        evaluate(cs.text.c_str(), cs.arrays, cs.names, cs.ctx, CK_EVAL_NO_JIT, &composed);
+        evaluate(cs.text.c_str(), cs.arrays, cs.names, cs.ctx, CK_EVAL_JIT, &jit);
+        const std::string what = "seed " + std::to_string(seed) + ": " + cs.text + " with" +
+                                 cs.desc + " mode " + ck_errmode_name(cs.ctx.errmode) +
+                                 "\njit: " + jit.decision;
+        // An empty decision: no run of fixed dimensions to compile (scalar arguments only).
+        EXPECT_TRUE(composed.decision == "not used: CK_EVAL_NO_JIT" || jit.decision.empty())
+            << what;
+        ASSERT_EQ(jit.rc, composed.rc) << what << "\n" << jit.message << "\n" << composed.message;
+        if (jit.rc != CK_OK) {
+            EXPECT_EQ(jit.message, composed.message) << what;
+            failed_both++;
+            continue;
+        }
+        if (compiled(jit.decision)) {
+            jitted++;
+            EXPECT_NE(jit.tree.find(" expression of "), std::string::npos) << what << jit.tree;
+        } else {
+            declined++;
+            EXPECT_TRUE(jit.decision.empty() || jit.decision.rfind("not used: ", 0) == 0) << what;
+        }
+        const ck_type *t = ck_array_type(jit.out);
+        ASSERT_TRUE(ck_type_equal(t, ck_array_type(composed.out))) << what;
+        // Bit for bit, but for the sign and payload of a NaN result, which IEEE 754 leaves
+        // open and LLVM's folds and operand order do not keep (docs/design.md §11).
+        EXPECT_TRUE(same_bytes(t, ck_array_arrmeta(jit.out), ck_array_data(jit.out),
+                               ck_array_arrmeta(composed.out), ck_array_data(composed.out), true))
+            << what << "\n" << dump(jit.out) << "\n" << dump(composed.out);
+    }
+    std::printf("random trees: %d compiled, %d declined (composed), %d failed in both\n", jitted,
+                declined, failed_both);
+    // The comparison must be of compiled code mostly.
+    EXPECT_GT(jitted, 100);
+}
+
+// a * b + c in float64 where an FMA would keep the product's low bits: a*b = 1 + 2^-26 +
+// 2^-54 rounds to 1 + 2^-26 (the 2^-54 is a quarter of an ulp), so the sum is exactly 0;
+// fused, it would be 2^-54.
+TEST(ExprJit, NoContractionIntoFma) {
+    REQUIRE_JIT();
+    Sources s;
+    s.add("a", "3 * float64", "[1.0000000074505806, 1.0000000074505806, 2]");
+    s.add("b", "3 * float64", "[1.0000000074505806, 1.0000000074505806, 3]");
+    s.add("c", "float64", "-1.0000000149011612");
+    Outcome o;
+    evaluate("a * b + c", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &o);
+    ASSERT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_TRUE(compiled(o.decision)) << o.decision;
+    EXPECT_NE(o.tree.find("jit_single  fingerprint="), std::string::npos) << o.tree;
+    EXPECT_NE(o.tree.find(" expression of "), std::string::npos) << o.tree;
+    const auto v = values<double>(o.out, 3);
+    EXPECT_EQ(bits(v[0]), bits(0.0));
+    EXPECT_EQ(bits(v[1]), bits(0.0));
+    EXPECT_EQ(v[2], 6.0 - 1.0000000149011612);
+}
+
+// minimum/maximum as NumPy 1.24 defines them (kernels/arith_ops.h): a NaN operand wins, of
+// two equal values (0 and -0) the second; negative flips the sign bit; integers wrap.
+TEST(ExprJit, MinimumMaximumNegativeAndWrappingAsTheBuiltIns) {
+    REQUIRE_JIT();
+    Sources s;
+    s.add("x", "4 * float64", "[nan, 0, -0, 1]");
+    s.add("y", "4 * float64", "[1, -0, 0, nan]");
+    Outcome lo, hi, neg;
+    evaluate("minimum(x, y)", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &lo);
+    evaluate("maximum(x, y)", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &hi);
+    evaluate("-x + y * 0", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &neg);
+    for (const Outcome *o : {&lo, &hi, &neg}) {
+        ASSERT_EQ(o->rc, CK_OK) << o->message;
+        EXPECT_TRUE(compiled(o->decision)) << o->decision;
+    }
+    const auto l = values<double>(lo.out, 4), h = values<double>(hi.out, 4);
+    EXPECT_TRUE(std::isnan(l[0]) && std::isnan(l[3]));
+    EXPECT_EQ(bits(l[1]), bits(-0.0));
+    EXPECT_EQ(bits(l[2]), bits(0.0));
+    EXPECT_TRUE(std::isnan(h[0]) && std::isnan(h[3]));
+    EXPECT_EQ(bits(h[1]), bits(-0.0));
+    EXPECT_EQ(bits(h[2]), bits(0.0));
+    // -x + y*0: -nan + 0 is NaN; -0 + -0 = -0; 0 + 0 = 0; -1 + nan is NaN
+    const auto n = values<double>(neg.out, 4);
+    EXPECT_EQ(bits(n[1]), bits(-0.0));
+    EXPECT_EQ(bits(n[2]), bits(0.0));
+
+    Sources i;
+    i.add("p", "4 * int8", "[100, -128, 127, -1]");
+    i.add("q", "4 * uint8", "[1, 0, 255, 200]");
+    Outcome w, u, m;
+    evaluate("p + p", {i.arrays[0]}, {"p"}, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &w);
+    evaluate("-q * uint8(1)", {i.arrays[1]}, {"q"}, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &u);
+    evaluate("minimum(p, int8(0)) - maximum(q, uint8(7))", i.arrays, i.names, CK_EVAL_CTX_INIT,
+             CK_EVAL_JIT, &m);
+    for (const Outcome *o : {&w, &u, &m}) {
+        ASSERT_EQ(o->rc, CK_OK) << o->message;
+        EXPECT_TRUE(compiled(o->decision)) << o->decision;
+    }
+    EXPECT_EQ(values<int8_t>(w.out, 4), (std::vector<int8_t>{-56, 0, -2, -2}));
+    EXPECT_EQ(values<uint8_t>(u.out, 4), (std::vector<uint8_t>{255, 0, 1, 56}));
+    // int8 and uint8 select int16: min(p, 0) - max(q, 7)
+    EXPECT_EQ(values<int16_t>(m.out, 4), (std::vector<int16_t>{-7, -135, -255, -201}));
+}
+
+// Mixed types: the argument casts are fused, constants are folded in, and a cast node inside
+// the expression is compiled when it cannot fail.
+TEST(ExprJit, MixedTypesCastsAndLiterals) {
+    REQUIRE_JIT();
+    Sources s;
+    s.add("i", "3 * int32", "[1, -2, 2147483647]");
+    s.add("f", "float64", "0.5");
+    s.add("g", "3 * float32", "[0.25, 1e30, -3]");
+    Outcome o;
+    evaluate("i * f + g - float64(int64(i)) * 2.0 + 3", s.arrays, s.names, CK_EVAL_CTX_INIT,
+             CK_EVAL_JIT, &o);
+    ASSERT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_TRUE(compiled(o.decision)) << o.decision;
+    const auto v = values<double>(o.out, 3);
+    const int32_t iv[] = {1, -2, 2147483647};
+    const float gv[] = {0.25f, 1e30f, -3.0f};
+    for (int k = 0; k < 3; k++) {
+        const double want = double(iv[k]) * 0.5 + double(gv[k]) - double(iv[k]) * 2.0 + 3.0;
+        EXPECT_EQ(bits(v[static_cast<size_t>(k)]), bits(want)) << k;
+    }
+}
+
+double affine(double x, double y) {
+    return x * 3.0 + y;
+}
+
+// A native function is called directly from the loop, with the other nodes around it.
+TEST(ExprJit, NativeFunctionsAreCalledInsideTheLoop) {
+    REQUIRE_JIT();
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("affine_x3", &c), CK_OK);
+    const int rc = ck_callable_add_native(c, "dd)d", reinterpret_cast<void (*)(void)>(affine));
+    if (rc == CK_ERR_UNSUPPORTED) {
+        ck_callable_decref(c);
+        GTEST_SKIP() << "no libffi: " << ck_last_error();
+    }
+    ASSERT_EQ(rc, CK_OK) << ck_last_error();
+    const int reg = ck_register(c);
+    ASSERT_TRUE(reg == CK_OK) << ck_last_error();
+    Sources s;
+    s.add("x", "3 * float64", "[1, 2.5, -4]");
+    s.add("n", "3 * int32", "[7, 8, 9]");
+    Outcome o, ref;
+    evaluate("affine_x3(x, n) / 2.0", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &o);
+    evaluate("affine_x3(x, n) / 2.0", s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_NO_JIT, &ref);
+    ASSERT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_TRUE(compiled(o.decision)) << o.decision;
+    const double x[] = {1, 2.5, -4};
+    const auto v = values<double>(o.out, 3);
+    for (int k = 0; k < 3; k++) EXPECT_EQ(v[static_cast<size_t>(k)], affine(x[k], 7 + k) / 2.0);
+    EXPECT_EQ(v, values<double>(ref.out, 3));
+    ck_callable_decref(c);
+}
+
+// What the JIT does not reproduce exactly is declined as a whole, with the reason; the
+// composed leaf serves (and fails where it fails).
+TEST(ExprJit, DeclinesWithReasons) {
+    REQUIRE_JIT();
+    Sources s;
+    s.add("x", "3 * int32", "[6, 7, 8]");
+    s.add("y", "3 * int32", "[3, 0, 2]");
+    s.add("h", "3 * float16", "[1, 2, 3]");
+    s.add("d", "3 * float64", "[0.5, 300.5, 1e300]");
+    struct Want {
+        const char *text;
+        std::vector<const char *> names;
+        const char *dst;
+        ck_errmode mode;
+        const char *reason;
+    } cases[] = {
+        {"x / y + 1", {"x", "y"}, nullptr, CK_ERRMODE_FRACTIONAL,
+         "not used: the compile failed (integer divide is not compiled"},
+        {"h * 2", {"h"}, nullptr, CK_ERRMODE_FRACTIONAL,
+         "not used: the compile failed (float16 values are not compiled"},
+        {"int8(d) + 1", {"d"}, nullptr, CK_ERRMODE_FRACTIONAL,
+         "not used: expression column 1: the cast float64 -> int8 can fail in mode fractional; "
+         "composed kernel"},
+        {"logical_and(x, y) + 1", {"x", "y"}, nullptr, CK_ERRMODE_FRACTIONAL,
+         "not used: expression column 1: logical_and has no compiled form"},
+        {"d * 2", {"d"}, "3 * float32", CK_ERRMODE_FRACTIONAL,
+         "not used: the result's cast float64 -> float32 can fail in mode fractional; composed "
+         "kernel"},
+    };
+    for (const Want &w : cases) {
+        std::vector<ck_array *> src;
+        for (const char *n : w.names) {
+            for (size_t k = 0; k < s.names.size(); k++)
+                if (std::strcmp(s.names[k], n) == 0) src.push_back(s.arrays[k]);
+        }
+        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+        ctx.errmode = w.mode;
+        Outcome jit, composed;
+        evaluate(w.text, src, w.names, ctx, CK_EVAL_JIT, &jit, w.dst);
+        evaluate(w.text, src, w.names, ctx, CK_EVAL_NO_JIT, &composed, w.dst);
+        EXPECT_EQ(jit.decision.rfind(w.reason, 0), 0u) << w.text << ": " << jit.decision;
+        EXPECT_EQ(jit.tree.find("jit_"), std::string::npos) << jit.tree;
+        EXPECT_EQ(jit.rc, composed.rc) << w.text;
+        EXPECT_EQ(jit.message, composed.message) << w.text;
+        if (jit.rc == CK_OK) {
+            EXPECT_TRUE(same_bytes(ck_array_type(jit.out), ck_array_arrmeta(jit.out),
+                                   ck_array_data(jit.out), ck_array_arrmeta(composed.out),
+                                   ck_array_data(composed.out)))
+                << w.text;
+        }
+    }
+    // The same in nocheck mode compiles: no cast there can fail.
+    std::vector<ck_array *> d = {s.arrays[3]};
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = CK_ERRMODE_NOCHECK;
+    Outcome jit, composed;
+    evaluate("int8(d) + 1", d, {"d"}, ctx, CK_EVAL_JIT, &jit);
+    evaluate("int8(d) + 1", d, {"d"}, ctx, CK_EVAL_NO_JIT, &composed);
+    ASSERT_EQ(jit.rc, CK_OK) << jit.message;
+    EXPECT_TRUE(compiled(jit.decision)) << jit.decision;
+    EXPECT_EQ(values<int8_t>(jit.out, 3), values<int8_t>(composed.out, 3));
+}
+
+TEST(ExprJit, AllocationFailureAtEveryPointOfACompiledExpressionsBuild) {
+    REQUIRE_JIT();
+    const int64_t points = ckt::for_each_alloc_failure([&]() {
+        ck_expr *e = nullptr;
+        int rc = ck_expr_parse("a * x + 0.5", &e);
+        ck_type *xt = nullptr, *at = nullptr;
+        if (rc == CK_OK) rc = ck_type_parse("7 * float64", &xt);
+        if (rc == CK_OK) rc = ck_type_parse("float32", &at);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        if (rc == CK_OK) {
+            const ck_type *st[] = {at, xt};
+            const char *names[] = {"a", "x"};
+            const ck_fixed_dim_arrmeta xm = {7, 8}, dm = {7, 8};
+            const char *sam[] = {nullptr, reinterpret_cast<const char *>(&xm)};
+            ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+            ctx.flags = CK_EVAL_JIT;
+            rc = ck_make_expr(&b, &off, e, xt, reinterpret_cast<const char *>(&dm), 2, names, st,
+                              sam, CK_REQUEST_SINGLE, &ctx);
+            if (rc == CK_OK && !compiled(ck_jit_last_decision())) rc = CK_ERR_INTERNAL;
+            if (rc == CK_OK) {
+                const float a = 2;
+                double x[7] = {1, 2, 3, 4, 5, 6, 7}, d[7];
+                char *sp[] = {reinterpret_cast<char *>(const_cast<float *>(&a)),
+                              reinterpret_cast<char *>(x)};
+                rc = ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(d), sp);
+                for (int k = 0; rc == CK_OK && k < 7; k++)
+                    if (d[k] != 2.0 * (k + 1) + 0.5) rc = CK_ERR_INTERNAL;
+            }
+        }
+        ck_builder_destroy(&b);
+        ck_type_decref(at);
+        ck_type_decref(xt);
+        ck_expr_decref(e);
+        return rc;
+    });
+    EXPECT_GE(points, 3);
+}
+
+TEST(ExprJit, ConcurrentCompilesAndCacheHits) {
+    REQUIRE_JIT();
+    // Two threads build four expressions (differing by a literal), each twice: compiles race
+    // with each other and with cache hits; every result is checked.
+    std::atomic<int> wrong{0};
+    auto work = [&](int t) {
+        for (int round = 0; round < 2; ++round)
+            for (int k = 0; k < 4; ++k) {
+                Sources s;
+                s.add("x", "5 * 3 * int16", "[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]]");
+                s.add("y", "3 * float64", "[0.5, 0.25, 2]");
+                const std::string text = "minimum(x * y, 100.0) - " + std::to_string(k + t) + ".0";
+                Outcome o;
+                evaluate(text.c_str(), s.arrays, s.names, CK_EVAL_CTX_INIT, CK_EVAL_JIT, &o);
+                if (o.rc != CK_OK || !compiled(o.decision)) {
+                    wrong++;
+                    continue;
+                }
+                const auto v = values<double>(o.out, 15);
+                const double y[] = {0.5, 0.25, 2};
+                for (int i = 0; i < 15; ++i) {
+                    const double p = i * y[i % 3];
+                    if (v[static_cast<size_t>(i)] != (p < 100.0 ? p : 100.0) - (k + t)) wrong++;
+                }
+            }
+    };
+    std::thread a(work, 0), b(work, 1);
+    a.join();
+    b.join();
+    EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
