@@ -161,6 +161,41 @@ def test_large_runs_are_correct():
     assert ck.evaluate("x * x - x", x=x).tobytes() == (x * x - x).tobytes()
 
 
+def test_large_runs_split_over_threads_are_the_serial_bits():
+    """ck_parallel_expr splits the rows of a large run over threads: the result is what each
+    row gives alone (small, so serial and through the kernel cache) and NumPy's, bit for bit,
+    whatever the number of threads."""
+    rng = np.random.default_rng(26)
+    a = rng.standard_normal((3000, 100))
+    x = rng.standard_normal((3000, 100)).astype(np.float32)
+    b = rng.standard_normal(100)  # a row broadcast to every row
+    rows = np.array([ck.evaluate("a * x + b / 3", a=a[i], x=x[i], b=b) for i in range(3000)])
+    assert rows.tobytes() == (a * x.astype(np.float64) + b / 3).tobytes()
+    for threads in (1, 2, 16):
+        ck.set_num_threads(threads)
+        try:
+            whole = ck.evaluate("a * x + b / 3", a=a, x=x, b=b)
+        finally:
+            ck.set_num_threads(0)
+        assert whole.tobytes() == rows.tobytes(), threads
+
+
+def test_a_python_callback_in_an_expression_runs_on_worker_threads(hang_watchdog):
+    """Were the GIL held while ck_parallel_expr runs, a worker's callback would wait for it
+    forever (hang_watchdog ends that with the stacks)."""
+    fn = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(lambda v: 2 * v)
+    c = ck.Callable("test_evaluate_twice")
+    c.add_native("d)d", fn)
+    ck.register(c)
+    ck.set_num_threads(2)
+    try:
+        x = np.arange(200_000, dtype=np.float64).reshape(2000, 100)  # 1.6 MB: rows split
+        r = ck.evaluate("test_evaluate_twice(x) + 1.0", x=x)
+    finally:
+        ck.set_num_threads(0)
+    assert np.array_equal(r, 2.0 * x + 1.0)  # exact: integers below 2**53
+
+
 def test_errors_are_ckernel_errors_with_the_status():
     x = np.ones(3)
     with raises_status("CK_ERR_PARSE", "column 5"):
