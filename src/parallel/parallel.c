@@ -1,7 +1,8 @@
 /* src/parallel/parallel.c: the backend-independent part of parallel evaluation (C): argument
  * checks, the thread and grain settings, the choice between serial and parallel, the split of
  * ck_parallel_assign, ck_parallel_call and ck_parallel_expr over the outermost dimension, and
- * the floating-point environment of a task. The backend (tbb_backend.cpp or serial_backend.c) only runs a planned job. */
+ * the floating-point environment of a task. The backend (tbb_backend.cpp or
+ * serial_backend.c) only runs a planned job. */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>

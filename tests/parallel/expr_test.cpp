@@ -41,10 +41,14 @@ std::string trace(int threads, unsigned flags) {
 
 // Runs e over the sources serially (ck_expr_eval) into a new array of dst_type and in parallel
 // into another, for every thread count and JIT flag (grain: 1 KiB, so that rows split), and
-// hands both to `check`. Names are given in the order of `names`.
+// hands both to `check`. Names are given in the order of `names`. With `compiles`, the JIT
+// (when there is one) must have compiled the parallel run's row kernel under CK_EVAL_JIT.
 void serial_and_parallel(const char *text, const char *dst_type, std::vector<const char *> names,
                          std::vector<const ck_array *> src,
-                         const std::function<void(const ckt::Array &, const ckt::Array &)> &check) {
+                         const std::function<void(const ckt::Array &, const ckt::Array &)> &check,
+                         bool compiles = false) {
+    ck_jit_info info;
+    ck_jit_get_info(&info);
     Expr e(text);
     const int n = static_cast<int>(src.size());
     for (unsigned flags : kJitFlags) {
@@ -57,6 +61,10 @@ void serial_and_parallel(const char *text, const char *dst_type, std::vector<con
             ASSERT_EQ(ck_parallel_expr(e.get(), parallel.get(), n, names.data(), src.data(), &c),
                       CK_OK)
                 << ck_last_error();
+            if (compiles && flags == CK_EVAL_JIT && info.available) {
+                const std::string d = ck_jit_last_decision();  // the build on this thread
+                EXPECT_TRUE(d.rfind("compiled", 0) == 0 || d.rfind("cache hit", 0) == 0) << d;
+            }
             check(serial, parallel);
         }
     }
@@ -83,7 +91,8 @@ TEST_F(Leakless, ParallelExprSplitsRowsBitForBit) {
                             for (size_t i = 0; i < static_cast<size_t>(m * k); ++i)
                                 wrong += o[i] != par::half_step_at(i) * (par::int_at(i) / 64) + 0.5;
                             EXPECT_EQ(wrong, 0);
-                        });
+                        },
+                        true);
 }
 
 TEST_F(Leakless, ParallelExprBroadcastsRowsAndColumns) {
