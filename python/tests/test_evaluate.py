@@ -4,8 +4,9 @@ Hypothesis, random expression trees over random dtypes, shapes, strides and broa
 against NumPy's ufuncs applied operation by operation, wherever every operation's result
 type is the same in both), Python numbers, ragged and option data, out=, the kernel cache,
 every error (bad expressions, missing and unknown names, arguments it cannot use, errors
-inside an operation), reference counts, allocation failure at every point, and the GIL
-released while the kernel runs.
+inside an operation), reference counts, allocation failure at every point, the GIL
+released while the kernel runs, and large runs split over threads (ck_parallel_expr) giving
+the serial bits.
 """
 import ctypes
 import gc
@@ -178,6 +179,28 @@ def test_large_runs_split_over_threads_are_the_serial_bits():
         finally:
             ck.set_num_threads(0)
         assert whole.tobytes() == rows.tobytes(), threads
+
+
+def test_large_runs_split_over_threads_report_an_error_within_the_rows_run():
+    """Proof that evaluate splits: a zero divisor at [345, 7] of 600 rows of 1000 int32 is
+    element 943 of its chunk of 1024 when the rows run joined (one thread), and another
+    element of a worker's run of its own rows (chunks starting at its first row)."""
+    x = np.arange(600_000, dtype=np.int32).reshape(600, 1000)
+    y = (1 + np.arange(600_000) % 5).astype(np.int32).reshape(600, 1000)
+    y[345, 7] = 0
+    messages = []
+    for threads in (1, 2):
+        ck.set_num_threads(threads)
+        try:
+            parallel = ck.get_num_threads() == 2  # 1 with the serial backend
+            with pytest.raises(ck.Error) as e:
+                ck.evaluate("x / y", x=x, y=y)
+        finally:
+            ck.set_num_threads(0)
+        assert e.value.status == "CK_ERR_ZERO_DIVISION"
+        messages.append(str(e.value))
+    assert "integer division by zero at element 943" in messages[0]
+    assert (messages[1] != messages[0]) == parallel, messages
 
 
 def test_a_python_callback_in_an_expression_runs_on_worker_threads(hang_watchdog):
