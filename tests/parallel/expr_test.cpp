@@ -189,11 +189,11 @@ std::pair<std::string, std::string> both_fail(const char *text, const char *dst_
     return {serial, ck_last_error()};
 }
 
-TEST_F(Leakless, ParallelExprNodeErrorsMatchTheSerialCall) {
-    // Integer division by zero in row 345 of 600 rows of 1024 int32: rows of one chunk each,
-    // so the serial run (rows joined, chunks of 1024) and a worker's run (its rows) both meet
-    // it at element 7 of a chunk.
-    const int m = 600, k = 1024;
+// x and y of 600 rows of k int32 (x = its flat index, y = 1 + that mod 5) with a zero divisor
+// at row 345, element 7: `text` over them, serially and split (1 KiB grains: every row at
+// least 4000 bytes, so each piece a worker runs is one row), both failing.
+std::pair<std::string, std::string> zero_divisor(int k, const char *text) {
+    const int m = 600;
     const std::string s = std::to_string(m) + " * " + std::to_string(k) + " * int32";
     ckt::Array x(s.c_str()), y(s.c_str());
     auto *px = reinterpret_cast<int32_t *>(x.data());
@@ -203,36 +203,28 @@ TEST_F(Leakless, ParallelExprNodeErrorsMatchTheSerialCall) {
         py[i] = 1 + i % 5;
     }
     py[345 * k + 7] = 0;
-    const auto msgs = both_fail("x + x / y", s.c_str(), {"y", "x"}, {y.get(), x.get()},
-                                CK_ERR_ZERO_DIVISION);
+    return both_fail(text, s.c_str(), {"y", "x"}, {y.get(), x.get()}, CK_ERR_ZERO_DIVISION);
+}
+
+TEST_F(Leakless, ParallelExprNodeErrorsMatchTheSerialCall) {
+    // Rows of 1024, one chunk each: the serial run (the rows joined, chunks of 1024) and a
+    // worker's (its row) both meet the zero at element 7 of a chunk.
+    const auto msgs = zero_divisor(1024, "x + x / y");
     EXPECT_EQ(msgs.first, "expression column 7: divide: integer division by zero at element 7");
     EXPECT_EQ(msgs.second, msgs.first);
 }
 
 TEST_F(Leakless, ParallelExprNodeErrorsCountWithinTheRowsRun) {
     // Rows of 1000: serially the joined rows' chunks start at multiples of 1024, so the zero
-    // at row 345, element 7 (flat 345007 = 336 * 1024 + 943) is element 943 of its chunk;
-    // split, the worker's run starts at its first row, a multiple of the grain's 16 rows
-    // (1024 bytes of int32 rows of 4000 bytes: one row a block; flat 1000 * r0 + ...), so
-    // the index differs: proof that the rows ran split. Without oneTBB it is the serial one.
-    const int m = 600, k = 1000;
-    const std::string s = std::to_string(m) + " * " + std::to_string(k) + " * int32";
-    ckt::Array x(s.c_str()), y(s.c_str());
-    auto *px = reinterpret_cast<int32_t *>(x.data());
-    auto *py = reinterpret_cast<int32_t *>(y.data());
-    for (int i = 0; i < m * k; ++i) {
-        px[i] = i;
-        py[i] = 1 + i % 5;
-    }
-    py[345 * k + 7] = 0;
-    const auto msgs = both_fail("x / y", s.c_str(), {"x", "y"}, {x.get(), y.get()},
-                                CK_ERR_ZERO_DIVISION);
+    // (flat 345007 = 336 * 1024 + 943) is element 943 of its chunk; split, the worker's run
+    // is its row, where it is element 7: proof that the rows ran split. Without oneTBB,
+    // ck_parallel_expr is the serial call, message included.
+    const auto msgs = zero_divisor(1000, "x / y");
     EXPECT_EQ(msgs.first, "expression column 3: divide: integer division by zero at element 943");
-    if (par::tbb_backend()) {
-        EXPECT_NE(msgs.second, msgs.first);
-    } else {
-        EXPECT_EQ(msgs.second, msgs.first);
-    }
+    EXPECT_EQ(msgs.second, par::tbb_backend()
+                               ? "expression column 3: divide: integer division by zero at "
+                                 "element 7"
+                               : msgs.first);
 }
 
 TEST_F(Leakless, ParallelExprRaggedRowErrorsNumberDimensionsAsSerially) {
