@@ -476,8 +476,9 @@ typedef struct wl {
     ck_eval_ctx ctx;
     ck_builder b;
     int built;
-    /* threads > 1 (contiguous workloads only): the element kernel, strided request, run by
-     * ck_parallel_strided over the n elements. */
+    /* threads > 1 (contiguous workloads): the element kernel, strided request, run by
+     * ck_parallel_strided over the n elements (the reductions, dot and expressions: their
+     * ck_parallel_* call builds its own). */
     int threads;
     ck_builder pb;
     int pbuilt;
@@ -526,6 +527,7 @@ typedef struct wl {
     char *xbuf[EXPR_ARGS];
     ck_var_data *xrows[EXPR_ARGS];
     char *xargs[EXPR_ARGS];
+    ck_array *xarrays[EXPR_ARGS]; /* threads > 1: the arguments as arrays (ck_parallel_expr) */
 } wl;
 
 static int is_jit_kind(wl_kind k) {
@@ -643,6 +645,9 @@ static void wl_free(wl *w) {
     ck_array_free(w->src_array);
     ck_array_free(w->src2_array);
     ck_array_free(w->dst_array);
+    for (int k = 0; k < EXPR_ARGS; k++) {
+        ck_array_free(w->xarrays[k]);
+    }
     ck_array_free(w->text_array);
     ck_free(w->text);
     for (int k = 0; k < w->nx; k++) {
@@ -1550,6 +1555,13 @@ static int build_parallel(wl *w) {
     if (red_kind(w->def->kind) || w->def->kind == K_DOT) {
         return CK_OK; /* ck_parallel_reduce and ck_parallel_call build their own */
     }
+    if (w->expr != NULL) { /* ck_parallel_expr builds its own, over these arrays */
+        int rc = ck_array_wrap(w->dt, w->dam, w->kdst, NULL, &w->dst_array);
+        for (int k = 0; rc == CK_OK && k < w->nx; k++) {
+            rc = ck_array_wrap(w->xt[k], w->xam[k], w->xargs[k], NULL, &w->xarrays[k]);
+        }
+        return rc;
+    }
     size_t off = 0;
     return ck_make_assign(&w->pb, &off, ck_type_scalar(w->def->dst), NULL,
                           ck_type_scalar(w->def->src), NULL, CK_REQUEST_STRIDED, &w->ctx);
@@ -1569,6 +1581,12 @@ static int run_kernel(wl *w) {
         c.max_threads = w->threads;
         const ck_array *const src[2] = {w->src_array, w->src2_array};
         return ck_parallel_call(w->callable, w->dst_array, 2, src, &c);
+    }
+    if (w->threads > 1 && w->expr != NULL) {
+        ck_eval_ctx c = w->ctx;
+        c.max_threads = w->threads;
+        return ck_parallel_expr(w->expr, w->dst_array, w->nx, NULL,
+                                (const ck_array *const *)w->xarrays, &c);
     }
     if (w->threads > 1) {
         ck_eval_ctx c = w->ctx;
@@ -1976,13 +1994,16 @@ static double allocs_per_build(wl *w, int n) {
 
 int ckb_workload_threaded(size_t i) {
     /* Compute-bound (float32 -> float16, checked float64 -> int32) and memory-bound (a cast
-     * and a copy at memory speed) contiguous workloads: issue 8's 1 vs 2 threads. */
+     * and a copy at memory speed) contiguous workloads: issue 8's 1 vs 2 threads; the
+     * reductions, dot, and expr/fma3/composed through ck_parallel_expr (not the jit cases:
+     * the split of one dimension leaves the JIT no nest to compile, docs/design.md §15). */
     static const char *const threaded[] = {"contig/float32->float16",
                                            "contig/float64->int32/fractional",
                                            "contig/int32->float64", "contig/float64->float64",
                                            "reduce/sum/float64", "reduce/min/float64",
                                            "reduce/sum/float64/axis0",
-                                           "reduce/sum/float64/var", "call/dot/float64"};
+                                           "reduce/sum/float64/var", "call/dot/float64",
+                                           "expr/fma3/composed"};
     for (size_t k = 0; i < NDEFS && k < sizeof threaded / sizeof threaded[0]; k++) {
         if (strcmp(defs[i].name, threaded[k]) == 0) {
             return 1;

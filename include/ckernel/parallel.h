@@ -27,6 +27,7 @@
 #include "ckernel/callable.h"
 #include "ckernel/eval.h"
 #include "ckernel/export.h"
+#include "ckernel/expr.h"
 #include "ckernel/kernel.h"
 
 CK_BEGIN_DECLS
@@ -65,6 +66,17 @@ CK_EXTERN int ck_parallel_assign(const ck_array *dst, const ck_array *src,
  * messages are those of ck_call. */
 CK_EXTERN int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc,
                                const ck_array *const *src, const ck_eval_ctx *ectx);
+
+/* dst <- e(src[0], ..., src[nargs-1]) like ck_expr_eval (ckernel/expr.h: `names` names the
+ * sources, NULL for the expression's order), split over dst's outermost fixed dimension as
+ * ck_parallel_call splits it: the kernel of one row (ck_make_expr over the rows' types) is
+ * built once and the rows run in parallel; anything else, or small work, runs serially
+ * through ck_expr_eval. Results (bit for bit), statuses and messages are ck_expr_eval's; a
+ * failing node's message counts elements within its chunk of a run, and a split run is one
+ * thread's rows where the serial one may join them all, so that index may differ. */
+CK_EXTERN int ck_parallel_expr(const ck_expr *e, const ck_array *dst, int nargs,
+                               const char *const *names, const ck_array *const *src,
+                               const ck_eval_ctx *ectx);
 
 /* dst <- r(src) like ck_reduce, split across threads with the same result, bit for bit,
  * whatever the number of threads (and CPU target): when the source's outermost dimension is

@@ -1,7 +1,7 @@
 /* python/src/run.c: the module's kernel runs: assign (ck_parallel_assign), call
  * (ck_parallel_call: a NumPy result for fixed dimensions of scalars, else a ckernel.Array),
- * evaluate (an expression over keyword arguments, ck_expr_eval, its result made as a call's)
- * and explain (ck_make_assign + ck_kernel_describe). Each describes its arguments as
+ * evaluate (an expression over keyword arguments, ck_parallel_expr, its result made as a
+ * call's) and explain (ck_make_assign + ck_kernel_describe). Each describes its arguments as
  * operands (operand.c) and runs its kernel with the GIL released. */
 #include "ckpy.h"
 
@@ -380,10 +380,9 @@ static PyObject *run_plan(call_plan *p, PyObject *const *srcs, const char *const
     if (e != NULL) {
         rc = ckpy_cache_run(e, ck_array_data(p->dst.array), sd);
     } else {
-        /* (The C API has no parallel evaluation: an expression runs on this thread.) */
         Py_BEGIN_ALLOW_THREADS
         rc = p->expr != NULL
-                 ? ck_expr_eval(p->expr, p->dst.array, p->nsrc, NULL, arrays, &p->ctx)
+                 ? ck_parallel_expr(p->expr, p->dst.array, p->nsrc, NULL, arrays, &p->ctx)
                  : ck_parallel_call(p->callable, p->dst.array, p->nsrc, arrays, &p->ctx);
         Py_END_ALLOW_THREADS
     }

@@ -4,8 +4,9 @@ Hypothesis, random expression trees over random dtypes, shapes, strides and broa
 against NumPy's ufuncs applied operation by operation, wherever every operation's result
 type is the same in both), Python numbers, ragged and option data, out=, the kernel cache,
 every error (bad expressions, missing and unknown names, arguments it cannot use, errors
-inside an operation), reference counts, allocation failure at every point, and the GIL
-released while the kernel runs.
+inside an operation), reference counts, allocation failure at every point, the GIL
+released while the kernel runs, and large runs split over threads (ck_parallel_expr) giving
+the serial bits.
 """
 import ctypes
 import gc
@@ -159,6 +160,63 @@ def test_the_kernel_is_cached_for_the_same_expression_and_layouts():
 def test_large_runs_are_correct():
     x = np.linspace(-1.0, 1.0, 1 << 17)  # beyond the cache's size: built per call
     assert ck.evaluate("x * x - x", x=x).tobytes() == (x * x - x).tobytes()
+
+
+def test_large_runs_split_over_threads_are_the_serial_bits():
+    """ck_parallel_expr splits the rows of a large run over threads: the result is what each
+    row gives alone (small, so serial and through the kernel cache) and NumPy's, bit for bit,
+    whatever the number of threads."""
+    rng = np.random.default_rng(26)
+    a = rng.standard_normal((3000, 100))
+    x = rng.standard_normal((3000, 100)).astype(np.float32)
+    b = rng.standard_normal(100)  # a row broadcast to every row
+    rows = np.array([ck.evaluate("a * x + b / 3", a=a[i], x=x[i], b=b) for i in range(3000)])
+    assert rows.tobytes() == (a * x.astype(np.float64) + b / 3).tobytes()
+    for threads in (1, 2, 16):
+        ck.set_num_threads(threads)
+        try:
+            whole = ck.evaluate("a * x + b / 3", a=a, x=x, b=b)
+        finally:
+            ck.set_num_threads(0)
+        assert whole.tobytes() == rows.tobytes(), threads
+
+
+def test_large_runs_split_over_threads_report_an_error_within_the_rows_run():
+    """Proof that evaluate splits: a zero divisor at [345, 7] of 600 rows of 1000 int32 is
+    element 943 of its chunk of 1024 when the rows run joined (one thread), and another
+    element of a worker's run of its own rows (chunks starting at its first row)."""
+    x = np.arange(600_000, dtype=np.int32).reshape(600, 1000)
+    y = (1 + np.arange(600_000) % 5).astype(np.int32).reshape(600, 1000)
+    y[345, 7] = 0
+    messages = []
+    for threads in (1, 2):
+        ck.set_num_threads(threads)
+        try:
+            parallel = ck.get_num_threads() == 2  # 1 with the serial backend
+            with pytest.raises(ck.Error) as e:
+                ck.evaluate("x / y", x=x, y=y)
+        finally:
+            ck.set_num_threads(0)
+        assert e.value.status == "CK_ERR_ZERO_DIVISION"
+        messages.append(str(e.value))
+    assert "integer division by zero at element 943" in messages[0]
+    assert (messages[1] != messages[0]) == parallel, messages
+
+
+def test_a_python_callback_in_an_expression_runs_on_worker_threads(hang_watchdog):
+    """Were the GIL held while ck_parallel_expr runs, a worker's callback would wait for it
+    forever (hang_watchdog ends that with the stacks)."""
+    fn = ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(lambda v: 2 * v)
+    c = ck.Callable("test_evaluate_twice")
+    c.add_native("d)d", fn)
+    ck.register(c)
+    ck.set_num_threads(2)
+    try:
+        x = np.arange(200_000, dtype=np.float64).reshape(2000, 100)  # 1.6 MB: rows split
+        r = ck.evaluate("test_evaluate_twice(x) + 1.0", x=x)
+    finally:
+        ck.set_num_threads(0)
+    assert np.array_equal(r, 2.0 * x + 1.0)  # exact: integers below 2**53
 
 
 def test_errors_are_ckernel_errors_with_the_status():

@@ -206,6 +206,14 @@ int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_typ
                  const char *dst_arrmeta, int nargs, const char *const *names,
                  const ck_type *const *src_tp, const char *const *src_arrmeta, ck_request req,
                  const ck_eval_ctx *ectx) {
+    return ck__make_expr_at(ckb, offset, e, dst_tp, dst_arrmeta, nargs, names, src_tp,
+                            src_arrmeta, req, ectx, 0);
+}
+
+int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
+                     const char *dst_arrmeta, int nargs, const char *const *names,
+                     const ck_type *const *src_tp, const char *const *src_arrmeta,
+                     ck_request req, const ck_eval_ctx *ectx, int first_dim) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_expr: NULL builder, offset or type");
     }
@@ -251,7 +259,8 @@ int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_typ
         cmp.outer_rows = 1;
         if (rc == CK_OK) {
             rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
-                                   src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, 0);
+                                   src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req,
+                                   first_dim);
         }
     }
     ck__free(pl.nodes);

@@ -85,6 +85,13 @@ int ck__expr_leaf(const struct ck__compose *c, ck_builder *ckb, size_t *offset,
 int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnodes, char *why,
                          size_t cap);
 
+/* ck_make_expr for types that are the elements of `first_dim` enclosing dimensions (the
+ * parallel split builds the kernel of one row): messages number dimensions as in the whole. */
+int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
+                     const char *dst_arrmeta, int nargs, const char *const *names,
+                     const ck_type *const *src_tp, const char *const *src_arrmeta,
+                     ck_request req, const ck_eval_ctx *ectx, int first_dim);
+
 /* Casts a constant of type `from` to `to` in `mode` with the assignment leaf (what a call's
  * argument cast does to each element), prefixing a failure with the column. */
 int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *in,

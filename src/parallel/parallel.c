@@ -1,7 +1,8 @@
 /* src/parallel/parallel.c: the backend-independent part of parallel evaluation (C): argument
  * checks, the thread and grain settings, the choice between serial and parallel, the split of
- * ck_parallel_assign over the outermost dimension, and the floating-point environment of a
- * task. The backend (tbb_backend.cpp or serial_backend.c) only runs a planned job. */
+ * ck_parallel_assign, ck_parallel_call and ck_parallel_expr over the outermost dimension, and
+ * the floating-point environment of a task. The backend (tbb_backend.cpp or
+ * serial_backend.c) only runs a planned job. */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "builders/assign_internal.h"
 #include "callables/callable_internal.h"
 #include "common/internal.h"
+#include "expr/expr_internal.h"
 #include "parallel/parallel_internal.h"
 
 #if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE__))
@@ -230,11 +232,14 @@ int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char 
     return ck__par_backend_run(&job);
 }
 
-/* ---- ck_parallel_assign, ck_parallel_call ---- */
+/* ---- ck_parallel_assign, ck_parallel_call, ck_parallel_expr ---- */
 
-/* What runs one row of a split call: assignment (call == NULL) or a callable. */
+/* What runs one row of a split call: a callable, an expression over named sources, or (both
+ * NULL) assignment. */
 typedef struct ck__par_rows {
     ck_callable *call;
+    const ck_expr *expr;
+    const char *const *names; /* expr: the sources' names (NULL: the expression's order) */
     int nsrc;
     const ck_array *const *src;
 } ck__par_rows;
@@ -242,10 +247,29 @@ typedef struct ck__par_rows {
 static int rows_serial(const ck_array *dst, const ck__par_rows *r, const ck_eval_ctx *ectx,
                        unsigned flags) {
     const ck__par_fpenv env = ck__par_fpenv_enter(flags);
-    const int rc = r->call == NULL ? ck_assign(dst, r->src[0], ectx)
-                                   : ck_call(r->call, dst, r->nsrc, r->src, ectx);
+    const int rc = r->call != NULL   ? ck_call(r->call, dst, r->nsrc, r->src, ectx)
+                   : r->expr != NULL ? ck_expr_eval(r->expr, dst, r->nsrc, r->names, r->src, ectx)
+                                     : ck_assign(dst, r->src[0], ectx);
     ck__par_fpenv_leave(env);
     return rc;
+}
+
+/* Builds the kernel of one row of dst's outermost dimension (the elements' types, messages
+ * numbering dimensions from 1). */
+static int make_row_kernel(ck_builder *b, size_t *off, const ck__par_rows *r,
+                           const ck_type *delem, const char *dam_elem,
+                           const ck_type *const *selem, const char *const *sam_elem,
+                           const ck_eval_ctx *ctx, size_t rows) {
+    if (r->call != NULL) {
+        return ck__make_call_at(b, off, r->call, delem, dam_elem, r->nsrc, selem, sam_elem,
+                                CK_REQUEST_STRIDED, ctx, 1);
+    }
+    if (r->expr != NULL) {
+        return ck__make_expr_at(b, off, r->expr, delem, dam_elem, r->nsrc, r->names, selem,
+                                sam_elem, CK_REQUEST_STRIDED, ctx, 1);
+    }
+    return ck__make_assign_at(b, off, delem, dam_elem, selem[0], sam_elem[0], CK_REQUEST_STRIDED,
+                              ctx, 1, rows);
 }
 
 /* Splits dst's outermost fixed dimension across threads: every source's share of it is its
@@ -325,11 +349,7 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     ck_builder_init(&b);
     size_t off = 0;
     const char *dam_elem = dam + sizeof(ck_fixed_dim_arrmeta);
-    int rc = r->call == NULL
-                 ? ck__make_assign_at(&b, &off, delem, dam_elem, selem[0], sam_elem[0],
-                                      CK_REQUEST_STRIDED, &ctx, 1, job.count)
-                 : ck__make_call_at(&b, &off, r->call, delem, dam_elem, r->nsrc, selem, sam_elem,
-                                    CK_REQUEST_STRIDED, &ctx, 1);
+    int rc = make_row_kernel(&b, &off, r, delem, dam_elem, selem, sam_elem, &ctx, job.count);
     if (rc != CK_OK) {
         ck_builder_destroy(&b);
         if (rc == CK_ERR_NOMEM) {
@@ -350,21 +370,36 @@ int ck_parallel_assign(const ck_array *dst, const ck_array *src, const ck_eval_c
     if (dst == NULL || src == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_parallel_assign: NULL array");
     }
-    const ck__par_rows r = {NULL, 1, &src};
+    const ck__par_rows r = {NULL, NULL, NULL, 1, &src};
     return parallel_rows("ck_parallel_assign", dst, &r, ectx);
+}
+
+/* The arguments of an N-source split: `what` (the callable or expression) and dst non-NULL,
+ * 1 to 16 sources, none NULL. */
+static int check_sources(const char *who, const char *what_name, const void *what,
+                         const ck_array *dst, int nsrc, const ck_array *const *src) {
+    if (what == NULL || dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL %s or array, or %d sources", who,
+                            what_name, nsrc);
+    }
+    for (int k = 0; k < nsrc; k++) {
+        if (src[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "%s: source %d is NULL", who, k);
+        }
+    }
+    return CK_OK;
 }
 
 int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
                      const ck_eval_ctx *ectx) {
-    if (c == NULL || dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
-        return ck_set_error(CK_ERR_INVALID,
-                            "ck_parallel_call: NULL callable or array, or %d sources", nsrc);
-    }
-    for (int k = 0; k < nsrc; k++) {
-        if (src[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "ck_parallel_call: source %d is NULL", k);
-        }
-    }
-    const ck__par_rows r = {c, nsrc, src};
+    CK_RETURN_IF_ERROR(check_sources("ck_parallel_call", "callable", c, dst, nsrc, src));
+    const ck__par_rows r = {c, NULL, NULL, nsrc, src};
     return parallel_rows("ck_parallel_call", dst, &r, ectx);
+}
+
+int ck_parallel_expr(const ck_expr *e, const ck_array *dst, int nargs, const char *const *names,
+                     const ck_array *const *src, const ck_eval_ctx *ectx) {
+    CK_RETURN_IF_ERROR(check_sources("ck_parallel_expr", "expression", e, dst, nargs, src));
+    const ck__par_rows r = {NULL, e, names, nargs, src};
+    return parallel_rows("ck_parallel_expr", dst, &r, ectx);
 }

@@ -352,8 +352,8 @@ static void print_header(const ckb_machine *m, const ckb_run_options *ro, int qu
     printf("         bench and plain loops compiled with \"%s\" (no -march: baseline code)\n",
            ckb_compile_flags());
     printf("run:     median of %d samples after %d warm-up, interleaved with the baselines; "
-           "samples >= %.0f ms%s; target %s%s;\n         threads 1, and 2 (%s, ck_parallel_strided) for the "
-           "contig workloads marked so\n",
+           "samples >= %.0f ms%s; target %s%s;\n         threads 1, and 2 (%s, ck_parallel_*) for the "
+           "workloads marked so\n",
            ro->settings.repeats, ro->settings.warmups, ro->settings.min_sample_ns / 1e6,
            ro->settings.cpu_clock ? " of the thread's CPU time (--clock cpu; 2-thread rows: wall)"
                                   : "",
