@@ -57,6 +57,45 @@ static int fail_llvm_error(LLVMErrorRef e, char *err, size_t cap, const char *wh
     return -1;
 }
 
+/* LLVM builds lazy statics on first use (the timer groups and option registries of a pass
+ * pipeline and of code generation) and publishes them through its own atomics, which
+ * ThreadSanitizer cannot see (libLLVM is not instrumented). Running the pipeline once over an
+ * empty module here, inside the plugin's one-time load (pthread_once), creates them before
+ * any two threads compile, ordered for every later compile by that pthread_once. Nothing
+ * depends on its result. */
+static void warm_up(void) {
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("ck_warm_up", ctx);
+    LLVMTargetRef target;
+    char *msg = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0) {
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
+                                                          LLVMCodeGenLevelAggressive,
+                                                          LLVMRelocDefault, LLVMCodeModelJITDefault);
+        LLVMSetTarget(mod, triple);
+        LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, opts);
+        if (e != NULL) {
+            LLVMConsumeError(e);
+        }
+        LLVMDisposePassBuilderOptions(opts);
+        LLVMMemoryBufferRef obj = NULL;
+        char *emsg = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &emsg, &obj) == 0) {
+            LLVMDisposeMemoryBuffer(obj);
+        }
+        if (emsg != NULL) {
+            LLVMDisposeMessage(emsg);
+        }
+        LLVMDisposeTargetMachine(tm);
+    }
+    if (msg != NULL) {
+        LLVMDisposeMessage(msg);
+    }
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+}
+
 static int plugin_init(char *err, size_t cap) {
     if (LLVMInitializeNativeTarget() != 0 || LLVMInitializeNativeAsmPrinter() != 0) {
         put_error(err, cap, "LLVM has no native target for this machine", NULL);
@@ -78,6 +117,7 @@ static int plugin_init(char *err, size_t cap) {
         return fail_llvm_error(e, err, cap, "cannot search the process for symbols");
     }
     LLVMOrcJITDylibAddGenerator(main_dylib, gen);
+    warm_up();
     return 0;
 }
 
