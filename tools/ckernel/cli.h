@@ -39,6 +39,12 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
  * when argv[*i] was one of them, with *status CLI_OK or the usage error already reported. */
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *c,
                       int *status);
+/* The options of the callable commands (call, eval, reduce, accumulate and their explains)
+ * beyond cli_common_option's: --allow-unsafe, --unaligned (`explain` only: sources and
+ * destination read as unaligned) and --out DST. Returns 1 when argv[*i] was one of them or
+ * a common option, with *status CLI_OK or the usage error already reported. */
+int cli_callable_option(const char *command, int argc, char **argv, int *i, int explain,
+                        cli_common *c, const char **out, int *status);
 /* The arguments of a kernel-building command: --help (prints `help`), --errmode, --target,
  * --unaligned (when allowed), exactly `nargs` positionals into args (`missing` names them in
  * the usage error). Applies --target. Returns CLI_PARSED to go on, else the exit status. */

@@ -72,7 +72,6 @@ int cmd_callables(int argc, char **argv) {
 /* The parsed arguments of `call` and `explain --call`. */
 typedef struct call_args {
     cli_common common;
-    int unaligned;
     const char *name;
     const char *out;
     int nin;
@@ -90,24 +89,16 @@ static int parse_call(const char *command, const char *help, int argc, char **ar
             fputs(help, stdout);
             return CLI_OK;
         }
-        if (cli_common_option(command, argc, argv, &i, &a->common, &status)) {
+        if (cli_callable_option(command, argc, argv, &i, explain, &a->common, &a->out,
+                                &status)) {
             if (status != CLI_OK) {
                 return status;
             }
-        } else if (strcmp(arg, "--allow-unsafe") == 0) {
-            a->common.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
-        } else if (explain && strcmp(arg, "--unaligned") == 0) {
-            a->unaligned = 1;
         } else if (explain && cli_option_value(argc, argv, &i, "--call", &value)) {
             if (value == NULL) {
                 return cli_usage_error(command, "--call needs a callable name");
             }
             a->name = value;
-        } else if (cli_option_value(argc, argv, &i, "--out", &value)) {
-            if (value == NULL) {
-                return cli_usage_error(command, "--out needs a type");
-            }
-            a->out = value;
         } else if (strcmp(arg, "--in") == 0) {
             if (a->nin == CK_CALL_MAX_ARGS) {
                 return cli_usage_error(command, "at most %d --in arguments", CK_CALL_MAX_ARGS);
@@ -130,9 +121,6 @@ static int parse_call(const char *command, const char *help, int argc, char **ar
     }
     if (a->nin == 0) {
         return cli_usage_error(command, "missing --in SRC%s", with_literals ? " LITERAL" : "");
-    }
-    if (explain && a->unaligned) {
-        a->common.ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
     }
     const int rc = cli_apply_target(&a->common);
     return rc != CLI_OK ? rc : CLI_PARSED;

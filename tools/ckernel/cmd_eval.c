@@ -33,7 +33,6 @@ static const char explain_eval_help[] =
 
 typedef struct eval_args {
     cli_common common;
-    int unaligned;
     const char *text;
     const char *out;
     int nargs;
@@ -52,24 +51,16 @@ static int parse_eval(const char *command, const char *help, int argc, char **ar
             fputs(help, stdout);
             return CLI_OK;
         }
-        if (cli_common_option(command, argc, argv, &i, &a->common, &status)) {
+        if (cli_callable_option(command, argc, argv, &i, explain, &a->common, &a->out,
+                                &status)) {
             if (status != CLI_OK) {
                 return status;
             }
-        } else if (strcmp(arg, "--allow-unsafe") == 0) {
-            a->common.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
-        } else if (explain && strcmp(arg, "--unaligned") == 0) {
-            a->unaligned = 1;
         } else if (explain && cli_option_value(argc, argv, &i, "--eval", &value)) {
             if (value == NULL) {
                 return cli_usage_error(command, "--eval needs an expression");
             }
             a->text = value;
-        } else if (cli_option_value(argc, argv, &i, "--out", &value)) {
-            if (value == NULL) {
-                return cli_usage_error(command, "--out needs a type");
-            }
-            a->out = value;
         } else if (strcmp(arg, "--arg") == 0) {
             if (a->nargs == CK_CALL_MAX_ARGS) {
                 return cli_usage_error(command, "at most %d --arg arguments", CK_CALL_MAX_ARGS);
@@ -95,9 +86,6 @@ static int parse_eval(const char *command, const char *help, int argc, char **ar
     if (a->nargs == 0) {
         return cli_usage_error(command, "missing --arg NAME SRC%s",
                                with_literals ? " LITERAL" : "");
-    }
-    if (explain && a->unaligned) {
-        a->common.ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
     }
     const int rc = cli_apply_target(&a->common);
     return rc != CLI_OK ? rc : CLI_PARSED;

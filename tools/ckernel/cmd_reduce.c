@@ -55,7 +55,6 @@ static const char explain_reduce_help[] =
 /* The parsed arguments of `reduce` and `explain --reduce`. */
 typedef struct reduce_args {
     cli_common common;
-    int unaligned;
     int accumulate; /* `accumulate` / `explain --accumulate` */
     const char *name, *out, *in_type, *in_literal;
     int has_axes, naxes;
@@ -95,14 +94,11 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
             fputs(help, stdout);
             return CLI_OK;
         }
-        if (cli_common_option(command, argc, argv, &i, &a->common, &status)) {
+        if (cli_callable_option(command, argc, argv, &i, explain, &a->common, &a->out,
+                                &status)) {
             if (status != CLI_OK) {
                 return status;
             }
-        } else if (strcmp(arg, "--allow-unsafe") == 0) {
-            a->common.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
-        } else if (explain && strcmp(arg, "--unaligned") == 0) {
-            a->unaligned = 1;
         } else if (!a->accumulate && strcmp(arg, "--keepdims") == 0) {
             a->flags |= CK_REDUCE_KEEPDIMS;
         } else if (strcmp(arg, "--skipna") == 0) {
@@ -123,11 +119,6 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
             if (status != CLI_OK) {
                 return status;
             }
-        } else if (cli_option_value(argc, argv, &i, "--out", &value)) {
-            if (value == NULL) {
-                return cli_usage_error(command, "--out needs a type");
-            }
-            a->out = value;
         } else if (strcmp(arg, "--in") == 0) {
             if (a->in_type != NULL) {
                 return cli_usage_error(command, "a reduction takes one --in");
@@ -154,9 +145,6 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
     }
     if (a->in_type == NULL) {
         return cli_usage_error(command, "missing --in SRC%s", explain ? "" : " LITERAL");
-    }
-    if (explain && a->unaligned) {
-        a->common.ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
     }
     const int rc = cli_apply_target(&a->common);
     return rc != CLI_OK ? rc : CLI_PARSED;

@@ -68,6 +68,28 @@ int cli_common_option(const char *command, int argc, char **argv, int *i, cli_co
     return 0;
 }
 
+int cli_callable_option(const char *command, int argc, char **argv, int *i, int explain,
+                        cli_common *c, const char **out, int *status) {
+    const char *arg = argv[*i], *value = NULL;
+    *status = CLI_OK;
+    if (cli_common_option(command, argc, argv, i, c, status)) {
+        return 1;
+    }
+    if (strcmp(arg, "--allow-unsafe") == 0) {
+        c->ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
+    } else if (explain && strcmp(arg, "--unaligned") == 0) {
+        c->ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
+    } else if (cli_option_value(argc, argv, i, "--out", &value)) {
+        if (value == NULL) {
+            *status = cli_usage_error(command, "--out needs a type");
+        }
+        *out = value;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int cli_apply_target(const cli_common *c) {
     if (ck_cpu_check() != CK_OK) {
         return cli_report(ck_last_status());
