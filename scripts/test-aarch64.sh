@@ -40,7 +40,7 @@ for run in "${runs[@]}"; do
   export QEMU_CPU=$cpu
   if [ -n "$cap" ]; then export CKERNEL_CPU_TARGET=$cap; else unset CKERNEL_CPU_TARGET; fi
   # What the library sees: the target it picks and the features (the SVE vector length too).
-  qemu-aarch64-static build-aarch64/tools/ckernel/ckernel info | grep -E '^ *cpu' || true
+  qemu-aarch64-static build-aarch64/bin/ckernel info | grep -E '^ *cpu' || true
   log=build-aarch64/ctest-$run.log
   status=0
   ctest --test-dir build-aarch64 -j"$jobs" -LE soak --output-on-failure >"$log" 2>&1 || status=$?

@@ -487,6 +487,35 @@ TEST(BenchCli, InCacheRunsOncePerRunnableTargetAndSkipsTheOthers) {
     EXPECT_EQ(j["skipped"].items.size(), compiled_unsupported);
 }
 
+// CKERNEL_CPU_TARGET=baseline is a ceiling for the per-target rows too: every other compiled
+// target is skipped, saying why (above the variable, or missing from this CPU), none is run
+// at baseline under another target's name.
+TEST(BenchCli, TheEnvironmentCapsThePerTargetRows) {
+    TempFile f;
+    Result r = ckernel("bench --filter 'incache/int32->int32' --repeat 1 --json " + f.path,
+                       "CKERNEL_CPU_TARGET=baseline");
+    ASSERT_EQ(r.status, 0) << r.out;
+    Json j;
+    JsonParser p(f.read());
+    ASSERT_TRUE(p.parse(j));
+    ASSERT_EQ(j["results"].items.size(), 1u);
+    EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+    std::vector<std::string> expect, got;
+    for (int k = 1; k < CK_NUM_CPU_TARGETS; k++) {
+        const auto t = static_cast<ck_cpu_target>(k);
+        if (!ck_cpu_target_compiled(t)) continue;
+        expect.push_back(std::string(ck_cpu_target_name(t)) + ": " +
+                         (t > ck_cpu_detected_target()
+                              ? std::string("compiled, but this CPU lacks it (detected ") +
+                                    ck_cpu_target_name(ck_cpu_detected_target()) + ")"
+                              : "above CKERNEL_CPU_TARGET=baseline"));
+    }
+    for (const Json &s : j["skipped"].items) {
+        got.push_back(s["target"].str + ": " + s["reason"].str);
+    }
+    EXPECT_EQ(got, expect);
+}
+
 TEST(BenchCli, TargetRunsThereOnly) {
     Json j = run_json("--filter 'incache/int32->float64' --target baseline --repeat 1");
     ASSERT_EQ(j["results"].items.size(), 1u);
