@@ -144,8 +144,8 @@ int ck_cpu_target_parse(const char *name, ck_cpu_target *out) {
                         name != NULL ? name : "(null)", ck_cpu_target_choices());
 }
 
-/* Written once, from constant names, before any thread can ask (the pthread_once of the
- * detection), so readers need no lock. */
+/* Written once, from the constant names, under its own pthread_once: readers after it need
+ * no lock. */
 static char ck__choices[64];
 
 static void ck__choices_init(void) {

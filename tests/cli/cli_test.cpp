@@ -248,6 +248,7 @@ TEST(Cli, InfoSaysWhetherHugePagesAreAdvised) {
 // Streaming stores (ckernel/cpu.h): the threshold, where it comes from, and explain showing
 // the streaming kernel once a destination reaches it.
 TEST(Cli, InfoAndExplainShowTheStreamingThreshold) {
+    if (!ckt::streaming_stores_exist()) GTEST_SKIP() << ck_streaming_threshold_reason();
     const std::string env = std::string("CKERNEL_STREAMING_MIN_BYTES=");
     Result small = ckt::run_shell(env + "1000 " + CK_CLI_PATH + " info");
     EXPECT_EQ(small.status, 0);

@@ -110,6 +110,13 @@ inline ck_cpu_target best_compiled_target() {
     return CK_CPU_BASELINE;
 }
 
+// Whether this architecture has streaming stores at all (x86-64 only: docs/design.md §8);
+// elsewhere no threshold, not even one set by a test, gives a streaming kernel.
+inline bool streaming_stores_exist() {
+    return std::strcmp(ck_streaming_threshold_reason(),
+                       "no streaming stores on this architecture") != 0;
+}
+
 // The CPU targets this build compiled and this machine runs (within CKERNEL_CPU_TARGET),
 // lowest first. Each other target is reported as skipped, with the reason, so a log says
 // which targets a test covered.
