@@ -6,7 +6,9 @@
  * constants held in the kernel, and writing scratch or, for the last step, the destination.
  * Scratch is CK__EXPR_SCRATCH bytes of stack, shared by slots that a step frees when its
  * result's last reader has run, so the kernel stays immutable and thread-safe.
- *   layout: {ck__expr_kernel} {ck__expr_step x nsteps} {16-byte constants} {children} */
+ *   layout: {ck__expr_kernel} {ck__expr_step x nsteps} {16-byte constants} {children}
+ * An expression of literals only is under a wrapper, {ck_prefix} {child}, that passes the
+ * walk its one 0-d source, which no node reads. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -137,15 +139,55 @@ static void expr_describe(const ck_prefix *self, ck_describer *d) {
     }
 }
 
-/* The kind, registered once for ck_kernel_describe and `ckernel explain`. */
+/* {ck_prefix} {child}: the child is the expression's kernel over one 0-d source, which no node
+ * reads; the wrapper passes its own address as that source, so its callers pass none. */
+typedef struct ck__expr_noargs_kernel {
+    ck_prefix base;
+} ck__expr_noargs_kernel;
+
+#define CK__EXPR_NOARGS_CHILD CK_ALIGN_OFFSET(sizeof(ck__expr_noargs_kernel))
+
+static void noargs_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__EXPR_NOARGS_CHILD));
+}
+
+static CK__KERNEL_ALIGN int noargs_single(ck_prefix *self, char *dst, char *const *src) {
+    (void)src;
+    char *const one[1] = {(char *)self};
+    return ck_call_single(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, one);
+}
+
+static CK__KERNEL_ALIGN int noargs_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                           char *const *src, const intptr_t *src_stride,
+                                           size_t count) {
+    (void)src;
+    (void)src_stride;
+    char *const one[1] = {(char *)self};
+    static const intptr_t zero[1] = {0};
+    return ck_call_strided(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, dst_stride, one, zero,
+                           count);
+}
+
+static void noargs_describe(const ck_prefix *self, ck_describer *d) {
+    (void)self;
+    ck_describe_printf(d, "literals only");
+    ck_describe_child(d, CK__EXPR_NOARGS_CHILD);
+}
+
+/* The kinds (the expr kernel, the literals-only wrapper), registered once for
+ * ck_kernel_describe and `ckernel explain`. */
 static int register_kind(void) {
     static atomic_int done;
     if (atomic_load_explicit(&done, memory_order_acquire)) {
         return CK_OK;
     }
-    const ck_kernel_kind kind = {"expr", expr_single, expr_strided, sizeof(ck__expr_kernel),
-                                 expr_describe};
-    CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kind));
+    const ck_kernel_kind kinds[2] = {
+        {"expr", expr_single, expr_strided, sizeof(ck__expr_kernel), expr_describe},
+        {"expr_literals", noargs_single, noargs_strided, sizeof(ck__expr_noargs_kernel),
+         noargs_describe}};
+    for (int i = 0; i < 2; i++) {
+        CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kinds[i]));
+    }
     atomic_store_explicit(&done, 1, memory_order_release);
     return CK_OK;
 }
@@ -345,57 +387,9 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
     return CK_OK;
 }
 
-/* ---- literals only ---- */
-
-/* {ck_prefix} {child}: the child is the expression's kernel over one 0-d source, which no node
- * reads; the wrapper passes its own address as that source, so its callers pass none. */
-typedef struct ck__expr_noargs_kernel {
-    ck_prefix base;
-} ck__expr_noargs_kernel;
-
-#define CK__EXPR_NOARGS_CHILD CK_ALIGN_OFFSET(sizeof(ck__expr_noargs_kernel))
-
-static void noargs_destroy(ck_prefix *self) {
-    ck_prefix_destroy(ck_child(self, CK__EXPR_NOARGS_CHILD));
-}
-
-static CK__KERNEL_ALIGN int noargs_single(ck_prefix *self, char *dst, char *const *src) {
-    (void)src;
-    char *const one[1] = {(char *)self};
-    return ck_call_single(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, one);
-}
-
-static CK__KERNEL_ALIGN int noargs_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
-                                           char *const *src, const intptr_t *src_stride,
-                                           size_t count) {
-    (void)src;
-    (void)src_stride;
-    char *const one[1] = {(char *)self};
-    static const intptr_t zero[1] = {0};
-    return ck_call_strided(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, dst_stride, one, zero,
-                           count);
-}
-
-static void noargs_describe(const ck_prefix *self, ck_describer *d) {
-    (void)self;
-    ck_describe_printf(d, "literals only");
-    ck_describe_child(d, CK__EXPR_NOARGS_CHILD);
-}
-
-static int register_noargs_kind(void) {
-    static atomic_int done;
-    if (atomic_load_explicit(&done, memory_order_acquire)) {
-        return CK_OK;
-    }
-    const ck_kernel_kind kind = {"expr_literals", noargs_single, noargs_strided,
-                                 sizeof(ck__expr_noargs_kernel), noargs_describe};
-    CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kind));
-    atomic_store_explicit(&done, 1, memory_order_release);
-    return CK_OK;
-}
-
+/* An expression of literals only (the wrapper above). */
 int ck__expr_noargs(ck_builder *ckb, size_t *offset, ck_request req) {
-    CK_RETURN_IF_ERROR(register_noargs_kind());
+    CK_RETURN_IF_ERROR(register_kind());
     const size_t at = *offset;
     /* The child's zeroed prefix is reserved with the wrapper, before its destructor can run. */
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__EXPR_NOARGS_CHILD + sizeof(ck_prefix)));
