@@ -80,42 +80,6 @@ static int text_error(int status, const ck__text_view *v, const char *before,
 
 /* ---- the source's text ---- */
 
-/* Writes the text of the number at src (aligned or not) into buf (at least 48 bytes). */
-static size_t number_text(int id, const char *src, char *buf) {
-    switch (id) {
-#define CK__INT_TEXT(ID, T, FMT, W)                                               \
-    case ID: {                                                                    \
-        T v;                                                                      \
-        memcpy(&v, src, sizeof v);                                                \
-        return (size_t)snprintf(buf, 48, "%" FMT, (W)v);                          \
-    }
-        CK__INT_TEXT(CK_TYPE_INT8, int8_t, PRId64, int64_t)
-        CK__INT_TEXT(CK_TYPE_INT16, int16_t, PRId64, int64_t)
-        CK__INT_TEXT(CK_TYPE_INT32, int32_t, PRId64, int64_t)
-        CK__INT_TEXT(CK_TYPE_INT64, int64_t, PRId64, int64_t)
-        CK__INT_TEXT(CK_TYPE_UINT8, uint8_t, PRIu64, uint64_t)
-        CK__INT_TEXT(CK_TYPE_UINT16, uint16_t, PRIu64, uint64_t)
-        CK__INT_TEXT(CK_TYPE_UINT32, uint32_t, PRIu64, uint64_t)
-        CK__INT_TEXT(CK_TYPE_UINT64, uint64_t, PRIu64, uint64_t)
-#undef CK__INT_TEXT
-    case CK_TYPE_FLOAT16: {
-        uint16_t h;
-        memcpy(&h, src, sizeof h);
-        return ck__format_float(ck__half_to_double(h), CK__F16, 1, buf);
-    }
-    case CK_TYPE_FLOAT32: {
-        float f;
-        memcpy(&f, src, sizeof f);
-        return ck__format_float((double)f, CK__F32, 1, buf);
-    }
-    default: {
-        double d;
-        memcpy(&d, src, sizeof d);
-        return ck__format_float(d, CK__F64, 1, buf);
-    }
-    }
-}
-
 /* The source element's text: numbers are written into buf. */
 static int source_text(const ck__text_cast *k, const char *src, char *buf, ck__text_view *v) {
     v->enc = k->src_enc;
@@ -131,7 +95,7 @@ static int source_text(const ck__text_cast *k, const char *src, char *buf, ck__t
         v->n = s.size;
     } else if (is_number_id(k->src_id)) {
         v->p = buf;
-        v->n = number_text(k->src_id, src, buf);
+        v->n = ck__format_number(k->src_id, src, 1, buf); /* repr layout: "1.0" */
     } else {
         v->p = src;
         v->n = ck__text_unpadded(v->enc, src, k->src_units);

@@ -31,18 +31,13 @@ static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) 
     return ck__strbuf_append(b, buf, n);
 }
 
-static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
-    char buf[48];
-    size_t n = 0;
+size_t ck__format_number(int id, const char *data, int point, char *buf) {
     switch (id) {
-    case CK_TYPE_BOOL:
-        return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
 #define CK__FMT_INT(ID, T, FMT, CAST)                                         \
     case ID: {                                                                \
         T v;                                                                  \
         memcpy(&v, data, sizeof v);                                           \
-        n = (size_t)snprintf(buf, sizeof buf, "%" FMT, (CAST)v);              \
-        break;                                                                \
+        return (size_t)snprintf(buf, 48, "%" FMT, (CAST)v);                   \
     }
         CK__FMT_INT(CK_TYPE_INT8, int8_t, PRId64, int64_t)
         CK__FMT_INT(CK_TYPE_INT16, int16_t, PRId64, int64_t)
@@ -56,33 +51,39 @@ static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
     case CK_TYPE_FLOAT16: {
         uint16_t h;
         memcpy(&h, data, sizeof h);
-        n = ck__format_float(ck__half_to_double(h), CK__F16, 0, buf);
-        break;
+        return ck__format_float(ck__half_to_double(h), CK__F16, point, buf);
     }
     case CK_TYPE_FLOAT32: {
         float f;
         memcpy(&f, data, sizeof f);
-        n = ck__format_float((double)f, CK__F32, 0, buf);
-        break;
+        return ck__format_float((double)f, CK__F32, point, buf);
     }
-    case CK_TYPE_FLOAT64: {
+    default: { /* CK_TYPE_FLOAT64 */
         double d;
         memcpy(&d, data, sizeof d);
-        n = ck__format_float(d, CK__F64, 0, buf);
-        break;
+        return ck__format_float(d, CK__F64, point, buf);
     }
+    }
+}
+
+static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
+    char buf[48];
+    switch (id) {
+    case CK_TYPE_BOOL:
+        return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
     case CK_TYPE_COMPLEX64: {
         float c[2];
         memcpy(c, data, sizeof c);
         return ck__format_complex(b, (double)c[0], (double)c[1], CK__F32);
     }
-    default: { /* CK_TYPE_COMPLEX128 */
+    case CK_TYPE_COMPLEX128: {
         double c[2];
         memcpy(c, data, sizeof c);
         return ck__format_complex(b, c[0], c[1], CK__F64);
     }
+    default:
+        return ck__strbuf_append(b, buf, ck__format_number(id, data, 0, buf));
     }
-    return ck__strbuf_append(b, buf, n);
 }
 
 int ck__text_quote(ck__strbuf *b, int enc, const char *p, size_t n, size_t limit,

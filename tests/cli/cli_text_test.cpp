@@ -39,7 +39,7 @@ TEST(CliText, AssignRefusesTextThatIsNotANumberNamingIt) {
 TEST(CliText, ExplainShowsTheTextCast) {
     Result r = ckernel("explain \"3 * fixed_string[8, 'utf16']\" \"3 * string\"");
     EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_NE(r.out.find("text_cast string -> fixed_string[8, 'utf16'] (fractional)"),
+    EXPECT_NE(r.out.find("text_cast_strided  string -> fixed_string[8, 'utf16'] (fractional)"),
               std::string::npos)
         << r.out;
 }
