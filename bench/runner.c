@@ -2,7 +2,8 @@
  * current target (the best one, or --target's), except the per-target ones (incache/...):
  * those run once per target that is compiled in AND supported by this CPU, each with the
  * cap set before the kernel is built and restored afterwards. A compiled target this CPU
- * lacks (avx512 on an AVX2 machine) is skipped with a note, never run. The thread
+ * lacks (avx512 on an AVX2 machine), or that CKERNEL_CPU_TARGET excludes, is skipped with a
+ * note, never run. The thread
  * dimension is a list: today {1}; the parallel backend will add more. Workloads that need
  * what this process lacks (the jit/... ones without a JIT) are skipped with the reason
  * ckb_workload_skip gives, never failed. */
@@ -13,9 +14,9 @@
 
 int ckb_runnable_targets(ck_cpu_target *out, int max) {
     int n = 0;
-    const ck_cpu_target detected = ck_cpu_detected_target();
+    const ck_cpu_target ceiling = ck_cpu_target_ceiling();
     for (int t = 0; t < CK_NUM_CPU_TARGETS && n < max; t++) {
-        if (ck_cpu_target_compiled((ck_cpu_target)t) && t <= (int)detected) {
+        if (ck_cpu_target_compiled((ck_cpu_target)t) && t <= (int)ceiling) {
             out[n++] = (ck_cpu_target)t;
         }
     }
@@ -82,11 +83,16 @@ int ckb_run(const ckb_run_options *o, const ckb_callbacks *cb) {
             if (!o->has_target) {
                 for (int t = 0; t < CK_NUM_CPU_TARGETS; t++) {
                     if (ck_cpu_target_compiled((ck_cpu_target)t) &&
-                        t > (int)ck_cpu_detected_target()) {
+                        t > (int)ck_cpu_target_ceiling()) {
                         char why[128];
-                        snprintf(why, sizeof why,
-                                 "compiled, but this CPU lacks it (detected %s)",
-                                 ck_cpu_target_name(ck_cpu_detected_target()));
+                        if (t > (int)ck_cpu_detected_target()) {
+                            snprintf(why, sizeof why,
+                                     "compiled, but this CPU lacks it (detected %s)",
+                                     ck_cpu_target_name(ck_cpu_detected_target()));
+                        } else {
+                            snprintf(why, sizeof why, "above CKERNEL_CPU_TARGET=%s",
+                                     ck_cpu_target_name(ck_cpu_target_ceiling()));
+                        }
                         cb->skipped(cb->ctx, ckb_workload_name(i),
                                     ck_cpu_target_name((ck_cpu_target)t), why);
                     }

@@ -26,6 +26,17 @@ function(ck_add_private_jemalloc target)
   set(bin ${CMAKE_CURRENT_BINARY_DIR}/jemalloc)
   set(archive ${bin}/lib/libjemalloc_pic.a)
   cmake_host_system_information(RESULT ncpu QUERY NUMBER_OF_LOGICAL_CORES)
+  # A cross build (cmake/toolchain-aarch64-linux-gnu.cmake) configures for the target: its
+  # ar and nm (--host), and a page size configure cannot measure by running a program
+  # there. aarch64 kernels use 4, 16 or 64 KiB pages: 64 KiB serves them all (Debian's
+  # arm64 jemalloc does the same).
+  set(cross "")
+  if(CMAKE_CROSSCOMPILING)
+    set(cross --host=${CMAKE_C_COMPILER_TARGET})
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+      list(APPEND cross --with-lg-page=16)
+    endif()
+  endif()
   # Its own flags only: the project's sanitizer and warning flags are not jemalloc's business
   # (sanitized builds use the system allocator anyway).
   ExternalProject_Add(ck_jemalloc_build
@@ -35,7 +46,7 @@ function(ck_add_private_jemalloc target)
       <SOURCE_DIR>/configure --quiet
       --with-jemalloc-prefix=ck__je_ --with-private-namespace=ck__jei_
       --disable-initial-exec-tls --without-export --disable-cxx
-      --disable-libdl --disable-prof --disable-doc --disable-shared --enable-static
+      --disable-libdl --disable-prof --disable-doc --disable-shared --enable-static ${cross}
     # Two makes, for speed only (the archive is the same). jemalloc compiles every source
     # twice: once for `nm` to list its global symbols into private_namespace.h (what gives
     # them the ck__jei_ prefix), then into the archive. Those first objects are only read

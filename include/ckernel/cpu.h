@@ -1,33 +1,48 @@
 /* ckernel/cpu.h: the CPU targets leaf loops are compiled for, and which one kernels use.
- * Every leaf is compiled once per target (docs/design.md §8); when a kernel is built, its
- * leaves come from the best target that is compiled in, supported by this machine (OS state
- * saving included), and allowed by the cap. The cap can only lower the target: set it with
- * ck_cpu_set_target_cap() or the CKERNEL_CPU_TARGET environment variable
- * (baseline|avx2|avx512, read once, at first use). */
+ * Every leaf is compiled once per target of the architecture (docs/design.md §8; the targets
+ * are the rows of ckernel/cpu_targets.h); when a kernel is built, its leaves come from the
+ * best target that is compiled in, supported by this machine (OS state saving included),
+ * and allowed by the cap. The cap can only lower the target: set it with
+ * ck_cpu_set_target_cap() or the CKERNEL_CPU_TARGET environment variable (a target's name,
+ * read once, at first use). */
 #ifndef CKERNEL_CPU_H
 #define CKERNEL_CPU_H
 
 #include <stddef.h>
 
+#include "ckernel/cpu_targets.h"
 #include "ckernel/export.h"
 
 CK_BEGIN_DECLS
 
-typedef enum ck_cpu_target {
-    CK_CPU_BASELINE = 0, /* x86-64 (SSE2); the only target elsewhere */
-    CK_CPU_AVX2 = 1,     /* x86-64-v3: AVX2, FMA, F16C, BMI1/2, MOVBE */
-    CK_CPU_AVX512 = 2    /* x86-64-v4: AVX-512 F/BW/CD/DQ/VL */
-} ck_cpu_target;
-#define CK_NUM_CPU_TARGETS 3
+/* The targets of the architecture this is compiled for, lowest first: x86-64 CK_CPU_BASELINE
+ * (SSE2), CK_CPU_AVX2 (x86-64-v3: AVX2, FMA, F16C, BMI1/2, MOVBE), CK_CPU_AVX512 (x86-64-v4:
+ * AVX-512 F/BW/CD/DQ/VL); aarch64 CK_CPU_BASELINE (ARMv8-A, ASIMD), CK_CPU_ASIMDHP
+ * (ARMv8.2-A: FP16 arithmetic and conversions, dot product), CK_CPU_SVE (SVE, any vector
+ * length); elsewhere CK_CPU_BASELINE only. */
+#define CK__CPU_ENUMERATOR(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch(CK_CPU_##ENUM, )
+typedef enum ck_cpu_target { CK_CPU_TARGET_TABLE(CK__CPU_ENUMERATOR) } ck_cpu_target;
+#undef CK__CPU_ENUMERATOR
+#define CK__CPU_COUNT_ROW(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch(+1)
+/* The number of targets of this architecture (3 on x86-64 and aarch64). */
+#define CK_NUM_CPU_TARGETS (0 CK_CPU_TARGET_TABLE(CK__CPU_COUNT_ROW))
 
-/* "baseline", "avx2", "avx512"; NULL for other values. */
+/* The target's name ("baseline", "avx2", "avx512"; "baseline", "asimdhp", "sve"); NULL for
+ * other values. */
 CK_EXTERN const char *ck_cpu_target_name(ck_cpu_target t);
-/* Parses those names; CK_ERR_INVALID with a message for anything else. */
+/* Parses this architecture's names; CK_ERR_INVALID with a message listing them for anything
+ * else. */
 CK_EXTERN int ck_cpu_target_parse(const char *name, ck_cpu_target *out);
+/* This architecture's target names for messages, lowest first: "baseline, avx2 or avx512". */
+CK_EXTERN const char *ck_cpu_target_choices(void);
 /* 1 when leaves were compiled for t in this build. */
 CK_EXTERN int ck_cpu_target_compiled(ck_cpu_target t);
 /* The best target this machine supports (compiled or not). */
 CK_EXTERN ck_cpu_target ck_cpu_detected_target(void);
+/* The highest target a cap can give: the detected one, lowered by CKERNEL_CPU_TARGET when
+ * that is set and usable. What to iterate up to when trying every target (the tests and the
+ * bench do), so that a run capped by the environment stays within it. */
+CK_EXTERN ck_cpu_target ck_cpu_target_ceiling(void);
 /* The target kernels built now use: the best compiled, supported target within the cap. */
 CK_EXTERN ck_cpu_target ck_cpu_best_target(void);
 /* Lowers (or restores) the cap for kernels built from now on. CK_ERR_UNSUPPORTED when the
@@ -42,7 +57,7 @@ CK_EXTERN int ck_cpu_check(void);
  * "capped by CKERNEL_CPU_TARGET=avx2", "capped by ck_cpu_set_target_cap(baseline)". */
 CK_EXTERN const char *ck_cpu_target_reason(void);
 /* The detected features ckernel cares about, space separated ("sse2 avx avx2 fma f16c
- * avx512f ..."). */
+ * avx512f ...", "asimd fphp asimdhp asimddp sve ..."). */
 CK_EXTERN const char *ck_cpu_features(void);
 
 /* ---- streaming (non-temporal) stores ----

@@ -61,8 +61,10 @@ CK_EXTERN int ck_expr_result_type(const ck_expr *e, int nargs, const char *const
  * where the signature needs (with the context's error mode), and the last result cast into
  * the destination's type. A literal's cast to the signature's type is made here, once (its
  * failure is a build failure). A failure while the kernel runs is the failing node's own
- * status and message, prefixed by its column in the text. An expression without arguments
- * has nothing to broadcast and is CK_ERR_INVALID. The kernel holds no reference to e. */
+ * status and message, prefixed by its column in the text. An expression of literals only
+ * takes no sources (nargs 0, names, src_tp and src_arrmeta may be NULL; its kernel is called
+ * with src NULL): a 0-d result, cast and broadcast into dst_tp. The kernel holds no
+ * reference to e. */
 CK_EXTERN int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e,
                            const ck_type *dst_tp, const char *dst_arrmeta, int nargs,
                            const char *const *names, const ck_type *const *src_tp,

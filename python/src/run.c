@@ -423,12 +423,7 @@ static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
     if (ckpy_expr_parse(args[0], &p->expr) < 0) {
         return -1;
     }
-    const int n = ck_expr_nargs(p->expr);
-    if (n == 0) {
-        ckpy_raise(CK_ERR_INVALID, "evaluate: %R has no arguments, so nothing gives its shape "
-                   "(write one: x * 0 + 2)", args[0]);
-        return -1;
-    }
+    const int n = ck_expr_nargs(p->expr); /* 0: literals only, a 0-d result */
     for (int j = 0; j < n; j++) {
         srcs[j] = NULL;
     }

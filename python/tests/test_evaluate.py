@@ -231,8 +231,6 @@ def test_errors_are_ckernel_errors_with_the_status():
         ck.evaluate("a * x", a=x, x=x, c=x)
     with raises_status("CK_ERR_INVALID", "out= is the destination"):
         ck.evaluate("out * 2", out=np.zeros(3))
-    with raises_status("CK_ERR_INVALID", "no arguments"):
-        ck.evaluate("2 + 3")
     with raises_status("CK_ERR_TYPE", "expression (a str)"):
         ck.evaluate(b"x + 1", x=x)
     with raises_status("CK_ERR_TYPE", "argument 'x'", "str is not an array"):
@@ -416,3 +414,18 @@ def test_random_expressions_match_numpy(data):
     if got.dtype.kind == "f":  # the signs of zeros too (a NaN's sign is not NumPy's to fix)
         num = ~np.isnan(want)
         assert np.array_equal(np.signbit(got)[num], np.signbit(want)[num]), (text, args, got, want)
+
+
+def test_literals_only_give_a_scalar():
+    # NumPy's types for np.int8(2) + np.int8(3) and np.float64(2.5) * np.int8(2)
+    r = ck.evaluate("2 + 3")
+    assert r == 5 and isinstance(r, np.int8)
+    r = ck.evaluate("2.5 * 2 - 1")
+    assert r == 4.0 and isinstance(r, np.float64)
+    out = np.zeros(3, np.float32)
+    assert ck.evaluate("1 / 8.0", out=out) is out
+    assert np.array_equal(out, np.full(3, 0.125, np.float32))
+    with raises_status("CK_ERR_ZERO_DIVISION", "column 7", "divide: integer division by zero"):
+        ck.evaluate("1 + 1 / 0")
+    with raises_status("CK_ERR_INVALID", "'x'", "not given"):
+        ck.evaluate("2 + x")

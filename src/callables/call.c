@@ -306,7 +306,8 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
 int ck__run_on_arrays(const char *who, const ck_array *dst, int nsrc,
                       const ck_array *const *src, const ck_eval_ctx *ectx,
                       ck__array_kernel_maker make, const void *data) {
-    if (dst == NULL || src == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+    /* No sources is the kernel maker's to refuse (an expression of literals takes none). */
+    if (dst == NULL || (src == NULL && nsrc > 0) || nsrc < 0 || nsrc > CK_CALL_MAX_ARGS) {
         return ck_set_error(CK_ERR_INVALID, "%s: NULL array or %d sources", who, nsrc);
     }
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;

@@ -1,6 +1,8 @@
 /* src/dispatch/cpu.c: CPU feature detection (through Google's cpu_features, which checks
- * that the OS saves the AVX and AVX-512 state), cached once, and the target cap from
- * ck_cpu_set_target_cap() and the CKERNEL_CPU_TARGET environment variable. */
+ * that the OS saves the AVX and AVX-512 state, and on aarch64 reads the kernel's HWCAPs,
+ * which it sets only for what it supports), cached once, and the target cap from
+ * ck_cpu_set_target_cap() and the CKERNEL_CPU_TARGET environment variable. The targets, their
+ * names and what each needs are the rows of ckernel/cpu_targets.h. */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +16,20 @@
 
 #if defined(__x86_64__) || defined(_M_X64)
 #  include <cpuinfo_x86.h>
-#  define CK__X86 1
-#else
-#  define CK__X86 0
+typedef X86Features ck__cpu_feature_set;
+#  define CK__CPU_READ_FEATURES() (GetX86Info().features)
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#  include <cpuinfo_aarch64.h>
+#  if defined(__linux__)
+#    include <sys/prctl.h> /* PR_SVE_GET_VL: the SVE vector length, for ck_cpu_features */
+#  endif
+typedef Aarch64Features ck__cpu_feature_set;
+#  define CK__CPU_READ_FEATURES() (GetAarch64Info().features)
 #endif
 
-static const char *const ck__target_names[CK_NUM_CPU_TARGETS] = {"baseline", "avx2", "avx512"};
+#define CK__CPU_NAME_ROW(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch(#name, )
+static const char *const ck__target_names[CK_NUM_CPU_TARGETS] = {
+    CK_CPU_TARGET_TABLE(CK__CPU_NAME_ROW)};
 
 /* Filled once by ck__cpu_detect. */
 static struct {
@@ -52,28 +62,29 @@ static void append_feature(const char *name, int have) {
 
 static void ck__cpu_detect(void) {
     ck__cpu.detected = CK_CPU_BASELINE;
-#if CK__X86
-    const X86Info info = GetX86Info();
-    const X86Features *f = &info.features;
-    append_feature("sse2", f->sse2);
-    append_feature("sse4_2", f->sse4_2);
-    append_feature("avx", f->avx);
-    append_feature("avx2", f->avx2);
-    append_feature("fma", f->fma3);
-    append_feature("f16c", f->f16c);
-    append_feature("bmi1", f->bmi1);
-    append_feature("bmi2", f->bmi2);
-    append_feature("movbe", f->movbe);
-    append_feature("avx512f", f->avx512f);
-    append_feature("avx512bw", f->avx512bw);
-    append_feature("avx512cd", f->avx512cd);
-    append_feature("avx512dq", f->avx512dq);
-    append_feature("avx512vl", f->avx512vl);
-    const int v3 = f->avx && f->avx2 && f->fma3 && f->f16c && f->bmi1 && f->bmi2 && f->movbe;
-    const int v4 = v3 && f->avx512f && f->avx512bw && f->avx512cd && f->avx512dq && f->avx512vl;
-    ck__cpu.detected = v4 ? CK_CPU_AVX512 : v3 ? CK_CPU_AVX2 : CK_CPU_BASELINE;
+#ifdef CK__CPU_READ_FEATURES
+    const ck__cpu_feature_set features = CK__CPU_READ_FEATURES();
+    const ck__cpu_feature_set *f = &features;
+#  define CK__CPU_FEATURE_ROW(arch, shown, field) CK__CPU_ARCH_##arch(append_feature(#shown, f->field);)
+    CK_CPU_FEATURE_TABLE(CK__CPU_FEATURE_ROW)
+#  if defined(PR_SVE_GET_VL) && defined(PR_SVE_VL_LEN_MASK)
+    /* SVE leaves are vector-length agnostic; the length they run at is worth showing. */
+    const int vl = f->sve ? prctl(PR_SVE_GET_VL) : -1;
+    if (vl > 0) {
+        char shown[32];
+        snprintf(shown, sizeof shown, "sve_vector_bits=%d", (vl & PR_SVE_VL_LEN_MASK) * 8);
+        append_feature(shown, 1);
+    }
+#  endif
+    /* Each row needs its own features and every lower row's: the first that fails ends it. */
+    int ok = 1;
+#  define F(field) &&f->field
+#  define CK__CPU_DETECT_ROW(arch, name, ENUM, flags, pred)                                     \
+        CK__CPU_ARCH_##arch(ok = ok && (1 pred); if (ok) ck__cpu.detected = CK_CPU_##ENUM;)
+    CK_CPU_TARGET_TABLE(CK__CPU_DETECT_ROW)
+#  undef F
 #else
-    append_feature("(no x86 features: baseline only)", 1);
+    append_feature("(no features read on this architecture: baseline only)", 1);
 #endif
     ck__cpu.env_cap = (ck_cpu_target)(CK_NUM_CPU_TARGETS - 1);
     ck__cpu.env_status = CK_OK;
@@ -90,8 +101,8 @@ static void ck__cpu_detect(void) {
         if (!found) {
             ck__cpu.env_status = CK_ERR_INVALID;
             snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
-                     "CKERNEL_CPU_TARGET='%.60s' is not a CPU target (baseline, avx2 or avx512)",
-                     env);
+                     "CKERNEL_CPU_TARGET='%.60s' is not a CPU target (%s)", env,
+                     ck_cpu_target_choices());
         } else if ((int)ck__cpu.env_cap > (int)ck__cpu.detected) {
             ck__cpu.env_status = CK_ERR_UNSUPPORTED;
             snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
@@ -129,8 +140,26 @@ int ck_cpu_target_parse(const char *name, ck_cpu_target *out) {
             return CK_OK;
         }
     }
-    return ck_set_error(CK_ERR_INVALID, "unknown CPU target '%s' (baseline, avx2 or avx512)",
-                        name != NULL ? name : "(null)");
+    return ck_set_error(CK_ERR_INVALID, "unknown CPU target '%s' (%s)",
+                        name != NULL ? name : "(null)", ck_cpu_target_choices());
+}
+
+/* Written once, from the constant names, under its own pthread_once: readers after it need
+ * no lock. */
+static char ck__choices[64];
+
+static void ck__choices_init(void) {
+    for (int t = 0; t < CK_NUM_CPU_TARGETS; t++) {
+        const char *sep = t == 0 ? "" : t + 1 < CK_NUM_CPU_TARGETS ? ", " : " or ";
+        const size_t len = strlen(ck__choices);
+        snprintf(ck__choices + len, sizeof ck__choices - len, "%s%s", sep, ck__target_names[t]);
+    }
+}
+
+const char *ck_cpu_target_choices(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, ck__choices_init);
+    return ck__choices;
 }
 
 int ck_cpu_target_compiled(ck_cpu_target t) {
@@ -139,6 +168,14 @@ int ck_cpu_target_compiled(ck_cpu_target t) {
 
 ck_cpu_target ck_cpu_detected_target(void) {
     ck__cpu_init();
+    return ck__cpu.detected;
+}
+
+ck_cpu_target ck_cpu_target_ceiling(void) {
+    ck__cpu_init();
+    if (ck__cpu.env_status == CK_OK && (int)ck__cpu.env_cap < (int)ck__cpu.detected) {
+        return ck__cpu.env_cap;
+    }
     return ck__cpu.detected;
 }
 

@@ -3,7 +3,7 @@
 #define CKERNEL_CPU_INTERNAL_H
 
 #include "ckernel/cpu.h"
-#include "dispatch/cpu_targets.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
+#include "dispatch/cpu_compiled.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
 
 /* The target for a kernel being built now, or the error that forbids building (an unusable
  * CKERNEL_CPU_TARGET, a machine below the compiled baseline). */

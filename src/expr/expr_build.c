@@ -58,15 +58,15 @@ static int source_scalar(const ck_type *t, int k, ck_type_id *id, int *option) {
 
 /* Which source each argument of e is (perm[j] for argument j), from the caller's names. */
 static int match_names(const ck_expr *e, int nargs, const char *const *names, int *perm) {
-    if (nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
-        return ck_set_error(CK_ERR_INVALID, "expression: %d sources; it takes 1 to %d", nargs,
+    if (nargs < 0 || nargs > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INVALID, "expression: %d sources; it takes 0 to %d", nargs,
                             CK_CALL_MAX_ARGS);
     }
-    if (e->nnames == 0) {
-        return ck_set_error(CK_ERR_INVALID, "expression: it has no arguments, so nothing gives "
-                                            "its shape (write one: x * 0 + 2)");
+    if (nargs == 0 && e->nnames > 0) {
+        return ck_set_error(CK_ERR_INVALID, "expression: its argument '%s' is not given",
+                            e->names[0]);
     }
-    if (names == NULL) {
+    if (names == NULL || nargs == 0) {
         if (nargs != e->nnames) {
             return ck_set_error(CK_ERR_INVALID,
                                 "expression: %d sources for its %d arguments (without names, "
@@ -182,7 +182,7 @@ static int make_plan(const ck_expr *e, int nargs, const char *const *names,
                      const ck_type *const *src_tp, const ck_eval_ctx *ectx, ck__expr_plan *pl) {
     memset(pl, 0, sizeof *pl);
     pl->e = e;
-    if (e == NULL || src_tp == NULL) {
+    if (e == NULL || (src_tp == NULL && nargs > 0)) {
         return ck_set_error(CK_ERR_INVALID, "expression: NULL expression or source types");
     }
     int perm[CK_CALL_MAX_ARGS];
@@ -225,6 +225,18 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
     }
     ck__expr_plan pl;
     int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
+    /* Literals only: one 0-d source stands in for the walk, which needs one. No node reads
+     * it; the kernel is under a wrapper that passes it (ck__expr_noargs). */
+    static const char *const no_arrmeta[CK_CALL_MAX_ARGS];
+    const ck_type *hidden[1];
+    if (rc == CK_OK && nargs == 0) {
+        hidden[0] = ck_type_scalar(CK_TYPE_INT8);
+        src_tp = hidden;
+        src_arrmeta = no_arrmeta;
+        nargs = pl.nsrc = 1;
+        pl.src_id[0] = CK_TYPE_INT8;
+        rc = ck__expr_noargs(ckb, offset, req);
+    }
     for (int k = 0; rc == CK_OK && k < nargs; k++) {
         if ((src_arrmeta == NULL || src_arrmeta[k] == NULL) &&
             ck_type_arrmeta_size(src_tp[k]) != 0) {
@@ -233,7 +245,6 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
         }
     }
     if (rc == CK_OK) {
-        static const char *const no_arrmeta[CK_CALL_MAX_ARGS];
         ck__compose cmp;
         memset(&cmp, 0, sizeof cmp);
         cmp.dst_top = dst_tp;
@@ -281,8 +292,11 @@ int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
     static const int no_core[1 + CK_CALL_MAX_ARGS];
     const ck_type *cur[CK_CALL_MAX_ARGS];
     intptr_t size[CK_TYPE_MAX_DEPTH];
-    int nd = 0;
-    CK_RETURN_IF_ERROR(ck__broadcast_dims("expression", nargs, src_tp, no_core, size, &nd, cur));
+    int nd = 0; /* no sources (literals only): a 0-d result */
+    if (nargs > 0) {
+        CK_RETURN_IF_ERROR(ck__broadcast_dims("expression", nargs, src_tp, no_core, size, &nd,
+                                              cur));
+    }
     /* NA in any argument gives NA out, as for a call. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(root);
     if (pl.option) {
@@ -326,7 +340,7 @@ static int fill_expr(void *data, ck_array *a) {
 
 int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
                      const ck_array *const *src, const ck_eval_ctx *ectx, ck_array **out) {
-    if (out == NULL || src == NULL || nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
+    if (out == NULL || (src == NULL && nargs > 0) || nargs < 0 || nargs > CK_CALL_MAX_ARGS) {
         return ck_set_error(CK_ERR_INVALID, "ck_expr_eval_new: NULL argument or %d sources",
                             nargs);
     }

@@ -80,6 +80,11 @@ int ck__expr_leaf(const struct ck__compose *c, ck_builder *ckb, size_t *offset,
                   const ck_type *dt, const ck_type *const *st, ck_request req, unsigned flags,
                   uintptr_t dst_bits, const uintptr_t *src_bits);
 
+/* The kernel of an expression of literals only, at *offset: it runs its child (built next, at
+ * the advanced *offset, for one 0-d source) with that source pointing at itself, so callers
+ * pass no sources. */
+int ck__expr_noargs(ck_builder *ckb, size_t *offset, ck_request req);
+
 /* The plan as the JIT's program (expr_jit.c): prog[0 .. *nnodes-1], or *nnodes 0 and the
  * reason it cannot be compiled exactly in why. A failure status only for an internal error. */
 int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnodes, char *why,

@@ -59,7 +59,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
         snprintf(why, cap, "the expression has more than %d arguments", CK__JIT_MAX_ARGS);
         return CK_OK;
     }
-    if (e->nnodes > CK__EXPR_JIT_MAX_PLAN) {
+    if (e->nnodes < 1 || e->nnodes > CK__EXPR_JIT_MAX_PLAN) {
         snprintf(why, cap, "the expression has more than %d nodes", CK__EXPR_JIT_MAX_PLAN);
         return CK_OK;
     }
@@ -143,6 +143,17 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
             return CK_OK;
         }
         map[i] = n - 1;
+    }
+    if (pl->nodes[e->nnodes - 1].is_const) {
+        /* Literals only: the program is the constant, stored into every element. */
+        ck__jit_node *c = add_node(prog, &n); /* the first: every node is a constant */
+        if (c == NULL) {
+            return CK_OK;
+        }
+        c->op = CK__JIT_OP_CONST;
+        c->type = (int32_t)pl->nodes[e->nnodes - 1].type;
+        memcpy(c->value, pl->nodes[e->nnodes - 1].value, sizeof c->value);
+        map[e->nnodes - 1] = n - 1;
     }
     if (map[e->nnodes - 1] != n - 1) {
         /* Cannot happen (the root's operand is the node before it), but a program whose value

@@ -6,7 +6,9 @@
  * constants held in the kernel, and writing scratch or, for the last step, the destination.
  * Scratch is CK__EXPR_SCRATCH bytes of stack, shared by slots that a step frees when its
  * result's last reader has run, so the kernel stays immutable and thread-safe.
- *   layout: {ck__expr_kernel} {ck__expr_step x nsteps} {16-byte constants} {children} */
+ *   layout: {ck__expr_kernel} {ck__expr_step x nsteps} {16-byte constants} {children}
+ * An expression of literals only is under a wrapper, {ck_prefix} {child}, that passes the
+ * walk its one 0-d source, which no node reads. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -137,15 +139,55 @@ static void expr_describe(const ck_prefix *self, ck_describer *d) {
     }
 }
 
-/* The kind, registered once for ck_kernel_describe and `ckernel explain`. */
+/* {ck_prefix} {child}: the child is the expression's kernel over one 0-d source, which no node
+ * reads; the wrapper passes its own address as that source, so its callers pass none. */
+typedef struct ck__expr_noargs_kernel {
+    ck_prefix base;
+} ck__expr_noargs_kernel;
+
+#define CK__EXPR_NOARGS_CHILD CK_ALIGN_OFFSET(sizeof(ck__expr_noargs_kernel))
+
+static void noargs_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__EXPR_NOARGS_CHILD));
+}
+
+static CK__KERNEL_ALIGN int noargs_single(ck_prefix *self, char *dst, char *const *src) {
+    (void)src;
+    char *const one[1] = {(char *)self};
+    return ck_call_single(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, one);
+}
+
+static CK__KERNEL_ALIGN int noargs_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                           char *const *src, const intptr_t *src_stride,
+                                           size_t count) {
+    (void)src;
+    (void)src_stride;
+    char *const one[1] = {(char *)self};
+    static const intptr_t zero[1] = {0};
+    return ck_call_strided(ck_child(self, CK__EXPR_NOARGS_CHILD), dst, dst_stride, one, zero,
+                           count);
+}
+
+static void noargs_describe(const ck_prefix *self, ck_describer *d) {
+    (void)self;
+    ck_describe_printf(d, "literals only");
+    ck_describe_child(d, CK__EXPR_NOARGS_CHILD);
+}
+
+/* The kinds (the expr kernel, the literals-only wrapper), registered once for
+ * ck_kernel_describe and `ckernel explain`. */
 static int register_kind(void) {
     static atomic_int done;
     if (atomic_load_explicit(&done, memory_order_acquire)) {
         return CK_OK;
     }
-    const ck_kernel_kind kind = {"expr", expr_single, expr_strided, sizeof(ck__expr_kernel),
-                                 expr_describe};
-    CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kind));
+    const ck_kernel_kind kinds[2] = {
+        {"expr", expr_single, expr_strided, sizeof(ck__expr_kernel), expr_describe},
+        {"expr_literals", noargs_single, noargs_strided, sizeof(ck__expr_noargs_kernel),
+         noargs_describe}};
+    for (int i = 0; i < 2; i++) {
+        CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kinds[i]));
+    }
     atomic_store_explicit(&done, 1, memory_order_release);
     return CK_OK;
 }
@@ -156,11 +198,12 @@ static int is_step(const ck__expr_plan *pl, int i) {
     return pl->e->nodes[i].kind != CK__EXPR_ARG && !pl->nodes[i].is_const;
 }
 
-/* An argument at the root, or a cast at the root to another type than the destination's,
- * is assigned to the destination by one more step. */
+/* An argument or a constant at the root (literals only), or a cast at the root to another
+ * type than the destination's, is assigned to the destination by one more step. */
 static int root_extra_step(const ck__expr_plan *pl, const ck_type *dt) {
     const ck__expr_node *nd = &pl->e->nodes[pl->e->nnodes - 1];
-    return nd->kind == CK__EXPR_ARG || (nd->kind == CK__EXPR_CAST && nd->type != dt->id);
+    return nd->kind == CK__EXPR_ARG || pl->nodes[pl->e->nnodes - 1].is_const ||
+           (nd->kind == CK__EXPR_CAST && nd->type != dt->id);
 }
 
 /* Each step's result gets a free slot, taken before its operands' slots are given back (so a
@@ -181,7 +224,7 @@ static int assign_slots(const ck__expr_plan *pl, const ck_type *dt, int *nsteps,
         }
     }
     int free_slots[CK__EXPR_MAX_SLOTS];
-    int nfree = 0, n = 0, steps = extra, consts = 0;
+    int nfree = 0, n = 0, steps = extra, consts = extra && pl->nodes[root].is_const;
     size_t wide = 0;
     for (int i = 0; i < e->nnodes; i++) {
         if (!is_step(pl, i)) {
@@ -248,10 +291,11 @@ static int build_step(const ck__compose *c, const ck__expr_plan *pl, ck_builder 
         ck__expr_ref *r = &step.arg[k];
         ob[k] = 0;
         if (on->is_const) {
+            /* A call's operand as its signature's type; a constant root (extra) as itself. */
             r->kind = REF_CONST;
             r->where = (uint32_t)(const_at + 16 * (size_t)*next_const);
-            ot[k] = ck_type_scalar(pn->call.entry->sig.args[k]);
-            memcpy(ck_builder_at(ckb, at + r->where), pn->opval[k], 16);
+            ot[k] = ck_type_scalar(extra ? on->type : pn->call.entry->sig.args[k]);
+            memcpy(ck_builder_at(ckb, at + r->where), extra ? on->value : pn->opval[k], 16);
             ++*next_const;
         } else if (e->nodes[o].kind == CK__EXPR_ARG) {
             r->kind = REF_SRC;
@@ -340,5 +384,18 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
                                       step_flags, dbits, sbits, slot_bytes, const_at,
                                       &next_const));
     }
+    return CK_OK;
+}
+
+/* An expression of literals only (the wrapper above). */
+int ck__expr_noargs(ck_builder *ckb, size_t *offset, ck_request req) {
+    CK_RETURN_IF_ERROR(register_kind());
+    const size_t at = *offset;
+    /* The child's zeroed prefix is reserved with the wrapper, before its destructor can run. */
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__EXPR_NOARGS_CHILD + sizeof(ck_prefix)));
+    ck__expr_noargs_kernel *k = (ck__expr_noargs_kernel *)ck_builder_at(ckb, at);
+    k->base.destructor = noargs_destroy;
+    ck_prefix_set_function(&k->base, req, noargs_single, noargs_strided);
+    *offset = at + CK__EXPR_NOARGS_CHILD;
     return CK_OK;
 }

@@ -23,6 +23,14 @@
 #else
 #  define CK__HAVE_F16C 0
 #endif
+/* aarch64: ASIMD converts half <-> single precision 4 lanes at a time (FCVTL, FCVTN) from
+ * ARMv8.0 on, so every aarch64 target has the float16 conversion bodies. */
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#  include <arm_neon.h>
+#  define CK__HAVE_A64_F16 1
+#else
+#  define CK__HAVE_A64_F16 0
+#endif
 
 /* The type names the files use as macro arguments include `bool`: it must not be
  * <stdbool.h>'s macro. */

@@ -399,6 +399,9 @@ int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_arr
 
 int ck_parallel_expr(const ck_expr *e, const ck_array *dst, int nargs, const char *const *names,
                      const ck_array *const *src, const ck_eval_ctx *ectx) {
+    if (nargs == 0) {
+        return ck_expr_eval(e, dst, 0, names, src, ectx); /* literals only: one constant */
+    }
     CK_RETURN_IF_ERROR(check_sources("ck_parallel_expr", "expression", e, dst, nargs, src));
     const ck__par_rows r = {NULL, e, names, nargs, src};
     return parallel_rows("ck_parallel_expr", dst, &r, ectx);

@@ -139,6 +139,7 @@ TEST_F(Transposed, EveryCompiledTargetTransposesAlike) {
 }
 
 TEST_F(Transposed, StreamedTilesGiveTheSameBytesAtEveryAlignment) {
+    if (!ckt::streaming_stores_exist()) GTEST_SKIP() << ck_streaming_threshold_reason();
     // A threshold of one byte: every tiled kernel streams; only blocks whose rows are
     // aligned to the vector go non-temporal, the others and the edges are stored as usual.
     struct Threshold {

@@ -205,9 +205,8 @@ void check_result(const Json &r, bool threaded = false) {
     const std::string w = r["workload"].str;
     EXPECT_EQ(r["workload"].kind, Json::String);
     EXPECT_EQ(r["target"].kind, Json::String);
-    EXPECT_TRUE(r["target"].str == "baseline" || r["target"].str == "avx2" ||
-                r["target"].str == "avx512")
-        << r["target"].str;
+    ck_cpu_target parsed;
+    EXPECT_EQ(ck_cpu_target_parse(r["target"].str.c_str(), &parsed), CK_OK) << r["target"].str;
     EXPECT_EQ(r["threads"].kind, Json::Number);
     if (threaded) {
         EXPECT_TRUE(r["threads"].num == 1.0 || r["threads"].num == 2.0) << r["threads"].num;
@@ -527,10 +526,39 @@ TEST(BenchCli, InCacheRunsOncePerRunnableTargetAndSkipsTheOthers) {
     size_t compiled_unsupported = 0;
     for (int k = 0; k < CK_NUM_CPU_TARGETS; k++) {
         compiled_unsupported += ck_cpu_target_compiled(static_cast<ck_cpu_target>(k)) &&
-                                k > static_cast<int>(ck_cpu_detected_target());
+                                k > static_cast<int>(ck_cpu_target_ceiling());
     }
     ASSERT_TRUE(j.has("skipped"));
     EXPECT_EQ(j["skipped"].items.size(), compiled_unsupported);
+}
+
+// CKERNEL_CPU_TARGET=baseline is a ceiling for the per-target rows too: every other compiled
+// target is skipped, saying why (above the variable, or missing from this CPU), none is run
+// at baseline under another target's name.
+TEST(BenchCli, TheEnvironmentCapsThePerTargetRows) {
+    TempFile f;
+    Result r = ckernel("bench --filter 'incache/int32->int32' --repeat 1 --json " + f.path,
+                       "CKERNEL_CPU_TARGET=baseline");
+    ASSERT_EQ(r.status, 0) << r.out;
+    Json j;
+    JsonParser p(f.read());
+    ASSERT_TRUE(p.parse(j));
+    ASSERT_EQ(j["results"].items.size(), 1u);
+    EXPECT_EQ(j["results"].items[0]["target"].str, "baseline");
+    std::vector<std::string> expect, got;
+    for (int k = 1; k < CK_NUM_CPU_TARGETS; k++) {
+        const auto t = static_cast<ck_cpu_target>(k);
+        if (!ck_cpu_target_compiled(t)) continue;
+        expect.push_back(std::string(ck_cpu_target_name(t)) + ": " +
+                         (t > ck_cpu_detected_target()
+                              ? std::string("compiled, but this CPU lacks it (detected ") +
+                                    ck_cpu_target_name(ck_cpu_detected_target()) + ")"
+                              : "above CKERNEL_CPU_TARGET=baseline"));
+    }
+    for (const Json &s : j["skipped"].items) {
+        got.push_back(s["target"].str + ": " + s["reason"].str);
+    }
+    EXPECT_EQ(got, expect);
 }
 
 TEST(BenchCli, TargetRunsThereOnly) {

@@ -51,9 +51,19 @@ TEST(CliExpr, Errors) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: expression: its argument 'y' is not given\n");
     r = ckernel_baseline("eval 'x + 1'");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "ckernel: usage error: missing --arg NAME SRC LITERAL\nTry 'ckernel eval "
-                     "--help'.\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: expression: its argument 'x' is not given\n");
+    // Literals only: a 0-d result, cast into --out; a node's error is the node's.
+    r = ckernel_baseline("eval '2 + 3 * 4'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "14\n");
+    r = ckernel_baseline("eval '1 / 8.0' --out '2 * float32'");
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "[0.125, 0.125]\n");
+    r = ckernel_baseline("eval '1 / 0'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
+                     "division by zero at element 0\n");
     r = ckernel_baseline("eval 'x + 1' --arg x int32");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "ckernel: usage error: --arg needs a name, a type and a literal\nTry "
@@ -84,9 +94,12 @@ TEST(CliExpr, ExplainShowsTheExpressionAndItsKernel) {
               "      leaf @880 +16  cast int16 -> float32 (fractional) strided [baseline]\n"
               "total: 896 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
     r = ckernel_baseline("explain --eval 'x + 1'");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.out, "ckernel: usage error: missing --arg NAME SRC\nTry 'ckernel explain "
-                     "--help'.\n");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: expression: its argument 'x' is not given\n");
+    r = ckernel_baseline("explain --eval '2 + 3'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.rfind("expression (2:int8 + 3:int8) -> int8\nexpr_literals @0 ", 0), 0u)
+        << r.out;
 }
 
 // explain --eval --jit: the whole expression as one jit leaf and the JIT's decision, or why

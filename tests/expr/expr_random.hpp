@@ -26,6 +26,7 @@ struct Node {
     ck_type_id type = CK_TYPE_BOOL; // LIT: the type the rule gives; CAST: the target
     const char *fn = nullptr; // CALL
     std::vector<int> kids;
+    std::string expr;         // the text of the subtree it roots, as it appears in the whole
 };
 
 const ck_type_id kTypes[] = {CK_TYPE_BOOL,    CK_TYPE_INT8,    CK_TYPE_INT16,  CK_TYPE_INT32,
@@ -60,6 +61,7 @@ class Gen {
                      : v >= -2147483648LL && v <= 2147483647LL ? CK_TYPE_INT32
                                                      : CK_TYPE_INT64;
         }
+        n.expr = n.text;
         nodes.push_back(n);
         return static_cast<int>(nodes.size()) - 1;
     }
@@ -74,6 +76,7 @@ class Gen {
                     n.kind = Node::ARG;
                     n.arg = pick(nargs);
                     text = std::string(1, static_cast<char>('a' + n.arg));
+                    n.expr = text;
                     nodes.push_back(n);
                     return static_cast<int>(nodes.size()) - 1;
                 }
@@ -108,6 +111,7 @@ class Gen {
             n.kids.push_back(tree(nodes, depth - 1, nargs, a));
             text = std::string(ck_type_id_name(n.type)) + "(" + a + ")";
         }
+        n.expr = text;
         nodes.push_back(n);
         return static_cast<int>(nodes.size()) - 1;
     }

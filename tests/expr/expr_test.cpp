@@ -292,8 +292,9 @@ TEST(Expr, ArgumentsAreMatchedByName) {
     EXPECT_EQ(eval("a + b", {{"a", "int8", "1"}, {"a", "int8", "1"}, {"b", "int8", "1"}}),
               "CK_ERR_INVALID: expression: 'a' is given twice");
     EXPECT_EQ(eval("2 + 3", {{"a", "int8", "1"}}),
-              "CK_ERR_INVALID: expression: it has no arguments, so nothing gives its shape "
-              "(write one: x * 0 + 2)");
+              "CK_ERR_INVALID: expression: 'a' is given, but the expression has no argument of "
+              "that name");
+    EXPECT_EQ(eval("2 + x", {}), "CK_ERR_INVALID: expression: its argument 'x' is not given");
     // Structs are no arguments.
     EXPECT_EQ(eval("a + 1", {{"a", "{x: int32}", "{x: 1}"}}),
               "CK_ERR_TYPE: expression: source 0 holds struct values; expressions take scalars "
@@ -351,6 +352,66 @@ TEST(Expr, ErrorsInsideANodeAreTheNodes) {
               "(int32)");
     EXPECT_EQ(eval("x - 5", {{"x", "2 * int32", "[6, 3]"}}, "2 * uint8"),
               "CK_ERR_OVERFLOW: expression column 3: int32 value -2 is out of range for uint8");
+}
+
+// An expression of literals only takes no sources: a 0-d result of the type selection gives
+// (NumPy's for np.int8(2) + np.int8(3) and the like), cast and broadcast into a destination
+// like any result, and a node's failure is the node's.
+TEST(Expr, LiteralsOnly) {
+    EXPECT_EQ(eval("2 + 3", {}), "5");
+    EXPECT_EQ(eval("100 + 100", {}), "-56"); // int8 wraps, as np.int8(100) + np.int8(100)
+    EXPECT_EQ(eval("7 / 2 * 2", {}), "6");
+    EXPECT_EQ(eval("-(1.5 * 3)", {}), "-4.5");
+    EXPECT_EQ(eval("-128", {}), "-128");                       // a literal as the root
+    EXPECT_EQ(eval("float32(0.1)", {}), "0.1"); // a folded cast as the root: float32 0.1
+    EXPECT_EQ(eval("float32(0.1)", {}, "float64"), "0.10000000149011612");
+    EXPECT_EQ(eval("minimum(3, 300) + uint8(1)", {}), "4");
+    // Into a destination of another type, and broadcast into dimensions.
+    EXPECT_EQ(eval("2 + 3", {}, "float64"), "5");
+    EXPECT_EQ(eval("1 / 4.0", {}, "3 * float32"), "[0.25, 0.25, 0.25]");
+    EXPECT_EQ(eval("-128", {}, "2 * int16"), "[-128, -128]");
+    EXPECT_EQ(eval("5 - 6", {}, "uint8"),
+              "CK_ERR_OVERFLOW: expression column 3: int8 value -1 is out of range for uint8");
+    // A node's error: its status and message, with its column.
+    EXPECT_EQ(eval("1 + 1 / 0", {}),
+              "CK_ERR_ZERO_DIVISION: expression column 7: divide: integer division by zero at "
+              "element 0");
+    EXPECT_EQ(eval("uint8(0 - 1)", {}),
+              "CK_ERR_OVERFLOW: expression column 1: int8 value -1 is out of range for uint8");
+    EXPECT_EQ(eval("int8(300)", {}),
+              "CK_ERR_OVERFLOW: expression column 1: int16 value 300 is out of range for int8");
+    // The result type, and the kernel of ck_make_expr, run with no sources at all.
+    ck_expr *e = nullptr;
+    ASSERT_EQ(ck_expr_parse("2.5 * 2 - 1", &e), CK_OK);
+    EXPECT_EQ(ck_expr_nargs(e), 0);
+    ck_type *rt = nullptr;
+    ASSERT_EQ(ck_expr_result_type(e, 0, nullptr, nullptr, nullptr, &rt), CK_OK);
+    char *s = nullptr;
+    ASSERT_EQ(ck_type_format(rt, &s), CK_OK);
+    EXPECT_STREQ(s, "float64");
+    ck_free(s);
+    ck_type_decref(rt);
+    ck_type *dt = nullptr;
+    ASSERT_EQ(ck_type_parse("3 * float64", &dt), CK_OK);
+    const ck_fixed_dim_arrmeta dm = {3, 8};
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_expr(&b, &off, e, dt, reinterpret_cast<const char *>(&dm), 0, nullptr,
+                           nullptr, nullptr, CK_REQUEST_SINGLE, nullptr),
+              CK_OK)
+        << ck_last_error();
+    double d[3] = {0, 0, 0};
+    EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(d), nullptr), CK_OK);
+    EXPECT_EQ(d[0], 4.0);
+    EXPECT_EQ(d[2], 4.0);
+    ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &s), CK_OK);
+    EXPECT_EQ(std::string(s).rfind("expr_literals @0 ", 0), 0u) << s;
+    EXPECT_NE(std::string(s).find("\n  strided_dim @"), std::string::npos) << s;
+    ck_free(s);
+    ck_builder_destroy(&b);
+    ck_type_decref(dt);
+    ck_expr_decref(e);
 }
 
 // More elements than one chunk, and more intermediate results than one slot: exact integers.
@@ -508,6 +569,31 @@ TEST(Expr, AllocationFailureAtEveryPoint) {
         return rc;
     });
     EXPECT_GT(points, 5);
+    // Literals only, into new and existing arrays (the wrapper and its constant step).
+    const int64_t literal_points = ckt::for_each_alloc_failure([]() {
+        ck_expr *e = nullptr;
+        int rc = ck_expr_parse("minimum(2.5, 4) * 2 - 1", &e);
+        ck_array *out = nullptr, *wide = nullptr;
+        ck_type *wt = nullptr;
+        if (rc == CK_OK) rc = ck_expr_eval_new(e, 0, nullptr, nullptr, nullptr, &out);
+        if (rc == CK_OK) rc = ck_type_parse("4 * int16", &wt);
+        if (rc == CK_OK) rc = ck_array_new(wt, &wide);
+        if (rc == CK_OK) rc = ck_expr_eval(e, wide, 0, nullptr, nullptr, nullptr);
+        if (rc == CK_OK) {
+            double v;
+            std::memcpy(&v, ck_array_data(out), sizeof v);
+            EXPECT_EQ(v, 4.0);
+            int16_t w[4];
+            std::memcpy(w, ck_array_data(wide), sizeof w);
+            EXPECT_EQ(w[3], 4);
+        }
+        ck_array_free(out);
+        ck_array_free(wide);
+        ck_type_decref(wt);
+        ck_expr_decref(e);
+        return rc;
+    });
+    EXPECT_GT(literal_points, 2);
     // A failing parse (the unknown-name list) holds nothing either.
     ckt::for_each_alloc_failure([]() {
         ck_expr *e = nullptr;

@@ -595,7 +595,7 @@ static void check_result_type(const fz_case *c, const fz_expect *x) {
 /* ---- the target ---- */
 
 static int target_available(int t) {
-    return ck_cpu_target_compiled((ck_cpu_target)t) && t <= (int)ck_cpu_detected_target();
+    return ck_cpu_target_compiled((ck_cpu_target)t) && t <= (int)ck_cpu_target_ceiling();
 }
 
 static void restore_globals(void) {

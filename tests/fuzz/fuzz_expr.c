@@ -471,9 +471,8 @@ int fz_expr_one(const uint8_t *data, size_t size) {
         empty_row |= c.lens[i] == 0;
     }
     const int holes = fixed_empty || (ragged_arg && empty_row);
-    if (nused == 0) { /* literals only: an expression without arguments has no shape */
-        CKF_CHECK(got_rc == CK_ERR_INVALID, "%s: %s", text.s, ck_status_name(got_rc));
-    } else if ((any_option || holes) && want_rc != CK_OK && got_rc == CK_OK) {
+    /* Literals only (nused 0): a 0-d result, compared as any other. */
+    if ((any_option || holes) && want_rc != CK_OK && got_rc == CK_OK) {
         /* The kernel runs the nodes on the elements of the broadcast result only, and not
          * where an argument is NA (the result is NA there): a node that fails only on an
          * operand element broadcast where the result has none (a size 0, a ragged row of
@@ -483,7 +482,7 @@ int fz_expr_one(const uint8_t *data, size_t size) {
               "%s: node by node %s, one kernel %s (%s)", text.s, ck_status_name(want_rc),
               ck_status_name(got_rc), got_msg);
     }
-    if (want_rc == CK_OK && nused > 0) {
+    if (want_rc == CK_OK) {
         char *wt = NULL, *gt = NULL;
         CKF_CHECK(ck_type_format(ck_array_type(want), &wt) == CK_OK, "%s", ck_last_error());
         CKF_CHECK(ck_type_format(ck_array_type(got), &gt) == CK_OK, "%s", ck_last_error());

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# tests/packaging/check_library.sh SHARED STATIC: what a host that loads or links the built
-# libraries relies on, read off the files with readelf and nm:
+# tests/packaging/check_library.sh SHARED STATIC [NM]: what a host that loads or links the
+# built libraries relies on, read off the files with readelf and nm (NM: the target's, for a
+# cross build; the host's nm may not read another architecture's archive):
 #   libckernel.so  no STATIC_TLS flag (a dlopen'ed library may not reserve static TLS; a
 #                  thread-local must use the dynamic model), no text relocations, NODELETE,
 #                  a soname, and only the public API (ck_ but not ck__) exported
 #   libckernel.a   defines no global symbol but the public API and foreign C++ weak
 #                  definitions, and no malloc-family symbol under any name a host uses
 set -euo pipefail
-so=$1 ar=$2
+so=$1 ar=$2 nm=${3:-nm}
 fails=0 checks=0
 check() { # description, command...
   local what=$1
@@ -23,21 +24,21 @@ soname() { grep -q 'SONAME.*libckernel\.so\.' <<<"$dyn"; }
 tls_is_dynamic() { # no initial-exec TLS relocation in the dynamic relocations
   local relocs
   relocs=$(readelf -rW "$so")
-  ! grep -Eq 'R_X86_64_TPOFF(64|32)' <<<"$relocs"
+  ! grep -Eq 'R_X86_64_TPOFF(64|32)|R_AARCH64_TLS_TPREL' <<<"$relocs"
 }
 exports_only_api() {
   local bad
-  bad=$(nm -D --defined-only "$so" | awk '$3 !~ /^ck_[^_]/ {print $3}')
+  bad=$("$nm" -D --defined-only "$so" | awk '$3 !~ /^ck_[^_]/ {print $3}')
   [ -z "$bad" ] || { echo "  exported: $bad" | head -5; return 1; }
 }
 archive_only_api() {
   local bad
-  bad=$(nm -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 && $2 !~ /^[VWu]$/ && $3 !~ /^ck_[^_]/ {print $3}')
+  bad=$("$nm" -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 && $2 !~ /^[VWu]$/ && $3 !~ /^ck_[^_]/ {print $3}')
   [ -z "$bad" ] || { echo "  global in the archive: $(head -5 <<<"$bad" | tr '\n' ' ')"; return 1; }
 }
 archive_no_malloc() {
   local names
-  names=$(nm -g --defined-only "$ar" 2>/dev/null | awk '{print $3}')
+  names=$("$nm" -g --defined-only "$ar" 2>/dev/null | awk '{print $3}')
   ! grep -Eq '^(malloc|calloc|realloc|free|mallocx|rallocx|dallocx|nallocx|je_.*|ck__je_.*)$' <<<"$names"
 }
 check "libckernel.so has no STATIC_TLS flag" no_static_tls

@@ -100,8 +100,9 @@ inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
 
 // The best CPU target this machine supports that this build compiled leaves for: what the
 // cap goes back to after a test lowered it (a baseline-only build has no other).
+// Below CKERNEL_CPU_TARGET when a run of the suite sets it (scripts/test-aarch64.sh).
 inline ck_cpu_target best_compiled_target() {
-    for (int t = static_cast<int>(ck_cpu_detected_target()); t > 0; --t) {
+    for (int t = static_cast<int>(ck_cpu_target_ceiling()); t > 0; --t) {
         if (ck_cpu_target_compiled(static_cast<ck_cpu_target>(t))) {
             return static_cast<ck_cpu_target>(t);
         }
@@ -109,16 +110,26 @@ inline ck_cpu_target best_compiled_target() {
     return CK_CPU_BASELINE;
 }
 
-// The CPU targets this build compiled and this machine runs, lowest first. Each other target
-// is reported as skipped, with the reason, so a log says which targets a test covered.
+// Whether this architecture has streaming stores at all (x86-64 only: docs/design.md §8);
+// elsewhere no threshold, not even one set by a test, gives a streaming kernel.
+inline bool streaming_stores_exist() {
+    return std::strcmp(ck_streaming_threshold_reason(),
+                       "no streaming stores on this architecture") != 0;
+}
+
+// The CPU targets this build compiled and this machine runs (within CKERNEL_CPU_TARGET),
+// lowest first. Each other target is reported as skipped, with the reason, so a log says
+// which targets a test covered.
 inline std::vector<ck_cpu_target> runnable_targets() {
     std::vector<ck_cpu_target> out;
     for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
         const auto target = static_cast<ck_cpu_target>(t);
         if (!ck_cpu_target_compiled(target) ||
-            static_cast<int>(target) > static_cast<int>(ck_cpu_detected_target())) {
+            static_cast<int>(target) > static_cast<int>(ck_cpu_target_ceiling())) {
             std::printf("[ SKIPPED  ] target %s: %s\n", ck_cpu_target_name(target),
-                        ck_cpu_target_compiled(target) ? "this CPU lacks it" : "not compiled");
+                        !ck_cpu_target_compiled(target) ? "not compiled"
+                        : target > ck_cpu_detected_target() ? "this CPU lacks it"
+                                                            : "above CKERNEL_CPU_TARGET");
             continue;
         }
         out.push_back(target);

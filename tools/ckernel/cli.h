@@ -25,6 +25,10 @@ int cli_report(int status);
  * CKERNEL_ALLOC_LIMIT is not set", "CKERNEL_ALLOC_LIMIT", "CKERNEL_ALLOC_LIMIT=off", ... */
 const char *cli_alloc_limit_origin(void);
 
+/* Prints a command's help, each "{targets}" in it replaced by this architecture's CPU target
+ * names ("baseline|avx2|avx512"). */
+void cli_print_help(const char *help);
+
 /* Options every kernel-building command takes. */
 typedef struct cli_common {
     ck_eval_ctx ctx;

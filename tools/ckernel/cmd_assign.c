@@ -16,7 +16,7 @@ static const char assign_help[] =
     "assigns it into a new array of DST_TYPE and prints that array's literal.\n\n"
     "options:\n"
     "  --errmode MODE  nocheck|overflow|fractional|inexact (default fractional)\n"
-    "  --target T      cap the CPU target: baseline|avx2|avx512\n"
+    "  --target T      cap the CPU target: {targets}\n"
     "  --by-position   struct <- struct matches fields by position (default: by name)\n\n"
     "examples:\n"
     "  ckernel assign \"2 * 3 * float32\" \"3 * int32\" \"[1, 2, 3]\"\n"

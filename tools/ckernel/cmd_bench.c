@@ -34,7 +34,7 @@ static const char bench_help[] =
     "  --quick          fewer repeats (same sizes): finishes in well under 30 s\n"
     "  --json FILE      also write every figure, with machine and build, as JSON to FILE\n"
     "  --filter SUBSTR  run only the workloads whose name contains SUBSTR\n"
-    "  --target T       run at CPU target T only (baseline|avx2|avx512); an error when this\n"
+    "  --target T       run at CPU target T only ({targets}); an error when this\n"
     "                   build or this CPU lacks it. Default: the best target, and every\n"
     "                   supported target for the in-cache workloads\n"
     "  --repeat N       timed samples per measurement (default 11, --quick 3)\n"
@@ -448,7 +448,7 @@ int cmd_bench(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(bench_help, stdout);
+            cli_print_help(bench_help);
             return CLI_OK;
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
@@ -475,8 +475,9 @@ int cmd_bench(int argc, char **argv) {
             cpu_clock = strcmp(v, "cpu") == 0;
         } else if (cli_option_value(argc, argv, &i, "--target", &v)) {
             if (v == NULL || ck_cpu_target_parse(v, &c.target) != CK_OK) {
-                return cli_usage_error("bench", "--target takes baseline, avx2 or avx512%s%s%s",
-                                       v ? " (not '" : "", v ? v : "", v ? "')" : "");
+                return cli_usage_error("bench", "--target takes %s%s%s%s",
+                                       ck_cpu_target_choices(), v ? " (not '" : "", v ? v : "",
+                                       v ? "')" : "");
             }
             c.has_target = 1;
         } else if (argv[i][0] == '-') {

@@ -22,7 +22,7 @@ static const char call_help[] =
     "options:\n"
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
-    "  --target T       cap the CPU target: baseline|avx2|avx512\n\n"
+    "  --target T       cap the CPU target: {targets}\n\n"
     "example:\n"
     "  ckernel call add --in \"3 * int32\" \"[1, 2, 3]\" --in \"float64\" \"0.5\"\n";
 
@@ -86,7 +86,7 @@ static int parse_call(const char *command, const char *help, int argc, char **ar
         const char *arg = argv[i], *value = NULL;
         int status;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(help, stdout);
+            cli_print_help(help);
             return CLI_OK;
         }
         if (cli_callable_option(command, argc, argv, &i, explain, &a->common, &a->out,

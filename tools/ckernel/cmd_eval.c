@@ -1,7 +1,7 @@
-/* tools/ckernel/cmd_eval.c: the expression commands: `ckernel eval EXPR [--out DST] --arg NAME
- * SRC LITERAL ...` (evaluates a fused expression and prints the result) and `ckernel explain
- * --eval EXPR [--out DST] --arg NAME SRC ...` (prints the expression as parsed and the kernel
- * tree). */
+/* tools/ckernel/cmd_eval.c: the expression commands: `ckernel eval EXPR [--out DST] [--arg
+ * NAME SRC LITERAL ...]` (evaluates a fused expression and prints the result; literals only
+ * take no --arg) and `ckernel explain --eval EXPR [--out DST] [--arg NAME SRC ...]` (prints the
+ * expression as parsed and the kernel tree). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +10,14 @@
 
 static const char eval_help[] =
     "usage: ckernel eval [--errmode MODE] [--allow-unsafe] [--target T] EXPR [--out DST]\n"
-    "                    --arg NAME SRC LITERAL [--arg NAME SRC LITERAL ...]\n\n"
+    "                    [--arg NAME SRC LITERAL ...]\n\n"
     "Evaluates the expression EXPR (+ - * /, unary -, parentheses, numbers, casts such as\n"
     "float64(x), and calls of any registered callable: hypot(x, y)) as one kernel over the\n"
     "named arguments, each a literal parsed as its SRC type, broadcast together, and prints\n"
     "the result. Each operation's signature is selected as `ckernel call` selects it. Without\n"
     "--out the result type is the last operation's over the broadcast shape; with it the\n"
-    "result is cast to DST.\n\n"
+    "result is cast to DST. An expression of literals only (\"2 + 3\") takes no --arg and\n"
+    "gives a 0-d result.\n\n"
     "options:\n"
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
@@ -27,7 +28,7 @@ static const char eval_help[] =
 
 static const char explain_eval_help[] =
     "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
-    "                       --eval EXPR [--out DST] --arg NAME SRC [--arg NAME SRC ...]\n\n"
+    "                       --eval EXPR [--out DST] [--arg NAME SRC ...]\n\n"
     "Parses EXPR, builds its kernel for C-order arguments of the SRC types and prints the\n"
     "expression with its parentheses and literal types, then the kernel tree.\n";
 
@@ -83,10 +84,7 @@ static int parse_eval(const char *command, const char *help, int argc, char **ar
     if (a->text == NULL) {
         return cli_usage_error(command, explain ? "missing --eval EXPR" : "missing EXPR");
     }
-    if (a->nargs == 0) {
-        return cli_usage_error(command, "missing --arg NAME SRC%s",
-                               with_literals ? " LITERAL" : "");
-    }
+    /* No --arg: literals only (a 0-d result); an argument not given is the library's error. */
     const int rc = cli_apply_target(&a->common);
     return rc != CLI_OK ? rc : CLI_PARSED;
 }

@@ -13,7 +13,7 @@ static const char explain_help[] =
     "in the kernel buffer, its function (leaves: with their CPU target) and parameters.\n\n"
     "options:\n"
     "  --errmode MODE  nocheck|overflow|fractional|inexact (default fractional)\n"
-    "  --target T      cap the CPU target: baseline|avx2|avx512\n"
+    "  --target T      cap the CPU target: {targets}\n"
     "  --unaligned     build for data that may be misaligned\n"
     "  --jit           compile the fixed dimensions and the leaf with the JIT when it can\n"
     "                  (and say what it decided); --no-jit never\n"

@@ -29,7 +29,7 @@ static const char reduce_help[] =
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casting\n"
     "                   the elements\n"
     "  --allow-unsafe   let the signature's selection use unsafe conversions\n"
-    "  --target T       cap the CPU target: baseline|avx2|avx512\n\n"
+    "  --target T       cap the CPU target: {targets}\n\n"
     "example:\n"
     "  ckernel reduce sum --axis 1 --in \"2 * 3 * int32\" \"[[1, 2, 3], [4, 5, 6]]\"\n";
 
@@ -91,7 +91,7 @@ static int parse_reduce(const char *command, const char *help, int argc, char **
         const char *arg = argv[i], *value = NULL;
         int status;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(help, stdout);
+            cli_print_help(help);
             return CLI_OK;
         }
         if (cli_callable_option(command, argc, argv, &i, explain, &a->common, &a->out,

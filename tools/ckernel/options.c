@@ -56,7 +56,7 @@ int cli_common_option(const char *command, int argc, char **argv, int *i, cli_co
     if (cli_option_value(argc, argv, i, "--target", &v)) {
         ck_cpu_target t;
         if (v == NULL || ck_cpu_target_parse(v, &t) != CK_OK) {
-            *status = cli_usage_error(command, "--target takes baseline, avx2 or avx512%s%s%s",
+            *status = cli_usage_error(command, "--target takes %s%s%s%s", ck_cpu_target_choices(),
                                       v ? " (not '" : "", v ? v : "", v ? "')" : "");
             return 1;
         }
@@ -103,6 +103,19 @@ int cli_apply_target(const cli_common *c) {
     return CLI_OK;
 }
 
+void cli_print_help(const char *help) {
+    static const char mark[] = "{targets}";
+    const char *p = help, *hit;
+    while ((hit = strstr(p, mark)) != NULL) {
+        fwrite(p, 1, (size_t)(hit - p), stdout);
+        for (int t = 0; t < CK_NUM_CPU_TARGETS; t++) {
+            printf("%s%s", t ? "|" : "", ck_cpu_target_name((ck_cpu_target)t));
+        }
+        p = hit + sizeof mark - 1;
+    }
+    fputs(p, stdout);
+}
+
 int cli_parse_kernel_command(const char *command, const char *help, int argc, char **argv,
                              cli_common *c, int allow_unaligned, const char **args, int nargs,
                              const char *missing) {
@@ -110,7 +123,7 @@ int cli_parse_kernel_command(const char *command, const char *help, int argc, ch
     for (int i = 1; i < argc; i++) {
         int status;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(help, stdout);
+            cli_print_help(help);
             return CLI_OK;
         } else if (cli_common_option(command, argc, argv, &i, c, &status)) {
             if (status != CLI_OK) {

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +201,39 @@ static LLVMValueRef call_intrinsic1(gen *g, const char *name, LLVMTypeRef t, LLV
     return LLVMBuildCall2(g->b, fty, fn, &x, 1, "");
 }
 
+/* x with mask_bits xor'ed into its bits, the mask loaded from a constant global the optimiser
+ * does not know the value of (externally initialized: the load is hoisted out of the loops,
+ * the xor stays one vector instruction). The value is opaque to the folds that would change
+ * a NaN's bits: with the sign bit, -x cannot be moved into or out of products, quotients and
+ * sums (-(a / b) -> -a / b, -a * -b -> a * b, a + -b -> a - b flip a NaN's sign); with 0, a
+ * float32 widened to float64 cannot be narrowed again without its conversion
+ * (fptrunc(fpext x) -> x, or a select or an operation narrowed over fpext'd operands, skip
+ * the cvtss2sd that quiets a signalling NaN in the composed leaf). A visible xor of the sign
+ * bit is no better than fneg (once vectorised it is recognised as one and folded), and
+ * llvm.arithmetic.fence keeps the loop from being vectorised (LLVM 15). */
+static LLVMValueRef opaque_xor(gen *g, LLVMValueRef x, unsigned long long mask_bits) {
+    LLVMTypeRef ft = LLVMTypeOf(x);
+    LLVMTypeRef it = ft == g->f64 ? g->i64 : g->i32;
+    LLVMValueRef gv = LLVMAddGlobal(g->mod, it, "");
+    LLVMSetInitializer(gv, LLVMConstInt(it, mask_bits, 0));
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetExternallyInitialized(gv, 1);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMValueRef mask = load_aligned(g, it, gv, it == g->i64 ? 8 : 4);
+    LLVMValueRef bits = LLVMBuildXor(g->b, LLVMBuildBitCast(g->b, x, it, ""), mask, "");
+    return LLVMBuildBitCast(g->b, bits, ft, "");
+}
+
+/* float32 -> float64, kept as a conversion (above). */
+static LLVMValueRef fpext_kept(gen *g, LLVMValueRef v) {
+    return opaque_xor(g, LLVMBuildFPExt(g->b, v, g->f64, ""), 0);
+}
+
+/* -x for a float: the sign bit flipped, as the composed leaf does, where no fold moves it. */
+static LLVMValueRef flip_sign(gen *g, LLVMValueRef x) {
+    return opaque_xor(g, x, LLVMTypeOf(x) == g->f64 ? 1ull << 63 : 1ull << 31);
+}
+
 /* A lossless conversion of an argument into the op's type (selection guarantees it). */
 static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
     if (from == to) {
@@ -213,7 +247,7 @@ static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
         return is_signed(from) ? LLVMBuildSIToFP(g->b, v, type_of(g, to), "")
                                : LLVMBuildUIToFP(g->b, v, type_of(g, to), "");
     }
-    return LLVMBuildFPExt(g->b, v, type_of(g, to), "");
+    return fpext_kept(g, v);
 }
 
 /* sign * 2^k as a float constant of type t (exact: k <= 64). No constant expressions: the
@@ -272,7 +306,7 @@ static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
     }
     if (is_float(from) && is_float(to)) {
         if (from == CK_TYPE_FLOAT32) {
-            return LLVMBuildFPExt(g->b, r, tt, ""); /* exact */
+            return fpext_kept(g, r); /* exact */
         }
         LLVMValueRef v = LLVMBuildFPTrunc(g->b, r, tt, "");
         if (mode != CK_ERRMODE_NOCHECK) {
@@ -322,7 +356,7 @@ static LLVMValueRef emit_op(gen *g, int op, int op_id, int nargs, const int32_t 
     case CK__JIT_OP_SUBTRACT: return fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], "");
     case CK__JIT_OP_MULTIPLY: return fl ? LLVMBuildFMul(g->b, c[0], c[1], "") : LLVMBuildMul(g->b, c[0], c[1], "");
     case CK__JIT_OP_DIVIDE: return LLVMBuildFDiv(g->b, c[0], c[1], "");
-    case CK__JIT_OP_NEGATIVE: return fl ? LLVMBuildFNeg(g->b, c[0], "") : LLVMBuildNeg(g->b, c[0], "");
+    case CK__JIT_OP_NEGATIVE: return fl ? flip_sign(g, c[0]) : LLVMBuildNeg(g->b, c[0], "");
     case CK__JIT_OP_MINIMUM:
     case CK__JIT_OP_MAXIMUM: {
         /* (a < b || a is NaN) ? a : b, and > for maximum (kernels/arith_ops.h) */
@@ -397,6 +431,55 @@ static void emit_store_converted(gen *g, LLVMValueRef r, int from, int to, int m
     LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
+/* A constant of scalar type id from its bytes, as a constant global loaded: exact for every
+ * value. An integer is folded by the optimiser; a float's value is hidden from it (externally
+ * initialized: the load stays, hoisted out of the loops), since its folds skip or move
+ * operations that set a NaN's bits (x * 1.0 -> x keeps a signalling NaN, x * -1.0 -> -x flips
+ * a quiet one's sign). */
+static LLVMValueRef const_value(gen *g, int id, const unsigned char *bytes) {
+    LLVMValueRef gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, 16), "");
+    LLVMSetInitializer(gv, LLVMConstStringInContext(g->ctx, (const char *)bytes, 16, 1));
+    LLVMSetGlobalConstant(gv, 1);
+    LLVMSetExternallyInitialized(gv, is_float(id));
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetAlignment(gv, 16);
+    return load_aligned(g, type_of(g, id), gv, 16);
+}
+
+/* 1 when node nd divides by a constant power of two 2^k whose reciprocal 2^-k is a normal
+ * number of the type, with 2^-k in r: then x * 2^-k is x / 2^k for every x (both the correctly
+ * rounded x * 2^-k; a NaN x comes out quieted from either). The fold the optimiser would make
+ * if the constant were visible to it, done here since it is not (const_value). */
+static int reciprocal_divisor(const ck__jit_nest *n, const ck__jit_node *nd, unsigned char *r) {
+    const ck__jit_node *d = nd->op == CK__JIT_OP_DIVIDE ? &n->node[nd->arg[1]] : NULL;
+    if (d == NULL || d->op != CK__JIT_OP_CONST || !is_float(nd->type) || d->type != nd->type ||
+        nd->param_id[1] != nd->type) {
+        return 0;
+    }
+    memset(r, 0, 16);
+    int e;
+    if (nd->type == CK_TYPE_FLOAT64) {
+        double x;
+        memcpy(&x, d->value, sizeof x);
+        if (!isfinite(x) || fabs(frexp(x, &e)) != 0.5 || fabs(1.0 / x) < DBL_MIN ||
+            !isfinite(1.0 / x)) {
+            return 0;
+        }
+        x = 1.0 / x; /* exact */
+        memcpy(r, &x, sizeof x);
+    } else {
+        float x;
+        memcpy(&x, d->value, sizeof x);
+        if (!isfinite(x) || fabsf(frexpf(x, &e)) != 0.5f || fabsf(1.0f / x) < FLT_MIN ||
+            !isfinite(1.0f / x)) {
+            return 0;
+        }
+        x = 1.0f / x;
+        memcpy(r, &x, sizeof x);
+    }
+    return 1;
+}
+
 /* The value of an expression's program at one element (a[k]: the sources' elements):
  * node by node, each operation through emit_op, each cast through emit_store_converted into
  * its own stack slot (promoted to a register by the optimiser). */
@@ -409,15 +492,7 @@ static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
         if (nd->op == CK__JIT_OP_LOAD) {
             v[i] = load_aligned(g, t, a[nd->arg[0]], bytes_of(nd->type));
         } else if (nd->op == CK__JIT_OP_CONST) {
-            /* The bytes as a constant global, loaded: exact for every value (NaN payloads
-             * included), and folded by the optimiser. */
-            LLVMValueRef gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, 16), "");
-            LLVMSetInitializer(gv, LLVMConstStringInContext(g->ctx, (const char *)nd->value,
-                                                            16, 1));
-            LLVMSetGlobalConstant(gv, 1);
-            LLVMSetLinkage(gv, LLVMPrivateLinkage);
-            LLVMSetAlignment(gv, 16);
-            v[i] = load_aligned(g, t, gv, 16);
+            v[i] = const_value(g, nd->type, nd->value);
         } else if (nd->op == CK__JIT_OP_ASSIGN) {
             const int from = n->node[nd->arg[0]].type;
             emit_store_converted(g, v[nd->arg[0]], from, nd->type, CK_ERRMODE_NOCHECK, nd->slow,
@@ -428,7 +503,12 @@ static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
             for (int k = 0; k < nd->nargs; k++) {
                 c[k] = widen(g, v[nd->arg[k]], n->node[nd->arg[k]].type, nd->param_id[k]);
             }
-            v[i] = emit_op(g, nd->op, nd->type, nd->nargs, nd->param_id, nd->native_fn, c);
+            _Alignas(16) unsigned char r[16];
+            if (reciprocal_divisor(n, nd, r)) {
+                v[i] = LLVMBuildFMul(g->b, c[0], const_value(g, nd->type, r), "");
+            } else {
+                v[i] = emit_op(g, nd->op, nd->type, nd->nargs, nd->param_id, nd->native_fn, c);
+            }
         }
     }
     return v[n->nnodes - 1];
