@@ -16,7 +16,12 @@
  *              allocated from) the memory block `blockref`, normally an arena.
  *   pointer[T] a char *; the target T is at that pointer + offset, NULL means "no target".
  *              The targets live in `blockref` (normally an arena) or, when blockref is NULL,
- *              in memory that the arrmeta does not own. */
+ *              in memory that the arrmeta does not own.
+ *   string,    a ck_string_data: `size` bytes at `data` ({NULL, 0}, zero-filled data, is
+ *   bytes      the empty value; NULL with a size is not allocated). A destination allocates
+ *              its bytes from the arena `blockref`; a string always holds valid UTF-8.
+ *   fixed_string[N, enc], fixed_bytes[N]: N code units in the element itself, NUL-padded
+ *              (trailing NUL units are padding, as in NumPy's U and S); no arrmeta. */
 #ifndef CKERNEL_ARRMETA_H
 #define CKERNEL_ARRMETA_H
 
@@ -44,6 +49,16 @@ typedef struct ck_pointer_arrmeta {
     ck_memblock *blockref; /* owns the targets, or NULL for memory owned elsewhere */
     intptr_t offset;
 } ck_pointer_arrmeta;
+
+typedef struct ck_string_arrmeta {
+    ck_memblock *blockref; /* the arena a destination allocates bytes from (counted), or NULL */
+} ck_string_arrmeta;
+
+/* The data of one string or bytes value. */
+typedef struct ck_string_data {
+    const char *data;
+    size_t size; /* bytes */
+} ck_string_data;
 
 /* The data of one var-dim value. */
 typedef struct ck_var_data {

@@ -22,7 +22,8 @@
     X(ERR_INTERNAL, 12, "internal error")                                         \
     X(ERR_AMBIGUOUS, 13, "several signatures match equally well")                \
     X(ERR_ZERO_DIVISION, 14, "integer division by zero")                         \
-    X(ERR_NA, 15, "a missing value (NA) where the destination cannot hold one")
+    X(ERR_NA, 15, "a missing value (NA) where the destination cannot hold one")       \
+    X(ERR_TEXT, 16, "text that does not read as the destination's value or encoding")
 
 typedef enum ck_status {
 #define CK__STATUS_ENUM(name, value, msg) CK_##name = value,

@@ -1,6 +1,6 @@
 /* ckernel/types.h: type descriptors (scalars, fixed and var dimensions, pointers, tuples,
- * structs and options), their queries, and the datashape strings that spell them
- * ("3 * var * int32", "var * {a: int32, b: ?float32}").
+ * structs, options and text), their queries, and the datashape strings that spell them
+ * ("3 * var * int32", "var * {a: int32, b: ?float32}", "fixed_string[8, 'utf32']").
  *
  * A ck_type is immutable and reference counted (atomically: share it between threads
  * freely). Scalar types are static objects: incref/decref on them do nothing, and
@@ -36,8 +36,22 @@ typedef enum ck_type_id {
     CK_TYPE_POINTER,   /* pointer[T] */
     CK_TYPE_TUPLE,     /* (T0, T1, ...): fields by position, laid out as a C struct */
     CK_TYPE_STRUCT,    /* {name: T0, ...}: named fields, laid out as a C struct */
-    CK_TYPE_OPTION     /* ?T: a T or NA (a reserved value of T in the data, see below) */
+    CK_TYPE_OPTION,    /* ?T: a T or NA (a reserved value of T in the data, see below) */
+    CK_TYPE_STRING,    /* string: UTF-8 text of any length, its bytes in an arena (arrmeta.h) */
+    CK_TYPE_BYTES,     /* bytes: the same without an encoding */
+    CK_TYPE_FIXED_STRING, /* fixed_string[N, enc]: N code units of enc, NUL-padded */
+    CK_TYPE_FIXED_BYTES   /* fixed_bytes[N]: N bytes, NUL-padded */
 } ck_type_id;
+
+/* The encodings of fixed_string (string is always UTF-8); NONE: bytes and fixed_bytes. A
+ * code unit is 1 byte (ascii, utf8, none), 2 (utf16) or 4 (utf32), in the machine's order. */
+typedef enum ck_text_encoding {
+    CK_ENCODING_ASCII,
+    CK_ENCODING_UTF8,
+    CK_ENCODING_UTF16,
+    CK_ENCODING_UTF32,
+    CK_ENCODING_NONE
+} ck_text_encoding;
 
 /* Scalar ids are 0 .. CK_NUM_SCALAR_TYPES - 1. */
 #define CK_NUM_SCALAR_TYPES 14
@@ -62,7 +76,10 @@ CK_EXTERN const ck_type *ck_type_scalar(ck_type_id id);
  *     quoted := "'" ... "'" | '"' ... '"'   (\\, \', \" and \xHH escapes; not empty)
  *     scalar := bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
  *             | float16 | float32 | float64 | complex64 | complex128
- *             | 'complex' '[' ('float32' | 'float64') ']'
+ *             | 'complex' '[' ('float32' | 'float64') ']' | text
+ *     text   := 'string' | 'bytes' | 'fixed_bytes' '[' integer ']'
+ *             | 'fixed_string' '[' integer [',' encoding] ']'   (encoding: utf8 when absent)
+ *     encoding := 'ascii' | 'utf8' | 'utf16' | 'utf32'  (quoted with ' or ", or bare)
  * Errors: CK_ERR_PARSE for bad syntax and duplicate field names, CK_ERR_INVALID for sizes
  * that overflow or nesting deeper than CK_TYPE_MAX_DEPTH, CK_ERR_UNSUPPORTED for an option
  * of a non-scalar type; the message quotes the input and gives the 1-based byte column
@@ -84,6 +101,23 @@ CK_EXTERN int ck_type_make_tuple(size_t nfields, const ck_type *const *fields, c
  * CK_ERR_INVALID for a NULL or empty name and for a name used twice. */
 CK_EXTERN int ck_type_make_struct(size_t nfields, const ck_type *const *fields,
                                   const char *const *names, ck_type **out);
+/* The text types. string and bytes are static objects, as scalars are. A fixed_string of
+ * `length` code units of `enc` (not CK_ENCODING_NONE), a fixed_bytes of `length` bytes:
+ * CK_ERR_INVALID for a length below 1, an unknown encoding or a data size beyond
+ * INTPTR_MAX. */
+CK_EXTERN const ck_type *ck_type_string(void);
+CK_EXTERN const ck_type *ck_type_bytes(void);
+CK_EXTERN int ck_type_make_fixed_string(intptr_t length, ck_text_encoding enc, ck_type **out);
+CK_EXTERN int ck_type_make_fixed_bytes(intptr_t length, ck_type **out);
+/* 1 for string, bytes, fixed_string and fixed_bytes. */
+CK_EXTERN int ck_type_is_text(const ck_type *t);
+/* The encoding of a text type (string: UTF8; bytes kinds: NONE); -1 for other types. */
+CK_EXTERN int ck_type_text_encoding(const ck_type *t);
+/* N of fixed_string[N, enc] and fixed_bytes[N] (code units); -1 for other types. */
+CK_EXTERN intptr_t ck_type_text_length(const ck_type *t);
+/* "ascii", "utf8", "utf16", "utf32", "none"; "unknown" for a value outside the enum. */
+CK_EXTERN const char *ck_text_encoding_name(ck_text_encoding enc);
+
 /* ?T for a scalar T (CK_ERR_UNSUPPORTED for any other T, for now). Its data is a T; one
  * value of T is reserved as NA (ck_option_na_bytes), so NA travels inside the data and an
  * option costs no memory beyond the T. */
@@ -96,12 +130,14 @@ CK_EXTERN void ck_type_decref(const ck_type *t);
 /* Queries. `t` must not be NULL. */
 CK_EXTERN ck_type_id ck_type_get_id(const ck_type *t);
 /* Bytes of one value in the data: N * size(T) for a fixed dim, sizeof(ck_var_data) for a
- * var dim, sizeof(char *) for a pointer. */
+ * var dim, sizeof(char *) for a pointer, sizeof(ck_string_data) for string and bytes, N code
+ * units for fixed_string[N, enc] and fixed_bytes[N]. */
 CK_EXTERN size_t ck_type_data_size(const ck_type *t);
 CK_EXTERN size_t ck_type_data_alignment(const ck_type *t);
 /* Bytes of arrmeta: this level's struct (see ckernel/arrmeta.h) plus the element's. */
 CK_EXTERN size_t ck_type_arrmeta_size(const ck_type *t);
-/* T of N * T, var * T, pointer[T] and ?T; NULL for scalars, tuples and structs. Borrowed. */
+/* T of N * T, var * T, pointer[T] and ?T; NULL for scalars, tuples, structs and text.
+ * Borrowed. */
 CK_EXTERN const ck_type *ck_type_element(const ck_type *t);
 /* Fields of a tuple or struct (0 for every other type), field i's type (borrowed; NULL when
  * out of range), its name (struct only, else NULL), its data offset in the C layout, and
@@ -133,15 +169,17 @@ CK_EXTERN int ck_type_depth(const ck_type *t);
 /* 1 when the two describe the same type (structurally), else 0. NULL equals only NULL. */
 CK_EXTERN int ck_type_equal(const ck_type *a, const ck_type *b);
 CK_EXTERN int ck_type_is_scalar(const ck_type *t);
-/* 1 when the arrmeta of t holds memory-block references (t contains a var dim or a
- * pointer, fields included), so arrmeta must be released with ck_arrmeta_release. */
+/* 1 when the arrmeta of t holds memory-block references (t contains a var dim, a pointer,
+ * a string or bytes, fields included), so arrmeta must be released with
+ * ck_arrmeta_release. */
 CK_EXTERN int ck_type_has_blockref(const ck_type *t);
 
 /* The canonical datashape ("3 * var * int32", "pointer[complex64]"); free with ck_free.
  * Parsing it gives an equal type and printing that gives the same string. */
 CK_EXTERN int ck_type_format(const ck_type *t, char **out);
 /* "bool", "int32", ..., "complex128", "fixed_dim", "var_dim", "pointer", "tuple",
- * "struct", "option"; "unknown" for a value outside the enum. */
+ * "struct", "option", "string", "bytes", "fixed_string", "fixed_bytes"; "unknown" for a
+ * value outside the enum. */
 CK_EXTERN const char *ck_type_id_name(ck_type_id id);
 
 CK_END_DECLS

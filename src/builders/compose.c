@@ -12,6 +12,7 @@
  *                      by name or position), each the walk again over that field's types;
  *                      runs of fields with the same layout on both sides are one byte copy
  *   any side option    the option kernel (is_na, the value kernel, assign_na)
+ *   any side text      the text cast leaf (assignments only)
  *   scalar <- scalars  the maker's leaf (c->make_leaf). */
 #include <stdint.h>
 #include <stdio.h>
@@ -238,11 +239,12 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         w->dam += sizeof(ck_fixed_dim_arrmeta);
     }
     /* Coalesce from the inside out; not above a var dimension or a pointer (which may lead
-     * to one), whose errors name the row by the index of each enclosing dimension (a merged
-     * loop would give one flat index). has_blockref says "a var or a pointer inside". */
-    int coalesce = !w->dt->has_blockref;
+     * to one), nor over text, whose errors name the row or element by the index of each
+     * enclosing dimension (a merged loop would give one flat index). has_blockref says "a
+     * var, a pointer or a string inside". */
+    int coalesce = !w->dt->has_blockref && !ck__is_text(w->dt->id);
     for (int k = 0; k < ns; k++) {
-        coalesce &= !w->st[k]->has_blockref;
+        coalesce &= !w->st[k]->has_blockref && !ck__is_text(w->st[k]->id);
     }
     for (int i = n - 2; coalesce && i >= 0; i--) {
         const ck__fixed_level *o = &lv[i], *in = &lv[i + 1];
@@ -668,6 +670,44 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
                         spec.check ? 0 : w->dbits, w->sbits);
 }
 
+/* ---- text ---- */
+
+/* The arena of a string or bytes operand's arrmeta (NULL for the other kinds). */
+static ck_memblock *text_arena(const ck_type *t, const char *arrmeta) {
+    if (!ck__is_var_text(t->id)) {
+        return NULL;
+    }
+    ck_string_arrmeta m;
+    memcpy(&m, arrmeta, sizeof m);
+    return m.blockref;
+}
+
+/* The text cast leaf where the destination or the source is text (an assignment only:
+ * callables take numbers). */
+static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                           const ck__walk *w, ck_request req) {
+    const ck_type *dt = w->dt, *st = w->st[0];
+    if (!c->assign) {
+        return ck_set_error(CK_ERR_TYPE, "a call takes numbers, not %s values",
+                            ck_type_id_name(ck__is_text(dt->id) ? dt->id : st->id));
+    }
+    ck__text_cast_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.dst_id = dt->id;
+    spec.src_id = st->id;
+    spec.dst_enc = dt->param;
+    spec.src_enc = st->param;
+    spec.dst_units = ck_type_text_length(dt) > 0 ? (size_t)ck_type_text_length(dt) : 0;
+    spec.src_units = ck_type_text_length(st) > 0 ? (size_t)ck_type_text_length(st) : 0;
+    spec.dst_arena = text_arena(dt, w->dam);
+    /* Bytes already in the destination's arena need no copy, unless bytes become a string
+     * (which must be checked to be UTF-8). */
+    spec.share = spec.dst_arena != NULL && spec.dst_arena == text_arena(st, w->sam[0]) &&
+                 !(dt->id == CK_TYPE_STRING && st->id == CK_TYPE_BYTES);
+    spec.mode = c->mode;
+    return ck__make_text_cast(ckb, offset, &spec, req);
+}
+
 int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
                       const ck_type *dst_tp, const char *dst_arrmeta,
                       const char *const *src_arrmeta, ck_request req, int first_dim) {
@@ -746,15 +786,20 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
         }
         if (dnd == 0) {
             int fields = ck__is_fields(w->dt->id), option = w->dt->id == CK_TYPE_OPTION;
+            int text = ck__is_text(w->dt->id);
             for (int k = 0; k < ns; k++) {
                 fields |= ck__is_fields(w->st[k]->id);
                 option |= w->st[k]->id == CK_TYPE_OPTION;
+                text |= ck__is_text(w->st[k]->id);
             }
             if (fields) {
                 return make_fields_level(ckb, offset, c, w, req);
             }
             if (option) {
                 return make_option_level(ckb, offset, c, w, req);
+            }
+            if (text) {
+                return make_text_level(ckb, offset, c, w, req);
             }
             return c->make_leaf(c, ckb, offset, w->dt, w->st, req, w->flags, w->dbits, w->sbits);
         }

@@ -15,11 +15,11 @@
 #include "types/type_internal.h"
 
 /* The scalar a call's argument holds under its dimensions and pointers (and, for ?T, the
- * option); NULL for a tuple or struct, which callables do not take. */
+ * option); NULL for a tuple, a struct or text, which callables do not take. */
 static const ck_type *innermost(const ck_type *t, int *option) {
     while (!ck__id_is_scalar(t->id)) {
-        if (ck__is_fields(t->id)) {
-            return NULL;
+        if (t->element == NULL) {
+            return NULL; /* a tuple, a struct or text */
         }
         *option |= t->id == CK_TYPE_OPTION;
         t = t->element;
@@ -113,7 +113,8 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
             const int have = ck_type_format(src_tp[k], &text) == CK_OK;
             const int rc = ck_set_error(CK_ERR_TYPE,
                                         "%s: argument %d is %s; callables take scalars (under "
-                                        "dimensions, pointers and options), not tuples or structs",
+                                        "dimensions, pointers and options), not tuples, structs "
+                                        "or text",
                                         ck_callable_name(c), k, have ? text : "a tuple or struct");
             ck_free(text);
             return rc;

@@ -92,12 +92,12 @@ static int make_scan(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset, 
 }
 
 /* The scalar under t's dimensions, pointers and option (*option: there was one); NULL for a
- * tuple or struct. */
+ * tuple, a struct or text. */
 static const ck_type *innermost(const ck_type *t, int *option) {
     *option = 0;
     while (!ck__id_is_scalar(t->id)) {
-        if (ck__is_fields(t->id)) {
-            return NULL;
+        if (t->element == NULL) {
+            return NULL; /* a tuple, a struct or text */
         }
         *option |= t->id == CK_TYPE_OPTION;
         t = t->element;
@@ -194,7 +194,8 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
         const int have = ck_type_format(src_tp, &text) == CK_OK;
         const int rc = ck_set_error(CK_ERR_TYPE,
                                     "%s: cannot reduce %s; reductions take scalars (under "
-                                    "dimensions, pointers and options), not tuples or structs",
+                                    "dimensions, pointers and options), not tuples, structs or "
+                                    "text",
                                     p->name, have ? text : "a tuple or struct");
         ck_free(text);
         return rc;
@@ -410,7 +411,9 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
     const ck_type *dv = innermost(dst_tp, &dst_option);
     if (dv == NULL) {
         return ck_set_error(CK_ERR_TYPE,
-                            "%s: the destination must hold scalars, not tuples or structs", what);
+                            "%s: the destination must hold scalars, not tuples, structs or "
+                            "text",
+                            what);
     }
     ck__reduce_plan p;
     ck__red_acc acc;

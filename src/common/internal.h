@@ -99,7 +99,9 @@ int ck__nomem_error(const char *fmt, ...);
  * message names the row: "var dimension 2 at [3][4]: cannot broadcast ...". Only the
  * failure path pays.
  *   ck__set_located_error  sets status and message "<what> <dim>: <body>" (what: a static
- *                          string) and opens the location
+ *                          string) and opens the location; with what NULL (a leaf's failing
+ *                          element, dim unused) the message is "<body> at element [i][j]",
+ *                          or the body alone at the top
  *   ck__error_at           from a loop whose element `index` failed with status rc:
  *                          prepends [index] when the last error is a located one with that
  *                          status (any other ck_set_error closes it)
@@ -112,7 +114,7 @@ int ck__set_located_error(int status, const char *what, int dim, const char *fmt
 void ck__error_at(int rc, intptr_t index);
 /* From a kernel whose part failed with rc: puts the formatted text in front of the last
  * error's message ("field y: " + the leaf's), unless the error is located (its loops name
- * the place) or is not rc's. */
+ * the place), is the allocation limit's refusal (kept whole) or is not rc's. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif

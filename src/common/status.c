@@ -127,7 +127,8 @@ int ck__set_error_str(int status, const char *msg) {
     return ck_set_error(status, "%s", msg);
 }
 
-/* "<what> <dim>[ at [i][j]...]: <body>" from the location's parts. */
+/* "<what> <dim>[ at [i][j]...]: <body>" from the location's parts; without a `what`,
+ * "<body>[ at element [i][j]...]". */
 static void ck__render_location(void) {
     const ck__error_location *l = &ck__error.loc;
     char path[CK__ERROR_CAPACITY];
@@ -138,7 +139,12 @@ static void ck__render_location(void) {
                                l->idx[i]);
         used = n < 0 ? sizeof path : used + (size_t)n;
     }
-    ck_set_error(ck__error.status, "%s %d%s: %s", l->what, l->dim, path, l->body);
+    if (l->what == NULL) { /* an element's own failure: "<body> at element [i][j]" */
+        ck_set_error(ck__error.status, "%s%s%s", l->body, l->nidx > 0 ? " at element" : "",
+                     path + (l->nidx > 0 ? 3 : 0));
+    } else {
+        ck_set_error(ck__error.status, "%s %d%s: %s", l->what, l->dim, path, l->body);
+    }
     ck__error.loc.active = 1; /* ck_set_error cleared it */
 }
 
@@ -185,7 +191,8 @@ void ck__error_offset_outer(int rc, intptr_t delta) {
 }
 
 void ck__error_prefix(int rc, const char *fmt, ...) {
-    if (ck__error.status != rc || ck__error.loc.active) {
+    /* The allocation limit's message stays whole, as every caller keeps it (§5). */
+    if (ck__error.status != rc || ck__error.loc.active || ck__error.alloc_limit) {
         return;
     }
     char prefix[CK__ERROR_CAPACITY], message[CK__ERROR_CAPACITY];

@@ -94,6 +94,7 @@ extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
 extern const ck__kind ck__reduce_scan_kind;
+extern const ck__kind ck__text_cast_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -190,6 +191,22 @@ int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t 
 int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t *arg_size,
                        size_t out_size, ck_request req);
 int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_offset);
+
+/* The text cast leaf (text_cast.c): a text kind <- a text kind, a number (an integer or
+ * float type) <- text, or text <- a number. `dst_enc`/`src_enc` and the fixed kinds' N
+ * (`*_units`) describe the text sides; a string or bytes destination allocates from
+ * `dst_arena` (borrowed; the kernel takes a reference; CK_ERR_INVALID when it is not an
+ * arena); `share`: a string <- string whose bytes are in that same arena copies the slot. */
+typedef struct ck__text_cast_spec {
+    ck_type_id dst_id, src_id;
+    int dst_enc, src_enc;
+    size_t dst_units, src_units;
+    ck_memblock *dst_arena;
+    int share;
+    ck_errmode mode;
+} ck__text_cast_spec;
+int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                       ck_request req);
 
 /* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are. */
 int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req);

@@ -1,7 +1,7 @@
 /* src/types/datashape_parse.c: ck_type_parse, a recursive-descent parser for datashape
  * strings ("3 * var * int32", "pointer[complex[float32]]", "{x: int32, 'y z': ?float64}",
- * "(int8, 3 * float32)"). Recursion is bounded by CK_TYPE_MAX_DEPTH; every error quotes the
- * input and names the 1-based byte column. A struct's names go into a growing hashed index
+ * "(int8, 3 * float32)", "fixed_string[8, 'utf32']"). Recursion is bounded by
+ * CK_TYPE_MAX_DEPTH; every error quotes the input and names the 1-based byte column. A struct's names go into a growing hashed index
  * (name_index.h) as they are read, so a duplicate is found in O(1) at its own column, and
  * the struct takes a copy of the index. */
 #include <stdarg.h>
@@ -190,6 +190,75 @@ static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_typ
         ck__free(text);
     }
     ck_type_decref(value);
+    return rc;
+}
+
+/* "[N]" or "[N, enc]" after fixed_string / fixed_bytes (`word`, at start): the length, a
+ * positive integer, and for fixed_string an optional encoding, quoted or bare (utf8 when
+ * absent). */
+static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string,
+                                   ck_type **out) {
+    const char *word = is_string ? "fixed_string" : "fixed_bytes";
+    char after[32];
+    snprintf(after, sizeof after, "'%s'", word);
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
+    ck__ds_skip_ws(p);
+    const size_t at = p->pos;
+    intptr_t length = 0;
+    int too_big = 0;
+    while (p->pos < p->len && ck__is_digit(p->s[p->pos])) {
+        const intptr_t digit = p->s[p->pos++] - '0';
+        if (length > (INTPTR_MAX - digit) / 10) {
+            too_big = 1;
+        } else {
+            length = length * 10 + digit;
+        }
+    }
+    if (p->pos == at) {
+        char found[64];
+        ck__ds_found(p, at, found, sizeof found);
+        return ck__ds_error(p, CK_ERR_PARSE, at, "%s[...] takes a length (a positive integer), "
+                            "found %s", word, found);
+    }
+    if (too_big || length < 1) {
+        return ck__ds_error(p, CK_ERR_INVALID, at, "the length of %s must be from 1 to %lld",
+                            word, (long long)INTPTR_MAX);
+    }
+    int enc = is_string ? CK_ENCODING_UTF8 : CK_ENCODING_NONE;
+    ck__ds_skip_ws(p);
+    if (is_string && p->pos < p->len && p->s[p->pos] == ',') {
+        p->pos++;
+        ck__ds_skip_ws(p);
+        const size_t enc_at = p->pos;
+        const char q = p->pos < p->len ? p->s[p->pos] : '\0';
+        const int quoted = q == '\'' || q == '"';
+        size_t n = ck__ds_ident_len(p, p->pos + (size_t)quoted);
+        enc = -1;
+        for (int e = CK_ENCODING_ASCII; e <= CK_ENCODING_UTF32; e++) {
+            if (ck__ds_word_is(p, p->pos + (size_t)quoted, n, ck__encoding_name(e))) {
+                enc = e;
+            }
+        }
+        if (enc >= 0 && quoted && (p->pos + 1 + n >= p->len || p->s[p->pos + 1 + n] != q)) {
+            enc = -1;
+        }
+        if (enc < 0) {
+            char found[64];
+            ck__ds_found(p, enc_at, found, sizeof found);
+            return ck__ds_error(p, CK_ERR_PARSE, enc_at,
+                                "unknown encoding %s: fixed_string takes 'ascii', 'utf8', "
+                                "'utf16' or 'utf32'", found);
+        }
+        p->pos += n + (quoted ? 2u : 0u);
+    }
+    char closing[48];
+    snprintf(closing, sizeof closing, "the %s of %s[", is_string ? "encoding" : "length", word);
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', closing));
+    const int rc = is_string ? ck_type_make_fixed_string(length, (ck_text_encoding)enc, out)
+                             : ck_type_make_fixed_bytes(length, out);
+    if (rc == CK_ERR_INVALID) {
+        return ck__ds_error(p, CK_ERR_INVALID, start, "%s", ck_last_error());
+    }
     return rc;
 }
 
@@ -403,6 +472,13 @@ static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out) {
     }
     if (ck__ds_word_is(p, start, n, "complex")) {
         return ck__ds_parse_complex(p, out);
+    }
+    if (ck__ds_word_is(p, start, n, "string") || ck__ds_word_is(p, start, n, "bytes")) {
+        *out = (ck_type *)(uintptr_t)(p->s[start] == 's' ? ck_type_string() : ck_type_bytes());
+        return CK_OK;
+    }
+    if (ck__ds_word_is(p, start, n, "fixed_string") || ck__ds_word_is(p, start, n, "fixed_bytes")) {
+        return ck__ds_parse_fixed_text(p, start, p->s[start + 6] == 's', out);
     }
     for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
         if (ck__ds_word_is(p, start, n, ck__scalar_name((ck_type_id)id))) {

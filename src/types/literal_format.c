@@ -1,8 +1,9 @@
 /* src/types/literal_format.c: ck_array_format, the literal text of an array: nested lists,
  * integers in decimal, floats in their shortest round-trip text (integral ones without a
  * point: the type says they are floats), complex as 1.5-2j, true/false, tuples as (1, 2.5),
- * structs as {x: 1, y: [1.5, 2]}, NA for a missing option value, and null for an
- * unallocated var dim or a NULL pointer. Walks any valid arrmeta (strides of any sign, var
+ * structs as {x: 1, y: [1.5, 2]}, NA for a missing option value, null for an unallocated
+ * var dim or a NULL pointer, and text quoted as JSON writes it ("a\n\u0001"; bytes other
+ * than printable ASCII as \xHH). Walks any valid arrmeta (strides of any sign, var
  * offsets, a host's field offsets), not only the container's own. */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/text_codec.h"
 
 #define CK__APPEND_LIT(b, lit) ck__strbuf_append((b), (lit), sizeof(lit) - 1)
 
@@ -29,18 +31,13 @@ static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) 
     return ck__strbuf_append(b, buf, n);
 }
 
-static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
-    char buf[48];
-    size_t n = 0;
+size_t ck__format_number(int id, const char *data, int point, char *buf) {
     switch (id) {
-    case CK_TYPE_BOOL:
-        return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
 #define CK__FMT_INT(ID, T, FMT, CAST)                                         \
     case ID: {                                                                \
         T v;                                                                  \
         memcpy(&v, data, sizeof v);                                           \
-        n = (size_t)snprintf(buf, sizeof buf, "%" FMT, (CAST)v);              \
-        break;                                                                \
+        return (size_t)snprintf(buf, 48, "%" FMT, (CAST)v);                   \
     }
         CK__FMT_INT(CK_TYPE_INT8, int8_t, PRId64, int64_t)
         CK__FMT_INT(CK_TYPE_INT16, int16_t, PRId64, int64_t)
@@ -54,33 +51,116 @@ static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
     case CK_TYPE_FLOAT16: {
         uint16_t h;
         memcpy(&h, data, sizeof h);
-        n = ck__format_float(ck__half_to_double(h), CK__F16, 0, buf);
-        break;
+        return ck__format_float(ck__half_to_double(h), CK__F16, point, buf);
     }
     case CK_TYPE_FLOAT32: {
         float f;
         memcpy(&f, data, sizeof f);
-        n = ck__format_float((double)f, CK__F32, 0, buf);
-        break;
+        return ck__format_float((double)f, CK__F32, point, buf);
     }
-    case CK_TYPE_FLOAT64: {
+    default: { /* CK_TYPE_FLOAT64 */
         double d;
         memcpy(&d, data, sizeof d);
-        n = ck__format_float(d, CK__F64, 0, buf);
-        break;
+        return ck__format_float(d, CK__F64, point, buf);
     }
+    }
+}
+
+static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
+    char buf[48];
+    switch (id) {
+    case CK_TYPE_BOOL:
+        return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
     case CK_TYPE_COMPLEX64: {
         float c[2];
         memcpy(c, data, sizeof c);
         return ck__format_complex(b, (double)c[0], (double)c[1], CK__F32);
     }
-    default: { /* CK_TYPE_COMPLEX128 */
+    case CK_TYPE_COMPLEX128: {
         double c[2];
         memcpy(c, data, sizeof c);
         return ck__format_complex(b, c[0], c[1], CK__F64);
     }
+    default:
+        return ck__strbuf_append(b, buf, ck__format_number(id, data, 0, buf));
     }
-    return ck__strbuf_append(b, buf, n);
+}
+
+int ck__text_quote(ck__strbuf *b, int enc, const char *p, size_t n, size_t limit,
+                   size_t *bad) {
+    *bad = SIZE_MAX;
+    const size_t shown = n < limit ? n : limit;
+    char buf[16];
+    ck__strbuf_append(b, "\"", 1);
+    for (size_t i = 0; i < shown;) {
+        uint32_t cp = 0;
+        size_t k = enc == CK_ENCODING_NONE ? 1 : ck__text_decode(enc, p, i, n, &cp);
+        if (enc == CK_ENCODING_NONE) {
+            cp = (unsigned char)p[i];
+        }
+        if (k == 0) { /* an invalid unit, shown as its value */
+            if (*bad == SIZE_MAX) {
+                *bad = i;
+            }
+            const uint32_t u = ck__text_unit(enc, p, i);
+            const int len = enc == CK_ENCODING_UTF32 ? snprintf(buf, sizeof buf, "\\U%08lx",
+                                                                (unsigned long)u)
+                            : enc == CK_ENCODING_UTF16
+                                ? snprintf(buf, sizeof buf, "\\u%04lx", (unsigned long)u)
+                                : snprintf(buf, sizeof buf, "\\x%02lx", (unsigned long)u);
+            ck__strbuf_append(b, buf, (size_t)len);
+            i++;
+            continue;
+        }
+        i += k;
+        static const char from[] = "\"\\\b\f\n\r\t", to[] = "\"\\bfnrt";
+        const char *hit = cp != 0 && cp < 0x80 ? strchr(from, (int)cp) : NULL;
+        size_t len;
+        if (hit != NULL) {
+            buf[0] = '\\';
+            buf[1] = to[hit - from];
+            len = 2;
+        } else if (enc == CK_ENCODING_NONE && (cp < 0x20 || cp >= 0x7f)) {
+            len = (size_t)snprintf(buf, sizeof buf, "\\x%02x", (unsigned)cp);
+        } else if (cp < 0x20 || cp == 0x7f) {
+            len = (size_t)snprintf(buf, sizeof buf, "\\u%04x", (unsigned)cp);
+        } else {
+            len = ck__text_encode(CK_ENCODING_UTF8, cp, buf);
+        }
+        ck__strbuf_append(b, buf, len);
+    }
+    if (shown < n) {
+        ck__strbuf_append(b, "...", 3);
+    }
+    return ck__strbuf_append(b, "\"", 1);
+}
+
+/* A text value as its literal; text that is not valid in its encoding (a host's) is an
+ * error, since no literal reads back to it. */
+static int ck__format_text(ck__strbuf *b, const ck_type *t, const char *data) {
+    const int enc = t->param;
+    const char *p = data;
+    size_t n;
+    if (ck__is_var_text(t->id)) {
+        ck_string_data v;
+        memcpy(&v, data, sizeof v);
+        if (v.data == NULL && v.size > 0) {
+            return CK__APPEND_LIT(b, "null"); /* not allocated */
+        }
+        p = v.data;
+        n = v.size;
+    } else {
+        n = ck__text_unpadded(enc, data, t->data_size / ck__code_unit_size(enc));
+    }
+    size_t bad;
+    CK_RETURN_IF_ERROR(ck__text_quote(b, enc, p, n, SIZE_MAX, &bad));
+    if (bad != SIZE_MAX) {
+        return ck_set_error(CK_ERR_TEXT,
+                            "ck_array_format: a %s value is not valid %s at byte offset %zu",
+                            ck_type_id_name(t->id), ck__encoding_name(enc),
+                            bad * ck__code_unit_size(enc));
+    }
+    return CK_OK;
 }
 
 static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta,
@@ -150,6 +230,11 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
         }
         return named ? CK__APPEND_LIT(b, "}") : CK__APPEND_LIT(b, ")");
     }
+    case CK_TYPE_STRING:
+    case CK_TYPE_BYTES:
+    case CK_TYPE_FIXED_STRING:
+    case CK_TYPE_FIXED_BYTES:
+        return ck__format_text(b, t, data);
     case CK_TYPE_OPTION:
         if (ck__is_na(t->element->id, data)) {
             return CK__APPEND_LIT(b, "NA");

@@ -13,6 +13,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/text_codec.h"
 
 typedef struct ck__lit {
     const char *s;
@@ -892,6 +893,186 @@ static int ck__lit_fields(ck__lit *p, const ck_type *t, const char *arrmeta, cha
     return rc;
 }
 
+/* ---- text ---- */
+
+/* Four hex digits at s[i] (the text after \u); -1 when they are not. */
+static long ck__lit_hex(const ck__lit *p, size_t i, int ndigits) {
+    long v = 0;
+    for (int k = 0; k < ndigits; k++) {
+        const char c = i + (size_t)k < p->len ? p->s[i + (size_t)k] : '\0';
+        const int d = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+        if (d < 0) {
+            return -1;
+        }
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The next item of the quoted text at *at (after its opening quote): a code point (text) or
+ * a byte (bytes, is_bytes) into *item. 1: an item, *at past it; 0: the closing quote, *at
+ * past it; -1: an error (recorded). JSON's escapes \" \\ \/ \b \f \n \r \t, and \uXXXX (a
+ * surrogate pair for a code point above U+FFFF) in text, \xHH in bytes; the literal's own
+ * bytes are UTF-8 in text (strictly) and taken as they are in bytes; control bytes must be
+ * escaped. */
+static int ck__lit_text_item(const ck__lit *p, size_t *at, int is_bytes, uint32_t *item) {
+    size_t i = *at;
+    if (i >= p->len) {
+        return ck__lit_error(p, CK_ERR_PARSE, i, "a quoted text is not closed"), -1;
+    }
+    const unsigned char c = (unsigned char)p->s[i];
+    if (c == '"') {
+        *at = i + 1;
+        return 0;
+    }
+    if (c < 0x20) {
+        return ck__lit_error(p, CK_ERR_PARSE, i,
+                             "control byte 0x%02x in a quoted text: write it escaped (\\n, \\t, "
+                             "%s)",
+                             c, is_bytes ? "\\xHH" : "\\u00XX"),
+               -1;
+    }
+    if (c != '\\') {
+        if (is_bytes || c < 0x80) {
+            *item = c;
+            *at = i + 1;
+            return 1;
+        }
+        const size_t n = ck__text_decode(CK_ENCODING_UTF8, p->s, i, p->len, item);
+        if (n == 0) {
+            return ck__lit_error(p, CK_ERR_PARSE, i,
+                                 "the literal is not valid UTF-8 here (byte 0x%02x)", c),
+                   -1;
+        }
+        *at = i + n;
+        return 1;
+    }
+    const char e = i + 1 < p->len ? p->s[i + 1] : '\0';
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *hit = e != '\0' ? strchr(from, e) : NULL;
+    if (hit != NULL) {
+        *item = (unsigned char)to[hit - from];
+        *at = i + 2;
+        return 1;
+    }
+    if (e == 'x' && is_bytes) {
+        const long v = ck__lit_hex(p, i + 2, 2);
+        if (v < 0) {
+            return ck__lit_error(p, CK_ERR_PARSE, i, "\\x takes two hex digits"), -1;
+        }
+        *item = (uint32_t)v;
+        *at = i + 4;
+        return 1;
+    }
+    if (e == 'u' && !is_bytes) {
+        long v = ck__lit_hex(p, i + 2, 4);
+        if (v < 0) {
+            return ck__lit_error(p, CK_ERR_PARSE, i, "\\u takes four hex digits"), -1;
+        }
+        size_t end = i + 6;
+        if (v >= 0xd800 && v < 0xdc00) {
+            const long lo = end + 1 < p->len && p->s[end] == '\\' && p->s[end + 1] == 'u'
+                                ? ck__lit_hex(p, end + 2, 4)
+                                : -1;
+            if (lo < 0xdc00 || lo >= 0xe000) {
+                return ck__lit_error(p, CK_ERR_PARSE, i,
+                                     "\\u%04lx is a high surrogate without its low surrogate "
+                                     "(\\udc00 to \\udfff) after it",
+                                     (unsigned long)v),
+                       -1;
+            }
+            v = 0x10000 + ((v - 0xd800) << 10) + (lo - 0xdc00);
+            end += 6;
+        } else if (v >= 0xdc00 && v < 0xe000) {
+            return ck__lit_error(p, CK_ERR_PARSE, i,
+                                 "\\u%04lx is a low surrogate without a high surrogate before it",
+                                 (unsigned long)v),
+                   -1;
+        }
+        *item = (uint32_t)v;
+        *at = end;
+        return 1;
+    }
+    return ck__lit_error(p, CK_ERR_PARSE, i,
+                         "unknown escape in a quoted %s (\\\", \\\\, \\/, \\b, \\f, \\n, \\r, "
+                         "\\t, %s)",
+                         is_bytes ? "bytes" : "text", is_bytes ? "\\xHH" : "\\uXXXX"),
+           -1;
+}
+
+/* A quoted text literal ("abc", JSON's escapes) for a text type: read once to count the code
+ * units it takes in the type's encoding (and check them), once more to write them when
+ * storing. string and bytes allocate their bytes from the arena in their arrmeta; a fixed
+ * type takes at most its N units and is NUL-padded. */
+static int ck__lit_text(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
+    char tname[96];
+    if (ck__lit_peek(p) != '"') {
+        char found[64];
+        ck__lit_found(p, p->pos, found, sizeof found);
+        ck__lit_type_text(t, tname, sizeof tname);
+        return ck__lit_error(p, CK_ERR_PARSE, p->pos,
+                             "expected a quoted text (\"...\") for %s, found %s", tname, found);
+    }
+    const size_t open = p->pos;
+    const int enc = t->param, is_bytes = enc == CK_ENCODING_NONE;
+    size_t units = 0, at = open + 1;
+    uint32_t item = 0;
+    int r;
+    while ((r = ck__lit_text_item(p, &at, is_bytes, &item)) > 0) {
+        const size_t n = is_bytes ? 1 : ck__text_units_of(enc, item);
+        if (n == 0) {
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, CK_ERR_TEXT, open,
+                                 "U+%04lX cannot be encoded in %s", (unsigned long)item, tname);
+        }
+        units += n;
+    }
+    if (r < 0) {
+        return ck_last_status();
+    }
+    const size_t end = at;
+    const size_t cap = ck__is_var_text(t->id) ? SIZE_MAX : t->data_size / ck__code_unit_size(enc);
+    if (units > cap) {
+        ck__lit_type_text(t, tname, sizeof tname);
+        return ck__lit_error(p, CK_ERR_OVERFLOW, open,
+                             "a text of %zu code units does not fit %s", units, tname);
+    }
+    if (data != NULL) {
+        char *out = data;
+        if (ck__is_var_text(t->id)) {
+            ck_string_arrmeta m;
+            memcpy(&m, arrmeta, sizeof m);
+            const ck_string_data v0 = {NULL, 0};
+            ck_string_data v = v0;
+            if (units > 0) {
+                char *bytes;
+                CK_RETURN_IF_ERROR(ck_arena_alloc(m.blockref, units, 1, &bytes));
+                v.data = bytes;
+                v.size = units;
+                out = bytes;
+            }
+            memcpy(data, &v, sizeof v);
+        }
+        const size_t usz = ck__code_unit_size(enc);
+        size_t w = 0; /* units written */
+        for (at = open + 1; ck__lit_text_item(p, &at, is_bytes, &item) > 0;) {
+            if (is_bytes) {
+                out[w++] = (char)item;
+            } else {
+                w += ck__text_encode(enc, item, out + w * usz);
+            }
+        }
+        if (!ck__is_var_text(t->id)) {
+            memset(out + w * usz, 0, t->data_size - w * usz); /* the NUL padding */
+        }
+    }
+    p->pos = end;
+    return CK_OK;
+}
+
 static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
     ck__lit_skip_ws(p);
     const size_t level = ck__level_arrmeta_size(t->id);
@@ -950,6 +1131,11 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
     case CK_TYPE_TUPLE:
     case CK_TYPE_STRUCT:
         return ck__lit_fields(p, t, arrmeta, data);
+    case CK_TYPE_STRING:
+    case CK_TYPE_BYTES:
+    case CK_TYPE_FIXED_STRING:
+    case CK_TYPE_FIXED_BYTES:
+        return ck__lit_text(p, t, arrmeta, data);
     case CK_TYPE_OPTION: {
         const size_t w = ck__lit_word_len(p, p->pos);
         if (ck__lit_word_is(p, p->pos, w, "NA")) {

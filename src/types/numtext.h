@@ -50,6 +50,11 @@ uint16_t ck__strtoh_c(const char *s, const char **end);
  * length; buf needs 32 bytes. */
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
 
+/* The text of the integer or float (type id, not bool or complex) at data (any alignment)
+ * into buf (48 bytes): integers in decimal, floats by ck__format_float with `point`.
+ * Returns the length (literal_format.c). */
+size_t ck__format_number(int id, const char *data, int point, char *buf);
+
 /* The end of the run of decimal digits at p, looking no further than limit. Eight bytes at
  * a time while eight remain (a float64's text has about 17 digits, and byte by byte this
  * scan was a fifth of reading one): a byte is a digit when its high nibble is 3 both as it

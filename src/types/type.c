@@ -1,7 +1,8 @@
 /* src/types/type.c: the static scalar types, allocation and reference counting of the
  * others, the kinds table (type_internal.h) and the queries of ckernel/types.h. The makers
  * and operations of each kind live in their own files: type_dims.c (fixed, var, pointer),
- * type_fields.c (tuple, struct), type_option.c (option and the NA values). */
+ * type_fields.c (tuple, struct), type_option.c (option and the NA values), type_text.c
+ * (string, bytes, fixed_string, fixed_bytes). */
 #include <stdalign.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 #include "types/type_internal.h"
 
 #define CK__SCALAR(id_, size_, align_)                                                  \
-    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, 0 }
 
 /* Complex alignment is the component's, as in C's _Complex and NumPy. */
 static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
@@ -34,7 +35,8 @@ static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
 static const char *const ck__names[] = {
     "bool",    "int8",    "int16",   "int32",     "int64",      "uint8",     "uint16",
     "uint32",  "uint64",  "float16", "float32",   "float64",    "complex64", "complex128",
-    "fixed_dim", "var_dim", "pointer", "tuple", "struct", "option"};
+    "fixed_dim", "var_dim", "pointer", "tuple", "struct", "option", "string", "bytes",
+    "fixed_string", "fixed_bytes"};
 
 const char *ck__scalar_name(ck_type_id id) {
     return ck__id_is_scalar(id) ? ck__names[id] : NULL;
@@ -91,6 +93,10 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id) {
     case CK_TYPE_TUPLE:
     case CK_TYPE_STRUCT: return &ck__fields_kind_ops;
     case CK_TYPE_OPTION: return &ck__option_kind_ops;
+    case CK_TYPE_STRING:
+    case CK_TYPE_BYTES:
+    case CK_TYPE_FIXED_STRING:
+    case CK_TYPE_FIXED_BYTES: return &ck__text_kind_ops;
     default: return &ck__scalar_kind_ops;
     }
 }

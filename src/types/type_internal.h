@@ -35,6 +35,9 @@ struct ck_type {
      * (name_index.h), name_slots slots; else NULL and 0. */
     const uint64_t *name_slots;
     size_t name_nslots;
+    /* A kind's parameter beside its layout: the encoding of text types (ck_text_encoding);
+     * 0 for the others. */
+    uint8_t param;
 };
 
 /* The operations of one kind of type (DyND's base_type): every walk over a type goes
@@ -75,7 +78,22 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id);
  * -1 for var; takes over the reference to inner (released on failure too). */
 int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **out);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
-    ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops;
+    ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops, ck__text_kind_ops;
+
+/* The text kinds (type_text.c): string, bytes, fixed_string, fixed_bytes. */
+static inline int ck__is_text(ck_type_id id) {
+    return id >= CK_TYPE_STRING && id <= CK_TYPE_FIXED_BYTES;
+}
+/* string and bytes: a ck_string_data slot whose bytes live in an arena. */
+static inline int ck__is_var_text(ck_type_id id) {
+    return id == CK_TYPE_STRING || id == CK_TYPE_BYTES;
+}
+/* Bytes of one code unit of an encoding (1, 2 or 4). */
+static inline size_t ck__code_unit_size(int enc) {
+    return enc == CK_ENCODING_UTF16 ? 2 : enc == CK_ENCODING_UTF32 ? 4 : 1;
+}
+/* The encoding's name as datashapes spell it ("utf32"); NULL when unknown. */
+const char *ck__encoding_name(int enc);
 
 /* The identifier characters of datashapes, field names and literal words: a letter or '_',
  * then letters, digits and '_'. */
@@ -134,6 +152,9 @@ static inline size_t ck__level_arrmeta_size(ck_type_id id) {
         return sizeof(ck_var_dim_arrmeta);
     case CK_TYPE_POINTER:
         return sizeof(ck_pointer_arrmeta);
+    case CK_TYPE_STRING:
+    case CK_TYPE_BYTES:
+        return sizeof(ck_string_arrmeta);
     default:
         return 0;
     }

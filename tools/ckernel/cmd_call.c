@@ -197,7 +197,8 @@ int cmd_explain_call(int argc, char **argv) {
         if (rc == CK_OK) rc = cli_make_arrmeta(types[k], arena, &sam[k]);
         if (rc == CK_OK) {
             const ck_type *t = types[k];
-            while (!ck_type_is_scalar(t)) t = ck_type_element(t);
+            /* Down to the scalar; a tuple, struct or text stops it (selection refuses it). */
+            while (!ck_type_is_scalar(t) && ck_type_element(t) != NULL) t = ck_type_element(t);
             ids[k] = ck_type_get_id(t);
         }
     }

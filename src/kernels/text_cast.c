@@ -1,0 +1,462 @@
+/* src/kernels/text_cast.c: the text cast leaf: text <- text between the text kinds and
+ * encodings, and numbers <- text and text <- numbers (integers and floats). One kernel for
+ * every pair, element by element:
+ *   the source's text     string/bytes: its slot's bytes; fixed kinds: the units before the
+ *                         NUL padding; a number: its text (integers in decimal, floats the
+ *                         shortest round-trip text in Python's repr layout, "1.0", "1e+16")
+ *   into text             measured first (each code point checked: invalid UTF-8 or UTF-16
+ *                         is CK_ERR_TEXT naming the byte offset), then written: string and
+ *                         bytes allocate from the destination's arena, fixed kinds take at
+ *                         most N units (more is CK_ERR_OVERFLOW in the checked modes, a cut
+ *                         at a code point boundary in nocheck) and are NUL-padded
+ *   into a number         the text without ASCII white space around it, as Python's int()
+ *                         and float() spell numbers (docs/design.md §16); text that is not
+ *                         one is CK_ERR_TEXT
+ * Bytes are read and written as UTF-8 where text meets them; bytes to bytes are copied as
+ * they are, string to string and bytes too (a string is valid UTF-8 once in ckernel). A
+ * failing element is not written; its message shows the text and, through the located-error
+ * machinery, the element's index ("cannot read the text "x1" as float64 at element [2]"). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/float16.h"
+#include "common/internal.h"
+#include "kernels/kinds.h"
+#include "types/numtext.h"
+#include "types/text_codec.h"
+#include "types/type_internal.h"
+
+typedef struct ck__text_cast {
+    ck_prefix base;
+    ck_memblock *dst_arena; /* string and bytes destinations: a counted reference */
+    size_t dst_units, src_units; /* N of the fixed kinds */
+    uint8_t dst_id, src_id;      /* ck_type_id: a text kind or a number */
+    uint8_t dst_enc, src_enc;    /* ck_text_encoding (numbers: ascii) */
+    uint8_t mode;                /* ck_errmode */
+    uint8_t share;               /* string <- string in one arena: the slot is copied */
+} ck__text_cast;
+
+/* Most characters of a text a message shows. */
+#define CK__TEXT_SHOWN 40
+/* Number text up to this long is read from the stack; longer text (zeros, white space) from
+ * a heap copy. */
+#define CK__NUMBER_TEXT_STACK 128
+
+/* A text in the source: units of enc at p. */
+typedef struct ck__text_view {
+    const char *p;
+    size_t n;
+    int enc;
+} ck__text_view;
+
+static int is_number_id(int id) {
+    return id >= CK_TYPE_INT8 && id <= CK_TYPE_FLOAT64;
+}
+
+/* "fixed_string[4, 'utf8']", "string", "float64". */
+static void type_text(int id, size_t units, int enc, char *buf, size_t cap) {
+    if (id == CK_TYPE_FIXED_STRING) {
+        snprintf(buf, cap, "fixed_string[%zu, '%s']", units, ck__encoding_name(enc));
+    } else if (id == CK_TYPE_FIXED_BYTES) {
+        snprintf(buf, cap, "fixed_bytes[%zu]", units);
+    } else {
+        snprintf(buf, cap, "%s", ck_type_id_name((ck_type_id)id));
+    }
+}
+
+/* Records a failure of this element: body with %T standing for the quoted text of v. */
+static int text_error(int status, const ck__text_view *v, const char *before,
+                      const char *after) {
+    ck__strbuf b = CK__STRBUF_INIT;
+    size_t bad;
+    ck__text_quote(&b, v->enc, v->p, v->n, CK__TEXT_SHOWN, &bad);
+    const int rc = ck__set_located_error(status, NULL, 0, "%s%s%s", before,
+                                         b.s != NULL ? b.s : "(text)", after);
+    ck__strbuf_free(&b);
+    return rc;
+}
+
+/* ---- the source's text ---- */
+
+/* The source element's text: numbers are written into buf. */
+static int source_text(const ck__text_cast *k, const char *src, char *buf, ck__text_view *v) {
+    v->enc = k->src_enc;
+    if (ck__is_var_text((ck_type_id)k->src_id)) {
+        ck_string_data s;
+        memcpy(&s, src, sizeof s);
+        if (s.data == NULL && s.size > 0) {
+            return ck__set_located_error(CK_ERR_UNINITIALIZED, NULL, 0,
+                                         "the source %s is not allocated (its data is NULL)",
+                                         ck_type_id_name((ck_type_id)k->src_id));
+        }
+        v->p = s.data;
+        v->n = s.size;
+    } else if (is_number_id(k->src_id)) {
+        v->p = buf;
+        v->n = ck__format_number(k->src_id, src, 1, buf); /* repr layout: "1.0" */
+    } else {
+        v->p = src;
+        v->n = ck__text_unpadded(v->enc, src, k->src_units);
+    }
+    return CK_OK;
+}
+
+/* ---- into text ---- */
+
+/* The units v takes in the destination's encoding (*need), and the longest prefix of whole
+ * code points that fits the destination (*fit units, from *fit_src source units). */
+static int measure(const ck__text_cast *k, const ck__text_view *v, size_t cap, size_t *need,
+                   size_t *fit, size_t *fit_src) {
+    const int raw = v->enc == CK_ENCODING_NONE && k->dst_enc == CK_ENCODING_NONE;
+    size_t total = 0, i = 0;
+    *fit = 0;
+    *fit_src = 0;
+    while (i < v->n) {
+        uint32_t cp = 0;
+        size_t su = 1, du = 1;
+        if (!raw) {
+            su = ck__text_decode(v->enc, v->p, i, v->n, &cp);
+            if (su == 0) {
+                char at[96];
+                snprintf(at, sizeof at, " is not valid %s at byte offset %zu",
+                         v->enc == CK_ENCODING_NONE ? "utf8" : ck__encoding_name(v->enc),
+                         i * ck__code_unit_size(v->enc));
+                return text_error(CK_ERR_TEXT, v, "the text ", at);
+            }
+            du = ck__text_units_of(k->dst_enc, cp);
+            if (du == 0) {
+                char at[96];
+                snprintf(at, sizeof at, ": U+%04" PRIX32 " at byte offset %zu cannot be encoded in %s",
+                         cp, i * ck__code_unit_size(v->enc), ck__encoding_name(k->dst_enc));
+                return text_error(CK_ERR_TEXT, v, "the text ", at);
+            }
+        }
+        total += du;
+        i += su;
+        if (total <= cap) {
+            *fit = total;
+            *fit_src = i;
+        }
+    }
+    *need = total;
+    return CK_OK;
+}
+
+/* Writes the first `src_units` units of v (whole code points) into out as dst_enc. */
+static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t src_units,
+                        char *out) {
+    const int same_bytes = (v->enc == CK_ENCODING_UTF8 || v->enc == CK_ENCODING_ASCII ||
+                            v->enc == CK_ENCODING_NONE) &&
+                           (k->dst_enc == CK_ENCODING_UTF8 || k->dst_enc == CK_ENCODING_NONE);
+    if (same_bytes || (v->enc == k->dst_enc)) {
+        memcpy(out, v->p, src_units * ck__code_unit_size(v->enc)); /* checked: same units */
+        return;
+    }
+    const size_t du = ck__code_unit_size(k->dst_enc);
+    for (size_t i = 0, w = 0; i < src_units;) {
+        uint32_t cp = 0;
+        i += ck__text_decode(v->enc, v->p, i, v->n, &cp);
+        w += ck__text_encode(k->dst_enc, cp, out + w * du);
+    }
+}
+
+static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v) {
+    const int var = ck__is_var_text((ck_type_id)k->dst_id);
+    size_t need = 0, fit = 0, fit_src = 0;
+    CK_RETURN_IF_ERROR(measure(k, v, var ? SIZE_MAX : k->dst_units, &need, &fit, &fit_src));
+    if (var) {
+        ck_string_data s = {NULL, 0};
+        if (need > 0) {
+            char *bytes;
+            CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_arena, need, 1, &bytes));
+            encode_into(k, v, v->n, bytes);
+            s.data = bytes;
+            s.size = need;
+        }
+        memcpy(dst, &s, sizeof s);
+        return CK_OK;
+    }
+    if (need > k->dst_units && k->mode != CK_ERRMODE_NOCHECK) {
+        char tname[64], after[160];
+        type_text(k->dst_id, k->dst_units, k->dst_enc, tname, sizeof tname);
+        snprintf(after, sizeof after, " (%zu code units) does not fit %s", need, tname);
+        return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
+    }
+    const size_t du = ck__code_unit_size(k->dst_enc);
+    encode_into(k, v, fit_src, dst);
+    memset(dst + fit * du, 0, (k->dst_units - fit) * du); /* the NUL padding */
+    return CK_OK;
+}
+
+/* ---- into numbers ---- */
+
+static int is_space(uint32_t u) {
+    return u == ' ' || (u >= '\t' && u <= '\r');
+}
+
+/* The decimal grammar of Python's float() without white space: a sign, digits with a point
+ * (at least one digit), an exponent with digits; or inf, infinity, nan in any case.
+ * *integer: a sign and digits only. */
+static int is_word(const char *s, size_t n, const char *lower) {
+    for (size_t i = 0; i < n; i++) {
+        if (lower[i] == '\0' || (s[i] | 0x20) != lower[i]) {
+            return 0;
+        }
+    }
+    return lower[n] == '\0';
+}
+
+static int is_number_text(const char *s, size_t n, int *integer) {
+    size_t i = s[0] == '+' || s[0] == '-';
+    *integer = 0;
+    if (is_word(s + i, n - i, "inf") || is_word(s + i, n - i, "nan") ||
+        is_word(s + i, n - i, "infinity")) {
+        return 1;
+    }
+    size_t digits = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        i++, digits++;
+    }
+    *integer = digits > 0 && i == n;
+    if (i < n && s[i] == '.') {
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            digits++;
+        }
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        i += i < n && (s[i] == '+' || s[i] == '-');
+        size_t e = 0;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            e++;
+        }
+        if (e == 0) {
+            return 0;
+        }
+    }
+    return i == n;
+}
+
+/* The integer text s (a sign and digits) into an integer type: exact, out of range per the
+ * mode (nocheck wraps, as int -> int does). */
+static int store_integer(const ck__text_cast *k, char *dst, const char *s, size_t n,
+                         const ck__text_view *v) {
+    const int neg = s[0] == '-';
+    uint64_t mag = 0;
+    int big = 0;
+    for (size_t i = (s[0] == '+' || s[0] == '-'); i < n; i++) {
+        const unsigned d = (unsigned)(s[i] - '0');
+        big |= mag > (UINT64_MAX - d) / 10;
+        mag = mag * 10 + d; /* modulo 2^64 past that: what nocheck wraps to */
+    }
+    const int id = k->dst_id;
+    const int is_signed = id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
+    const int bits = (int)ck_type_data_size(ck_type_scalar((ck_type_id)id)) * 8;
+    const uint64_t hi = is_signed ? (UINT64_MAX >> (65 - bits)) : (UINT64_MAX >> (64 - bits));
+    const uint64_t lo_mag = is_signed ? hi + 1 : 0; /* the most negative value's magnitude */
+    const int fits = !big && (neg ? mag <= lo_mag : mag <= hi);
+    if (!fits && k->mode != CK_ERRMODE_NOCHECK) {
+        char after[96];
+        snprintf(after, sizeof after, " is out of range for %s", ck_type_id_name((ck_type_id)id));
+        return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
+    }
+    const uint64_t u = neg ? (uint64_t)0 - mag : mag; /* wrapped to the width below */
+    switch (bits) {
+    case 8: { const uint8_t x = (uint8_t)u; memcpy(dst, &x, 1); break; }
+    case 16: { const uint16_t x = (uint16_t)u; memcpy(dst, &x, 2); break; }
+    case 32: { const uint32_t x = (uint32_t)u; memcpy(dst, &x, 4); break; }
+    default: memcpy(dst, &u, 8); break;
+    }
+    return CK_OK;
+}
+
+/* s (NUL-terminated, n bytes, a number) into the destination number type. */
+static int store_number(const ck__text_cast *k, char *dst, const char *s, size_t n,
+                        int integer, const ck__text_view *v) {
+    const int id = k->dst_id;
+    if (integer && id <= CK_TYPE_UINT64) {
+        return store_integer(k, dst, s, n, v);
+    }
+    const char *end = s;
+    const int special = !(s[n - 1] >= '0' && s[n - 1] <= '9') && s[n - 1] != '.';
+    const int infinite_text = special && (s[n - 1] | 0x20) != 'n';
+    double d;
+    if (id == CK_TYPE_FLOAT16) {
+        const uint16_t h = ck__strtoh_c(s, &end);
+        d = ck__half_to_double(h);
+        if (end == s + n && (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
+            memcpy(dst, &h, sizeof h);
+            return CK_OK;
+        }
+    } else if (id == CK_TYPE_FLOAT32) {
+        const float f = ck__strtof_c(s, &end);
+        d = (double)f;
+        if (end == s + n && (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
+            memcpy(dst, &f, sizeof f);
+            return CK_OK;
+        }
+    } else {
+        d = ck__strtod_c(s, &end);
+        if (id == CK_TYPE_FLOAT64 && end == s + n &&
+            (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
+            memcpy(dst, &d, sizeof d);
+            return CK_OK;
+        }
+    }
+    if (end != s + n) {
+        return ck_set_error(CK_ERR_INTERNAL, "number text read to %td of %zu bytes", end - s, n);
+    }
+    char after[96];
+    if (id >= CK_TYPE_FLOAT16) { /* finite text that rounds to infinity */
+        snprintf(after, sizeof after, " is out of range for %s", ck_type_id_name((ck_type_id)id));
+        return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
+    }
+    /* A fraction, an exponent, inf or nan into an integer: as float64 -> integer converts in
+     * this mode (§7), the message saying which text it was. */
+    ck_single_fn fn;
+    ck_strided_fn unused;
+    CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)id, CK_TYPE_FLOAT64,
+                                              (ck_errmode)k->mode, &fn, &unused));
+    ck_prefix leaf = {NULL, NULL};
+    char *src = (char *)&d;
+    int64_t out; /* aligned for the leaf, which assumes it */
+    const int rc = fn(&leaf, (char *)&out, &src);
+    if (rc == CK_OK) {
+        memcpy(dst, &out, ck_type_data_size(ck_type_scalar((ck_type_id)id)));
+    } else {
+        char why[CK__TEXT_SHOWN * 4 + 200];
+        snprintf(why, sizeof why, ": %s", ck_last_error());
+        return text_error(rc, v, "the text ", why);
+    }
+    return CK_OK;
+}
+
+static int read_number(const ck__text_cast *k, char *dst, const ck__text_view *v) {
+    size_t b = 0, e = v->n;
+    while (b < e && is_space(ck__text_unit(v->enc, v->p, b))) {
+        b++;
+    }
+    while (e > b && is_space(ck__text_unit(v->enc, v->p, e - 1))) {
+        e--;
+    }
+    const size_t n = e - b;
+    char small[CK__NUMBER_TEXT_STACK];
+    char *s = small;
+    if (n + 1 > sizeof small) {
+        s = (char *)ck__malloc(n + 1);
+        if (s == NULL) {
+            return ck__nomem_error("out of memory reading a number text of %zu units", n);
+        }
+    }
+    int ascii = 1;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t u = ck__text_unit(v->enc, v->p, b + i);
+        ascii &= u < 0x80;
+        s[i] = (char)(u < 0x80 ? u : 0x7f);
+    }
+    s[n] = '\0';
+    int integer = 0, rc;
+    if (n > 0 && ascii && is_number_text(s, n, &integer)) {
+        rc = store_number(k, dst, s, n, integer, v);
+    } else {
+        char after[64];
+        snprintf(after, sizeof after, " as %s", ck_type_id_name((ck_type_id)k->dst_id));
+        rc = text_error(CK_ERR_TEXT, v, "cannot read the text ", after);
+    }
+    if (s != small) {
+        ck__free(s);
+    }
+    return rc;
+}
+
+/* ---- the kernel ---- */
+
+static int cast_one(const ck__text_cast *k, char *dst, const char *src) {
+    if (k->share) {
+        memcpy(dst, src, sizeof(ck_string_data));
+        return CK_OK;
+    }
+    char buf[48];
+    ck__text_view v = {NULL, 0, CK_ENCODING_NONE};
+    CK_RETURN_IF_ERROR(source_text(k, src, buf, &v));
+    return is_number_id(k->dst_id) ? read_number(k, dst, &v) : write_text(k, dst, &v);
+}
+
+static void text_cast_destroy(ck_prefix *self) {
+    ck_memblock_decref(((ck__text_cast *)self)->dst_arena);
+}
+
+static CK__KERNEL_ALIGN int text_cast_single(ck_prefix *self, char *dst, char *const *src) {
+    return cast_one((const ck__text_cast *)self, dst, src[0]);
+}
+
+static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                              char *const *src, const intptr_t *src_stride,
+                                              size_t count) {
+    const ck__text_cast *k = (const ck__text_cast *)self;
+    const char *s = src[0];
+    const intptr_t ss = src_stride[0];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
+        CK_RETURN_IF_ERROR_AT(i, cast_one(k, dst, s));
+    }
+    return CK_OK;
+}
+
+int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                       ck_request req) {
+    const int dnum = is_number_id(spec->dst_id), snum = is_number_id(spec->src_id);
+    if ((!dnum && !ck__is_text(spec->dst_id)) || (!snum && !ck__is_text(spec->src_id)) ||
+        (dnum && snum)) {
+        return ck_set_error(CK_ERR_TYPE, "cannot cast %s to %s: text converts to and from "
+                                         "text and the integer and float types",
+                            ck_type_id_name(spec->src_id), ck_type_id_name(spec->dst_id));
+    }
+    if (ck__is_var_text(spec->dst_id) &&
+        (spec->dst_arena == NULL || ck_memblock_get_kind(spec->dst_arena) != CK_MEMBLOCK_ARENA)) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "the destination %s's arrmeta has no arena memory block to allocate "
+                            "its bytes from",
+                            ck_type_id_name(spec->dst_id));
+    }
+    if ((unsigned)spec->mode >= CK_NUM_ERRMODES) {
+        return ck_set_error(CK_ERR_INTERNAL, "text cast in mode %d", (int)spec->mode);
+    }
+    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_cast)));
+    ck__text_cast *k = (ck__text_cast *)ck_builder_at(ckb, *offset);
+    k->base.destructor = text_cast_destroy;
+    ck_prefix_set_function(&k->base, req, text_cast_single, text_cast_strided);
+    if (ck__is_var_text(spec->dst_id)) {
+        ck_memblock_incref(spec->dst_arena);
+        k->dst_arena = spec->dst_arena;
+    }
+    k->dst_id = (uint8_t)spec->dst_id;
+    k->src_id = (uint8_t)spec->src_id;
+    k->dst_enc = (uint8_t)(dnum ? CK_ENCODING_ASCII : spec->dst_enc);
+    k->src_enc = (uint8_t)(snum ? CK_ENCODING_ASCII : spec->src_enc);
+    k->dst_units = spec->dst_units;
+    k->src_units = spec->src_units;
+    k->mode = (uint8_t)spec->mode;
+    k->share = (uint8_t)(spec->share != 0);
+    *offset += sizeof(ck__text_cast);
+    return CK_OK;
+}
+
+static void text_cast_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                               ck__children *children) {
+    (void)children;
+    const ck__text_cast *k = (const ck__text_cast *)self;
+    char dt[64], st[64];
+    type_text(k->dst_id, k->dst_units, k->dst_enc, dt, sizeof dt);
+    type_text(k->src_id, k->src_units, k->src_enc, st, sizeof st);
+    ck__strbuf_printf(out, "%s -> %s (%s)%s", st, dt, ck_errmode_name((ck_errmode)k->mode),
+                      k->share ? " shares the arena's bytes" : "");
+    *size = sizeof(ck__text_cast);
+}
+
+const ck__kind ck__text_cast_kind = {"text_cast", text_cast_single, text_cast_strided,
+                                     text_cast_describe};

@@ -1,0 +1,74 @@
+// tests/text/text_support.hpp: helpers of the text suites: an assignment from a literal into
+// a new array, its printed result or its failure.
+#ifndef CK_TEST_TEXT_SUPPORT_HPP
+#define CK_TEST_TEXT_SUPPORT_HPP
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ckernel/ckernel.h"
+#include "ckt.hpp"
+#include "ckt_array.hpp"
+
+namespace txt {
+
+// Every test ends with nothing of ckernel's allocated.
+class Leakless : public ::testing::Test {
+  protected:
+    void TearDown() override { EXPECT_EQ(ckt::live_allocations(), 0) << "a test leaked"; }
+};
+
+struct Outcome {
+    int status = CK_OK;
+    std::string text;  // the destination's literal, or the error message
+};
+
+// Parses `literal` as `src`, assigns it into a new `dst` in `mode`, prints the result.
+inline Outcome assign(const char *dst, const char *src, const char *literal,
+                      ck_errmode mode = CK_ERRMODE_DEFAULT) {
+    Outcome o;
+    ck_type *dt = nullptr, *st = nullptr;
+    ck_array *s = nullptr, *d = nullptr;
+    char *out = nullptr;
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    int rc = ck_type_parse(dst, &dt);
+    if (rc == CK_OK) rc = ck_type_parse(src, &st);
+    if (rc == CK_OK) rc = ck_array_parse(st, literal, &s);
+    if (rc == CK_OK) rc = ck_array_new(dt, &d);
+    if (rc == CK_OK) rc = ck_assign(d, s, &ctx);
+    if (rc == CK_OK) rc = ck_array_format(d, &out);
+    o.status = rc;
+    o.text = rc == CK_OK ? std::string(out) : std::string(ck_last_error());
+    ck_free(out);
+    ck_array_free(s);
+    ck_array_free(d);
+    ck_type_decref(dt);
+    ck_type_decref(st);
+    return o;
+}
+
+// The bytes of an array's data (its whole data size).
+inline std::vector<unsigned char> data_bytes(const ck_array *a) {
+    const size_t n = ck_type_data_size(ck_array_type(a));
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(ck_array_data(a));
+    return std::vector<unsigned char>(p, p + n);
+}
+
+// The bytes of the string (or bytes) element i of a 1-d array.
+inline std::string string_at(const ck_array *a, size_t i) {
+    ck_string_data v;
+    std::memcpy(&v, ck_array_data(a) + i * sizeof v, sizeof v);
+    return v.data == nullptr ? std::string() : std::string(v.data, v.size);
+}
+
+inline bool contains(const std::string &s, const std::string &part) {
+    return s.find(part) != std::string::npos;
+}
+
+}  // namespace txt
+
+#endif
