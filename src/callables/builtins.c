@@ -215,5 +215,6 @@ int ck__register_builtins(void) {
         CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
     CK_RETURN_IF_ERROR(add_negative());
+    CK_RETURN_IF_ERROR(ck__register_text_builtins());
     return add_dot();
 }
