@@ -243,7 +243,9 @@ TEST_P(CompareLeaves, EveryPairOfEveryType) {
                         checked++;
                     }
                     for (size_t k = 0; k < dbuf.size(); k++) {
-                        if (!written[k]) ASSERT_EQ(dbuf[k], before[k]) << what << " " << l.name << " byte " << k;
+                        if (!written[k]) {
+                            ASSERT_EQ(dbuf[k], before[k]) << what << " " << l.name << " byte " << k;
+                        }
                     }
                 }
             }

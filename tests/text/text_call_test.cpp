@@ -240,11 +240,11 @@ TEST_F(TextCall, ConcatResultTypes) {
 
 TEST_F(TextCall, ConcatWritesBothTexts) {
     expect_ok(call("concat", {{"2 * string", "[\"ab\", \"\"]"}, {"string", "\"\\u00e9\""}}),
-              "[\"ab\\u00e9\", \"\\u00e9\"]", "strings");
+              "[\"ab\u00e9\", \"\u00e9\"]", "strings (printed as UTF-8)");
     // Fixed kinds: padding dropped, then both texts in the result's encoding.
     expect_ok(call("concat", {{"fixed_string[3, 'utf8']", "\"a\""},
                               {"fixed_string[2, 'utf16']", "\"\\ud83d\\ude00\""}}),
-              "\"a\\ud83d\\ude00\"", "utf8 + utf16 -> utf32");
+              "\"a\U0001F600\"", "utf8 + utf16 -> utf32");
     expect_ok(call("concat", {{"fixed_bytes[2]", "\"a\""}, {"bytes", "\"\\xff\""}}),
               "\"a\\xff\"", "bytes");
     // Into a given destination: a fixed one too short is an overflow in the checked modes,
