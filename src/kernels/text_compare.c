@@ -135,7 +135,7 @@ static int length_of(const ck__text_operand *o, const ck__text_view *v, int64_t 
 }
 
 static int text_one(const ck__text_compare *k, char *dst, char *const *src) {
-    ck__text_view a;
+    ck__text_view a = {NULL, 0, 0}, b = {NULL, 0, 0};
     CK_RETURN_IF_ERROR(operand_view(&k->arg[0], src[0], &a));
     if (k->op == CK__TEXT_LENGTH) {
         int64_t n = 0;
@@ -143,7 +143,6 @@ static int text_one(const ck__text_compare *k, char *dst, char *const *src) {
         memcpy(dst, &n, sizeof n);
         return CK_OK;
     }
-    ck__text_view b;
     CK_RETURN_IF_ERROR(operand_view(&k->arg[1], src[1], &b));
     int s = 0;
     CK_RETURN_IF_ERROR(compare_views(&a, &b, &s));

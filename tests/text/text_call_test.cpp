@@ -260,6 +260,9 @@ TEST_F(TextCall, ConcatWritesBothTexts) {
     expect_ok(call("concat", {{"string", "\"abc\""}, {"string", "\"d\""}}, "fixed_string[2]",
                    CK_ERRMODE_NOCHECK),
               "\"ab\"", "the first text cut: nothing of the second");
+    expect_ok(call("concat", {{"string", "\"a\\u00e9\""}, {"string", "\"b\""}}, "fixed_string[2]",
+                   CK_ERRMODE_NOCHECK),
+              "\"a\"", "the first text cut before a room of one byte: still nothing of the second");
     expect_ok(call("concat", {{"string", "\"a\""}, {"string", "\"\\u00e9\""}}, "fixed_string[2]",
                    CK_ERRMODE_NOCHECK),
               "\"a\"", "never inside a UTF-8 sequence");
