@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
-#include "ckernel/cpu_targets.h"
 #include "ckt.hpp"
+#include "target_fixture.hpp"
 extern "C" {
 #include "kernels/compare_leaves.h"
 }
@@ -146,36 +146,9 @@ bool expected(int op, int o) {
     }
 }
 
-struct Target {
-    ck_cpu_target id;
-    const char *name;
-};
-#define KT_TARGET_ROW(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch({CK_CPU_##ENUM, #name}, )
-const Target kTargets[] = {CK_CPU_TARGET_TABLE(KT_TARGET_ROW)};
-#undef KT_TARGET_ROW
-
-class CompareLeaves : public ::testing::TestWithParam<Target> {
-protected:
-    void SetUp() override {
-        const Target &t = GetParam();
-        if (!ck_cpu_target_compiled(t.id)) {
-            GTEST_SKIP() << "this build compiled no " << t.name << " leaves";
-        }
-        if (static_cast<int>(t.id) > static_cast<int>(ck_cpu_target_ceiling())) {
-            GTEST_SKIP() << "this machine (or CKERNEL_CPU_TARGET) excludes the " << t.name
-                         << " target";
-        }
-        ASSERT_EQ(ck_cpu_set_target_cap(t.id), CK_OK) << ck_last_error();
-        capped_ = true;
-    }
-    void TearDown() override {
-        if (capped_) {
-            EXPECT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK)
-                << ck_last_error();
-        }
-    }
-    bool capped_ = false;
-};
+using ckt::kTargets;
+using ckt::Target;
+class CompareLeaves : public ckt::TargetCapped {};
 
 // Element strides of dst, src0, src1.
 struct Layout {
@@ -287,9 +260,6 @@ TEST(CompareLeavesNames, NamesAndRefusals) {
     ck_builder_destroy(&b);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, CompareLeaves, ::testing::ValuesIn(kTargets),
-                         [](const ::testing::TestParamInfo<Target> &i) {
-                             return std::string(i.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(Targets, CompareLeaves, ::testing::ValuesIn(kTargets), ckt::target_name);
 
 }  // namespace
