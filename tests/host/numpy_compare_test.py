@@ -24,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy_test as nt  # noqa: E402  (load, Checker)
+from numpy_text_test import Wrapped  # noqa: E402  (U, S and numbers wrapped in place)
 
 warnings.simplefilter("ignore")
 np.seterr(all="ignore")
@@ -32,33 +33,6 @@ CK_OK = 0
 OPS = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
 SCALARS = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float16", "float32", "float64", "complex64", "complex128"]
-
-
-def elem_ds(dt):
-    if dt.kind == "U":
-        return "fixed_string[%d, 'utf32']" % (dt.itemsize // 4)
-    if dt.kind == "S":
-        return "fixed_bytes[%d]" % dt.itemsize
-    return dt.name
-
-
-class Wrapped:
-    def __init__(self, lib, arr):
-        self.lib = lib
-        ds = " * ".join([str(n) for n in arr.shape] + [elem_ds(arr.dtype)])
-        self.t = C.c_void_p()
-        assert lib.ck_type_parse(ds.encode(), C.byref(self.t)) == CK_OK, ds
-        self.meta = (C.c_ssize_t * (2 * max(arr.ndim, 1)))()
-        for k, (n, s) in enumerate(zip(arr.shape, arr.strides)):
-            self.meta[2 * k], self.meta[2 * k + 1] = n, s
-        self.a = C.c_void_p()
-        rc = lib.ck_array_wrap(self.t, C.cast(self.meta, C.c_void_p) if arr.ndim else None,
-                               arr.ctypes.data, None, C.byref(self.a))
-        assert rc == CK_OK, lib.ck_last_error()
-
-    def free(self):
-        self.lib.ck_array_free(self.a)
-        self.lib.ck_type_decref(self.t)
 
 
 def load(path):
