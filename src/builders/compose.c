@@ -12,7 +12,7 @@
  *                      by name or position), each the walk again over that field's types;
  *                      runs of fields with the same layout on both sides are one byte copy
  *   any side option    the option kernel (is_na, the value kernel, assign_na)
- *   any side text      the text cast leaf (assignments only)
+ *   any side text      the text cast leaf (assignments), a text call's leaf (calls)
  *   scalar <- scalars  the maker's leaf (c->make_leaf). */
 #include <stdint.h>
 #include <stdio.h>
@@ -682,11 +682,15 @@ static ck_memblock *text_arena(const ck_type *t, const char *arrmeta) {
     return m.blockref;
 }
 
-/* The text cast leaf where the destination or the source is text (an assignment only:
- * callables take numbers). */
+/* The text cast leaf where the destination or the source is text in an assignment; a text
+ * call's leaf (c->make_text_leaf) in a call. */
 static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
                            const ck__walk *w, ck_request req) {
     const ck_type *dt = w->dt, *st = w->st[0];
+    if (!c->assign && c->make_text_leaf != NULL) {
+        return c->make_text_leaf(c, ckb, offset, dt, w->dam, w->st, w->sam, req, w->flags,
+                                 w->dbits, w->sbits);
+    }
     if (!c->assign) {
         return ck_set_error(CK_ERR_TYPE, "a call takes numbers, not %s values",
                             ck_type_id_name(ck__is_text(dt->id) ? dt->id : st->id));

@@ -71,6 +71,9 @@ struct ck__compose {
      * calls make_core_leaf. */
     const int *core;
     ck__core_leaf_maker make_core_leaf;
+    /* A call's leaf where an operand is text (a built-in's text operation; NULL: callables
+     * take numbers), given the operands' types and arrmeta there. */
+    ck__core_leaf_maker make_text_leaf;
 };
 
 /* Dimensions of t, counting those behind pointers: pointers are dereferenced before

@@ -9,7 +9,8 @@
  * (docs/design.md §10). The factories' data is the operation itself, so nothing is
  * allocated for them. dot takes rows: core dimensions (docs/design.md §14). negative,
  * (T) -> T for every scalar but bool (whose signature refuses, as subtract's), is the unary
- * minus of expressions (src/expr). */
+ * minus of expressions (src/expr). The comparisons, length and concat (which take text too)
+ * are registered by text_call.c. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -215,5 +216,6 @@ int ck__register_builtins(void) {
         CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
     CK_RETURN_IF_ERROR(add_negative());
+    CK_RETURN_IF_ERROR(ck__register_text_builtins());
     return add_dot();
 }

@@ -184,7 +184,11 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     ck__compose cmp;
     ck__call_plan plan;
     int option = 0;
-    CK_RETURN_IF_ERROR(ck__plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
+    const int text = ck__text_call_wanted(nsrc, src_tp); /* it checks src_tp and nsrc */
+    if (!text) {
+        CK_RETURN_IF_ERROR(
+            ck__plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
+    }
     if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL arrmeta for a type that has some");
     }
@@ -197,9 +201,15 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
         }
     }
     static const char *const no_arrmeta[CK__MAX_SRC];
+    if (text) {
+        return ck__make_text_call(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp,
+                                  src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, ectx,
+                                  first_dim);
+    }
     int core[1 + CK__MAX_SRC];
     cmp.core = NULL;
     cmp.make_core_leaf = NULL;
+    cmp.make_text_leaf = NULL;
     if (plan.entry->core.any) {
         CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, dst_tp, src_tp, option, core));
         cmp.core = core;
@@ -279,6 +289,9 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
     }
     *out = NULL;
+    if (ck__text_call_wanted(nsrc, src_tp)) {
+        return ck__text_call_result_type(c, nsrc, src_tp, ectx, out);
+    }
     ck_errmode mode;
     unsigned flags;
     ck__call_plan plan;

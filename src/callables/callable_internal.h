@@ -135,4 +135,23 @@ int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
 
+/* ---- text (text_call.c) ---- */
+
+/* A built-in's text operation (a ck__text_op), set once before the callable is registered;
+ * -1 for a callable that takes no text. */
+void ck__callable_set_text_op(ck_callable *c, int op);
+int ck__callable_text_op(const ck_callable *c);
+/* Registers equal ... greater_equal ((T, T) -> bool for every scalar, and text), length and
+ * concat (text only). */
+int ck__register_text_builtins(void);
+/* 1 when an argument holds text (under dimensions and pointers): the call is a text call. */
+int ck__text_call_wanted(int nsrc, const ck_type *const *src_tp);
+/* ck__make_call_at and ck_call_result_type for a text call. */
+int ck__make_text_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                       const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                       const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int first_dim);
+int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                              const ck_eval_ctx *ectx, ck_type **out);
+
 #endif

@@ -36,6 +36,8 @@
  *     im = (ai*rat - ar)*scl. Arithmetic in the component type.
  *   minimum, maximum (every type, the result of the operands' type) and logical_and,
  *     logical_or (every type, a bool result): NumPy 1.24's definitions, kernels/arith_ops.h.
+ *   The comparisons equal ... greater_equal (every type, a bool result; a second table,
+ *     ck__compare_leaves_<target>, compare_leaves.h): NumPy 1.24's, kernels/compare_ops.h.
  *
  * Leaf loops: the strided function has a fast path for contiguous operands (all three
  * strides equal to the element size), one for each broadcast source (that source's stride
@@ -54,6 +56,8 @@
 #include "kernels/dispatch_target.h"
 #include "kernels/arith_leaves.h"
 #include "kernels/arith_ops.h"
+#include "kernels/compare_leaves.h"
+#include "kernels/compare_ops.h"
 
 #define CK__OP_add CK__ARITH_ADD
 #define CK__OP_subtract CK__ARITH_SUBTRACT
@@ -63,6 +67,13 @@
 #define CK__OP_maximum CK__ARITH_MAXIMUM
 #define CK__OP_logical_and CK__ARITH_LOGICAL_AND
 #define CK__OP_logical_or CK__ARITH_LOGICAL_OR
+/* The comparisons (compare_leaves.h) share the loops; they have no float16 vectors. */
+#define CK__OP_equal CK__ARITH_NUM_OPS
+#define CK__OP_not_equal CK__ARITH_NUM_OPS
+#define CK__OP_less CK__ARITH_NUM_OPS
+#define CK__OP_less_equal CK__ARITH_NUM_OPS
+#define CK__OP_greater CK__ARITH_NUM_OPS
+#define CK__OP_greater_equal CK__ARITH_NUM_OPS
 
 /* 1. Element operations: kernels/arith_ops.h. */
 
@@ -252,7 +263,30 @@ CK__DEF_FOUR(float64, 0)
 CK__DEF_FOUR(complex64, 0)
 CK__DEF_FOUR(complex128, 0)
 
-/* ---- the table ---- */
+/* The comparisons of every type, a bool result (compare_ops.h). */
+#define CK__DEF_COMPARE(T)                                                                  \
+    CK__DEF_LEAF_R(equal, T, bool, 0)                                                        \
+    CK__DEF_LEAF_R(not_equal, T, bool, 0)                                                    \
+    CK__DEF_LEAF_R(less, T, bool, 0)                                                         \
+    CK__DEF_LEAF_R(less_equal, T, bool, 0)                                                   \
+    CK__DEF_LEAF_R(greater, T, bool, 0)                                                      \
+    CK__DEF_LEAF_R(greater_equal, T, bool, 0)
+CK__DEF_COMPARE(bool)
+CK__DEF_COMPARE(int8)
+CK__DEF_COMPARE(int16)
+CK__DEF_COMPARE(int32)
+CK__DEF_COMPARE(int64)
+CK__DEF_COMPARE(uint8)
+CK__DEF_COMPARE(uint16)
+CK__DEF_COMPARE(uint32)
+CK__DEF_COMPARE(uint64)
+CK__DEF_COMPARE(float16)
+CK__DEF_COMPARE(float32)
+CK__DEF_COMPARE(float64)
+CK__DEF_COMPARE(complex64)
+CK__DEF_COMPARE(complex128)
+
+/* ---- the tables ---- */
 #define CK__E(OP, T) [ck__id_##T] = {ck__##OP##_##T##_single, ck__##OP##_##T##_strided}
 #define CK__NUMERIC(OP)                                                                     \
     CK__E(OP, int8), CK__E(OP, int16), CK__E(OP, int32), CK__E(OP, int64), CK__E(OP, uint8), \
@@ -268,4 +302,13 @@ const ck__arith_table CK_TARGET_NAME(ck__arith_leaves) = {
     [CK__ARITH_MAXIMUM] = {CK__E(maximum, bool), CK__NUMERIC(maximum)},
     [CK__ARITH_LOGICAL_AND] = {CK__E(logical_and, bool), CK__NUMERIC(logical_and)},
     [CK__ARITH_LOGICAL_OR] = {CK__E(logical_or, bool), CK__NUMERIC(logical_or)},
+};
+
+const ck__compare_table CK_TARGET_NAME(ck__compare_leaves) = {
+    [CK__COMPARE_EQUAL] = {CK__E(equal, bool), CK__NUMERIC(equal)},
+    [CK__COMPARE_NOT_EQUAL] = {CK__E(not_equal, bool), CK__NUMERIC(not_equal)},
+    [CK__COMPARE_LESS] = {CK__E(less, bool), CK__NUMERIC(less)},
+    [CK__COMPARE_LESS_EQUAL] = {CK__E(less_equal, bool), CK__NUMERIC(less_equal)},
+    [CK__COMPARE_GREATER] = {CK__E(greater, bool), CK__NUMERIC(greater)},
+    [CK__COMPARE_GREATER_EQUAL] = {CK__E(greater_equal, bool), CK__NUMERIC(greater_equal)},
 };

@@ -95,6 +95,7 @@ extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
 extern const ck__kind ck__reduce_scan_kind;
 extern const ck__kind ck__text_cast_kind;
+extern const ck__kind ck__text_compare_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -196,7 +197,9 @@ int ck__call_args_set_child(ck_builder *ckb, size_t at, int slot, size_t child_o
  * float type) <- text, or text <- a number. `dst_enc`/`src_enc` and the fixed kinds' N
  * (`*_units`) describe the text sides; a string or bytes destination allocates from
  * `dst_arena` (borrowed; the kernel takes a reference; CK_ERR_INVALID when it is not an
- * arena); `share`: a string <- string whose bytes are in that same arena copies the slot. */
+ * arena); `share`: a string <- string whose bytes are in that same arena copies the slot.
+ * nsrc 2 (0 is 1): concat, the texts of two text sources one after the other (src2_*
+ * describes the second). */
 typedef struct ck__text_cast_spec {
     ck_type_id dst_id, src_id;
     int dst_enc, src_enc;
@@ -204,6 +207,10 @@ typedef struct ck__text_cast_spec {
     ck_memblock *dst_arena;
     int share;
     ck_errmode mode;
+    int nsrc;
+    ck_type_id src2_id;
+    int src2_enc;
+    size_t src2_units;
 } ck__text_cast_spec;
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);

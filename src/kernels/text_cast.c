@@ -1,6 +1,7 @@
 /* src/kernels/text_cast.c: the text cast leaf: text <- text between the text kinds and
- * encodings, and numbers <- text and text <- numbers (integers and floats). One kernel for
- * every pair, element by element:
+ * encodings, and numbers <- text and text <- numbers (integers and floats); with two text
+ * sources, text <- their concatenation (concat). One kernel for every pair, element by
+ * element:
  *   the source's text     string/bytes: its slot's bytes; fixed kinds: the units before the
  *                         NUL padding; a number: its text (integers in decimal, floats the
  *                         shortest round-trip text in Python's repr layout, "1.0", "1e+16")
@@ -36,6 +37,9 @@ typedef struct ck__text_cast {
     uint8_t dst_enc, src_enc;    /* ck_text_encoding (numbers: ascii) */
     uint8_t mode;                /* ck_errmode */
     uint8_t share;               /* string <- string in one arena: the slot is copied */
+    uint8_t nsrc;                /* 2: concat of the source and a second text source */
+    uint8_t src2_id, src2_enc;
+    size_t src2_units;
 } ck__text_cast;
 
 /* Most characters of a text a message shows. */
@@ -80,25 +84,27 @@ static int text_error(int status, const ck__text_view *v, const char *before,
 
 /* ---- the source's text ---- */
 
-/* The source element's text: numbers are written into buf. */
-static int source_text(const ck__text_cast *k, const char *src, char *buf, ck__text_view *v) {
-    v->enc = k->src_enc;
-    if (ck__is_var_text((ck_type_id)k->src_id)) {
+/* The text of a source element of kind id (its encoding enc, N units): numbers are
+ * written into buf. */
+static int source_text(int id, int enc, size_t units, const char *src, char *buf,
+                       ck__text_view *v) {
+    v->enc = enc;
+    if (ck__is_var_text((ck_type_id)id)) {
         ck_string_data s;
         memcpy(&s, src, sizeof s);
         if (s.data == NULL && s.size > 0) {
             return ck__set_located_error(CK_ERR_UNINITIALIZED, NULL, 0,
                                          "the source %s is not allocated (its data is NULL)",
-                                         ck_type_id_name((ck_type_id)k->src_id));
+                                         ck_type_id_name((ck_type_id)id));
         }
         v->p = s.data;
         v->n = s.size;
-    } else if (is_number_id(k->src_id)) {
+    } else if (is_number_id(id)) {
         v->p = buf;
-        v->n = ck__format_number(k->src_id, src, 1, buf); /* repr layout: "1.0" */
+        v->n = ck__format_number(id, src, 1, buf); /* repr layout: "1.0" */
     } else {
         v->p = src;
-        v->n = ck__text_unpadded(v->enc, src, k->src_units);
+        v->n = ck__text_unpadded(v->enc, src, units);
     }
     return CK_OK;
 }
@@ -150,6 +156,9 @@ static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t s
     const int same_bytes = (v->enc == CK_ENCODING_UTF8 || v->enc == CK_ENCODING_ASCII ||
                             v->enc == CK_ENCODING_NONE) &&
                            (k->dst_enc == CK_ENCODING_UTF8 || k->dst_enc == CK_ENCODING_NONE);
+    if (src_units == 0) {
+        return; /* an empty string's data may be NULL, which memcpy may not be given */
+    }
     if (same_bytes || (v->enc == k->dst_enc)) {
         memcpy(out, v->p, src_units * ck__code_unit_size(v->enc)); /* checked: same units */
         return;
@@ -162,31 +171,54 @@ static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t s
     }
 }
 
-static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v) {
+/* Writes the texts v[0..nv-1] (nv 1 or 2: concat) one after the other. */
+static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v, int nv) {
     const int var = ck__is_var_text((ck_type_id)k->dst_id);
-    size_t need = 0, fit = 0, fit_src = 0;
-    CK_RETURN_IF_ERROR(measure(k, v, var ? SIZE_MAX : k->dst_units, &need, &fit, &fit_src));
+    size_t need[2] = {0, 0}, fit[2] = {0, 0}, fit_src[2] = {0, 0}, total = 0;
+    size_t cap = var ? SIZE_MAX : k->dst_units;
+    for (int j = 0; j < nv; j++) {
+        CK_RETURN_IF_ERROR(measure(k, &v[j], cap, &need[j], &fit[j], &fit_src[j]));
+        /* A cut first text leaves no room for the second. */
+        cap = fit_src[j] == v[j].n ? cap - fit[j] : 0;
+        total += need[j];
+    }
+    const size_t du = ck__code_unit_size(k->dst_enc);
     if (var) {
         ck_string_data s = {NULL, 0};
-        if (need > 0) {
+        if (total > 0) {
             char *bytes;
-            CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_arena, need, 1, &bytes));
-            encode_into(k, v, v->n, bytes);
+            CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_arena, total, 1, &bytes));
+            encode_into(k, &v[0], v[0].n, bytes);
+            if (nv == 2) {
+                encode_into(k, &v[1], v[1].n, bytes + need[0] * du);
+            }
             s.data = bytes;
-            s.size = need;
+            s.size = total;
         }
         memcpy(dst, &s, sizeof s);
         return CK_OK;
     }
-    if (need > k->dst_units && k->mode != CK_ERRMODE_NOCHECK) {
-        char tname[64], after[160];
+    if (total > k->dst_units && k->mode != CK_ERRMODE_NOCHECK) {
+        char tname[64], after[CK__TEXT_SHOWN * 4 + 160];
         type_text(k->dst_id, k->dst_units, k->dst_enc, tname, sizeof tname);
-        snprintf(after, sizeof after, " (%zu code units) does not fit %s", need, tname);
+        if (nv == 2) { /* the second text, quoted into the message after the first */
+            ck__strbuf q = CK__STRBUF_INIT;
+            size_t bad;
+            ck__text_quote(&q, v[1].enc, v[1].p, v[1].n, CK__TEXT_SHOWN, &bad);
+            snprintf(after, sizeof after, " and %s (%zu code units together) do not fit %s",
+                     q.s != NULL ? q.s : "(text)", total, tname);
+            ck__strbuf_free(&q);
+        } else {
+            snprintf(after, sizeof after, " (%zu code units) does not fit %s", total, tname);
+        }
         return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
     }
-    const size_t du = ck__code_unit_size(k->dst_enc);
-    encode_into(k, v, fit_src, dst);
-    memset(dst + fit * du, 0, (k->dst_units - fit) * du); /* the NUL padding */
+    encode_into(k, &v[0], fit_src[0], dst);
+    if (nv == 2) {
+        encode_into(k, &v[1], fit_src[1], dst + fit[0] * du);
+    }
+    const size_t used = fit[0] + (nv == 2 ? fit[1] : 0);
+    memset(dst + used * du, 0, (k->dst_units - used) * du); /* the NUL padding */
     return CK_OK;
 }
 
@@ -376,15 +408,20 @@ static int read_number(const ck__text_cast *k, char *dst, const ck__text_view *v
 
 /* ---- the kernel ---- */
 
-static int cast_one(const ck__text_cast *k, char *dst, const char *src) {
+/* src2: the second source's element (concat), else unused. */
+static int cast_one(const ck__text_cast *k, char *dst, const char *src, const char *src2) {
     if (k->share) {
         memcpy(dst, src, sizeof(ck_string_data));
         return CK_OK;
     }
     char buf[48];
-    ck__text_view v = {NULL, 0, CK_ENCODING_NONE};
-    CK_RETURN_IF_ERROR(source_text(k, src, buf, &v));
-    return is_number_id(k->dst_id) ? read_number(k, dst, &v) : write_text(k, dst, &v);
+    ck__text_view v[2] = {{NULL, 0, CK_ENCODING_NONE}, {NULL, 0, CK_ENCODING_NONE}};
+    CK_RETURN_IF_ERROR(source_text(k->src_id, k->src_enc, k->src_units, src, buf, &v[0]));
+    if (k->nsrc == 2) { /* text: buf is not used */
+        CK_RETURN_IF_ERROR(
+            source_text(k->src2_id, k->src2_enc, k->src2_units, src2, NULL, &v[1]));
+    }
+    return is_number_id(k->dst_id) ? read_number(k, dst, &v[0]) : write_text(k, dst, v, k->nsrc);
 }
 
 static void text_cast_destroy(ck_prefix *self) {
@@ -392,17 +429,19 @@ static void text_cast_destroy(ck_prefix *self) {
 }
 
 static CK__KERNEL_ALIGN int text_cast_single(ck_prefix *self, char *dst, char *const *src) {
-    return cast_one((const ck__text_cast *)self, dst, src[0]);
+    const ck__text_cast *k = (const ck__text_cast *)self;
+    return cast_one(k, dst, src[0], k->nsrc == 2 ? src[1] : NULL);
 }
 
 static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                               char *const *src, const intptr_t *src_stride,
                                               size_t count) {
     const ck__text_cast *k = (const ck__text_cast *)self;
-    const char *s = src[0];
-    const intptr_t ss = src_stride[0];
+    const char *s = src[0], *s2 = k->nsrc == 2 ? src[1] : NULL;
+    const intptr_t ss = src_stride[0], ss2 = k->nsrc == 2 ? src_stride[1] : 0;
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, cast_one(k, dst, s));
+        CK_RETURN_IF_ERROR_AT(i, cast_one(k, dst, s, s2));
+        s2 = s2 != NULL ? s2 + ss2 : NULL;
     }
     return CK_OK;
 }
@@ -423,8 +462,11 @@ int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec
                             "its bytes from",
                             ck_type_id_name(spec->dst_id));
     }
-    if ((unsigned)spec->mode >= CK_NUM_ERRMODES) {
-        return ck_set_error(CK_ERR_INTERNAL, "text cast in mode %d", (int)spec->mode);
+    if ((unsigned)spec->mode >= CK_NUM_ERRMODES ||
+        (spec->nsrc == 2 && (dnum || !ck__is_text(spec->src_id) || !ck__is_text(spec->src2_id) ||
+                             spec->share))) {
+        return ck_set_error(CK_ERR_INTERNAL, "text cast in mode %d of %d sources",
+                            (int)spec->mode, spec->nsrc);
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_cast)));
     ck__text_cast *k = (ck__text_cast *)ck_builder_at(ckb, *offset);
@@ -442,6 +484,10 @@ int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec
     k->src_units = spec->src_units;
     k->mode = (uint8_t)spec->mode;
     k->share = (uint8_t)(spec->share != 0);
+    k->nsrc = (uint8_t)(spec->nsrc == 2 ? 2 : 1);
+    k->src2_id = (uint8_t)spec->src2_id;
+    k->src2_enc = (uint8_t)spec->src2_enc;
+    k->src2_units = spec->src2_units;
     *offset += sizeof(ck__text_cast);
     return CK_OK;
 }
@@ -453,8 +499,15 @@ static void text_cast_describe(const ck_prefix *self, ck__strbuf *out, size_t *s
     char dt[64], st[64];
     type_text(k->dst_id, k->dst_units, k->dst_enc, dt, sizeof dt);
     type_text(k->src_id, k->src_units, k->src_enc, st, sizeof st);
-    ck__strbuf_printf(out, "%s -> %s (%s)%s", st, dt, ck_errmode_name((ck_errmode)k->mode),
-                      k->share ? " shares the arena's bytes" : "");
+    if (k->nsrc == 2) {
+        char st2[64];
+        type_text(k->src2_id, k->src2_units, k->src2_enc, st2, sizeof st2);
+        ck__strbuf_printf(out, "concat %s, %s -> %s (%s)", st, st2, dt,
+                          ck_errmode_name((ck_errmode)k->mode));
+    } else {
+        ck__strbuf_printf(out, "%s -> %s (%s)%s", st, dt, ck_errmode_name((ck_errmode)k->mode),
+                          k->share ? " shares the arena's bytes" : "");
+    }
     *size = sizeof(ck__text_cast);
 }
 

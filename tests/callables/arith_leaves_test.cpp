@@ -27,6 +27,7 @@
 #include "complex_ref.h"
 #include "half_exact.hpp"
 #include "ckt.hpp"
+#include "target_fixture.hpp"
 extern "C" {
 #include "kernels/arith_leaves.h"
 }
@@ -357,37 +358,9 @@ std::string describe(const void *fn) {
 // ---------------------------------------------------------------------------------------
 // Per-target fixture
 // ---------------------------------------------------------------------------------------
-struct Target {
-    ck_cpu_target id;
-    const char *name;
-};
-// This architecture's rows of the target table (ckernel/cpu_targets.h).
-#define KT_TARGET_ROW(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch({CK_CPU_##ENUM, #name}, )
-const Target kTargets[] = {CK_CPU_TARGET_TABLE(KT_TARGET_ROW)};
-#undef KT_TARGET_ROW
-
-class ArithLeaves : public ::testing::TestWithParam<Target> {
-protected:
-    void SetUp() override {
-        const Target &t = GetParam();
-        if (!ck_cpu_target_compiled(t.id)) {
-            GTEST_SKIP() << "this build compiled no " << t.name << " leaves";
-        }
-        if (static_cast<int>(t.id) > static_cast<int>(ck_cpu_target_ceiling())) {
-            GTEST_SKIP() << "this machine (or CKERNEL_CPU_TARGET) excludes the " << t.name
-                         << " target";
-        }
-        ASSERT_EQ(ck_cpu_set_target_cap(t.id), CK_OK) << ck_last_error();
-        capped_ = true;
-    }
-    void TearDown() override {
-        if (capped_) {
-            EXPECT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK)
-                << ck_last_error();
-        }
-    }
-    bool capped_ = false;
-};
+using ckt::kTargets;
+using ckt::Target;
+class ArithLeaves : public ckt::TargetCapped {};
 
 // One strided layout: element strides (in elements) of dst, src0, src1.
 struct Layout {

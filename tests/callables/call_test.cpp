@@ -319,8 +319,10 @@ TEST(Callable, AddingASignatureInvalidatesCachedSelections) {
 TEST(Callable, RegistryLookupsAndNames) {
     char *names = nullptr;
     ASSERT_EQ(ck_registry_names(&names), CK_OK);
-    EXPECT_NE(std::string(names).find("add\nassign\ndivide\ndot\nlogical_and\nlogical_or\nmaximum\n"
-                                      "minimum\nmultiply\nnegative\nsubtract\n"),
+    EXPECT_NE(std::string(names).find("add\nassign\nconcat\ndivide\ndot\nequal\ngreater\n"
+                                      "greater_equal\nlength\nless\nless_equal\nlogical_and\n"
+                                      "logical_or\nmaximum\nminimum\nmultiply\nnegative\n"
+                                      "not_equal\nsubtract\n"),
               std::string::npos)
         << names;
     ck_free(names);

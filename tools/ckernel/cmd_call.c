@@ -18,13 +18,16 @@ static const char call_help[] =
     "Calls the callable NAME on the literals (each parsed as its SRC type) and prints the\n"
     "result. The signature is the best match for the arguments' scalar types; arguments are\n"
     "broadcast together. Without --out the result type comes from the signature and the\n"
-    "broadcast shape; with it the result is cast to DST.\n\n"
+    "broadcast shape; with it the result is cast to DST. Text arguments (string, bytes,\n"
+    "fixed_string[N, enc], fixed_bytes[N]) go to the comparisons (equal, not_equal, less,\n"
+    "less_equal, greater, greater_equal: a bool), length (an int64) and concat (text).\n\n"
     "options:\n"
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
     "  --target T       cap the CPU target: {targets}\n\n"
     "example:\n"
-    "  ckernel call add --in \"3 * int32\" \"[1, 2, 3]\" --in \"float64\" \"0.5\"\n";
+    "  ckernel call add --in \"3 * int32\" \"[1, 2, 3]\" --in \"float64\" \"0.5\"\n"
+    "  ckernel call less --in \"2 * string\" '[\"a\", \"b\"]' --in \"string\" '\"b\"'\n";
 
 static const char explain_call_help[] =
     "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned] [--jit]\n"
