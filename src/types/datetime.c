@@ -341,9 +341,14 @@ int ck__time_parse(const char *s, size_t n, int unit, int is_delta, int64_t *out
     }
     const int64_t in_day = ((hour * INT64_C(60) + minute) * 60 + second) * INT64_C(1000000000) +
                            frac_ns;
+    /* Before 1970 the day's start can be out of range where the time is not (the first
+     * nanosecond is 1677-09-21T00:12:43.145224193): count from the next day's start back. */
+    const int64_t per_day = ck__unit_ns[CK_UNIT_D] / ck__unit_ns[unit];
+    const int back = days < 0;
     int64_t v;
-    if (mul_checked(days, ck__unit_ns[CK_UNIT_D] / ck__unit_ns[unit], &v) != CK__TIME_OK ||
-        __builtin_add_overflow(v, in_day / ck__unit_ns[unit], &v) || v == CK_DATETIME_NAT) {
+    if (mul_checked(days + back, per_day, &v) != CK__TIME_OK ||
+        __builtin_add_overflow(v, in_day / ck__unit_ns[unit] - back * per_day, &v) ||
+        v == CK_DATETIME_NAT) {
         return CK_ERR_OVERFLOW;
     }
     *out = v;
