@@ -461,4 +461,109 @@ TEST_F(Datetime, AllocationFailsCleanlyAtEveryPoint) {
     }
 }
 
+// ---- add and subtract ----
+
+struct Call {
+    const char *name, *a_type, *a, *b_type, *b;
+    int status;
+    const char *expect;  // the result's type and literal ("timedelta64[s]: 5"), or a message part
+};
+
+txt::Outcome call(const Call &c, ck_errmode mode = FRACTIONAL) {
+    txt::Outcome o;
+    ck_callable *f = nullptr;
+    ck_type *at = nullptr, *bt = nullptr;
+    ck_array *a = nullptr, *b = nullptr, *r = nullptr;
+    char *out = nullptr, *rt = nullptr;
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    int rc = ck_lookup(c.name, &f);
+    if (rc == CK_OK) rc = ck_type_parse(c.a_type, &at);
+    if (rc == CK_OK) rc = ck_type_parse(c.b_type, &bt);
+    if (rc == CK_OK) rc = ck_array_parse(at, c.a, &a);
+    if (rc == CK_OK) rc = ck_array_parse(bt, c.b, &b);
+    if (rc == CK_OK) {
+        const ck_array *args[2] = {a, b};
+        rc = ck_call_new(f, 2, args, &ctx, &r);
+    }
+    if (rc == CK_OK) rc = ck_type_format(ck_array_type(r), &rt);
+    if (rc == CK_OK) rc = ck_array_format(r, &out);
+    o.status = rc;
+    o.text = rc == CK_OK ? std::string(rt) + ": " + out : std::string(ck_last_error());
+    ck_free(out);
+    ck_free(rt);
+    ck_array_free(a);
+    ck_array_free(b);
+    ck_array_free(r);
+    ck_type_decref(at);
+    ck_type_decref(bt);
+    ck_callable_decref(f);
+    return o;
+}
+
+// NumPy's rules, values by hand: 2026-11-25T20:31:42 - 2026-11-20 is 5 days and 73902 s.
+TEST_F(Datetime, AddAndSubtract) {
+    const Call cases[] = {
+        {"subtract", "datetime64[s]", "\"2026-11-25T20:31:42\"", "datetime64[D]", "\"2026-11-20\"",
+         CK_OK, "timedelta64[s]: 505902"},
+        {"subtract", "datetime64[D]", "\"2000-03-01\"", "datetime64[D]", "\"2000-02-28\"", CK_OK,
+         "timedelta64[D]: 2"},
+        {"subtract", "datetime64[D]", "\"1900-03-01\"", "datetime64[D]", "\"1900-02-28\"", CK_OK,
+         "timedelta64[D]: 1"},
+        {"subtract", "datetime64[s]", "\"2026-01-01T00:00:00\"", "datetime64[M]", "\"2025-01\"",
+         CK_OK, "timedelta64[s]: 31536000"},
+        {"subtract", "datetime64[Y]", "\"2026\"", "datetime64[M]", "\"1970-03\"", CK_OK,
+         "timedelta64[M]: 670"},
+        {"subtract", "2 * datetime64[ms]", "[\"1970-01-01T00:00:00.001\", NaT]", "datetime64[s]",
+         "\"1969-12-31T23:59:59\"", CK_OK, "2 * timedelta64[ms]: [1001, NaT]"},
+        {"add", "datetime64[D]", "\"2026-11-25\"", "timedelta64[h]", "5", CK_OK,
+         "datetime64[h]: \"2026-11-25T05\""},
+        {"add", "timedelta64[W]", "-1", "datetime64[D]", "\"1970-01-01\"", CK_OK,
+         "datetime64[D]: \"1969-12-25\""},
+        {"subtract", "datetime64[M]", "\"2026-01\"", "timedelta64[Y]", "1", CK_OK,
+         "datetime64[M]: \"2025-01\""},
+        {"add", "timedelta64[s]", "1", "timedelta64[ms]", "-1500", CK_OK, "timedelta64[ms]: -500"},
+        {"subtract", "timedelta64[Y]", "1", "timedelta64[M]", "1", CK_OK, "timedelta64[M]: 11"},
+        {"add", "3 * ?timedelta64[s]", "[NA, 1, NaT]", "timedelta64[ms]", "5", CK_OK,
+         "3 * ?timedelta64[ms]: [NA, 1005, NA]"},
+        {"add", "datetime64[D]", "\"2026-01-01\"", "timedelta64[M]", "1", CK_ERR_TYPE,
+         "add: datetime64[D] and timedelta64[M]: a timedelta in years or months does not "
+         "convert to D"},
+        {"add", "datetime64[D]", "\"2026-01-01\"", "datetime64[D]", "\"2026-01-01\"", CK_ERR_TYPE,
+         "add: datetime64[D] + datetime64[D] is not defined"},
+        {"subtract", "timedelta64[D]", "1", "datetime64[D]", "\"2026-01-01\"", CK_ERR_TYPE,
+         "subtract: timedelta64[D] - datetime64[D] is not defined"},
+        {"add", "datetime64[D]", "\"2026-01-01\"", "int64", "1", CK_ERR_TYPE,
+         "a datetime64 or timedelta64 meets only another"},
+        {"multiply", "timedelta64[D]", "1", "timedelta64[D]", "1", CK_ERR_TYPE,
+         "multiply: takes no datetime64 or timedelta64 arguments"},
+        {"subtract", "datetime64[ns]", "\"2262-04-11T23:47:16\"", "datetime64[ns]",
+         "\"1677-09-22\"", CK_ERR_OVERFLOW,
+         "subtract: 2262-04-11T23:47:16.000000000 - 1677-09-22T00:00:00.000000000 is out of "
+         "range for timedelta64[ns]"},
+        {"add", "datetime64[s]", "\"2263-01-01T00:00:00\"", "timedelta64[ns]", "0",
+         CK_ERR_OVERFLOW, "is out of range for datetime64[ns]"},
+    };
+    for (const auto &c : cases) {
+        const txt::Outcome o = call(c);
+        EXPECT_EQ(o.status, c.status) << c.name << "(" << c.a << ", " << c.b << "): " << o.text;
+        if (c.status == CK_OK) {
+            EXPECT_EQ(o.text, c.expect) << c.name << "(" << c.a << ", " << c.b << ")";
+        } else {
+            EXPECT_TRUE(txt::contains(o.text, c.expect)) << c.name << ": " << o.text;
+        }
+    }
+    // nocheck wraps (computed modulo 2^64) where the checked modes refuse.
+    const Call wrap = {"add", "timedelta64[s]", "9223372036854775807", "timedelta64[s]", "2",
+                       CK_OK, "timedelta64[s]: -9223372036854775807"};
+    EXPECT_EQ(call(wrap, NOCHECK).text, wrap.expect);
+    EXPECT_EQ(call(wrap, FRACTIONAL).status, CK_ERR_OVERFLOW);
+}
+
+TEST_F(Datetime, AddAllocationFailsCleanly) {
+    const Call c = {"subtract", "2 * ?datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NA]",
+                    "datetime64[s]", "\"1970-01-01T00:00:00\"", CK_OK, ""};
+    ckt::for_each_alloc_failure([&] { return call(c).status; });
+}
+
 }  // namespace
