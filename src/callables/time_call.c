@@ -86,6 +86,11 @@ static int result_of(const char *name, const ck_type *a, const ck_type *b, int *
 static int plan(ck_callable *c, int nsrc, const ck_type *const *src_tp, const ck_type **res,
                 int *subtract, int *option) {
     const char *name = ck_callable_name(c);
+    for (int k = 0; k < nsrc; k++) {
+        if (src_tp[k] == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL", name, k);
+        }
+    }
     if (nsrc != 2) {
         return ck_set_error(CK_ERR_TYPE, "%s: datetime64 and timedelta64 take two arguments, not %d",
                             name, nsrc);
@@ -117,12 +122,6 @@ int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
                        int first_dim) {
     const ck_type *res;
     int subtract, option = 0;
-    for (int k = 0; k < nsrc; k++) {
-        if (src_tp[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL",
-                                ck_callable_name(c), k);
-        }
-    }
     CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &subtract, &option));
     static const char *const no_arrmeta[CK__MAX_SRC];
     time_leaf data = {ck_callable_name(c)};
@@ -145,12 +144,6 @@ int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *sr
                               ck_type **out) {
     const ck_type *res;
     int subtract, option = 0;
-    for (int k = 0; k < nsrc; k++) {
-        if (src_tp[k] == NULL) {
-            return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL",
-                                ck_callable_name(c), k);
-        }
-    }
     CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &subtract, &option));
     const int core[1 + CK__MAX_SRC] = {0};
     const ck_type *cur[CK__MAX_SRC];

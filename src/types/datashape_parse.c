@@ -179,6 +179,29 @@ static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
     return CK_OK;
 }
 
+/* A parameter word at pos, bare or quoted with ' or ": the index of the name(i) it is, for i
+ * in [0, count), p->pos past it; -1 (p->pos unchanged) when it is none of them. Encodings
+ * and datetime units are spelled this way. */
+static int ck__ds_parse_choice(ck__ds_parser *p, int count, const char *(*name)(int)) {
+    const size_t at = p->pos;
+    const char q = at < p->len ? p->s[at] : '\0';
+    const int quoted = q == '\'' || q == '"';
+    const size_t n = ck__ds_ident_len(p, at + (size_t)quoted);
+    int found = -1;
+    for (int i = 0; i < count; i++) {
+        if (ck__ds_word_is(p, at + (size_t)quoted, n, name(i))) {
+            found = i;
+        }
+    }
+    if (found >= 0 && quoted && (at + 1 + n >= p->len || p->s[at + 1 + n] != q)) {
+        found = -1;
+    }
+    if (found >= 0) {
+        p->pos = at + n + (quoted ? 2u : 0u);
+    }
+    return found;
+}
+
 /* "[unit]" after datetime64 / timedelta64: one of Y M W D h m s ms us ns, bare or quoted. */
 static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
     const char *word = is_delta ? "timedelta64" : "datetime64";
@@ -187,18 +210,7 @@ static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
     CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
     ck__ds_skip_ws(p);
     const size_t at = p->pos;
-    const char q = at < p->len ? p->s[at] : '\0';
-    const int quoted = q == '\'' || q == '"';
-    const size_t n = ck__ds_ident_len(p, at + (size_t)quoted);
-    int unit = -1;
-    for (int u = 0; u < CK_NUM_DATETIME_UNITS; u++) {
-        if (ck__ds_word_is(p, at + (size_t)quoted, n, ck__unit_name(u))) {
-            unit = u;
-        }
-    }
-    if (unit >= 0 && quoted && (at + 1 + n >= p->len || p->s[at + 1 + n] != q)) {
-        unit = -1;
-    }
+    const int unit = ck__ds_parse_choice(p, CK_NUM_DATETIME_UNITS, ck__unit_name);
     if (unit < 0) {
         char found[64];
         ck__ds_found(p, at, found, sizeof found);
@@ -206,7 +218,6 @@ static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
                             "%s[...] takes a unit (Y, M, W, D, h, m, s, ms, us or ns), found %s",
                             word, found);
     }
-    p->pos = at + n + (quoted ? 2u : 0u);
     snprintf(after, sizeof after, "the unit of '%s['", word);
     CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', after));
     *out = (ck_type *)(uintptr_t)(is_delta ? ck_type_timedelta((ck_datetime_unit)unit)
@@ -266,18 +277,7 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
         p->pos++;
         ck__ds_skip_ws(p);
         const size_t enc_at = p->pos;
-        const char q = p->pos < p->len ? p->s[p->pos] : '\0';
-        const int quoted = q == '\'' || q == '"';
-        size_t n = ck__ds_ident_len(p, p->pos + (size_t)quoted);
-        enc = -1;
-        for (int e = CK_ENCODING_ASCII; e <= CK_ENCODING_UTF32; e++) {
-            if (ck__ds_word_is(p, p->pos + (size_t)quoted, n, ck__encoding_name(e))) {
-                enc = e;
-            }
-        }
-        if (enc >= 0 && quoted && (p->pos + 1 + n >= p->len || p->s[p->pos + 1 + n] != q)) {
-            enc = -1;
-        }
+        enc = ck__ds_parse_choice(p, CK_ENCODING_UTF32 + 1, ck__encoding_name); /* not none */
         if (enc < 0) {
             char found[64];
             ck__ds_found(p, enc_at, found, sizeof found);
@@ -285,7 +285,6 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
                                 "unknown encoding %s: fixed_string takes 'ascii', 'utf8', "
                                 "'utf16' or 'utf32'", found);
         }
-        p->pos += n + (quoted ? 2u : 0u);
     }
     char closing[48];
     snprintf(closing, sizeof closing, "the %s of %s[", is_string ? "encoding" : "length", word);

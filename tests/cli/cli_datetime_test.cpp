@@ -27,4 +27,21 @@ TEST(CliDatetime, AssignRefusesTextThatIsNotADatetime) {
                      "datetime64[D]: the day is out of range for its month at element [1]\n");
 }
 
+TEST(CliDatetime, CallSubtractGivesATimedelta) {
+    Result r = ckernel("call subtract --in \"datetime64[s]\" '\"2026-11-25T20:31:42\"' "
+                       "--in \"datetime64[D]\" '\"2026-11-20\"'");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "505902\n");
+}
+
+// An expression takes scalars: a datetime source is refused, never walked into (its type has
+// no element).
+TEST(CliDatetime, EvalRefusesADatetimeSource) {
+    Result r = ckernel("eval \"a - b\" --arg a \"datetime64[s]\" '\"2026-01-01T00:00:00\"' "
+                       "--arg b \"datetime64[s]\" '\"2025-01-01T00:00:00\"'");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: expression: source 0 holds datetime64 values; "
+                     "expressions take scalars (under dimensions, pointers and options)\n");
+}
+
 }  // namespace
