@@ -40,8 +40,28 @@ typedef enum ck_type_id {
     CK_TYPE_STRING,    /* string: UTF-8 text of any length, its bytes in an arena (arrmeta.h) */
     CK_TYPE_BYTES,     /* bytes: the same without an encoding */
     CK_TYPE_FIXED_STRING, /* fixed_string[N, enc]: N code units of enc, NUL-padded */
-    CK_TYPE_FIXED_BYTES   /* fixed_bytes[N]: N bytes, NUL-padded */
+    CK_TYPE_FIXED_BYTES,  /* fixed_bytes[N]: N bytes, NUL-padded */
+    CK_TYPE_DATETIME,     /* datetime64[unit]: int64 units since 1970-01-01T00:00, NaT */
+    CK_TYPE_TIMEDELTA     /* timedelta64[unit]: an int64 count of units, NaT */
 } ck_type_id;
+
+/* The units of datetime64 and timedelta64 (NumPy's), coarsest first: years, months, weeks,
+ * days, hours, minutes, seconds, milli-, micro-, nanoseconds. */
+typedef enum ck_datetime_unit {
+    CK_UNIT_Y,
+    CK_UNIT_M,
+    CK_UNIT_W,
+    CK_UNIT_D,
+    CK_UNIT_h,
+    CK_UNIT_m,
+    CK_UNIT_s,
+    CK_UNIT_ms,
+    CK_UNIT_us,
+    CK_UNIT_ns
+} ck_datetime_unit;
+#define CK_NUM_DATETIME_UNITS 10
+/* Not-a-time, as NumPy stores it: the int64 minimum (also the NA of ?datetime64[unit]). */
+#define CK_DATETIME_NAT INT64_MIN
 
 /* The encodings of fixed_string (string is always UTF-8); NONE: bytes and fixed_bytes. A
  * code unit is 1 byte (ascii, utf8, none), 2 (utf16) or 4 (utf32), in the machine's order. */
@@ -76,10 +96,12 @@ CK_EXTERN const ck_type *ck_type_scalar(ck_type_id id);
  *     quoted := "'" ... "'" | '"' ... '"'   (\\, \', \" and \xHH escapes; not empty)
  *     scalar := bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
  *             | float16 | float32 | float64 | complex64 | complex128
- *             | 'complex' '[' ('float32' | 'float64') ']' | text
+ *             | 'complex' '[' ('float32' | 'float64') ']' | text | time
  *     text   := 'string' | 'bytes' | 'fixed_bytes' '[' integer ']'
  *             | 'fixed_string' '[' integer [',' encoding] ']'   (encoding: utf8 when absent)
  *     encoding := 'ascii' | 'utf8' | 'utf16' | 'utf32'  (quoted with ' or ", or bare)
+ *     time   := ('datetime64' | 'timedelta64') '[' unit ']'
+ *     unit   := Y | M | W | D | h | m | s | ms | us | ns     (bare or quoted)
  * Errors: CK_ERR_PARSE for bad syntax and duplicate field names, CK_ERR_INVALID for sizes
  * that overflow or nesting deeper than CK_TYPE_MAX_DEPTH, CK_ERR_UNSUPPORTED for an option
  * of a non-scalar type; the message quotes the input and gives the 1-based byte column
@@ -118,7 +140,17 @@ CK_EXTERN intptr_t ck_type_text_length(const ck_type *t);
 /* "ascii", "utf8", "utf16", "utf32", "none"; "unknown" for a value outside the enum. */
 CK_EXTERN const char *ck_text_encoding_name(ck_text_encoding enc);
 
-/* ?T for a scalar T (CK_ERR_UNSUPPORTED for any other T, for now). Its data is a T; one
+/* The static datetime64[unit] and timedelta64[unit] types (int64 data, aligned as int64, no
+ * arrmeta); NULL for a unit outside the enum. */
+CK_EXTERN const ck_type *ck_type_datetime(ck_datetime_unit unit);
+CK_EXTERN const ck_type *ck_type_timedelta(ck_datetime_unit unit);
+/* The unit of a datetime64 or timedelta64 type; -1 for other types. */
+CK_EXTERN int ck_type_datetime_unit(const ck_type *t);
+/* "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"; "unknown" outside the enum. */
+CK_EXTERN const char *ck_datetime_unit_name(ck_datetime_unit unit);
+
+/* ?T for a scalar T, a datetime64 or a timedelta64 (whose NA is NaT; CK_ERR_UNSUPPORTED for
+ * any other T, for now). Its data is a T; one
  * value of T is reserved as NA (ck_option_na_bytes), so NA travels inside the data and an
  * option costs no memory beyond the T. */
 CK_EXTERN int ck_type_make_option(const ck_type *value, ck_type **out);
@@ -178,7 +210,8 @@ CK_EXTERN int ck_type_has_blockref(const ck_type *t);
  * Parsing it gives an equal type and printing that gives the same string. */
 CK_EXTERN int ck_type_format(const ck_type *t, char **out);
 /* "bool", "int32", ..., "complex128", "fixed_dim", "var_dim", "pointer", "tuple",
- * "struct", "option", "string", "bytes", "fixed_string", "fixed_bytes"; "unknown" for a
+ * "struct", "option", "string", "bytes", "fixed_string", "fixed_bytes", "datetime64",
+ * "timedelta64"; "unknown" for a
  * value outside the enum. */
 CK_EXTERN const char *ck_type_id_name(ck_type_id id);
 

@@ -12,7 +12,8 @@
  *                      by name or position), each the walk again over that field's types;
  *                      runs of fields with the same layout on both sides are one byte copy
  *   any side option    the option kernel (is_na, the value kernel, assign_na)
- *   any side text      the text cast leaf (assignments), a text call's leaf (calls)
+ *   any side text      the text cast leaf (assignments; datetimes' text too), a text call's
+ *                      leaf (calls)
  *   scalar <- scalars  the maker's leaf (c->make_leaf). */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
+#include "types/datetime.h"
 #include "types/type_internal.h"
 
 /* Where the walk is: the destination, every source, and what has moved them. */
@@ -631,10 +633,11 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     const ck_type *sval[CK__MAX_SRC];
     ck__option_spec spec;
     memset(&spec, 0, sizeof spec);
-    spec.dst_id = dval->id;
+    /* The option kernel knows the NA of scalars: a datetime's, NaT, is int64's. */
+    spec.dst_id = ck__is_time(dval->id) ? CK_TYPE_INT64 : dval->id;
     spec.dst_option = w->dt->id == CK_TYPE_OPTION;
     spec.nsrc = c->nsrc;
-    if (!ck__id_is_scalar(dval->id)) {
+    if (!ck__id_is_scalar(dval->id) && !ck__is_time(dval->id)) {
         char *ds = NULL;
         const int have = ck_type_format(w->dt, &ds) == CK_OK;
         const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign an option into %s",
@@ -646,7 +649,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
         const ck_type *t = w->st[k];
         spec.src_option[k] = t->id == CK_TYPE_OPTION;
         sval[k] = spec.src_option[k] ? t->element : t;
-        if (!ck__id_is_scalar(sval[k]->id)) {
+        if (!ck__id_is_scalar(sval[k]->id) && !ck__is_time(sval[k]->id)) {
             char *ss = NULL;
             const int have = ck_type_format(t, &ss) == CK_OK;
             const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into an option",
@@ -654,14 +657,16 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
             ck_free(ss);
             return rc;
         }
-        spec.src_id[k] = sval[k]->id;
+        spec.src_id[k] = ck__is_time(sval[k]->id) ? CK_TYPE_INT64 : sval[k]->id;
     }
     if (c->assign && spec.dst_option && sval[0]->id == dval->id) {
         return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
     }
-    /* A call's leaf may compute any value; a cast only some. */
+    /* A call's leaf may compute any value; a cast only some (a checked datetime cast never
+     * gives NaT from a value: it is out of range). */
     spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option &&
-                 (!c->assign || ck__conversion_can_give_na(sval[0]->id, dval->id));
+                 (!c->assign || (!ck__is_time(dval->id) &&
+                                 ck__conversion_can_give_na(sval[0]->id, dval->id)));
     size_t at;
     CK_RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
     /* With the check the values go through the kernel's aligned buffer first. */
@@ -709,6 +714,8 @@ static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c
     spec.share = spec.dst_arena != NULL && spec.dst_arena == text_arena(st, w->sam[0]) &&
                  !(dt->id == CK_TYPE_STRING && st->id == CK_TYPE_BYTES);
     spec.mode = c->mode;
+    spec.dst_unit = ck__is_time(dt->id) ? dt->param : 0;
+    spec.src_unit = ck__is_time(st->id) ? st->param : 0;
     return ck__make_text_cast(ckb, offset, &spec, req);
 }
 
@@ -846,6 +853,9 @@ int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, con
         CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, dt->data_size, st->data_size, mis_dst,
                                               mis_src, stream, req));
         req = CK_REQUEST_STRIDED;
+    }
+    if (ck__is_time(dt->id) || ck__is_time(st->id)) {
+        return ck__make_datetime_cast(ckb, offset, dt, st, mode, req);
     }
     return ck__make_scalar_leaf(ckb, offset, dt->id, st->id, mode, req);
 }

@@ -46,6 +46,17 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
                        const int *core, intptr_t *size, int *nd, const ck_type **cur);
 
+/* add and subtract on datetime64/timedelta64 (time_call.c): 1 when an argument holds one
+ * (under dimensions, pointers, an option); then ck_make_call and ck_call_result_type go to
+ * the two below instead of the signatures. */
+int ck__time_call_applies(int nsrc, const ck_type *const *src_tp);
+int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                       const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                       const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int first_dim);
+int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                              ck_type **out);
+
 /* dst <- a kernel over whole arrays: `make` builds it (single request) for their types and
  * arrmeta, with the context's unaligned flags set from the actual pointers; it runs once.
  * ck_call's body, and ck_expr_eval's. */

@@ -44,7 +44,7 @@ static int source_scalar(const ck_type *t, int k, ck_type_id *id, int *option) {
     while (!ck_type_is_scalar(t)) {
         const ck_type_id tid = ck_type_get_id(t);
         if (tid == CK_TYPE_TUPLE || tid == CK_TYPE_STRUCT || ck_type_element(t) == NULL) {
-            /* text too: its kinds have no element (the comparisons on text are callables) */
+            /* text and datetimes too: their kinds have no element */
             return ck_set_error(CK_ERR_TYPE, "expression: source %d holds %s values; expressions "
                                              "take scalars (under dimensions, pointers and "
                                              "options)",

@@ -96,6 +96,8 @@ extern const ck__kind ck__accumulate_dim_kind;
 extern const ck__kind ck__reduce_scan_kind;
 extern const ck__kind ck__text_cast_kind;
 extern const ck__kind ck__text_compare_kind;
+extern const ck__kind ck__datetime_cast_kind;
+extern const ck__kind ck__datetime_arith_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -211,9 +213,21 @@ typedef struct ck__text_cast_spec {
     ck_type_id src2_id;
     int src2_enc;
     size_t src2_units;
+    int dst_unit, src_unit; /* a datetime64 or timedelta64 side's unit */
 } ck__text_cast_spec;
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);
+
+/* The datetime cast leaf (datetime_cast.c): dt <- st where one is datetime64 or timedelta64
+ * and the other the same kind (any unit) or int64; CK_ERR_TYPE for other pairs. */
+int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
+                           const ck_type *st, ck_errmode mode, ck_request req);
+/* The leaf of add (subtract: 0) or subtract (1) on two datetime64/timedelta64 operands
+ * st[0], st[1] whose result type is `res` (callables/time_call.c), written into dt (res's
+ * kind, any unit res converts to). */
+int ck__make_datetime_arith(ck_builder *ckb, size_t *offset, int subtract, const ck_type *res,
+                            const ck_type *dt, const ck_type *const *st, ck_errmode mode,
+                            ck_request req);
 
 /* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are. */
 int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req);

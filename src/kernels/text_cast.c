@@ -13,6 +13,8 @@
  *   into a number         the text without ASCII white space around it, as Python's int()
  *                         and float() spell numbers (docs/design.md §16); text that is not
  *                         one is CK_ERR_TEXT
+ *   datetimes             written and read as ISO 8601 text at the unit's precision, a
+ *                         timedelta as its integer (datetime.c, docs/design.md §17)
  * Bytes are read and written as UTF-8 where text meets them; bytes to bytes are copied as
  * they are, string to string and bytes too (a string is valid UTF-8 once in ckernel). A
  * failing element is not written; its message shows the text and, through the located-error
@@ -25,6 +27,7 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "kernels/kinds.h"
+#include "types/datetime.h"
 #include "types/numtext.h"
 #include "types/text_codec.h"
 #include "types/type_internal.h"
@@ -40,6 +43,7 @@ typedef struct ck__text_cast {
     uint8_t nsrc;                /* 2: concat of the source and a second text source */
     uint8_t src2_id, src2_enc;
     size_t src2_units;
+    uint8_t dst_unit, src_unit;  /* datetime64/timedelta64 sides: the unit */
 } ck__text_cast;
 
 /* Most characters of a text a message shows. */
@@ -59,9 +63,11 @@ static int is_number_id(int id) {
     return id >= CK_TYPE_INT8 && id <= CK_TYPE_FLOAT64;
 }
 
-/* "fixed_string[4, 'utf8']", "string", "float64". */
+/* "fixed_string[4, 'utf8']", "string", "float64", "datetime64[s]" (`units`: the unit). */
 static void type_text(int id, size_t units, int enc, char *buf, size_t cap) {
-    if (id == CK_TYPE_FIXED_STRING) {
+    if (ck__is_time((ck_type_id)id)) {
+        snprintf(buf, cap, "%s[%s]", ck_type_id_name((ck_type_id)id), ck__unit_name((int)units));
+    } else if (id == CK_TYPE_FIXED_STRING) {
         snprintf(buf, cap, "fixed_string[%zu, '%s']", units, ck__encoding_name(enc));
     } else if (id == CK_TYPE_FIXED_BYTES) {
         snprintf(buf, cap, "fixed_bytes[%zu]", units);
@@ -84,9 +90,9 @@ static int text_error(int status, const ck__text_view *v, const char *before,
 
 /* ---- the source's text ---- */
 
-/* The text of a source element of kind id (its encoding enc, N units): numbers are
- * written into buf. */
-static int source_text(int id, int enc, size_t units, const char *src, char *buf,
+/* The text of a source element of kind id (its encoding enc, N units; a datetime's or
+ * timedelta's unit): numbers and times are written into buf. */
+static int source_text(int id, int enc, size_t units, int unit, const char *src, char *buf,
                        ck__text_view *v) {
     v->enc = enc;
     if (ck__is_var_text((ck_type_id)id)) {
@@ -102,6 +108,11 @@ static int source_text(int id, int enc, size_t units, const char *src, char *buf
     } else if (is_number_id(id)) {
         v->p = buf;
         v->n = ck__format_number(id, src, 1, buf); /* repr layout: "1.0" */
+    } else if (ck__is_time((ck_type_id)id)) {
+        int64_t t;
+        memcpy(&t, src, sizeof t);
+        v->p = buf;
+        v->n = ck__time_format(t, unit, id == CK_TYPE_TIMEDELTA, buf);
     } else {
         v->p = src;
         v->n = ck__text_unpadded(v->enc, src, units);
@@ -406,6 +417,44 @@ static int read_number(const ck__text_cast *k, char *dst, const ck__text_view *v
     return rc;
 }
 
+/* ---- into datetime64 and timedelta64 ---- */
+
+/* The text as datetime.c reads it (no white space around it: NumPy refuses a space after a
+ * datetime). */
+static int read_time(const ck__text_cast *k, char *dst, const ck__text_view *v) {
+    char s[CK__DATETIME_TEXT_MAX];
+    char tname[32];
+    type_text(k->dst_id, k->dst_unit, 0, tname, sizeof tname);
+    const char *why = "it is longer than any";
+    int rc = CK_ERR_TEXT;
+    int64_t t = 0;
+    if (v->n < sizeof s) {
+        size_t i = 0;
+        for (; i < v->n; i++) {
+            const uint32_t u = ck__text_unit(v->enc, v->p, i);
+            if (u >= 0x80) {
+                break;
+            }
+            s[i] = (char)u;
+        }
+        why = "a character beyond ASCII";
+        if (i == v->n) {
+            rc = ck__time_parse(s, v->n, k->dst_unit, k->dst_id == CK_TYPE_TIMEDELTA, &t, &why);
+        }
+    }
+    if (rc == CK_OK) {
+        memcpy(dst, &t, sizeof t);
+        return CK_OK;
+    }
+    char after[160];
+    if (rc == CK_ERR_OVERFLOW) {
+        snprintf(after, sizeof after, " is out of range for %s", tname);
+        return text_error(rc, v, "the text ", after);
+    }
+    snprintf(after, sizeof after, " as %s: %s", tname, why);
+    return text_error(rc, v, "cannot read the text ", after);
+}
+
 /* ---- the kernel ---- */
 
 /* src2: the second source's element (concat), else unused. */
@@ -414,12 +463,16 @@ static int cast_one(const ck__text_cast *k, char *dst, const char *src, const ch
         memcpy(dst, src, sizeof(ck_string_data));
         return CK_OK;
     }
-    char buf[48];
+    char buf[CK__DATETIME_TEXT_MAX > 48 ? CK__DATETIME_TEXT_MAX : 48];
     ck__text_view v[2] = {{NULL, 0, CK_ENCODING_NONE}, {NULL, 0, CK_ENCODING_NONE}};
-    CK_RETURN_IF_ERROR(source_text(k->src_id, k->src_enc, k->src_units, src, buf, &v[0]));
+    CK_RETURN_IF_ERROR(
+        source_text(k->src_id, k->src_enc, k->src_units, k->src_unit, src, buf, &v[0]));
     if (k->nsrc == 2) { /* text: buf is not used */
         CK_RETURN_IF_ERROR(
-            source_text(k->src2_id, k->src2_enc, k->src2_units, src2, NULL, &v[1]));
+            source_text(k->src2_id, k->src2_enc, k->src2_units, 0, src2, NULL, &v[1]));
+    }
+    if (ck__is_time((ck_type_id)k->dst_id)) {
+        return read_time(k, dst, &v[0]);
     }
     return is_number_id(k->dst_id) ? read_number(k, dst, &v[0]) : write_text(k, dst, v, k->nsrc);
 }
@@ -448,11 +501,14 @@ static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr
 
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req) {
-    const int dnum = is_number_id(spec->dst_id), snum = is_number_id(spec->src_id);
+    /* Numbers and times are the non-text side, read and written as ASCII text. */
+    const int dnum = is_number_id(spec->dst_id) || ck__is_time(spec->dst_id),
+              snum = is_number_id(spec->src_id) || ck__is_time(spec->src_id);
     if ((!dnum && !ck__is_text(spec->dst_id)) || (!snum && !ck__is_text(spec->src_id)) ||
         (dnum && snum)) {
         return ck_set_error(CK_ERR_TYPE, "cannot cast %s to %s: text converts to and from "
-                                         "text and the integer and float types",
+                                         "text, the integer and float types, datetime64 and "
+                                         "timedelta64",
                             ck_type_id_name(spec->src_id), ck_type_id_name(spec->dst_id));
     }
     if (ck__is_var_text(spec->dst_id) &&
@@ -488,6 +544,8 @@ int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec
     k->src2_id = (uint8_t)spec->src2_id;
     k->src2_enc = (uint8_t)spec->src2_enc;
     k->src2_units = spec->src2_units;
+    k->dst_unit = (uint8_t)spec->dst_unit;
+    k->src_unit = (uint8_t)spec->src_unit;
     *offset += sizeof(ck__text_cast);
     return CK_OK;
 }
@@ -497,8 +555,10 @@ static void text_cast_describe(const ck_prefix *self, ck__strbuf *out, size_t *s
     (void)children;
     const ck__text_cast *k = (const ck__text_cast *)self;
     char dt[64], st[64];
-    type_text(k->dst_id, k->dst_units, k->dst_enc, dt, sizeof dt);
-    type_text(k->src_id, k->src_units, k->src_enc, st, sizeof st);
+    type_text(k->dst_id, ck__is_time((ck_type_id)k->dst_id) ? k->dst_unit : k->dst_units,
+              k->dst_enc, dt, sizeof dt);
+    type_text(k->src_id, ck__is_time((ck_type_id)k->src_id) ? k->src_unit : k->src_units,
+              k->src_enc, st, sizeof st);
     if (k->nsrc == 2) {
         char st2[64];
         type_text(k->src2_id, k->src2_units, k->src2_enc, st2, sizeof st2);

@@ -1,6 +1,6 @@
 /* src/types/datashape_parse.c: ck_type_parse, a recursive-descent parser for datashape
  * strings ("3 * var * int32", "pointer[complex[float32]]", "{x: int32, 'y z': ?float64}",
- * "(int8, 3 * float32)", "fixed_string[8, 'utf32']"). Recursion is bounded by
+ * "(int8, 3 * float32)", "fixed_string[8, 'utf32']", "datetime64[s]"). Recursion is bounded by
  * CK_TYPE_MAX_DEPTH; every error quotes the input and names the 1-based byte column. A struct's names go into a growing hashed index
  * (name_index.h) as they are read, so a duplicate is found in O(1) at its own column, and
  * the struct takes a copy of the index. */
@@ -11,6 +11,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/name_index.h"
+#include "types/datetime.h"
 #include "types/type_internal.h"
 
 typedef struct ck__ds_parser {
@@ -178,6 +179,52 @@ static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
     return CK_OK;
 }
 
+/* A parameter word at pos, bare or quoted with ' or ": the index of the name(i) it is, for i
+ * in [0, count), p->pos past it; -1 (p->pos unchanged) when it is none of them. Encodings
+ * and datetime units are spelled this way. */
+static int ck__ds_parse_choice(ck__ds_parser *p, int count, const char *(*name)(int)) {
+    const size_t at = p->pos;
+    const char q = at < p->len ? p->s[at] : '\0';
+    const int quoted = q == '\'' || q == '"';
+    const size_t n = ck__ds_ident_len(p, at + (size_t)quoted);
+    int found = -1;
+    for (int i = 0; i < count; i++) {
+        if (ck__ds_word_is(p, at + (size_t)quoted, n, name(i))) {
+            found = i;
+        }
+    }
+    if (found >= 0 && quoted && (at + 1 + n >= p->len || p->s[at + 1 + n] != q)) {
+        found = -1;
+    }
+    if (found >= 0) {
+        p->pos = at + n + (quoted ? 2u : 0u);
+    }
+    return found;
+}
+
+/* "[unit]" after datetime64 / timedelta64: one of Y M W D h m s ms us ns, bare or quoted. */
+static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
+    const char *word = is_delta ? "timedelta64" : "datetime64";
+    char after[32];
+    snprintf(after, sizeof after, "'%s'", word);
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
+    ck__ds_skip_ws(p);
+    const size_t at = p->pos;
+    const int unit = ck__ds_parse_choice(p, CK_NUM_DATETIME_UNITS, ck__unit_name);
+    if (unit < 0) {
+        char found[64];
+        ck__ds_found(p, at, found, sizeof found);
+        return ck__ds_error(p, CK_ERR_PARSE, at,
+                            "%s[...] takes a unit (Y, M, W, D, h, m, s, ms, us or ns), found %s",
+                            word, found);
+    }
+    snprintf(after, sizeof after, "the unit of '%s['", word);
+    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', after));
+    *out = (ck_type *)(uintptr_t)(is_delta ? ck_type_timedelta((ck_datetime_unit)unit)
+                                           : ck_type_datetime((ck_datetime_unit)unit));
+    return CK_OK;
+}
+
 static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_type **out) {
     ck_type *value = NULL;
     CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &value));
@@ -230,18 +277,7 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
         p->pos++;
         ck__ds_skip_ws(p);
         const size_t enc_at = p->pos;
-        const char q = p->pos < p->len ? p->s[p->pos] : '\0';
-        const int quoted = q == '\'' || q == '"';
-        size_t n = ck__ds_ident_len(p, p->pos + (size_t)quoted);
-        enc = -1;
-        for (int e = CK_ENCODING_ASCII; e <= CK_ENCODING_UTF32; e++) {
-            if (ck__ds_word_is(p, p->pos + (size_t)quoted, n, ck__encoding_name(e))) {
-                enc = e;
-            }
-        }
-        if (enc >= 0 && quoted && (p->pos + 1 + n >= p->len || p->s[p->pos + 1 + n] != q)) {
-            enc = -1;
-        }
+        enc = ck__ds_parse_choice(p, CK_ENCODING_UTF32 + 1, ck__encoding_name); /* not none */
         if (enc < 0) {
             char found[64];
             ck__ds_found(p, enc_at, found, sizeof found);
@@ -249,7 +285,6 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
                                 "unknown encoding %s: fixed_string takes 'ascii', 'utf8', "
                                 "'utf16' or 'utf32'", found);
         }
-        p->pos += n + (quoted ? 2u : 0u);
     }
     char closing[48];
     snprintf(closing, sizeof closing, "the %s of %s[", is_string ? "encoding" : "length", word);
@@ -476,6 +511,9 @@ static int ck__ds_parse_type(ck__ds_parser *p, int depth, ck_type **out) {
     if (ck__ds_word_is(p, start, n, "string") || ck__ds_word_is(p, start, n, "bytes")) {
         *out = (ck_type *)(uintptr_t)(p->s[start] == 's' ? ck_type_string() : ck_type_bytes());
         return CK_OK;
+    }
+    if (ck__ds_word_is(p, start, n, "datetime64") || ck__ds_word_is(p, start, n, "timedelta64")) {
+        return ck__ds_parse_time(p, p->s[start] == 't', out);
     }
     if (ck__ds_word_is(p, start, n, "fixed_string") || ck__ds_word_is(p, start, n, "fixed_bytes")) {
         return ck__ds_parse_fixed_text(p, start, p->s[start + 6] == 's', out);

@@ -15,6 +15,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/datetime.h"
 #include "types/text_codec.h"
 
 #define CK__APPEND_LIT(b, lit) ck__strbuf_append((b), (lit), sizeof(lit) - 1)
@@ -235,6 +236,19 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
     case CK_TYPE_FIXED_STRING:
     case CK_TYPE_FIXED_BYTES:
         return ck__format_text(b, t, data);
+    case CK_TYPE_DATETIME:
+    case CK_TYPE_TIMEDELTA: { /* "2026-11-25T20:31:42" (quoted), a count, NaT bare */
+        int64_t v;
+        memcpy(&v, data, sizeof v);
+        char text[CK__DATETIME_TEXT_MAX];
+        const size_t n = ck__time_format(v, t->param, t->id == CK_TYPE_TIMEDELTA, text);
+        const int quote = t->id == CK_TYPE_DATETIME && v != CK_DATETIME_NAT;
+        if (quote) {
+            CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, "\""));
+        }
+        CK_RETURN_IF_ERROR(ck__strbuf_append(b, text, n));
+        return quote ? CK__APPEND_LIT(b, "\"") : CK_OK;
+    }
     case CK_TYPE_OPTION:
         if (ck__is_na(t->element->id, data)) {
             return CK__APPEND_LIT(b, "NA");

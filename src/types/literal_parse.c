@@ -13,6 +13,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/datetime.h"
 #include "types/text_codec.h"
 
 typedef struct ck__lit {
@@ -1073,6 +1074,70 @@ static int ck__lit_text(ck__lit *p, const ck_type *t, const char *arrmeta, char 
     return CK_OK;
 }
 
+/* ---- datetime64 and timedelta64 ---- */
+
+/* NaT (a bare word); a datetime as its ISO 8601 text in quotes ("2026-11-25T20:31:42",
+ * datetime.c's grammar, JSON's escapes allowed); a timedelta as an integer count of its
+ * unit (its minimum is NaT's value, refused). */
+static int ck__lit_time(ck__lit *p, const ck_type *t, char *data) {
+    const size_t at = p->pos, w = ck__lit_word_len(p, at);
+    int64_t v = CK_DATETIME_NAT;
+    char tname[96];
+    if (ck__lit_word_is(p, at, w, "NaT")) {
+        p->pos += w;
+    } else if (t->id == CK_TYPE_TIMEDELTA) {
+        ck__scalar_lit s;
+        CK_RETURN_IF_ERROR(ck__lit_scalar(p, t, &s));
+        CK_RETURN_IF_ERROR(ck__lit_scalar_end(p, &s));
+        CK_RETURN_IF_ERROR(ck__lit_store(p, &s, CK_TYPE_INT64, (char *)&v));
+        if (v == CK_DATETIME_NAT) {
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, CK_ERR_OVERFLOW, at,
+                                 "this value is NaT's (the int64 minimum) in %s: write NaT",
+                                 tname);
+        }
+    } else {
+        if (ck__lit_peek(p) != '"') {
+            char found[64];
+            ck__lit_found(p, at, found, sizeof found);
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, CK_ERR_PARSE, at,
+                                 "expected a quoted ISO 8601 text (\"2026-11-25T20:31:42\") or "
+                                 "NaT for %s, found %s",
+                                 tname, found);
+        }
+        char text[CK__DATETIME_TEXT_MAX];
+        size_t n = 0, pos = at + 1;
+        uint32_t item = 0;
+        int r;
+        while ((r = ck__lit_text_item(p, &pos, 0, &item)) > 0) {
+            if (item >= 0x80 || n + 1 >= sizeof text) {
+                ck__lit_type_text(t, tname, sizeof tname);
+                return ck__lit_error(p, CK_ERR_TEXT, at, "this text is not a %s (%s)", tname,
+                                     item >= 0x80 ? "a character beyond ASCII"
+                                                  : "longer than any datetime");
+            }
+            text[n++] = (char)item;
+        }
+        if (r < 0) {
+            return ck_last_status();
+        }
+        const char *why;
+        const int rc = ck__time_parse(text, n, t->param, 0, &v, &why);
+        if (rc != CK_OK) {
+            ck__lit_type_text(t, tname, sizeof tname);
+            return ck__lit_error(p, rc, at, "this text is %s %s%s%s", 
+                                 rc == CK_ERR_OVERFLOW ? "out of range for" : "not a", tname,
+                                 *why != '\0' ? ": " : "", why);
+        }
+        p->pos = pos;
+    }
+    if (data != NULL) {
+        memcpy(data, &v, sizeof v);
+    }
+    return CK_OK;
+}
+
 static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char *data) {
     ck__lit_skip_ws(p);
     const size_t level = ck__level_arrmeta_size(t->id);
@@ -1136,6 +1201,9 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
     case CK_TYPE_FIXED_STRING:
     case CK_TYPE_FIXED_BYTES:
         return ck__lit_text(p, t, arrmeta, data);
+    case CK_TYPE_DATETIME:
+    case CK_TYPE_TIMEDELTA:
+        return ck__lit_time(p, t, data);
     case CK_TYPE_OPTION: {
         const size_t w = ck__lit_word_len(p, p->pos);
         if (ck__lit_word_is(p, p->pos, w, "NA")) {
@@ -1147,7 +1215,8 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
         }
         const size_t at = p->pos;
         CK_RETURN_IF_ERROR(ck__lit_value(p, t->element, arrmeta, data));
-        if (data != NULL && ck__is_na(t->element->id, data)) {
+        /* NaT is the NA of ?datetime64 and ?timedelta64: written either way. */
+        if (data != NULL && !ck__is_time(t->element->id) && ck__is_na(t->element->id, data)) {
             char tname[96];
             ck__lit_type_text(t, tname, sizeof tname);
             return ck__lit_error(p, CK_ERR_OVERFLOW, at,

@@ -2,7 +2,7 @@
  * others, the kinds table (type_internal.h) and the queries of ckernel/types.h. The makers
  * and operations of each kind live in their own files: type_dims.c (fixed, var, pointer),
  * type_fields.c (tuple, struct), type_option.c (option and the NA values), type_text.c
- * (string, bytes, fixed_string, fixed_bytes). */
+ * (string, bytes, fixed_string, fixed_bytes), type_datetime.c (datetime64, timedelta64). */
 #include <stdalign.h>
 #include <string.h>
 
@@ -36,7 +36,7 @@ static const char *const ck__names[] = {
     "bool",    "int8",    "int16",   "int32",     "int64",      "uint8",     "uint16",
     "uint32",  "uint64",  "float16", "float32",   "float64",    "complex64", "complex128",
     "fixed_dim", "var_dim", "pointer", "tuple", "struct", "option", "string", "bytes",
-    "fixed_string", "fixed_bytes"};
+    "fixed_string", "fixed_bytes", "datetime64", "timedelta64"};
 
 const char *ck__scalar_name(ck_type_id id) {
     return ck__id_is_scalar(id) ? ck__names[id] : NULL;
@@ -97,6 +97,8 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id) {
     case CK_TYPE_BYTES:
     case CK_TYPE_FIXED_STRING:
     case CK_TYPE_FIXED_BYTES: return &ck__text_kind_ops;
+    case CK_TYPE_DATETIME:
+    case CK_TYPE_TIMEDELTA: return &ck__time_kind_ops;
     default: return &ck__scalar_kind_ops;
     }
 }

@@ -35,8 +35,8 @@ struct ck_type {
      * (name_index.h), name_slots slots; else NULL and 0. */
     const uint64_t *name_slots;
     size_t name_nslots;
-    /* A kind's parameter beside its layout: the encoding of text types (ck_text_encoding);
-     * 0 for the others. */
+    /* A kind's parameter beside its layout: the encoding of text types (ck_text_encoding),
+     * the unit of datetime64 and timedelta64 (ck_datetime_unit); 0 for the others. */
     uint8_t param;
 };
 
@@ -78,7 +78,8 @@ const ck__type_kind *ck__type_kind_of(ck_type_id id);
  * -1 for var; takes over the reference to inner (released on failure too). */
 int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **out);
 extern const ck__type_kind ck__scalar_kind_ops, ck__fixed_dim_kind_ops, ck__var_dim_kind_ops,
-    ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops, ck__text_kind_ops;
+    ck__pointer_kind_ops, ck__fields_kind_ops, ck__option_kind_ops, ck__text_kind_ops,
+    ck__time_kind_ops;
 
 /* The text kinds (type_text.c): string, bytes, fixed_string, fixed_bytes. */
 static inline int ck__is_text(ck_type_id id) {

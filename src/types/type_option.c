@@ -41,7 +41,9 @@ const void *ck__na_bytes(ck_type_id id) {
     case CK_TYPE_INT8: return &na_i8;
     case CK_TYPE_INT16: return &na_i16;
     case CK_TYPE_INT32: return &na_i32;
-    case CK_TYPE_INT64: return &na_i64;
+    case CK_TYPE_INT64:
+    case CK_TYPE_DATETIME: /* NaT */
+    case CK_TYPE_TIMEDELTA: return &na_i64;
     case CK_TYPE_UINT8: return &na_u8;
     case CK_TYPE_UINT16: return &na_u16;
     case CK_TYPE_UINT32: return &na_u32;
@@ -57,7 +59,8 @@ const void *ck__na_bytes(ck_type_id id) {
 
 int ck__is_na(ck_type_id id, const void *p) {
     const void *na = ck__na_bytes(id);
-    return na != NULL && memcmp(p, na, ck_type_data_size(ck_type_scalar(id))) == 0;
+    const size_t size = ck__id_is_scalar(id) ? ck_type_data_size(ck_type_scalar(id)) : 8;
+    return na != NULL && memcmp(p, na, size) == 0;
 }
 
 /* Bits of an integer type, its signedness; 0 bits for the others. */
@@ -112,7 +115,8 @@ int ck_option_is_na(const ck_type *t, const void *data) {
 
 int ck_type_make_option(const ck_type *value, ck_type **out) {
     CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_option", value, out));
-    if (!ck__id_is_scalar(value->id)) {
+    if (!ck__id_is_scalar(value->id) && value->id != CK_TYPE_DATETIME &&
+        value->id != CK_TYPE_TIMEDELTA) {
         return ck_set_error(CK_ERR_UNSUPPORTED,
                             "ck_type_make_option: options of %s types are not supported yet "
                             "(only of scalars)",
