@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,7 +40,8 @@ struct Json {
 
 class JsonParser {
   public:
-    explicit JsonParser(const std::string &s) : s_(s) {}
+    // Owns its text: a parser of f.read()'s temporary must not read a destroyed string.
+    explicit JsonParser(std::string s) : s_(std::move(s)) {}
     bool parse(Json &out) {
         if (!value(out)) return false;
         ws();
@@ -48,7 +50,7 @@ class JsonParser {
     size_t where() const { return i_; }
 
   private:
-    const std::string &s_;
+    const std::string s_;
     size_t i_ = 0;
     void ws() {
         while (i_ < s_.size() && std::string(" \n\t\r").find(s_[i_]) != std::string::npos) i_++;
