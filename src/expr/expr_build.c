@@ -43,7 +43,8 @@ int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *i
 static int source_scalar(const ck_type *t, int k, ck_type_id *id, int *option) {
     while (!ck_type_is_scalar(t)) {
         const ck_type_id tid = ck_type_get_id(t);
-        if (tid == CK_TYPE_TUPLE || tid == CK_TYPE_STRUCT) {
+        /* Records and text have no element type to walk down to. */
+        if (tid == CK_TYPE_TUPLE || tid == CK_TYPE_STRUCT || ck_type_is_text(t)) {
             return ck_set_error(CK_ERR_TYPE, "expression: source %d holds %s values; expressions "
                                              "take scalars (under dimensions, pointers and "
                                              "options)",

@@ -90,6 +90,10 @@ typedef enum fz_op {
  * node by node; fz_expr_one takes the bytes after them. */
 #define FZ_EXPR_MAGIC "CKEX"
 int fz_expr_one(const uint8_t *data, size_t size);
+/* The text mode (fuzz_text.c): an input that starts with these bytes is a text cast (text
+ * <-> text, numbers <-> text) held against the reference of docs/design.md §16 there. */
+#define FZ_TEXT_MAGIC "CKTX"
+int fz_text_one(const uint8_t *data, size_t size);
 
 /* The built-in operations a reduction folds with: sum prod min max all any, and the
  * accumulations cumsum cumprod cummin cummax (the first four). */
