@@ -599,6 +599,15 @@ static void expect_text(const tkind *d, int mode, const units *v, int src_enc, i
 
 /* ---- one case ---- */
 
+/* t's datashape into buf (cut to cap). */
+static void type_text(const ck_type *t, char *buf, size_t cap) {
+    char *text = NULL;
+    if (ck_type_format(t, &text) == CK_OK) {
+        snprintf(buf, cap, "%s", text);
+    }
+    ck_free(text);
+}
+
 int fz_text_one(const uint8_t *data, size_t size) {
     tin in = {data, size, 0};
     tkind d = pick_kind(&in, 0), s = pick_kind(&in, 0);
@@ -652,6 +661,14 @@ int fz_text_one(const uint8_t *data, size_t size) {
     const int rc = ck_assign(dst, src, &ctx);
     char msg[1200];
     snprintf(msg, sizeof msg, "%s", ck_last_error());
+    const char *verbose = getenv("CKF_COMPOSE_VERBOSE");
+    if (verbose != NULL && verbose[0] == '1') {
+        char dtext[64] = "", stext[64] = "";
+        type_text(dt, dtext, sizeof dtext);
+        type_text(st, stext, sizeof stext);
+        printf("text: %s <- %s%s, mode %d: %s %s\n", dtext, stext, reversed ? " reversed" : "",
+               mode, ck_status_name(rc), rc == CK_OK ? "" : msg);
+    }
 
     /* The reference, element by element in the destination's order. */
     int want = CK_OK;
