@@ -150,6 +150,9 @@ static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t s
     const int same_bytes = (v->enc == CK_ENCODING_UTF8 || v->enc == CK_ENCODING_ASCII ||
                             v->enc == CK_ENCODING_NONE) &&
                            (k->dst_enc == CK_ENCODING_UTF8 || k->dst_enc == CK_ENCODING_NONE);
+    if (src_units == 0) {
+        return; /* an empty string's data may be NULL, which memcpy must not get */
+    }
     if (same_bytes || (v->enc == k->dst_enc)) {
         memcpy(out, v->p, src_units * ck__code_unit_size(v->enc)); /* checked: same units */
         return;
