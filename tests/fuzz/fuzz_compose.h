@@ -31,6 +31,18 @@ unsigned fz_u8(fz_in *in);
 unsigned fz_pick(fz_in *in, unsigned n);
 uint64_t fz_rand(fz_in *in);
 
+/* A cursor over the bytes of an input that the expression and text modes decode, and a
+ * number below n from it (0 once the input runs out). */
+typedef struct fz_bytes {
+    const uint8_t *p;
+    size_t n, at;
+} fz_bytes;
+
+static inline unsigned fz_take(fz_bytes *in, unsigned n) {
+    const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
+    return n <= 1 ? 0u : b % n;
+}
+
 /* ---- types, as the fuzzer builds them (independent of ck_type) ---- */
 typedef enum fz_kind {
     FZ_SCALAR,

@@ -34,16 +34,6 @@
 #define TMAX_UNITS 48 /* code units of one source value */
 #define TMAX_FIXED 12
 
-typedef struct tin {
-    const uint8_t *p;
-    size_t n, at;
-} tin;
-
-static unsigned take(tin *in, unsigned n) {
-    const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
-    return n <= 1 ? 0u : b % n;
-}
-
 /* ---- the types ---- */
 
 typedef struct tkind {
@@ -66,9 +56,9 @@ static size_t unit_size(int enc) {
     return enc == CK_ENCODING_UTF16 ? 2 : enc == CK_ENCODING_UTF32 ? 4 : 1;
 }
 
-static tkind pick_kind(tin *in, int text_only) {
+static tkind pick_kind(fz_bytes *in, int text_only) {
     tkind k = {CK_TYPE_STRING, CK_ENCODING_UTF8, 0};
-    const unsigned c = take(in, text_only ? 7 : 17);
+    const unsigned c = fz_take(in, text_only ? 7 : 17);
     if (c >= 7) {
         k.id = numbers[c - 7];
         k.enc = CK_ENCODING_ASCII;
@@ -78,11 +68,11 @@ static tkind pick_kind(tin *in, int text_only) {
     } else if (c >= 2 && c <= 5) {
         k.id = CK_TYPE_FIXED_STRING;
         k.enc = (int)(c - 2); /* ascii, utf8, utf16, utf32 */
-        k.n = 1 + take(in, TMAX_FIXED);
+        k.n = 1 + fz_take(in, TMAX_FIXED);
     } else if (c == 6) {
         k.id = CK_TYPE_FIXED_BYTES;
         k.enc = CK_ENCODING_NONE;
-        k.n = 1 + take(in, TMAX_FIXED);
+        k.n = 1 + fz_take(in, TMAX_FIXED);
     }
     return k;
 }
@@ -235,52 +225,53 @@ static void put_ascii(units *s, const char *t) {
 }
 
 /* Number-like text (pieces of Python's float() grammar, or not quite) as code points. */
-static void number_text(tin *in, units *cps) {
-    static const char *const words[] = {"inf", "INF", "Infinity", "nan", "NaN", "infinit", "nan(1)"};
+static void number_text(fz_bytes *in, units *cps) {
+    static const char *const words[] = {"inf", "INF",     "Infinity", "nan",
+                                        "NaN", "infinit", "nan(1)"};
     static const char *const spaces[] = {"", "", " ", "\t", "  \n", "\r\v\f"};
-    put_ascii(cps, spaces[take(in, 6)]);
-    const unsigned sign = take(in, 4);
+    put_ascii(cps, spaces[fz_take(in, 6)]);
+    const unsigned sign = fz_take(in, 4);
     if (sign == 1) push(cps, '-');
     if (sign == 2) push(cps, '+');
-    if (take(in, 6) == 0) {
-        put_ascii(cps, words[take(in, 7)]);
+    if (fz_take(in, 6) == 0) {
+        put_ascii(cps, words[fz_take(in, 7)]);
     } else {
-        const unsigned digits = take(in, 24);
-        const unsigned first = take(in, 3); /* leading zeros now and then */
+        const unsigned digits = fz_take(in, 24);
+        const unsigned first = fz_take(in, 3); /* leading zeros now and then */
         for (unsigned k = 0; k < digits; k++) {
-            push(cps, k == 0 && first == 0 ? (uint32_t)'0' : (uint32_t)'0' + take(in, 10));
+            push(cps, k == 0 && first == 0 ? (uint32_t)'0' : (uint32_t)'0' + fz_take(in, 10));
         }
-        if (take(in, 3) == 0) {
+        if (fz_take(in, 3) == 0) {
             push(cps, '.');
-            for (unsigned k = take(in, 6); k > 0; k--) push(cps, '0' + take(in, 10));
+            for (unsigned k = fz_take(in, 6); k > 0; k--) push(cps, '0' + fz_take(in, 10));
         }
-        if (take(in, 4) == 0) {
-            push(cps, take(in, 2) ? 'e' : 'E');
-            const unsigned es = take(in, 3);
+        if (fz_take(in, 4) == 0) {
+            push(cps, fz_take(in, 2) ? 'e' : 'E');
+            const unsigned es = fz_take(in, 3);
             if (es == 1) push(cps, '-');
             if (es == 2) push(cps, '+');
-            for (unsigned k = take(in, 4); k > 0; k--) push(cps, '0' + take(in, 10));
+            for (unsigned k = fz_take(in, 4); k > 0; k--) push(cps, '0' + fz_take(in, 10));
         }
     }
-    put_ascii(cps, spaces[take(in, 6)]);
-    if (take(in, 16) == 0) {
-        push(cps, take(in, 2) ? 'x' : 0xA0); /* junk after it, or a non-ASCII space */
+    put_ascii(cps, spaces[fz_take(in, 6)]);
+    if (fz_take(in, 16) == 0) {
+        push(cps, fz_take(in, 2) ? 'x' : 0xA0); /* junk after it, or a non-ASCII space */
     }
 }
 
-static void palette_text(tin *in, units *cps) {
+static void palette_text(fz_bytes *in, units *cps) {
     static const uint32_t pal[] = {'a', 'Z', '0', '7', ' ', '"', '\\', 0,     0x7F,
                                    0xE9, 0x20AC, 0xFEFF, 0x1F600, 0x10FFFF, 0x80, 0x7FF};
-    for (unsigned k = take(in, 9); k > 0; k--) {
-        push(cps, pal[take(in, 16)]);
+    for (unsigned k = fz_take(in, 9); k > 0; k--) {
+        push(cps, pal[fz_take(in, 16)]);
     }
 }
 
 /* A source text value of kind k as raw units of its encoding (fixed kinds: at most N units,
  * cut as units, which may cut a sequence: then invalid, as a host's buffer may be). */
-static void text_value(tin *in, const tkind *k, units *out) {
+static void text_value(fz_bytes *in, const tkind *k, units *out) {
     units cps = {{0}, 0};
-    if (take(in, 4) == 0) {
+    if (fz_take(in, 4) == 0) {
         palette_text(in, &cps);
     } else {
         number_text(in, &cps);
@@ -295,17 +286,17 @@ static void text_value(tin *in, const tkind *k, units *out) {
         }
     }
     /* now and then, invalid in its encoding (never in a string: a string is valid UTF-8) */
-    if (k->id != CK_TYPE_STRING && take(in, 8) == 0) {
+    if (k->id != CK_TYPE_STRING && fz_take(in, 8) == 0) {
         static const uint32_t bad8[][3] = {{0xFF, 0, 0}, {0xC0, 0x80, 0}, {0xE2, 0x82, 0},
                                            {0xED, 0xA0, 0x80}, {0x80, 0, 0}};
-        const size_t at = out->n == 0 ? 0 : take(in, (unsigned)out->n + 1);
+        const size_t at = out->n == 0 ? 0 : fz_take(in, (unsigned)out->n + 1);
         units bad = {{0}, 0};
         if (enc == CK_ENCODING_UTF16) {
-            push(&bad, take(in, 2) ? 0xD800 : 0xDC00);
+            push(&bad, fz_take(in, 2) ? 0xD800 : 0xDC00);
         } else if (enc == CK_ENCODING_UTF32) {
-            push(&bad, take(in, 2) ? 0x110000 : 0xDFFF);
+            push(&bad, fz_take(in, 2) ? 0x110000 : 0xDFFF);
         } else {
-            const unsigned b = take(in, 5);
+            const unsigned b = fz_take(in, 5);
             for (int j = 0; j < 3 && bad8[b][j] != 0; j++) push(&bad, bad8[b][j]);
         }
         units tail = *out;
@@ -609,14 +600,14 @@ static void type_text(const ck_type *t, char *buf, size_t cap) {
 }
 
 int fz_text_one(const uint8_t *data, size_t size) {
-    tin in = {data, size, 0};
+    fz_bytes in = {data, size, 0};
     tkind d = pick_kind(&in, 0), s = pick_kind(&in, 0);
     if (!is_text(d.id) && !is_text(s.id)) {
         s = pick_kind(&in, 1);
     }
-    const size_t n = take(&in, TMAX_N + 1);
-    const int reversed = take(&in, 3) == 0;
-    const int mode = (int)take(&in, 4);
+    const size_t n = fz_take(&in, TMAX_N + 1);
+    const int reversed = fz_take(&in, 3) == 0;
+    const int mode = (int)fz_take(&in, 4);
     const size_t ssize = elem_size(&s), dsize = elem_size(&d);
     /* The source: elements and, for string and bytes, their bytes, in the fuzzer's memory. */
     char *sdata = (char *)calloc(n == 0 ? 1 : n, ssize);
@@ -626,11 +617,11 @@ int fz_text_one(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < n; i++) {
         char *el = sdata + i * ssize;
         if (!is_text(s.id)) {
-            for (size_t b = 0; b < ssize; b++) el[b] = (char)take(&in, 256);
-            if (s.id == CK_TYPE_FLOAT64 && take(&in, 8) == 0) {
+            for (size_t b = 0; b < ssize; b++) el[b] = (char)fz_take(&in, 256);
+            if (s.id == CK_TYPE_FLOAT64 && fz_take(&in, 8) == 0) {
                 static const double sp[] = {0.0, -0.0, 1e16, 1e-5, 0.0001, 123456789.0, 5e-324,
                                             1.7976931348623157e308};
-                memcpy(el, &sp[take(&in, 8)], 8);
+                memcpy(el, &sp[fz_take(&in, 8)], 8);
             }
             continue;
         }
@@ -638,7 +629,7 @@ int fz_text_one(const uint8_t *data, size_t size) {
         if (s.id == CK_TYPE_STRING || s.id == CK_TYPE_BYTES) {
             char *b = bytes + i * (4 * TMAX_UNITS + 8);
             store_units(b, CK_ENCODING_NONE, &vals[i], 0, vals[i].n);
-            const ck_string_data sd = {vals[i].n == 0 && take(&in, 2) ? NULL : b, vals[i].n};
+            const ck_string_data sd = {vals[i].n == 0 && fz_take(&in, 2) ? NULL : b, vals[i].n};
             memcpy(el, &sd, sizeof sd);
         } else {
             store_units(el, s.enc, &vals[i], 0, vals[i].n); /* calloc: the NUL padding */

@@ -321,7 +321,8 @@ TEST_F(TextCast, EmptySourceWithoutDataIsEmptyText) {
     ckt::Type t("4 * string");
     ck_string_data slots[4] = {{nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {"7", 1}};
     ck_array *src = nullptr;
-    ASSERT_EQ(ck_array_wrap(t.get(), nullptr, reinterpret_cast<char *>(slots), nullptr, &src), CK_OK);
+    ASSERT_EQ(ck_array_wrap(t.get(), nullptr, reinterpret_cast<char *>(slots), nullptr, &src),
+              CK_OK);
     for (const char *dt : {"4 * fixed_string[2, 'utf8']", "4 * fixed_string[2, 'utf16']",
                            "4 * fixed_bytes[2]", "4 * string", "4 * bytes"}) {
         ckt::Array dst(dt);
