@@ -15,8 +15,9 @@ is fixed_string[N, 'utf32'], wrapped in place) as astype does, with np.copyto(ca
 text/cast/string->float64 reads a ckernel string array (made from the same text by
 ckernel, before timing) against NumPy's variable-length text, an object array of the same
 str values, into float64. Their results must agree bit for bit. NumPy assigns with
-np.copyto(dst, src, casting="unsafe") into that preallocated destination: no allocation is timed, and "unsafe" casting is NumPy's
-unchecked conversion, the counterpart of ckernel's nocheck error mode. ckernel wraps those
+np.copyto(dst, src, casting="unsafe") into that preallocated destination: no allocation is
+timed, and "unsafe" casting is NumPy's unchecked conversion, the counterpart of ckernel's
+nocheck error mode. ckernel wraps those
 very buffers (ck_array_wrap, through ctypes) and, by default, builds its kernel once with
 ck_make_assign (nocheck) and then times calls of that kernel only (its single function,
 the one ck_call_single calls), so the build is not timed; --per-call-build times ck_assign
