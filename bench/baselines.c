@@ -8,6 +8,7 @@
  * -march flags: they are baseline-target (x86-64, SSE2) code, whatever the compiler makes
  * of them at the project's optimisation level. They are noinline so each call is one real
  * piece of work. They return 0, or 1 where the kernel would return an error. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +429,114 @@ CKB_NOINLINE int ckb_loop_parse_float64(double *out, const char *text, size_t n)
             return 1;
         }
         p = end + 1;
+    }
+    return 0;
+}
+
+/* ---- text casts ---- */
+
+/* The code points of a U value before its padding as chars (ASCII: number text), NUL
+ * ended; 0 when it has more than `cap - 1` or one above 0x7f. */
+static size_t narrow_u32(char *buf, size_t cap, const uint32_t *u, size_t units) {
+    size_t n = 0;
+    while (n < units && u[n] != 0) {
+        if (n + 1 >= cap || u[n] > 0x7f) {
+            return 0;
+        }
+        buf[n] = (char)u[n];
+        n++;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+/* text (len chars) as a U value of `units`, NUL-padded; 1 when it does not fit. */
+static int widen_u32(uint32_t *out, size_t units, const char *text, size_t len) {
+    if (len > units) {
+        return 1;
+    }
+    for (size_t k = 0; k < len; k++) {
+        out[k] = (unsigned char)text[k];
+    }
+    for (size_t k = len; k < units; k++) {
+        out[k] = 0;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_u32_float64(double *out, const uint32_t *src, size_t units, size_t n) {
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        const size_t len = narrow_u32(buf, sizeof buf, src + i * units, units);
+        out[i] = strtod(buf, &end);
+        if (len == 0 || end != buf + len) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_float64_u32(uint32_t *out, size_t units, const double *src, size_t n) {
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        const int len = snprintf(buf, sizeof buf, "%.17g", src[i]);
+        if (len < 0 || widen_u32(out + i * units, units, buf, (size_t)len)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_int64_u32(uint32_t *out, size_t units, const int64_t *src, size_t n) {
+    char buf[24];
+    for (size_t i = 0; i < n; i++) {
+        /* digits from the end, of the magnitude as uint64 (INT64_MIN included) */
+        uint64_t m = src[i] < 0 ? (uint64_t)0 - (uint64_t)src[i] : (uint64_t)src[i];
+        size_t at = sizeof buf;
+        do {
+            buf[--at] = (char)('0' + m % 10);
+            m /= 10;
+        } while (m != 0);
+        if (src[i] < 0) {
+            buf[--at] = '-';
+        }
+        if (widen_u32(out + i * units, units, buf + at, sizeof buf - at)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_u32_int64(int64_t *out, const uint32_t *src, size_t units, size_t n) {
+    char buf[32];
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        const size_t len = narrow_u32(buf, sizeof buf, src + i * units, units);
+        errno = 0;
+        const long long v = strtoll(buf, &end, 10);
+        if (len == 0 || end != buf + len || errno != 0) {
+            return 1;
+        }
+        out[i] = (int64_t)v;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_string_float64(double *out, const ck_string_data *src, size_t n) {
+    char buf[64];
+    for (size_t i = 0; i < n; i++) {
+        /* strtod wants a NUL after the text, which a {data, size} string has not */
+        if (src[i].size == 0 || src[i].size >= sizeof buf) {
+            return 1;
+        }
+        memcpy(buf, src[i].data, src[i].size);
+        buf[src[i].size] = '\0';
+        char *end;
+        out[i] = strtod(buf, &end);
+        if (end != buf + src[i].size) {
+            return 1;
+        }
     }
     return 0;
 }

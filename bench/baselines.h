@@ -117,4 +117,15 @@ size_t ckb_loop_print_float64(char *out, size_t cap, const double *v, size_t n);
  * 1 when it does not hold them. */
 int ckb_loop_parse_float64(double *out, const char *text, size_t n);
 
+/* Text casts (text/cast/...), as a C programmer writes them over NumPy's U<units> (UTF-32
+ * code points, NUL-padded) and over {data, size} strings: each value narrowed to a char
+ * buffer and read with strtod / strtoll, or printed with snprintf("%.17g") (not the
+ * shortest text) / a decimal loop and widened. 1 when a value is not read whole (or does
+ * not fit). */
+int ckb_loop_u32_float64(double *out, const uint32_t *src, size_t units, size_t n);
+int ckb_loop_float64_u32(uint32_t *out, size_t units, const double *src, size_t n);
+int ckb_loop_int64_u32(uint32_t *out, size_t units, const int64_t *src, size_t n);
+int ckb_loop_u32_int64(int64_t *out, const uint32_t *src, size_t units, size_t n);
+int ckb_loop_string_float64(double *out, const ck_string_data *src, size_t n);
+
 #endif

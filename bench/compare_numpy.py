@@ -8,9 +8,16 @@ np.sum(src, axis=0, out=dst) and np.cumsum(src, out=dst); their results must agr
 axis 0 and cumsum bit for bit, the whole sum within its rounding: two pairwise sums of
 different association). call/dot/float64 times ckernel's dot (ck_make_call, core
 dimensions) of each pair of rows of two 1000 x 1000 arrays against np.einsum("ij,ij->i",
-x, y, out=dst), agreeing within their rounding. NumPy assigns with np.copyto(dst, src, casting="unsafe") into that
-preallocated destination: no allocation is timed, and "unsafe" casting is NumPy's
-unchecked conversion, the counterpart of ckernel's nocheck error mode. ckernel wraps those
+x, y, out=dst), agreeing within their rounding. The text/cast/... workloads (1 Mi values
+at the default size: --size / 10) cast between float64 or int64 and NumPy's U32 or U21 (U<N>
+is fixed_string[N, 'utf32'], wrapped in place) as astype does, with np.copyto(casting=
+"unsafe") into a preallocated destination (astype's cast without its allocation);
+text/cast/string->float64 reads a ckernel string array (made from the same text by
+ckernel, before timing) against NumPy's variable-length text, an object array of the same
+str values, into float64. Their results must agree bit for bit. NumPy assigns with
+np.copyto(dst, src, casting="unsafe") into that preallocated destination: no allocation is
+timed, and "unsafe" casting is NumPy's unchecked conversion, the counterpart of ckernel's
+nocheck error mode. ckernel wraps those
 very buffers (ck_array_wrap, through ctypes) and, by default, builds its kernel once with
 ck_make_assign (nocheck) and then times calls of that kernel only (its single function,
 the one ck_call_single calls), so the build is not timed; --per-call-build times ck_assign
@@ -71,6 +78,8 @@ ROWS_2D, COLS_2D = 1000, 10000
 WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->float32",
              "contig/float32->float16", "contig/float64->float64", "strided/int32->float64",
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
+             "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
+             "text/cast/U21->int64", "text/cast/string->float64",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
 # call/dot/float64: the dot of each pair of rows of two ROWS_2D x DOT_COLS arrays (ckernel's
@@ -145,6 +154,10 @@ def load(path):
             ("ck_type_decref", None, [p]),
             ("ck_array_wrap", i, [p, p, p, p, C.POINTER(p)]),
             ("ck_array_free", None, [p]),
+            ("ck_array_new", i, [p, C.POINTER(p)]),
+            ("ck_array_type", p, [p]),
+            ("ck_array_arrmeta", p, [p]),
+            ("ck_array_data", p, [p]),
             ("ck_assign", i, [p, p, C.POINTER(EvalCtx)]),
             ("ck_builder_init", None, [p]),
             ("ck_builder_destroy", None, [p]),
@@ -186,14 +199,16 @@ class Wrapped:
     """A ckernel array over an ndarray's own buffer (type, arrmeta, data); free() releases
     the wrapper and the type, never the buffer."""
 
-    NAMES = {"int32": "int32", "float64": "float64", "float32": "float32",
+    NAMES = {"int32": "int32", "int64": "int64", "float64": "float64", "float32": "float32",
              "float16": "float16"}
 
     def __init__(self, lib, arr):
         self.lib, self.arr = lib, arr
         shape = "".join("%d * " % n for n in arr.shape)
         self.t = C.c_void_p()
-        if lib.ck_type_parse((shape + self.NAMES[arr.dtype.name]).encode(),
+        el = ("fixed_string[%d, 'utf32']" % (arr.dtype.itemsize // 4) if arr.dtype.kind == "U"
+              else self.NAMES[arr.dtype.name])
+        if lib.ck_type_parse((shape + el).encode(),
                              C.byref(self.t)) != CK_OK:
             raise ck_error(lib, "ck_type_parse")
         # Fixed-dimension arrmeta: (size, byte stride) per dimension, as NumPy has them.
@@ -352,6 +367,60 @@ class ExprKernel:
         self.lib.ck_builder_destroy(self.addr)
 
 
+class StringKernel(Kernel):
+    """text/cast/string->float64: a ckernel string array holding the U text `text` (its own
+    array: NumPy has no such layout; made by ck_assign, not timed) read into float64 dst by
+    a kernel built once; run(dst, src) ignores src (NumPy's object array of the same str)."""
+
+    def __init__(self, lib, dst, text):
+        self.strings = C.c_void_p()
+        t = C.c_void_p()
+        if lib.ck_type_parse(b"%d * string" % text.size, C.byref(t)) != CK_OK:
+            raise ck_error(lib, "ck_type_parse")
+        rc = lib.ck_array_new(t, C.byref(self.strings))
+        lib.ck_type_decref(t)
+        if rc != CK_OK:
+            raise ck_error(lib, "ck_array_new")
+        wt = Wrapped(lib, text)
+        rc = lib.ck_assign(self.strings, wt.a, None)
+        wt.free()
+        if rc != CK_OK:
+            lib.ck_array_free(self.strings)
+            raise ck_error(lib, "ck_assign of the text")
+        self.lib = lib
+        self.mem = C.create_string_buffer(C.sizeof(Builder) + 16)
+        self.addr = (C.addressof(self.mem) + 15) & ~15
+        self.b = Builder.from_address(self.addr)
+        lib.ck_builder_init(self.addr)
+        wd = Wrapped(lib, dst)
+        off = C.c_size_t(0)
+        ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK)
+        rc = lib.ck_make_assign(self.addr, C.byref(off), wd.t, C.cast(wd.meta, C.c_void_p),
+                                lib.ck_array_type(self.strings),
+                                lib.ck_array_arrmeta(self.strings), CK_REQUEST_SINGLE,
+                                C.byref(ctx))
+        wd.free()
+        if rc != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            lib.ck_array_free(self.strings)
+            raise ck_error(lib, "ck_make_assign")
+        self.root = self.b.heap or self.addr + Builder.inline_buf.offset
+        self.fn = SingleFn(C.c_void_p.from_address(self.root).value)
+        self.srcs = (C.c_void_p * 2)(lib.ck_array_data(self.strings))
+        self.shape = dst.shape
+
+    def run(self, dst, src):
+        if dst.shape != self.shape or dst.dtype.name != "float64":
+            raise ValueError("the kernel was built for another destination")
+        rc = self.fn(self.root, dst.ctypes.data, self.srcs)
+        if rc != CK_OK:
+            raise ck_error(self.lib, "kernel call")
+
+    def free(self):
+        self.lib.ck_builder_destroy(self.addr)
+        self.lib.ck_array_free(self.strings)
+
+
 class PerCallAssign:
     """ck_assign on every run: build + run + destroy (the arrays wrapped once)."""
 
@@ -405,18 +474,37 @@ def make_workloads(np, n):
         # A C-order cols x rows buffer seen transposed: strides (4, 4 * rows), as in bench.
         "2d/transposed/int32->float64": (ints(rows * cols).reshape(cols, rows).T,
                                          lambda: np.empty((rows, cols), np.float64)),
+    }
+    w.update(text_workloads(np, rng, max(1, n // 10)))
+    w.update({
         "reduce/sum/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
         "reduce/min/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
         "reduce/sum/float64/axis0": (rng.standard_normal(rows * cols).reshape(rows, cols),
                                      lambda: np.empty(cols, np.float64)),
         "accumulate/cumsum/float64": (rng.standard_normal(n), lambda: np.empty(n, np.float64)),
-    }
+    })
     dot_cols = dot_columns(n)
     DOT_SECOND[0] = rng.standard_normal(ROWS_2D * dot_cols).reshape(ROWS_2D, dot_cols)
     w["call/dot/float64"] = (rng.standard_normal(ROWS_2D * dot_cols).reshape(ROWS_2D, dot_cols),
                              lambda: np.empty(ROWS_2D, np.float64))
     assert list(w) == WORKLOADS
     return w
+
+
+def text_workloads(np, rng, m):
+    """The text/cast/... rows over m values: float64 as text/print/float64's (random 53-bit
+    significands, magnitudes 2^-60 to 2^60, both signs; a nan, inf, -inf, 0 or -0 in 1024)
+    and any int64, their text as NumPy's astype writes it."""
+    v = np.ldexp(1.0 + rng.random(m), rng.integers(-60, 61, m)) * rng.choice([-1.0, 1.0], m)
+    for k, special in zip((7, 13, 17, 19, 23), (np.nan, np.inf, -np.inf, 0.0, -0.0)):
+        v[k::1024] = special
+    ints = rng.integers(-2**63, 2**63 - 1, size=m, dtype=np.int64, endpoint=True)
+    u32 = v.astype("U32")
+    return {"text/cast/U32->float64": (u32, lambda: np.empty(m, np.float64)),
+            "text/cast/float64->U32": (v, lambda: np.empty(m, "U32")),
+            "text/cast/int64->U21": (ints, lambda: np.empty(m, "U21")),
+            "text/cast/U21->int64": (ints.astype("U21"), lambda: np.empty(m, np.int64)),
+            "text/cast/string->float64": (u32.astype(object), lambda: np.empty(m, np.float64))}
 
 
 # call/dot/float64's second argument (make_workloads sets it).
@@ -615,6 +703,8 @@ def compare(args):
         reduction = REDUCTIONS.get(name)
         if name == "call/dot/float64":
             ck = Kernel(lib, dst, src, second=DOT_SECOND[0])
+        elif name == "text/cast/string->float64":
+            ck = StringKernel(lib, dst, src.astype("U32"))
         else:
             ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
         np_op = numpy_op(np, name)

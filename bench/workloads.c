@@ -19,7 +19,10 @@
  * own reason, when the JIT does not compile it.
  * The text/... workloads time number text through the literals: ck_array_format of a
  * million float64 values (text/print/float64) and ck_array_parse of that text
- * (text/parse/float64), against the C library's snprintf("%.17g") and strtod.
+ * (text/parse/float64), against the C library's snprintf("%.17g") and strtod. The
+ * text/cast/... workloads time the text cast kernel (ck_make_assign) between numbers and
+ * NumPy's U (fixed_string[N, 'utf32']) or string over 1 Mi values, against plain loops of
+ * strtod, strtoll, snprintf("%.17g") and a decimal loop over the same buffers.
  *
  * Source data comes from a fixed-seed xorshift generator and exercises the semantics the
  * loops must match: NaN, infinities, overflow, subnormals, values that round. */
@@ -52,6 +55,7 @@
 #define JIT_I32_ROW 4 /* int32 argument row of jit/add-...: 16 bytes */
 #define JIT_COMPILE_ROWS 1000
 #define TEXT_N 1000000 /* text/...: the issue's "a million values" */
+#define TEXT_CAST_N ((size_t)1024 * 1024) /* text/cast/...: issue 27's "1 Mi values" */
 /* text/print/...: the bytes of its destination and reference, the room its plain loop has
  * for the "%.17g" text of n values (at most 24 characters each, ", " between them). */
 #define TEXT_PRINT_BYTES(n) (32 * (n) + 64)
@@ -92,6 +96,9 @@ typedef enum wl_kind {
      * ck_array_parse of the literal it gives. */
     K_TEXT_PRINT,
     K_TEXT_PARSE,
+    /* A number <-> text cast through ck_make_assign: the text side is U32 with float64 and
+     * U21 with int64 (fixed_string[N, 'utf32'], NumPy's U), or string. */
+    K_TEXT_CAST,
     /* Reductions (ck_make_reduce) and accumulations (ck_make_accumulate) of float64, and a
      * call of the core-dimension callable dot (not built: reported as skipped). */
     K_RED_SUM,    /* sum of N * float64 -> float64 */
@@ -250,6 +257,27 @@ static const wl_def defs[] = {
      "ck_array_parse of text/print/float64's literal (ckernel's own text, about 20 bytes a "
      "value) into 1000000 * float64, its checking pass included; plain loop: strtod of each "
      "number of the same text; verified: both give the same values, bit for bit"},
+    {"text/cast/U32->float64", K_TEXT_CAST, 0, F64, CK_TYPE_FIXED_STRING, NOCHECK, F_F64_TEXT,
+     TEXT_CAST_N, NULL,
+     "1 Mi U32 (fixed_string[32, 'utf32']) of the shortest text of text/print's values "
+     "(ckernel's own float64 -> U32, as NumPy's astype writes it); plain loop: each value "
+     "narrowed to chars, strtod; verified bit for bit"},
+    {"text/cast/float64->U32", K_TEXT_CAST, 0, CK_TYPE_FIXED_STRING, F64, NOCHECK, F_F64_TEXT,
+     TEXT_CAST_N, NULL,
+     "1 Mi float64 (text/print's values) into U32, shortest round-trip text; plain loop: "
+     "snprintf(\"%.17g\") widened to UTF-32 (not the shortest); verified: ckernel's text read "
+     "back by strtod is the source, bit for bit"},
+    {"text/cast/int64->U21", K_TEXT_CAST, 0, CK_TYPE_FIXED_STRING, I64, NOCHECK, F_I64,
+     TEXT_CAST_N, NULL,
+     "1 Mi int64 (any) into U21; plain loop: decimal digits by division, widened; verified "
+     "byte for byte"},
+    {"text/cast/U21->int64", K_TEXT_CAST, 0, I64, CK_TYPE_FIXED_STRING, NOCHECK, F_I64,
+     TEXT_CAST_N, NULL,
+     "1 Mi U21 of int64 text (any int64); plain loop: narrowed, strtoll; verified"},
+    {"text/cast/string->float64", K_TEXT_CAST, 0, F64, CK_TYPE_STRING, NOCHECK, F_F64_TEXT,
+     TEXT_CAST_N, NULL,
+     "1 Mi string (UTF-8 in an arena) of the shortest text of text/print's values; plain "
+     "loop: each {data, size} copied to a NUL-ended buffer, strtod; verified bit for bit"},
     {"reduce/sum/float64", K_RED_SUM, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
      "sum of 10 Mi float64 (pairwise, fixed association); plain loop: a running sum (other "
      "rounding: verified within 2^-40 of the sum of magnitudes)"},
@@ -1065,6 +1093,93 @@ static int setup_text(wl *w) {
     return CK_OK;
 }
 
+/* text/cast/...: the number side's values in aux_buf (numbers -> text: also the source);
+ * the text side n * fixed_string[units, 'utf32'] over a buffer of ours, or n * string
+ * (ck_array_new, so its bytes have an arena; as the source, its text is written before
+ * timing by ckernel's own number -> text cast, which is what NumPy's astype(U) gives). */
+static size_t text_cast_units(ck_type_id number) {
+    return number == CK_TYPE_FLOAT64 ? 32 : 21;
+}
+
+static int text_cast_type(ck_type_id id, ck_type_id number, size_t n, ck_type **out) {
+    ck_type *el = NULL;
+    int rc = CK_OK;
+    const ck_type *e = id == CK_TYPE_STRING ? ck_type_string() : ck_type_scalar(id);
+    if (id == CK_TYPE_FIXED_STRING) {
+        rc = ck_type_make_fixed_string((intptr_t)text_cast_units(number), CK_ENCODING_UTF32,
+                                       &el);
+        e = el;
+    }
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, e, out);
+    ck_type_decref(el);
+    return rc;
+}
+
+static int setup_text_cast(wl *w) {
+    const wl_def *d = w->def;
+    const size_t n = w->n;
+    const int into_text = d->dst == CK_TYPE_FIXED_STRING || d->dst == CK_TYPE_STRING;
+    const ck_type_id number = into_text ? d->src : d->dst;
+    const ck_type_id text = into_text ? d->dst : d->src;
+    const size_t text_bytes = text == CK_TYPE_STRING ? n * sizeof(ck_string_data)
+                                                      : n * 4 * text_cast_units(number);
+    w->aux_buf = alloc_buffer(n * 8);
+    if (w->aux_buf == NULL) {
+        return nomem("number values");
+    }
+    fill_data(w->aux_buf, n, number, d->fill, SEED);
+    int rc = text_cast_type(d->dst, number, n, &w->dt);
+    if (rc == CK_OK) rc = text_cast_type(d->src, number, n, &w->st);
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    const size_t dst_bytes = into_text ? text_bytes : n * 8;
+    w->dst_buf = alloc_buffer(dst_bytes);
+    w->ref_buf = alloc_buffer(dst_bytes);
+    if (w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("text cast buffers");
+    }
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = dst_bytes;
+    if (into_text) {
+        w->ksrc = w->aux_buf;
+        w->bytes_moved = (double)(n * 8 + text_bytes);
+        return CK_OK;
+    }
+    /* The source text, by ckernel's number -> text cast (setup, not timed). */
+    ck_array *numbers = NULL;
+    const intptr_t dims[1] = {(intptr_t)n};
+    ck_type *nt = NULL;
+    rc = make_type(dims, 1, 0, 0, number, &nt);
+    if (rc == CK_OK) rc = ck_array_wrap(nt, NULL, w->aux_buf, NULL, &numbers);
+    if (rc == CK_OK && text == CK_TYPE_STRING) {
+        rc = ck_array_new(w->st, &w->src_array);
+    } else if (rc == CK_OK) {
+        w->src_buf = alloc_buffer(text_bytes);
+        rc = w->src_buf == NULL ? nomem("source text")
+                                : ck_array_wrap(w->st, NULL, w->src_buf, NULL, &w->src_array);
+    }
+    if (rc == CK_OK) rc = ck_assign(w->src_array, numbers, NULL);
+    ck_array_free(numbers);
+    ck_type_decref(nt);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    w->ksrc = ck_array_data(w->src_array);
+    double moved = (double)(n * 8 + text_bytes);
+    if (text == CK_TYPE_STRING) { /* the bytes behind the slots are read too */
+        const ck_string_data *sd = (const ck_string_data *)(const void *)w->ksrc;
+        for (size_t i = 0; i < n; i++) {
+            moved += (double)sd[i].size;
+        }
+    }
+    w->bytes_moved = moved;
+    return CK_OK;
+}
+
 /* A factory that is never instantiated: select/cold's callable only selects. */
 static int no_instantiate(void *data, ck_builder *ckb, size_t *offset,
                           const ck_leaf_info *info) {
@@ -1507,6 +1622,9 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_TEXT_PRINT:
     case K_TEXT_PARSE:
         return setup_text(w); /* no kernel: the literals' functions are timed */
+    case K_TEXT_CAST:
+        rc = setup_text_cast(w);
+        break;
     case K_RED_SUM:
     case K_RED_MIN:
     case K_RED_AXIS0:
@@ -1640,6 +1758,27 @@ static int run_kernel(wl *w) {
     return ck_call_single(ck_builder_root(&w->b), w->kdst, &w->ksrc);
 }
 
+/* text/cast/...: the plain loop of the workload's pair. */
+static int text_cast_loop(const wl *w, char *out) {
+    const wl_def *d = w->def;
+    const size_t n = w->n;
+    if (d->src == CK_TYPE_STRING) {
+        return ckb_loop_string_float64((double *)(void *)out,
+                                       (const ck_string_data *)(const void *)w->ksrc, n);
+    }
+    if (d->dst == CK_TYPE_FIXED_STRING) {
+        const size_t units = text_cast_units(d->src);
+        return d->src == F64 ? ckb_loop_float64_u32((uint32_t *)(void *)out, units,
+                                                    (const double *)(const void *)w->ksrc, n)
+                             : ckb_loop_int64_u32((uint32_t *)(void *)out, units,
+                                                  (const int64_t *)(const void *)w->ksrc, n);
+    }
+    const size_t units = text_cast_units(d->dst);
+    const uint32_t *src = (const uint32_t *)(const void *)w->ksrc;
+    return d->dst == F64 ? ckb_loop_u32_float64((double *)(void *)out, src, units, n)
+                         : ckb_loop_u32_int64((int64_t *)(void *)out, src, units, n);
+}
+
 /* The plain loop, writing into the kernel's destination (out_is_ref 0) or the reference. */
 static int run_loop(wl *w, int out_is_ref) {
     char *out = out_is_ref ? w->ref_elems : w->dst_elems;
@@ -1709,6 +1848,8 @@ static int run_loop(wl *w, int out_is_ref) {
                                       (const double *)(void *)w->ksrc, w->n) == 0;
     case K_TEXT_PARSE:
         return ckb_loop_parse_float64((double *)(void *)out, w->text, w->n);
+    case K_TEXT_CAST:
+        return text_cast_loop(w, out);
     case K_RED_SUM:
         return ckb_loop_sum_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
                                     w->n);
@@ -1940,6 +2081,25 @@ static int compare_outputs(wl *w, int *equal, char *msg, size_t msg_size) {
     rc = run_kernel(w);
     if (rc != CK_OK) {
         return rc;
+    }
+    if (w->def->kind == K_TEXT_CAST && w->def->dst == CK_TYPE_FIXED_STRING &&
+        w->def->src == F64) {
+        /* The loop's "%.17g" is not the shortest text: ckernel's text read back (the loop's
+         * own strtod) must be the source, and the text no longer than "%.17g"'s. */
+        const size_t units = text_cast_units(F64);
+        if (ckb_loop_u32_float64((double *)(void *)w->ref_elems,
+                                 (const uint32_t *)(const void *)w->dst_elems, units, w->n)) {
+            *equal = 0;
+            if (msg_size != 0) {
+                snprintf(msg, msg_size, "%s: strtod cannot read ckernel's text", w->def->name);
+            }
+            return CK_OK;
+        }
+        *equal = memcmp(w->ref_elems, w->ksrc, w->n * sizeof(double)) == 0;
+        if (msg_size != 0) {
+            snprintf(msg, msg_size, "%s", *equal ? "" : "ckernel's text does not read back");
+        }
+        return CK_OK;
     }
     if (run_loop(w, 1) != 0) {
         return ck_set_error(CK_ERR_INTERNAL, "bench: the plain loop of %s failed", w->def->name);

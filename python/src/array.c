@@ -77,6 +77,53 @@ static PyObject *scalar_to_python(ck_type_id id, const char *p) {
     }
 }
 
+/* A text element as str (string, fixed_string) or bytes (bytes, fixed_bytes); a fixed
+ * value's trailing NUL units are padding, as NumPy's U and S tolist() drop them. Host text
+ * that is not valid in its encoding is CK_ERR_TEXT (Python's UnicodeDecodeError as the
+ * cause). */
+static PyObject *text_to_python(const ck_type *t, const char *p) {
+    const ck_type_id id = ck_type_get_id(t);
+    const char *bytes;
+    size_t size;
+    int unit = 1;
+    if (id == CK_TYPE_STRING || id == CK_TYPE_BYTES) {
+        ck_string_data sd;
+        memcpy(&sd, p, sizeof sd); /* a host's data may sit at any address */
+        if (sd.data == NULL && sd.size != 0) {
+            return ckpy_raise(CK_ERR_UNINITIALIZED, "a %s of %zu bytes that is not allocated",
+                              ck_type_id_name(id), sd.size);
+        }
+        bytes = sd.data != NULL ? sd.data : "";
+        size = sd.size;
+    } else {
+        const int enc = ck_type_text_encoding(t);
+        unit = enc == CK_ENCODING_UTF16 ? 2 : enc == CK_ENCODING_UTF32 ? 4 : 1;
+        size_t n = (size_t)ck_type_text_length(t);
+        static const char zero[4] = {0, 0, 0, 0};
+        while (n > 0 && memcmp(p + (n - 1) * (size_t)unit, zero, (size_t)unit) == 0) {
+            n--;
+        }
+        bytes = p;
+        size = n * (size_t)unit;
+    }
+    if (size > (size_t)PY_SSIZE_T_MAX) {
+        return ckpy_raise(CK_ERR_INVALID, "a text of %zu bytes", size);
+    }
+    if (id == CK_TYPE_BYTES || id == CK_TYPE_FIXED_BYTES) {
+        return PyBytes_FromStringAndSize(bytes, (Py_ssize_t)size);
+    }
+    int order = PY_LITTLE_ENDIAN ? -1 : 1; /* the machine's: a BOM is a character */
+    PyObject *out = unit == 4   ? PyUnicode_DecodeUTF32(bytes, (Py_ssize_t)size, "strict", &order)
+                    : unit == 2 ? PyUnicode_DecodeUTF16(bytes, (Py_ssize_t)size, "strict", &order)
+                    : ck_type_text_encoding(t) == CK_ENCODING_ASCII
+                        ? PyUnicode_DecodeASCII(bytes, (Py_ssize_t)size, "strict")
+                        : PyUnicode_DecodeUTF8(bytes, (Py_ssize_t)size, "strict");
+    if (out == NULL) {
+        ckpy_convert_error(CK_ERR_TEXT, "text not valid in its encoding");
+    }
+    return out;
+}
+
 /* A list of n elements of type el, element i at data + i * stride. */
 static PyObject *elements_to_python(const ck_type *el, const char *am, const char *data,
                                     intptr_t n, intptr_t stride) {
@@ -155,6 +202,11 @@ PyObject *ckpy_to_python(const ck_type *t, const char *am, const char *data) {
             Py_RETURN_NONE;
         }
         return ckpy_to_python(ck_type_element(t), am, data);
+    case CK_TYPE_STRING:
+    case CK_TYPE_BYTES:
+    case CK_TYPE_FIXED_STRING:
+    case CK_TYPE_FIXED_BYTES:
+        return text_to_python(t, data);
     default:
         return scalar_to_python(id, data);
     }

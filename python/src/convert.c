@@ -3,6 +3,7 @@
  * arrmeta from the strides and field offsets; never a copy). */
 #include "ckpy.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* ---- dtype -> type ---- */
@@ -75,7 +76,8 @@ static int scalar_id(PyArray_Descr *d, const char **why) {
         }
         return size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
     default:
-        *why = "ckernel has bool, integers, floats, complex numbers and records of them";
+        *why = "ckernel has bool, integers, floats, complex numbers, U and S text and "
+               "records of them";
         return -1;
     }
 }
@@ -85,7 +87,29 @@ int ckpy_scalar_id(PyArray_Descr *d) {
     return d->subarray != NULL || PyDataType_HASFIELDS(d) ? -1 : scalar_id(d, &why);
 }
 
+/* NumPy's U (UTF-32 code points in the machine's order) is fixed_string[N, 'utf32'], S
+ * fixed_bytes[N]: the same bytes, NUL-padded alike, so wrapping reads them in place. A new
+ * reference. */
+static const ck_type *text_from_descr(PyArray_Descr *d) {
+    const int unicode = d->kind == 'U';
+    const intptr_t n = unicode ? d->elsize / 4 : d->elsize;
+    if (unicode && !PyArray_ISNBO(d->byteorder)) {
+        return type_error(d, "its byte order is not the machine's: use "
+                             ".astype(dtype.newbyteorder('='))");
+    }
+    if (n < 1) {
+        return type_error(d, "a text of no characters: ckernel's fixed text holds at least one");
+    }
+    ck_type *t = NULL;
+    int rc = unicode ? ck_type_make_fixed_string(n, CK_ENCODING_UTF32, &t)
+                     : ck_type_make_fixed_bytes(n, &t);
+    return rc == CK_OK ? t : status_type(rc);
+}
+
 static const ck_type *scalar_from_descr(PyArray_Descr *d) {
+    if (d->kind == 'U' || d->kind == 'S') {
+        return text_from_descr(d);
+    }
     const char *why = NULL;
     const int id = scalar_id(d, &why);
     /* Static scalar types: the reference costs nothing and never fails. */
@@ -230,10 +254,33 @@ done:
     return out;
 }
 
+/* fixed_string[N, 'utf32'] as U<N>, fixed_bytes[N] as S<N> (NumPy has no other text). */
+static PyArray_Descr *text_descr(const ck_type *t) {
+    const ck_type_id id = ck_type_get_id(t);
+    if (id != CK_TYPE_FIXED_BYTES &&
+        (id != CK_TYPE_FIXED_STRING || ck_type_text_encoding(t) != CK_ENCODING_UTF32)) {
+        return descr_error(t, "NumPy's text is U (fixed_string[N, 'utf32']) and S "
+                              "(fixed_bytes[N])");
+    }
+    const intptr_t n = ck_type_text_length(t);
+    if (n > INT_MAX / 4) {
+        return descr_error(t, "too long for a NumPy dtype");
+    }
+    PyArray_Descr *d = PyArray_DescrNewFromType(id == CK_TYPE_FIXED_BYTES ? NPY_STRING
+                                                                          : NPY_UNICODE);
+    if (d != NULL) {
+        d->elsize = (int)(id == CK_TYPE_FIXED_BYTES ? n : 4 * n);
+    }
+    return d;
+}
+
 PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta) {
     ck_type_id id = ck_type_get_id(t);
     if (ck_type_is_scalar(t)) {
         return PyArray_DescrFromType(ckpy_typenum(id));
+    }
+    if (ck_type_is_text(t)) {
+        return text_descr(t);
     }
     if (id == CK_TYPE_TUPLE || id == CK_TYPE_STRUCT) {
         return record_descr(t, arrmeta);

@@ -101,6 +101,50 @@ static int put_number(textbuf *b, PyObject *obj) {
     return put_double(b, v);
 }
 
+/* A str as a JSON string literal (UTF-8, control characters and DEL as \u00XX), bytes as
+ * a bytes literal (printable ASCII as it is, the rest \xHH). A str that UTF-8 cannot hold
+ * (a lone surrogate) is CK_ERR_TEXT. */
+static int put_text(textbuf *b, PyObject *obj) {
+    const int is_bytes = PyBytes_Check(obj);
+    Py_ssize_t n = 0;
+    const char *p;
+    if (is_bytes) {
+        p = PyBytes_AS_STRING(obj);
+        n = PyBytes_GET_SIZE(obj);
+    } else {
+        p = PyUnicode_AsUTF8AndSize(obj, &n);
+        if (p == NULL) {
+            ckpy_convert_error(CK_ERR_TEXT, "a str that is not valid UTF-8");
+            return -1;
+        }
+    }
+    int rc = puts_(b, "\"");
+    Py_ssize_t run = 0; /* bytes written as they are, copied together */
+    for (Py_ssize_t i = 0; rc == 0 && i <= n; i++) {
+        const unsigned char c = i < n ? (unsigned char)p[i] : 0;
+        const int plain = i < n && c >= 0x20 && c != 0x7f && c != '"' && c != '\\' &&
+                          (!is_bytes || c < 0x80);
+        if (plain) {
+            run++;
+            continue;
+        }
+        rc = put(b, p + i - run, (size_t)run);
+        run = 0;
+        if (rc == 0 && i < n) {
+            char esc[8];
+            if (c == '"' || c == '\\') {
+                esc[0] = '\\';
+                esc[1] = (char)c;
+                esc[2] = '\0';
+            } else {
+                PyOS_snprintf(esc, sizeof esc, is_bytes ? "\\x%02x" : "\\u%04x", c);
+            }
+            rc = puts_(b, esc);
+        }
+    }
+    return rc == 0 ? puts_(b, "\"") : -1;
+}
+
 /* A field name as the literal spells it: an identifier as it is, anything else quoted. */
 static int put_name(textbuf *b, const char *name) {
     int ident = (name[0] == '_' || (name[0] | 0x20) >= 'a') && (name[0] | 0x20) <= 'z';
@@ -248,8 +292,12 @@ static int write_value(textbuf *b, PyObject *obj, const ck_type *t, int depth) {
     if (ckpy_is_number(obj)) {
         return put_number(b, obj);
     }
+    if (PyUnicode_Check(obj) || PyBytes_Check(obj)) {
+        return put_text(b, obj);
+    }
     ckpy_raise(CK_ERR_TYPE,
-               "a %.100s is not a value for ckernel (numbers, lists, tuples, dicts, None)",
+               "a %.100s is not a value for ckernel (numbers, str, bytes, lists, tuples, "
+               "dicts, None)",
                Py_TYPE(obj)->tp_name);
     return -1;
 }
@@ -274,7 +322,7 @@ typedef struct infer_state {
     intptr_t size[MAX_NESTING]; /* per list level: the common length, -1 var, -2 unseen */
     uint64_t list_levels;       /* bit d: a list was seen at depth d */
     int value_depth;            /* the depth of values (and None); -1 before the first */
-    int kind;                   /* -1 none, 0 bool, 1 int, 2 float, 3 complex */
+    int kind;                   /* -1 none, 0 bool, 1 int, 2 float, 3 complex, 4 str, 5 bytes */
     int has_none;
 } infer_state;
 
@@ -315,12 +363,17 @@ static int infer_walk(infer_state *st, PyObject *obj, int depth) {
         kind = 2;
     } else if (PyComplex_Check(obj) || PyArray_IsScalar(obj, ComplexFloating)) {
         kind = 3;
+    } else if (PyUnicode_Check(obj)) {
+        kind = 4;
+    } else if (PyBytes_Check(obj)) {
+        kind = 5;
     } else if (PyDict_Check(obj)) {
         ckpy_raise(CK_ERR_TYPE, "records (dicts) need type=, the datashape of the values");
         return -1;
     } else {
         ckpy_raise(CK_ERR_TYPE,
-                   "a %.100s is not a value for ckernel (numbers, lists, tuples, None)",
+                   "a %.100s is not a value for ckernel (numbers, str, bytes, lists, tuples, "
+                   "None)",
                    Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -331,6 +384,13 @@ static int infer_walk(infer_state *st, PyObject *obj, int depth) {
                    st->value_depth >= 0 ? depth : depth + 1);
         return -1;
     }
+    /* Text and numbers have no common type; str and bytes neither. */
+    if (kind >= 0 && st->kind >= 0 && (kind >= 4 || st->kind >= 4) && kind != st->kind) {
+        static const char *const names[6] = {"bool", "int", "float", "complex", "str", "bytes"};
+        ckpy_raise(CK_ERR_TYPE, "%s and %s values in one array: give type=, or convert them",
+                   names[st->kind], names[kind]);
+        return -1;
+    }
     st->value_depth = depth;
     if (kind > st->kind) {
         st->kind = kind;
@@ -339,8 +399,8 @@ static int infer_walk(infer_state *st, PyObject *obj, int depth) {
 }
 
 int ckpy_array_from_python(PyObject *obj, ck_array **out) {
-    static const ck_type_id kinds[4] = {CK_TYPE_BOOL, CK_TYPE_INT64, CK_TYPE_FLOAT64,
-                                        CK_TYPE_COMPLEX128};
+    static const ck_type_id kinds[6] = {CK_TYPE_BOOL, CK_TYPE_INT64, CK_TYPE_FLOAT64,
+                                        CK_TYPE_COMPLEX128, CK_TYPE_STRING, CK_TYPE_BYTES};
     infer_state st;
     for (int i = 0; i < MAX_NESTING; i++) {
         st.size[i] = -2;
@@ -357,7 +417,10 @@ int ckpy_array_from_python(PyObject *obj, ck_array **out) {
         for (ndim = 0; ndim < MAX_NESTING && ((st.list_levels >> ndim) & 1); ndim++) {
         }
     }
-    const ck_type *t = ck_type_scalar(kinds[st.kind < 0 ? 2 : st.kind]);
+    const ck_type_id kind = kinds[st.kind < 0 ? 2 : st.kind];
+    const ck_type *t = kind == CK_TYPE_STRING  ? ck_type_string()
+                       : kind == CK_TYPE_BYTES ? ck_type_bytes()
+                                               : ck_type_scalar(kind);
     int rc = CK_OK;
     if (st.has_none) {
         ck_type *option = NULL;

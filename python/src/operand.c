@@ -150,7 +150,8 @@ int ckpy_operand_source(PyObject *obj, const char *what, ckpy_operand *op) {
     if (ckpy_is_python_number(obj)) {
         return ckpy_operand_number(obj, ckpy_python_number_type(obj), what, op);
     }
-    if (PyList_Check(obj) || PyTuple_Check(obj) || obj == Py_None) {
+    if (PyList_Check(obj) || PyTuple_Check(obj) || obj == Py_None || PyUnicode_Check(obj) ||
+        PyBytes_Check(obj)) { /* a str or bytes: a 0-d string or bytes */
         if (ckpy_array_from_python(obj, &op->array) < 0) {
             ckpy_prefix_error(what);
             return -1;
@@ -158,9 +159,9 @@ int ckpy_operand_source(PyObject *obj, const char *what, ckpy_operand *op) {
         op->owns_array = 1;
         return 0;
     }
-    if (PyUnicode_Check(obj) || PyBytes_Check(obj) || PyDict_Check(obj)) {
+    if (PyDict_Check(obj)) {
         ckpy_raise(CK_ERR_TYPE, "%s: a %.100s is not an array (NumPy arrays, ckernel.Array, "
-                   "numbers and nested lists are)", what, Py_TYPE(obj)->tp_name);
+                   "numbers, str, bytes and nested lists are)", what, Py_TYPE(obj)->tp_name);
         return -1;
     }
     PyArrayObject *nd = ckpy_to_ndarray(obj);
@@ -234,16 +235,17 @@ static void extent(PyArrayObject *a, char **lo, char **hi) {
          (size_t)PyArray_ITEMSIZE(a), lo, hi);
 }
 
-/* The same for a ck_array of fixed dimensions over a scalar; 0 for other types (their
- * rows may be anywhere). */
+/* The same for a ck_array of fixed dimensions over a scalar or fixed text (whose bytes are
+ * in the element); 0 for other types (their rows and strings may be anywhere). */
 static int ck_extent(const ck_array *a, char **lo, char **hi) {
     const ck_type *t = ck_array_type(a);
-    if (!ckpy_is_fixed_scalar(t)) {
-        return 0;
-    }
     int n = 0;
     for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM; n++) {
         t = ck_type_element(t);
+    }
+    const ck_type_id id = ck_type_get_id(t);
+    if (!ck_type_is_scalar(t) && id != CK_TYPE_FIXED_STRING && id != CK_TYPE_FIXED_BYTES) {
+        return 0;
     }
     const ck_fixed_dim_arrmeta *fm = (const ck_fixed_dim_arrmeta *)ck_array_arrmeta(a);
     span(ck_array_data(a), n, &fm->dim_size, &fm->stride, 2, ck_type_data_size(t), lo, hi);

@@ -484,11 +484,13 @@ def test_errors():
     with raises_status("CK_ERR_INVALID", "no elements"):
         ck.reduce("max", np.zeros((0, 0)), axis=1)
     assert ck.reduce("max", np.zeros((0, 3)), axis=1).shape == (0,)   # NumPy's rule
-    with raises_status("CK_ERR_TYPE", "a str is not an array"):
-        ck.reduce("sum", "abc")
+    with raises_status("CK_ERR_TYPE", "cannot reduce string"):
+        ck.reduce("sum", "abc")  # a 0-d string: reductions take no text
+    with raises_status("CK_ERR_TYPE", "cannot reduce 1 * fixed_string[1, 'utf32']"):
+        ck.reduce("sum", np.array(["x"]))  # U1, wrapped: reductions take no text
     with raises_status("CK_ERR_TYPE", "a: NumPy dtype"):
-        ck.reduce("sum", np.array(["x"]))
-    with raises_status("CK_ERR_TYPE", "tuples or structs"):
+        ck.reduce("sum", np.zeros(2, dtype="M8[s]"))
+    with raises_status("CK_ERR_TYPE", "not tuples, structs or text"):
         ck.reduce("sum", np.zeros(2, dtype=[("x", np.int32)]))
     with raises_status("CK_ERR_TYPE", "cannot accumulate in int32"):
         ck.reduce("all", np.ones(2), out=np.zeros((), dtype=np.int32))

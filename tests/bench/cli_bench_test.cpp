@@ -380,7 +380,7 @@ TEST(BenchCli, SelectionIsTimedPerOperation) {
 }
 
 TEST(BenchCli, NumberTextIsTimedPerValueAgainstTheCLibrary) {
-    Json j = run_json("--filter text/ --repeat 1");
+    Json j = run_json("--filter text/p --repeat 1");
     ASSERT_EQ(j["results"].kind, Json::Array);
     std::vector<std::string> names;
     for (const Json &r : j["results"].items) {
@@ -390,6 +390,21 @@ TEST(BenchCli, NumberTextIsTimedPerValueAgainstTheCLibrary) {
         EXPECT_EQ(r["loop_ns_per_elem"].kind, Json::Number);  // snprintf("%.17g") / strtod
     }
     EXPECT_EQ(names, (std::vector<std::string>{"text/print/float64", "text/parse/float64"}));
+}
+
+TEST(BenchCli, TextCastsAreTimedPerValueAgainstPlainLoops) {
+    Json j = run_json("--filter text/cast/ --repeat 1");
+    ASSERT_EQ(j["results"].kind, Json::Array);
+    std::vector<std::string> names;
+    for (const Json &r : j["results"].items) {
+        check_result(r);  // ns_per_elem (per value), GB/s, both ratios, verified
+        names.push_back(r["workload"].str);
+        EXPECT_EQ(r["elements"].num, 1048576.0);  // issue 27's 1 Mi values
+        EXPECT_EQ(r["loop_ns_per_elem"].kind, Json::Number);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"text/cast/U32->float64", "text/cast/float64->U32",
+                                               "text/cast/int64->U21", "text/cast/U21->int64",
+                                               "text/cast/string->float64"}));
 }
 
 TEST(BenchCli, ElementwiseAddHasEveryFigure) {

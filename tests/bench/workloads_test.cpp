@@ -58,6 +58,9 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           "jit/compile/cache-hit",
           // number text: a million float64 printed and read through the literals
           "text/print/float64", "text/parse/float64",
+          // issue 27: the text cast between numbers and U or string, 1 Mi values
+          "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
+          "text/cast/U21->int64", "text/cast/string->float64",
           // reductions, accumulations and dot (core dimensions)
           "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
           "reduce/sum/float64/var", "accumulate/cumsum/float64", "call/dot/float64",

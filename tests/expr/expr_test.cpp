@@ -299,6 +299,16 @@ TEST(Expr, ArgumentsAreMatchedByName) {
     EXPECT_EQ(eval("a + 1", {{"a", "{x: int32}", "{x: 1}"}}),
               "CK_ERR_TYPE: expression: source 0 holds struct values; expressions take scalars "
               "(under dimensions, pointers and options)");
+    // Nor is text, under dimensions or not (its type has no element to walk down to).
+    EXPECT_EQ(eval("a + 1", {{"a", "2 * string", "[\"1\", \"2\"]"}}),
+              "CK_ERR_TYPE: expression: source 0 holds string values; expressions take scalars "
+              "(under dimensions, pointers and options)");
+    EXPECT_EQ(eval("x * a", {{"x", "int8", "1"}, {"a", "fixed_string[3, 'utf32']", "\"ab\""}}),
+              "CK_ERR_TYPE: expression: source 1 holds fixed_string values; expressions take "
+              "scalars (under dimensions, pointers and options)");
+    EXPECT_EQ(eval("a", {{"a", "pointer[bytes]", "\"x\""}}),
+              "CK_ERR_TYPE: expression: source 0 holds bytes values; expressions take scalars "
+              "(under dimensions, pointers and options)");
     // Selection failures name the node.
     // bool - int8 is int8: 1 - 2.
     EXPECT_EQ(eval("a - b * 2", {{"a", "bool", "true"}, {"b", "bool", "true"}}), "-1");

@@ -25,7 +25,8 @@
  * Element numbers that count within a kernel's own run ("NA at element 3", "divide: ... at
  * element 7", "the value at element 2 converts to the NA") are not compared: design.md
  * counts them within the leaf's or option kernel's run, which coalescing and chunking decide.
- * Inputs that start with FZ_EXPR_MAGIC are expressions (fuzz_expr.c, its own checks).
+ * Inputs that start with FZ_EXPR_MAGIC are expressions (fuzz_expr.c, its own checks), with
+ * FZ_TEXT_MAGIC text casts (fuzz_text.c).
  * CKF_COMPOSE_VERBOSE=1 prints each case. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -655,6 +656,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size >= 4 && memcmp(data, FZ_EXPR_MAGIC, 4) == 0) {
         fz_expr_one(data + 4, size - 4);
         restore_globals();
+        ckf_check_no_leak();
+        return 0;
+    }
+    if (size >= 4 && memcmp(data, FZ_TEXT_MAGIC, 4) == 0) {
+        fz_text_one(data + 4, size - 4);
         ckf_check_no_leak();
         return 0;
     }

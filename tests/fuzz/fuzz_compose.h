@@ -31,6 +31,18 @@ unsigned fz_u8(fz_in *in);
 unsigned fz_pick(fz_in *in, unsigned n);
 uint64_t fz_rand(fz_in *in);
 
+/* A cursor over the bytes of an input that the expression and text modes decode, and a
+ * number below n from it (0 once the input runs out). */
+typedef struct fz_bytes {
+    const uint8_t *p;
+    size_t n, at;
+} fz_bytes;
+
+static inline unsigned fz_take(fz_bytes *in, unsigned n) {
+    const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
+    return n <= 1 ? 0u : b % n;
+}
+
 /* ---- types, as the fuzzer builds them (independent of ck_type) ---- */
 typedef enum fz_kind {
     FZ_SCALAR,
@@ -90,6 +102,10 @@ typedef enum fz_op {
  * node by node; fz_expr_one takes the bytes after them. */
 #define FZ_EXPR_MAGIC "CKEX"
 int fz_expr_one(const uint8_t *data, size_t size);
+/* The text mode (fuzz_text.c): an input that starts with these bytes is a text cast (text
+ * <-> text, numbers <-> text) held against the reference of docs/design.md §16 there. */
+#define FZ_TEXT_MAGIC "CKTX"
+int fz_text_one(const uint8_t *data, size_t size);
 
 /* The built-in operations a reduction folds with: sum prod min max all any, and the
  * accumulations cumsum cumprod cummin cummax (the first four). */

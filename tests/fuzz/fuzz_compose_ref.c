@@ -772,7 +772,7 @@ static void reference_build(const fz_case *c, fz_expect *x) {
                 fz_type_text(c->src[k].t, text, sizeof text);
                 build_error(&b, CK_ERR_TYPE,
                             "%s: argument %d is %s; callables take scalars (under dimensions, "
-                            "pointers and options), not tuples or structs",
+                            "pointers and options), not tuples, structs or text",
                             callable_name(c), k, text);
                 return;
             }

@@ -22,17 +22,6 @@
 #include "fuzz_common.h"
 #include "fuzz_compose.h"
 
-typedef struct xin {
-    const uint8_t *p;
-    size_t n, at;
-} xin;
-
-/* A number below n from the input (0 once it runs out). */
-static unsigned take(xin *in, unsigned n) {
-    const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
-    return n <= 1 ? 0u : b % n;
-}
-
 /* A growing string (the harness's own memory). */
 typedef struct xstr {
     char *s;
@@ -81,19 +70,19 @@ static const ck_type_id kScalars[] = {
 
 /* A literal: its text and the type the expression's rule gives it (the smallest of int8 ..
  * int64 holding an integer; float64 with a point), worked out here by range. */
-static void literal(xin *in, xnode *nd) {
+static void literal(fz_bytes *in, xnode *nd) {
     static const long long mags[] = {0,     1,         7,          100,         127,
                                      128,   200,       300,        32767,       32768,
                                      70000, 2147483647, 2147483648LL, 5000000000LL};
     nd->kind = X_LIT;
-    if (take(in, 4) == 0) {
+    if (fz_take(in, 4) == 0) {
         static const char *const floats[] = {"2.5", "0.1", "-1e-3", "3.0", "-0.0", ".75", "1e2"};
-        snprintf(nd->lit, sizeof nd->lit, "%s", floats[take(in, 7)]);
+        snprintf(nd->lit, sizeof nd->lit, "%s", floats[fz_take(in, 7)]);
         nd->type = CK_TYPE_FLOAT64;
         return;
     }
-    long long v = mags[take(in, 14)];
-    if (take(in, 2) == 0) {
+    long long v = mags[fz_take(in, 14)];
+    if (fz_take(in, 2) == 0) {
         v = -v;
     }
     snprintf(nd->lit, sizeof nd->lit, "%lld", v);
@@ -105,16 +94,16 @@ static void literal(xin *in, xnode *nd) {
 
 /* A tree of at most `depth` more levels into c->nodes, its text appended to t; the node's
  * index. */
-static int tree(xin *in, xcase *c, int depth, xstr *t) {
+static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
     CKF_CHECK(c->nnodes < XMAX_NODES, "too many nodes");
     const int me = c->nnodes++;
     xnode *nd = &c->nodes[me];
     memset(nd, 0, sizeof *nd);
-    const unsigned r = take(in, 100);
+    const unsigned r = fz_take(in, 100);
     if (depth == 0 || r < 25 || c->nnodes + 3 > XMAX_NODES) {
-        if (take(in, 10) < 7) {
+        if (fz_take(in, 10) < 7) {
             nd->kind = X_ARG;
-            nd->arg = (int)take(in, (unsigned)c->nargs);
+            nd->arg = (int)fz_take(in, (unsigned)c->nargs);
             c->used[nd->arg] = 1;
             const char name[2] = {(char)('a' + nd->arg), '\0'};
             put(t, name);
@@ -127,7 +116,7 @@ static int tree(xin *in, xcase *c, int depth, xstr *t) {
     if (r < 75) {
         static const char *const ops[] = {" + ", " - ", " * ", " / "};
         static const char *const fns[] = {"add", "subtract", "multiply", "divide"};
-        const unsigned o = take(in, 4);
+        const unsigned o = fz_take(in, 4);
         nd->kind = X_CALL;
         nd->fn = fns[o];
         put(t, "(");
@@ -145,7 +134,7 @@ static int tree(xin *in, xcase *c, int depth, xstr *t) {
         c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
     } else if (r < 90) {
         nd->kind = X_CALL;
-        nd->fn = take(in, 2) ? "minimum" : "maximum";
+        nd->fn = fz_take(in, 2) ? "minimum" : "maximum";
         put(t, nd->fn);
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
@@ -155,7 +144,7 @@ static int tree(xin *in, xcase *c, int depth, xstr *t) {
         c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
     } else {
         nd->kind = X_CAST;
-        nd->type = kScalars[take(in, 14)];
+        nd->type = kScalars[fz_take(in, 14)];
         put(t, ck_type_id_name(nd->type));
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
@@ -167,42 +156,42 @@ static int tree(xin *in, xcase *c, int depth, xstr *t) {
 
 /* One element of scalar type id as literal text: small values, rarely zero (integer
  * division), floats with NaN, infinities and -0 now and then; NA in an option. */
-static void value(xin *in, ck_type_id id, int option, xstr *b) {
+static void value(fz_bytes *in, ck_type_id id, int option, xstr *b) {
     char v[64];
-    if (option && take(in, 6) == 0) {
+    if (option && fz_take(in, 6) == 0) {
         put(b, "NA");
         return;
     }
     switch (id) {
-    case CK_TYPE_BOOL: put(b, take(in, 2) ? "true" : "false"); return;
+    case CK_TYPE_BOOL: put(b, fz_take(in, 2) ? "true" : "false"); return;
     case CK_TYPE_INT8:
     case CK_TYPE_INT16:
     case CK_TYPE_INT32:
     case CK_TYPE_INT64: {
-        const int k = take(in, 40) == 0 ? 0 : 1 + (int)take(in, 20);
-        snprintf(v, sizeof v, "%d", take(in, 2) ? k : -k);
+        const int k = fz_take(in, 40) == 0 ? 0 : 1 + (int)fz_take(in, 20);
+        snprintf(v, sizeof v, "%d", fz_take(in, 2) ? k : -k);
         break;
     }
     case CK_TYPE_UINT8:
     case CK_TYPE_UINT16:
     case CK_TYPE_UINT32:
     case CK_TYPE_UINT64:
-        snprintf(v, sizeof v, "%u", take(in, 40) == 0 ? 0u : 1u + take(in, 40));
+        snprintf(v, sizeof v, "%u", fz_take(in, 40) == 0 ? 0u : 1u + fz_take(in, 40));
         break;
     case CK_TYPE_COMPLEX64:
     case CK_TYPE_COMPLEX128: {
-        const int re = (int)take(in, 41) - 20, im = (int)take(in, 41) - 20;
+        const int re = (int)fz_take(in, 41) - 20, im = (int)fz_take(in, 41) - 20;
         snprintf(v, sizeof v, "%d%c%dj", re, im < 0 ? '-' : '+', im < 0 ? -im : im);
         break;
     }
     default: {
         static const char *const special[] = {"nan", "-inf", "inf", "-0.0"};
-        const unsigned s = take(in, 40);
+        const unsigned s = fz_take(in, 40);
         if (s < 4) {
             put(b, special[s]);
             return;
         }
-        snprintf(v, sizeof v, "%g", ((double)take(in, 161) - 80.0) / 4.0);
+        snprintf(v, sizeof v, "%g", ((double)fz_take(in, 161) - 80.0) / 4.0);
         break;
     }
     }
@@ -210,7 +199,7 @@ static void value(xin *in, ck_type_id id, int option, xstr *b) {
 }
 
 /* Argument k's type text and a literal of its values. */
-static void argument(xin *in, const xcase *c, int k, xstr *type, xstr *lit) {
+static void argument(fz_bytes *in, const xcase *c, int k, xstr *type, xstr *lit) {
     char dims[64] = "";
     const int s = c->shape[k];
     if (s == 1) {
@@ -372,21 +361,21 @@ static char *formatted(const ck_array *a) {
 
 int fz_expr_one(const uint8_t *data, size_t size);
 int fz_expr_one(const uint8_t *data, size_t size) {
-    xin in = {data, size, 0};
+    fz_bytes in = {data, size, 0};
     static xcase c;
     memset(&c, 0, sizeof c);
     static const int sizes[] = {0, 1, 5, 17, 1030};
-    c.nargs = 1 + (int)take(&in, XMAX_ARGS);
-    c.m = 1 + (int)take(&in, 3);
-    c.n = sizes[take(&in, 5)];
-    c.ragged = take(&in, 4) == 0;
+    c.nargs = 1 + (int)fz_take(&in, XMAX_ARGS);
+    c.m = 1 + (int)fz_take(&in, 3);
+    c.n = sizes[fz_take(&in, 5)];
+    c.ragged = fz_take(&in, 4) == 0;
     for (int i = 0; i < c.m; i++) {
-        c.lens[i] = sizes[take(&in, 5)];
+        c.lens[i] = sizes[fz_take(&in, 5)];
     }
     for (int k = 0; k < c.nargs; k++) {
-        c.scalar[k] = kScalars[take(&in, 14)];
-        c.option[k] = take(&in, 6) == 0;
-        c.shape[k] = (int)take(&in, 4);
+        c.scalar[k] = kScalars[fz_take(&in, 14)];
+        c.option[k] = fz_take(&in, 6) == 0;
+        c.shape[k] = (int)fz_take(&in, 4);
         if (c.ragged && (c.shape[k] == 1 || c.shape[k] == 2)) {
             c.shape[k] = 3; /* a row or a column does not broadcast against ragged rows */
         }
@@ -395,20 +384,20 @@ int fz_expr_one(const uint8_t *data, size_t size) {
                                        CK_ERRMODE_FRACTIONAL, CK_ERRMODE_INEXACT};
     const ck_eval_ctx init = CK_EVAL_CTX_INIT;
     c.ctx = init;
-    c.ctx.errmode = modes[take(&in, 4)];
-    if (take(&in, 4) == 0) {
+    c.ctx.errmode = modes[fz_take(&in, 4)];
+    if (fz_take(&in, 4) == 0) {
         c.ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
     }
     /* a CPU target cap (the harness restores the best one after the input); one this
      * machine lacks is refused and the best stays */
-    const unsigned cap = take(&in, CK_NUM_CPU_TARGETS + 1);
+    const unsigned cap = fz_take(&in, CK_NUM_CPU_TARGETS + 1);
     if (cap < CK_NUM_CPU_TARGETS) {
         (void)ck_cpu_set_target_cap((ck_cpu_target)cap);
         ck_clear_error();
     }
     xstr text = {NULL, 0, 0};
     put(&text, "");
-    tree(&in, &c, 1 + (int)take(&in, 4), &text);
+    tree(&in, &c, 1 + (int)fz_take(&in, 4), &text);
 
     ck_array *args[XMAX_ARGS] = {NULL};
     const ck_array *used[XMAX_ARGS];

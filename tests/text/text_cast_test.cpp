@@ -316,6 +316,27 @@ TEST_F(TextCast, UnallocatedSourceIsRefused) {
     ck_array_free(src);
 }
 
+// The empty value {NULL, 0} (zero-filled data) is read as "" into every destination: no
+// pointer is followed (the composition fuzzer's text mode found a memcpy from NULL here).
+TEST_F(TextCast, EmptySourceWithoutDataIsEmptyText) {
+    ckt::Type t("4 * string");
+    ck_string_data slots[4] = {{nullptr, 0}, {nullptr, 0}, {nullptr, 0}, {"7", 1}};
+    ck_array *src = nullptr;
+    ASSERT_EQ(ck_array_wrap(t.get(), nullptr, reinterpret_cast<char *>(slots), nullptr, &src),
+              CK_OK);
+    for (const char *dt : {"4 * fixed_string[2, 'utf8']", "4 * fixed_string[2, 'utf16']",
+                           "4 * fixed_bytes[2]", "4 * string", "4 * bytes"}) {
+        ckt::Array dst(dt);
+        ASSERT_EQ(ck_assign(dst.get(), src, nullptr), CK_OK) << dt << ": " << ck_last_error();
+        EXPECT_EQ(dst.str(), "[\"\", \"\", \"\", \"7\"]") << dt;
+    }
+    ckt::Array num("4 * int32");
+    EXPECT_EQ(ck_assign(num.get(), src, nullptr), CK_ERR_TEXT);
+    EXPECT_TRUE(txt::contains(ck_last_error(), "cannot read the text \"\" as int32 at element [0]"))
+        << ck_last_error();
+    ck_array_free(src);
+}
+
 // ---- round trips ----
 
 TEST_F(TextCast, NumbersRoundTripThroughText) {
