@@ -254,7 +254,10 @@ TEST_F(TypesDatashape, ScalarsAreStaticAndNamed) {
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_TUPLE), "tuple");
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_STRUCT), "struct");
     EXPECT_STREQ(ck_type_id_name(CK_TYPE_OPTION), "option");
-    EXPECT_STREQ(ck_type_id_name(static_cast<ck_type_id>(20)), "unknown");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_STRING), "string");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_FIXED_BYTES), "fixed_bytes");
+    EXPECT_STREQ(ck_type_id_name(CK_TYPE_TIMEDELTA), "timedelta64");
+    EXPECT_STREQ(ck_type_id_name(static_cast<ck_type_id>(CK_TYPE_TIMEDELTA + 1)), "unknown");
     ck_type_incref(nullptr);
     ck_type_decref(nullptr);
 }
