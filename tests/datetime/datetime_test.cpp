@@ -18,23 +18,8 @@ class Datetime : public txt::Leakless {};
 constexpr ck_errmode NOCHECK = CK_ERRMODE_NOCHECK, FRACTIONAL = CK_ERRMODE_FRACTIONAL;
 const char *const kUnits[] = {"Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"};
 
-struct Case {
-    const char *dst, *src, *literal;
-    ck_errmode mode;
-    int status;
-    const char *expect;  // the printed result, or a part of the message
-};
-
-void check(const Case &c) {
-    const txt::Outcome o = txt::assign(c.dst, c.src, c.literal, c.mode);
-    EXPECT_EQ(o.status, c.status) << c.dst << " <- " << c.src << " " << c.literal << ": " << o.text;
-    if (c.status == CK_OK) {
-        EXPECT_EQ(o.text, c.expect) << c.dst << " <- " << c.src << " " << c.literal;
-    } else {
-        EXPECT_TRUE(txt::contains(o.text, c.expect))
-            << c.dst << " <- " << c.src << " " << c.literal << ": " << o.text;
-    }
-}
+using txt::Case;
+using txt::check;
 
 // The int64 stored for a literal.
 int64_t stored(const char *type, const char *literal) {

@@ -15,24 +15,8 @@ class TextCast : public txt::Leakless {};
 constexpr ck_errmode NOCHECK = CK_ERRMODE_NOCHECK, OVERFLOW = CK_ERRMODE_OVERFLOW,
                      FRACTIONAL = CK_ERRMODE_FRACTIONAL, INEXACT = CK_ERRMODE_INEXACT;
 
-struct Case {
-    const char *dst, *src, *literal;
-    ck_errmode mode;
-    int status;
-    const char *expect;  // the printed result, or a part of the message
-};
-
-void check(const Case &c) {
-    const txt::Outcome o = txt::assign(c.dst, c.src, c.literal, c.mode);
-    EXPECT_EQ(o.status, c.status) << c.dst << " <- " << c.src << " " << c.literal << " in mode "
-                                  << ck_errmode_name(c.mode) << ": " << o.text;
-    if (c.status == CK_OK) {
-        EXPECT_EQ(o.text, c.expect) << c.dst << " <- " << c.src << " " << c.literal;
-    } else {
-        EXPECT_TRUE(txt::contains(o.text, c.expect))
-            << c.dst << " <- " << c.src << " " << c.literal << ": " << o.text;
-    }
-}
+using txt::Case;
+using txt::check;
 
 // ---- text <- text ----
 

@@ -69,6 +69,27 @@ inline bool contains(const std::string &s, const std::string &part) {
     return s.find(part) != std::string::npos;
 }
 
+// One assignment case of a table: dst <- src's literal in mode, giving status and, when it
+// succeeds, the printed result `expect` (else a part of the message).
+struct Case {
+    const char *dst, *src, *literal;
+    ck_errmode mode;
+    int status;
+    const char *expect;
+};
+
+inline void check(const Case &c) {
+    const Outcome o = assign(c.dst, c.src, c.literal, c.mode);
+    EXPECT_EQ(o.status, c.status) << c.dst << " <- " << c.src << " " << c.literal << " in mode "
+                                  << ck_errmode_name(c.mode) << ": " << o.text;
+    if (c.status == CK_OK) {
+        EXPECT_EQ(o.text, c.expect) << c.dst << " <- " << c.src << " " << c.literal;
+    } else {
+        EXPECT_TRUE(contains(o.text, c.expect))
+            << c.dst << " <- " << c.src << " " << c.literal << ": " << o.text;
+    }
+}
+
 }  // namespace txt
 
 #endif
