@@ -181,7 +181,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: unknown request %d", (int)req);
     }
-    if (c != NULL && nsrc >= 1 && nsrc <= CK_CALL_MAX_ARGS && ck__time_call_applies(nsrc, src_tp)) {
+    if (ck__time_call_applies(c, nsrc, src_tp)) {
         return ck__make_time_call(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp, src_arrmeta,
                                   req, ectx, first_dim);
     }
@@ -293,7 +293,7 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
     }
     *out = NULL;
-    if (c != NULL && nsrc >= 1 && nsrc <= CK_CALL_MAX_ARGS && ck__time_call_applies(nsrc, src_tp)) {
+    if (ck__time_call_applies(c, nsrc, src_tp)) {
         return ck__time_call_result_type(c, nsrc, src_tp, out);
     }
     if (ck__text_call_wanted(nsrc, src_tp)) {

@@ -46,10 +46,10 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
                        const int *core, intptr_t *size, int *nd, const ck_type **cur);
 
-/* add and subtract on datetime64/timedelta64 (time_call.c): 1 when an argument holds one
- * (under dimensions, pointers, an option); then ck_make_call and ck_call_result_type go to
- * the two below instead of the signatures. */
-int ck__time_call_applies(int nsrc, const ck_type *const *src_tp);
+/* add and subtract on datetime64/timedelta64 (time_call.c): 1 when c is a callable, nsrc a
+ * valid count and an argument holds one (under dimensions, pointers, an option); then
+ * ck_make_call and ck_call_result_type go to the two below instead of the signatures. */
+int ck__time_call_applies(const ck_callable *c, int nsrc, const ck_type *const *src_tp);
 int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                        const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                        const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,

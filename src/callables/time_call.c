@@ -25,10 +25,13 @@ static const ck_type *value_of(const ck_type *t, int *option) {
     return t;
 }
 
-int ck__time_call_applies(int nsrc, const ck_type *const *src_tp) {
+int ck__time_call_applies(const ck_callable *c, int nsrc, const ck_type *const *src_tp) {
+    if (c == NULL || src_tp == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return 0; /* the call's own checks say what is wrong */
+    }
     int option = 0;
     for (int k = 0; k < nsrc; k++) {
-        if (src_tp != NULL && src_tp[k] != NULL && ck__is_time(value_of(src_tp[k], &option)->id)) {
+        if (src_tp[k] != NULL && ck__is_time(value_of(src_tp[k], &option)->id)) {
             return 1;
         }
     }
