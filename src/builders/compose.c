@@ -157,6 +157,13 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         nest.param_id[k] = c->jit_param_id != NULL ? (int32_t)c->jit_param_id[k] : nest.op_id;
     }
     nest.native_fn = c->jit_fn;
+    /* An expression streams its destination, as its composed leaf would (expr_kernel.c);
+     * a call or an assignment compiled keeps the elements before a failing one written. */
+    if (c->jit_op == CK__JIT_OP_EXPR && (w->flags & CK__EVAL_STREAM) != 0) {
+        ck__stream_copy_fn copy = NULL;
+        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+        memcpy(&nest.stream_copy, &copy, sizeof copy);
+    }
     if (c->jit_op == CK__JIT_OP_EXPR) {
         nest.nnodes = c->jit_nnodes;
         memcpy(nest.node, c->jit_nodes, (size_t)c->jit_nnodes * sizeof nest.node[0]);
@@ -286,21 +293,11 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     for (int k = 0; scalars && k < ns; k++) {
         scalars = ck__id_is_scalar(w->st[k]->id);
     }
-    if (!tiled && c->jit_op >= 0 && n >= 1 && n <= CK__JIT_MAX_DIMS && scalars) {
-        const int rc = try_jit(ckb, offset, c, w, lv, n, *req);
-        if (rc == CK_OK) {
-            w->done = 1;
-            return CK_OK;
-        }
-        if (rc != CK__JIT_DECLINED) {
-            return rc;
-        }
-    }
     /* Streaming stores when the whole destination is above the threshold: by the tiled
      * kernel itself, else by the streaming kernel over the leaf when the leaf writes the
      * destination contiguously (compose.h: CK__EVAL_STREAM). */
     int big = 0;
-    if (scalars && ns == 1 && n > 0) {
+    if (scalars && (ns == 1 || c->may_stream) && n > 0) {
         uint64_t bytes = (uint64_t)w->dt->data_size * (c->outer_rows != 0 ? c->outer_rows : 1);
         for (int i = 0; i < n; i++) {
             if (__builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
@@ -312,6 +309,16 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     if (big && !tiled && c->may_stream && lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
         ck__streaming_supported(w->dt->data_size)) {
         w->flags |= CK__EVAL_STREAM;
+    }
+    if (!tiled && c->jit_op >= 0 && n >= 1 && n <= CK__JIT_MAX_DIMS && scalars) {
+        const int rc = try_jit(ckb, offset, c, w, lv, n, *req);
+        if (rc == CK_OK) {
+            w->done = 1;
+            return CK_OK;
+        }
+        if (rc != CK__JIT_DECLINED) {
+            return rc;
+        }
     }
     const int plain = tiled ? n - 2 : n;
     for (int i = 0; i < plain; i++) {

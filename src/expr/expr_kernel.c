@@ -15,6 +15,8 @@
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "expr/expr_internal.h"
+#include "kernels/kinds.h"
+#include "kernels/streaming_loops.h"
 #include "types/type_internal.h"
 
 #define CK__EXPR_SCRATCH 8192
@@ -46,6 +48,10 @@ typedef struct ck__expr_kernel {
     uint32_t chunk; /* elements per chunk */
     uint32_t slots;      /* scratch slots used */
     uint32_t slot_bytes; /* bytes between two slots */
+    uint32_t dst_size;
+    /* A destination above the streaming threshold (the walk's CK__EVAL_STREAM): the last
+     * step writes each chunk into a stack buffer that this loop streams out; NULL: never. */
+    ck__stream_copy_fn stream;
 } ck__expr_kernel;
 
 #define CK__EXPR_STEPS CK_ALIGN_OFFSET(sizeof(ck__expr_kernel))
@@ -64,14 +70,17 @@ static void expr_destroy(ck_prefix *self) {
     }
 }
 
-static CK__KERNEL_ALIGN int expr_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
-                                         char *const *src, const intptr_t *src_stride,
-                                         size_t count) {
+/* The steps over count elements, chunk by chunk. With `out` (a streaming kernel's buffer of
+ * a chunk), the last step of a chunk writes `out`, which is then streamed to the contiguous
+ * destination; the chunks are the same either way, so a node's message is too. */
+static inline int expr_run(ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,
+                           const intptr_t *src_stride, size_t count, char *out) {
     const ck__expr_kernel *k = (const ck__expr_kernel *)self;
     const ck__expr_step *steps = steps_of(self);
     _Alignas(64) char scratch[CK__EXPR_SCRATCH];
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < k->chunk ? count - done : k->chunk;
+        char *d = dst + (intptr_t)done * dst_stride;
         for (uint32_t i = 0; i < k->nsteps; i++) {
             const ck__expr_step *s = &steps[i];
             char *p[CK_CALL_MAX_ARGS];
@@ -89,12 +98,20 @@ static CK__KERNEL_ALIGN int expr_strided(ck_prefix *self, char *dst, intptr_t ds
                     p[j] = (char *)self + r->where;
                 }
             }
-            const int rc = s->out < 0
-                               ? ck_call_strided(ck_child(self, s->child),
-                                                 dst + (intptr_t)done * dst_stride, dst_stride, p,
-                                                 ps, n)
-                               : ck_call_strided(ck_child(self, s->child), scratch + s->out,
-                                                 (intptr_t)s->out_size, p, ps, n);
+            ck_prefix *leaf = ck_child(self, s->child);
+            int rc;
+            if (s->out >= 0) {
+                rc = ck_call_strided(leaf, scratch + s->out, (intptr_t)s->out_size, p, ps, n);
+            } else if (out == NULL) {
+                rc = ck_call_strided(leaf, d, dst_stride, p, ps, n);
+            } else {
+                rc = ck_call_strided(leaf, out, dst_stride, p, ps, n);
+                if (CK_UNLIKELY(rc != CK_OK)) { /* again, in place: its writes, its error */
+                    rc = ck_call_strided(leaf, d, dst_stride, p, ps, n);
+                } else {
+                    ck__stream_out(k->stream, d, out, n * k->dst_size);
+                }
+            }
             if (CK_UNLIKELY(rc != CK_OK)) {
                 ck__error_prefix(rc, "expression column %u: ", s->column);
                 return rc;
@@ -105,6 +122,26 @@ static CK__KERNEL_ALIGN int expr_strided(ck_prefix *self, char *dst, intptr_t ds
     return CK_OK;
 }
 
+static CK__KERNEL_ALIGN int expr_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                         char *const *src, const intptr_t *src_stride,
+                                         size_t count) {
+    return expr_run(self, dst, dst_stride, src, src_stride, count, NULL);
+}
+
+/* Short or strided runs are not streamed: a few lines gain nothing. */
+static CK__KERNEL_ALIGN int expr_strided_streamed(ck_prefix *self, char *dst,
+                                                  intptr_t dst_stride, char *const *src,
+                                                  const intptr_t *src_stride, size_t count) {
+    const ck__expr_kernel *k = (const ck__expr_kernel *)self;
+    if (dst_stride != (intptr_t)k->dst_size || count * k->dst_size < 4 * CK__STREAM_LINE) {
+        return expr_run(self, dst, dst_stride, src, src_stride, count, NULL);
+    }
+    _Alignas(CK__STREAM_LINE) char out[CK__EXPR_MAX_CHUNK * 16];
+    const int rc = expr_run(self, dst, dst_stride, src, src_stride, count, out);
+    ck__stream_fence();
+    return rc;
+}
+
 static CK__KERNEL_ALIGN int expr_single(ck_prefix *self, char *dst, char *const *src) {
     static const intptr_t zero[CK_CALL_MAX_ARGS] = {0};
     return expr_strided(self, dst, 0, src, zero, 1);
@@ -113,7 +150,8 @@ static CK__KERNEL_ALIGN int expr_single(ck_prefix *self, char *dst, char *const 
 static void expr_describe(const ck_prefix *self, ck_describer *d) {
     const ck__expr_kernel *k = (const ck__expr_kernel *)self;
     const ck__expr_step *steps = steps_of((ck_prefix *)(uintptr_t)self);
-    ck_describe_printf(d, "steps=%u chunk=%u slots=%u:", k->nsteps, k->chunk, k->slots);
+    ck_describe_printf(d, "steps=%u chunk=%u slots=%u%s:", k->nsteps, k->chunk, k->slots,
+                       k->stream != NULL ? " streamed" : "");
     for (uint32_t i = 0; i < k->nsteps; i++) {
         const ck__expr_step *s = &steps[i];
         ck_describe_printf(d, "%s (", i > 0 ? ";" : "");
@@ -181,11 +219,12 @@ static int register_kind(void) {
     if (atomic_load_explicit(&done, memory_order_acquire)) {
         return CK_OK;
     }
-    const ck_kernel_kind kinds[2] = {
+    const ck_kernel_kind kinds[3] = {
         {"expr", expr_single, expr_strided, sizeof(ck__expr_kernel), expr_describe},
+        {"expr", expr_single, expr_strided_streamed, sizeof(ck__expr_kernel), expr_describe},
         {"expr_literals", noargs_single, noargs_strided, sizeof(ck__expr_noargs_kernel),
          noargs_describe}};
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kinds[i]));
     }
     atomic_store_explicit(&done, 1, memory_order_release);
@@ -360,13 +399,20 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
     const uintptr_t dbits = dst_bits | ((flags & CK_EVAL_DST_UNALIGNED) != 0);
     const unsigned step_flags =
         flags & ~(unsigned)(CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED | CK__EVAL_STREAM);
+    ck__stream_copy_fn stream = NULL;
+    if ((flags & CK__EVAL_STREAM) != 0 && dt->data_size <= 16) {
+        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&stream));
+    }
     const size_t at = *offset;
     const size_t const_at = CK__EXPR_STEPS + (size_t)nsteps * sizeof(ck__expr_step);
     const size_t end = const_at + 16 * (size_t)nconst;
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + end));
     ck__expr_kernel *k = (ck__expr_kernel *)ck_builder_at(ckb, at);
     k->base.destructor = expr_destroy;
-    ck_prefix_set_function(&k->base, req, expr_single, expr_strided);
+    ck_prefix_set_function(&k->base, req, expr_single,
+                           stream != NULL ? expr_strided_streamed : expr_strided);
+    k->stream = stream;
+    k->dst_size = (uint32_t)dt->data_size;
     k->nsteps = (uint32_t)nsteps;
     k->chunk = chunk;
     k->slots = (uint32_t)nslots;

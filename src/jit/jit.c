@@ -437,8 +437,9 @@ int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {
             ck__strbuf_printf(out, "%s%td", l > 0 ? ", " : "", n->src_stride[a][l]);
         }
     }
-    ck__strbuf_printf(out, "]%s [LLVM %s, %s]",
+    ck__strbuf_printf(out, "]%s%s [LLVM %s, %s]",
                       k->code->compiled.inner_leaf ? " inner runs: precompiled leaf" : "",
+                      n->stream_copy != NULL ? " streamed" : "",
                       loaded_plugin()->llvm_version(), loaded_plugin()->cpu_name());
     *size = sizeof(ck__jit_leaf);
     return 1;

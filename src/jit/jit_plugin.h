@@ -18,7 +18,8 @@
  * load of a source, a constant, a cast, or one of the operations above applied to earlier
  * nodes (the same lowering, node by node), the last node's value converted into dst.
  * The compiled functions have the kernel ABI (ckernel/kernel.h): the strided one runs the
- * whole nest once per outer element (count, dst_stride, src_stride[k]). */
+ * whole nest once per outer element (count, dst_stride, src_stride[k]). A destination too
+ * large for the cache may be written with streaming stores (stream_copy below). */
 #ifndef CKERNEL_JIT_PLUGIN_H
 #define CKERNEL_JIT_PLUGIN_H
 
@@ -33,7 +34,7 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 4
+#define CK__JIT_ABI_VERSION 5
 #define CK__JIT_MAX_DIMS 8
 #define CK__JIT_MAX_ARGS 8
 /* An expression's nodes (loads, constants, casts and operations together). */
@@ -91,6 +92,13 @@ typedef struct ck__jit_nest {
      * through it, with every outer loop compiled. */
     ck_strided_fn slow_strided;
     void (*native_fn)(void); /* CK__JIT_OP_NATIVE: the C function (op_id is its result) */
+    /* NULL, or the destination is above the streaming threshold and contiguous innermost
+     * (dst_stride[ndim - 1] its element's size, which divides 64): the innermost runs write
+     * blocks into a stack buffer that this streaming copy (kernels/streaming_loops.h:
+     * void (char *dst, const char *src, size_t bytes), dst 64-byte aligned, whole lines)
+     * sends out, the lines before the first boundary and after the last written directly;
+     * the nest ends with a store fence. */
+    void (*stream_copy)(void);
     /* CK__JIT_OP_EXPR: the program; op_id is the last node's type. Last, so that only the
      * nodes used are part of the fingerprint and the cache's key (ck__jit_nest_bytes). */
     int32_t nnodes;

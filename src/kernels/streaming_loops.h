@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__SSE2__)
 #  include <xmmintrin.h>
@@ -18,6 +19,20 @@
  * elements `src_stride` bytes apart (any stride, any alignment). */
 typedef void (*ck__stream_copy_fn)(char *dst, const char *src, size_t bytes);
 typedef void (*ck__stream_cast_fn)(char *dst, const char *src, intptr_t src_stride, size_t n);
+
+/* Writes `bytes` of buf (a buffer in the cache) to d: the lines between d's first and last
+ * 64-byte boundaries with the streaming copy, the bytes around them with normal stores. */
+static inline void ck__stream_out(ck__stream_copy_fn copy, char *d, const char *buf,
+                                  size_t bytes) {
+    size_t head = (CK__STREAM_LINE - (uintptr_t)d % CK__STREAM_LINE) % CK__STREAM_LINE;
+    head = head < bytes ? head : bytes;
+    const size_t body = (bytes - head) / CK__STREAM_LINE * CK__STREAM_LINE;
+    memcpy(d, buf, head);
+    if (body > 0) {
+        copy(d + head, buf + head, body);
+    }
+    memcpy(d + head + body, buf + head + body, bytes - head - body);
+}
 
 /* Orders a run's streaming stores before the kernel returns (none without SSE2: no
  * streaming stores either). */

@@ -83,16 +83,16 @@ TEST(CliExpr, ExplainShowsTheExpressionAndItsKernel) {
               "expression (((-x) * 2:int8) + float32(y)) -> 2 * float32\n"
               "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=4 src_stride=[2, 0] "
               "(broadcast)\n"
-              "  expr @56 +32  expr_strided  steps=4 chunk=1024 slots=2: (src0) -> t0; (t0, const) "
+              "  expr @56 +48  expr_strided  steps=4 chunk=1024 slots=2: (src0) -> t0; (t0, const) "
               "-> t1; (src1) -> t0; (t1, t0) -> dst\n"
-              "    leaf @680 +16  negative int16|uint16 strided\n"
-              "    leaf @696 +16  multiply int16 strided [baseline]\n"
-              "    leaf @712 +16  cast float64 -> float32 (fractional) strided [baseline]\n"
-              "    call_args @728 +136  call_args_strided  args=[cast, pass] result=direct "
+              "    leaf @696 +16  negative int16|uint16 strided\n"
+              "    leaf @712 +16  multiply int16 strided [baseline]\n"
+              "    leaf @728 +16  cast float64 -> float32 (fractional) strided [baseline]\n"
+              "    call_args @744 +136  call_args_strided  args=[cast, pass] result=direct "
               "chunk=1024\n"
-              "      leaf @864 +16  add float32 strided [baseline]\n"
-              "      leaf @880 +16  cast int16 -> float32 (fractional) strided [baseline]\n"
-              "total: 896 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+              "      leaf @880 +16  add float32 strided [baseline]\n"
+              "      leaf @896 +16  cast int16 -> float32 (fractional) strided [baseline]\n"
+              "total: 912 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
     r = ckernel_baseline("explain --eval 'x + 1'");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: expression: its argument 'x' is not given\n");

@@ -146,6 +146,7 @@ typedef struct gen {
     LLVMValueRef run_src, run_stride;  /* allocas for a call of the strided leaf */
     LLVMValueRef cast_tmp[CK__JIT_MAX_NODES]; /* an expression's casts: one alloca each */
     int leaf_runs;                     /* the innermost dimension is a strided leaf call */
+    LLVMValueRef stream_buf;           /* the streamed runs' block buffer, or NULL */
     const ck__jit_nest *nest;
     char *err;
     size_t errcap;
@@ -565,11 +566,126 @@ static void emit_leaf_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
     LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
+/* Elements [lo, hi) of the innermost dimension (lo, hi: i64 values), element i written at
+ * first + (i - lo) * ds: into the destination, or into the stream buffer. */
+static int emit_range(gen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef first,
+                      intptr_t ds, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    const int l = n->ndim - 1;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "run");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "run_done");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, lo, hi, ""), body, done);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
+    LLVMAddIncoming(i, &lo, &pre, 1);
+    LLVMValueRef dl =
+        gep(g, first, LLVMBuildMul(g->b, LLVMBuildSub(g->b, i, lo, ""), const_i64(g, ds), ""));
+    LLVMValueRef al[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < n->nargs; k++) {
+        al[k] = gep(g, a[k], LLVMBuildMul(g->b, i, const_i64(g, n->src_stride[k][l]), ""));
+    }
+    if (emit_element(g, dl, al) != 0) {
+        return -1;
+    }
+    LLVMValueRef next = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(i, &next, &latch, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), body, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+    return 0;
+}
+
+static LLVMValueRef umin(gen *g, LLVMValueRef x, LLVMValueRef y) {
+    return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x, y, ""), x, y, "");
+}
+
+/* The stream buffer's bytes: 4 KiB, as the streaming kernel's chunks (L1-resident). */
+#define STREAM_BUF_BYTES 4096
+
+/* The innermost dimension, streamed (ck__jit_nest.stream_copy): the elements before d's
+ * first 64-byte boundary directly, then whole lines in blocks of the buffer computed into it
+ * and streamed out by the copy, then the rest directly. A destination that is not aligned
+ * to its element's size has no line of whole elements: all of it goes directly. */
+static int emit_streamed_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    const int l = n->ndim - 1;
+    const long long es = (long long)n->dst_stride[l], per_line = 64 / es;
+    LLVMValueRef size = const_i64(g, n->size[l]), zero = const_i64(g, 0);
+    LLVMValueRef to_line = LLVMBuildAnd(
+        g->b,
+        LLVMBuildSub(g->b, zero, LLVMBuildPtrToInt(g->b, d, g->i64, ""), ""), const_i64(g, 63),
+        "");
+    LLVMValueRef whole = LLVMBuildICmp(
+        g->b, LLVMIntEQ, LLVMBuildURem(g->b, to_line, const_i64(g, es), ""), zero, "");
+    LLVMValueRef head = umin(
+        g, LLVMBuildSelect(g->b, whole, LLVMBuildUDiv(g->b, to_line, const_i64(g, es), ""), size, ""),
+        size);
+    if (emit_range(g, zero, head, d, es, a) != 0) {
+        return -1;
+    }
+    LLVMValueRef lines_end = LLVMBuildAdd(
+        g->b, head,
+        LLVMBuildAnd(g->b, LLVMBuildSub(g->b, size, head, ""), const_i64(g, -per_line), ""), "");
+    /* Blocks of the buffer over [head, lines_end). */
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef block = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "block");
+    LLVMBasicBlockRef blocks_done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "blocks_done");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, head, lines_end, ""), block,
+                    blocks_done);
+    LLVMPositionBuilderAtEnd(g->b, block);
+    LLVMValueRef at = LLVMBuildPhi(g->b, g->i64, "at");
+    LLVMAddIncoming(at, &head, &pre, 1);
+    LLVMValueRef m = umin(g, const_i64(g, STREAM_BUF_BYTES / es),
+                          LLVMBuildSub(g->b, lines_end, at, ""));
+    LLVMValueRef end = LLVMBuildAdd(g->b, at, m, "");
+    if (emit_range(g, at, end, g->stream_buf, es, a) != 0) {
+        return -1;
+    }
+    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->i64};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 3, 0);
+    uintptr_t addr;
+    memcpy(&addr, &n->stream_copy, sizeof addr);
+    LLVMValueRef fp =
+        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+    LLVMValueRef args[3] = {gep(g, d, LLVMBuildMul(g->b, at, const_i64(g, es), "")),
+                            g->stream_buf, LLVMBuildMul(g->b, m, const_i64(g, es), "")};
+    LLVMBuildCall2(g->b, fty, fp, args, 3, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(at, &end, &latch, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, end, lines_end, ""), block,
+                    blocks_done);
+    LLVMPositionBuilderAtEnd(g->b, blocks_done);
+    return emit_range(g, lines_end, size,
+                      gep(g, d, LLVMBuildMul(g->b, lines_end, const_i64(g, es), "")), es, a);
+}
+
+/* Orders the streamed runs' stores before the nest returns (sfence). */
+static void emit_stream_fence(gen *g) {
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.sse.sfence");
+    if (f == NULL) {
+        f = LLVMAddFunction(g->mod, "llvm.x86.sse.sfence", fty);
+    }
+    LLVMBuildCall2(g->b, fty, f, NULL, 0, "");
+}
+
+/* Streams only where the plugin can fence (x86) and the innermost run is the compiled
+ * loop over whole elements of a size that divides a line. */
+static int streams(const ck__jit_nest *n, int leaf_runs) {
+    const intptr_t es = n->dst_stride[n->ndim - 1];
+    return n->stream_copy != NULL && !leaf_runs && strncmp(triple, "x86_64", 6) == 0 &&
+           es == (intptr_t)bytes_of(n->dst_id) && es <= 16 && 64 % es == 0;
+}
+
 static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;
     if (g->leaf_runs && l == n->ndim - 1) {
         emit_leaf_run(g, d, a);
         return 0;
+    }
+    if (g->stream_buf != NULL && l == n->ndim - 1) {
+        return emit_streamed_run(g, d, a);
     }
     if (l == n->ndim) {
         return emit_element(g, d, a);
@@ -619,8 +735,16 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     g->fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "fail");
     LLVMPositionBuilderAtEnd(g->b, g->fail);
     g->status_phi = LLVMBuildPhi(g->b, g->i32, "status");
+    const int stream = streams(g->nest, g->leaf_runs);
+    if (stream) {
+        emit_stream_fence(g);
+    }
     LLVMBuildRet(g->b, g->status_phi);
     LLVMPositionBuilderAtEnd(g->b, entry);
+    if (stream) {
+        g->stream_buf = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, STREAM_BUF_BYTES), "buf");
+        LLVMSetAlignment(g->stream_buf, 64);
+    }
     g->slow_tmp = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "tmp");
     LLVMSetAlignment(g->slow_tmp, 16);
     g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
@@ -646,10 +770,15 @@ static LLVMValueRef emit_nest_fn(gen *g) {
     if (!empty && emit_level(g, 0, d, a) != 0) {
         return NULL;
     }
+    if (stream) {
+        emit_stream_fence(g);
+    }
     LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
     if (LLVMCountIncoming(g->status_phi) == 0) { /* no slow path: the block is unreachable */
-        LLVMInstructionEraseFromParent(LLVMGetLastInstruction(g->fail)); /* the ret, first */
-        LLVMInstructionEraseFromParent(g->status_phi);
+        /* Its instructions, last first: the ret, the fence, the phi. */
+        while (LLVMGetLastInstruction(g->fail) != NULL) {
+            LLVMInstructionEraseFromParent(LLVMGetLastInstruction(g->fail));
+        }
         LLVMPositionBuilderAtEnd(g->b, g->fail);
         LLVMBuildUnreachable(g->b);
     }
