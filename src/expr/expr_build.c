@@ -208,13 +208,14 @@ int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_typ
                  const ck_type *const *src_tp, const char *const *src_arrmeta, ck_request req,
                  const ck_eval_ctx *ectx) {
     return ck__make_expr_at(ckb, offset, e, dst_tp, dst_arrmeta, nargs, names, src_tp,
-                            src_arrmeta, req, ectx, 0);
+                            src_arrmeta, req, ectx, 0, 1);
 }
 
 int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nargs, const char *const *names,
                      const ck_type *const *src_tp, const char *const *src_arrmeta,
-                     ck_request req, const ck_eval_ctx *ectx, int first_dim) {
+                     ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                     size_t outer_rows) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_expr: NULL builder, offset or type");
     }
@@ -268,7 +269,7 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
         cmp.jit_nnodes = nnodes;
         cmp.jit_why_not = nnodes > 0 ? NULL : why;
         cmp.may_stream = 1; /* the expr leaf streams by itself, chunk by chunk */
-        cmp.outer_rows = 1;
+        cmp.outer_rows = outer_rows;
         if (rc == CK_OK) {
             rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                                    src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req,

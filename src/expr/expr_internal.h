@@ -91,11 +91,13 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
                          size_t cap);
 
 /* ck_make_expr for types that are the elements of `first_dim` enclosing dimensions (the
- * parallel split builds the kernel of one row): messages number dimensions as in the whole. */
+ * parallel split builds the kernel of one row): messages number dimensions as in the whole;
+ * the destination counts as `outer_rows` such rows when streaming stores are decided. */
 int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nargs, const char *const *names,
                      const ck_type *const *src_tp, const char *const *src_arrmeta,
-                     ck_request req, const ck_eval_ctx *ectx, int first_dim);
+                     ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                     size_t outer_rows);
 
 /* Casts a constant of type `from` to `to` in `mode` with the assignment leaf (what a call's
  * argument cast does to each element), prefixing a failure with the column. */

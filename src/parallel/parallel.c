@@ -266,7 +266,7 @@ static int make_row_kernel(ck_builder *b, size_t *off, const ck__par_rows *r,
     }
     if (r->expr != NULL) {
         return ck__make_expr_at(b, off, r->expr, delem, dam_elem, r->nsrc, r->names, selem,
-                                sam_elem, CK_REQUEST_STRIDED, ctx, 1);
+                                sam_elem, CK_REQUEST_STRIDED, ctx, 1, rows);
     }
     return ck__make_assign_at(b, off, delem, dam_elem, selem[0], sam_elem[0], CK_REQUEST_STRIDED,
                               ctx, 1, rows);
