@@ -113,8 +113,9 @@ __attribute__((format(printf, 4, 5)))
 int ck__set_located_error(int status, const char *what, int dim, const char *fmt, ...);
 void ck__error_at(int rc, intptr_t index);
 /* From a kernel whose part failed with rc: puts the formatted text in front of the last
- * error's message ("field y: " + the leaf's), unless the error is located (its loops name
- * the place), is the allocation limit's refusal (kept whole) or is not rc's. */
+ * error's message ("field y: " + the leaf's; in front of an element's own failure's body,
+ * before "at element [i]"), unless the error is located at a dimension (its loops name the
+ * place), is the allocation limit's refusal (kept whole) or is not rc's. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 2, 3)))
 #endif
@@ -130,6 +131,17 @@ void ck__error_offset_outer(int rc, intptr_t delta);
             ck__error_at(ck__rc_, (intptr_t)(index)); \
             return ck__rc_;                           \
         }                                             \
+    } while (0)
+
+/* CK_RETURN_IF_ERROR for a call over the part of a run that starts at element `first` (a
+ * chunk): a located error's index counts in the whole run, as if the run had been one call. */
+#define CK_RETURN_IF_ERROR_FROM(first, expr)                    \
+    do {                                                        \
+        int ck__rc_ = (expr);                                   \
+        if (CK_UNLIKELY(ck__rc_ != CK_OK)) {                    \
+            ck__error_offset_outer(ck__rc_, (intptr_t)(first)); \
+            return ck__rc_;                                     \
+        }                                                       \
     } while (0)
 
 #endif

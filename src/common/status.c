@@ -192,7 +192,8 @@ void ck__error_offset_outer(int rc, intptr_t delta) {
 
 void ck__error_prefix(int rc, const char *fmt, ...) {
     /* The allocation limit's message stays whole, as every caller keeps it (§5). */
-    if (ck__error.status != rc || ck__error.loc.active || ck__error.alloc_limit) {
+    ck__error_location *l = &ck__error.loc;
+    if (ck__error.status != rc || (l->active && l->what != NULL) || ck__error.alloc_limit) {
         return;
     }
     char prefix[CK__ERROR_CAPACITY], message[CK__ERROR_CAPACITY];
@@ -201,6 +202,15 @@ void ck__error_prefix(int rc, const char *fmt, ...) {
     const int n = vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     if (n < 0) {
+        return;
+    }
+    if (l->active) { /* an element's own failure: the text goes before its body */
+        const size_t np = strlen(prefix), room = sizeof l->body - 1;
+        const size_t keep = np < room ? room - np : 0;
+        memmove(l->body + (np < room ? np : room), l->body, keep);
+        memcpy(l->body, prefix, np < room ? np : room);
+        l->body[room] = '\0';
+        ck__render_location();
         return;
     }
     memcpy(message, ck__error.message, sizeof message);

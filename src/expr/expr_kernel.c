@@ -113,6 +113,7 @@ static inline int expr_run(ck_prefix *self, char *dst, intptr_t dst_stride, char
                 }
             }
             if (CK_UNLIKELY(rc != CK_OK)) {
+                ck__error_offset_outer(rc, (intptr_t)done); /* elements count in the run */
                 ck__error_prefix(rc, "expression column %u: ", s->column);
                 return rc;
             }

@@ -15,7 +15,8 @@
  *     unsigned type, so there is no signed overflow). divide truncates toward zero;
  *     INT_MIN / -1 wraps to INT_MIN (computed as 0 - a in unsigned, the trapping idiv never
  *     runs). A zero divisor is CK_ERR_ZERO_DIVISION: "divide: integer division by zero",
- *     and from a strided call "... at element <i>" (i counted within that call); the
+ *     and from a strided call "... at element [i]" (a located error: the loops above add
+ *     their indices, chunked kernels their offsets); the
  *     elements before it are written, the failing one and those after it are not.
  *   bool: add is logical or, multiply logical and (results 0 or 1; any non-zero byte is
  *     true). divide is the integer division of the truth values, written as int8 (0 or 1:
@@ -165,11 +166,14 @@ CK__HOT size_t ck__vector_head(int id, ck__arith_op op, void *d, const void *a, 
 
 /* Cold: the hot loops only branch here. */
 static CK__COLD int ck__zero_division(void) {
-    return ck_set_error(CK_ERR_ZERO_DIVISION, "divide: integer division by zero");
+    return ck__set_located_error(CK_ERR_ZERO_DIVISION, NULL, 0,
+                                 "divide: integer division by zero");
 }
 static CK__COLD int ck__zero_division_at(size_t i) {
-    return ck_set_error(CK_ERR_ZERO_DIVISION, "divide: integer division by zero at element %zu",
-                        i);
+    const int rc =
+        ck__set_located_error(CK_ERR_ZERO_DIVISION, NULL, 0, "divide: integer division by zero");
+    ck__error_at(rc, (intptr_t)i);
+    return rc;
 }
 
 /* RT is the result's type (T, or bool for the logical operations); CHECKED (a constant) is 1

@@ -83,6 +83,7 @@ static CK__KERNEL_ALIGN int fields_strided(ck_prefix *self, char *dst, intptr_t 
             const int rc =
                 ck_prefix_strided(child)(child, d + e->dst_offset, dst_stride, &s, src_stride, m);
             if (CK_UNLIKELY(rc != CK_OK)) {
+                ck__error_offset_outer(rc, (intptr_t)done); /* records count in the run */
                 return field_failed(k, e, rc);
             }
         }

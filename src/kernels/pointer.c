@@ -60,7 +60,7 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
             if (p == NULL) {
                 /* Run the leaf over the gathered elements first: they precede the failure. */
                 char *b = buf;
-                CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &b, &bstride, i));
+                CK_RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, i));
                 return ck_set_error(CK_ERR_UNINITIALIZED,
                                     "pointer: the source pointer of element %zu is NULL",
                                     done + i);
@@ -68,7 +68,7 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
             ck__copy_scalar(buf + i * size, p + k->offset, size);
         }
         char *b = buf;
-        CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &b, &bstride, n));
+        CK_RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, n));
         dst += (intptr_t)n * dst_stride;
         done += n;
     }

@@ -106,9 +106,10 @@ static void direct_two_halves(const ck__streaming *k, char *d, const char *s, in
     }
 }
 
-/* The lines [d, d + n elements) from s, n a whole number of lines. */
+/* The lines [d, d + n elements) from s, n a whole number of lines; element `first` of the
+ * kernel's run. */
 static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn fn, char *d,
-                        const char *s, intptr_t ss, size_t n) {
+                        const char *s, intptr_t ss, size_t n, size_t first) {
     const size_t dsz = k->dst_size;
     if ((k->via == CK__STREAM_COPY && ss == (intptr_t)k->src_size) || k->via == CK__STREAM_CAST) {
         direct_two_halves(k, d, s, ss, n);
@@ -124,12 +125,14 @@ static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn 
             ck__prefetch_strided(s, ss, CK__STREAM_PREFETCH_CHUNKS * chunk, m);
         }
         if (CK_UNLIKELY(fn(child, buf, bs, &cs, &ss, m) != CK_OK)) {
-            return fn(child, d, bs, &cs, &ss, m); /* again, in place: its writes, its error */
+            /* Again, in place: its writes, its error. */
+            CK_RETURN_IF_ERROR_FROM(first, fn(child, d, bs, &cs, &ss, m));
         }
         k->copy(d, buf, m * dsz);
         d += m * dsz;
         s += (intptr_t)m * ss;
         n -= m;
+        first += m;
     }
     return CK_OK;
 }
@@ -155,12 +158,14 @@ static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr
     CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &s, src_stride, head));
     dst += head * dsz;
     s += (intptr_t)head * ss;
-    const int rc = stream_lines(k, child, fn, dst, s, ss, body);
+    const int rc = stream_lines(k, child, fn, dst, s, ss, body, head);
     ck__stream_fence();
     CK_RETURN_IF_ERROR(rc);
     dst += body * dsz;
     s += (intptr_t)body * ss;
-    return fn(child, dst, dst_stride, &s, src_stride, count - head - body);
+    CK_RETURN_IF_ERROR_FROM(head + body,
+                            fn(child, dst, dst_stride, &s, src_stride, count - head - body));
+    return CK_OK;
 }
 
 static CK__KERNEL_ALIGN int streaming_single(ck_prefix *self, char *dst, char *const *src) {

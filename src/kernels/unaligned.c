@@ -73,12 +73,13 @@ static int unaligned_streamed(const ck__unaligned *k, ck_prefix *child, ck_strid
                               char *dbuf) {
     const size_t dsz = k->dst_size;
     char *const results = dbuf + CK__STREAM_LINE;
-    size_t carry = 0;
+    size_t carry = 0, done = 0;
     int rc = CK_OK;
     while (count > 0) {
         const size_t n = count < k->chunk ? count : k->chunk;
         rc = run_chunk(k, child, fn, results, (intptr_t)dsz, s, ss, n, sbuf);
         if (rc != CK_OK) {
+            ck__error_offset_outer(rc, (intptr_t)done);
             break; /* what earlier chunks wrote is flushed below; this chunk is not written */
         }
         const char *run = results - carry;
@@ -97,6 +98,7 @@ static int unaligned_streamed(const ck__unaligned *k, ck_prefix *child, ck_strid
         dst += at;
         s += (intptr_t)n * ss;
         count -= n;
+        done += n;
     }
     memcpy(dst, results - carry, carry);
     ck__stream_fence();
@@ -116,11 +118,11 @@ static CK__KERNEL_ALIGN int unaligned_strided(ck_prefix *self, char *dst, intptr
     if (k->stream != NULL && dst_stride == (intptr_t)dsz) {
         return unaligned_streamed(k, child, fn, dst, s, ss, count, sbuf, dbuf);
     }
-    while (count > 0) {
+    for (size_t done = 0; count > 0; done += k->chunk) {
         const size_t n = count < k->chunk ? count : k->chunk;
         char *cd = k->buffer_dst ? dbuf : dst;
         const intptr_t cds = k->buffer_dst ? (intptr_t)dsz : dst_stride;
-        CK_RETURN_IF_ERROR(run_chunk(k, child, fn, cd, cds, s, ss, n, sbuf));
+        CK_RETURN_IF_ERROR_FROM(done, run_chunk(k, child, fn, cd, cds, s, ss, n, sbuf));
         if (k->buffer_dst) {
             copy_elems(dst, dst_stride, dbuf, (intptr_t)dsz, n, dsz);
         }

@@ -38,7 +38,7 @@ TEST(CliExpr, Errors) {
     Result r = ckernel_baseline("eval 'x / y' --arg x '2 * int32' '[1, 2]' --arg y int32 0");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
-                     "division by zero at element 0\n");
+                     "division by zero at element [0]\n");
     r = ckernel_baseline("eval 'x +' --arg x int32 1");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_PARSE: expression: expected a number, a name or '(' "
@@ -63,7 +63,7 @@ TEST(CliExpr, Errors) {
     r = ckernel_baseline("eval '1 / 0'");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
-                     "division by zero at element 0\n");
+                     "division by zero at element [0]\n");
     r = ckernel_baseline("eval 'x + 1' --arg x int32");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "ckernel: usage error: --arg needs a name, a type and a literal\nTry "

@@ -369,7 +369,7 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
     r = ckernel("call divide --in '3 * int16' '[1, 2, 3]' --in '3 * int16' '[1, 0, 1]'");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: divide: integer division by zero at "
-                     "element 1\n");
+                     "element [1]\n");
     r = ckernel("call nosuch --in int8 1");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: no callable named 'nosuch' (ckernel callables "

@@ -19,6 +19,9 @@
  * within a kernel's own run (docs/design.md §10, §12), which depend on coalescing and
  * chunking, not on the data. */
 #define FZ_ANY_NUMBER '\x01'
+/* Stands for one or more "[i]": a failing element's index as the loops above it numbered it
+ * (one index for a coalesced run, one per dimension otherwise). */
+#define FZ_ANY_INDEX '\x02'
 
 /* ---- the input ---- */
 typedef struct fz_in {

@@ -934,9 +934,9 @@ static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *
     }
     if (rc != CK_OK) {
         fz_fail *f = add_fail(r->x, rc, ctx->prefix);
-        /* from a single call, or counted within the leaf's strided run */
+        /* from a single call, or located by the loops that reached the element */
         set_text(f, 0, "divide: integer division by zero");
-        set_text(f, 1, "divide: integer division by zero at element %c", FZ_ANY_NUMBER);
+        set_text(f, 1, "divide: integer division by zero at element %c", FZ_ANY_INDEX);
         write_keep(r, dl, dsize);
         return;
     }
@@ -2429,9 +2429,26 @@ void fz_reference(const fz_case *c, fz_expect *x) {
 
 /* ---- messages ---- */
 
-/* 1 when msg is pattern, FZ_ANY_NUMBER standing for a decimal number. */
+/* 1 when msg is pattern, FZ_ANY_NUMBER standing for a decimal number, FZ_ANY_INDEX for one
+ * or more "[n]". */
 static int pattern_matches(const char *pat, const char *msg) {
     while (*pat != '\0') {
+        if (*pat == FZ_ANY_INDEX) {
+            if (*msg != '[') {
+                return 0;
+            }
+            while (*msg == '[') {
+                const char *digits = ++msg;
+                while (*msg >= '0' && *msg <= '9') {
+                    msg++;
+                }
+                if (msg == digits || *msg++ != ']') {
+                    return 0;
+                }
+            }
+            pat++;
+            continue;
+        }
         if (*pat == FZ_ANY_NUMBER) {
             if (*msg < '0' || *msg > '9') {
                 return 0;

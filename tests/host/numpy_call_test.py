@@ -1023,7 +1023,7 @@ def zero_division(ck, rng):
             want = np.zeros(n, dtype=r)
             want[:k] = int_divide(a[:k], b[:k], r)
             zero_div_case(ck, r, a, b, want, k, "divide %s n=%d zero at %d" % (t, n, k),
-                          "at element %d" % k)
+                          "at element [%d]" % k)
         # 2-d C order: the elements before [2][3] in C order are written, the rest not.
         a, b = fill((5, 7), v, rng), nonzero_divisors(fill((5, 7), v, rng))
         b[2, 3] = 0

@@ -37,9 +37,9 @@ TEST_F(Leakless, ParallelAddOfARowAndAColumnWithACast) {
 }
 
 TEST_F(Leakless, ParallelCallErrorsMatchTheSerialCall) {
-    // int32 divide with a zero divisor in row 2345 of 4000: the same status as ck_call. The
-    // leaf counts elements within its own run: serially the C-order rows are coalesced into
-    // one run (flat index 2345 * 8 + 3); split across workers, each row is a run of its own.
+    // int32 divide with a zero divisor in row 2345 of 4000: the same status as ck_call, and
+    // the same element: serially the C-order rows are coalesced into one run (flat index
+    // 2345 * 8 + 3); split across workers, the row's index and the element in it.
     const int m = 4000, n = 8;
     const std::string shape = std::to_string(m) + " * " + std::to_string(n) + " * int32";
     ckt::Array a(shape.c_str()), b(shape.c_str()), out1(shape.c_str()), out2(shape.c_str());
@@ -55,10 +55,11 @@ TEST_F(Leakless, ParallelCallErrorsMatchTheSerialCall) {
     const std::string serial = ck_last_error();
     const ck_eval_ctx ctx = par::ctx(2, 1024);
     ASSERT_EQ(ck_parallel_call(div, out2.get(), 2, src, &ctx), CK_ERR_ZERO_DIVISION);
-    EXPECT_EQ(serial, "divide: integer division by zero at element 18763");
+    EXPECT_EQ(serial, "divide: integer division by zero at element [18763]");
     // Without oneTBB (CK_WITH_TBB=OFF) ck_parallel_call is the serial call, message included.
     EXPECT_EQ(std::string(ck_last_error()),
-              par::tbb_backend() ? "divide: integer division by zero at element 3" : serial);
+              par::tbb_backend() ? "divide: integer division by zero at element [2345][3]"
+                                 : serial);
     // Which other rows ran is the scheduler's business (the failure cancels the rest); the
     // serial call wrote every row before the failing element.
     const int32_t *o = reinterpret_cast<const int32_t *>(out1.data());

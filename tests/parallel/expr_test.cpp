@@ -206,25 +206,20 @@ std::pair<std::string, std::string> zero_divisor(int k, const char *text) {
     return both_fail(text, s.c_str(), {"y", "x"}, {y.get(), x.get()}, CK_ERR_ZERO_DIVISION);
 }
 
-TEST_F(Leakless, ParallelExprNodeErrorsMatchTheSerialCall) {
-    // Rows of 1024, one chunk each: the serial run (the rows joined, chunks of 1024) and a
-    // worker's (its row) both meet the zero at element 7 of a chunk.
-    const auto msgs = zero_divisor(1024, "x + x / y");
-    EXPECT_EQ(msgs.first, "expression column 7: divide: integer division by zero at element 7");
-    EXPECT_EQ(msgs.second, msgs.first);
-}
-
-TEST_F(Leakless, ParallelExprNodeErrorsCountWithinTheRowsRun) {
-    // Rows of 1000: serially the joined rows' chunks start at multiples of 1024, so the zero
-    // (flat 345007 = 336 * 1024 + 943) is element 943 of its chunk; split, the worker's run
-    // is its row, where it is element 7: proof that the rows ran split. Without oneTBB,
+TEST_F(Leakless, ParallelExprNodeErrorsNameTheElementAsSerially) {
+    // The zero at row 345, element 7. Serially the C-order rows are one coalesced run, which
+    // the kernel cuts into chunks of 1024: the chunk's offset is added back, so the index is
+    // the flat one, 345 * k + 7, whatever the chunks. Split, a worker's run is its rows: the
+    // row's index and the element within it (proof that the rows ran split). Without oneTBB,
     // ck_parallel_expr is the serial call, message included.
-    const auto msgs = zero_divisor(1000, "x / y");
-    EXPECT_EQ(msgs.first, "expression column 3: divide: integer division by zero at element 943");
-    EXPECT_EQ(msgs.second, par::tbb_backend()
-                               ? "expression column 3: divide: integer division by zero at "
-                                 "element 7"
-                               : msgs.first);
+    for (int k : {1024, 1000}) {
+        const auto msgs = zero_divisor(k, k == 1024 ? "x + x / y" : "x / y");
+        const std::string column = k == 1024 ? "7" : "3";
+        const std::string head =
+            "expression column " + column + ": divide: integer division by zero at element ";
+        EXPECT_EQ(msgs.first, head + (k == 1024 ? "[353287]" : "[345007]"));
+        EXPECT_EQ(msgs.second, par::tbb_backend() ? head + "[345][7]" : msgs.first);
+    }
 }
 
 TEST_F(Leakless, ParallelExprRaggedRowErrorsNumberDimensionsAsSerially) {
