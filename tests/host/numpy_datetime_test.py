@@ -121,7 +121,7 @@ def main():
         src = base.astype("M8[%s]" % u)
         for kind in ("U", "S"):
             want = src.astype(kind + "40")
-            got = np.zeros(len(src), dtype=kind + "40")
+            got = np.full(len(src), "#" * 40, dtype=kind + "40")  # the padding is written
             rc, err = ntt.assign(lib, got, src)
             ck.check(rc == 0 and got.tobytes() == want.tobytes(),
                      lambda: "%s40 <- M8[%s]: %s %s %r %r" % (kind, u, rc, err, got[:4],
