@@ -437,6 +437,9 @@ TEST_F(Datetime, AllocationFailsCleanlyAtEveryPoint) {
     const char *const pairs[][3] = {
         {"2 * string", "2 * datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NaT]"},
         {"2 * datetime64[s]", "2 * string", "[\"2026-11-25T20:31:42\", \"\"]"},
+        // the fixed kinds: the datetime_text leaf over its text cast child
+        {"2 * fixed_string[24, 'utf16']", "2 * datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NaT]"},
+        {"2 * datetime64[s]", "2 * fixed_bytes[20]", "[\"2026-11-25T20:31:42\", \"NaT\"]"},
         {"2 * ?datetime64[s]", "2 * datetime64[ns]", "[\"2026-11-25T20:31:42\", NaT]"},
         {"{a: datetime64[D], b: timedelta64[s]}", "{b: timedelta64[m], a: string}",
          "{b: 3, a: \"2000-02-29\"}"},
