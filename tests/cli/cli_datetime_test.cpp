@@ -42,6 +42,15 @@ TEST(CliDatetime, CallLessComparesAcrossUnits) {
     EXPECT_EQ(r.out, "[true, false, false]\n");
 }
 
+// A comparison writes bool only: another destination is refused, saying so.
+TEST(CliDatetime, CallLessWritesOnlyBool) {
+    Result r = ckernel("call less --in \"datetime64[D]\" '\"2026-11-25\"' --in \"datetime64[s]\" "
+                       "'\"2026-11-25T20:31:42\"' --out int32");
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: less gives bool; it cannot be written to int32 "
+                     "values (assign the bool result to them)\n");
+}
+
 // An expression takes scalars: a datetime source is refused, never walked into (its type has
 // no element).
 TEST(CliDatetime, EvalRefusesADatetimeSource) {
