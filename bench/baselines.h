@@ -127,5 +127,9 @@ int ckb_loop_float64_u32(uint32_t *out, size_t units, const double *src, size_t 
 int ckb_loop_int64_u32(uint32_t *out, size_t units, const int64_t *src, size_t n);
 int ckb_loop_u32_int64(int64_t *out, const uint32_t *src, size_t units, size_t n);
 int ckb_loop_string_float64(double *out, const ck_string_data *src, size_t n);
+/* text/cast/datetime64[s]->U32 and back (baselines_time.c): seconds since 1970 as NumPy's
+ * ISO text "YYYY-MM-DDTHH:MM:SS" in U values of `units`, years 1 to 9999. */
+int ckb_loop_datetime_s_u32(uint32_t *out, size_t units, const int64_t *src, size_t n);
+int ckb_loop_u32_datetime_s(int64_t *out, const uint32_t *src, size_t units, size_t n);
 
 #endif

@@ -12,7 +12,8 @@ x, y, out=dst), agreeing within their rounding. The text/cast/... workloads (1 M
 at the default size: --size / 10) cast between float64 or int64 and NumPy's U32 or U21 (U<N>
 is fixed_string[N, 'utf32'], wrapped in place) as astype does, with np.copyto(casting=
 "unsafe") into a preallocated destination (astype's cast without its allocation);
-text/cast/string->float64 reads a ckernel string array (made from the same text by
+text/cast/datetime64[s]->U32 and back cast seconds from 1800 to 2200 and their ISO text
+the same way. text/cast/string->float64 reads a ckernel string array (made from the same text by
 ckernel, before timing) against NumPy's variable-length text, an object array of the same
 str values, into float64. Their results must agree bit for bit. NumPy assigns with
 np.copyto(dst, src, casting="unsafe") into that preallocated destination: no allocation is
@@ -80,6 +81,7 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
              "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
              "text/cast/U21->int64", "text/cast/string->float64",
+             "text/cast/datetime64[s]->U32", "text/cast/U32->datetime64[s]",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
 # call/dot/float64: the dot of each pair of rows of two ROWS_2D x DOT_COLS arrays (ckernel's
@@ -207,6 +209,7 @@ class Wrapped:
         shape = "".join("%d * " % n for n in arr.shape)
         self.t = C.c_void_p()
         el = ("fixed_string[%d, 'utf32']" % (arr.dtype.itemsize // 4) if arr.dtype.kind == "U"
+              else arr.dtype.name if arr.dtype.kind == "M"  # datetime64[s], the same name
               else self.NAMES[arr.dtype.name])
         if lib.ck_type_parse((shape + el).encode(),
                              C.byref(self.t)) != CK_OK:
@@ -476,6 +479,7 @@ def make_workloads(np, n):
                                          lambda: np.empty((rows, cols), np.float64)),
     }
     w.update(text_workloads(np, rng, max(1, n // 10)))
+    w.update(datetime_workloads(np, rng, max(1, n // 10)))
     w.update({
         "reduce/sum/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
         "reduce/min/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
@@ -505,6 +509,15 @@ def text_workloads(np, rng, m):
             "text/cast/int64->U21": (ints, lambda: np.empty(m, "U21")),
             "text/cast/U21->int64": (ints.astype("U21"), lambda: np.empty(m, np.int64)),
             "text/cast/string->float64": (u32.astype(object), lambda: np.empty(m, np.float64))}
+
+
+def datetime_workloads(np, rng, m):
+    """text/cast/datetime64[s]->U32 and back over m values: seconds from 1800-01-01 to
+    2200-01-01 (as `ckernel bench`'s, another generator), the text astype("U32") writes."""
+    start = np.datetime64("1800-01-01T00:00:00").astype(np.int64)
+    t = (start + rng.integers(0, 146097 * 86400, size=m)).astype("M8[s]")
+    return {"text/cast/datetime64[s]->U32": (t, lambda: np.empty(m, "U32")),
+            "text/cast/U32->datetime64[s]": (t.astype("U32"), lambda: np.empty(m, "M8[s]"))}
 
 
 # call/dot/float64's second argument (make_workloads sets it).

@@ -22,7 +22,9 @@
  * (text/parse/float64), against the C library's snprintf("%.17g") and strtod. The
  * text/cast/... workloads time the text cast kernel (ck_make_assign) between numbers and
  * NumPy's U (fixed_string[N, 'utf32']) or string over 1 Mi values, against plain loops of
- * strtod, strtoll, snprintf("%.17g") and a decimal loop over the same buffers.
+ * strtod, strtoll, snprintf("%.17g") and a decimal loop over the same buffers;
+ * text/cast/datetime64[s]->U32 and back against gmtime_r with snprintf and sscanf with a day
+ * count (bench/baselines_time.c).
  *
  * Source data comes from a fixed-seed xorshift generator and exercises the semantics the
  * loops must match: NaN, infinities, overflow, subnormals, values that round. */
@@ -99,6 +101,8 @@ typedef enum wl_kind {
     /* A number <-> text cast through ck_make_assign: the text side is U32 with float64 and
      * U21 with int64 (fixed_string[N, 'utf32'], NumPy's U), or string. */
     K_TEXT_CAST,
+    /* datetime64[s] <-> U32 through ck_make_assign (setup_text_time). */
+    K_TEXT_TIME,
     /* Reductions (ck_make_reduce) and accumulations (ck_make_accumulate) of float64, and a
      * call of the core-dimension callable dot (not built: reported as skipped). */
     K_RED_SUM,    /* sum of N * float64 -> float64 */
@@ -278,6 +282,15 @@ static const wl_def defs[] = {
      TEXT_CAST_N, NULL,
      "1 Mi string (UTF-8 in an arena) of the shortest text of text/print's values; plain "
      "loop: each {data, size} copied to a NUL-ended buffer, strtod; verified bit for bit"},
+    {"text/cast/datetime64[s]->U32", K_TEXT_TIME, 0, CK_TYPE_FIXED_STRING, CK_TYPE_DATETIME,
+     NOCHECK, F_I64, TEXT_CAST_N, NULL,
+     "1 Mi datetime64[s] (seconds from 1800 to 2200, xorshift) into U32, NumPy's ISO text "
+     "\"2026-11-25T20:31:42\"; plain loop: gmtime_r, snprintf, widened; verified byte for "
+     "byte"},
+    {"text/cast/U32->datetime64[s]", K_TEXT_TIME, 0, CK_TYPE_DATETIME, CK_TYPE_FIXED_STRING,
+     NOCHECK, F_I64, TEXT_CAST_N, NULL,
+     "1 Mi U32 of the ISO text of text/cast/datetime64[s]->U32's values into datetime64[s]; "
+     "plain loop: narrowed, sscanf, days by the month table; verified"},
     {"reduce/sum/float64", K_RED_SUM, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
      "sum of 10 Mi float64 (pairwise, fixed association); plain loop: a running sum (other "
      "rounding: verified within 2^-40 of the sum of magnitudes)"},
@@ -1180,6 +1193,58 @@ static int setup_text_cast(wl *w) {
     return CK_OK;
 }
 
+/* text/cast/datetime64[s]<->U32: seconds from 1800-01-01 to 2200-01-01 (400 years) in
+ * aux_buf; the text side n * U32 (fixed_string[32, 'utf32']), as the source written before
+ * timing by the plain loop (NumPy's astype("U32") text). */
+#define TEXT_TIME_UNITS 32
+static int setup_text_time(wl *w) {
+    const size_t n = w->n, text_bytes = n * 4 * TEXT_TIME_UNITS;
+    const int into_text = w->def->dst == CK_TYPE_FIXED_STRING;
+    w->aux_buf = alloc_buffer(n * 8);
+    if (w->aux_buf == NULL) {
+        return nomem("datetime values");
+    }
+    int64_t *v = (int64_t *)(void *)w->aux_buf;
+    uint64_t seed = SEED;
+    const int64_t from = INT64_C(-5364662400), span = INT64_C(146097) * 86400;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = from + (int64_t)(rng_next(&seed) % (uint64_t)span);
+    }
+    ck_type *u = NULL, *text = NULL, *time = NULL;
+    int rc = ck_type_make_fixed_string(TEXT_TIME_UNITS, CK_ENCODING_UTF32, &u);
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, u, &text);
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, ck_type_datetime(CK_UNIT_s), &time);
+    ck_type_decref(u);
+    w->dt = into_text ? text : time;
+    w->st = into_text ? time : text;
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    w->dst_bytes = into_text ? text_bytes : n * 8;
+    w->dst_buf = alloc_buffer(w->dst_bytes);
+    w->ref_buf = alloc_buffer(w->dst_bytes);
+    if (w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("datetime text buffers");
+    }
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->bytes_moved = (double)(n * 8 + text_bytes);
+    if (into_text) {
+        w->ksrc = w->aux_buf;
+        return CK_OK;
+    }
+    w->src_buf = alloc_buffer(text_bytes);
+    if (w->src_buf == NULL) {
+        return nomem("datetime source text");
+    }
+    w->ksrc = w->src_buf;
+    return ckb_loop_datetime_s_u32((uint32_t *)(void *)w->src_buf, TEXT_TIME_UNITS, v, n) == 0
+               ? CK_OK
+               : ck_set_error(CK_ERR_INTERNAL, "bench: the datetime source text");
+}
+
 /* A factory that is never instantiated: select/cold's callable only selects. */
 static int no_instantiate(void *data, ck_builder *ckb, size_t *offset,
                           const ck_leaf_info *info) {
@@ -1625,6 +1690,9 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_TEXT_CAST:
         rc = setup_text_cast(w);
         break;
+    case K_TEXT_TIME:
+        rc = setup_text_time(w);
+        break;
     case K_RED_SUM:
     case K_RED_MIN:
     case K_RED_AXIS0:
@@ -1850,6 +1918,13 @@ static int run_loop(wl *w, int out_is_ref) {
         return ckb_loop_parse_float64((double *)(void *)out, w->text, w->n);
     case K_TEXT_CAST:
         return text_cast_loop(w, out);
+    case K_TEXT_TIME:
+        return w->def->dst == CK_TYPE_FIXED_STRING
+                   ? ckb_loop_datetime_s_u32((uint32_t *)(void *)out, TEXT_TIME_UNITS,
+                                             (const int64_t *)(const void *)w->ksrc, w->n)
+                   : ckb_loop_u32_datetime_s((int64_t *)(void *)out,
+                                             (const uint32_t *)(const void *)w->ksrc,
+                                             TEXT_TIME_UNITS, w->n);
     case K_RED_SUM:
         return ckb_loop_sum_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
                                     w->n);

@@ -10,7 +10,8 @@ int ckpy_is_fixed_scalar(const ck_type *t) {
     while (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
         t = ck_type_element(t);
     }
-    return ck_type_is_scalar(t);
+    return ck_type_is_scalar(t) || ck_type_get_id(t) == CK_TYPE_DATETIME ||
+           ck_type_get_id(t) == CK_TYPE_TIMEDELTA;
 }
 
 PyObject *ckpy_array_from_ck(ck_array *a, PyObject *nd, int readonly) {
@@ -207,6 +208,13 @@ PyObject *ckpy_to_python(const ck_type *t, const char *am, const char *data) {
     case CK_TYPE_FIXED_STRING:
     case CK_TYPE_FIXED_BYTES:
         return text_to_python(t, data);
+    case CK_TYPE_DATETIME:
+    case CK_TYPE_TIMEDELTA: { /* np.datetime64 and np.timedelta64, of the unit */
+        PyArray_Descr *d = ckpy_descr_from_type(t, am);
+        PyObject *v = d == NULL ? NULL : PyArray_Scalar((void *)(uintptr_t)data, d, NULL);
+        Py_XDECREF(d);
+        return v;
+    }
     default:
         return scalar_to_python(id, data);
     }

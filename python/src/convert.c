@@ -1,6 +1,7 @@
-/* python/src/convert.c: NumPy dtypes as ckernel types and back, and ndarrays wrapped as
- * ck_arrays over their own buffers (ck_array_wrap: the type from the shape and dtype, the
- * arrmeta from the strides and field offsets; never a copy). */
+/* python/src/convert.c: NumPy dtypes as ckernel types and back (M8 and m8 as datetime64 and
+ * timedelta64 of their unit), and ndarrays wrapped as ck_arrays over their own buffers
+ * (ck_array_wrap: the type from the shape and dtype, the arrmeta from the strides and field
+ * offsets; never a copy). */
 #include "ckpy.h"
 
 #include <limits.h>
@@ -76,8 +77,8 @@ static int scalar_id(PyArray_Descr *d, const char **why) {
         }
         return size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
     default:
-        *why = "ckernel has bool, integers, floats, complex numbers, U and S text and "
-               "records of them";
+        *why = "ckernel has bool, integers, floats, complex numbers, U and S text, datetime64, "
+               "timedelta64 and records of them";
         return -1;
     }
 }
@@ -106,9 +107,36 @@ static const ck_type *text_from_descr(PyArray_Descr *d) {
     return rc == CK_OK ? t : status_type(rc);
 }
 
+/* NumPy's units in ckernel's order (NPY_FR_Y .. NPY_FR_ns; 3 is a gap, once business days). */
+static const int time_units[] = {CK_UNIT_Y, CK_UNIT_M, CK_UNIT_W, -1,         CK_UNIT_D, CK_UNIT_h,
+                                 CK_UNIT_m, CK_UNIT_s, CK_UNIT_ms, CK_UNIT_us, CK_UNIT_ns};
+
+/* NumPy's M8[unit] is datetime64[unit] and m8[unit] timedelta64[unit]: the same int64 count
+ * since 1970 (of the unit), NaT the same INT64_MIN, so wrapping reads them in place. */
+static const ck_type *time_from_descr(PyArray_Descr *d) {
+    if (!PyArray_ISNBO(d->byteorder)) {
+        return type_error(d, "its byte order is not the machine's: use "
+                             ".astype(dtype.newbyteorder('='))");
+    }
+    const PyArray_DatetimeMetaData *m = &((PyArray_DatetimeDTypeMetaData *)d->c_metadata)->meta;
+    const int base = (int)m->base;
+    const int unit = base >= 0 && base < (int)(sizeof time_units / sizeof time_units[0])
+                         ? time_units[base]
+                         : -1;
+    if (unit < 0 || m->num != 1) {
+        return type_error(d, "ckernel's units are Y M W D h m s ms us ns, one of each: no "
+                             "generic unit, multiples or units below ns");
+    }
+    return d->kind == 'M' ? ck_type_datetime((ck_datetime_unit)unit)
+                          : ck_type_timedelta((ck_datetime_unit)unit);
+}
+
 static const ck_type *scalar_from_descr(PyArray_Descr *d) {
     if (d->kind == 'U' || d->kind == 'S') {
         return text_from_descr(d);
+    }
+    if (d->kind == 'M' || d->kind == 'm') {
+        return time_from_descr(d);
     }
     const char *why = NULL;
     const int id = scalar_id(d, &why);
@@ -274,10 +302,29 @@ static PyArray_Descr *text_descr(const ck_type *t) {
     return d;
 }
 
+/* datetime64[unit] as M8[unit], timedelta64[unit] as m8[unit]. */
+static PyArray_Descr *time_descr(const ck_type *t) {
+    static const char *const names[CK_NUM_DATETIME_UNITS] = {"Y", "M",  "W",  "D",  "h",
+                                                             "m", "s", "ms", "us", "ns"};
+    const int unit = ck_type_datetime_unit(t);
+    PyObject *spec = PyUnicode_FromFormat("%s8[%s]",
+                                          ck_type_get_id(t) == CK_TYPE_DATETIME ? "M" : "m",
+                                          names[unit]);
+    PyArray_Descr *d = NULL;
+    if (spec != NULL && !PyArray_DescrConverter(spec, &d)) {
+        d = NULL;
+    }
+    Py_XDECREF(spec);
+    return d;
+}
+
 PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta) {
     ck_type_id id = ck_type_get_id(t);
     if (ck_type_is_scalar(t)) {
         return PyArray_DescrFromType(ckpy_typenum(id));
+    }
+    if (id == CK_TYPE_DATETIME || id == CK_TYPE_TIMEDELTA) {
+        return time_descr(t);
     }
     if (ck_type_is_text(t)) {
         return text_descr(t);

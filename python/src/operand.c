@@ -175,9 +175,13 @@ int ckpy_operand_source(PyObject *obj, const char *what, ckpy_operand *op) {
 }
 
 PyArrayObject *ckpy_to_ndarray(PyObject *obj) {
+    if (PyArray_Check(obj)) { /* an ndarray's buffer may not be exportable (M8): none needed */
+        return (PyArrayObject *)Py_NewRef(obj);
+    }
     /* NumPy reads an object whose buffer cannot be had (a released memoryview) as an object
-     * array; asking for the buffer first reports why instead. */
-    if (PyObject_CheckBuffer(obj)) {
+     * array; asking for the buffer first reports why instead. NumPy's own scalars convert
+     * without it (an np.datetime64's dtype has no buffer format). */
+    if (PyObject_CheckBuffer(obj) && !PyArray_IsScalar(obj, Generic)) {
         Py_buffer view;
         if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) < 0) {
             return NULL;
@@ -235,8 +239,8 @@ static void extent(PyArrayObject *a, char **lo, char **hi) {
          (size_t)PyArray_ITEMSIZE(a), lo, hi);
 }
 
-/* The same for a ck_array of fixed dimensions over a scalar or fixed text (whose bytes are
- * in the element); 0 for other types (their rows and strings may be anywhere). */
+/* The same for a ck_array of fixed dimensions over a scalar, a datetime or fixed text (whose
+ * bytes are in the element); 0 for other types (their rows and strings may be anywhere). */
 static int ck_extent(const ck_array *a, char **lo, char **hi) {
     const ck_type *t = ck_array_type(a);
     int n = 0;
@@ -244,7 +248,8 @@ static int ck_extent(const ck_array *a, char **lo, char **hi) {
         t = ck_type_element(t);
     }
     const ck_type_id id = ck_type_get_id(t);
-    if (!ck_type_is_scalar(t) && id != CK_TYPE_FIXED_STRING && id != CK_TYPE_FIXED_BYTES) {
+    if (!ck_type_is_scalar(t) && id != CK_TYPE_FIXED_STRING && id != CK_TYPE_FIXED_BYTES &&
+        id != CK_TYPE_DATETIME && id != CK_TYPE_TIMEDELTA) {
         return 0;
     }
     const ck_fixed_dim_arrmeta *fm = (const ck_fixed_dim_arrmeta *)ck_array_arrmeta(a);

@@ -169,7 +169,8 @@ int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_oper
             ckpy_raise(CK_ERR_TYPE, "the result has more than %d dimensions", NPY_MAXDIMS);
             return -1;
         }
-        *result = PyArray_SimpleNew(nd, dims, ckpy_typenum(ck_type_get_id(t)));
+        PyArray_Descr *d = ckpy_descr_from_type(t, NULL); /* stolen below */
+        *result = d == NULL ? NULL : PyArray_SimpleNewFromDescr(nd, dims, d);
         *scalar = nd == 0;
     } else {
         ck_array *a = NULL;

@@ -63,7 +63,7 @@ def test_overflow_names_the_value_and_types_and_writes_nothing_outside():
 def test_non_arrays_and_bad_types():
     d = np.zeros(3)
     for bad in [{"a": 1}, object(), np.array([object()]),
-                np.zeros(3, dtype="M8[s]"), np.zeros(3, dtype=np.longdouble),
+                np.zeros(3, dtype="M8"), np.zeros(3, dtype=np.longdouble),
                 np.zeros(3, dtype=">f8"), np.zeros(3, dtype="V8"), {1, 2}]:
         with raises_status("CK_ERR_TYPE"):
             ck.assign(d, bad)

@@ -489,6 +489,8 @@ def test_errors():
     with raises_status("CK_ERR_TYPE", "cannot reduce 1 * fixed_string[1, 'utf32']"):
         ck.reduce("sum", np.array(["x"]))  # U1, wrapped: reductions take no text
     with raises_status("CK_ERR_TYPE", "a: NumPy dtype"):
+        ck.reduce("sum", np.zeros(2, dtype="M8[2s]"))  # a multiple of a unit: no type
+    with raises_status("CK_ERR_TYPE", "cannot reduce 2 * datetime64[s]"):
         ck.reduce("sum", np.zeros(2, dtype="M8[s]"))
     with raises_status("CK_ERR_TYPE", "not tuples, structs or text"):
         ck.reduce("sum", np.zeros(2, dtype=[("x", np.int32)]))

@@ -723,6 +723,9 @@ static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c
     spec.mode = c->mode;
     spec.dst_unit = ck__is_time(dt->id) ? dt->param : 0;
     spec.src_unit = ck__is_time(st->id) ? st->param : 0;
+    if (ck__is_time(dt->id) || ck__is_time(st->id)) {
+        return ck__make_datetime_text(ckb, offset, &spec, req); /* its fast leaf */
+    }
     return ck__make_text_cast(ckb, offset, &spec, req);
 }
 

@@ -1,17 +1,20 @@
-/* src/callables/time_call.c: the built-in `add` and `subtract` on datetime64 and timedelta64
- * operands (NumPy's rules): datetime - datetime is a timedelta, datetime +- timedelta and
- * timedelta + datetime a datetime, timedelta +- timedelta a timedelta, each in the finer of
- * the two units; a timedelta in years or months meets only those (NumPy refuses the rest).
- * NaT in gives NaT out. A call whose arguments hold a datetime or timedelta comes here
- * instead of the signature selection (call.c): signatures are of the 14 scalars, and a
- * datetime's unit is a parameter they cannot spell. The walk is the composition's, with the
- * datetime_arith leaf (kernels/datetime_cast.c). */
+/* src/callables/time_call.c: the built-in `add`, `subtract` and comparisons (equal ..
+ * greater_equal) on datetime64 and timedelta64 operands (NumPy's rules): datetime - datetime
+ * is a timedelta, datetime +- timedelta and timedelta + datetime a datetime, timedelta +-
+ * timedelta a timedelta, each in the finer of the two units; a timedelta in years or months
+ * meets only those (NumPy refuses the rest). A comparison takes two of one kind, in any
+ * units, and gives bool, compared exactly (kernels/datetime_compare.c). NaT in gives NaT out
+ * (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
+ * comes here instead of the signature selection (call.c): signatures are of the 14 scalars,
+ * and a datetime's unit is a parameter they cannot spell. The walk is the composition's, with
+ * the datetime_arith leaf (kernels/datetime_cast.c) or the datetime_compare leaf. */
 #include <stdio.h>
 #include <string.h>
 
 #include "builders/compose.h"
 #include "callables/callable_internal.h"
 #include "common/internal.h"
+#include "kernels/compare_leaves.h"
 #include "kernels/kinds.h"
 #include "types/datetime.h"
 #include "types/type_internal.h"
@@ -47,30 +50,49 @@ static void type_name(const ck_type *t, char *buf, size_t cap) {
     }
 }
 
-/* The result of name(a, b) on the values a and b: *subtract says which operation. */
-static int result_of(const char *name, const ck_type *a, const ck_type *b, int *subtract,
+/* What a call does with times: a comparison (a ck__compare_op) or one of these. */
+enum { TIME_ADD = CK__COMPARE_NUM_OPS, TIME_SUBTRACT };
+
+static int op_of(const ck_callable *c) {
+    const int text_op = ck__callable_text_op(c);
+    if (text_op >= 0 && text_op < CK__COMPARE_NUM_OPS) {
+        return text_op;
+    }
+    const char *name = ck_callable_name(c);
+    return strcmp(name, "add") == 0 ? TIME_ADD : strcmp(name, "subtract") == 0 ? TIME_SUBTRACT : -1;
+}
+
+/* The result of the call `name` doing op on the values a and b. */
+static int result_of(const char *name, int op, const ck_type *a, const ck_type *b,
                      const ck_type **res) {
     char an[64], bn[64];
     type_name(a, an, sizeof an);
     type_name(b, bn, sizeof bn);
-    *subtract = strcmp(name, "subtract") == 0;
-    if (!*subtract && strcmp(name, "add") != 0) {
+    const int subtract = op == TIME_SUBTRACT, compare = op >= 0 && op < CK__COMPARE_NUM_OPS;
+    if (op < 0) {
         return ck_set_error(CK_ERR_TYPE,
-                            "%s: takes no datetime64 or timedelta64 arguments (add and subtract "
-                            "do), not %s and %s",
+                            "%s: takes no datetime64 or timedelta64 arguments (add, subtract "
+                            "and the comparisons do), not %s and %s",
                             name, an, bn);
     }
     if (!ck__is_time(a->id) || !ck__is_time(b->id)) {
         return ck_set_error(CK_ERR_TYPE,
                             "%s: %s and %s: a datetime64 or timedelta64 meets only another "
-                            "(cast the number to timedelta64 first)",
-                            name, an, bn);
+                            "(cast the %s to %s first)",
+                            name, an, bn, ck__is_text(a->id) || ck__is_text(b->id) ? "text" : "number",
+                            compare ? "the time's type" : "timedelta64");
     }
     const int ua = a->param, ub = b->param, unit = ua > ub ? ua : ub; /* the finer */
     const int da = a->id == CK_TYPE_DATETIME, db = b->id == CK_TYPE_DATETIME;
-    if ((da && db && !*subtract) || (!da && db && *subtract)) {
+    if (compare && da != db) {
+        return ck_set_error(CK_ERR_TYPE,
+                            "%s: %s and %s: a datetime64 compares only with a datetime64, a "
+                            "timedelta64 with a timedelta64",
+                            name, an, bn);
+    }
+    if (!compare && ((da && db && !subtract) || (!da && db && subtract))) {
         return ck_set_error(CK_ERR_TYPE, "%s: %s %c %s is not defined (NumPy refuses it too)",
-                            name, an, *subtract ? '-' : '+', bn);
+                            name, an, subtract ? '-' : '+', bn);
     }
     /* A timedelta operand in Y or M converts only to Y or M. */
     if ((!da && ck__unit_is_calendar(ua) && !ck__unit_is_calendar(unit)) ||
@@ -80,14 +102,15 @@ static int result_of(const char *name, const ck_type *a, const ck_type *b, int *
                             "%s, which has a fixed length (NumPy refuses it too)",
                             name, an, bn, ck__unit_name(unit));
     }
-    *res = da && db ? ck_type_timedelta((ck_datetime_unit)unit)
+    *res = compare    ? ck_type_scalar(CK_TYPE_BOOL)
+           : da && db ? ck_type_timedelta((ck_datetime_unit)unit)
            : da || db ? ck_type_datetime((ck_datetime_unit)unit)
                       : ck_type_timedelta((ck_datetime_unit)unit);
     return CK_OK;
 }
 
 static int plan(ck_callable *c, int nsrc, const ck_type *const *src_tp, const ck_type **res,
-                int *subtract, int *option) {
+                int *op, int *option) {
     const char *name = ck_callable_name(c);
     for (int k = 0; k < nsrc; k++) {
         if (src_tp[k] == NULL) {
@@ -98,12 +121,14 @@ static int plan(ck_callable *c, int nsrc, const ck_type *const *src_tp, const ck
         return ck_set_error(CK_ERR_TYPE, "%s: datetime64 and timedelta64 take two arguments, not %d",
                             name, nsrc);
     }
+    *op = op_of(c);
     const ck_type *a = value_of(src_tp[0], option), *b = value_of(src_tp[1], option);
-    return result_of(name, a, b, subtract, res);
+    return result_of(name, *op, a, b, res);
 }
 
 typedef struct time_leaf {
     const char *name;
+    int op;
 } time_leaf;
 
 static int time_leaf_make(const ck__compose *c, ck_builder *ckb, size_t *offset,
@@ -112,11 +137,20 @@ static int time_leaf_make(const ck__compose *c, ck_builder *ckb, size_t *offset,
     (void)flags; /* the leaf reads and writes through memcpy: any alignment */
     (void)dst_bits;
     (void)src_bits;
+    const time_leaf *p = (const time_leaf *)c->leaf_data;
     const ck_type *res = NULL;
-    int subtract = 0;
-    CK_RETURN_IF_ERROR(
-        result_of(((const time_leaf *)c->leaf_data)->name, st[0], st[1], &subtract, &res));
-    return ck__make_datetime_arith(ckb, offset, subtract, res, dt, st, c->mode, req);
+    CK_RETURN_IF_ERROR(result_of(p->name, p->op, st[0], st[1], &res));
+    if (p->op >= TIME_ADD) {
+        return ck__make_datetime_arith(ckb, offset, p->op == TIME_SUBTRACT, res, dt, st, c->mode,
+                                       req);
+    }
+    if (dt->id != CK_TYPE_BOOL) { /* the leaf writes its bool with a byte store: any alignment */
+        return ck_set_error(CK_ERR_TYPE,
+                            "%s gives bool; it cannot be written to %s values (assign the bool "
+                            "result to them)",
+                            p->name, ck_type_id_name(dt->id));
+    }
+    return ck__make_datetime_compare(ckb, offset, p->op, st[0], st[1], req);
 }
 
 int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
@@ -124,10 +158,10 @@ int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
                        const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
                        int first_dim) {
     const ck_type *res;
-    int subtract, option = 0;
-    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &subtract, &option));
+    int op, option = 0;
+    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
     static const char *const no_arrmeta[CK__MAX_SRC];
-    time_leaf data = {ck_callable_name(c)};
+    time_leaf data = {ck_callable_name(c), op};
     ck__compose cmp;
     memset(&cmp, 0, sizeof cmp);
     CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &cmp.mode, &cmp.flags));
@@ -146,8 +180,8 @@ int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
 int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                               ck_type **out) {
     const ck_type *res;
-    int subtract, option = 0;
-    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &subtract, &option));
+    int op, option = 0;
+    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
     const int core[1 + CK__MAX_SRC] = {0};
     const ck_type *cur[CK__MAX_SRC];
     intptr_t size[CK_TYPE_MAX_DEPTH];

@@ -28,6 +28,18 @@ typedef enum ck__compare_op {
  * compiled target, named ck__compare_leaves_<target>. */
 typedef ck__leaf_fns ck__compare_table[CK__COMPARE_NUM_OPS][CK_NUM_SCALAR_TYPES];
 
+/* The comparison's result for s, the sign of a - b (-1, 0 or 1). */
+static inline int ck__compare_result(ck__compare_op op, int s) {
+    switch (op) {
+    case CK__COMPARE_EQUAL: return s == 0;
+    case CK__COMPARE_NOT_EQUAL: return s != 0;
+    case CK__COMPARE_LESS: return s < 0;
+    case CK__COMPARE_LESS_EQUAL: return s <= 0;
+    case CK__COMPARE_GREATER: return s > 0;
+    default: return s >= 0;
+    }
+}
+
 /* "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"; NULL otherwise. */
 const char *ck__compare_op_name(ck__compare_op op);
 

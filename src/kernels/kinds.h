@@ -98,6 +98,8 @@ extern const ck__kind ck__text_cast_kind;
 extern const ck__kind ck__text_compare_kind;
 extern const ck__kind ck__datetime_cast_kind;
 extern const ck__kind ck__datetime_arith_kind;
+extern const ck__kind ck__datetime_compare_kind;
+extern const ck__kind ck__datetime_text_kind;
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
@@ -218,6 +220,12 @@ typedef struct ck__text_cast_spec {
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);
 
+/* A text cast whose one side is datetime64 or timedelta64 (datetime_text.c): where the other
+ * is a fixed text kind, the fast leaf over the text cast leaf (its child, for the elements it
+ * cannot finish); else the text cast leaf itself. */
+int ck__make_datetime_text(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                           ck_request req);
+
 /* The datetime cast leaf (datetime_cast.c): dt <- st where one is datetime64 or timedelta64
  * and the other the same kind (any unit) or int64; CK_ERR_TYPE for other pairs. */
 int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
@@ -228,6 +236,12 @@ int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
 int ck__make_datetime_arith(ck_builder *ckb, size_t *offset, int subtract, const ck_type *res,
                             const ck_type *dt, const ck_type *const *st, ck_errmode mode,
                             ck_request req);
+
+/* The leaf of a comparison (a ck__compare_op) of two datetime64 or two timedelta64 operands
+ * a and b in any units (datetime_compare.c; a timedelta's Y or M meets only Y or M), a bool
+ * result; CK_ERR_INTERNAL for other operands (callables/time_call.c refuses them first). */
+int ck__make_datetime_compare(ck_builder *ckb, size_t *offset, int op, const ck_type *a,
+                              const ck_type *b, ck_request req);
 
 /* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are. */
 int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req);

@@ -423,8 +423,6 @@ static int read_number(const ck__text_cast *k, char *dst, const ck__text_view *v
  * datetime). */
 static int read_time(const ck__text_cast *k, char *dst, const ck__text_view *v) {
     char s[CK__DATETIME_TEXT_MAX];
-    char tname[32];
-    type_text(k->dst_id, k->dst_unit, 0, tname, sizeof tname);
     const char *why = "it is longer than any";
     int rc = CK_ERR_TEXT;
     int64_t t = 0;
@@ -446,7 +444,8 @@ static int read_time(const ck__text_cast *k, char *dst, const ck__text_view *v) 
         memcpy(dst, &t, sizeof t);
         return CK_OK;
     }
-    char after[160];
+    char after[160], tname[32]; /* the type's name only for a message */
+    type_text(k->dst_id, k->dst_unit, 0, tname, sizeof tname);
     if (rc == CK_ERR_OVERFLOW) {
         snprintf(after, sizeof after, " is out of range for %s", tname);
         return text_error(rc, v, "the text ", after);

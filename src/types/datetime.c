@@ -4,7 +4,6 @@
  * ones, as NumPy's astype), and ISO 8601 text at a unit's precision (datetime.h). */
 #include "types/datetime.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "ckernel/status.h"
@@ -140,64 +139,113 @@ int ck__time_convert(int64_t v, int su, int du, int is_delta, int64_t *out) {
 
 /* ---- text ---- */
 
-/* The year's text as NumPy writes it: at least four digits, the sign inside the width
- * ("-001"). */
-static int format_year(char *buf, size_t cap, int64_t y) {
-    return snprintf(buf, cap, "%04lld", (long long)y);
+/* "00" .. "99": two digits per step (the text cast writes millions of these). */
+static const char ck__digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static char *put2(char *p, unsigned v) {
+    memcpy(p, ck__digit_pairs + 2 * v, 2);
+    return p + 2;
+}
+
+/* The decimal digits of v, at least `width` of them (zeros in front). */
+static char *put_uint(char *p, uint64_t v, int width) {
+    char tmp[20];
+    int n = 0;
+    while (v >= 100) {
+        memcpy(tmp + sizeof tmp - (n += 2), ck__digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        memcpy(tmp + sizeof tmp - (n += 2), ck__digit_pairs + 2 * v, 2);
+    } else {
+        tmp[sizeof tmp - ++n] = (char)('0' + v);
+    }
+    for (; n < width; width--) {
+        *p++ = '0';
+    }
+    memcpy(p, tmp + sizeof tmp - n, (size_t)n);
+    return p + n;
+}
+
+/* The year as NumPy writes it: at least four places, the sign inside them ("-001", "0099",
+ * "10000"). y is a year of the calendar or of Y's range (Y's v + 1970 may pass INT64_MAX:
+ * the caller gives it as unsigned). */
+static char *put_year(char *p, int64_t y) {
+    if (y < 0) {
+        *p++ = '-';
+        return put_uint(p, 0 - (uint64_t)y, 3);
+    }
+    return put_uint(p, (uint64_t)y, 4);
+}
+
+/* Hours, minutes, seconds and the fraction of `rest` units into a day, as far as the unit
+ * goes ("T20", "T20:31", "T20:31:42.500"). */
+static char *put_time(char *p, int64_t rest, int unit) {
+    const int64_t per_s = unit >= CK_UNIT_s ? ck__unit_ns[CK_UNIT_s] / ck__unit_ns[unit] : 0;
+    const int64_t secs = unit >= CK_UNIT_s ? rest / per_s
+                                           : rest * (ck__unit_ns[unit] / ck__unit_ns[CK_UNIT_s]);
+    *p++ = 'T';
+    p = put2(p, (unsigned)(secs / 3600));
+    if (unit >= CK_UNIT_m) {
+        *p++ = ':';
+        p = put2(p, (unsigned)(secs / 60 % 60));
+    }
+    if (unit >= CK_UNIT_s) {
+        *p++ = ':';
+        p = put2(p, (unsigned)(secs % 60));
+    }
+    if (unit > CK_UNIT_s) {
+        *p++ = '.';
+        p = put_uint(p, (uint64_t)(rest % per_s), 3 * (unit - CK_UNIT_s));
+    }
+    return p;
 }
 
 size_t ck__time_format(int64_t v, int unit, int is_delta, char *buf) {
-    const size_t cap = CK__DATETIME_TEXT_MAX;
+    char *p = buf;
     if (v == CK_DATETIME_NAT) {
         memcpy(buf, "NaT", 4);
         return 3;
     }
     if (is_delta) {
-        return (size_t)snprintf(buf, cap, "%lld", (long long)v);
-    }
-    if (unit == CK_UNIT_Y) {
-        if (v > INT64_MAX - 1970) {
-            return (size_t)snprintf(buf, cap, "%llu", (unsigned long long)v + 1970u);
+        if (v < 0) {
+            *p++ = '-';
         }
-        return (size_t)format_year(buf, cap, v + 1970);
-    }
-    if (unit == CK_UNIT_M) {
+        p = put_uint(p, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, 1);
+    } else if (unit == CK_UNIT_Y) {
+        /* v + 1970 beyond INT64_MAX is a positive year: its digits from the unsigned sum */
+        p = v > INT64_MAX - 1970 ? put_uint(p, (uint64_t)v + 1970u, 4) : put_year(p, v + 1970);
+    } else if (unit == CK_UNIT_M) {
         int64_t month;
         const int64_t years = floor_div(v, 12, &month);
-        int n = format_year(buf, cap, years + 1970);
-        return (size_t)(n + snprintf(buf + n, cap - (size_t)n, "-%02d", (int)month + 1));
-    }
-    int64_t y, days, rest = 0;
-    int m, d;
-    if (unit == CK_UNIT_W) {
-        int64_t weeks;
-        const int64_t eras = floor_div(v, 20871, &weeks);
-        civil_from_days(weeks * 7, eras, &y, &m, &d);
+        p = put_year(p, years + 1970);
+        *p++ = '-';
+        p = put2(p, (unsigned)month + 1);
     } else {
-        days = floor_div(v, ck__unit_ns[CK_UNIT_D] / ck__unit_ns[unit], &rest);
-        civil_from_days(days, 0, &y, &m, &d);
+        int64_t y, rest = 0;
+        int m, d;
+        if (unit == CK_UNIT_W) {
+            int64_t weeks;
+            const int64_t eras = floor_div(v, 20871, &weeks);
+            civil_from_days(weeks * 7, eras, &y, &m, &d);
+        } else {
+            const int64_t days = floor_div(v, ck__unit_ns[CK_UNIT_D] / ck__unit_ns[unit], &rest);
+            civil_from_days(days, 0, &y, &m, &d);
+        }
+        p = put_year(p, y);
+        *p++ = '-';
+        p = put2(p, (unsigned)m);
+        *p++ = '-';
+        p = put2(p, (unsigned)d);
+        if (unit > CK_UNIT_D) {
+            p = put_time(p, rest, unit);
+        }
     }
-    int n = format_year(buf, cap, y);
-    n += snprintf(buf + n, cap - (size_t)n, "-%02d-%02d", m, d);
-    if (unit <= CK_UNIT_D) {
-        return (size_t)n;
-    }
-    /* rest: units into the day; split into hours, minutes, seconds and the fraction. */
-    const int64_t per_s = unit >= CK_UNIT_s ? ck__unit_ns[CK_UNIT_s] / ck__unit_ns[unit] : 0;
-    const int64_t secs = unit >= CK_UNIT_s ? rest / per_s
-                         : rest * (ck__unit_ns[unit] / ck__unit_ns[CK_UNIT_s]);
-    n += snprintf(buf + n, cap - (size_t)n, "T%02d", (int)(secs / 3600));
-    if (unit >= CK_UNIT_m) {
-        n += snprintf(buf + n, cap - (size_t)n, ":%02d", (int)(secs / 60 % 60));
-    }
-    if (unit >= CK_UNIT_s) {
-        n += snprintf(buf + n, cap - (size_t)n, ":%02d", (int)(secs % 60));
-    }
-    if (unit > CK_UNIT_s) {
-        const int digits = 3 * (unit - CK_UNIT_s);
-        n += snprintf(buf + n, cap - (size_t)n, ".%0*lld", digits, (long long)(rest % per_s));
-    }
-    return (size_t)n;
+    *p = '\0';
+    return (size_t)(p - buf);
 }
 
 static int is_digit(char c) {

@@ -404,7 +404,9 @@ TEST(BenchCli, TextCastsAreTimedPerValueAgainstPlainLoops) {
     }
     EXPECT_EQ(names, (std::vector<std::string>{"text/cast/U32->float64", "text/cast/float64->U32",
                                                "text/cast/int64->U21", "text/cast/U21->int64",
-                                               "text/cast/string->float64"}));
+                                               "text/cast/string->float64",
+                                               "text/cast/datetime64[s]->U32",
+                                               "text/cast/U32->datetime64[s]"}));
 }
 
 TEST(BenchCli, ElementwiseAddHasEveryFigure) {

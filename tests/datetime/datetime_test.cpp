@@ -437,6 +437,9 @@ TEST_F(Datetime, AllocationFailsCleanlyAtEveryPoint) {
     const char *const pairs[][3] = {
         {"2 * string", "2 * datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NaT]"},
         {"2 * datetime64[s]", "2 * string", "[\"2026-11-25T20:31:42\", \"\"]"},
+        // the fixed kinds: the datetime_text leaf over its text cast child
+        {"2 * fixed_string[24, 'utf16']", "2 * datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NaT]"},
+        {"2 * datetime64[s]", "2 * fixed_bytes[20]", "[\"2026-11-25T20:31:42\", \"NaT\"]"},
         {"2 * ?datetime64[s]", "2 * datetime64[ns]", "[\"2026-11-25T20:31:42\", NaT]"},
         {"{a: datetime64[D], b: timedelta64[s]}", "{b: timedelta64[m], a: string}",
          "{b: 3, a: \"2000-02-29\"}"},
@@ -486,6 +489,17 @@ txt::Outcome call(const Call &c, ck_errmode mode = FRACTIONAL) {
     return o;
 }
 
+// The call gives c.status and, when it succeeds, c.expect (else a part of the message).
+void check_call(const Call &c) {
+    const txt::Outcome o = call(c);
+    EXPECT_EQ(o.status, c.status) << c.name << "(" << c.a << ", " << c.b << "): " << o.text;
+    if (c.status == CK_OK) {
+        EXPECT_EQ(o.text, c.expect) << c.name << "(" << c.a << ", " << c.b << ")";
+    } else {
+        EXPECT_TRUE(txt::contains(o.text, c.expect)) << c.name << ": " << o.text;
+    }
+}
+
 // NumPy's rules, values by hand: 2026-11-25T20:31:42 - 2026-11-20 is 5 days and 73902 s.
 TEST_F(Datetime, AddAndSubtract) {
     const Call cases[] = {
@@ -530,13 +544,7 @@ TEST_F(Datetime, AddAndSubtract) {
          CK_ERR_OVERFLOW, "is out of range for datetime64[ns]"},
     };
     for (const auto &c : cases) {
-        const txt::Outcome o = call(c);
-        EXPECT_EQ(o.status, c.status) << c.name << "(" << c.a << ", " << c.b << "): " << o.text;
-        if (c.status == CK_OK) {
-            EXPECT_EQ(o.text, c.expect) << c.name << "(" << c.a << ", " << c.b << ")";
-        } else {
-            EXPECT_TRUE(txt::contains(o.text, c.expect)) << c.name << ": " << o.text;
-        }
+        check_call(c);
     }
     // nocheck wraps (computed modulo 2^64) where the checked modes refuse.
     const Call wrap = {"add", "timedelta64[s]", "9223372036854775807", "timedelta64[s]", "2",
@@ -547,6 +555,96 @@ TEST_F(Datetime, AddAndSubtract) {
 
 TEST_F(Datetime, AddAllocationFailsCleanly) {
     const Call c = {"subtract", "2 * ?datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NA]",
+                    "datetime64[s]", "\"1970-01-01T00:00:00\"", CK_OK, ""};
+    ckt::for_each_alloc_failure([&] { return call(c).status; });
+}
+
+// ---- comparisons ----
+
+// One comparison of a against b, each call's result as printed ("bool: true").
+struct Cmp {
+    const char *a_type, *a, *b_type, *b;
+    const char *expect;  // equal, not_equal, less, less_equal, greater, greater_equal
+};
+
+const char *const kCompareOps[] = {"equal",   "not_equal", "less",
+                                   "less_equal", "greater", "greater_equal"};
+
+// Values by hand. Exact where NumPy is not: a year against weeks (NumPy floors 1971 to week
+// 52, 1970-12-31, and calls them equal), and a coarse value the finer unit cannot hold
+// (NumPy wraps 2263 in ns).
+TEST_F(Datetime, ComparisonsAreExactAcrossUnits) {
+    // Each row: the six results in kCompareOps' order, t(rue) or f(alse).
+    const Cmp cases[] = {
+        {"datetime64[s]", "\"2026-11-25T20:31:42\"", "datetime64[D]", "\"2026-11-25\"", "ftfftt"},
+        {"datetime64[D]", "\"2026-11-25\"", "datetime64[s]", "\"2026-11-25T00:00:00\"", "tfftft"},
+        {"datetime64[ms]", "\"1969-12-31T23:59:59.999\"", "datetime64[s]", "\"1970-01-01T00:00:00\"",
+         "ftttff"},
+        {"datetime64[Y]", "\"1971\"", "datetime64[W]", "\"1970-12-31\"", "ftfftt"},
+        {"datetime64[Y]", "\"1970\"", "datetime64[W]", "\"1970-01-01\"", "tfftft"},
+        {"datetime64[W]", "\"2026-11-01\"", "datetime64[M]", "\"2026-11\"", "ftttff"},
+        {"datetime64[M]", "\"2000-03\"", "datetime64[W]", "\"2000-03-02\"", "ftttff"},
+        {"datetime64[M]", "\"2000-03\"", "datetime64[W]", "\"2000-03-01\"", "ftfftt"},
+        {"datetime64[M]", "\"2026-01\"", "datetime64[W]", "\"2026-01-01\"", "tfftft"},
+        {"datetime64[Y]", "\"2263\"", "datetime64[ns]", "\"2262-04-11T23:47:16.854775807\"",
+         "ftfftt"},
+        {"datetime64[D]", "\"1677-09-21\"", "datetime64[ns]", "\"1677-09-21T00:12:43.145224193\"",
+         "ftttff"},
+        {"datetime64[Y]", "\"1970\"", "datetime64[M]", "\"1970-01\"", "tfftft"},
+        {"datetime64[s]", "NaT", "datetime64[s]", "NaT", "ftffff"},
+        {"datetime64[s]", "NaT", "datetime64[D]", "\"2026-11-25\"", "ftffff"},
+        {"datetime64[h]", "\"2026-11-25T20\"", "datetime64[us]", "NaT", "ftffff"},
+        {"timedelta64[Y]", "1", "timedelta64[M]", "12", "tfftft"},
+        {"timedelta64[Y]", "1", "timedelta64[M]", "13", "ftttff"},
+        {"timedelta64[s]", "-1", "timedelta64[ms]", "-1000", "tfftft"},
+        {"timedelta64[s]", "-1", "timedelta64[ms]", "-1001", "ftfftt"},
+        {"timedelta64[W]", "9223372036854775807", "timedelta64[ns]", "0", "ftfftt"},
+        {"timedelta64[s]", "-9223372036854775807", "timedelta64[ns]", "-5", "ftttff"},
+        {"timedelta64[D]", "NaT", "timedelta64[D]", "NaT", "ftffff"},
+    };
+    for (const auto &c : cases) {
+        for (int op = 0; op < 6; op++) {
+            const Call k = {kCompareOps[op], c.a_type, c.a, c.b_type, c.b, CK_OK, nullptr};
+            const std::string want =
+                std::string("bool: ") + (c.expect[op] == 't' ? "true" : "false");
+            EXPECT_EQ(call(k).text, want) << kCompareOps[op] << "(" << c.a_type << " " << c.a
+                                          << ", " << c.b_type << " " << c.b << ")";
+        }
+    }
+}
+
+TEST_F(Datetime, ComparisonsBroadcastTakeOptionsAndRefuseOtherKinds) {
+    const Call cases[] = {
+        {"less", "3 * datetime64[D]", "[\"2026-11-25\", \"2026-11-26\", NaT]", "datetime64[s]",
+         "\"2026-11-25T20:31:42\"", CK_OK, "3 * bool: [true, false, false]"},
+        {"greater_equal", "2 * 1 * timedelta64[s]", "[[1], [-1]]", "2 * timedelta64[ms]",
+         "[1000, 999]", CK_OK, "2 * 2 * bool: [[true, true], [false, false]]"},
+        {"equal", "var * datetime64[M]", "[\"2026-11\", \"2026-12\"]", "datetime64[D]",
+         "\"2026-12-01\"", CK_OK, "var * bool: [false, true]"},
+        // In ?datetime64, NaT is the NA itself: NA out, not not_equal's true.
+        {"not_equal", "3 * ?datetime64[D]", "[NA, \"2026-01-01\", NaT]", "datetime64[D]",
+         "\"2026-01-02\"", CK_OK, "3 * ?bool: [NA, true, NA]"},
+        {"less", "datetime64[s]", "\"2026-01-01T00:00:00\"", "timedelta64[s]", "1", CK_ERR_TYPE,
+         "less: datetime64[s] and timedelta64[s]: a datetime64 compares only with a datetime64"},
+        {"equal", "timedelta64[D]", "1", "timedelta64[Y]", "1", CK_ERR_TYPE,
+         "equal: timedelta64[D] and timedelta64[Y]: a timedelta in years or months does not "
+         "convert to D"},
+        {"greater", "datetime64[s]", "\"2026-01-01T00:00:00\"", "int64", "1", CK_ERR_TYPE,
+         "greater: datetime64[s] and int64: a datetime64 or timedelta64 meets only another "
+         "(cast the number"},
+        {"less", "string", "\"2026-01-01\"", "datetime64[D]", "\"2026-01-01\"", CK_ERR_TYPE,
+         "less: string and datetime64[D]: a datetime64 or timedelta64 meets only another (cast "
+         "the text"},
+        {"equal", "2 * datetime64[D]", "[NaT, NaT]", "3 * datetime64[D]", "[NaT, NaT, NaT]",
+         CK_ERR_BROADCAST, "equal: cannot broadcast"},
+    };
+    for (const auto &c : cases) {
+        check_call(c);
+    }
+}
+
+TEST_F(Datetime, CompareAllocationFailsCleanly) {
+    const Call c = {"less_equal", "2 * ?datetime64[ms]", "[\"2026-11-25T20:31:42.5\", NA]",
                     "datetime64[s]", "\"1970-01-01T00:00:00\"", CK_OK, ""};
     ckt::for_each_alloc_failure([&] { return call(c).status; });
 }

@@ -25,6 +25,7 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "2d/c-order/int32->float64", "2d/transposed/int32->float64",
              "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
              "text/cast/U21->int64", "text/cast/string->float64",
+             "text/cast/datetime64[s]->U32", "text/cast/U32->datetime64[s]",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
 EXPRESSIONS = ["expr/fma3/composed", "expr/fma3/jit", "expr/poly/jit", "expr/mixed/composed"]

@@ -121,7 +121,7 @@ def main():
         src = base.astype("M8[%s]" % u)
         for kind in ("U", "S"):
             want = src.astype(kind + "40")
-            got = np.zeros(len(src), dtype=kind + "40")
+            got = np.full(len(src), "#" * 40, dtype=kind + "40")  # the padding is written
             rc, err = ntt.assign(lib, got, src)
             ck.check(rc == 0 and got.tobytes() == want.tobytes(),
                      lambda: "%s40 <- M8[%s]: %s %s %r %r" % (kind, u, rc, err, got[:4],
@@ -176,6 +176,26 @@ def main():
             ck.check(rc == 0 and got.tobytes() == want.tobytes(),
                      lambda: "%s(%s, %s) -> %s: %s %s" % (op, x.dtype, y.dtype, want.dtype,
                                                           rc, err))
+
+    # comparisons through ck_call, every pair of units, into NumPy bool arrays
+    ops = {"equal": np.equal, "not_equal": np.not_equal, "less": np.less,
+           "less_equal": np.less_equal, "greater": np.greater, "greater_equal": np.greater_equal}
+    fixed_delta = deltas.view("m8[ns]")
+    for kind, units, values in (("M8", UNITS, base), ("m8", FIXED, fixed_delta),
+                                ("m8", ["Y", "M"], months.astype("m8[M]"))):
+        for ua in units:
+            a = values.astype("%s[%s]" % (kind, ua))
+            for ub in units:
+                for b in (values.astype("%s[%s]" % (kind, ub)),
+                          values[::-1].astype("%s[%s]" % (kind, ub))):
+                    weeks = "W" in (ua, ub) and ({ua, ub} & {"Y", "M"})
+                    for op, f in ops.items():
+                        want = f(a.astype("M8[D]"), b.astype("M8[D]")) if weeks else f(a, b)
+                        got = np.zeros(len(a), dtype=bool)
+                        rc, err = call(lib, callables, op, got, a, b)
+                        ck.check(rc == 0 and np.array_equal(got, want),
+                                 lambda: "%s(%s, %s): %s %s\n got %r\nwant %r" % (
+                                     op, a.dtype, b.dtype, rc, err, got, want))
     for c in callables.values():
         lib.ck_callable_decref(c)
 
