@@ -192,6 +192,7 @@ TEST_F(TextNumber, FixedDestinationsOfEveryUnit) {
         const std::string dt = std::string("3 * ") + d.type;
         ckt::Array src("3 * float64", "[-1.25, 2.5, 12.5]");
         ckt::Array dst(dt.c_str());
+        std::memset(dst.data(), 0xaa, 3 * 5 * d.unit);  // the padding must be written
         ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
         const char *texts[] = {"-1.25", "2.5", "12.5"};
         std::vector<unsigned char> want(3 * 5 * d.unit, 0);
@@ -201,7 +202,6 @@ TEST_F(TextNumber, FixedDestinationsOfEveryUnit) {
             }
         }
         EXPECT_EQ(txt::data_bytes(dst.get()), want) << d.type;
-        const std::string one = std::string("\"") + "-12.25" + "\"";
         ckt::Array big("float64", "-12.25");
         ckt::Array d1(d.type);
         ck_eval_ctx checked = ckt::ctx(FRACTIONAL), nocheck = ckt::ctx(NOCHECK);
