@@ -109,6 +109,9 @@ static int read_number(const ck__text_number *k, char *dst, char *s, size_t n) {
     while (n > b && is_space(s[n - 1])) {
         n--;
     }
+    if (n == b) {
+        return CK__GENERAL; /* no text: an error (and s[b] may not be written) */
+    }
     const int id = k->num_id;
     if (id <= CK_TYPE_UINT64) {
         const int neg = s[b] == '-';
@@ -136,7 +139,7 @@ static int read_number(const ck__text_number *k, char *dst, char *s, size_t n) {
     }
     s[n] = '\0';
     ck__decimal_parts d;
-    if (n == b || ck__scan_decimal(s + b, &d) != n - b) {
+    if (ck__scan_decimal(s + b, &d) != n - b) {
         return CK__GENERAL; /* not a decimal: inf, nan, or no number */
     }
     if (id == CK_TYPE_FLOAT32) {

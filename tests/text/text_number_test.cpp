@@ -231,6 +231,11 @@ TEST_F(TextNumber, FixedSourcesPaddingNulAndLength) {
            CK_ERR_TEXT, "as int32 at element [1]"});
     check({"float64", "fixed_bytes[4]", "\"1\\xb52\"", FRACTIONAL, CK_ERR_TEXT,
            "cannot read the text"});
+    // Padding alone, or white space alone: no text to read.
+    check({"2 * int32", "2 * fixed_string[4, 'utf32']", "[\"7\", \"\"]", NOCHECK, CK_ERR_TEXT,
+           "cannot read the text \"\" as int32 at element [1]"});
+    check({"2 * float32", "2 * fixed_string[4, 'ascii']", "[\"7\", \" \\t \"]", NOCHECK,
+           CK_ERR_TEXT, "cannot read the text \" \\t \" as float32 at element [1]"});
     for (size_t len : {63u, 64u, 65u, 100u}) {
         const std::string text = std::string(len - 3, ' ') + "-42";
         const std::string lit = "[\"" + text + "\", \"" + text + "\"]";
