@@ -118,6 +118,7 @@ static const ck__kind *const ck__kinds[] = {
     &ck__reduce_scan_kind, &ck__scan_stream_kind, &ck__materialize_kind, &ck__option_scan_kind, &ck__option_fill_kind, &ck__dot_kind, &ck__core_call_kind,
     &ck__text_cast_kind, &ck__text_compare_kind, &ck__datetime_cast_kind,
     &ck__datetime_arith_kind, &ck__datetime_compare_kind, &ck__datetime_text_kind,
+    &ck__text_number_kind,
 };
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */

@@ -95,6 +95,7 @@ extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
 extern const ck__kind ck__reduce_scan_kind;
 extern const ck__kind ck__text_cast_kind;
+extern const ck__kind ck__text_number_kind;
 extern const ck__kind ck__text_compare_kind;
 extern const ck__kind ck__datetime_cast_kind;
 extern const ck__kind ck__datetime_arith_kind;
@@ -219,6 +220,11 @@ typedef struct ck__text_cast_spec {
 } ck__text_cast_spec;
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);
+/* The fast path of numbers <-> text (text_number.c), built first by ck__make_text_cast for
+ * the pairs it serves (*made 1; the general leaf is then built as its child, single
+ * request, where *offset was left); *made 0 and nothing built for the others. */
+int ck__make_text_number(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                         ck_request req, int *made);
 
 /* A text cast whose one side is datetime64 or timedelta64 (datetime_text.c): where the other
  * is a fixed text kind, the fast leaf over the text cast leaf (its child, for the elements it

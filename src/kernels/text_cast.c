@@ -498,8 +498,10 @@ static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr
     return CK_OK;
 }
 
-int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
-                       ck_request req) {
+/* The general leaf; ck__make_text_cast builds it alone, or as the child of the fast path of
+ * numbers <-> text (text_number.c), which calls it for one element at a time. */
+static int make_general(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                        ck_request req) {
     /* Numbers and times are the non-text side, read and written as ASCII text. */
     const int dnum = is_number_id(spec->dst_id) || ck__is_time(spec->dst_id),
               snum = is_number_id(spec->src_id) || ck__is_time(spec->src_id);
@@ -547,6 +549,13 @@ int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec
     k->src_unit = (uint8_t)spec->src_unit;
     *offset += sizeof(ck__text_cast);
     return CK_OK;
+}
+
+int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
+                       ck_request req) {
+    int fast = 0;
+    CK_RETURN_IF_ERROR(ck__make_text_number(ckb, offset, spec, req, &fast));
+    return make_general(ckb, offset, spec, fast ? CK_REQUEST_SINGLE : req);
 }
 
 static void text_cast_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,

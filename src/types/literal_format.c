@@ -32,22 +32,38 @@ static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) 
     return ck__strbuf_append(b, buf, n);
 }
 
+/* A signed value's text: the sign, then the magnitude's digits (INT64_MIN's too). */
+static size_t ck__format_signed(int64_t v, char *buf) {
+    const size_t sign = v < 0;
+    buf[0] = '-';
+    const size_t n = sign + ck__format_uint64(sign ? (uint64_t)0 - (uint64_t)v : (uint64_t)v,
+                                              buf + sign);
+    buf[n] = '\0';
+    return n;
+}
+
+static size_t ck__format_unsigned(uint64_t v, char *buf) {
+    const size_t n = ck__format_uint64(v, buf);
+    buf[n] = '\0';
+    return n;
+}
+
 size_t ck__format_number(int id, const char *data, int point, char *buf) {
     switch (id) {
-#define CK__FMT_INT(ID, T, FMT, CAST)                                         \
+#define CK__FMT_INT(ID, T, FN, CAST)                                          \
     case ID: {                                                                \
         T v;                                                                  \
         memcpy(&v, data, sizeof v);                                           \
-        return (size_t)snprintf(buf, 48, "%" FMT, (CAST)v);                   \
+        return FN((CAST)v, buf);                                              \
     }
-        CK__FMT_INT(CK_TYPE_INT8, int8_t, PRId64, int64_t)
-        CK__FMT_INT(CK_TYPE_INT16, int16_t, PRId64, int64_t)
-        CK__FMT_INT(CK_TYPE_INT32, int32_t, PRId64, int64_t)
-        CK__FMT_INT(CK_TYPE_INT64, int64_t, PRId64, int64_t)
-        CK__FMT_INT(CK_TYPE_UINT8, uint8_t, PRIu64, uint64_t)
-        CK__FMT_INT(CK_TYPE_UINT16, uint16_t, PRIu64, uint64_t)
-        CK__FMT_INT(CK_TYPE_UINT32, uint32_t, PRIu64, uint64_t)
-        CK__FMT_INT(CK_TYPE_UINT64, uint64_t, PRIu64, uint64_t)
+        CK__FMT_INT(CK_TYPE_INT8, int8_t, ck__format_signed, int64_t)
+        CK__FMT_INT(CK_TYPE_INT16, int16_t, ck__format_signed, int64_t)
+        CK__FMT_INT(CK_TYPE_INT32, int32_t, ck__format_signed, int64_t)
+        CK__FMT_INT(CK_TYPE_INT64, int64_t, ck__format_signed, int64_t)
+        CK__FMT_INT(CK_TYPE_UINT8, uint8_t, ck__format_unsigned, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT16, uint16_t, ck__format_unsigned, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT32, uint32_t, ck__format_unsigned, uint64_t)
+        CK__FMT_INT(CK_TYPE_UINT64, uint64_t, ck__format_unsigned, uint64_t)
 #undef CK__FMT_INT
     case CK_TYPE_FLOAT16: {
         uint16_t h;

@@ -74,12 +74,8 @@ static const char *ck__skip_space(const char *s) {
     return s;
 }
 
-/* Reads the decimal number strtod would read at s (no white space before it) into its
- * parts: an optional sign, digits with an optional point and at least one digit, and an
- * exponent when digits follow its 'e' and optional sign. One pass. Returns its length, or
- * 0 when there is none, or when strtod would read something else there ("0x":
- * hexadecimal). */
-static size_t ck__scan_decimal(const char *s, ck__decimal_parts *d) {
+/* See numtext.h. One pass. */
+size_t ck__scan_decimal(const char *s, ck__decimal_parts *d) {
     const char *p = s;
     d->negative = *p == '-';
     p += *p == '+' || *p == '-';
@@ -348,5 +344,62 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
         buf[n++] = (char)('0' + e % 10);
     }
     buf[n] = '\0';
+    return n;
+}
+
+/* The hundred two-digit pairs "00" .. "99". */
+static const char ck__digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+size_t ck__format_uint64(uint64_t v, char *buf) {
+    static const uint64_t pow10[20] = {UINT64_C(1),
+                                       UINT64_C(10),
+                                       UINT64_C(100),
+                                       UINT64_C(1000),
+                                       UINT64_C(10000),
+                                       UINT64_C(100000),
+                                       UINT64_C(1000000),
+                                       UINT64_C(10000000),
+                                       UINT64_C(100000000),
+                                       UINT64_C(1000000000),
+                                       UINT64_C(10000000000),
+                                       UINT64_C(100000000000),
+                                       UINT64_C(1000000000000),
+                                       UINT64_C(10000000000000),
+                                       UINT64_C(100000000000000),
+                                       UINT64_C(1000000000000000),
+                                       UINT64_C(10000000000000000),
+                                       UINT64_C(100000000000000000),
+                                       UINT64_C(1000000000000000000),
+                                       UINT64_C(10000000000000000000)};
+    /* The count first, so that the pairs go straight to their places from the end. v | 1
+     * has v's count (no power of ten above 1 is odd) and is never 0. */
+    const uint64_t w = v | 1;
+    size_t n;
+#if defined(__GNUC__)
+    /* floor(log10(2^bits)) from the bit length (1233 / 4096 ~ log10(2)), then one
+     * comparison. */
+    const size_t t = (size_t)(64 - __builtin_clzll(w)) * 1233 >> 12;
+    n = t + (w >= pow10[t]);
+#else
+    n = 1;
+    while (n < 20 && w >= pow10[n]) {
+        n++;
+    }
+#endif
+    char *p = buf + n;
+    while (v >= 100) {
+        const size_t r = (size_t)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(p, ck__digit_pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        memcpy(p - 2, ck__digit_pairs + 2 * v, 2);
+    } else {
+        p[-1] = (char)('0' + v);
+    }
     return n;
 }

@@ -34,6 +34,12 @@ typedef struct ck__decimal_parts {
     int64_t exp10;
     int negative;
 } ck__decimal_parts;
+/* Reads the decimal number strtod would read at s (NUL-terminated; no white space before
+ * it) into its parts: an optional sign, digits with an optional point and at least one
+ * digit, and an exponent when digits follow its 'e' and optional sign. Returns its length,
+ * or 0 when there is none, or when strtod would read something else there ("0x":
+ * hexadecimal). Its text is Python's float() decimal when the length is the whole text. */
+size_t ck__scan_decimal(const char *s, ck__decimal_parts *d);
 /* Its value correctly rounded to nearest even, as ck__strtod_c/ck__strtof_c read the same
  * text: 1, or 0 for more than 19 significant digits, and rarely when fast_float's one
  * product cannot decide (the caller then reads the text). */
@@ -50,9 +56,15 @@ uint16_t ck__strtoh_c(const char *s, const char **end);
  * length; buf needs 32 bytes. */
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
 
+/* The decimal digits of v (no sign) at buf (20 bytes; no NUL written); returns their
+ * count. Two digits at a time from a table of the hundred pairs: a division by 100 is a
+ * multiplication, half as many as by 10 (int64 -> text was five times slower than a plain
+ * digit loop through snprintf). */
+size_t ck__format_uint64(uint64_t v, char *buf);
+
 /* The text of the integer or float (type id, not bool or complex) at data (any alignment)
- * into buf (48 bytes): integers in decimal, floats by ck__format_float with `point`.
- * Returns the length (literal_format.c). */
+ * into buf (48 bytes, NUL-terminated): integers in decimal (ck__format_uint64), floats by
+ * ck__format_float with `point`. Returns the length (literal_format.c). */
 size_t ck__format_number(int id, const char *data, int point, char *buf);
 
 /* The end of the run of decimal digits at p, looking no further than limit. Eight bytes at

@@ -3,7 +3,8 @@
  * a source type (string, bytes, fixed_string[N, enc] of each encoding, fixed_bytes[N], the
  * integers, float32 and float64; at least one side text), 0 to 6 elements (the source
  * reversed now and then), an error mode and the source values: text made of number pieces
- * (digits, signs, points, exponents, inf/nan words in any case, white space) or of a palette
+ * (digits, signs, points, exponents, inf/nan words in any case, white space; integer text
+ * about each width's limit, at up to 60 digits with leading zeros) or of a palette
  * of code points (NUL, DEL, U+00E9, U+20AC, the BOM, U+1F600), now and then made invalid in
  * its encoding (a stray 0xff, a cut or overlong UTF-8 sequence, a lone surrogate, a unit
  * above U+10FFFF, ascii above 0x7f), or random numbers. ck_assign runs it; a reference
@@ -33,6 +34,7 @@
 #define TMAX_N 6
 #define TMAX_UNITS 48 /* code units of one source value */
 #define TMAX_FIXED 12
+#define TMAX_LONG 25 /* now and then a longer fixed N: 20-digit integer text fits */
 
 /* ---- the types ---- */
 
@@ -68,11 +70,11 @@ static tkind pick_kind(fz_bytes *in, int text_only) {
     } else if (c >= 2 && c <= 5) {
         k.id = CK_TYPE_FIXED_STRING;
         k.enc = (int)(c - 2); /* ascii, utf8, utf16, utf32 */
-        k.n = 1 + fz_take(in, TMAX_FIXED);
+        k.n = 1 + fz_take(in, fz_take(in, 4) == 0 ? TMAX_LONG : TMAX_FIXED);
     } else if (c == 6) {
         k.id = CK_TYPE_FIXED_BYTES;
         k.enc = CK_ENCODING_NONE;
-        k.n = 1 + fz_take(in, TMAX_FIXED);
+        k.n = 1 + fz_take(in, fz_take(in, 4) == 0 ? TMAX_LONG : TMAX_FIXED);
     }
     return k;
 }
@@ -235,6 +237,27 @@ static void number_text(fz_bytes *in, units *cps) {
     if (sign == 2) push(cps, '+');
     if (fz_take(in, 6) == 0) {
         put_ascii(cps, words[fz_take(in, 7)]);
+    } else if (fz_take(in, 4) == 0) {
+        /* Integer text about a width's limit, its last digit changed now and then, after
+         * leading zeros and before more digits: every length to 60 digits, in range by one
+         * and out of it (of int64 and uint64: the fast path's 19 digits and the general
+         * leaf's exact reading beyond). */
+        static const char *const limits[] = {
+            "127",        "128",        "255",        "256",
+            "32767",      "32768",      "65535",      "65536",
+            "2147483647", "2147483648", "4294967295", "4294967296",
+            "9223372036854775807",  "9223372036854775808",  "9999999999999999999",
+            "18446744073709551615", "18446744073709551616", "99999999999999999999"};
+        for (unsigned z = fz_take(in, 4) == 0 ? fz_take(in, 21) : 0; z > 0; z--) push(cps, '0');
+        const char *l = limits[fz_take(in, sizeof limits / sizeof limits[0])];
+        const size_t len = strlen(l);
+        const int change = fz_take(in, 3) == 0;
+        for (size_t k = 0; k < len; k++) {
+            push(cps, k + 1 == len && change ? (uint32_t)'0' + fz_take(in, 10) : (uint32_t)l[k]);
+        }
+        for (unsigned x = fz_take(in, 3) == 0 ? fz_take(in, 21) : 0; x > 0; x--) {
+            push(cps, '0' + fz_take(in, 10));
+        }
     } else {
         const unsigned digits = fz_take(in, 24);
         const unsigned first = fz_take(in, 3); /* leading zeros now and then */
@@ -713,7 +736,7 @@ int fz_text_one(const uint8_t *data, size_t size) {
                 CKF_CHECK((unsigned char)sd.data[b] == x.text.u[b], "element %zu byte %zu", i, b);
             }
         } else {
-            char want_el[4 * TMAX_FIXED];
+            char want_el[4 * TMAX_LONG];
             memset(want_el, 0, sizeof want_el);
             store_units(want_el, d.enc, &x.text, 0, x.text.n);
             CKF_CHECK(memcmp(got, want_el, dsize) == 0, "element %zu: %s -> %s: other units", i,
