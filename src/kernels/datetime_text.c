@@ -34,20 +34,7 @@ static int write_one(const ck__datetime_text *k, char *dst, const char *src) {
     if (n > k->units) {
         return 0;
     }
-    if (k->unit_size == 1) {
-        memcpy(dst, buf, n);
-    } else if (k->unit_size == 4) {
-        for (size_t i = 0; i < n; i++) { /* ASCII widened; memcpy: any alignment */
-            const uint32_t u = (unsigned char)buf[i];
-            memcpy(dst + 4 * i, &u, 4);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            const uint16_t u = (unsigned char)buf[i];
-            memcpy(dst + 2 * i, &u, 2);
-        }
-    }
-    memset(dst + n * k->unit_size, 0, (k->units - n) * k->unit_size); /* the NUL padding */
+    ck__text_widen_ascii(dst, buf, n, k->units, k->unit_size);
     return 1;
 }
 

@@ -26,6 +26,7 @@
 #include "common/internal.h"
 #include "kernels/kinds.h"
 #include "types/numtext.h"
+#include "types/text_codec.h"
 #include "types/type_internal.h"
 
 /* Longest text (without its padding) the fast path reads; a float64's shortest text is at
@@ -52,23 +53,6 @@ static int is_space(char c) {
 
 /* ---- number -> text ---- */
 
-/* Writes n ASCII chars as units of `unit` bytes, then NUL units up to N. */
-static inline void widen(char *dst, const char *s, size_t n, size_t units, size_t unit) {
-    if (unit == 1) {
-        memcpy(dst, s, n);
-    } else if (unit == 2) {
-        for (size_t i = 0; i < n; i++) {
-            const uint16_t u = (unsigned char)s[i];
-            memcpy(dst + 2 * i, &u, 2);
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            const uint32_t u = (unsigned char)s[i];
-            memcpy(dst + 4 * i, &u, 4);
-        }
-    }
-    memset(dst + n * unit, 0, (units - n) * unit);
-}
 
 /* What the fast path did with an element that it does not fail: written (CK_OK), or left to
  * the general leaf. */
@@ -93,7 +77,7 @@ static inline int number_to_text(const ck__text_number *k, char *dst, const char
     if (n > k->units) {
         return CK__GENERAL; /* too long: an error, or a cut in nocheck */
     }
-    widen(dst, buf, n, k->units, unit);
+    ck__text_widen_ascii(dst, buf, n, k->units, unit);
     return CK_OK;
 }
 

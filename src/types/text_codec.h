@@ -161,4 +161,24 @@ static inline size_t ck__text_unpadded(int enc, const char *p, size_t n) {
     return n;
 }
 
+/* ASCII chars s[0..n) into n code units of `unit` bytes (1, 2 or 4) at dst, then NUL units
+ * up to `units` (a fixed text's padding); memcpy per unit: dst at any alignment. */
+static inline void ck__text_widen_ascii(char *dst, const char *s, size_t n, size_t units,
+                                        size_t unit) {
+    if (unit == 1) {
+        memcpy(dst, s, n);
+    } else if (unit == 2) {
+        for (size_t i = 0; i < n; i++) {
+            const uint16_t u = (unsigned char)s[i];
+            memcpy(dst + 2 * i, &u, 2);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t u = (unsigned char)s[i];
+            memcpy(dst + 4 * i, &u, 4);
+        }
+    }
+    memset(dst + n * unit, 0, (units - n) * unit);
+}
+
 #endif
