@@ -7,7 +7,8 @@
  * A destination that is not an option cannot hold NA: an NA element is CK_ERR_NA. In checked
  * modes, a converted value that comes out equal to the destination's NA (its reserved value)
  * is CK_ERR_OVERFLOW: such values go through a stack buffer first, so the failing element is
- * never written. is_na and assign_na are leaves of this file's own kinds. */
+ * never written (a text destination is not checked here: the text cast refuses to write its
+ * NA itself). is_na and assign_na are leaves of this file's own kinds. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -31,6 +32,7 @@ typedef struct ck__is_na_leaf {
     ck_prefix base;
     uint32_t nsrc;
     uint8_t src_id[CK__MAX_OPTION_SRC]; /* a source's value type, or CK__NOT_OPTION */
+    size_t src_size[CK__MAX_OPTION_SRC]; /* a text value's element size */
 } ck__is_na_leaf;
 
 #define CK__NOT_OPTION 0xffu
@@ -38,6 +40,7 @@ typedef struct ck__is_na_leaf {
 typedef struct ck__assign_na {
     ck_prefix base;
     uint32_t dst_id;
+    size_t size; /* of the destination's element */
 } ck__assign_na;
 
 #define CK__OPTION_FIRST_CHILD CK_ALIGN_OFFSET(sizeof(ck__option))
@@ -56,7 +59,14 @@ typedef struct ck__assign_na {
         }                                                                                     \
     } while (0)
 
-static void mark_na(char *mask, const char *p, intptr_t stride, size_t n, ck_type_id id) {
+static void mark_na(char *mask, const char *p, intptr_t stride, size_t n, ck_type_id id,
+                    size_t size) {
+    if (ck__is_text(id)) {
+        for (size_t i = 0; i < n; i++) {
+            mask[i] |= (char)ck__is_text_na(p + (intptr_t)i * stride, size);
+        }
+        return;
+    }
     const void *na = ck__na_bytes(id);
     switch (ck_type_data_size(ck_type_scalar(id))) {
     case 1: CK__MARK_NA(uint8_t); break;
@@ -79,7 +89,8 @@ static CK__KERNEL_ALIGN int is_na_strided(ck_prefix *self, char *dst, intptr_t d
     memset(dst, 0, count);
     for (uint32_t s = 0; s < k->nsrc; s++) {
         if (k->src_id[s] != CK__NOT_OPTION) {
-            mark_na(dst, src[s], src_stride[s], count, (ck_type_id)k->src_id[s]);
+            mark_na(dst, src[s], src_stride[s], count, (ck_type_id)k->src_id[s],
+                    k->src_size[s]);
         }
     }
     return CK_OK;
@@ -95,9 +106,16 @@ static CK__KERNEL_ALIGN int assign_na_strided(ck_prefix *self, char *dst, intptr
                                               size_t count) {
     (void)src;
     (void)src_stride;
-    const ck_type_id id = (ck_type_id)((const ck__assign_na *)self)->dst_id;
+    const ck__assign_na *a = (const ck__assign_na *)self;
+    const ck_type_id id = (ck_type_id)a->dst_id;
+    const size_t size = a->size;
+    if (ck__is_text(id)) {
+        for (size_t i = 0; i < count; i++, dst += dst_stride) {
+            memset(dst, 0xff, size);
+        }
+        return CK_OK;
+    }
     const void *na = ck__na_bytes(id);
-    const size_t size = ck_type_data_size(ck_type_scalar(id));
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
         ck__copy_scalar(dst, (const char *)na, size);
     }
@@ -127,15 +145,22 @@ static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t
                       char *const *src, const intptr_t *src_stride, size_t n, size_t first) {
     ck_strided_fn fn = ck_prefix_strided(value);
     if (!k->check) {
-        return fn(value, dst, dst_stride, src, src_stride, n);
+        const int rc = fn(value, dst, dst_stride, src, src_stride, n);
+        /* A leaf that names its failing element counts within this run. */
+        ck__error_offset_outer(rc, (intptr_t)first);
+        return rc;
     }
     const ck_type_id id = (ck_type_id)k->dst_id;
     const size_t size = ck_type_data_size(ck_type_scalar(id));
     _Alignas(16) char buf[CK__OPTION_CHUNK * CK__OPTION_MAX_ELEM];
-    CK_RETURN_IF_ERROR(fn(value, buf, (intptr_t)size, src, src_stride, n));
+    const int rc = fn(value, buf, (intptr_t)size, src, src_stride, n);
+    if (rc != CK_OK) {
+        ck__error_offset_outer(rc, (intptr_t)first);
+        return rc;
+    }
     char hit[CK__OPTION_CHUNK];
     memset(hit, 0, n);
-    mark_na(hit, buf, (intptr_t)size, n, id);
+    mark_na(hit, buf, (intptr_t)size, n, id, size);
     const char *na_at = memchr(hit, 1, n);
     const size_t good = na_at != NULL ? (size_t)(na_at - hit) : n;
     for (size_t i = 0; i < good; i++) {
@@ -217,7 +242,8 @@ static CK__KERNEL_ALIGN int option_single(ck_prefix *self, char *dst, char *cons
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at) {
     if (spec->nsrc < 1 || spec->nsrc > CK__MAX_OPTION_SRC ||
-        ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM) {
+        (spec->check && (ck__is_text(spec->dst_id) ||
+                         ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM))) {
         return ck_set_error(CK_ERR_INTERNAL, "option kernel: %d sources", spec->nsrc);
     }
     *at = *offset;
@@ -241,6 +267,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
         m->nsrc = (uint32_t)spec->nsrc;
         for (int j = 0; j < spec->nsrc; j++) {
             m->src_id[j] = spec->src_option[j] ? (uint8_t)spec->src_id[j] : CK__NOT_OPTION;
+            m->src_size[j] = spec->src_size[j];
         }
         ((ck__option *)ck_builder_at(ckb, *at))->is_na = (uint32_t)(*offset - *at);
         *offset = CK_ALIGN_OFFSET(*offset + sizeof(ck__is_na_leaf));
@@ -251,6 +278,8 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
         ck_prefix_set_function(&a->base, CK_REQUEST_STRIDED, assign_na_single,
                                assign_na_strided);
         a->dst_id = (uint32_t)spec->dst_id;
+        a->size = ck__is_text(spec->dst_id) ? spec->dst_size
+                                            : ck_type_data_size(ck_type_scalar(spec->dst_id));
         ((ck__option *)ck_builder_at(ckb, *at))->assign_na = (uint32_t)(*offset - *at);
         *offset = CK_ALIGN_OFFSET(*offset + sizeof(ck__assign_na));
     }

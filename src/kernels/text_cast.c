@@ -44,6 +44,7 @@ typedef struct ck__text_cast {
     uint8_t src2_id, src2_enc;
     size_t src2_units;
     uint8_t dst_unit, src_unit;  /* datetime64/timedelta64 sides: the unit */
+    uint8_t refuse_na;           /* writing ?dst's value, checked: its NA is an overflow */
 } ck__text_cast;
 
 /* Most characters of a text a message shows. */
@@ -182,6 +183,33 @@ static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t s
     }
 }
 
+/* 1 when the texts v[0..nv-1], `total` units in a fixed destination, would fill it with
+ * bytes 0xff: the NA of its option (type_option.c). Only bytes from bytes (0xff bytes) and
+ * utf16 (U+FFFF units) can; UTF-8, ascii and utf32 never hold such a unit. */
+static int writes_na(const ck__text_cast *k, const ck__text_view *v, int nv, size_t total) {
+    const int enc = k->dst_enc;
+    if (total != k->dst_units || (enc != CK_ENCODING_NONE && enc != CK_ENCODING_UTF16)) {
+        return 0; /* a NUL-padded value is never all 0xff */
+    }
+    for (int j = 0; j < nv; j++) {
+        for (size_t i = 0; i < v[j].n;) {
+            uint32_t cp = 0;
+            if (enc == CK_ENCODING_NONE) { /* bytes meet text as UTF-8, which has no 0xff */
+                if (v[j].enc != CK_ENCODING_NONE || (unsigned char)v[j].p[i] != 0xffu) {
+                    return 0;
+                }
+                i++;
+                continue;
+            }
+            i += ck__text_decode(v[j].enc, v[j].p, i, v[j].n, &cp); /* measured: valid */
+            if (cp != 0xffffu) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Writes the texts v[0..nv-1] (nv 1 or 2: concat) one after the other. */
 static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v, int nv) {
     const int var = ck__is_var_text((ck_type_id)k->dst_id);
@@ -222,6 +250,12 @@ static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v,
         } else {
             snprintf(after, sizeof after, " (%zu code units) does not fit %s", total, tname);
         }
+        return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
+    }
+    if (k->refuse_na && writes_na(k, v, nv, total)) {
+        char tname[64], after[128];
+        type_text(k->dst_id, k->dst_units, k->dst_enc, tname, sizeof tname);
+        snprintf(after, sizeof after, " is the NA of ?%s (its reserved value)", tname);
         return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
     }
     encode_into(k, &v[0], fit_src[0], dst);
@@ -546,6 +580,7 @@ int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec
     k->src2_units = spec->src2_units;
     k->dst_unit = (uint8_t)spec->dst_unit;
     k->src_unit = (uint8_t)spec->src_unit;
+    k->refuse_na = (uint8_t)(spec->refuse_na != 0);
     *offset += sizeof(ck__text_cast);
     return CK_OK;
 }

@@ -250,7 +250,7 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
         return quote ? CK__APPEND_LIT(b, "\"") : CK_OK;
     }
     case CK_TYPE_OPTION:
-        if (ck__is_na(t->element->id, data)) {
+        if (ck__is_na_of(t->element, data)) {
             return CK__APPEND_LIT(b, "NA");
         }
         return ck__format_value(b, t->element, arrmeta, data);
