@@ -50,6 +50,11 @@ uint16_t ck__strtoh_c(const char *s, const char **end);
  * length; buf needs 32 bytes. */
 size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
 
+/* A complex's literal text "re+imj" (the imaginary part's sign always shown, "+nan"), parts
+ * as ck__format_float writes them without ".0", into buf (64 bytes). Returns the length
+ * (literal_format.c). */
+size_t ck__format_complex_text(double re, double im, ck__fkind k, char *buf);
+
 /* The text of the integer or float (type id, not bool or complex) at data (any alignment)
  * into buf (48 bytes): integers in decimal, floats by ck__format_float with `point`.
  * Returns the length (literal_format.c). */
