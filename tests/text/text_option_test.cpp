@@ -153,57 +153,10 @@ TEST_F(TextOption, CastsCarryNaAndRefuseItIntoNonOptions) {
     for (const auto &c : cases) txt::check(c);
 }
 
-struct Arg {
-    const char *type, *literal;
-};
-
-txt::Outcome call(const char *name, std::vector<Arg> args, const char *out = nullptr,
-                  ck_errmode mode = CK_ERRMODE_DEFAULT) {
-    txt::Outcome o;
-    ck_callable *c = nullptr;
-    std::vector<ck_type *> types;
-    std::vector<ck_array *> arrays;
-    ck_type *dt = nullptr;
-    ck_array *dst = nullptr;
-    char *text = nullptr;
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = mode;
-    int rc = ck_lookup(name, &c);
-    for (const Arg &a : args) {
-        ck_type *t = nullptr;
-        ck_array *arr = nullptr;
-        if (rc == CK_OK) rc = ck_type_parse(a.type, &t);
-        if (rc == CK_OK) rc = ck_array_parse(t, a.literal, &arr);
-        types.push_back(t);
-        arrays.push_back(arr);
-    }
-    const int n = static_cast<int>(arrays.size());
-    if (rc == CK_OK && out != nullptr) {
-        rc = ck_type_parse(out, &dt);
-        if (rc == CK_OK) rc = ck_array_new(dt, &dst);
-        if (rc == CK_OK) rc = ck_call(c, dst, n, arrays.data(), &ctx);
-    } else if (rc == CK_OK) {
-        rc = ck_call_new(c, n, arrays.data(), &ctx, &dst);
-    }
-    char *tt = nullptr;
-    if (rc == CK_OK) rc = ck_array_format(dst, &text);
-    if (rc == CK_OK) rc = ck_type_format(ck_array_type(dst), &tt);
-    o.status = rc;
-    o.text = rc == CK_OK ? std::string(tt) + " " + text : std::string(ck_last_error());
-    ck_free(tt);
-    ck_free(text);
-    ck_array_free(dst);
-    ck_type_decref(dt);
-    for (ck_array *a : arrays) ck_array_free(a);
-    for (ck_type *t : types) ck_type_decref(t);
-    ck_callable_decref(c);
-    return o;
-}
-
 TEST_F(TextOption, CallsGiveNaForNa) {
     struct Row {
         const char *name;
-        std::vector<Arg> args;
+        std::vector<txt::Arg> args;
         const char *out;
         int status;
         const char *want;
@@ -229,7 +182,7 @@ TEST_F(TextOption, CallsGiveNaForNa) {
          "2 * ?float64 [NA, 2]"},
     };
     for (const Row &r : rows) {
-        const txt::Outcome o = call(r.name, r.args, r.out);
+        const txt::Outcome o = txt::call(r.name, r.args, r.out, CK_ERRMODE_DEFAULT, true);
         EXPECT_EQ(o.status, r.status) << r.name << ": " << o.text;
         if (r.status == CK_OK) {
             EXPECT_EQ(o.text, r.want) << r.name;
@@ -246,9 +199,9 @@ TEST_F(TextOption, AllocationFailsCleanlyAtEveryPoint) {
             rc = txt::assign("2 * ?fixed_bytes[3]", "2 * ?float64", "[NA, 1]").status;
         }
         if (rc == CK_OK) {
-            rc = call("concat", {{"2 * ?string", "[NA, \"a\"]"}, {"string", "\"b\""}}).status;
+            rc = txt::call("concat", {{"2 * ?string", "[NA, \"a\"]"}, {"string", "\"b\""}}).status;
         }
-        if (rc == CK_OK) rc = call("less", {{"2 * ?string", "[NA, \"a\"]"}, {"string", "\"b\""}}).status;
+        if (rc == CK_OK) rc = txt::call("less", {{"2 * ?string", "[NA, \"a\"]"}, {"string", "\"b\""}}).status;
         return rc;
     });
     EXPECT_GT(points, 0);
