@@ -15,7 +15,10 @@ is fixed_string[N, 'utf32'], wrapped in place) as astype does, with np.copyto(ca
 text/cast/datetime64[s]->U32 and back cast seconds from 1800 to 2200 and their ISO text
 the same way. text/cast/string->float64 reads a ckernel string array (made from the same text by
 ckernel, before timing) against NumPy's variable-length text, an object array of the same
-str values, into float64. Their results must agree bit for bit. NumPy assigns with
+str values, into float64. Their results must agree bit for bit. text/equal/string (1 Mi
+pairs likewise) times ckernel's equal (ck_make_call, built once) on two string arrays
+holding the text of two U arrays against NumPy's == on those U arrays (a new bool result,
+copied into dst: NumPy 1.24's ufunc equal takes no U). NumPy assigns with
 np.copyto(dst, src, casting="unsafe") into that preallocated destination: no allocation is
 timed, and "unsafe" casting is NumPy's unchecked conversion, the counterpart of ckernel's
 nocheck error mode. ckernel wraps those
@@ -82,6 +85,7 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
              "text/cast/U21->int64", "text/cast/string->float64",
              "text/cast/datetime64[s]->U32", "text/cast/U32->datetime64[s]",
+             "text/equal/string",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
 # call/dot/float64: the dot of each pair of rows of two ROWS_2D x DOT_COLS arrays (ckernel's
@@ -202,7 +206,7 @@ class Wrapped:
     the wrapper and the type, never the buffer."""
 
     NAMES = {"int32": "int32", "int64": "int64", "float64": "float64", "float32": "float32",
-             "float16": "float16"}
+             "float16": "float16", "bool": "bool"}
 
     def __init__(self, lib, arr):
         self.lib, self.arr = lib, arr
@@ -424,6 +428,79 @@ class StringKernel(Kernel):
         self.lib.ck_array_free(self.strings)
 
 
+class TextEqualKernel:
+    """text/equal/string: ckernel's equal (ck_make_call, built once) of two string arrays
+    holding the text of two U arrays (made by ck_assign, not timed: NumPy has no such
+    layout) into a bool dst; run(dst, src) ignores src (the first U array, which NumPy's ==
+    compares with TEXT_SECOND[0])."""
+
+    def __init__(self, lib, dst, first, second):
+        self.lib = lib
+        self.strings = []
+        try:
+            for text in (first, second):
+                self.strings.append(self._strings(text))
+        except RuntimeError:
+            self._free_strings()
+            raise
+        self.mem = C.create_string_buffer(C.sizeof(Builder) + 16)
+        self.addr = (C.addressof(self.mem) + 15) & ~15
+        self.b = Builder.from_address(self.addr)
+        lib.ck_builder_init(self.addr)
+        wd = Wrapped(lib, dst)
+        c = C.c_void_p()
+        rc = lib.ck_lookup(b"equal", C.byref(c))
+        if rc == CK_OK:
+            off = C.c_size_t(0)
+            ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK)
+            types = (C.c_void_p * 2)(*[lib.ck_array_type(a) for a in self.strings])
+            metas = (C.c_void_p * 2)(*[lib.ck_array_arrmeta(a) for a in self.strings])
+            rc = lib.ck_make_call(self.addr, C.byref(off), c, wd.t, C.cast(wd.meta, C.c_void_p),
+                                  2, types, metas, CK_REQUEST_SINGLE, C.byref(ctx))
+            lib.ck_callable_decref(c)
+        wd.free()
+        if rc != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            self._free_strings()
+            raise ck_error(lib, "ck_make_call of equal")
+        self.root = self.b.heap or self.addr + Builder.inline_buf.offset
+        self.fn = SingleFn(C.c_void_p.from_address(self.root).value)
+        self.srcs = (C.c_void_p * 2)(*[lib.ck_array_data(a) for a in self.strings])
+        self.shape = dst.shape
+
+    def _strings(self, text):
+        """A new ckernel `n * string` array holding the U array's text."""
+        lib, a, t = self.lib, C.c_void_p(), C.c_void_p()
+        if lib.ck_type_parse(b"%d * string" % text.size, C.byref(t)) != CK_OK:
+            raise ck_error(lib, "ck_type_parse")
+        rc = lib.ck_array_new(t, C.byref(a))
+        lib.ck_type_decref(t)
+        if rc != CK_OK:
+            raise ck_error(lib, "ck_array_new")
+        wt = Wrapped(lib, text)
+        rc = lib.ck_assign(a, wt.a, None)
+        wt.free()
+        if rc != CK_OK:
+            lib.ck_array_free(a)
+            raise ck_error(lib, "ck_assign of the text")
+        return a
+
+    def _free_strings(self):
+        for a in self.strings:
+            self.lib.ck_array_free(a)
+        self.strings = []
+
+    def run(self, dst, src):
+        if dst.shape != self.shape or dst.dtype.name != "bool":
+            raise ValueError("the kernel was built for another destination")
+        if self.fn(self.root, dst.ctypes.data, self.srcs) != CK_OK:
+            raise ck_error(self.lib, "kernel call")
+
+    def free(self):
+        self.lib.ck_builder_destroy(self.addr)
+        self._free_strings()
+
+
 class PerCallAssign:
     """ck_assign on every run: build + run + destroy (the arrays wrapped once)."""
 
@@ -480,6 +557,7 @@ def make_workloads(np, n):
     }
     w.update(text_workloads(np, rng, max(1, n // 10)))
     w.update(datetime_workloads(np, rng, max(1, n // 10)))
+    w.update(text_equal_workloads(np, max(1, n // 10)))
     w.update({
         "reduce/sum/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
         "reduce/min/float64": (rng.standard_normal(n), lambda: np.empty((), np.float64)),
@@ -520,6 +598,25 @@ def datetime_workloads(np, rng, m):
             "text/cast/U32->datetime64[s]": (t.astype("U32"), lambda: np.empty(m, "M8[s]"))}
 
 
+def text_equal_workloads(np, m):
+    """text/equal/string over m pairs, as bench/workloads.c makes them: the decimal text of
+    int64 values of 1 to 12 digits; the second text equals the first at about half the
+    pairs, and elsewhere differs in the last digit (same length) or in length. NumPy
+    compares the two as U arrays (U13: the longest text), ckernel as string arrays of the
+    same text."""
+    rng = np.random.default_rng(271828)
+    a = rng.integers(0, 10 ** rng.integers(1, 13, m))
+    pick = rng.integers(0, 4, m)
+    b = np.where(pick < 2, a, np.where(pick == 2, a ^ 1, a * 10 + 1))
+    first, second = a.astype("U"), b.astype("U")
+    u = np.promote_types(first.dtype, second.dtype)
+    TEXT_SECOND[0] = second.astype(u)
+    return {"text/equal/string": (first.astype(u), lambda: np.empty(m, np.bool_))}
+
+
+# text/equal/string's second argument (make_workloads sets it).
+TEXT_SECOND = [None]
+
 # call/dot/float64's second argument (make_workloads sets it).
 DOT_SECOND = [None]
 
@@ -535,7 +632,10 @@ def numpy_op(np, name):
             "reduce/min/float64": lambda d, s: np.min(s, out=d),
             "reduce/sum/float64/axis0": lambda d, s: np.sum(s, axis=0, out=d),
             "accumulate/cumsum/float64": lambda d, s: np.cumsum(s, out=d),
-            "call/dot/float64": lambda d, s: np.einsum("ij,ij->i", s, DOT_SECOND[0], out=d)}.get(
+            "call/dot/float64": lambda d, s: np.einsum("ij,ij->i", s, DOT_SECOND[0], out=d),
+            # NumPy 1.24's == on U arrays (its ufunc equal has no loop for them): a new
+            # result, copied into dst.
+            "text/equal/string": lambda d, s: np.copyto(d, s == TEXT_SECOND[0])}.get(
         name, lambda d, s: np.copyto(d, s, casting="unsafe"))
 
 
@@ -718,6 +818,8 @@ def compare(args):
             ck = Kernel(lib, dst, src, second=DOT_SECOND[0])
         elif name == "text/cast/string->float64":
             ck = StringKernel(lib, dst, src.astype("U32"))
+        elif name == "text/equal/string":
+            ck = TextEqualKernel(lib, dst, src, TEXT_SECOND[0])
         else:
             ck = Kernel(lib, dst, src, reduction) if reduction else maker(lib, dst, src)
         np_op = numpy_op(np, name)
@@ -747,7 +849,8 @@ def compare(args):
              " of this thread's CPU time (--clock cpu)" if args.clock == "cpu" else ""))
     if rows:
         print("ckernel: %s; NumPy: np.copyto(dst, src, casting='unsafe'), or for reduce/, "
-              "accumulate/ and call/dot: np.sum, np.min, np.cumsum and np.einsum into dst"
+              "accumulate/ and call/dot: np.sum, np.min, np.cumsum and np.einsum into dst; "
+              "text/equal: U == U"
               % timing)
         if threshold is not None:
             print("ckernel streaming stores from %s bytes"

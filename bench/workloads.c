@@ -103,6 +103,9 @@ typedef enum wl_kind {
     K_TEXT_CAST,
     /* datetime64[s] <-> U32 through ck_make_assign (setup_text_time). */
     K_TEXT_TIME,
+    /* text/equal/string: the built-in `equal` through ck_make_call on two TEXT_CAST_N *
+     * string arrays of short strings, into bool. */
+    K_TEXT_EQUAL,
     /* Reductions (ck_make_reduce) and accumulations (ck_make_accumulate) of float64, and a
      * call of the core-dimension callable dot (not built: reported as skipped). */
     K_RED_SUM,    /* sum of N * float64 -> float64 */
@@ -291,6 +294,12 @@ static const wl_def defs[] = {
      NOCHECK, F_I64, TEXT_CAST_N, NULL,
      "1 Mi U32 of the ISO text of text/cast/datetime64[s]->U32's values into datetime64[s]; "
      "plain loop: narrowed, sscanf, days by the month table; verified"},
+    /* issue 27 stage 3: equal on text */
+    {"text/equal/string", K_TEXT_EQUAL, 0, CK_TYPE_BOOL, CK_TYPE_STRING, NOCHECK, F_I64,
+     TEXT_CAST_N, NULL,
+     "equal(string, string) -> bool through ck_make_call: 1 Mi pairs of decimal strings of 1 "
+     "to 12 characters (half equal; the others differ in the last digit or the length); "
+     "plain loop: sizes then memcmp"},
     {"reduce/sum/float64", K_RED_SUM, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
      "sum of 10 Mi float64 (pairwise, fixed association); plain loop: a running sum (other "
      "rounding: verified within 2^-40 of the sum of magnitudes)"},
@@ -592,7 +601,7 @@ static int text_kind(wl_kind k) {
 }
 static int add_kind(wl_kind k) {
     return k == K_ADD_CONTIG || k == K_ADD_BCAST || k == K_ADD_VAR || k == K_JIT_ADD_COMPOSED ||
-           k == K_JIT_ADD || k == K_DOT;
+           k == K_JIT_ADD || k == K_DOT || k == K_TEXT_EQUAL;
 }
 
 static size_t scalar_size(ck_type_id id) {
@@ -1243,6 +1252,83 @@ static int setup_text_time(wl *w) {
     return ckb_loop_datetime_s_u32((uint32_t *)(void *)w->src_buf, TEXT_TIME_UNITS, v, n) == 0
                ? CK_OK
                : ck_set_error(CK_ERR_INTERNAL, "bench: the datetime source text");
+/* text/equal/string: two n * string arrays (ck_array_new, their bytes in their own arenas)
+ * of the decimal text of int64 values of 1 to 12 digits, written before timing by ckernel's
+ * int64 -> string cast; the second equals the first at about half the elements and
+ * differs elsewhere in the last digit (same length) or in length. */
+static int text_equal_strings(wl *w, size_t n, uint64_t seed, const int64_t *like,
+                              int64_t *vals, ck_array **out) {
+    uint64_t r = seed;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t u = rng_next(&r);
+        if (like == NULL) {
+            int64_t m = 10;
+            for (unsigned d = (unsigned)(u % 12); d > 0; d--) {
+                m *= 10;
+            }
+            vals[i] = (int64_t)((u >> 8) % (uint64_t)m);
+        } else {
+            vals[i] = (u & 3) < 2 ? like[i] : (u & 3) == 2 ? like[i] ^ 1 : like[i] * 10 + 1;
+        }
+    }
+    const intptr_t dims[1] = {(intptr_t)n};
+    ck_type *it = NULL;
+    ck_array *ints = NULL;
+    int rc = make_type(dims, 1, 0, 0, CK_TYPE_INT64, &it);
+    if (rc == CK_OK) rc = ck_array_wrap(it, NULL, (char *)vals, NULL, &ints);
+    if (rc == CK_OK) rc = ck_array_new(w->st, out);
+    if (rc == CK_OK) rc = ck_assign(*out, ints, NULL);
+    ck_array_free(ints);
+    ck_type_decref(it);
+    return rc;
+}
+
+static int setup_text_equal(wl *w) {
+    const size_t n = w->n;
+    w->aux_buf = alloc_buffer(2 * n * sizeof(int64_t));
+    w->dst_buf = alloc_buffer(n);
+    w->ref_buf = alloc_buffer(n);
+    if (w->aux_buf == NULL || w->dst_buf == NULL || w->ref_buf == NULL) {
+        return nomem("text/equal buffers");
+    }
+    int64_t *v1 = (int64_t *)(void *)w->aux_buf, *v2 = v1 + n;
+    const intptr_t dims[1] = {(intptr_t)n};
+    int rc = ck_type_make_fixed_dim((intptr_t)n, ck_type_string(), &w->st);
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, ck_type_string(), &w->st2);
+    if (rc == CK_OK) rc = make_type(dims, 1, 0, 0, CK_TYPE_BOOL, &w->dt);
+    if (rc == CK_OK) rc = text_equal_strings(w, n, SEED, NULL, v1, &w->src_array);
+    if (rc == CK_OK) rc = text_equal_strings(w, n, SEED ^ 0x51ed270b27u, v1, v2, &w->src2_array);
+    /* Readers need no arena: arrmeta without blockrefs. */
+    if (rc == CK_OK) rc = make_arrmeta(w->dt, NULL, &w->dam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st, NULL, &w->sam);
+    if (rc == CK_OK) rc = make_arrmeta(w->st2, NULL, &w->sam2);
+    if (rc != CK_OK) {
+        return rc;
+    }
+    w->kargs[0] = ck_array_data(w->src_array);
+    w->kargs[1] = ck_array_data(w->src2_array);
+    w->kdst = w->dst_elems = w->dst_buf;
+    w->ref_elems = w->ref_buf;
+    w->dst_bytes = n;
+    double moved = (double)(2 * n * sizeof(ck_string_data) + n);
+    for (int k = 0; k < 2; k++) { /* the bytes behind the slots are read too */
+        const ck_string_data *sd = (const ck_string_data *)(const void *)w->kargs[k];
+        for (size_t i = 0; i < n; i++) {
+            moved += (double)sd[i].size;
+        }
+    }
+    w->bytes_moved = moved;
+    return CK_OK;
+}
+
+/* text/equal/string's plain loop: equal sizes and bytes. */
+static int text_equal_loop(unsigned char *out, const ck_string_data *a, const ck_string_data *b,
+                           size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        out[i] = a[i].size == b[i].size &&
+                 (a[i].size == 0 || memcmp(a[i].data, b[i].data, a[i].size) == 0);
+    }
+    return 0;
 }
 
 /* A factory that is never instantiated: select/cold's callable only selects. */
@@ -1692,6 +1778,9 @@ static int wl_setup(wl *w, const wl_def *d) {
         break;
     case K_TEXT_TIME:
         rc = setup_text_time(w);
+    case K_TEXT_EQUAL:
+        rc = ck_lookup("equal", &w->callable);
+        if (rc == CK_OK) rc = setup_text_equal(w);
         break;
     case K_RED_SUM:
     case K_RED_MIN:
@@ -1925,6 +2014,9 @@ static int run_loop(wl *w, int out_is_ref) {
                    : ckb_loop_u32_datetime_s((int64_t *)(void *)out,
                                              (const uint32_t *)(const void *)w->ksrc,
                                              TEXT_TIME_UNITS, w->n);
+    case K_TEXT_EQUAL:
+        return text_equal_loop((unsigned char *)out, (const ck_string_data *)(void *)w->kargs[0],
+                               (const ck_string_data *)(void *)w->kargs[1], w->n);
     case K_RED_SUM:
         return ckb_loop_sum_float64((double *)(void *)out, (const double *)(void *)w->ksrc,
                                     w->n);

@@ -149,8 +149,9 @@ CK_EXTERN int ck_type_datetime_unit(const ck_type *t);
 /* "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"; "unknown" outside the enum. */
 CK_EXTERN const char *ck_datetime_unit_name(ck_datetime_unit unit);
 
-/* ?T for a scalar T, a datetime64 or a timedelta64 (whose NA is NaT; CK_ERR_UNSUPPORTED for
- * any other T, for now). Its data is a T; one
+/* ?T for a scalar T, a datetime64 or a timedelta64 (whose NA is NaT) or a text type (whose
+ * NA is every byte of the element 0xff); CK_ERR_UNSUPPORTED for any other T, for now. Its
+ * data is a T; one
  * value of T is reserved as NA (ck_option_na_bytes), so NA travels inside the data and an
  * option costs no memory beyond the T. */
 CK_EXTERN int ck_type_make_option(const ck_type *value, ck_type **out);
@@ -184,11 +185,11 @@ CK_EXTERN size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i);
 CK_EXTERN intptr_t ck_type_field_index(const ck_type *t, const char *name);
 /* The NA value of ?T (or of T itself) for a scalar T: its bytes in the data (size of T).
  * Signed integers: their minimum; unsigned: their maximum; bool: 2; float16/32/64: the
- * quiet NaN 0x7fa2 / 0x7fc007a2 / 0x7ff80000000007a2; complex: that NaN in both parts.
- * NULL for non-scalars. */
+ * quiet NaN 0x7fa2 / 0x7fc007a2 / 0x7ff80000000007a2; complex: that NaN in both parts;
+ * datetime64 and timedelta64: NaT; text: every byte 0xff (NULL for a fixed text of more
+ * than 256 bytes: test it with ck_option_is_na). NULL for other types. */
 CK_EXTERN const void *ck_option_na_bytes(const ck_type *t);
-/* 1 when the `ck_type_data_size(t)` bytes at data are the NA of the scalar (or option of a
- * scalar) t, bit for bit (a NaN that is not the NA value is a value, not NA). */
+/* 1 when the `ck_type_data_size(t)` bytes at data are the NA of t (or of ?t), bit for bit (a NaN that is not the NA value is a value, not NA). */
 CK_EXTERN int ck_option_is_na(const ck_type *t, const void *data);
 /* N of N * T; -1 when t is not a fixed dimension. */
 CK_EXTERN intptr_t ck_type_fixed_size(const ck_type *t);

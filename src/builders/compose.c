@@ -634,50 +634,72 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
 /* The option kernel when the destination or a source is an option: NA rows become the
  * destination's NA (or CK_ERR_NA), the others run the value kernel the maker builds for the
  * value types. An option assigned to an option of the same type (or a T to ?T) is a copy. */
+static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                           const ck__walk *w, ck_request req);
+
+/* A type an option's value or a source beside one may be: a scalar, a time, text. */
+static int option_value_ok(const ck_type *t, int dst) {
+    if (ck__id_is_scalar(t->id) || ck__is_time(t->id) || ck__is_text(t->id)) {
+        return CK_OK;
+    }
+    char *ts = NULL;
+    const int have = ck_type_format(t, &ts) == CK_OK;
+    const char *name = have ? ts : ck_type_id_name(t->id);
+    const int rc = dst ? ck_set_error(CK_ERR_TYPE, "cannot assign an option into %s", name)
+                       : ck_set_error(CK_ERR_TYPE, "cannot assign %s into an option", name);
+    ck_free(ts);
+    return rc;
+}
+
 static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
                              const ck__walk *w, ck_request req) {
     const ck_type *dval = w->dt->id == CK_TYPE_OPTION ? w->dt->element : w->dt;
     const ck_type *sval[CK__MAX_SRC];
     ck__option_spec spec;
     memset(&spec, 0, sizeof spec);
-    /* The option kernel knows the NA of scalars: a datetime's, NaT, is int64's. */
+    CK_RETURN_IF_ERROR(option_value_ok(dval, 1));
+    /* The option kernel knows the NA of scalars: a datetime's, NaT, is int64's; text's is
+     * every byte 0xff of the element's size. */
     spec.dst_id = ck__is_time(dval->id) ? CK_TYPE_INT64 : dval->id;
+    spec.dst_size = dval->data_size;
     spec.dst_option = w->dt->id == CK_TYPE_OPTION;
     spec.nsrc = c->nsrc;
-    if (!ck__id_is_scalar(dval->id) && !ck__is_time(dval->id)) {
-        char *ds = NULL;
-        const int have = ck_type_format(w->dt, &ds) == CK_OK;
-        const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign an option into %s",
-                                    have ? ds : ck_type_id_name(w->dt->id));
-        ck_free(ds);
-        return rc;
-    }
+    int text = ck__is_text(dval->id);
     for (int k = 0; k < c->nsrc; k++) {
         const ck_type *t = w->st[k];
         spec.src_option[k] = t->id == CK_TYPE_OPTION;
         sval[k] = spec.src_option[k] ? t->element : t;
-        if (!ck__id_is_scalar(sval[k]->id) && !ck__is_time(sval[k]->id)) {
-            char *ss = NULL;
-            const int have = ck_type_format(t, &ss) == CK_OK;
-            const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %s into an option",
-                                        have ? ss : ck_type_id_name(t->id));
-            ck_free(ss);
-            return rc;
-        }
+        CK_RETURN_IF_ERROR(option_value_ok(sval[k], 0));
         spec.src_id[k] = ck__is_time(sval[k]->id) ? CK_TYPE_INT64 : sval[k]->id;
+        spec.src_size[k] = sval[k]->data_size;
+        text |= ck__is_text(sval[k]->id);
     }
-    if (c->assign && spec.dst_option && sval[0]->id == dval->id) {
+    /* Text values are never copied as they are: a string's NA slot points nowhere. */
+    if (c->assign && spec.dst_option && sval[0]->id == dval->id && !text) {
         return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
     }
     /* A call's leaf may compute any value; a cast only some (a checked datetime cast never
-     * gives NaT from a value: it is out of range). */
-    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option &&
+     * gives NaT from a value: it is out of range). A text destination checks in its leaf. */
+    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option && !ck__is_text(dval->id) &&
                  (!c->assign || (!ck__is_time(dval->id) &&
                                  ck__conversion_can_give_na(sval[0]->id, dval->id)));
     size_t at;
     CK_RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
     /* With the check the values go through the kernel's aligned buffer first. */
     const unsigned flags = spec.check ? w->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED : w->flags;
+    if (text) {
+        ck__walk v = *w; /* an option's arrmeta is its value's */
+        v.dt = dval;
+        for (int k = 0; k < c->nsrc; k++) {
+            v.st[k] = sval[k];
+        }
+        v.flags = flags;
+        if (spec.dst_option && ck__is_text(dval->id) && c->mode != CK_ERRMODE_NOCHECK) {
+            v.flags |= CK__EVAL_REFUSE_NA;
+        }
+        v.dbits = spec.check ? 0 : w->dbits;
+        return make_text_level(ckb, offset, c, &v, CK_REQUEST_STRIDED);
+    }
     return c->make_leaf(c, ckb, offset, dval, sval, CK_REQUEST_STRIDED, flags,
                         spec.check ? 0 : w->dbits, w->sbits);
 }
@@ -723,6 +745,7 @@ static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c
     spec.mode = c->mode;
     spec.dst_unit = ck__is_time(dt->id) ? dt->param : 0;
     spec.src_unit = ck__is_time(st->id) ? st->param : 0;
+    spec.refuse_na = (w->flags & CK__EVAL_REFUSE_NA) != 0;
     if (ck__is_time(dt->id) || ck__is_time(st->id)) {
         return ck__make_datetime_text(ckb, offset, &spec, req); /* its fast leaf */
     }

@@ -19,6 +19,10 @@
  * in its innermost dimension; the assignment leaf maker then puts the streaming kernel
  * (kernels/streaming.c) over the leaf. */
 #define CK__EVAL_STREAM 0x80000000u
+/* Internal flag: the leaf writes the value of an option of text (under the option kernel) in
+ * a checked mode, so a text leaf must refuse a result whose bits are that option's NA (every
+ * byte 0xff), as the option kernel's check refuses a number's. */
+#define CK__EVAL_REFUSE_NA 0x40000000u
 
 typedef struct ck__compose ck__compose;
 

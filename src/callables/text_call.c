@@ -82,6 +82,16 @@ static const ck_type *held_value(const ck_type *t) {
     return t;
 }
 
+/* 1 when an option is on the way from t to its value: NA in gives NA out. */
+static int holds_option(const ck_type *t) {
+    for (; t != NULL && !ck__is_text(t->id); t = t->element) {
+        if (t->id == CK_TYPE_OPTION) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int holds_text(const ck_type *t) {
     const ck_type *v = held_value(t);
     return v != NULL && ck__is_text(v->id);
@@ -180,7 +190,8 @@ static int number_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, co
 
 /* concat: the text cast of both arguments into the destination text. */
 static int concat_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const ck_type *dt,
-                       const char *dam, const ck__text_operand *ops, ck_request req) {
+                       const char *dam, const ck__text_operand *ops, ck_request req,
+                       unsigned flags) {
     const ck__text_plan *p = (const ck__text_plan *)c->leaf_data;
     if (!ck__is_text(dt->id)) {
         return ck_set_error(CK_ERR_TYPE, "%s gives text; it cannot be written to %s values",
@@ -204,6 +215,7 @@ static int concat_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, co
     spec.src2_enc = ops[1].enc;
     spec.src2_units = ops[1].units;
     spec.mode = c->mode;
+    spec.refuse_na = (flags & CK__EVAL_REFUSE_NA) != 0;
     return ck__make_text_cast(ckb, offset, &spec, req);
 }
 
@@ -222,7 +234,7 @@ static int text_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, cons
         ops[k] = operand_of(st[k]);
     }
     if (p->op == CK__TEXT_CONCAT) {
-        return concat_leaf(c, ckb, offset, dt, dam, ops, req);
+        return concat_leaf(c, ckb, offset, dt, dam, ops, req, flags);
     }
     const ck_type_id rid = p->op == CK__TEXT_LENGTH ? CK_TYPE_INT64 : CK_TYPE_BOOL;
     /* The leaf writes its result with memcpy: any alignment of its own type will do. */
@@ -310,6 +322,17 @@ int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *sr
     } else {
         t = (ck_type *)(uintptr_t)ck_type_scalar(plan.op == CK__TEXT_LENGTH ? CK_TYPE_INT64
                                                                             : CK_TYPE_BOOL);
+    }
+    int option = 0;
+    for (int k = 0; k < nsrc; k++) {
+        option |= holds_option(src_tp[k]);
+    }
+    if (option) { /* ?R: NA in any argument gives NA out */
+        ck_type *o = NULL;
+        const int rc = ck_type_make_option(t, &o);
+        ck_type_decref(t);
+        CK_RETURN_IF_ERROR(rc);
+        t = o;
     }
     return ck__type_over_dims(t, size, nd, out);
 }

@@ -217,6 +217,7 @@ typedef struct ck__text_cast_spec {
     int src2_enc;
     size_t src2_units;
     int dst_unit, src_unit; /* a datetime64 or timedelta64 side's unit */
+    int refuse_na; /* the value of ?dst, checked: text whose bits are its NA is an overflow */
 } ck__text_cast_spec;
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);
@@ -280,6 +281,9 @@ typedef struct ck__option_spec {
     int nsrc;
     ck_type_id src_id[CK__MAX_OPTION_SRC];
     int src_option[CK__MAX_OPTION_SRC];
+    /* Text values (whose NA is every byte 0xff): the element's size; unused for the others. */
+    size_t dst_size;
+    size_t src_size[CK__MAX_OPTION_SRC];
 } ck__option_spec;
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at);

@@ -7,7 +7,8 @@
  * A destination that is not an option cannot hold NA: an NA element is CK_ERR_NA. In checked
  * modes, a converted value that comes out equal to the destination's NA (its reserved value)
  * is CK_ERR_OVERFLOW: such values go through a stack buffer first, so the failing element is
- * never written. is_na and assign_na are leaves of this file's own kinds. */
+ * never written (a text destination is not checked here: the text cast refuses to write its
+ * NA itself). is_na and assign_na are leaves of this file's own kinds. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -31,14 +32,21 @@ typedef struct ck__is_na_leaf {
     ck_prefix base;
     uint32_t nsrc;
     uint8_t src_id[CK__MAX_OPTION_SRC]; /* a source's value type, or CK__NOT_OPTION */
+    uint8_t text; /* 1: nsrc size_t follow the leaf, each text source's element size */
 } ck__is_na_leaf;
 
 #define CK__NOT_OPTION 0xffu
 
 typedef struct ck__assign_na {
     ck_prefix base;
-    uint32_t dst_id;
+    uint32_t dst_id; /* a text kind: its element's size (a size_t) follows the leaf */
 } ck__assign_na;
+
+/* The sizes behind an is_na or assign_na leaf of text (numbers need none: their kernels
+ * stay as small as before text had options). */
+static const size_t *sizes_after(const void *leaf, size_t leaf_size) {
+    return (const size_t *)(const void *)((const char *)leaf + leaf_size);
+}
 
 #define CK__OPTION_FIRST_CHILD CK_ALIGN_OFFSET(sizeof(ck__option))
 
@@ -56,7 +64,14 @@ typedef struct ck__assign_na {
         }                                                                                     \
     } while (0)
 
-static void mark_na(char *mask, const char *p, intptr_t stride, size_t n, ck_type_id id) {
+static void mark_na(char *mask, const char *p, intptr_t stride, size_t n, ck_type_id id,
+                    size_t size) {
+    if (ck__is_text(id)) {
+        for (size_t i = 0; i < n; i++) {
+            mask[i] |= (char)ck__is_text_na(p + (intptr_t)i * stride, size);
+        }
+        return;
+    }
     const void *na = ck__na_bytes(id);
     switch (ck_type_data_size(ck_type_scalar(id))) {
     case 1: CK__MARK_NA(uint8_t); break;
@@ -79,7 +94,8 @@ static CK__KERNEL_ALIGN int is_na_strided(ck_prefix *self, char *dst, intptr_t d
     memset(dst, 0, count);
     for (uint32_t s = 0; s < k->nsrc; s++) {
         if (k->src_id[s] != CK__NOT_OPTION) {
-            mark_na(dst, src[s], src_stride[s], count, (ck_type_id)k->src_id[s]);
+            mark_na(dst, src[s], src_stride[s], count, (ck_type_id)k->src_id[s],
+                    k->text ? sizes_after(k, sizeof *k)[s] : 0);
         }
     }
     return CK_OK;
@@ -95,7 +111,15 @@ static CK__KERNEL_ALIGN int assign_na_strided(ck_prefix *self, char *dst, intptr
                                               size_t count) {
     (void)src;
     (void)src_stride;
-    const ck_type_id id = (ck_type_id)((const ck__assign_na *)self)->dst_id;
+    const ck__assign_na *a = (const ck__assign_na *)self;
+    const ck_type_id id = (ck_type_id)a->dst_id;
+    if (ck__is_text(id)) {
+        const size_t size = *sizes_after(a, sizeof *a);
+        for (size_t i = 0; i < count; i++, dst += dst_stride) {
+            memset(dst, 0xff, size);
+        }
+        return CK_OK;
+    }
     const void *na = ck__na_bytes(id);
     const size_t size = ck_type_data_size(ck_type_scalar(id));
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
@@ -107,6 +131,15 @@ static CK__KERNEL_ALIGN int assign_na_strided(ck_prefix *self, char *dst, intptr
 static CK__KERNEL_ALIGN int assign_na_single(ck_prefix *self, char *dst, char *const *src) {
     const intptr_t zero = 0;
     return assign_na_strided(self, dst, 0, src, &zero, 1);
+}
+
+/* The leaves' sizes with the element sizes of text behind them. */
+static size_t is_na_size(int text, int nsrc) {
+    return sizeof(ck__is_na_leaf) + (text ? (size_t)nsrc * sizeof(size_t) : 0);
+}
+
+static size_t assign_na_size(ck_type_id dst) {
+    return sizeof(ck__assign_na) + (ck__is_text(dst) ? sizeof(size_t) : 0);
 }
 
 /* ---- the option kernel ---- */
@@ -127,15 +160,22 @@ static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t
                       char *const *src, const intptr_t *src_stride, size_t n, size_t first) {
     ck_strided_fn fn = ck_prefix_strided(value);
     if (!k->check) {
-        return fn(value, dst, dst_stride, src, src_stride, n);
+        const int rc = fn(value, dst, dst_stride, src, src_stride, n);
+        /* A leaf that names its failing element counts within this run. */
+        ck__error_offset_outer(rc, (intptr_t)first);
+        return rc;
     }
     const ck_type_id id = (ck_type_id)k->dst_id;
     const size_t size = ck_type_data_size(ck_type_scalar(id));
     _Alignas(16) char buf[CK__OPTION_CHUNK * CK__OPTION_MAX_ELEM];
-    CK_RETURN_IF_ERROR(fn(value, buf, (intptr_t)size, src, src_stride, n));
+    const int rc = fn(value, buf, (intptr_t)size, src, src_stride, n);
+    if (rc != CK_OK) {
+        ck__error_offset_outer(rc, (intptr_t)first);
+        return rc;
+    }
     char hit[CK__OPTION_CHUNK];
     memset(hit, 0, n);
-    mark_na(hit, buf, (intptr_t)size, n, id);
+    mark_na(hit, buf, (intptr_t)size, n, id, size);
     const char *na_at = memchr(hit, 1, n);
     const size_t good = na_at != NULL ? (size_t)(na_at - hit) : n;
     for (size_t i = 0; i < good; i++) {
@@ -217,7 +257,8 @@ static CK__KERNEL_ALIGN int option_single(ck_prefix *self, char *dst, char *cons
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at) {
     if (spec->nsrc < 1 || spec->nsrc > CK__MAX_OPTION_SRC ||
-        ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM) {
+        (spec->check && (ck__is_text(spec->dst_id) ||
+                         ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM))) {
         return ck_set_error(CK_ERR_INTERNAL, "option kernel: %d sources", spec->nsrc);
     }
     *at = *offset;
@@ -235,24 +276,38 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
     }
     if (any) {
         /* is_na: the first child, right behind the kernel. */
-        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__is_na_leaf)));
+        int text = 0;
+        for (int j = 0; j < spec->nsrc; j++) {
+            text |= spec->src_option[j] && ck__is_text(spec->src_id[j]);
+        }
+        const size_t size = is_na_size(text, spec->nsrc);
+        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
         ck__is_na_leaf *m = (ck__is_na_leaf *)ck_builder_at(ckb, *offset);
         ck_prefix_set_function(&m->base, CK_REQUEST_STRIDED, is_na_single, is_na_strided);
         m->nsrc = (uint32_t)spec->nsrc;
+        m->text = (uint8_t)text;
         for (int j = 0; j < spec->nsrc; j++) {
             m->src_id[j] = spec->src_option[j] ? (uint8_t)spec->src_id[j] : CK__NOT_OPTION;
+            if (text) {
+                memcpy((char *)m + sizeof *m + (size_t)j * sizeof(size_t), &spec->src_size[j],
+                       sizeof(size_t));
+            }
         }
         ((ck__option *)ck_builder_at(ckb, *at))->is_na = (uint32_t)(*offset - *at);
-        *offset = CK_ALIGN_OFFSET(*offset + sizeof(ck__is_na_leaf));
+        *offset = CK_ALIGN_OFFSET(*offset + size);
     }
     if (spec->dst_option) {
-        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__assign_na)));
+        const size_t size = assign_na_size(spec->dst_id);
+        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
         ck__assign_na *a = (ck__assign_na *)ck_builder_at(ckb, *offset);
         ck_prefix_set_function(&a->base, CK_REQUEST_STRIDED, assign_na_single,
                                assign_na_strided);
         a->dst_id = (uint32_t)spec->dst_id;
+        if (ck__is_text(spec->dst_id)) {
+            memcpy((char *)a + sizeof *a, &spec->dst_size, sizeof(size_t));
+        }
         ((ck__option *)ck_builder_at(ckb, *at))->assign_na = (uint32_t)(*offset - *at);
-        *offset = CK_ALIGN_OFFSET(*offset + sizeof(ck__assign_na));
+        *offset = CK_ALIGN_OFFSET(*offset + size);
     }
     /* The value child comes last: the caller builds it at *offset (strided request). */
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
@@ -289,15 +344,15 @@ static void is_na_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                               : ck_type_id_name((ck_type_id)k->src_id[j]));
     }
     ck__strbuf_puts(out, "]");
-    *size = sizeof(ck__is_na_leaf);
+    *size = is_na_size(k->text, (int)k->nsrc);
 }
 
 static void assign_na_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                                ck__children *children) {
     (void)children;
-    ck__strbuf_printf(out, "dst=?%s",
-                      ck_type_id_name((ck_type_id)((const ck__assign_na *)self)->dst_id));
-    *size = sizeof(ck__assign_na);
+    const ck_type_id id = (ck_type_id)((const ck__assign_na *)self)->dst_id;
+    ck__strbuf_printf(out, "dst=?%s", ck_type_id_name(id));
+    *size = assign_na_size(id);
 }
 
 const ck__kind ck__option_kind = {"option", option_single, option_strided, option_describe};

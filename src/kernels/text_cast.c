@@ -4,7 +4,8 @@
  * element:
  *   the source's text     string/bytes: its slot's bytes; fixed kinds: the units before the
  *                         NUL padding; a number: its text (integers in decimal, floats the
- *                         shortest round-trip text in Python's repr layout, "1.0", "1e+16")
+ *                         shortest round-trip text in Python's repr layout, "1.0", "1e+16";
+ *                         bool and complex as Python writes them, text_scalar.c)
  *   into text             measured first (each code point checked: invalid UTF-8 or UTF-16
  *                         is CK_ERR_TEXT naming the byte offset), then written: string and
  *                         bytes allocate from the destination's arena, fixed kinds take at
@@ -27,6 +28,7 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "kernels/kinds.h"
+#include "kernels/text_scalar.h"
 #include "types/datetime.h"
 #include "types/numtext.h"
 #include "types/text_codec.h"
@@ -44,6 +46,7 @@ typedef struct ck__text_cast {
     uint8_t src2_id, src2_enc;
     size_t src2_units;
     uint8_t dst_unit, src_unit;  /* datetime64/timedelta64 sides: the unit */
+    uint8_t refuse_na;           /* writing ?dst's value, checked: its NA is an overflow */
 } ck__text_cast;
 
 /* Most characters of a text a message shows. */
@@ -61,6 +64,11 @@ typedef struct ck__text_view {
 
 static int is_number_id(int id) {
     return id >= CK_TYPE_INT8 && id <= CK_TYPE_FLOAT64;
+}
+
+/* bool and complex: their text is text_scalar.c's. */
+static int is_bool_complex(int id) {
+    return id == CK_TYPE_BOOL || id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128;
 }
 
 /* "fixed_string[4, 'utf8']", "string", "float64", "datetime64[s]" (`units`: the unit). */
@@ -108,6 +116,9 @@ static int source_text(int id, int enc, size_t units, int unit, const char *src,
     } else if (is_number_id(id)) {
         v->p = buf;
         v->n = ck__format_number(id, src, 1, buf); /* repr layout: "1.0" */
+    } else if (is_bool_complex(id)) {
+        v->p = buf;
+        v->n = ck__format_bool_complex(id, src, buf);
     } else if (ck__is_time((ck_type_id)id)) {
         int64_t t;
         memcpy(&t, src, sizeof t);
@@ -182,6 +193,33 @@ static void encode_into(const ck__text_cast *k, const ck__text_view *v, size_t s
     }
 }
 
+/* 1 when the texts v[0..nv-1], `total` units in a fixed destination, would fill it with
+ * bytes 0xff: the NA of its option (type_option.c). Only bytes from bytes (0xff bytes) and
+ * utf16 (U+FFFF units) can; UTF-8, ascii and utf32 never hold such a unit. */
+static int writes_na(const ck__text_cast *k, const ck__text_view *v, int nv, size_t total) {
+    const int enc = k->dst_enc;
+    if (total != k->dst_units || (enc != CK_ENCODING_NONE && enc != CK_ENCODING_UTF16)) {
+        return 0; /* a NUL-padded value is never all 0xff */
+    }
+    for (int j = 0; j < nv; j++) {
+        for (size_t i = 0; i < v[j].n;) {
+            uint32_t cp = 0;
+            if (enc == CK_ENCODING_NONE) { /* bytes meet text as UTF-8, which has no 0xff */
+                if (v[j].enc != CK_ENCODING_NONE || (unsigned char)v[j].p[i] != 0xffu) {
+                    return 0;
+                }
+                i++;
+                continue;
+            }
+            i += ck__text_decode(v[j].enc, v[j].p, i, v[j].n, &cp); /* measured: valid */
+            if (cp != 0xffffu) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
 /* Writes the texts v[0..nv-1] (nv 1 or 2: concat) one after the other. */
 static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v, int nv) {
     const int var = ck__is_var_text((ck_type_id)k->dst_id);
@@ -222,6 +260,12 @@ static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v,
         } else {
             snprintf(after, sizeof after, " (%zu code units) does not fit %s", total, tname);
         }
+        return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
+    }
+    if (k->refuse_na && writes_na(k, v, nv, total)) {
+        char tname[64], after[128];
+        type_text(k->dst_id, k->dst_units, k->dst_enc, tname, sizeof tname);
+        snprintf(after, sizeof after, " is the NA of ?%s (its reserved value)", tname);
         return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
     }
     encode_into(k, &v[0], fit_src[0], dst);
@@ -404,7 +448,17 @@ static int read_number(const ck__text_cast *k, char *dst, const ck__text_view *v
     }
     s[n] = '\0';
     int integer = 0, rc;
-    if (n > 0 && ascii && is_number_text(s, n, &integer)) {
+    const char *why = NULL;
+    if (ascii && is_bool_complex(k->dst_id)) {
+        rc = ck__read_bool_complex(k->dst_id, s, n, (ck_errmode)k->mode, dst, &why);
+        if (rc != CK_OK) {
+            const int bad = rc == CK_ERR_TEXT;
+            char after[160];
+            snprintf(after, sizeof after, "%s %s: %s", bad ? " as" : " is out of range for",
+                     ck_type_id_name((ck_type_id)k->dst_id), why);
+            rc = text_error(rc, v, bad ? "cannot read the text " : "the text ", after);
+        }
+    } else if (n > 0 && ascii && is_number_text(s, n, &integer)) {
         rc = store_number(k, dst, s, n, integer, v);
     } else {
         char after[64];
@@ -462,7 +516,8 @@ static int cast_one(const ck__text_cast *k, char *dst, const char *src, const ch
         memcpy(dst, src, sizeof(ck_string_data));
         return CK_OK;
     }
-    char buf[CK__DATETIME_TEXT_MAX > 48 ? CK__DATETIME_TEXT_MAX : 48];
+    char buf[CK__DATETIME_TEXT_MAX > CK__BOOL_COMPLEX_TEXT_MAX ? CK__DATETIME_TEXT_MAX
+                                                                : CK__BOOL_COMPLEX_TEXT_MAX];
     ck__text_view v[2] = {{NULL, 0, CK_ENCODING_NONE}, {NULL, 0, CK_ENCODING_NONE}};
     CK_RETURN_IF_ERROR(
         source_text(k->src_id, k->src_enc, k->src_units, k->src_unit, src, buf, &v[0]));
@@ -473,7 +528,8 @@ static int cast_one(const ck__text_cast *k, char *dst, const char *src, const ch
     if (ck__is_time((ck_type_id)k->dst_id)) {
         return read_time(k, dst, &v[0]);
     }
-    return is_number_id(k->dst_id) ? read_number(k, dst, &v[0]) : write_text(k, dst, v, k->nsrc);
+    return is_number_id(k->dst_id) || is_bool_complex(k->dst_id) ? read_number(k, dst, &v[0])
+                                                                 : write_text(k, dst, v, k->nsrc);
 }
 
 static void text_cast_destroy(ck_prefix *self) {
@@ -503,13 +559,12 @@ static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr
 static int make_general(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                         ck_request req) {
     /* Numbers and times are the non-text side, read and written as ASCII text. */
-    const int dnum = is_number_id(spec->dst_id) || ck__is_time(spec->dst_id),
-              snum = is_number_id(spec->src_id) || ck__is_time(spec->src_id);
+    const int dnum = ck__id_is_scalar(spec->dst_id) || ck__is_time(spec->dst_id),
+              snum = ck__id_is_scalar(spec->src_id) || ck__is_time(spec->src_id);
     if ((!dnum && !ck__is_text(spec->dst_id)) || (!snum && !ck__is_text(spec->src_id)) ||
         (dnum && snum)) {
         return ck_set_error(CK_ERR_TYPE, "cannot cast %s to %s: text converts to and from "
-                                         "text, the integer and float types, datetime64 and "
-                                         "timedelta64",
+                                         "text, the scalars, datetime64 and timedelta64",
                             ck_type_id_name(spec->src_id), ck_type_id_name(spec->dst_id));
     }
     if (ck__is_var_text(spec->dst_id) &&
@@ -547,6 +602,7 @@ static int make_general(ck_builder *ckb, size_t *offset, const ck__text_cast_spe
     k->src2_units = spec->src2_units;
     k->dst_unit = (uint8_t)spec->dst_unit;
     k->src_unit = (uint8_t)spec->src_unit;
+    k->refuse_na = (uint8_t)(spec->refuse_na != 0);
     *offset += sizeof(ck__text_cast);
     return CK_OK;
 }

@@ -233,7 +233,8 @@ static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_typ
         char *text = NULL;
         const int have = ck_type_format(value, &text) == CK_OK;
         rc = ck__ds_error(p, CK_ERR_UNSUPPORTED, start,
-                          "'?' takes a scalar type for now, not %s", have ? text : "this type");
+                          "'?' takes a scalar type (or a datetime or text) for now, not %s",
+                          have ? text : "this type");
         ck__free(text);
     }
     ck_type_decref(value);

@@ -20,8 +20,7 @@
 
 #define CK__APPEND_LIT(b, lit) ck__strbuf_append((b), (lit), sizeof(lit) - 1)
 
-static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) {
-    char buf[80];
+size_t ck__format_complex_text(double re, double im, ck__fkind k, char *buf) {
     size_t n = ck__format_float(re, k, 0, buf);
     /* The imaginary part always carries its sign; nan prints none, so it gets "+". */
     if (isnan(im) || !signbit(im)) {
@@ -29,7 +28,12 @@ static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) 
     }
     n += ck__format_float(im, k, 0, buf + n);
     buf[n++] = 'j';
-    return ck__strbuf_append(b, buf, n);
+    return n;
+}
+
+static int ck__format_complex(ck__strbuf *b, double re, double im, ck__fkind k) {
+    char buf[80];
+    return ck__strbuf_append(b, buf, ck__format_complex_text(re, im, k, buf));
 }
 
 /* A signed value's text: the sign, then the magnitude's digits (INT64_MIN's too). */
@@ -266,7 +270,7 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
         return quote ? CK__APPEND_LIT(b, "\"") : CK_OK;
     }
     case CK_TYPE_OPTION:
-        if (ck__is_na(t->element->id, data)) {
+        if (ck__is_na_of(t->element, data)) {
             return CK__APPEND_LIT(b, "NA");
         }
         return ck__format_value(b, t->element, arrmeta, data);

@@ -1209,14 +1209,14 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
         if (ck__lit_word_is(p, p->pos, w, "NA")) {
             p->pos += w;
             if (data != NULL) {
-                memcpy(data, ck__na_bytes(t->element->id), t->element->data_size);
+                ck__write_na(t->element, data);
             }
             return CK_OK;
         }
         const size_t at = p->pos;
         CK_RETURN_IF_ERROR(ck__lit_value(p, t->element, arrmeta, data));
         /* NaT is the NA of ?datetime64 and ?timedelta64: written either way. */
-        if (data != NULL && !ck__is_time(t->element->id) && ck__is_na(t->element->id, data)) {
+        if (data != NULL && !ck__is_time(t->element->id) && ck__is_na_of(t->element, data)) {
             char tname[96];
             ck__lit_type_text(t, tname, sizeof tname);
             return ck__lit_error(p, CK_ERR_OVERFLOW, at,

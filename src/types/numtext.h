@@ -61,6 +61,10 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf);
  * multiplication, half as many as by 10 (int64 -> text was five times slower than a plain
  * digit loop through snprintf). */
 size_t ck__format_uint64(uint64_t v, char *buf);
+/* A complex's literal text "re+imj" (the imaginary part's sign always shown, "+nan"), parts
+ * as ck__format_float writes them without ".0", into buf (64 bytes). Returns the length
+ * (literal_format.c). */
+size_t ck__format_complex_text(double re, double im, ck__fkind k, char *buf);
 
 /* The text of the integer or float (type id, not bool or complex) at data (any alignment)
  * into buf (48 bytes, NUL-terminated): integers in decimal (ck__format_uint64), floats by

@@ -139,6 +139,14 @@ static inline int ck__is_fields(ck_type_id id) {
 const void *ck__na_bytes(ck_type_id id);
 /* 1 when the scalar of `id` at p is NA, bit for bit. */
 int ck__is_na(ck_type_id id, const void *p);
+/* Options of text: the NA is every byte of the element 0xff (type_option.c). A text NA
+ * of at most CK__TEXT_NA_BYTES bytes has its bytes from ck_option_na_bytes. */
+#define CK__TEXT_NA_BYTES 256
+int ck__is_text_na(const void *p, size_t size);
+/* 1 when the value type's element at p is its NA (scalars, times, text). */
+int ck__is_na_of(const ck_type *value, const void *p);
+/* Writes the value type's NA at p. */
+void ck__write_na(const ck_type *value, void *p);
 /* 1 when an in-range value of scalar src can convert to the NA of scalar dst (int64 ->
  * int32: -2147483648; float64 -> float32: a NaN's payload), so a checked assignment into
  * ?dst must look for it; 0 when no value can (int8 -> int32, int32 -> float64). */

@@ -9,12 +9,17 @@
  * one NaN payload for floats), so that value cannot be stored as a value, and the check is
  * per element where a bitmap could skip 64 at a time.
  *
- * The value type is a scalar for now; its arrmeta is the value type's (none). */
+ * The value type is a scalar, a datetime64 or timedelta64 (NA: NaT, int64's), or a text kind,
+ * whose NA is every byte of the element 0xff: a string or bytes slot {all-ones pointer,
+ * SIZE_MAX}, which no allocation can be, and N units of 0xff, which ascii, utf8 and utf32 text
+ * cannot hold (for utf16 and fixed_bytes that one value is reserved, as an unsigned integer's
+ * maximum is). The arrmeta is the value type's (a string's arena). */
 #include <stdint.h>
 #include <string.h>
 
 #include "common/internal.h"
 #include "common/strbuf.h"
+#include "types/datetime.h"
 #include "types/type_internal.h"
 
 /* The NA of each scalar, as stored (little or big endian alike: built from integers). */
@@ -34,6 +39,34 @@ static const uint32_t na_f32 = 0x7fc007a2u;
 static const uint64_t na_f64 = UINT64_C(0x7ff80000000007a2);
 static const uint32_t na_c64[2] = {0x7fc007a2u, 0x7fc007a2u};
 static const uint64_t na_c128[2] = {UINT64_C(0x7ff80000000007a2), UINT64_C(0x7ff80000000007a2)};
+
+/* The text kinds' NA, for ck_option_na_bytes: every byte 0xff. */
+#define CK__ONES4 UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX
+static const uint64_t na_text[CK__TEXT_NA_BYTES / 8] = {CK__ONES4, CK__ONES4, CK__ONES4,
+                                                         CK__ONES4, CK__ONES4, CK__ONES4,
+                                                         CK__ONES4, CK__ONES4};
+
+int ck__is_text_na(const void *p, size_t size) {
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < size; i++) {
+        if (b[i] != 0xffu) {
+            return 0; /* almost always at the first byte */
+        }
+    }
+    return 1;
+}
+
+int ck__is_na_of(const ck_type *value, const void *p) {
+    return ck__is_text(value->id) ? ck__is_text_na(p, value->data_size) : ck__is_na(value->id, p);
+}
+
+void ck__write_na(const ck_type *value, void *p) {
+    if (ck__is_text(value->id)) {
+        memset(p, 0xff, value->data_size);
+    } else {
+        memcpy(p, ck__na_bytes(value->id), value->data_size);
+    }
+}
 
 const void *ck__na_bytes(ck_type_id id) {
     switch (id) {
@@ -100,6 +133,9 @@ const void *ck_option_na_bytes(const ck_type *t) {
     if (t->id == CK_TYPE_OPTION) {
         t = t->element;
     }
+    if (ck__is_text(t->id)) {
+        return t->data_size <= sizeof na_text ? (const void *)na_text : NULL;
+    }
     return ck__na_bytes(t->id);
 }
 
@@ -110,16 +146,15 @@ int ck_option_is_na(const ck_type *t, const void *data) {
     if (t->id == CK_TYPE_OPTION) {
         t = t->element;
     }
-    return ck__is_na(t->id, data);
+    return ck__is_na_of(t, data);
 }
 
 int ck_type_make_option(const ck_type *value, ck_type **out) {
     CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_option", value, out));
-    if (!ck__id_is_scalar(value->id) && value->id != CK_TYPE_DATETIME &&
-        value->id != CK_TYPE_TIMEDELTA) {
+    if (!ck__id_is_scalar(value->id) && !ck__is_time(value->id) && !ck__is_text(value->id)) {
         return ck_set_error(CK_ERR_UNSUPPORTED,
                             "ck_type_make_option: options of %s types are not supported yet "
-                            "(only of scalars)",
+                            "(only of scalars, datetimes and text)",
                             ck_type_id_name(value->id));
     }
     ck_type *t = ck__type_alloc(CK_TYPE_OPTION, 0);

@@ -7,7 +7,8 @@
  * included) copy it exactly, so the copy formats the same, or the source holds an
  * unallocated row or a NULL pointer and the assignment says so. Text under fixed dimensions
  * also goes through string and back (the text cast, docs/design.md §16): the same text, or
- * bytes that are not UTF-8 (CK_ERR_TEXT). */
+ * bytes that are not UTF-8 (CK_ERR_TEXT); an option of text (?string, ?fixed_bytes[N], ...)
+ * through ?string and back, NA staying NA (the option kernel over the text cast). */
 #include "fuzz_common.h"
 
 /* An upper bound of the bytes ck_array_new(t) allocates, saturating at `cap`: the data, and
@@ -102,17 +103,27 @@ static const ck_type *same_dims(const ck_type *t, const ck_type *el) {
     return out;
 }
 
-/* a (text under fixed dims, formatted as `text`) into string and back into its own type. */
+/* a (text or an option of text under fixed dims, formatted as `text`) into string (?string)
+ * and back into its own type. */
 static void check_text_round_trip(const ck_type *t, const ck_array *a, const char *text) {
     const ck_type *el = t;
     while (ck_type_get_id(el) == CK_TYPE_FIXED_DIM) {
+        el = ck_type_element(el);
+    }
+    const int option = ck_type_get_id(el) == CK_TYPE_OPTION;
+    if (option) {
         el = ck_type_element(el);
     }
     if (!ck_type_is_text(el)) {
         return;
     }
     const int bytes = ck_type_text_encoding(el) == CK_ENCODING_NONE;
-    const ck_type *st = same_dims(t, ck_type_string());
+    ck_type *ostr = NULL;
+    if (option && ck_type_make_option(ck_type_string(), &ostr) != CK_OK) {
+        return; /* no memory for the type */
+    }
+    const ck_type *st = same_dims(t, option ? ostr : ck_type_string());
+    ck_type_decref(ostr);
     ck_array *mid = NULL, *back = NULL;
     int rc = st == NULL ? CK_ERR_NOMEM : ck_array_new(st, &mid);
     if (rc == CK_OK) rc = ck_assign(mid, a, NULL);

@@ -19,6 +19,12 @@
  *   - numbers as text: integers in decimal, floats as the shortest digits that read back
  *     (found here by trying 1 to 17 digits with printf's correctly rounded "%.*e" and its
  *     neighbour toward the value), laid out as Python's repr.
+ * Options (from what is left of the input, so that older inputs keep their meaning): either
+ * side ?T, source elements NA; NA in is NA out (the reference's own NA: every byte 0xff for
+ * text, an integer's minimum or maximum, the floats' NaN of payload 0x7a2), or CK_ERR_NA
+ * naming the element into a destination that is not an option, in every mode; a value whose
+ * bits are the destination's NA (an integer, a fixed text of all 0xff units) is
+ * CK_ERR_OVERFLOW in the checked modes and NA in nocheck.
  * The first failing element decides the status, the message ends with " at element [i]" and
  * that element is not written; otherwise every element is compared (string and bytes: their
  * bytes). Nothing leaks; ASan and UBSan see nothing. */
@@ -42,6 +48,7 @@ typedef struct tkind {
     ck_type_id id; /* a text kind or a number */
     int enc;       /* fixed_string's; string: UTF8; bytes kinds: NONE */
     size_t n;      /* fixed kinds: N */
+    int opt;       /* ?T */
 } tkind;
 
 static const ck_type_id numbers[] = {CK_TYPE_INT8,   CK_TYPE_INT16,  CK_TYPE_INT32,
@@ -59,7 +66,7 @@ static size_t unit_size(int enc) {
 }
 
 static tkind pick_kind(fz_bytes *in, int text_only) {
-    tkind k = {CK_TYPE_STRING, CK_ENCODING_UTF8, 0};
+    tkind k = {CK_TYPE_STRING, CK_ENCODING_UTF8, 0, 0};
     const unsigned c = fz_take(in, text_only ? 7 : 17);
     if (c >= 7) {
         k.id = numbers[c - 7];
@@ -105,10 +112,48 @@ static ck_type *make_type(const tkind *k, size_t count) {
                                      : ck_type_scalar(k->id);
     }
     CKF_CHECK(rc == CK_OK, "type: %s", ck_last_error());
+    ck_type *o = NULL;
+    if (k->opt) {
+        rc = ck_type_make_option(e, &o);
+        CKF_CHECK(rc == CK_OK, "type: %s", ck_last_error());
+        e = o;
+    }
     rc = ck_type_make_fixed_dim((intptr_t)count, e, &t);
     CKF_CHECK(rc == CK_OK, "type: %s", ck_last_error());
+    ck_type_decref(o);
     ck_type_decref(el);
     return t;
+}
+
+/* The NA of ?k, written here from the rule (include/ckernel/types.h, docs/design.md §16):
+ * signed integers their minimum, unsigned their maximum, float32 and float64 the quiet NaNs
+ * 0x7fc007a2 and 0x7ff80000000007a2, text every byte of the element 0xff. */
+static void na_of(const tkind *k, unsigned char *na, size_t size) {
+    memset(na, 0xff, size); /* text, and the unsigned maximum */
+    int64_t i = 0;
+    switch (k->id) {
+    case CK_TYPE_INT8: i = INT8_MIN; break;
+    case CK_TYPE_INT16: i = INT16_MIN; break;
+    case CK_TYPE_INT32: i = INT32_MIN; break;
+    case CK_TYPE_INT64: i = INT64_MIN; break;
+    case CK_TYPE_FLOAT32: {
+        const uint32_t f = 0x7fc007a2u;
+        memcpy(na, &f, sizeof f);
+        return;
+    }
+    case CK_TYPE_FLOAT64: {
+        const uint64_t f = UINT64_C(0x7ff80000000007a2);
+        memcpy(na, &f, sizeof f);
+        return;
+    }
+    default: return;
+    }
+    switch (size) { /* the signed minimum in the machine's order */
+    case 1: { const int8_t v = (int8_t)i; memcpy(na, &v, 1); break; }
+    case 2: { const int16_t v = (int16_t)i; memcpy(na, &v, 2); break; }
+    case 4: { const int32_t v = (int32_t)i; memcpy(na, &v, 4); break; }
+    default: memcpy(na, &i, 8); break;
+    }
 }
 
 /* ---- code units: a value as units of its encoding (bytes for utf8, ascii, none) ---- */
@@ -658,6 +703,19 @@ int fz_text_one(const uint8_t *data, size_t size) {
             store_units(el, s.enc, &vals[i], 0, vals[i].n); /* calloc: the NUL padding */
         }
     }
+    /* Options, from what is left of the input (an older input has nothing left: none): each
+     * side ?T now and then, and a source element NA where its bit is set. */
+    unsigned char sna[4 * TMAX_FIXED + 16], dna[4 * TMAX_FIXED + 16];
+    s.opt = fz_take(&in, 3) == 1;
+    d.opt = fz_take(&in, 3) == 1;
+    const unsigned na_mask = fz_take(&in, 256);
+    na_of(&s, sna, ssize);
+    na_of(&d, dna, dsize);
+    for (size_t i = 0; s.opt && i < n; i++) {
+        if ((na_mask >> i) & 1u) {
+            memcpy(sdata + i * ssize, sna, ssize);
+        }
+    }
     ck_type *dt = make_type(&d, n), *st = make_type(&s, n);
     intptr_t sam_buf[4] = {0, 0, 0, 0};
     char *sam = (char *)sam_buf;
@@ -687,10 +745,25 @@ int fz_text_one(const uint8_t *data, size_t size) {
     /* The reference, element by element in the destination's order. */
     int want = CK_OK;
     size_t failed = 0;
+    int want_na_error = 0; /* CK_ERR_NA's message names the element its own way */
     const char *droot = ck_array_data(dst);
     for (size_t i = 0; i < n && want == CK_OK; i++) {
         const size_t si = reversed ? n - 1 - i : i;
         const char *sel = sdata + si * ssize;
+        const char *got = droot + i * dsize;
+        /* NA in (written above, or a number's random bits that are its NA): NA out, or
+         * CK_ERR_NA into a destination that is not an option, in every mode. */
+        if (s.opt && memcmp(sel, sna, ssize) == 0) {
+            if (!d.opt) {
+                want = CK_ERR_NA;
+                want_na_error = 1;
+                failed = i;
+                break;
+            }
+            CKF_CHECK(rc != CK_OK || memcmp(got, dna, dsize) == 0, "element %zu: NA in, not NA out",
+                      i);
+            continue;
+        }
         units v = {{0}, 0};
         int src_enc = s.enc;
         if (!is_text(s.id)) {
@@ -711,7 +784,23 @@ int fz_text_one(const uint8_t *data, size_t size) {
             const int raw = src_enc == CK_ENCODING_NONE && d.enc == CK_ENCODING_NONE;
             expect_text(&d, mode, &v, src_enc, raw, &x);
         }
-        const char *got = droot + i * dsize;
+        if (x.status == CK_OK && d.opt && mode != CK_ERRMODE_NOCHECK) {
+            /* A value whose bits are the destination's NA is refused when checked (nocheck
+             * writes them: NA). Only integers (their NA is a value of their own) and fixed
+             * text (every unit 0xff) can be; string and bytes slots and floats cannot. */
+            unsigned char bits[4 * TMAX_FIXED + 16];
+            int na = 0;
+            if (!is_text(d.id) && d.id != CK_TYPE_FLOAT32 && d.id != CK_TYPE_FLOAT64) {
+                na = memcmp(x.num.out.b, dna, dsize) == 0;
+            } else if (d.id == CK_TYPE_FIXED_STRING || d.id == CK_TYPE_FIXED_BYTES) {
+                memset(bits, 0, sizeof bits);
+                store_units((char *)bits, d.enc, &x.text, 0, x.text.n);
+                na = memcmp(bits, dna, dsize) == 0;
+            }
+            if (na) {
+                x.status = CK_ERR_OVERFLOW;
+            }
+        }
         if (x.status != CK_OK) {
             want = x.status;
             failed = i;
@@ -746,7 +835,11 @@ int fz_text_one(const uint8_t *data, size_t size) {
     CKF_CHECK(rc == want, "%s -> %s (mode %d, %zu elements): %s, wanted %s (element %zu): %s",
               ck_type_id_name(s.id), ck_type_id_name(d.id), mode, n, ck_status_name(rc),
               ck_status_name(want), failed, msg);
-    if (rc != CK_OK) {
+    if (rc != CK_OK && want_na_error) {
+        char part[48];
+        snprintf(part, sizeof part, "NA at element %zu", failed);
+        CKF_CHECK(strstr(msg, part) != NULL, "message '%s' does not say '%s'", msg, part);
+    } else if (rc != CK_OK) {
         char tail[48];
         snprintf(tail, sizeof tail, " at element [%zu]", failed);
         const size_t ml = strlen(msg), tl = strlen(tail);

@@ -26,6 +26,7 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "text/cast/U32->float64", "text/cast/float64->U32", "text/cast/int64->U21",
              "text/cast/U21->int64", "text/cast/string->float64",
              "text/cast/datetime64[s]->U32", "text/cast/U32->datetime64[s]",
+             "text/equal/string",
              "reduce/sum/float64", "reduce/min/float64", "reduce/sum/float64/axis0",
              "accumulate/cumsum/float64", "call/dot/float64"]
 EXPRESSIONS = ["expr/fma3/composed", "expr/fma3/jit", "expr/poly/jit", "expr/mixed/composed"]
@@ -83,7 +84,7 @@ def check_full_run(lib, tmp):
         want = 1000 * 62 if name.startswith("2d/") or name.endswith("/axis0") else 65536
         if name == "call/dot/float64":  # 1000 rows of 65536 // 1000 columns
             want = 1000 * 65
-        if name.startswith("text/cast/"):  # 1 Mi values at the default 10 Mi: size // 10
+        if name.startswith("text/"):  # 1 Mi values at the default 10 Mi: size // 10
             want = 65536 // 10
         check(r["elements"] == want, "%s: %d elements, not %d" % (name, r["elements"], want))
         check(r["same_bytes"] is True, name + ": same bytes as NumPy")

@@ -14,6 +14,10 @@ byte with astype (floats: bit for bit, NaN as NaN):
     same code points), strided and reversed sources;
   * text NumPy refuses ("x1", "1.5" into an integer) is refused by ckernel too (CK_ERR_TEXT
     or the §7 status), with nothing written;
+  * bool and complex <-> text: bool into U and S ('True', 'False'), integer text into bool
+    (NumPy reads int(): nonzero is True), complex64/complex128 into U (Python's repr: '1j',
+    '(1+2j)', '(inf+nanj)', '(-0-0j)') and complex() text into complex, random values and the
+    edge ones, bit for bit;
   * no ckernel allocation live at the end.
 
 usage: python3 numpy_text_test.py PATH_TO_LIBCKERNEL_SO   (last line: "N passed, M failed")
@@ -82,6 +86,15 @@ def same(got, want):
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOATS = ["float16", "float32", "float64"]
+
+
+def numpy_refuses(src, name):
+    """Does NumPy's astype refuse to read src as name (ValueError)?"""
+    try:
+        src.astype(name)
+    except ValueError:
+        return True
+    return False
 
 
 def int_texts(name):
@@ -166,15 +179,61 @@ def main():
                                 (["2", "1_000x"], "int64", CK_ERR_TEXT),
                                 (["3", "1.5"], "int32", 7)):
         src = np.array(texts, dtype="U8")
-        try:
-            src.astype(name)
-            numpy_refuses = False
-        except ValueError:
-            numpy_refuses = True
         got = np.zeros(2, dtype=name)
         rc, err = assign(lib, got, src)
-        ck.check(numpy_refuses and rc == status and "at element [1]" in err and got[1] == 0,
+        ck.check(numpy_refuses(src, name) and rc == status and "at element [1]" in err and got[1] == 0,
                  "refusal %r -> %s: %s %s" % (texts, name, rc, err))
+
+    # bool and complex <-> text
+    bools = np.array([True, False, True, True, False])
+    for dt in ("U5", "S5", "U8"):
+        want = bools.astype(dt)
+        got = np.zeros(len(bools), dtype=dt)
+        rc, err = assign(lib, got, bools)
+        ck.check(rc == CK_OK and got.tobytes() == want.tobytes(),
+                 lambda: "%s <- bool: %s %s %r" % (dt, rc, err, got))
+    btexts = np.array(["0", "1", "2", "-0", " 7\t", "+00", "-5", "12345678901234567890123"],
+                      dtype="U24")
+    for src in (btexts, btexts.astype("S24"), btexts[::-1]):
+        want = src.astype(bool)
+        got = np.full(len(src), 3, dtype=np.uint8).view(bool)
+        rc, err = assign(lib, got, src)
+        ck.check(rc == CK_OK and got.tobytes() == want.tobytes(),
+                 lambda: "bool <- %s: %s %s %r %r" % (src.dtype, rc, err, got, want))
+    for name in ("complex64", "complex128"):
+        part = "float32" if name == "complex64" else "float64"
+        re = rng.standard_normal(400) * 10.0 ** rng.integers(-30, 30, 400)
+        im = rng.standard_normal(400) * 10.0 ** rng.integers(-30, 30, 400)
+        vals = (re + 1j * im).astype(name)
+        edge = [complex(0, 1), complex(-0.0, 0), complex(0, -0.0), complex(-0.0, -0.0),
+                complex(np.inf, np.nan), complex(np.nan, -np.inf), complex(1.5, 0), 0j,
+                complex(0, np.nan), complex(-np.inf, 2)]
+        vals[:len(edge)] = np.array(edge, dtype=name)
+        vals[len(edge)] = complex(np.finfo(part).max, np.finfo(part).tiny)
+        for dt in ("U64", "S64"):
+            want = vals.astype(dt)
+            got = np.zeros(len(vals), dtype=dt)
+            rc, err = assign(lib, got, vals)
+            bad = [(v, g, w) for v, g, w in zip(vals, got, want) if g != w][:3]
+            ck.check(rc == CK_OK and got.tobytes() == want.tobytes(),
+                     lambda: "%s <- %s: %s %s %r" % (dt, name, rc, err, bad))
+        # and back: NumPy reads its own text as complex() does
+        texts = vals.astype("U64")
+        texts[-6:] = ["1+2j", " (1-2.5J) ", "-j", "infj", "1e3", "( 5.j )"]
+        want = texts.astype(name)
+        got = np.zeros(len(texts), dtype=name)
+        rc, err = assign(lib, got, texts)
+        ck.check(rc == CK_OK and same(got.view(part), want.view(part)),
+                 lambda: "%s <- U64: %s %s" % (name, rc, err))
+    # text both refuse: NumPy raises ValueError, ckernel CK_ERR_TEXT at the element
+    for texts, name in ((["1", "True"], "bool"), (["1", "1.5"], "bool"),
+                        (["1j", "1 + 2j"], "complex128"), (["1j", "(1+2j"], "complex64")):
+        src = np.array(texts, dtype="U8")
+        got = np.zeros(2, dtype=name)
+        rc, err = assign(lib, got, src)
+        # ckernel reads "True" (what it writes); NumPy refuses it
+        ours = rc == CK_OK if texts[1] == "True" else rc == CK_ERR_TEXT and "at element [1]" in err
+        ck.check(numpy_refuses(src, name) and ours, "refusal %r -> %s: %s %s" % (texts, name, rc, err))
 
     ck.check(ck.live() == 0, "allocations live at the end: %d" % ck.live())
     print("%d passed, %d failed" % (ck.passed, ck.failed))

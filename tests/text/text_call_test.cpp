@@ -14,51 +14,8 @@ namespace {
 
 class TextCall : public txt::Leakless {};
 
-struct Arg {
-    const char *type, *literal;
-};
-
-// Calls `name` on the literal arguments; prints the result (into a new `out` array when
-// given, else ck_call_new's) or returns the failure.
-txt::Outcome call(const char *name, std::vector<Arg> args, const char *out = nullptr,
-                  ck_errmode mode = CK_ERRMODE_DEFAULT) {
-    txt::Outcome o;
-    ck_callable *c = nullptr;
-    std::vector<ck_type *> types;
-    std::vector<ck_array *> arrays;
-    ck_type *dt = nullptr;
-    ck_array *dst = nullptr;
-    char *text = nullptr;
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = mode;
-    int rc = ck_lookup(name, &c);
-    for (const Arg &a : args) {
-        ck_type *t = nullptr;
-        ck_array *arr = nullptr;
-        if (rc == CK_OK) rc = ck_type_parse(a.type, &t);
-        if (rc == CK_OK) rc = ck_array_parse(t, a.literal, &arr);
-        types.push_back(t);
-        arrays.push_back(arr);
-    }
-    const int n = static_cast<int>(arrays.size());
-    if (rc == CK_OK && out != nullptr) {
-        rc = ck_type_parse(out, &dt);
-        if (rc == CK_OK) rc = ck_array_new(dt, &dst);
-        if (rc == CK_OK) rc = ck_call(c, dst, n, arrays.data(), &ctx);
-    } else if (rc == CK_OK) {
-        rc = ck_call_new(c, n, arrays.data(), &ctx, &dst);
-    }
-    if (rc == CK_OK) rc = ck_array_format(dst, &text);
-    o.status = rc;
-    o.text = rc == CK_OK ? std::string(text) : std::string(ck_last_error());
-    ck_free(text);
-    ck_array_free(dst);
-    ck_type_decref(dt);
-    for (ck_array *a : arrays) ck_array_free(a);
-    for (ck_type *t : types) ck_type_decref(t);
-    ck_callable_decref(c);
-    return o;
-}
+using txt::Arg;
+using txt::call;
 
 // The result type ck_call_result_type gives, printed.
 std::string result_type(const char *name, std::vector<const char *> args) {

@@ -90,6 +90,56 @@ inline void check(const Case &c) {
     }
 }
 
+// Calls `name` on the literal arguments; prints the result (into a new `out` array when
+// given, else ck_call_new's; `with_type`: after its type) or returns the failure.
+struct Arg {
+    const char *type, *literal;
+};
+
+inline Outcome call(const char *name, std::vector<Arg> args, const char *out = nullptr,
+                    ck_errmode mode = CK_ERRMODE_DEFAULT, bool with_type = false) {
+    Outcome o;
+    ck_callable *c = nullptr;
+    std::vector<ck_type *> types;
+    std::vector<ck_array *> arrays;
+    ck_type *dt = nullptr;
+    ck_array *dst = nullptr;
+    char *text = nullptr;
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.errmode = mode;
+    int rc = ck_lookup(name, &c);
+    for (const Arg &a : args) {
+        ck_type *t = nullptr;
+        ck_array *arr = nullptr;
+        if (rc == CK_OK) rc = ck_type_parse(a.type, &t);
+        if (rc == CK_OK) rc = ck_array_parse(t, a.literal, &arr);
+        types.push_back(t);
+        arrays.push_back(arr);
+    }
+    const int n = static_cast<int>(arrays.size());
+    if (rc == CK_OK && out != nullptr) {
+        rc = ck_type_parse(out, &dt);
+        if (rc == CK_OK) rc = ck_array_new(dt, &dst);
+        if (rc == CK_OK) rc = ck_call(c, dst, n, arrays.data(), &ctx);
+    } else if (rc == CK_OK) {
+        rc = ck_call_new(c, n, arrays.data(), &ctx, &dst);
+    }
+    char *tt = nullptr;
+    if (rc == CK_OK) rc = ck_array_format(dst, &text);
+    if (rc == CK_OK) rc = ck_type_format(ck_array_type(dst), &tt);
+    o.status = rc;
+    o.text = rc != CK_OK ? std::string(ck_last_error())
+                         : with_type ? std::string(tt) + " " + text : std::string(text);
+    ck_free(tt);
+    ck_free(text);
+    ck_array_free(dst);
+    ck_type_decref(dt);
+    for (ck_array *a : arrays) ck_array_free(a);
+    for (ck_type *t : types) ck_type_decref(t);
+    ck_callable_decref(c);
+    return o;
+}
+
 }  // namespace txt
 
 #endif

@@ -93,7 +93,8 @@ TEST_F(TextType, BadParametersAreClearErrors) {
         {"fixed_string[99999999999999999999]", CK_ERR_INVALID, "must be from 1 to"},
         {"fixed_string[4611686018427387904, 'utf32']", CK_ERR_INVALID,
          "overflow the largest data size"},
-        {"?string", CK_ERR_UNSUPPORTED, "'?' takes a scalar type for now, not string"},
+        {"?3 * string", CK_ERR_UNSUPPORTED,
+         "'?' takes a scalar type (or a datetime or text) for now, not 3 * string"},
         {"strings", CK_ERR_PARSE, "unknown type 'strings'"},
     };
     for (const auto &c : cases) {
