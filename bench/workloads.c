@@ -1252,6 +1252,8 @@ static int setup_text_time(wl *w) {
     return ckb_loop_datetime_s_u32((uint32_t *)(void *)w->src_buf, TEXT_TIME_UNITS, v, n) == 0
                ? CK_OK
                : ck_set_error(CK_ERR_INTERNAL, "bench: the datetime source text");
+}
+
 /* text/equal/string: two n * string arrays (ck_array_new, their bytes in their own arenas)
  * of the decimal text of int64 values of 1 to 12 digits, written before timing by ckernel's
  * int64 -> string cast; the second equals the first at about half the elements and
@@ -1778,6 +1780,7 @@ static int wl_setup(wl *w, const wl_def *d) {
         break;
     case K_TEXT_TIME:
         rc = setup_text_time(w);
+        break;
     case K_TEXT_EQUAL:
         rc = ck_lookup("equal", &w->callable);
         if (rc == CK_OK) rc = setup_text_equal(w);
