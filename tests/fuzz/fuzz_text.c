@@ -705,7 +705,7 @@ int fz_text_one(const uint8_t *data, size_t size) {
     }
     /* Options, from what is left of the input (an older input has nothing left: none): each
      * side ?T now and then, and a source element NA where its bit is set. */
-    unsigned char sna[4 * TMAX_FIXED + 16], dna[4 * TMAX_FIXED + 16];
+    unsigned char sna[4 * TMAX_LONG + 16], dna[4 * TMAX_LONG + 16];
     s.opt = fz_take(&in, 3) == 1;
     d.opt = fz_take(&in, 3) == 1;
     const unsigned na_mask = fz_take(&in, 256);
@@ -788,7 +788,7 @@ int fz_text_one(const uint8_t *data, size_t size) {
             /* A value whose bits are the destination's NA is refused when checked (nocheck
              * writes them: NA). Only integers (their NA is a value of their own) and fixed
              * text (every unit 0xff) can be; string and bytes slots and floats cannot. */
-            unsigned char bits[4 * TMAX_FIXED + 16];
+            unsigned char bits[4 * TMAX_LONG + 16];
             int na = 0;
             if (!is_text(d.id) && d.id != CK_TYPE_FLOAT32 && d.id != CK_TYPE_FLOAT64) {
                 na = memcmp(x.num.out.b, dna, dsize) == 0;
