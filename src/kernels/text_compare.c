@@ -147,17 +147,6 @@ static int length_of(const ck__text_operand *o, const ck__text_view *v, int64_t 
     return CK_OK;
 }
 
-static int order_result(int op, int s) {
-    switch (op) {
-    case CK__COMPARE_EQUAL: return s == 0;
-    case CK__COMPARE_NOT_EQUAL: return s != 0;
-    case CK__COMPARE_LESS: return s < 0;
-    case CK__COMPARE_LESS_EQUAL: return s <= 0;
-    case CK__COMPARE_GREATER: return s > 0;
-    default: return s >= 0;
-    }
-}
-
 static int text_one(const ck__text_compare *k, char *dst, char *const *src) {
     ck__text_view a = {NULL, 0, 0}, b = {NULL, 0, 0};
     CK_RETURN_IF_ERROR(operand_view(&k->arg[0], src[0], &a));
@@ -170,7 +159,7 @@ static int text_one(const ck__text_compare *k, char *dst, char *const *src) {
     CK_RETURN_IF_ERROR(operand_view(&k->arg[1], src[1], &b));
     int s = 0;
     CK_RETURN_IF_ERROR(compare_views(&a, &b, &s));
-    *(uint8_t *)dst = (uint8_t)order_result(k->op, s);
+    *(uint8_t *)dst = (uint8_t)ck__compare_result((ck__compare_op)k->op, s);
     return CK_OK;
 }
 
@@ -277,7 +266,7 @@ static int var_order_loop(const ck__text_compare *k, char *dst, intptr_t dst_str
         CK_RETURN_IF_ERROR_AT(i, read_slots(k, s0, s1, &a, &b));
         const int c = bytes_order(a.data, b.data, a.size < b.size ? a.size : b.size);
         const int s = c != 0 ? c : (a.size > b.size) - (a.size < b.size);
-        *(uint8_t *)dst = (uint8_t)order_result(k->op, s);
+        *(uint8_t *)dst = (uint8_t)ck__compare_result((ck__compare_op)k->op, s);
     }
     return CK_OK;
 }
