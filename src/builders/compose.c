@@ -331,7 +331,8 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         const intptr_t ds[2] = {lv[n - 2].dst_stride, lv[n - 1].dst_stride};
         const intptr_t ss[2] = {lv[n - 2].src_stride[0], lv[n - 1].src_stride[0]};
         CK_RETURN_IF_ERROR(
-            ck__make_tiled_2d(ckb, offset, size, ds, ss, w->dt->data_size, big, *req));
+            ck__make_tiled_2d(ckb, offset, size, ds, ss, w->dt->id, w->dt->data_size,
+                              w->st[0]->id, w->st[0]->data_size, c->assign, big, *req));
         *req = CK_REQUEST_STRIDED;
         /* The leaf writes the tiled kernel's aligned buffer, not the destination. */
         w->dbits = 0;

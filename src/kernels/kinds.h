@@ -114,13 +114,18 @@ int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_
                          int nsrc, const intptr_t *src_stride, ck_request req);
 
 /* The two innermost fixed dimensions walked in tiles ([0] outer, [1] inner), for operands
- * contiguous along different dimensions: the leaf converts each tile along the source's
- * contiguous axis into a stack buffer, which is transposed in registers into the
- * destination (`stream`: with non-temporal stores). Both sizes at least 1. Child: strided
- * request (a leaf writing aligned, contiguous dst_size-byte elements). */
+ * contiguous along different dimensions (tiled_2d.c): the leaf converts each tile along
+ * the source's contiguous axis into a stack buffer, which is transposed in registers into
+ * the destination (`stream`: with non-temporal stores). Both sizes at least 1. Child:
+ * strided request (a leaf writing aligned, contiguous dst_size-byte elements). When
+ * `plain_cast` says the leaf is the assignment dst_id <- src_id, a copy of 4- or 8-byte
+ * elements, int32 -> float64 and float32 -> float64 skip the buffer where the source is
+ * contiguous along its axis and the destination along its own: transposed (and widened)
+ * in registers straight from the source, the same bytes in every error mode. */
 int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
                       const intptr_t dst_stride[2], const intptr_t src_stride[2],
-                      size_t dst_size, int stream, ck_request req);
+                      ck_type_id dst_id, size_t dst_size, ck_type_id src_id, size_t src_size,
+                      int plain_cast, int stream, ck_request req);
 
 /* The streaming kernel (streaming.c) over an assignment leaf dst_id <- src_id, for a
  * destination above the streaming threshold. Child: strided request (the leaf, possibly

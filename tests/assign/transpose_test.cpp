@@ -1,6 +1,7 @@
 // tests/assign/transpose_test.cpp: the tiled kernel (kernels/tiled_2d.c: the leaf converts
 // along the source's contiguous axis into a stack buffer, transposed in registers into the
-// destination by kernels/transpose.dispatch.c). Every element must be what the scalar leaf
+// destination by kernels/transpose.dispatch.c; copies and widenings to float64 straight
+// from the source). Every element must be what the scalar leaf
 // makes of it alone, on every compiled target, for every type pair, both orientations
 // (source or destination transposed), odd shapes around the blocks and the tile edges, and
 // with streaming stores at every alignment; a failing element gives the leaf's status and
@@ -128,7 +129,8 @@ TEST_F(Transposed, EveryCompiledTargetTransposesAlike) {
     for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         for (ck_type_id d : {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
-            for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT64, CK_TYPE_INT16, CK_TYPE_COMPLEX128}) {
+            for (ck_type_id s : {CK_TYPE_INT32, CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, CK_TYPE_INT16,
+                                 CK_TYPE_COMPLEX128}) {
                 // Several tiles along both axes, with odd edges; and under a block.
                 expect_elementwise(d, s, 150, 181, CK_ERRMODE_NOCHECK, false, 11);
                 expect_elementwise(d, s, 181, 150, CK_ERRMODE_NOCHECK, false, 11, true);
@@ -167,6 +169,73 @@ TEST_F(Transposed, StreamedTilesGiveTheSameBytesAtEveryAlignment) {
                                   "] streaming"),
                       std::string::npos)
                 << r.tree;
+        }
+    }
+}
+
+// Copies of 4- and 8-byte elements and int32/float32 -> float64 skip the leaf: each tile
+// is transposed (and widened) in registers straight from the source. The source's rows
+// are walked backwards here (a negative row stride), its bits random (float32 NaNs with
+// payloads, signalling ones included), the destination in the middle of guard bytes.
+TEST_F(Transposed, FusedTilesReadTheSourceDirectlyEvenBackwards) {
+    struct Pair {
+        ck_type_id d, s;
+        const char *how;
+    };
+    const Pair pairs[] = {{CK_TYPE_FLOAT64, CK_TYPE_INT32, "widened int32 -> float64 and transposed"},
+                          {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32, "widened float32 -> float64 and transposed"},
+                          {CK_TYPE_FLOAT32, CK_TYPE_FLOAT32, "copied and transposed"},
+                          {CK_TYPE_INT64, CK_TYPE_INT64, "copied and transposed"},
+                          {CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX64, "copied and transposed"}};
+    const intptr_t n0 = 77, n1 = 45;  // edges along both axes of every block size
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
+        ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
+        for (const Pair &p : pairs) {
+            const intptr_t dsz = static_cast<intptr_t>(ck_type_data_size(ck_type_scalar(p.d)));
+            const intptr_t ssz = static_cast<intptr_t>(ck_type_data_size(ck_type_scalar(p.s)));
+            auto src = ckt::scalar_source_bytes(p.s, static_cast<size_t>(n0 * n1), false, 31);
+            // Source element (i, j) at src + i*ssz + (n1 - 1 - j)*n0*ssz: column j of the
+            // destination comes from source row n1 - 1 - j.
+            char *src_origin = reinterpret_cast<char *>(src.data()) + (n1 - 1) * n0 * ssz;
+            const ck_fixed_dim_arrmeta dm[2] = {{n0, n1 * dsz}, {n1, dsz}};
+            const ck_fixed_dim_arrmeta sm[2] = {{n0, ssz}, {n1, -n0 * ssz}};
+            const size_t guard = 64, bytes = static_cast<size_t>(n0 * n1 * dsz);
+            std::vector<unsigned char> got(bytes + 2 * guard, 0x5A), want(got);
+            ck_type *d1 = nullptr, *dt = nullptr, *s1 = nullptr, *st = nullptr;
+            ASSERT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(p.d), &d1), CK_OK);
+            ASSERT_EQ(ck_type_make_fixed_dim(n0, d1, &dt), CK_OK);
+            ASSERT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(p.s), &s1), CK_OK);
+            ASSERT_EQ(ck_type_make_fixed_dim(n0, s1, &st), CK_OK);
+            ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+            ctx.flags = CK_EVAL_NO_JIT;
+            ck_builder b;
+            ck_builder_init(&b);
+            size_t off = 0;
+            ASSERT_EQ(ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(dm), st,
+                                     reinterpret_cast<const char *>(sm), CK_REQUEST_SINGLE, &ctx),
+                      CK_OK)
+                << ck_last_error();
+            char *text = nullptr;
+            ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+            EXPECT_NE(std::string(text).find(std::string(p.how) + " in registers [" +
+                                             ck_cpu_target_name(target) + "]"),
+                      std::string::npos)
+                << text;
+            ck_free(text);
+            EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(got.data() + guard),
+                                     &src_origin),
+                      CK_OK);
+            ck_builder_destroy(&b);
+            for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
+            for (intptr_t i = 0; i < n0; ++i) {
+                for (intptr_t j = 0; j < n1; ++j) {
+                    char *d = reinterpret_cast<char *>(want.data() + guard + static_cast<size_t>((i * n1 + j) * dsz));
+                    char *s = src_origin + i * ssz - j * n0 * ssz;
+                    ASSERT_EQ(ckt::assign_one_scalar(p.d, d, p.s, s, CK_ERRMODE_NOCHECK, nullptr), CK_OK);
+                }
+            }
+            EXPECT_EQ(got, want) << ck_type_id_name(p.d) << " <- " << ck_type_id_name(p.s) << " ["
+                                 << ck_cpu_target_name(target) << "]";
         }
     }
 }
