@@ -31,7 +31,7 @@ static const char bench_help[] =
     "repeated samples after a warm-up; each kernel's output is checked against its loop's.\n"
     "\n"
     "options:\n"
-    "  --quick          fewer repeats (same sizes): finishes in well under 30 s\n"
+    "  --quick          fewer repeats (same sizes): under a minute on 2 cores\n"
     "  --json FILE      also write every figure, with machine and build, as JSON to FILE\n"
     "  --filter SUBSTR  run only the workloads whose name contains SUBSTR\n"
     "  --target T       run at CPU target T only ({targets}); an error when this\n"
