@@ -21,9 +21,10 @@
  * A copy of 4- or 8-byte elements and int32 or float32 -> float64 need no leaf: their
  * tiles are transposed (and widened) in registers straight from the source, a line of each
  * source row per tile, while the next band is asked for in address order. On an AMD EPYC
- * Zen 3 (CPU time): 0.85-1.3 ns/element through the leaf and the buffer, 0.59-1.09 with
- * the fused widening and the band prefetch (C order 0.49-0.73: 1.1-1.8x, median 1.4x);
- * fused with the old per-row prefetch, 1.3-1.7; wider bands or walking along v, slower. */
+ * Zen 3 (CPU time, ten runs): 0.85-1.3 ns/element through the leaf and the buffer,
+ * 0.55-0.79 with the fused widening and the band prefetch (C order 0.49-0.62: 1.05-1.43x,
+ * median 1.31x); fused with the old per-row prefetch, 1.3-1.7; wider bands or walking
+ * along v, slower. */
 #include <stdint.h>
 
 #include "common/internal.h"
@@ -61,7 +62,7 @@ typedef struct ck__tiled_2d {
     uint8_t dst_size;
     uint8_t u_axis;                    /* 0 or 1: the axis the source is contiguous along */
     uint8_t stream;                    /* non-temporal stores into the destination */
-    uint8_t fuse;                      /* ck__tiled_fuse: no leaf pass into the buffer */
+    uint8_t fuse;                      /* CK__TT_*: through the leaf, or straight from src */
 } ck__tiled_2d;
 
 #define CK__TILED_CHILD CK_ALIGN_OFFSET(sizeof(ck__tiled_2d))
@@ -99,10 +100,12 @@ typedef struct ck__band_prefetch {
     size_t line, per;   /* the current row's next line; lines asked for per tile */
 } ck__band_prefetch;
 
-static void band_prefetch_plan(ck__band_prefetch *p, const char *first_row, intptr_t sv,
+/* `first_row`: the lowest address of the band's first row, as an integer (the band may
+ * not exist: it is never dereferenced). `su`: the distance between a row's elements. */
+static void band_prefetch_plan(ck__band_prefetch *p, uintptr_t first_row, intptr_t sv,
                                size_t rows, intptr_t su, size_t nu, size_t tiles) {
     p->rows = su > 0 && su <= 16 ? rows : 0;
-    p->row = (uintptr_t)first_row & ~(uintptr_t)63;
+    p->row = first_row & ~(uintptr_t)63;
     p->sv = sv;
     p->lines = (nu * (size_t)su + 63) / 64 + 1;
     p->line = 0;
@@ -151,10 +154,13 @@ static int tiled_single_2d(const ck__tiled_2d *k, ck_prefix *child, ck_strided_f
         const size_t want = v0 == 0 ? first : v_tile;
         const size_t nj = (size_t)(nv - v0) < want ? (size_t)(nv - v0) : want;
         const intptr_t next = v0 + (intptr_t)nj;
+        size_t next_rows = 0;
+        if (band_prefetch && next < nv) {
+            next_rows = (size_t)(nv - next) < v_tile ? (size_t)(nv - next) : v_tile;
+        }
         ck__band_prefetch pf;
-        band_prefetch_plan(&pf, src + next * sv + (su < 0 ? (nu - 1) * su : 0), sv,
-                           !band_prefetch || next >= nv ? 0 : (size_t)(nv - next) < v_tile ? (size_t)(nv - next) : v_tile,
-                           su < 0 ? -su : su, (size_t)nu, tiles);
+        band_prefetch_plan(&pf, (uintptr_t)src + (uintptr_t)(next * sv + (su < 0 ? (nu - 1) * su : 0)),
+                           sv, next_rows, su < 0 ? -su : su, (size_t)nu, tiles);
         for (intptr_t u0 = 0; u0 < nu; u0 += (intptr_t)u_tile) {
             const size_t ni = (size_t)(nu - u0) < u_tile ? (size_t)(nu - u0) : u_tile;
             char *const tile_dst = dst + u0 * du + v0 * dv;
