@@ -174,7 +174,7 @@ static int tiled_single_2d(const ck__tiled_2d *k, ck_prefix *child, ck_strided_f
                     /* The next tile's piece of this row, when the row is read forward and
                      * densely: 16 rows at once are more streams than the hardware
                      * prefetcher follows well. */
-                    for (size_t b = 0; !band_prefetch && su > 0 && su <= 16 && b < ni * (size_t)su; b += 64) {
+                    for (size_t b = 0; su > 0 && su <= 16 && b < ni * (size_t)su; b += 64) {
                         _mm_prefetch((const char *)((uintptr_t)s + ni * (size_t)su + b), _MM_HINT_T0);
                     }
 #endif

@@ -29,22 +29,16 @@ struct Outcome {
     std::string message, tree;
 };
 
-// dst <- src, n0 x n1, contiguous along different axes. Source transposed (the default):
-// dst C order, src element (i, j) at src + i*ssz + j*n0*ssz. Destination transposed: dst
-// element (i, j) at dst + i*dsz + j*n0*dsz, src C order.
-Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t n0,
-                          intptr_t n1, ck_errmode mode, bool dst_side = false) {
+// dst <- src, n0 x n1 * scalar on both sides, laid out by the given arrmeta.
+Outcome assign_2d(ck_type_id did, char *dst, const ck_fixed_dim_arrmeta dm[2], ck_type_id sid,
+                  char *src, const ck_fixed_dim_arrmeta sm[2], ck_errmode mode) {
     Outcome r;
-    const ck_type *de = ck_type_scalar(did), *se = ck_type_scalar(sid);
-    const intptr_t dsz = static_cast<intptr_t>(ck_type_data_size(de));
-    const intptr_t ssz = static_cast<intptr_t>(ck_type_data_size(se));
+    const intptr_t n0 = dm[0].dim_size, n1 = dm[1].dim_size;
     ck_type *d1 = nullptr, *dt = nullptr, *s1 = nullptr, *st = nullptr;
-    EXPECT_EQ(ck_type_make_fixed_dim(n1, de, &d1), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(did), &d1), CK_OK);
     EXPECT_EQ(ck_type_make_fixed_dim(n0, d1, &dt), CK_OK);
-    EXPECT_EQ(ck_type_make_fixed_dim(n1, se, &s1), CK_OK);
+    EXPECT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(sid), &s1), CK_OK);
     EXPECT_EQ(ck_type_make_fixed_dim(n0, s1, &st), CK_OK);
-    const ck_fixed_dim_arrmeta dm[2] = {{n0, dst_side ? dsz : n1 * dsz}, {n1, dst_side ? n0 * dsz : dsz}};
-    const ck_fixed_dim_arrmeta sm[2] = {{n0, dst_side ? n1 * ssz : ssz}, {n1, dst_side ? ssz : n0 * ssz}};
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.errmode = mode;
     ctx.flags = CK_EVAL_NO_JIT;
@@ -63,6 +57,18 @@ Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, 
     ck_builder_destroy(&b);
     for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
     return r;
+}
+
+// dst <- src, n0 x n1, contiguous along different axes. Source transposed (the default):
+// dst C order, src element (i, j) at src + i*ssz + j*n0*ssz. Destination transposed: dst
+// element (i, j) at dst + i*dsz + j*n0*dsz, src C order.
+Outcome assign_transposed(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t n0,
+                          intptr_t n1, ck_errmode mode, bool dst_side = false) {
+    const intptr_t dsz = static_cast<intptr_t>(ck_type_data_size(ck_type_scalar(did)));
+    const intptr_t ssz = static_cast<intptr_t>(ck_type_data_size(ck_type_scalar(sid)));
+    const ck_fixed_dim_arrmeta dm[2] = {{n0, dst_side ? dsz : n1 * dsz}, {n1, dst_side ? n0 * dsz : dsz}};
+    const ck_fixed_dim_arrmeta sm[2] = {{n0, dst_side ? n1 * ssz : ssz}, {n1, dst_side ? ssz : n0 * ssz}};
+    return assign_2d(did, dst, dm, sid, src, sm, mode);
 }
 
 // The destination starts `misalign` bytes past a 64-byte boundary (a multiple of its
@@ -201,32 +207,12 @@ TEST_F(Transposed, FusedTilesReadTheSourceDirectlyEvenBackwards) {
             const ck_fixed_dim_arrmeta sm[2] = {{n0, ssz}, {n1, -n0 * ssz}};
             const size_t guard = 64, bytes = static_cast<size_t>(n0 * n1 * dsz);
             std::vector<unsigned char> got(bytes + 2 * guard, 0x5A), want(got);
-            ck_type *d1 = nullptr, *dt = nullptr, *s1 = nullptr, *st = nullptr;
-            ASSERT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(p.d), &d1), CK_OK);
-            ASSERT_EQ(ck_type_make_fixed_dim(n0, d1, &dt), CK_OK);
-            ASSERT_EQ(ck_type_make_fixed_dim(n1, ck_type_scalar(p.s), &s1), CK_OK);
-            ASSERT_EQ(ck_type_make_fixed_dim(n0, s1, &st), CK_OK);
-            ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-            ctx.flags = CK_EVAL_NO_JIT;
-            ck_builder b;
-            ck_builder_init(&b);
-            size_t off = 0;
-            ASSERT_EQ(ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(dm), st,
-                                     reinterpret_cast<const char *>(sm), CK_REQUEST_SINGLE, &ctx),
-                      CK_OK)
-                << ck_last_error();
-            char *text = nullptr;
-            ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
-            EXPECT_NE(std::string(text).find(std::string(p.how) + " in registers [" +
-                                             ck_cpu_target_name(target) + "]"),
+            const Outcome r = assign_2d(p.d, reinterpret_cast<char *>(got.data() + guard), dm, p.s,
+                                        src_origin, sm, CK_ERRMODE_NOCHECK);
+            ASSERT_EQ(r.rc, CK_OK) << r.message;
+            EXPECT_NE(r.tree.find(std::string(p.how) + " in registers [" + ck_cpu_target_name(target) + "]"),
                       std::string::npos)
-                << text;
-            ck_free(text);
-            EXPECT_EQ(ck_call_single(ck_builder_root(&b), reinterpret_cast<char *>(got.data() + guard),
-                                     &src_origin),
-                      CK_OK);
-            ck_builder_destroy(&b);
-            for (ck_type *t : {d1, dt, s1, st}) ck_type_decref(t);
+                << r.tree;
             for (intptr_t i = 0; i < n0; ++i) {
                 for (intptr_t j = 0; j < n1; ++j) {
                     char *d = reinterpret_cast<char *>(want.data() + guard + static_cast<size_t>((i * n1 + j) * dsz));
