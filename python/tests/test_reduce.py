@@ -24,7 +24,29 @@ SCALARS = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32
            "float16", "float32", "float64", "complex64", "complex128"]
 REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "all": np.all,
           "any": np.any}
-ACCUMULATE = {"cumsum": np.cumsum, "cumprod": np.cumprod, "cummin": np.minimum.accumulate,
+
+
+def cumprod(a, axis):
+    """NumPy's cumprod, but for complex types each product (ar*br - ai*bi, ar*bi + ai*br) in
+    order, one ufunc per operation so nothing is fused, as ckernel computes it on every CPU.
+    NumPy 1.24's own complex cumprod goes through its strided complex128 multiply, which on
+    an AVX-512 machine fuses into FMAs and then differs from NumPy's contiguous multiply."""
+    if a.dtype.kind != "c":
+        return np.cumprod(a, axis=axis)
+    x = np.moveaxis(a, axis, 0)
+    re, im = np.empty(x.shape, x.real.dtype), np.empty(x.shape, x.real.dtype)
+    if x.shape[0] > 0:
+        re[0], im[0] = x[0].real, x[0].imag
+    for k in range(1, x.shape[0]):
+        br, bi = x[k].real, x[k].imag
+        re[k] = re[k - 1] * br - im[k - 1] * bi
+        im[k] = re[k - 1] * bi + im[k - 1] * br
+    out = np.empty(x.shape, x.dtype)
+    out.real, out.imag = re, im
+    return np.moveaxis(out, 0, axis)
+
+
+ACCUMULATE = {"cumsum": np.cumsum, "cumprod": cumprod, "cummin": np.minimum.accumulate,
               "cummax": np.maximum.accumulate}
 
 

@@ -248,29 +248,16 @@ def expected(op, a, b, t):
     if int_division(op, t):
         return int_divide(a, b, signature_result(op, t))
     if op == "multiply" and kind == "c":
-        return complex_multiply(a, b, t)
+        return nt.complex_multiply(a, b, t)
     r = np.asarray(NP_OPS[op](a, b))
     assert r.dtype == np.dtype(t), (op, t, r.dtype)
     return r
 
 
-def complex_multiply(a, b, t):
-    """(ar*br - ai*bi, ar*bi + ai*br), each operation rounded in the component type (one
-    NumPy ufunc per operation: nothing is fused), as arith.dispatch.c documents. NumPy's own
-    complex multiply is not the reference here: NumPy 1.24.2 on an AVX-512 machine fuses it
-    into FMAs for non-contiguous or broadcast complex128 operands (its contiguous loop is not
-    fused), so it differs from itself by layout; differences are only reported."""
-    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    ar, ai, br, bi = (np.ascontiguousarray(x) for x in (a.real, a.imag, b.real, b.imag))
-    out = np.empty(a.shape, dtype=t)
-    out.real = ar * br - ai * bi
-    out.imag = ar * bi + ai * br
-    return out
-
-
 def note_numpy_multiply(numpy_result, formula, t, where):
-    """NumPy's complex multiply is not a reference for ckernel's (see complex_multiply): a
-    difference from the formula is recorded for the summary, not failed."""
+    """NumPy's complex multiply is not a reference for ckernel's (see
+    numpy_test.complex_multiply): a difference from the formula is recorded for the summary,
+    not failed."""
     if not same_bits(numpy_result, formula)[0]:
         NUMPY_FUSED.add("%s %s" % (t, where))
 

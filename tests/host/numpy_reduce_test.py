@@ -25,7 +25,8 @@ Checks:
   6. cumsum, cumprod, cummin, cummax (NumPy's cumsum, cumprod, minimum.accumulate,
      maximum.accumulate) of every type along every axis of random 1- to 4-d views: the
      result type is NumPy's and every element is NumPy's bit for bit (both accumulate in
-     order), NaN against NaN;
+     order), NaN against NaN; a complex cumprod against the product formula in order, which
+     is NumPy's except where NumPy fuses its strided complex multiply (AVX-512);
   7. dot (core dimensions) of every pair of scalar types but float16, rows of C-order,
      strided and transposed views, against NumPy's dot of each row: the result type is
      NumPy's, integers and bools equal (wrapping alike), floats and complex values within a
@@ -598,7 +599,11 @@ def ragged(lib, ck):
 # ---------------------------------------------------------------------------------------
 # Accumulations
 
-ACCUMULATIONS = {"cumsum": np.cumsum, "cumprod": np.cumprod,
+# A complex cumprod's reference is the product formula in order (numpy_test.complex_cumprod):
+# NumPy's own differs from it on an AVX-512 machine, where its strided multiply is fused.
+ACCUMULATIONS = {"cumsum": np.cumsum,
+                 "cumprod": lambda a, axis: (nt.complex_cumprod(a, axis) if a.dtype.kind == "c"
+                                             else np.cumprod(a, axis=axis)),
                  "cummin": lambda a, axis: np.minimum.accumulate(a, axis=axis),
                  "cummax": lambda a, axis: np.maximum.accumulate(a, axis=axis)}
 

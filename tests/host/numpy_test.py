@@ -173,6 +173,33 @@ def component_dtype(name):
     return {"complex64": np.float32, "complex128": np.float64}.get(name, np.dtype(name).type)
 
 
+def complex_multiply(a, b, t):
+    """(ar*br - ai*bi, ar*bi + ai*br), each operation rounded in the component type (one
+    NumPy ufunc per operation: nothing is fused), as arith.dispatch.c documents. NumPy's own
+    complex multiply is not the reference here: NumPy 1.24.2 on an AVX-512 machine fuses it
+    into FMAs for non-contiguous or broadcast complex128 operands (its contiguous loop is not
+    fused), so it differs from itself by layout; differences are only reported."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    ar, ai, br, bi = (np.ascontiguousarray(x) for x in (a.real, a.imag, b.real, b.imag))
+    out = np.empty(a.shape, dtype=t)
+    out.real = ar * br - ai * bi
+    out.imag = ar * bi + ai * br
+    return out
+
+
+def complex_cumprod(a, axis):
+    """cumprod of a complex array along axis, each product by complex_multiply in order: the
+    reference for ckernel's complex cumprod. NumPy's own accumulates through its strided
+    complex multiply, which NumPy 1.24.2 fuses into FMAs on an AVX-512 machine."""
+    x = np.moveaxis(np.asarray(a), axis, 0)
+    out = np.empty(x.shape, dtype=x.dtype)
+    if x.shape[0] > 0:
+        out[0] = x[0]
+    for k in range(1, x.shape[0]):
+        out[k:k + 1] = complex_multiply(out[k - 1:k], x[k:k + 1], x.dtype)
+    return np.moveaxis(out, 0, axis)
+
+
 def source_values(src):
     """The distinct values of type src among the candidates, as exact Python numbers."""
     dt = np.dtype(src)
