@@ -1,6 +1,6 @@
 /* src/jit/plugin/llvm_jit.c: libckernel-jit, the JIT plugin (src/jit/jit_plugin.h): loop
  * nests generated as LLVM IR, optimised with the O3 pipeline for the host CPU, compiled to an
- * object file by a target machine of the compiling thread's own, and linked into one ORC
+ * object file by a target machine no other compile is using, and linked into one ORC
  * LLJIT under a short lock. Each compile's code lives in its own resource tracker, removed
  * by release.
  *
@@ -43,6 +43,41 @@ static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *triple, *host_cpu, *host_features;
 static atomic_ulong compiles;
 
+/* Idle target machines. A target machine is not safe for two compiles at once, but one
+ * compile after another may reuse it, and with it the subtarget it built for the host CPU
+ * (its lowering tables), which a new one builds again. A compile takes one from here or
+ * creates one, and puts it back after; beyond CK__IDLE_TMS idle ones they are disposed.
+ * The ones kept live as long as the plugin, as the LLJIT does. */
+enum { CK__IDLE_TMS = 4 };
+static pthread_mutex_t tm_lock = PTHREAD_MUTEX_INITIALIZER;
+static LLVMTargetMachineRef idle_tms[CK__IDLE_TMS];
+static int n_idle_tms;
+
+static LLVMTargetMachineRef take_target_machine(LLVMTargetRef target) {
+    LLVMTargetMachineRef tm = NULL;
+    pthread_mutex_lock(&tm_lock);
+    if (n_idle_tms > 0) {
+        tm = idle_tms[--n_idle_tms];
+    }
+    pthread_mutex_unlock(&tm_lock);
+    return tm != NULL ? tm
+                      : LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
+                                                LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                                LLVMCodeModelJITDefault);
+}
+
+static void give_back_target_machine(LLVMTargetMachineRef tm) {
+    pthread_mutex_lock(&tm_lock);
+    if (n_idle_tms < CK__IDLE_TMS) {
+        idle_tms[n_idle_tms++] = tm;
+        tm = NULL;
+    }
+    pthread_mutex_unlock(&tm_lock);
+    if (tm != NULL) {
+        LLVMDisposeTargetMachine(tm);
+    }
+}
+
 static void put_error(char *err, size_t cap, const char *what, const char *detail) {
     if (err != NULL && cap > 0) {
         snprintf(err, cap, "%s%s%s", what, detail != NULL ? ": " : "",
@@ -70,9 +105,7 @@ static void warm_up(void) {
     LLVMTargetRef target;
     char *msg = NULL;
     if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0) {
-        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
-                                                          LLVMCodeGenLevelAggressive,
-                                                          LLVMRelocDefault, LLVMCodeModelJITDefault);
+        LLVMTargetMachineRef tm = take_target_machine(target); /* the first compile's */
         LLVMSetTarget(mod, triple);
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, opts);
@@ -88,7 +121,7 @@ static void warm_up(void) {
         if (emsg != NULL) {
             LLVMDisposeMessage(emsg);
         }
-        LLVMDisposeTargetMachine(tm);
+        give_back_target_machine(tm);
     }
     if (msg != NULL) {
         LLVMDisposeMessage(msg);
@@ -1087,10 +1120,8 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
             if (LLVMGetTargetFromTriple(triple, &target, &msg) != 0) {
                 put_error(err, cap, "no target for the host triple", msg);
             } else {
-                /* This compile's own target machine: they are not safe to share. */
-                tm = LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
-                                             LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-                                             LLVMCodeModelJITDefault);
+                /* This compile's own target machine while it runs (take_target_machine). */
+                tm = take_target_machine(target);
                 LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
                 char *dl = LLVMCopyStringRepOfTargetData(td);
                 LLVMSetDataLayout(g.mod, dl);
@@ -1118,7 +1149,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
         LLVMDisposeMessage(msg);
     }
     if (tm != NULL) {
-        LLVMDisposeTargetMachine(tm);
+        give_back_target_machine(tm);
     }
     LLVMDisposeBuilder(g.b);
     LLVMDisposeModule(g.mod);
