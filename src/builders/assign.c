@@ -62,7 +62,7 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.jit_nodes = NULL;
     c.jit_nnodes = 0;
     c.jit_why_not = NULL;
-    c.may_stream = 1;
+    c.may_stream = CK__MAY_STREAM;
     c.outer_rows = outer_rows;
     c.assign = 1;
     c.core = NULL;

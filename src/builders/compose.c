@@ -306,7 +306,15 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         }
         big = bytes >= (uint64_t)ck__streaming_min_bytes();
     }
-    if (big && !tiled && c->may_stream && lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
+    /* A call's leaf streams through the kernel's buffer, which outruns the prefetcher on a
+     * strided source: its sources must be dense or broadcast along the run. */
+    int dense = 1;
+    for (int k = 0; big && c->may_stream == CK__MAY_STREAM_DENSE && k < ns; k++) {
+        dense &= lv[n - 1].src_stride[k] == 0 ||
+                 lv[n - 1].src_stride[k] == (intptr_t)w->st[k]->data_size;
+    }
+    if (big && !tiled && c->may_stream && dense &&
+        lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
         ck__streaming_supported(w->dt->data_size)) {
         w->flags |= CK__EVAL_STREAM;
     }

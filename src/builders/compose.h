@@ -13,6 +13,7 @@
 #include "ckernel/types.h"
 
 #define CK__MAX_SRC CK_CALL_MAX_ARGS
+enum { CK__MAY_STREAM = 1, CK__MAY_STREAM_DENSE = 2 }; /* ck__compose.may_stream */
 
 /* Internal flag of the walk (never taken from a caller's context): the run of fixed
  * dimensions above the leaf writes a destination above the streaming threshold, contiguous
@@ -61,8 +62,10 @@ struct ck__compose {
     const struct ck__jit_node *jit_nodes;
     int jit_nnodes;
     const char *jit_why_not;
-    /* Streaming stores: 1 when the leaf maker can put the streaming kernel over its leaf
-     * (assignment); the destination's total size is the walk's fixed sizes times
+    /* Streaming stores: CK__MAY_STREAM when the leaf maker can put the streaming kernel
+     * over its leaf (an assignment) or streams by itself (an expression),
+     * CK__MAY_STREAM_DENSE when it can only for sources dense or broadcast along the run (a
+     * call), else 0; the destination's total size is the walk's fixed sizes times
      * outer_rows (the rows of a parallel split, built for one row; else 1). */
     int may_stream;
     size_t outer_rows;

@@ -86,6 +86,15 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
                      const ck_type *const *st, ck_request req, unsigned flags, uintptr_t dbits,
                      const uintptr_t *sbits) {
+    /* A destination above the streaming threshold (the walk's CK__EVAL_STREAM): the leaf
+     * writes chunks into the streaming kernel's buffer. A misaligned one goes through
+     * call_args' result scratch as usual, with normal stores. */
+    if ((flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
+        (dbits & (dt->data_alignment - 1)) == 0) {
+        CK_RETURN_IF_ERROR(ck__make_streaming_over(ckb, offset, dt->data_size, cmp->nsrc, req));
+        req = CK_REQUEST_STRIDED;
+    }
+    flags &= ~CK__EVAL_STREAM;
     return ck__call_leaf_build((const ck__call_plan *)cmp->leaf_data, cmp->mode, ckb, offset, dt,
                                st, req, flags, dbits, sbits);
 }
@@ -233,7 +242,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.jit_nodes = NULL;
     cmp.jit_nnodes = 0;
     cmp.jit_why_not = NULL;
-    cmp.may_stream = 0; /* the leaf's messages count elements within its own runs */
+    cmp.may_stream = CK__MAY_STREAM_DENSE; /* call_leaf: the streaming kernel over the leaf */
     cmp.outer_rows = 1;
     cmp.assign = 0;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,

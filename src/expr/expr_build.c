@@ -268,7 +268,7 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
         cmp.jit_nodes = nnodes > 0 ? prog : NULL;
         cmp.jit_nnodes = nnodes;
         cmp.jit_why_not = nnodes > 0 ? NULL : why;
-        cmp.may_stream = 1; /* the expr leaf streams by itself, chunk by chunk */
+        cmp.may_stream = CK__MAY_STREAM; /* the expr leaf streams by itself, chunk by chunk */
         cmp.outer_rows = outer_rows;
         if (rc == CK_OK) {
             rc = ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,

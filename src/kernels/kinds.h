@@ -136,6 +136,9 @@ int ck__streaming_supported(size_t dst_size);
 int ck__streaming_copy_loop(ck__stream_copy_fn *out);
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req);
+/* The same over any leaf of nsrc sources (a call's): always through the buffer. */
+int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, int nsrc,
+                            ck_request req);
 
 /* A dimension where the destination or any source is ragged. Each side is var, fixed, or
  * (sources only) absent (broadcast). Child: strided request over the elements. */

@@ -1,7 +1,8 @@
 /* src/kernels/streaming.c: the streaming kernel, over a leaf, for destinations too large to
  * stay in the cache (the threshold: ckernel/cpu.h, decided when the kernel is built). A
  * normal store first reads the destination line it writes into; a streaming (non-temporal)
- * store does not, which saves a third of the memory traffic of a cast.
+ * store does not, which saves a third of the memory traffic of a cast (a quarter of a
+ * binary call's). The leaf is an assignment's cast or a call's leaf of 1 to 16 sources.
  *
  * On a contiguous run, elements up to the first 64-byte boundary and after the last go
  * through the leaf as usual; the lines between are written with streaming stores: straight
@@ -9,7 +10,7 @@
  * (streaming.dispatch.c: int32 and float32 -> float64, float64 -> float32 and -> int32
  * nocheck; from contiguous or strided sources), else chunk by chunk through the leaf into a
  * 2 KiB stack buffer (which stays in L1) that is then streamed out, a strided source asked
- * for two chunks ahead. Through the buffer, a strided source was slower streamed than not
+ * for two chunks ahead. A call's leaf always goes through the buffer. Through the buffer, a strided source was slower streamed than not
  * on an AMD EPYC (strided/int32->float64 1.0-1.05x the plain loop, 1.34-1.57x NumPy on
  * another): loads and stores came in separate bursts and the prefetcher fell behind. One fence ends every run, so the stores
  * are ordered before the kernel returns. A leaf that fails on a chunk is run again on the
@@ -40,8 +41,13 @@ static const ck__stream_target ck__stream_targets[] = {
 #undef CK__LOOPS_ENTRY
 
 /* Measured: 1-4 KiB chunks beat 16-32 KiB (L1 misses); with a strided source, 2 KiB chunks
- * whose source is asked for two chunks ahead. */
+ * whose source is asked for two chunks ahead. A call's leaf gets 1 KiB chunks: the add of
+ * two contiguous float64 sources (10 Mi, Zen 4) took 1.21-1.48 ns per element through 2 KiB
+ * chunks whatever the sources' page offsets, 0.76-0.89 through 1 KiB and 0.77-0.84 through
+ * 512 bytes (unstreamed: 0.87-1.03); int32 + float64 0.47-0.49 through 2 KiB, 0.57-0.58
+ * through 1 KiB (unstreamed 0.89-1.23). */
 #define CK__STREAM_CHUNK_BYTES 2048
+#define CK__STREAM_CALL_CHUNK_BYTES 1024
 #define CK__STREAM_PREFETCH_CHUNKS 2
 
 typedef enum ck__stream_via { CK__STREAM_COPY, CK__STREAM_CAST, CK__STREAM_BUFFER } ck__stream_via;
@@ -53,6 +59,8 @@ typedef struct ck__streaming {
     uint32_t dst_size, src_size;
     uint8_t via;             /* ck__stream_via */
     uint8_t target;          /* index into ck__stream_targets, for describe */
+    uint8_t nsrc;            /* the leaf's sources, 1 .. CK_CALL_MAX_ARGS */
+    uint16_t chunk;          /* bytes of the buffer the leaf fills at a time */
 } ck__streaming;
 
 #define CK__STREAMING_CHILD CK_ALIGN_OFFSET(sizeof(ck__streaming))
@@ -106,31 +114,44 @@ static void direct_two_halves(const ck__streaming *k, char *d, const char *s, in
     }
 }
 
-/* The lines [d, d + n elements) from s, n a whole number of lines; element `first` of the
- * kernel's run. */
+/* Each source m elements on. */
+static void advance_sources(char **s, const intptr_t *ss, int nsrc, size_t m) {
+    for (int j = 0; j < nsrc; j++) {
+        s[j] += (intptr_t)m * ss[j];
+    }
+}
+
+/* The lines [d, d + n elements) from the sources s (advanced past them), n a whole number of
+ * lines; element `first` of the kernel's run. */
 static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn fn, char *d,
-                        const char *s, intptr_t ss, size_t n, size_t first) {
+                        char **s, const intptr_t *ss, size_t n, size_t first) {
     const size_t dsz = k->dst_size;
-    if ((k->via == CK__STREAM_COPY && ss == (intptr_t)k->src_size) || k->via == CK__STREAM_CAST) {
-        direct_two_halves(k, d, s, ss, n);
+    if ((k->via == CK__STREAM_COPY && ss[0] == (intptr_t)k->src_size) ||
+        k->via == CK__STREAM_CAST) {
+        direct_two_halves(k, d, s[0], ss[0], n);
+        s[0] += (intptr_t)n * ss[0];
         return CK_OK;
     }
     _Alignas(CK__STREAM_LINE) char buf[CK__STREAM_CHUNK_BYTES];
-    const size_t chunk = CK__STREAM_CHUNK_BYTES / dsz; /* whole lines: dsz divides 64 */
+    const size_t chunk = k->chunk / dsz; /* whole lines: dsz divides 64 */
+    const intptr_t bs = (intptr_t)dsz;
     while (n > 0) {
         const size_t m = n < chunk ? n : chunk;
-        char *cs = (char *)(uintptr_t)s;
-        const intptr_t bs = (intptr_t)dsz;
-        if (ss != (intptr_t)k->src_size) { /* the chunk after the next one (streaming_loops.h) */
-            ck__prefetch_strided(s, ss, CK__STREAM_PREFETCH_CHUNKS * chunk, m);
+        /* One strided source: the chunk after the next one (streaming_loops.h). */
+        if (k->nsrc == 1 && ss[0] != (intptr_t)k->src_size) {
+            ck__prefetch_strided(s[0], ss[0], CK__STREAM_PREFETCH_CHUNKS * chunk, m);
+        } else if (k->nsrc > 1) {
+            for (int j = 0; j < k->nsrc; j++) {
+                ck__prefetch_strided(s[j], ss[j], CK__STREAM_PREFETCH_CHUNKS * chunk, m);
+            }
         }
-        if (CK_UNLIKELY(fn(child, buf, bs, &cs, &ss, m) != CK_OK)) {
+        if (CK_UNLIKELY(fn(child, buf, bs, s, ss, m) != CK_OK)) {
             /* Again, in place: its writes, its error. */
-            CK_RETURN_IF_ERROR_FROM(first, fn(child, d, bs, &cs, &ss, m));
+            CK_RETURN_IF_ERROR_FROM(first, fn(child, d, bs, s, ss, m));
         }
         k->copy(d, buf, m * dsz);
         d += m * dsz;
-        s += (intptr_t)m * ss;
+        advance_sources(s, ss, k->nsrc, m);
         n -= m;
         first += m;
     }
@@ -153,18 +174,17 @@ static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr
     const size_t head = ((CK__STREAM_LINE - (uintptr_t)dst % CK__STREAM_LINE) % CK__STREAM_LINE) / dsz;
     const size_t per_line = CK__STREAM_LINE / dsz;
     const size_t body = (count - head) / per_line * per_line;
-    const intptr_t ss = src_stride[0];
-    char *s = src[0];
-    CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, &s, src_stride, head));
+    char *s[CK_CALL_MAX_ARGS];
+    memcpy(s, src, (size_t)k->nsrc * sizeof s[0]);
+    CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, s, src_stride, head));
     dst += head * dsz;
-    s += (intptr_t)head * ss;
-    const int rc = stream_lines(k, child, fn, dst, s, ss, body, head);
+    advance_sources(s, src_stride, k->nsrc, head);
+    const int rc = stream_lines(k, child, fn, dst, s, src_stride, body, head);
     ck__stream_fence();
     CK_RETURN_IF_ERROR(rc);
     dst += body * dsz;
-    s += (intptr_t)body * ss;
     CK_RETURN_IF_ERROR_FROM(head + body,
-                            fn(child, dst, dst_stride, &s, src_stride, count - head - body));
+                            fn(child, dst, dst_stride, s, src_stride, count - head - body));
     return CK_OK;
 }
 
@@ -196,23 +216,44 @@ int ck__streaming_copy_loop(ck__stream_copy_fn *out) {
     return CK_OK;
 }
 
-int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
-                       size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
-    if (!ck__streaming_supported(dst_size)) {
-        return ck_set_error(CK_ERR_INTERNAL, "streaming kernel for %zu-byte elements", dst_size);
+/* The kernel at *offset, through the buffer; its child's offset is left for the caller. */
+static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_t src_size,
+                          int nsrc, ck_request req, ck__streaming **out) {
+    if (!ck__streaming_supported(dst_size) || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
+        return ck_set_error(CK_ERR_INTERNAL, "streaming kernel for %zu-byte elements from %d "
+                                             "sources", dst_size, nsrc);
     }
     size_t t = 0;
     CK_RETURN_IF_ERROR(stream_target_now(&t));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__STREAMING_CHILD));
-    ck__streaming *k = (ck__streaming *)ck_builder_at(ckb, *offset);
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, offset + CK__STREAMING_CHILD));
+    ck__streaming *k = (ck__streaming *)ck_builder_at(ckb, offset);
     k->base.destructor = streaming_destroy;
     ck_prefix_set_function(&k->base, req, streaming_single, streaming_strided);
-    const ck__stream_loops *loops = ck__stream_targets[t].loops;
-    k->copy = loops->copy;
+    k->copy = ck__stream_targets[t].loops->copy;
     k->dst_size = (uint32_t)dst_size;
     k->src_size = (uint32_t)src_size;
     k->target = (uint8_t)t;
     k->via = CK__STREAM_BUFFER;
+    k->nsrc = (uint8_t)nsrc;
+    k->chunk = CK__STREAM_CHUNK_BYTES;
+    *out = k;
+    return CK_OK;
+}
+
+int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, int nsrc,
+                            ck_request req) {
+    ck__streaming *k = NULL;
+    CK_RETURN_IF_ERROR(make_streaming(ckb, *offset, dst_size, 0, nsrc, req, &k));
+    k->chunk = CK__STREAM_CALL_CHUNK_BYTES;
+    *offset += CK__STREAMING_CHILD;
+    return CK_OK;
+}
+
+int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
+                       size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
+    ck__streaming *k = NULL;
+    CK_RETURN_IF_ERROR(make_streaming(ckb, *offset, dst_size, src_size, 1, req, &k));
+    const ck__stream_loops *loops = ck__stream_targets[k->target].loops;
     if (dst_id == src_id) {
         k->via = CK__STREAM_COPY;
     } else if (dst_id == CK_TYPE_FLOAT64 && src_id == CK_TYPE_INT32) {
@@ -238,8 +279,11 @@ static void streaming_describe(const ck_prefix *self, ck__strbuf *out, size_t *s
                                ck__children *children) {
     const ck__streaming *k = (const ck__streaming *)self;
     static const char *const via[] = {"copy", "cast", "buffer"};
-    ck__strbuf_printf(out, "%s line=%d chunk=%d [%s]", via[k->via], CK__STREAM_LINE,
-                      CK__STREAM_CHUNK_BYTES, ck__stream_targets[k->target].name);
+    ck__strbuf_printf(out, "%s line=%d chunk=%d", via[k->via], CK__STREAM_LINE, k->chunk);
+    if (k->nsrc > 1) {
+        ck__strbuf_printf(out, " sources=%d", k->nsrc);
+    }
+    ck__strbuf_printf(out, " [%s]", ck__stream_targets[k->target].name);
     *size = sizeof(ck__streaming);
     ck__children_add(children, CK__STREAMING_CHILD);
 }
