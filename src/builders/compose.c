@@ -293,11 +293,16 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     for (int k = 0; scalars && k < ns; k++) {
         scalars = ck__id_is_scalar(w->st[k]->id);
     }
+    /* A record assigned to a record: when the two are bit-identical, one copy_bytes leaf,
+     * which streams a contiguous run (make_fields_level; the fields of other records never
+     * see the flag). */
+    const int records = ns == 1 && c->assign && ck__is_fields(w->dt->id) &&
+                        ck__is_fields(w->st[0]->id);
     /* Streaming stores when the whole destination is above the threshold: by the tiled
      * kernel itself, else by the streaming kernel over the leaf when the leaf writes the
      * destination contiguously (compose.h: CK__EVAL_STREAM). */
     int big = 0;
-    if (scalars && (ns == 1 || c->may_stream) && n > 0) {
+    if ((scalars || records) && (ns == 1 || c->may_stream) && n > 0) {
         uint64_t bytes = (uint64_t)w->dt->data_size * (c->outer_rows != 0 ? c->outer_rows : 1);
         for (int i = 0; i < n; i++) {
             if (__builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
@@ -315,7 +320,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     }
     if (big && !tiled && c->may_stream && dense &&
         lv[n - 1].dst_stride == (intptr_t)w->dt->data_size &&
-        ck__streaming_supported(w->dt->data_size)) {
+        ck__streaming_supported(records ? 1 : w->dt->data_size)) {
         w->flags |= CK__EVAL_STREAM;
     }
     if (!tiled && c->jit_op >= 0 && n >= 1 && n <= CK__JIT_MAX_DIMS && scalars) {
@@ -591,7 +596,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         /* Bit-identical: the span of the fields, as bytes. */
         const size_t span = (size_t)doff[n - 1] + dt->fields[n - 1]->data_size;
         ck__free(match);
-        return ck__make_copy_bytes(ckb, offset, span, req);
+        return ck__make_copy_bytes(ckb, offset, span, (w->flags & CK__EVAL_STREAM) != 0, req);
     }
     size_t at = *offset;
     rc = ck__make_fields(ckb, offset, nentries, name_bytes, req);
@@ -617,7 +622,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         if (run[i] > 0) {
             const size_t last = i + run[i] - 1;
             const size_t span = (size_t)(doff[last] - doff[i]) + dt->fields[last]->data_size;
-            rc = ck__make_copy_bytes(ckb, offset, span, req);
+            rc = ck__make_copy_bytes(ckb, offset, span, 0, req);
             i += run[i];
             continue;
         }
@@ -625,7 +630,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         fw.dt = dt->fields[i];
         fw.dam = w->dam + dt->arrmeta_offsets[i];
         fw.dbits = w->dbits | (uintptr_t)doff[i];
-        fw.flags = w->flags;
+        fw.flags = w->flags & ~CK__EVAL_STREAM; /* a field is not the whole destination */
         fw.dim = w->dim;
         fw.done = 0;
         fw.st[0] = st->fields[j];

@@ -1,25 +1,34 @@
 /* src/kernels/copy_bytes.c: the copy_bytes leaf: `size` bytes per element, copied as they
  * are. The composition uses it where both sides have the same layout and nothing needs
  * converting: a run of identical struct fields, or a whole struct that is bit-identical on
- * both sides (then a contiguous array of them is one memcpy). */
+ * both sides (then a contiguous array of them is one memcpy, or above the streaming
+ * threshold one streamed copy of its whole lines). */
 #include <string.h>
 
 #include "common/internal.h"
 #include "kernels/kinds.h"
+#include "kernels/streaming_loops.h"
 
 typedef struct ck__copy_bytes {
     ck_prefix base;
     size_t size;
+    ck__stream_copy_fn stream; /* NULL: memcpy */
 } ck__copy_bytes;
 
 static CK__KERNEL_ALIGN int copy_bytes_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
                                                char *const *src, const intptr_t *src_stride,
                                                size_t count) {
-    const size_t size = ((const ck__copy_bytes *)self)->size;
+    const ck__copy_bytes *k = (const ck__copy_bytes *)self;
+    const size_t size = k->size;
     const char *s = src[0];
     const intptr_t ss = src_stride[0];
     if (dst_stride == (intptr_t)size && ss == (intptr_t)size) {
-        memcpy(dst, s, size * count);
+        if (k->stream != NULL && size * count >= 4 * CK__STREAM_LINE) {
+            ck__stream_out(k->stream, dst, s, size * count);
+            ck__stream_fence();
+        } else {
+            memcpy(dst, s, size * count);
+        }
         return CK_OK;
     }
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
@@ -33,11 +42,17 @@ static CK__KERNEL_ALIGN int copy_bytes_single(ck_prefix *self, char *dst, char *
     return CK_OK;
 }
 
-int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req) {
+int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, int stream,
+                        ck_request req) {
+    ck__stream_copy_fn copy = NULL;
+    if (stream) {
+        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+    }
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__copy_bytes)));
     ck__copy_bytes *k = (ck__copy_bytes *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, copy_bytes_single, copy_bytes_strided);
     k->size = size;
+    k->stream = copy;
     *offset += sizeof(ck__copy_bytes);
     return CK_OK;
 }
@@ -45,7 +60,8 @@ int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request
 static void copy_bytes_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                                 ck__children *children) {
     (void)children;
-    ck__strbuf_printf(out, "bytes=%zu", ((const ck__copy_bytes *)self)->size);
+    const ck__copy_bytes *k = (const ck__copy_bytes *)self;
+    ck__strbuf_printf(out, "bytes=%zu%s", k->size, k->stream != NULL ? " streamed" : "");
     *size = sizeof(ck__copy_bytes);
 }
 

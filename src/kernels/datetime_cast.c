@@ -67,7 +67,7 @@ int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
         time_type_text(sid == CK_TYPE_TIMEDELTA, su, sname, sizeof sname);
     }
     if (did == CK_TYPE_INT64 || sid == CK_TYPE_INT64) { /* the count as it is */
-        return ck__make_copy_bytes(ckb, offset, sizeof(int64_t), req);
+        return ck__make_copy_bytes(ckb, offset, sizeof(int64_t), 0, req);
     }
     if (du < 0 || su < 0 || did != sid) {
         return ck_set_error(CK_ERR_TYPE,
@@ -83,7 +83,7 @@ int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
                             sname, dname);
     }
     if (su == du) {
-        return ck__make_copy_bytes(ckb, offset, sizeof(int64_t), req);
+        return ck__make_copy_bytes(ckb, offset, sizeof(int64_t), 0, req);
     }
     if ((unsigned)mode >= CK_NUM_ERRMODES) {
         return ck_set_error(CK_ERR_INTERNAL, "datetime cast in mode %d", (int)mode);

@@ -258,8 +258,11 @@ int ck__make_datetime_arith(ck_builder *ckb, size_t *offset, int subtract, const
 int ck__make_datetime_compare(ck_builder *ckb, size_t *offset, int op, const ck_type *a,
                               const ck_type *b, ck_request req);
 
-/* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are. */
-int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, ck_request req);
+/* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are; with `stream`,
+ * a contiguous run of at least 256 bytes with non-temporal stores (ck__streaming_supported
+ * must hold for 1-byte elements). */
+int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, int stream,
+                        ck_request req);
 
 /* The fields kernel of tuples and structs (fields.c), in two steps: ck__make_fields builds
  * the parent with room for n entries and `name_bytes` of names (each name with its NUL),
