@@ -10,10 +10,11 @@
  * (streaming.dispatch.c: int32 and float32 -> float64, float64 -> float32 and -> int32
  * nocheck; from contiguous or strided sources), else chunk by chunk through the leaf into a
  * 2 KiB stack buffer (which stays in L1) that is then streamed out, a strided source asked
- * for two chunks ahead. A call's leaf always goes through the buffer. Through the buffer, a strided source was slower streamed than not
- * on an AMD EPYC (strided/int32->float64 1.0-1.05x the plain loop, 1.34-1.57x NumPy on
- * another): loads and stores came in separate bursts and the prefetcher fell behind. One fence ends every run, so the stores
- * are ordered before the kernel returns. A leaf that fails on a chunk is run again on the
+ * for two chunks ahead. A call's leaf always goes through the buffer. Through the buffer, a
+ * strided source was slower streamed than not on an AMD EPYC (strided/int32->float64
+ * 1.0-1.05x the plain loop, 1.34-1.57x NumPy on another): loads and stores came in separate
+ * bursts and the prefetcher fell behind. One fence ends every run, so the stores are
+ * ordered before the kernel returns. A leaf that fails on a chunk is run again on the
  * same chunk straight into the destination: the destination then holds exactly what the
  * leaf alone would have written, and the error is the leaf's own. */
 #include <stdint.h>
@@ -41,11 +42,11 @@ static const ck__stream_target ck__stream_targets[] = {
 #undef CK__LOOPS_ENTRY
 
 /* Measured: 1-4 KiB chunks beat 16-32 KiB (L1 misses); with a strided source, 2 KiB chunks
- * whose source is asked for two chunks ahead. A call's leaf gets 1 KiB chunks: the add of
- * two contiguous float64 sources (10 Mi, Zen 4) took 1.21-1.48 ns per element through 2 KiB
- * chunks whatever the sources' page offsets, 0.76-0.89 through 1 KiB and 0.77-0.84 through
- * 512 bytes (unstreamed: 0.87-1.03); int32 + float64 0.47-0.49 through 2 KiB, 0.57-0.58
- * through 1 KiB (unstreamed 0.89-1.23). */
+ * whose source is asked for two chunks ahead. A call's leaf gets 1 KiB chunks, every source
+ * asked for two chunks ahead (10 Mi elements, Zen 4, ns per element): the add of two
+ * contiguous float64 sources 0.66-0.75 through 1 KiB, 0.72-0.76 through 2 KiB (unstreamed
+ * 0.83-0.98; without the prefetch 2 KiB took 1.21-1.48 whatever the sources' page offsets),
+ * int32 + float64 0.49-0.64 through 1 KiB, 0.69-0.91 through 2 KiB (unstreamed 1.04-1.12). */
 #define CK__STREAM_CHUNK_BYTES 2048
 #define CK__STREAM_CALL_CHUNK_BYTES 1024
 #define CK__STREAM_PREFETCH_CHUNKS 2
