@@ -61,15 +61,9 @@ Outcome assign_1d(ck_type_id did, char *dst, ck_type_id sid, char *src, intptr_t
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    r.rc = ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(&dm), st,
-                          reinterpret_cast<const char *>(&sm), CK_REQUEST_SINGLE, &ctx);
-    if (r.rc == CK_OK) {
-        char *text = nullptr;
-        if (ck_kernel_describe(ck_builder_root(&b), &text) == CK_OK) r.tree = text;
-        ck_free(text);
-        r.rc = ck_call_single(ck_builder_root(&b), dst, &src);
-    }
-    if (r.rc != CK_OK) r.message = ck_last_error();
+    const int built = ck_make_assign(&b, &off, dt, reinterpret_cast<const char *>(&dm), st,
+                                     reinterpret_cast<const char *>(&sm), CK_REQUEST_SINGLE, &ctx);
+    r.rc = ckt::describe_and_call_single(&b, built, dst, &src, &r.tree, &r.message);
     ck_builder_destroy(&b);
     ck_type_decref(dt);
     ck_type_decref(st);

@@ -68,16 +68,10 @@ Outcome call_1d(const char *name, ck_type_id did, char *dst, const std::vector<O
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    r.rc = ck_make_call(&b, &off, c, dt, reinterpret_cast<const char *>(&dm),
-                        static_cast<int>(ops.size()), stc.data(), smc.data(), CK_REQUEST_SINGLE,
-                        &ctx);
-    if (r.rc == CK_OK) {
-        char *text = nullptr;
-        if (ck_kernel_describe(ck_builder_root(&b), &text) == CK_OK) r.tree = text;
-        ck_free(text);
-        r.rc = ck_call_single(ck_builder_root(&b), dst, src.data());
-    }
-    if (r.rc != CK_OK) r.message = ck_last_error();
+    const int built = ck_make_call(&b, &off, c, dt, reinterpret_cast<const char *>(&dm),
+                                   static_cast<int>(ops.size()), stc.data(), smc.data(),
+                                   CK_REQUEST_SINGLE, &ctx);
+    r.rc = ckt::describe_and_call_single(&b, built, dst, src.data(), &r.tree, &r.message);
     ck_builder_destroy(&b);
     for (ck_type *t : st) ck_type_decref(t);
     ck_type_decref(dt);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "ckt.hpp"
 
 namespace {
 
@@ -83,17 +84,11 @@ Outcome run(const char *text, ck_type_id did, const std::vector<Source> &src, in
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    r.rc = ck_make_expr(&b, &off, e, dt, reinterpret_cast<const char *>(&dm),
-                        static_cast<int>(src.size()), names,
-                        const_cast<const ck_type *const *>(st.data()), sam.data(),
-                        CK_REQUEST_SINGLE, &ctx);
-    if (r.rc == CK_OK) {
-        char *tree = nullptr;
-        if (ck_kernel_describe(ck_builder_root(&b), &tree) == CK_OK) r.tree = tree;
-        ck_free(tree);
-        r.rc = ck_call_single(ck_builder_root(&b), dst, sp.data());
-    }
-    if (r.rc != CK_OK) r.message = ck_last_error();
+    const int built = ck_make_expr(&b, &off, e, dt, reinterpret_cast<const char *>(&dm),
+                                   static_cast<int>(src.size()), names,
+                                   const_cast<const ck_type *const *>(st.data()), sam.data(),
+                                   CK_REQUEST_SINGLE, &ctx);
+    r.rc = ckt::describe_and_call_single(&b, built, dst, sp.data(), &r.tree, &r.message);
     ck_builder_destroy(&b);
     for (auto *t : st) ck_type_decref(t);
     ck_type_decref(dt);

@@ -137,6 +137,21 @@ inline std::vector<ck_cpu_target> runnable_targets() {
     return out;
 }
 
+// A kernel just built into b (build_rc: the builder's status) described into *tree and run
+// once (single request); the status, and the message into *message when it fails.
+inline int describe_and_call_single(ck_builder *b, int build_rc, char *dst, char *const *src,
+                                    std::string *tree, std::string *message) {
+    int rc = build_rc;
+    if (rc == CK_OK) {
+        char *text = nullptr;
+        if (ck_kernel_describe(ck_builder_root(b), &text) == CK_OK) *tree = text;
+        ck_free(text);
+        rc = ck_call_single(ck_builder_root(b), dst, src);
+    }
+    if (rc != CK_OK) *message = ck_last_error();
+    return rc;
+}
+
 // One scalar dst <- src through the assignment leaf alone (a 0-d kernel) in `mode`: the
 // oracle for an element of a bigger kernel. The status, and the message when it fails.
 inline int assign_one_scalar(ck_type_id did, char *dst, ck_type_id sid, char *src,
