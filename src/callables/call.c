@@ -177,13 +177,13 @@ int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type 
                  const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                  const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
     return ck__make_call_at(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp, src_arrmeta, req,
-                            ectx, 0);
+                            ectx, 0, 1);
 }
 
 int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                      const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                     int first_dim) {
+                     int first_dim, size_t outer_rows) {
     if (ckb == NULL || offset == NULL || dst_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: NULL builder, offset or type");
     }
@@ -243,7 +243,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.jit_nnodes = 0;
     cmp.jit_why_not = NULL;
     cmp.may_stream = CK__MAY_STREAM_DENSE; /* call_leaf: the streaming kernel over the leaf */
-    cmp.outer_rows = 1;
+    cmp.outer_rows = outer_rows;
     cmp.assign = 0;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);

@@ -114,11 +114,12 @@ int ck__callable_choose(const ck_callable *c, int nargs, const ck_type_id *args,
                         ck__rating *rating);
 
 /* ck_make_call for types that are the elements of `first_dim` enclosing dimensions (the
- * parallel split builds the kernel of one row): messages number dimensions as in the whole. */
+ * parallel split builds the kernel of one row of `outer_rows`; else 1): messages number
+ * dimensions as in the whole, and the whole destination decides whether it streams. */
 int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                      const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                     int first_dim);
+                     int first_dim, size_t outer_rows);
 
 /* The registry's insert (ck_register without registering the built-ins first). */
 int ck__registry_add(ck_callable *c);

@@ -262,7 +262,7 @@ static int make_row_kernel(ck_builder *b, size_t *off, const ck__par_rows *r,
                            const ck_eval_ctx *ctx, size_t rows) {
     if (r->call != NULL) {
         return ck__make_call_at(b, off, r->call, delem, dam_elem, r->nsrc, selem, sam_elem,
-                                CK_REQUEST_STRIDED, ctx, 1);
+                                CK_REQUEST_STRIDED, ctx, 1, rows);
     }
     if (r->expr != NULL) {
         return ck__make_expr_at(b, off, r->expr, delem, dam_elem, r->nsrc, r->names, selem,

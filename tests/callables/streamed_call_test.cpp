@@ -14,6 +14,9 @@
 
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
+extern "C" {
+#include "callables/callable_internal.h"  // ck__make_call_at: a parallel split's row kernel
+}
 #include "ckt_array.hpp"
 
 namespace {
@@ -254,6 +257,40 @@ TEST_F(StreamedCall, AParallelCallWritesTheSameBytes) {
     const double *as = reinterpret_cast<const double *>(a.data());
     for (int i = 0; i < 512 * 1000; ++i) ASSERT_EQ(as[i], xs[i] + ys[i % 1000]) << i;
     EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(double) * 512 * 1000), 0);
+    ck_callable_decref(add);
+}
+
+TEST_F(StreamedCall, AParallelSplitsRowKernelStreamsWhenTheWholeDestinationIsLarge) {
+    // The kernel of one row of 1000 float64 (8000 bytes) in a split of 64 rows (512000
+    // bytes): a threshold of 256000 streams it although no row reaches it; 1 MB does not.
+    ck_callable *add = nullptr;
+    ASSERT_EQ(ck_lookup("add", &add), CK_OK);
+    ck_type *row = nullptr;
+    ASSERT_EQ(ck_type_parse("1000 * float64", &row), CK_OK);
+    const ck_fixed_dim_arrmeta m = {1000, 8};
+    const ck_type *st[] = {row, row};
+    const char *sm[] = {reinterpret_cast<const char *>(&m), reinterpret_cast<const char *>(&m)};
+    auto tree = [&](size_t threshold, size_t rows) {
+        ck_set_streaming_threshold(threshold);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        EXPECT_EQ(ck__make_call_at(&b, &off, add, row, reinterpret_cast<const char *>(&m), 2, st,
+                                   sm, CK_REQUEST_STRIDED, nullptr, 1, rows),
+                  CK_OK)
+            << ck_last_error();
+        char *text = nullptr;
+        EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+        const std::string t = text != nullptr ? text : "";
+        ck_free(text);
+        ck_builder_destroy(&b);
+        return t;
+    };
+    EXPECT_NE(tree(256000, 64).find("streaming"), std::string::npos);
+    EXPECT_NE(tree(512000, 64).find("streaming"), std::string::npos);
+    EXPECT_EQ(tree(512001, 64).find("streaming"), std::string::npos);
+    EXPECT_EQ(tree(256000, 1).find("streaming"), std::string::npos);
+    ck_type_decref(row);
     ck_callable_decref(add);
 }
 
