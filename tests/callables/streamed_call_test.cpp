@@ -37,11 +37,7 @@ struct Outcome {
 
 // One source of a 1-D call: its element type, data and step in elements (0: one element
 // broadcast along the run).
-struct Operand {
-    ck_type_id id;
-    char *data;
-    intptr_t step;
-};
+using Operand = ckt::Operands1d::One;
 
 // `name` over n elements into dst (contiguous), built with ck_make_call and run once.
 Outcome call_1d(const char *name, ck_type_id did, char *dst, const std::vector<Operand> &ops,
@@ -49,35 +45,16 @@ Outcome call_1d(const char *name, ck_type_id did, char *dst, const std::vector<O
     Outcome r;
     ck_callable *c = nullptr;
     EXPECT_EQ(ck_lookup(name, &c), CK_OK) << name;
-    const ck_type *de = ck_type_scalar(did);
-    ck_type *dt = nullptr;
-    EXPECT_EQ(ck_type_make_fixed_dim(n, de, &dt), CK_OK);
-    const ck_fixed_dim_arrmeta dm = {n, static_cast<intptr_t>(ck_type_data_size(de))};
-    std::vector<ck_type *> st(ops.size());
-    std::vector<ck_fixed_dim_arrmeta> sm(ops.size());
-    std::vector<const ck_type *> stc(ops.size());
-    std::vector<const char *> smc(ops.size());
-    std::vector<char *> src(ops.size());
-    for (size_t k = 0; k < ops.size(); ++k) {
-        const ck_type *se = ck_type_scalar(ops[k].id);
-        EXPECT_EQ(ck_type_make_fixed_dim(n, se, &st[k]), CK_OK);
-        sm[k] = {n, ops[k].step * static_cast<intptr_t>(ck_type_data_size(se))};
-        stc[k] = st[k];
-        smc[k] = reinterpret_cast<const char *>(&sm[k]);
-        src[k] = ops[k].data;
-    }
+    const ckt::Operands1d d(n, {{did, dst, 1}}), s(n, ops);
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.flags = CK_EVAL_NO_JIT;
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    const int built = ck_make_call(&b, &off, c, dt, reinterpret_cast<const char *>(&dm),
-                                   static_cast<int>(ops.size()), stc.data(), smc.data(),
-                                   CK_REQUEST_SINGLE, &ctx);
-    r.rc = ckt::describe_and_call_single(&b, built, dst, src.data(), &r.tree, &r.message);
+    const int built = ck_make_call(&b, &off, c, d.types()[0], d.arrmeta()[0], s.count(),
+                                   s.types(), s.arrmeta(), CK_REQUEST_SINGLE, &ctx);
+    r.rc = ckt::describe_and_call_single(&b, built, dst, s.data(), &r.tree, &r.message);
     ck_builder_destroy(&b);
-    for (ck_type *t : st) ck_type_decref(t);
-    ck_type_decref(dt);
     ck_callable_decref(c);
     return r;
 }

@@ -64,34 +64,21 @@ Outcome run(const char *text, ck_type_id did, const std::vector<Source> &src, in
 
     ck_expr *e = nullptr;
     EXPECT_EQ(ck_expr_parse(text, &e), CK_OK) << ck_last_error();
-    ck_type *dt = nullptr;
-    EXPECT_EQ(ck_type_make_fixed_dim(n, ck_type_scalar(did), &dt), CK_OK);
-    const ck_fixed_dim_arrmeta dm = {n, static_cast<intptr_t>(dsz)};
     static const char *const names[] = {"a", "b", "c"};
-    std::vector<ck_type *> st(src.size());
-    std::vector<ck_fixed_dim_arrmeta> sm(src.size());
-    std::vector<const char *> sam(src.size());
-    std::vector<char *> sp(src.size());
-    for (size_t k = 0; k < src.size(); k++) {
-        const ck_type *el = ck_type_scalar(src[k].id);
-        EXPECT_EQ(ck_type_make_fixed_dim(n, el, &st[k]), CK_OK);
-        sm[k] = {n, static_cast<intptr_t>(ck_type_data_size(el))};
-        sam[k] = reinterpret_cast<const char *>(&sm[k]);
-        sp[k] = reinterpret_cast<char *>(const_cast<unsigned char *>(src[k].bytes.data()));
+    std::vector<ckt::Operands1d::One> ops;
+    for (const Source &s : src) {
+        ops.push_back({s.id, reinterpret_cast<char *>(const_cast<unsigned char *>(s.bytes.data())), 1});
     }
+    const ckt::Operands1d d(n, {{did, dst, 1}}), s(n, ops);
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.flags = jit_flag;
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    const int built = ck_make_expr(&b, &off, e, dt, reinterpret_cast<const char *>(&dm),
-                                   static_cast<int>(src.size()), names,
-                                   const_cast<const ck_type *const *>(st.data()), sam.data(),
-                                   CK_REQUEST_SINGLE, &ctx);
-    r.rc = ckt::describe_and_call_single(&b, built, dst, sp.data(), &r.tree, &r.message);
+    const int built = ck_make_expr(&b, &off, e, d.types()[0], d.arrmeta()[0], s.count(), names,
+                                   s.types(), s.arrmeta(), CK_REQUEST_SINGLE, &ctx);
+    r.rc = ckt::describe_and_call_single(&b, built, dst, s.data(), &r.tree, &r.message);
     ck_builder_destroy(&b);
-    for (auto *t : st) ck_type_decref(t);
-    ck_type_decref(dt);
     ck_expr_decref(e);
     std::memcpy(r.buffer.data(), base, r.buffer.size());
     return r;

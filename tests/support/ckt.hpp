@@ -137,6 +137,42 @@ inline std::vector<ck_cpu_target> runnable_targets() {
     return out;
 }
 
+// 1-D operands "n * T" for a builder: their types, arrmeta (a step in elements; 0 broadcasts
+// one element) and data, in the arrays ck_make_call and ck_make_expr take.
+class Operands1d {
+  public:
+    struct One {
+        ck_type_id id;
+        char *data;
+        intptr_t step;
+    };
+    Operands1d(intptr_t n, const std::vector<One> &ops)
+        : types_(ops.size()), meta_(ops.size()), metas_(ops.size()), data_(ops.size()) {
+        for (size_t k = 0; k < ops.size(); ++k) {
+            const ck_type *el = ck_type_scalar(ops[k].id);
+            EXPECT_EQ(ck_type_make_fixed_dim(n, el, &types_[k]), CK_OK);
+            meta_[k] = {n, ops[k].step * static_cast<intptr_t>(ck_type_data_size(el))};
+            metas_[k] = reinterpret_cast<const char *>(&meta_[k]);
+            data_[k] = ops[k].data;
+        }
+    }
+    ~Operands1d() {
+        for (ck_type *t : types_) ck_type_decref(t);
+    }
+    Operands1d(const Operands1d &) = delete;
+    Operands1d &operator=(const Operands1d &) = delete;
+    int count() const { return static_cast<int>(types_.size()); }
+    const ck_type *const *types() const { return types_.data(); }
+    const char *const *arrmeta() const { return metas_.data(); }
+    char *const *data() const { return data_.data(); }
+
+  private:
+    std::vector<ck_type *> types_;
+    std::vector<ck_fixed_dim_arrmeta> meta_;
+    std::vector<const char *> metas_;
+    std::vector<char *> data_;
+};
+
 // A kernel just built into b (build_rc: the builder's status) described into *tree and run
 // once (single request); the status, and the message into *message when it fails.
 inline int describe_and_call_single(ck_builder *b, int build_rc, char *dst, char *const *src,
