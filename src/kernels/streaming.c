@@ -138,10 +138,9 @@ static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn 
     const intptr_t bs = (intptr_t)dsz;
     while (n > 0) {
         const size_t m = n < chunk ? n : chunk;
-        /* One strided source: the chunk after the next one (streaming_loops.h). */
-        if (k->nsrc == 1 && ss[0] != (intptr_t)k->src_size) {
-            ck__prefetch_strided(s[0], ss[0], CK__STREAM_PREFETCH_CHUNKS * chunk, m);
-        } else if (k->nsrc > 1) {
+        /* A strided assignment source, or a call's sources (src_size 0): the chunk after the
+         * next one (streaming_loops.h; a broadcast source is skipped there). */
+        if (k->src_size == 0 || ss[0] != (intptr_t)k->src_size) {
             for (int j = 0; j < k->nsrc; j++) {
                 ck__prefetch_strided(s[j], ss[j], CK__STREAM_PREFETCH_CHUNKS * chunk, m);
             }
