@@ -482,6 +482,23 @@ int fz_expr_one(const uint8_t *data, size_t size) {
             const size_t part = float_part(wt);
             const unsigned char *x = (const unsigned char *)ck_array_data(want);
             const unsigned char *y = (const unsigned char *)ck_array_data(got);
+            /* Node by node, each node's result is an option array, so in nocheck mode an
+             * intermediate value of the NA's bits (int8 -128 / 1) reads as NA from there
+             * on; in one kernel intermediates are values and only an argument's NA is NA
+             * (§15). Such an element is NA node by node and a value in the kernel; every
+             * other element must be the same. */
+            const ck_type *el = ck_array_type(want);
+            while (ck_type_element(el) != NULL) {
+                el = ck_type_element(el);
+            }
+            const size_t es = ck_type_data_size(el);
+            const int na_may_be_a_value = any_option && c.ctx.errmode == CK_ERRMODE_NOCHECK &&
+                                          ck_option_na_bytes(el) != NULL && es > 0;
+            for (size_t o = 0; na_may_be_a_value && o < bytes; o += es) {
+                if (ck_option_is_na(el, x + o) && !ck_option_is_na(el, y + o)) {
+                    memcpy((unsigned char *)ck_array_data(want) + o, y + o, es);
+                }
+            }
             if (part == 0) {
                 CKF_CHECK(memcmp(x, y, bytes) == 0, "%s (%s): the bytes differ", text.s, wt);
             }
