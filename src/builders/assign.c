@@ -17,8 +17,7 @@ static int assign_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, co
                        uintptr_t dst_bits, const uintptr_t *src_bits) {
     /* A misaligned destination goes through the unaligned kernel's buffer, which streams it
      * itself (CK__EVAL_STREAM passed on). */
-    if ((flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
-        (dst_bits & (dt->data_alignment - 1)) == 0) {
+    if (ck__leaf_streams(flags, dst_bits, dt)) {
         CK_RETURN_IF_ERROR(ck__make_streaming(ckb, offset, dt->id, st[0]->id, dt->data_size,
                                               st[0]->data_size, c->mode, req));
         req = CK_REQUEST_STRIDED;

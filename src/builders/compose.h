@@ -20,6 +20,13 @@ enum { CK__MAY_STREAM = 1, CK__MAY_STREAM_DENSE = 2 }; /* ck__compose.may_stream
  * in its innermost dimension; the assignment leaf maker then puts the streaming kernel
  * (kernels/streaming.c) over the leaf. */
 #define CK__EVAL_STREAM 0x80000000u
+/* Whether a leaf maker puts the streaming kernel over its leaf: the walk streams the
+ * destination and the leaf's destination is aligned (a misaligned one goes through a buffer
+ * of the leaf's own: the unaligned kernel, or call_args' result scratch). */
+static inline int ck__leaf_streams(unsigned flags, uintptr_t dst_bits, const ck_type *dt) {
+    return (flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
+           (dst_bits & (ck_type_data_alignment(dt) - 1)) == 0;
+}
 /* Internal flag: the leaf writes the value of an option of text (under the option kernel) in
  * a checked mode, so a text leaf must refuse a result whose bits are that option's NA (every
  * byte 0xff), as the option kernel's check refuses a number's. */

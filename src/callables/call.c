@@ -86,11 +86,10 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, const ck_type *dt,
                      const ck_type *const *st, ck_request req, unsigned flags, uintptr_t dbits,
                      const uintptr_t *sbits) {
-    /* A destination above the streaming threshold (the walk's CK__EVAL_STREAM): the leaf
-     * writes chunks into the streaming kernel's buffer. A misaligned one goes through
-     * call_args' result scratch as usual, with normal stores. */
-    if ((flags & CK__EVAL_STREAM) != 0 && (flags & CK_EVAL_DST_UNALIGNED) == 0 &&
-        (dbits & (dt->data_alignment - 1)) == 0) {
+    /* A destination above the streaming threshold: the leaf writes chunks into the
+     * streaming kernel's buffer. A misaligned one goes through call_args' result scratch as
+     * usual, with normal stores. */
+    if (ck__leaf_streams(flags, dbits, dt)) {
         CK_RETURN_IF_ERROR(ck__make_streaming_over(ckb, offset, dt->data_size, cmp->nsrc, req));
         req = CK_REQUEST_STRIDED;
     }

@@ -134,7 +134,7 @@ static CK__KERNEL_ALIGN int expr_strided_streamed(ck_prefix *self, char *dst,
                                                   intptr_t dst_stride, char *const *src,
                                                   const intptr_t *src_stride, size_t count) {
     const ck__expr_kernel *k = (const ck__expr_kernel *)self;
-    if (dst_stride != (intptr_t)k->dst_size || count * k->dst_size < 4 * CK__STREAM_LINE) {
+    if (dst_stride != (intptr_t)k->dst_size || count * k->dst_size < CK__STREAM_MIN_RUN_BYTES) {
         return expr_run(self, dst, dst_stride, src, src_stride, count, NULL);
     }
     _Alignas(CK__STREAM_LINE) char out[CK__EXPR_MAX_CHUNK * 16];

@@ -23,7 +23,7 @@ static CK__KERNEL_ALIGN int copy_bytes_strided(ck_prefix *self, char *dst, intpt
     const char *s = src[0];
     const intptr_t ss = src_stride[0];
     if (dst_stride == (intptr_t)size && ss == (intptr_t)size) {
-        if (k->stream != NULL && size * count >= 4 * CK__STREAM_LINE) {
+        if (k->stream != NULL && size * count >= CK__STREAM_MIN_RUN_BYTES) {
             ck__stream_out(k->stream, dst, s, size * count);
             ck__stream_fence();
         } else {

@@ -166,7 +166,7 @@ static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr
     const size_t dsz = k->dst_size;
     /* Lines must hold whole elements: a complex is aligned to its component only, so one
      * at an odd multiple of that straddles line boundaries and runs through the leaf. */
-    if (dst_stride != (intptr_t)dsz || count * dsz < 4 * CK__STREAM_LINE ||
+    if (dst_stride != (intptr_t)dsz || count * dsz < CK__STREAM_MIN_RUN_BYTES ||
         (uintptr_t)dst % dsz != 0) {
         return fn(child, dst, dst_stride, src, src_stride, count);
     }
@@ -216,9 +216,10 @@ int ck__streaming_copy_loop(ck__stream_copy_fn *out) {
     return CK_OK;
 }
 
-/* The kernel at *offset, through the buffer; its child's offset is left for the caller. */
+/* The kernel at *offset, through the buffer in chunks of `chunk` bytes; its child's offset
+ * is left for the caller. */
 static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_t src_size,
-                          int nsrc, ck_request req, ck__streaming **out) {
+                          int nsrc, size_t chunk, ck_request req, ck__streaming **out) {
     if (!ck__streaming_supported(dst_size) || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
         return ck_set_error(CK_ERR_INTERNAL, "streaming kernel for %zu-byte elements from %d "
                                              "sources", dst_size, nsrc);
@@ -235,7 +236,7 @@ static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_
     k->target = (uint8_t)t;
     k->via = CK__STREAM_BUFFER;
     k->nsrc = (uint8_t)nsrc;
-    k->chunk = CK__STREAM_CHUNK_BYTES;
+    k->chunk = (uint16_t)chunk;
     *out = k;
     return CK_OK;
 }
@@ -243,8 +244,8 @@ static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_
 int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, int nsrc,
                             ck_request req) {
     ck__streaming *k = NULL;
-    CK_RETURN_IF_ERROR(make_streaming(ckb, *offset, dst_size, 0, nsrc, req, &k));
-    k->chunk = CK__STREAM_CALL_CHUNK_BYTES;
+    CK_RETURN_IF_ERROR(
+        make_streaming(ckb, *offset, dst_size, 0, nsrc, CK__STREAM_CALL_CHUNK_BYTES, req, &k));
     *offset += CK__STREAMING_CHILD;
     return CK_OK;
 }
@@ -252,7 +253,8 @@ int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, in
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
     ck__streaming *k = NULL;
-    CK_RETURN_IF_ERROR(make_streaming(ckb, *offset, dst_size, src_size, 1, req, &k));
+    CK_RETURN_IF_ERROR(
+        make_streaming(ckb, *offset, dst_size, src_size, 1, CK__STREAM_CHUNK_BYTES, req, &k));
     const ck__stream_loops *loops = ck__stream_targets[k->target].loops;
     if (dst_id == src_id) {
         k->via = CK__STREAM_COPY;

@@ -13,6 +13,8 @@
 
 /* The line the loops store whole: every user of a loop cuts its runs at these boundaries. */
 #define CK__STREAM_LINE 64
+/* The shortest contiguous run streamed: four lines (shorter ones are written as usual). */
+#define CK__STREAM_MIN_RUN_BYTES (4 * CK__STREAM_LINE)
 
 /* Destination 64-byte aligned; bytes a multiple of 64 / n a whole number of destination
  * lines. No fence: the caller fences once at the end of its run. A cast reads its n source
