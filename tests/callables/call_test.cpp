@@ -220,6 +220,48 @@ TEST(Callable, BinaryBroadcastingOverVarAndPointerDimensions) {
     ck_callable_decref(c);
 }
 
+// Rows that are all ragged and of one size go straight to the leaf; a row that broadcasts,
+// is unallocated or does not match takes the general path, between regular rows.
+TEST(Callable, RaggedRowsMixRegularAndBroadcastRows) {
+    ck_callable *c = make_sub10();
+    // Into a destination whose rows are allocated (the rows a host preallocates).
+    const auto into = [c](const char *dst_literal, const char *a, const char *b) {
+        ck_type *t = nullptr;
+        EXPECT_EQ(ck_type_parse("5 * var * float64", &t), CK_OK);
+        ck_array *dst = nullptr, *args[2] = {nullptr, nullptr};
+        EXPECT_EQ(ck_array_parse(t, dst_literal, &dst), CK_OK);
+        EXPECT_EQ(ck_array_parse(t, a, &args[0]), CK_OK);
+        EXPECT_EQ(ck_array_parse(t, b, &args[1]), CK_OK);
+        ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+        std::string out;
+        if (ck_call(c, dst, 2, args, &ctx) != CK_OK) {
+            out = ck_last_error();
+        } else {
+            char *text = nullptr;
+            EXPECT_EQ(ck_array_format(dst, &text), CK_OK);
+            out = text;
+            ck_free(text);
+        }
+        for (ck_array *x : {dst, args[0], args[1]}) ck_array_free(x);
+        ck_type_decref(t);
+        return out;
+    };
+    EXPECT_EQ(into("[[0, 0], [0, 0, 0], [], [0], [0, 0, 0]]",
+                   "[[1, 2], [100], [], [3], [7, 8, 9]]", "[[1, 1], [1, 2, 3], [], [2], [0, 1, 0]]"),
+              "[[-9, -8], [90, 80, 70], [], [-17], [7, -2, 9]]");
+    EXPECT_EQ(into("[[0, 0], [0, 0, 0], [0], [0, 0], [0]]",
+                   "[[1, 2], [1, 2, 3], [4], [5, 6], [7]]", "[[0, 0], [1, 1, 1], [1], [1, 2, 3], [0]]"),
+              "var dimension 1 at [3]: cannot broadcast arguments of sizes 2 and 3 together");
+    EXPECT_EQ(call(c, {{"5 * var * float64", "[[1, 2], [100], [], [3], [7, 8, 9]]"},
+                       {"5 * var * float64", "[[1, 1], [1, 2, 3], [], [2], [0, 1, 0]]"}}),
+              "[[-9, -8], [90, 80, 70], [], [-17], [7, -2, 9]]");
+    EXPECT_EQ(call(c, {{"4 * var * float64", "[[1], [1, 2], [5, 6, 7], [1, 2]]"},
+                       {"4 * var * float64", "[[0], [0, 0], [1, 2], [0, 0]]"}}),
+              "CK_ERR_BROADCAST: var dimension 1 at [2]: cannot broadcast arguments of sizes 3 "
+              "and 2 together");
+    ck_callable_decref(c);
+}
+
 TEST(Callable, SelectionOutcomes) {
     ck_callable *c = nullptr;
     ASSERT_EQ(ck_callable_new("pick", &c), CK_OK);
