@@ -56,6 +56,18 @@ CK_EXTERN int ck_cpu_check(void);
 /* Why the current target was chosen, for `ckernel info`: "best supported",
  * "capped by CKERNEL_CPU_TARGET=avx2", "capped by ck_cpu_set_target_cap(baseline)". */
 CK_EXTERN const char *ck_cpu_target_reason(void);
+/* The target of the loops whose speed is the memory's: the elementwise arithmetic and
+ * comparison leaves (add ... logical_or, equal ... greater_equal) and the streaming-store loops
+ * (ck_get_streaming_threshold). It is ck_cpu_best_target(), except that on a CPU that runs
+ * each 512-bit operation as two 256-bit halves (AMD family 19h: Zen 4) avx512 gives way to
+ * avx2, whose 256-bit loads stream from memory faster there (a Zen 4 EPYC, ns per element:
+ * elementwise/add/float64/var 0.87-0.95 -> 0.78-0.81, contiguous float64 -> int32 0.34-0.36
+ * -> 0.29-0.32); the other leaves keep avx512, whose conversions win in the cache.
+ * CKERNEL_VECTOR_WIDTH=256 or 512 (read once, at first use) decides instead of the CPU: 256
+ * takes avx2 wherever avx512 would be used, 512 keeps avx512; other values are reported by
+ * ck_cpu_check(). Results are the same either way. *reason, when not NULL, says which rule
+ * decided. */
+CK_EXTERN ck_cpu_target ck_cpu_bandwidth_target(const char **reason);
 /* The detected features ckernel cares about, space separated ("sse2 avx avx2 fma f16c
  * avx512f ...", "asimd fphp asimdhp asimddp sve ..."). */
 CK_EXTERN const char *ck_cpu_features(void);

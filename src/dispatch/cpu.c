@@ -38,6 +38,8 @@ static struct {
     char env_message[200];
     ck_cpu_target env_cap;    /* CK_NUM_CPU_TARGETS - 1 when the variable is unset */
     int env_set;
+    int halves_512;  /* 512-bit operations run as two 256-bit halves (AMD family 19h) */
+    int width_env;   /* CKERNEL_VECTOR_WIDTH: 0 unset, else 256 or 512 */
     char features[256];
 } ck__cpu;
 /* pthread_once, not C11 call_once: glibc's call_once reaches pthread_once internally, where
@@ -83,6 +85,13 @@ static void ck__cpu_detect(void) {
         CK__CPU_ARCH_##arch(ok = ok && (1 pred); if (ok) ck__cpu.detected = CK_CPU_##ENUM;)
     CK_CPU_TARGET_TABLE(CK__CPU_DETECT_ROW)
 #  undef F
+#  if defined(__x86_64__) || defined(_M_X64)
+    /* Zen 4, the one AMD family 19h core with AVX-512 (Zen 5, family 1Ah, has whole 512-bit
+     * units). */
+    const X86Info info = GetX86Info();
+    ck__cpu.halves_512 = strcmp(info.vendor, "AuthenticAMD") == 0 && info.family == 0x19 &&
+                         f->avx512f;
+#  endif
 #else
     append_feature("(no features read on this architecture: baseline only)", 1);
 #endif
@@ -112,6 +121,16 @@ static void ck__cpu_detect(void) {
             ck__cpu.env_status = CK_ERR_UNSUPPORTED;
             snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
                      "CKERNEL_CPU_TARGET=%s but this build compiled no %s leaves", env, env);
+        }
+    }
+    const char *width = getenv("CKERNEL_VECTOR_WIDTH");
+    if (width != NULL && width[0] != '\0') {
+        if (strcmp(width, "256") == 0 || strcmp(width, "512") == 0) {
+            ck__cpu.width_env = atoi(width);
+        } else if (ck__cpu.env_status == CK_OK) {
+            ck__cpu.env_status = CK_ERR_INVALID;
+            snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
+                     "CKERNEL_VECTOR_WIDTH='%.60s' is not a vector width (256 or 512)", width);
         }
     }
 #if CK__CPU_COMPILED_BASELINE_ID > 0
@@ -250,6 +269,32 @@ const char *ck_cpu_target_reason(void) {
                  ck__target_names[ck__cpu.detected]);
     }
     return reason;
+}
+
+ck_cpu_target ck_cpu_bandwidth_target(const char **reason) {
+    ck__cpu_init();
+    ck_cpu_target t = ck_cpu_best_target();
+    const char *why = "the target in use";
+#if defined(__x86_64__) || defined(_M_X64)
+    if (t == CK_CPU_AVX512) {
+        const int narrow = ck__cpu.width_env == 256 || (ck__cpu.width_env == 0 && ck__cpu.halves_512);
+        if (ck__cpu.width_env != 0) {
+            why = ck__cpu.width_env == 256 ? "CKERNEL_VECTOR_WIDTH=256" : "CKERNEL_VECTOR_WIDTH=512";
+        } else if (ck__cpu.halves_512) {
+            why = "AMD family 19h runs 512-bit operations as two halves; "
+                  "CKERNEL_VECTOR_WIDTH=512 keeps avx512";
+        }
+        if (narrow && !ck_cpu_target_compiled(CK_CPU_AVX2)) {
+            why = "the target in use (avx2 is not compiled: CK_CPU_DISPATCH)";
+        } else if (narrow) {
+            t = CK_CPU_AVX2;
+        }
+    }
+#endif
+    if (reason != NULL) {
+        *reason = why;
+    }
+    return t;
 }
 
 const char *ck_cpu_features(void) {

@@ -29,6 +29,11 @@ int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
                          size_t *index) {
     ck_cpu_target now;
     CK_RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
+    return ck__leaf_target_pick_at(ids, n, what, now, index);
+}
+
+int ck__leaf_target_pick_at(const ck_cpu_target *ids, size_t n, const char *what,
+                            ck_cpu_target now, size_t *index) {
     for (size_t i = 0; i < n; i++) {
         if ((int)ids[i] <= (int)now) {
             *index = i;

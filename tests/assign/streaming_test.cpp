@@ -382,6 +382,37 @@ TEST_F(Streaming, TheDefaultThresholdIsThreeQuartersOfTheLastLevelCache) {
     EXPECT_EQ(ck_get_streaming_threshold(), want);
 }
 
+// The streaming loops come from the bandwidth target (avx2 on an AMD Zen 4, whose 512-bit
+// loads stream from memory slower), the cast leaf under them from the target in use.
+TEST_F(Streaming, TheStoreLoopsComeFromTheBandwidthTarget) {
+    REQUIRE_STREAMING();
+    ckt::Array src("64 * int32"), dst("64 * float64");
+    ck_set_streaming_threshold(256);
+    for (ck_cpu_target t : ckt::runnable_targets()) {
+        ASSERT_EQ(ck_cpu_set_target_cap(t), CK_OK) << ck_last_error();
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        ASSERT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
+                                 ck_array_type(src.get()), ck_array_arrmeta(src.get()),
+                                 CK_REQUEST_SINGLE, nullptr),
+                  CK_OK);
+        char *text = nullptr;
+        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+        const std::string tree = text;
+        ck_free(text);
+        ck_builder_destroy(&b);
+        const std::string name = ck_cpu_target_name(t);
+        EXPECT_NE(tree.find("cast line=64 chunk=2048 [" + ckt::expected_bandwidth_target(t) + "]\n"),
+                  std::string::npos)
+            << name << "\n" << tree;
+        EXPECT_NE(tree.find("cast int32 -> float64 (fractional) strided [" + name + "]\n"),
+                  std::string::npos)
+            << name << "\n" << tree;
+    }
+    EXPECT_EQ(ck_cpu_set_target_cap(ckt::best_compiled_target()), CK_OK);
+}
+
 TEST_F(Streaming, TheWholeDestinationDecidesNotOneRow) {
     REQUIRE_STREAMING();
     // 64 rows of 64 float64 = 32 KiB: a threshold of 16 KiB streams it although no row

@@ -272,6 +272,43 @@ TEST(Cli, InfoAndExplainShowTheStreamingThreshold) {
     EXPECT_EQ(no.out.find("streaming"), std::string::npos) << no.out;
 }
 
+// CKERNEL_VECTOR_WIDTH decides the bandwidth-bound loops' target where avx512 is in use; info
+// says which and why; a value other than 256 or 512 is an error of every command.
+TEST(Cli, TheVectorWidthVariableDecidesTheBandwidthTarget) {
+    const std::string env = "CKERNEL_CPU_TARGET= CKERNEL_VECTOR_WIDTH=";
+    Result plain = ckt::run_shell(env + " " + CK_CLI_PATH + " info --json");
+    ASSERT_EQ(plain.status, 0) << plain.out;
+    const bool avx512 = plain.out.find("\"chosen\": \"avx512\"") != std::string::npos;
+    const bool avx2_compiled = plain.out.find("\"compiled\": \"baseline avx2") != std::string::npos;
+    Result wide = ckt::run_shell(env + "512 " + CK_CLI_PATH + " info");
+    Result narrow = ckt::run_shell(env + "256 " + CK_CLI_PATH + " info");
+    ASSERT_EQ(wide.status, 0) << wide.out;
+    ASSERT_EQ(narrow.status, 0) << narrow.out;
+    if (avx512 && avx2_compiled) {
+        EXPECT_NE(wide.out.find("  bandwidth:     avx512 for arithmetic, comparisons and streaming "
+                                "stores (CKERNEL_VECTOR_WIDTH=512)\n"),
+                  std::string::npos)
+            << wide.out;
+        EXPECT_NE(narrow.out.find("  bandwidth:     avx2 for arithmetic, comparisons and streaming "
+                                  "stores (CKERNEL_VECTOR_WIDTH=256)\n"),
+                  std::string::npos)
+            << narrow.out;
+        // The streaming loops follow it; the cast leaf keeps avx512.
+        Result tree = ckt::run_shell("CKERNEL_STREAMING_MIN_BYTES=1000 " + env + "256 " +
+                                     CK_CLI_PATH + " explain '125 * float64' '125 * int32'");
+        EXPECT_NE(tree.out.find("cast line=64 chunk=2048 [avx2]\n"), std::string::npos) << tree.out;
+        EXPECT_NE(tree.out.find("(fractional) strided [avx512]\n"), std::string::npos) << tree.out;
+    } else {
+        std::printf("[ SKIPPED  ] the width part: avx512 is not in use here\n");
+        EXPECT_NE(narrow.out.find("  bandwidth:     "), std::string::npos) << narrow.out;
+        EXPECT_NE(narrow.out.find(" (the target in use"), std::string::npos) << narrow.out;
+    }
+    Result bad = ckt::run_shell(env + "1024 " + CK_CLI_PATH + " explain float64 int32");
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_EQ(bad.out, "ckernel: error: CK_ERR_INVALID: CKERNEL_VECTOR_WIDTH='1024' is not a vector "
+                       "width (256 or 512)\n");
+}
+
 // The environment variable is read once per process: each run is a new process.
 TEST(Cli, TheEnvironmentVariableChangesTheChosenLeaves) {
     Result base = ckernel("explain float64 int32", "", "baseline");

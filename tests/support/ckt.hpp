@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <random>
@@ -108,6 +110,36 @@ inline ck_cpu_target best_compiled_target() {
         }
     }
     return CK_CPU_BASELINE;
+}
+
+// The name of the target whose bandwidth-bound loops (arithmetic and comparison leaves,
+// streaming stores) a kernel gets with kernels capped at `capped`: the rule of
+// ck_cpu_bandwidth_target worked out here from CKERNEL_VECTOR_WIDTH and /proc/cpuinfo. avx2
+// for avx512 where the variable says 256, or where it is unset and the CPU is AMD family 25
+// (19h; its only AVX-512 core is Zen 4), when avx2 is compiled.
+inline std::string expected_bandwidth_target(ck_cpu_target capped) {
+#if defined(__x86_64__)
+    if (capped != CK_CPU_AVX512) {
+        return ck_cpu_target_name(capped);
+    }
+    const char *w = std::getenv("CKERNEL_VECTOR_WIDTH");
+    bool narrow = w != nullptr && std::string(w) == "256";
+    if (w == nullptr || w[0] == '\0') {
+        std::ifstream in("/proc/cpuinfo");
+        std::string line, vendor, family;
+        while (std::getline(in, line) && (vendor.empty() || family.empty())) {
+            const auto colon = line.find(':');
+            if (colon == std::string::npos) continue;
+            const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+            if (line.rfind("vendor_id", 0) == 0) vendor = value;
+            if (line.rfind("cpu family", 0) == 0) family = value;
+        }
+        narrow = vendor == "AuthenticAMD" && family == "25";
+    }
+    return narrow && ck_cpu_target_compiled(CK_CPU_AVX2) ? "avx2" : "avx512";
+#else
+    return ck_cpu_target_name(capped);
+#endif
 }
 
 // Whether this architecture has streaming stores at all (x86-64 only: docs/design.md §8);

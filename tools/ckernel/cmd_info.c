@@ -64,6 +64,8 @@ int cmd_info(int argc, char **argv) {
     const int cpu_ok = ck_cpu_check() == CK_OK;
     const char *chosen = ck_cpu_target_name(ck_cpu_best_target());
     const char *detected = ck_cpu_target_name(ck_cpu_detected_target());
+    const char *bandwidth_reason = "";
+    const char *bandwidth = ck_cpu_target_name(ck_cpu_bandwidth_target(&bandwidth_reason));
     /* Native functions as leaves (ck_callable_add_native): the libffi built against. */
     const char *native = CK_WITH_FFI ? "libffi " CK_FFI_VERSION : NULL;
     ck_jit_info jit;
@@ -121,7 +123,8 @@ int cmd_info(int argc, char **argv) {
         printf("{\"version\": \"%s\", \"build\": \"%s\", \"allocator\": \"%s\", "
                "\"alloc_limit\": {\"bytes\": %s, \"reason\": \"%s\"}, "
                "\"cpu\": {\"compiled\": \"%s\", \"detected\": \"%s\", \"features\": \"%s\", "
-               "\"chosen\": \"%s\", \"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
+               "\"chosen\": \"%s\", \"bandwidth_target\": \"%s\", \"bandwidth_reason\": \"%s\", "
+               "\"ok\": %s}, \"threads\": {\"backend\": \"%s\", "
                "\"count\": %d}, \"hugepages\": {\"advised\": %s, \"min_bytes\": %zu, "
                "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
                "\"reason\": \"%s\"}, \"number_text\": \"fast_float %s (reading), "
@@ -129,7 +132,7 @@ int cmd_info(int argc, char **argv) {
                "\"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), limit_json,
                cli_alloc_limit_origin(), targets, detected,
-               ck_cpu_features(), chosen, cpu_ok ? "true" : "false", ck_parallel_backend(),
+               ck_cpu_features(), chosen, bandwidth, bandwidth_reason, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
                CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION, native != NULL ? "\"" : "",
@@ -142,6 +145,8 @@ int cmd_info(int argc, char **argv) {
         printf("  cpu targets:   %s (compiled)\n", targets);
         printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
+        printf("  bandwidth:     %s for arithmetic, comparisons and streaming stores (%s)\n",
+               bandwidth, bandwidth_reason);
         printf("  threads:       %s, %d thread%s (ck_set_num_threads)\n", ck_parallel_backend(),
                ck_get_num_threads(), ck_get_num_threads() == 1 ? "" : "s");
         if (advised) {
