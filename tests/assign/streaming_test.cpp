@@ -382,6 +382,23 @@ TEST_F(Streaming, TheDefaultThresholdIsThreeQuartersOfTheLastLevelCache) {
     EXPECT_EQ(ck_get_streaming_threshold(), want);
 }
 
+// The tree of the kernel assigning src to dst (both C order), "" when it cannot be built.
+std::string assign_tree(const ckt::Array &dst, const ckt::Array &src) {
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    char *text = nullptr;
+    EXPECT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
+                             ck_array_type(src.get()), ck_array_arrmeta(src.get()),
+                             CK_REQUEST_SINGLE, nullptr),
+              CK_OK);
+    EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+    std::string tree = text != nullptr ? text : "";
+    ck_free(text);
+    ck_builder_destroy(&b);
+    return tree;
+}
+
 // The streaming loops come from the bandwidth target (avx2 on an AMD Zen 4, whose 512-bit
 // loads stream from memory slower), the cast leaf under them from the target in use.
 TEST_F(Streaming, TheStoreLoopsComeFromTheBandwidthTarget) {
@@ -390,19 +407,7 @@ TEST_F(Streaming, TheStoreLoopsComeFromTheBandwidthTarget) {
     ck_set_streaming_threshold(256);
     for (ck_cpu_target t : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(t), CK_OK) << ck_last_error();
-        ck_builder b;
-        ck_builder_init(&b);
-        size_t off = 0;
-        ASSERT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
-                                 ck_array_type(src.get()), ck_array_arrmeta(src.get()),
-                                 CK_REQUEST_SINGLE, nullptr),
-                  CK_OK);
-        char *text = nullptr;
-        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
-        const std::string tree = text;
-        ck_free(text);
-        ck_builder_destroy(&b);
-        const std::string name = ck_cpu_target_name(t);
+        const std::string tree = assign_tree(dst, src), name = ck_cpu_target_name(t);
         EXPECT_NE(tree.find("cast line=64 chunk=2048 [" + ckt::expected_bandwidth_target(t) + "]\n"),
                   std::string::npos)
             << name << "\n" << tree;
@@ -420,19 +425,7 @@ TEST_F(Streaming, TheWholeDestinationDecidesNotOneRow) {
     ckt::Array src("64 * 64 * int32"), dst("64 * 64 * float64");
     auto explain = [&](size_t threshold) {
         ck_set_streaming_threshold(threshold);
-        ck_builder b;
-        ck_builder_init(&b);
-        size_t off = 0;
-        EXPECT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
-                                 ck_array_type(src.get()), ck_array_arrmeta(src.get()),
-                                 CK_REQUEST_SINGLE, nullptr),
-                  CK_OK);
-        char *text = nullptr;
-        EXPECT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
-        std::string t = text != nullptr ? text : "";
-        ck_free(text);
-        ck_builder_destroy(&b);
-        return t;
+        return assign_tree(dst, src);
     };
     EXPECT_NE(explain(16 << 10).find("streaming"), std::string::npos);
     EXPECT_NE(explain(32 << 10).find("streaming"), std::string::npos);
