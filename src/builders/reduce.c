@@ -391,6 +391,27 @@ static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan
     return build_fold(ckb, offset, p, lv, from, n, st, sbits);
 }
 
+/* Whether level i of the fold is fold_rows' (kernels/fold_rows.c): the innermost, kept and
+ * fixed, contiguous on both sides, every level between it and the fold's start reduced and
+ * fixed (so it is called with a destination stride of 0, a row per reduced element), over
+ * a built-in's own accumulate leaf (elements of the accumulator's type, aligned). */
+static int folds_rows(const ck__reduce_plan *p, const ck__rlevel *lv, int from, int i, int n,
+                      const ck_type *st, uintptr_t sbits) {
+    const ck__rlevel *l = &lv[i];
+    const intptr_t es = (intptr_t)ck_type_scalar(p->acc_id)->data_size;
+    if (i != n - 1 || l->reduced || l->skind != CK__DIM_FIXED ||
+        l->sstride != es || l->dstride != es || p->op < 0 || st->id != p->acc_id ||
+        (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 || (sbits & (st->data_alignment - 1)) != 0) {
+        return 0;
+    }
+    for (int j = from; j < i; j++) {
+        if (!lv[j].reduced || lv[j].skind != CK__DIM_FIXED) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The fold child: every level below the first reduced one over the accumulate leaf, whose
  * source elements are cast to the accumulator's type (a bool one takes their truth values,
  * as all and any do) when they have another type or may be misaligned. */
@@ -399,6 +420,10 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                       uintptr_t sbits) {
     for (int i = from; i < n; i++) {
         const ck__rlevel *l = &lv[i];
+        if (folds_rows(p, lv, from, i, n, st, sbits)) {
+            return ck__make_fold_rows(ckb, offset, (ck__arith_op)p->op, p->acc_id, l->size,
+                                      CK_REQUEST_STRIDED);
+        }
         if (l->skind == CK__DIM_FIXED) {
             CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, l->size,
                                                     l->reduced ? 0 : l->dstride, 1, &l->sstride,

@@ -81,6 +81,7 @@ extern const ck__kind ck__option_kind;
 extern const ck__kind ck__is_na_kind;
 extern const ck__kind ck__assign_na_kind;
 extern const ck__kind ck__reduce_dim_kind;
+extern const ck__kind ck__fold_rows_kind;
 extern const ck__kind ck__reduce_fill_kind;
 extern const ck__kind ck__reduce_fold_kind;
 extern const ck__kind ck__reduce_var_reset_kind;

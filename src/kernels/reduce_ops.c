@@ -80,6 +80,19 @@ const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
     return s->chunk != NULL ? s : NULL;
 }
 
+int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn, const char **target) {
+    size_t index = 0;
+    if (!ck__acc_has_leaf(op, id)) {
+        return ck_set_error(CK_ERR_INTERNAL, "no rows fold (ids %d, %d)", (int)op, (int)id);
+    }
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
+                                            &index));
+    *fn = ck__reduce_targets[index].table->rows[op][id];
+    *target = ck__reduce_targets[index].name;
+    return CK_OK;
+}
+
 int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target) {
     size_t index = 0;
     CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,

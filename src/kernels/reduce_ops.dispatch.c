@@ -42,6 +42,33 @@
         }                                                                                    \
     }
 
+/* ---- 1b. The rows form (reduce_ops.h): four rows a pass, each element's operations in the
+ * in-place form's order (a sum over axis 0 of 1000 x 10000 float64: 0.51-0.60 -> 0.29-0.31 ns
+ * per element on a Zen 4 EPYC, the accumulators' loads and stores a quarter as many) ---- */
+#define CK__DEF_ROWS(OP, T)                                                                 \
+    static void ck__rows_##OP##_##T(char *dst, const char *x, intptr_t rs, size_t rows,      \
+                                     size_t n) {                                             \
+        typedef ck__ct_##T ck__e;                                                            \
+        ck__e *d = (ck__e *)(void *)dst;                                                     \
+        size_t r = 0;                                                                        \
+        for (; r + 4 <= rows; r += 4) {                                                      \
+            const char *p = x + (intptr_t)r * rs;                                            \
+            const ck__e *a = (const ck__e *)(const void *)p;                                 \
+            const ck__e *b = (const ck__e *)(const void *)(p + rs);                          \
+            const ck__e *c = (const ck__e *)(const void *)(p + 2 * rs);                      \
+            const ck__e *e = (const ck__e *)(const void *)(p + 3 * rs);                      \
+            for (size_t i = 0; i < n; i++) {                                                 \
+                d[i] = ck__##OP##_##T(                                                       \
+                    ck__##OP##_##T(ck__##OP##_##T(ck__##OP##_##T(d[i], a[i]), b[i]), c[i]),  \
+                    e[i]);                                                                   \
+            }                                                                                \
+        }                                                                                    \
+        for (; r < rows; r++) {                                                              \
+            ck__inplace_##OP##_##T(dst, (intptr_t)sizeof(ck__e), x + (intptr_t)r * rs,       \
+                                   (intptr_t)sizeof(ck__e), n);                              \
+        }                                                                                    \
+    }
+
 /* ---- 2. Folds in order (integers, bools): exact, so any order gives the same result ---- */
 #define CK__DEF_ORDERED_FOLD(OP, T)                                                         \
     CK__HOT ck__ct_##T ck__fold_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,       \
@@ -415,6 +442,7 @@ CK__DEF_SPLITS(maximum)
 /* The accumulate leaf: FOLD is one of the three above. */
 #define CK__DEF_ACC(OP, T, FOLD)                                                            \
     CK__DEF_INPLACE(OP, T)                                                                   \
+    CK__DEF_ROWS(OP, T)                                                                      \
     CK__DEF_ACC_LEAF(ck__acc_##OP##_##T, T, ck__inplace_##OP##_##T(dst, ds, x, xs, n);,      \
                      FOLD(OP, T))
 
@@ -729,6 +757,13 @@ CK__DEF_DOT_TREE(complex128, 8, ck__c128_zero)
         CK__SF(OP, uint64), CK__SF(OP, float16), CK__SF(OP, float32), CK__SF(OP, float64),   \
         CK__SF(OP, complex64), CK__SF(OP, complex128)
 
+#define CK__R(OP, T) [ck__id_##T] = ck__rows_##OP##_##T
+#define CK__ALL_R(OP)                                                                       \
+    CK__R(OP, bool), CK__R(OP, int8), CK__R(OP, int16), CK__R(OP, int32), CK__R(OP, int64),  \
+        CK__R(OP, uint8), CK__R(OP, uint16), CK__R(OP, uint32), CK__R(OP, uint64),           \
+        CK__R(OP, float16), CK__R(OP, float32), CK__R(OP, float64), CK__R(OP, complex64),    \
+        CK__R(OP, complex128)
+
 #define CK__W(OP, T) [ck__id_##T] = ck__widen_##OP##_##T
 #define CK__ALL_W(OP)                                                                       \
     CK__W(OP, bool), CK__W(OP, int8), CK__W(OP, int16), CK__W(OP, int32), CK__W(OP, uint8),  \
@@ -776,5 +811,13 @@ const ck__reduce_ops_table CK_TARGET_NAME(ck__reduce_ops) = {
     .widen = {
         [CK__ARITH_ADD] = {CK__ALL_W(add)},
         [CK__ARITH_MULTIPLY] = {CK__ALL_W(multiply)},
+    },
+    .rows = {
+        [CK__ARITH_ADD] = {CK__ALL_R(add)},
+        [CK__ARITH_MULTIPLY] = {CK__ALL_R(multiply)},
+        [CK__ARITH_MINIMUM] = {CK__ALL_R(minimum)},
+        [CK__ARITH_MAXIMUM] = {CK__ALL_R(maximum)},
+        [CK__ARITH_LOGICAL_AND] = {CK__R(logical_and, bool)},
+        [CK__ARITH_LOGICAL_OR] = {CK__R(logical_or, bool)},
     },
 };

@@ -74,6 +74,13 @@ typedef void (*ck__dot_fn)(char *dst, const char *x, intptr_t xs, const char *y,
  * through it chunk by chunk (kernels/scan_stream.c). */
 typedef void (*ck__scan_from_fn)(void *acc, char *dst, const char *x, intptr_t xs, size_t n);
 
+/* The rows form: rows rows of n contiguous elements, row_stride bytes apart from x, folded
+ * into dst in place and in order, dst[i] = op(...op(op(dst[i], row0[i]), row1[i])...,
+ * row_{rows-1}[i]): the in-place form row by row, bit for bit, with each accumulator loaded
+ * and stored once per four rows (kernels/fold_rows.c). */
+typedef void (*ck__rows_fn)(char *dst, const char *x, intptr_t row_stride, size_t rows,
+                            size_t n);
+
 typedef struct ck__reduce_ops_table {
     ck_strided_fn acc[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
     ck__fold_split split[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
@@ -83,6 +90,7 @@ typedef struct ck__reduce_ops_table {
     /* [op][T]: the accumulate leaf of op in ck__widened(T) over a source of T, each element
      * converted exactly as it is loaded (add and multiply; NULL elsewhere). */
     ck_strided_fn widen[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES];
+    ck__rows_fn rows[CK__ARITH_NUM_OPS][CK_NUM_SCALAR_TYPES]; /* where acc has a leaf */
 } ck__reduce_ops_table;
 
 /* The dot function of type id for the CPU target kernels use now (NULL: none), and the
@@ -120,6 +128,14 @@ int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_f
 /* Writes "accumulate add float64 [avx2]" (or "scan ...") and returns 1 when fn is such a
  * leaf, else 0. */
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out);
+
+/* The rows function of (op, id) for the CPU target kernels use now, and the target's name;
+ * CK_ERR_INTERNAL for a pair without an accumulate leaf. */
+int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn, const char **target);
+/* fold_rows (fold_rows.c) at *offset over the accumulate leaf of (op, id): the innermost kept
+ * dimension, `size` contiguous elements, of a reduction's fold. */
+int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,
+                       intptr_t size, ck_request req);
 
 /* The bytes of the value a reduction of op in type id starts from: add 0, multiply 1,
  * logical_and true, logical_or false, and for minimum and maximum (which have no identity)

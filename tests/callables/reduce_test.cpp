@@ -445,8 +445,90 @@ TEST(Reduce, TheTreeOfAnOuterAxis) {
               "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=24 init, fold\n"
               "  strided_dim @48 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=0 (broadcast)\n"
               "    reduce_fill @88 +40  reduce_fill_strided  float64 0\n"
-              "  strided_dim @128 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=8\n"
+              "  fold_rows @128 +40  fold_rows_strided  size=3 add float64, four rows a pass\n"
               "    leaf @168 +16  accumulate add float64 [" + tgt() + "]\n");
+}
+
+// Over an outer axis, fold_rows takes the rows four at a time: every element's result must
+// be the row-by-row fold's, computed here in the same order, whatever the number of rows
+// (1..9: whole passes of four and the rest) and of columns. The values make the association
+// matter (1e16 against 1, products that overflow or not), and a NaN row for min and max.
+TEST(Reduce, FoldRowsKeepsTheRowByRowOrder) {
+    const double base[5] = {1e16, 1.0, -1e16, 3.0, 0.25};
+    const double big[5] = {1e200, 1e200, 1e-200, 3.0, 0.5};
+    for (const char *name : {"sum", "prod", "min", "max"}) {
+        Callable c(name);
+        for (int rows = 1; rows <= 9; rows++) {
+            for (int cols : {1, 5, 17}) {
+                const std::string t = std::to_string(rows) + " * " + std::to_string(cols) + " * float64";
+                ckt::Array a(t.c_str());
+                double *x = reinterpret_cast<double *>(a.data());
+                const bool prod = std::strcmp(name, "prod") == 0;
+                const bool minmax = name[0] == 'm';
+                for (int r = 0; r < rows; r++) {
+                    for (int j = 0; j < cols; j++) {
+                        x[r * cols + j] = (prod ? big : base)[(r + 2 * j) % 5];
+                        if (minmax && r == 5 && j % 2 == 0) x[r * cols + j] = std::nan("");
+                    }
+                }
+                const int axis = 0;
+                ck_reduce_spec spec = {c.c, &axis, 1, 0};
+                ck_array *out = nullptr;
+                ASSERT_EQ(ck_reduce_new(&spec, a.get(), nullptr, &out), CK_OK) << ck_last_error();
+                const double *got = reinterpret_cast<const double *>(ck_array_data(out));
+                for (int j = 0; j < cols; j++) {
+                    double acc = prod ? 1.0 : name[0] == 's' ? 0.0 : x[j];
+                    bool nan = false;
+                    for (int r = 0; r < rows; r++) {
+                        const double v = x[r * cols + j];
+                        nan = nan || std::isnan(v);
+                        acc = prod ? acc * v : name[0] == 's' ? acc + v
+                              : std::strcmp(name, "min") == 0 ? (v < acc ? v : acc)
+                                                              : (v > acc ? v : acc);
+                    }
+                    if (nan) {
+                        EXPECT_TRUE(std::isnan(got[j])) << name << " " << t << " column " << j;
+                    } else {
+                        EXPECT_EQ(std::memcmp(&got[j], &acc, sizeof acc), 0)
+                            << name << " " << t << " column " << j << ": " << got[j] << " != " << acc;
+                    }
+                }
+                ck_array_free(out);
+            }
+        }
+    }
+    // float32 sums in float32, int64 sums wrap: the same order in every type.
+    ckt::Array f("6 * 3 * float32", "[[16777216, 1, 1], [1, 1, 2], [1, -16777216, 3], [1, 1, 4], "
+                                   "[-16777216, 1, 5], [1, 1, 6]]");
+    Callable sum("sum");
+    const int axis = 0;
+    ck_reduce_spec spec = {sum.c, &axis, 1, 0};
+    ck_array *out = nullptr;
+    ASSERT_EQ(ck_reduce_new(&spec, f.get(), nullptr, &out), CK_OK) << ck_last_error();
+    char *text = nullptr;
+    ASSERT_EQ(ck_array_format(out, &text), CK_OK);
+    // column 0: 2^24 + 1 rounds back to 2^24 (ties to even) three times, minus 2^24, plus 1;
+    // column 1: 2 - 2^24 = -16777214, then three exact increments
+    EXPECT_STREQ(text, "[1, -16777211, 21]");
+    ck_free(text);
+    ck_array_free(out);
+}
+
+// fold_rows only where the elements are the accumulator's own, contiguous and aligned, and
+// the rows come from reduced dimensions: not for a cast (int32 sums in int64), an option,
+// or an inner axis.
+TEST(Reduce, FoldRowsOnlyOverItsOwnContiguousRows) {
+    EXPECT_NE(explain("max", "4 * int16", "3 * 4 * int16", {0}).find("fold_rows"),
+              std::string::npos);
+    EXPECT_NE(explain("sum", "4 * float64", "2 * 3 * 4 * float64", {0, 1}).find("fold_rows"),
+              std::string::npos);
+    EXPECT_EQ(explain("sum", "4 * int64", "3 * 4 * int32", {0}).find("fold_rows"), std::string::npos);
+    EXPECT_EQ(explain("sum", "4 * float64", "3 * 4 * ?float64", {0}).find("fold_rows"),
+              std::string::npos);
+    EXPECT_EQ(explain("sum", "3 * float64", "3 * 4 * float64", {1}).find("fold_rows"),
+              std::string::npos);
+    EXPECT_EQ(explain("sum", "3 * float64", "2 * 3 * 4 * float64", {0, 2}).find("fold_rows"),
+              std::string::npos);
 }
 
 TEST(Reduce, TheTreeOfAnInnerAxisCastsTheElements) {
@@ -615,6 +697,7 @@ TEST(Reduce, AllocationFailureAtEveryPoint) {
         {"sum", "3 * 4 * int8", "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]", {0}},
         {"max", "3 * 4 * float64", "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]", {1}},
         {"all", "2 * 2 * 2 * float32", "[[[1, 2], [3, 4]], [[5, 6], [7, 0]]]", {0, 2}},
+        {"sum", "5 * 3 * float64", "[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6]]", {0}},
     };
     for (const Case &c : cases) {
         EXPECT_GT(rs::alloc_failure_points(rs::Kind::reduce, c.name, c.type, c.literal, c.axes), 3)
