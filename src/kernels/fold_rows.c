@@ -56,8 +56,7 @@ static CK__KERNEL_ALIGN int fold_rows_strided(ck_prefix *self, char *dst, intptr
 int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,
                        intptr_t size, ck_request req) {
     ck__rows_fn rows = NULL;
-    const char *target = NULL;
-    CK_RETURN_IF_ERROR(ck__rows_fn_for(op, id, &rows, &target));
+    CK_RETURN_IF_ERROR(ck__rows_fn_for(op, id, &rows));
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__FOLD_ROWS_CHILD));
     ck__fold_rows *k = (ck__fold_rows *)ck_builder_at(ckb, *offset);
     k->base.destructor = fold_rows_destroy;

@@ -80,16 +80,20 @@ const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
     return s->chunk != NULL ? s : NULL;
 }
 
-int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn, const char **target) {
-    size_t index = 0;
+/* The index of the table kernels use now, for a function `what` of (op, id), which must have
+ * an accumulate leaf. */
+static int table_with(ck__arith_op op, ck_type_id id, const char *what, size_t *index) {
     if (!ck__acc_has_leaf(op, id)) {
-        return ck_set_error(CK_ERR_INTERNAL, "no rows fold (ids %d, %d)", (int)op, (int)id);
+        return ck_set_error(CK_ERR_INTERNAL, "no %s (ids %d, %d)", what, (int)op, (int)id);
     }
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
-                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
-                                            &index));
+    return ck__leaf_target_pick(ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids),
+                                "accumulate", index);
+}
+
+int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn) {
+    size_t index = 0;
+    CK_RETURN_IF_ERROR(table_with(op, id, "rows fold", &index));
     *fn = ck__reduce_targets[index].table->rows[op][id];
-    *target = ck__reduce_targets[index].name;
     return CK_OK;
 }
 
@@ -150,12 +154,7 @@ int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
 int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,
                  const char **target) {
     size_t index = 0;
-    if (!ck__acc_has_leaf(op, id)) {
-        return ck_set_error(CK_ERR_INTERNAL, "no scan leaf (ids %d, %d)", (int)op, (int)id);
-    }
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
-                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
-                                            &index));
+    CK_RETURN_IF_ERROR(table_with(op, id, "scan leaf", &index));
     *scan = ck__reduce_targets[index].table->scan[op][id];
     *from = ck__reduce_targets[index].table->scan_from[op][id];
     *target = ck__reduce_targets[index].name;

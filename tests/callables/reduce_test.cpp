@@ -497,21 +497,15 @@ TEST(Reduce, FoldRowsKeepsTheRowByRowOrder) {
             }
         }
     }
-    // float32 sums in float32, int64 sums wrap: the same order in every type.
-    ckt::Array f("6 * 3 * float32", "[[16777216, 1, 1], [1, 1, 2], [1, -16777216, 3], [1, 1, 4], "
-                                   "[-16777216, 1, 5], [1, 1, 6]]");
-    Callable sum("sum");
-    const int axis = 0;
-    ck_reduce_spec spec = {sum.c, &axis, 1, 0};
-    ck_array *out = nullptr;
-    ASSERT_EQ(ck_reduce_new(&spec, f.get(), nullptr, &out), CK_OK) << ck_last_error();
-    char *text = nullptr;
-    ASSERT_EQ(ck_array_format(out, &text), CK_OK);
-    // column 0: 2^24 + 1 rounds back to 2^24 (ties to even) three times, minus 2^24, plus 1;
-    // column 1: 2 - 2^24 = -16777214, then three exact increments
-    EXPECT_STREQ(text, "[1, -16777211, 21]");
-    ck_free(text);
-    ck_array_free(out);
+    // float32 sums in float32, in the same order. Column 0: 2^24 + 1 rounds back to 2^24
+    // (ties to even) three times, minus 2^24, plus 1; column 1: 2 - 2^24 = -16777214, then
+    // three exact increments.
+    const std::vector<int> axis0 = {0};
+    const Outcome f = reduce("sum", "6 * 3 * float32",
+                             "[[16777216, 1, 1], [1, 1, 2], [1, -16777216, 3], [1, 1, 4], "
+                             "[-16777216, 1, 5], [1, 1, 6]]",
+                             &axis0);
+    EXPECT_EQ(f.value, "[1, -16777211, 21]") << f.message;
 }
 
 // fold_rows only where the elements are the accumulator's own, contiguous and aligned, and
