@@ -216,7 +216,9 @@ static int var_rows_regular(ck_prefix *self, char *dst, intptr_t dst_stride, cha
             ck_var_data sv;
             memcpy(&sv, s[j], sizeof sv);
             regular = sv.begin != NULL && sv.size == dv.size;
-            sp[j] = sv.begin + k->src[j].extent;
+            if (regular) { /* never an offset from NULL */
+                sp[j] = sv.begin + k->src[j].extent;
+            }
         }
         const int rc = regular ? fn(child, dv.begin + k->dst_extent, k->dst_stride, sp, ss,
                                     dv.size)
