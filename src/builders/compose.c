@@ -515,6 +515,15 @@ static int dense_arrmeta(const ck_type *t, const char *arrmeta) {
     return memcmp(def, arrmeta, t->arrmeta_size) == 0;
 }
 
+/* The bytes a value of t under dense arrmeta reaches from its start: its data without a
+ * record's tail padding, which a row allocated for the destination need not hold (design.md
+ * §7: the fields at their offsets, padding after the last field not included). */
+static size_t dense_reach(const ck_type *t, const char *arrmeta) {
+    intptr_t lo = 0, hi = 0;
+    ck__arrmeta_extent(t, arrmeta, &lo, &hi);
+    return hi > 0 ? (size_t)hi : 0;
+}
+
 /* Fetches what the runs and the children read of the source field paired with destination
  * field i (if any): fields paired by name in another order are read at random, and a wide
  * struct's build waits on those misses (65536 fields in shuffled order, fetched 16 fields
@@ -594,7 +603,8 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
     }
     if (n > 0 && run[0] == n && doff[0] == 0 && soff[match[0]] == 0) {
         /* Bit-identical: the span of the fields, as bytes. */
-        const size_t span = (size_t)doff[n - 1] + dt->fields[n - 1]->data_size;
+        const size_t span = (size_t)doff[n - 1] +
+                            dense_reach(dt->fields[n - 1], w->dam + dt->arrmeta_offsets[n - 1]);
         ck__free(match);
         return ck__make_copy_bytes(ckb, offset, span, (w->flags & CK__EVAL_STREAM) != 0, req);
     }
@@ -621,7 +631,8 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
         }
         if (run[i] > 0) {
             const size_t last = i + run[i] - 1;
-            const size_t span = (size_t)(doff[last] - doff[i]) + dt->fields[last]->data_size;
+            const size_t span = (size_t)(doff[last] - doff[i]) +
+                                dense_reach(dt->fields[last], w->dam + dt->arrmeta_offsets[last]);
             rc = ck__make_copy_bytes(ckb, offset, span, 0, req);
             i += run[i];
             continue;
