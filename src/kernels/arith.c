@@ -5,7 +5,6 @@
  * operation and the type; also the operation names and the leaves' descriptions. */
 #include <string.h>
 
-#include "ckernel/cpu.h"
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
 #include "kernels/compare_leaves.h"
@@ -60,11 +59,10 @@ int ck__arith_has_leaf(ck__arith_op op, ck_type_id id) {
 static int make_table_leaf(ck_builder *ckb, size_t *offset, int compare, int op, ck_type_id id,
                            ck_request req) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(ck_cpu_check()); /* the environment's verdict first */
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick_at(ck__arith_target_ids,
-                                               CK_ARRAY_SIZE(ck__arith_target_ids),
-                                               compare ? "comparison" : "arithmetic",
-                                               ck_cpu_bandwidth_target(NULL), &index));
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick_bandwidth(ck__arith_target_ids,
+                                                      CK_ARRAY_SIZE(ck__arith_target_ids),
+                                                      compare ? "comparison" : "arithmetic",
+                                                      &index));
     CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     const ck__arith_target *t = &ck__arith_targets[index];
     const ck__leaf_fns *fns = compare ? &(*t->compare)[op][id] : &(*t->table)[op][id];

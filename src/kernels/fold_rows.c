@@ -28,14 +28,15 @@ static void fold_rows_destroy(ck_prefix *self) {
 }
 
 /* One row through the accumulate leaf, in place. */
-static int fold_one_row(const ck__fold_rows *k, ck_prefix *self, char *dst, char *src) {
+static int fold_one_row(ck_prefix *self, char *dst, char *src) {
+    const ck__fold_rows *k = (const ck__fold_rows *)self;
     const intptr_t es = (intptr_t)k->elem_size;
     return ck_call_strided(ck_child(self, CK__FOLD_ROWS_CHILD), dst, es, &src, &es,
                            (size_t)k->size);
 }
 
 static CK__KERNEL_ALIGN int fold_rows_single(ck_prefix *self, char *dst, char *const *src) {
-    return fold_one_row((const ck__fold_rows *)self, self, dst, src[0]);
+    return fold_one_row(self, dst, src[0]);
 }
 
 static CK__KERNEL_ALIGN int fold_rows_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
@@ -48,7 +49,7 @@ static CK__KERNEL_ALIGN int fold_rows_strided(ck_prefix *self, char *dst, intptr
     }
     char *s = src[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        CK_RETURN_IF_ERROR_AT(i, fold_one_row(k, self, dst, s));
+        CK_RETURN_IF_ERROR_AT(i, fold_one_row(self, dst, s));
     }
     return CK_OK;
 }

@@ -25,15 +25,9 @@ typedef struct ck__leaf_target {
 static const ck__leaf_target ck__leaf_targets[] = {
     CK_DISPATCH_TARGETS_scalar_assign(CK__TABLE_ENTRY)};
 
-int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
-                         size_t *index) {
-    ck_cpu_target now;
-    CK_RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
-    return ck__leaf_target_pick_at(ids, n, what, now, index);
-}
-
-int ck__leaf_target_pick_at(const ck_cpu_target *ids, size_t n, const char *what,
-                            ck_cpu_target now, size_t *index) {
+/* The index of the best target at or below `now`. */
+static int leaf_target_pick_at(const ck_cpu_target *ids, size_t n, const char *what,
+                               ck_cpu_target now, size_t *index) {
     for (size_t i = 0; i < n; i++) {
         if ((int)ids[i] <= (int)now) {
             *index = i;
@@ -42,6 +36,19 @@ int ck__leaf_target_pick_at(const ck_cpu_target *ids, size_t n, const char *what
     }
     return ck_set_error(CK_ERR_INTERNAL, "no %s leaves compiled for target %s or below", what,
                         ck_cpu_target_name(now));
+}
+
+int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
+                         size_t *index) {
+    ck_cpu_target now;
+    CK_RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
+    return leaf_target_pick_at(ids, n, what, now, index);
+}
+
+int ck__leaf_target_pick_bandwidth(const ck_cpu_target *ids, size_t n, const char *what,
+                                   size_t *index) {
+    CK_RETURN_IF_ERROR(ck_cpu_check()); /* the environment's verdict first */
+    return leaf_target_pick_at(ids, n, what, ck_cpu_bandwidth_target(NULL), index);
 }
 
 /* The best table at or below the target kernels use now. */

@@ -205,9 +205,7 @@ static int stream_target_now(size_t *t) {
 #define CK__TARGET_ID(target, id) id,
     static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_streaming(CK__TARGET_ID)};
 #undef CK__TARGET_ID
-    CK_RETURN_IF_ERROR(ck_cpu_check()); /* the environment's verdict first */
-    return ck__leaf_target_pick_at(ids, CK_ARRAY_SIZE(ids), "streaming",
-                                   ck_cpu_bandwidth_target(NULL), t);
+    return ck__leaf_target_pick_bandwidth(ids, CK_ARRAY_SIZE(ids), "streaming", t);
 }
 
 int ck__streaming_copy_loop(ck__stream_copy_fn *out) {

@@ -781,7 +781,7 @@ TEST_P(ArithLeaves, ComplexByHand) {
 }
 
 TEST_P(ArithLeaves, DescribeNamesOpTypeKindAndTarget) {
-    const std::string target = ckt::expected_bandwidth_target(GetParam());
+    const std::string target = ckt::expected_bandwidth_target(GetParam().id);
     for (int op = 0; op < kArithOps; op++) {
         for (const TInfo &t : kTypes) {
             if (!has_leaf_expected(op, t)) continue;

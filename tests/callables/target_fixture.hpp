@@ -45,11 +45,6 @@ protected:
     bool capped_ = false;
 };
 
-// The target of the arithmetic and comparison leaves of a kernel capped at `capped`.
-inline std::string expected_bandwidth_target(const Target &capped) {
-    return ckt::expected_bandwidth_target(capped.id);
-}
-
 inline std::string target_name(const ::testing::TestParamInfo<Target> &i) {
     return std::string(i.param.name);
 }

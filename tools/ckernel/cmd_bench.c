@@ -353,17 +353,17 @@ static void print_header(const ckb_machine *m, const ckb_run_options *ro, int qu
     }
     printf("         bench and plain loops compiled with \"%s\" (no -march: baseline code)\n",
            ckb_compile_flags());
-    const ck_cpu_target bandwidth = ck_cpu_bandwidth_target(NULL);
+    const ck_cpu_target best = ck_cpu_best_target(), bandwidth = ck_cpu_bandwidth_target(NULL);
     printf("run:     median of %d samples after %d warm-up, interleaved with the baselines; "
            "samples >= %.0f ms%s; target %s%s%s%s;\n         threads 1, and 2 (%s, ck_parallel_*) for the "
            "workloads marked so\n",
            ro->settings.repeats, ro->settings.warmups, ro->settings.min_sample_ns / 1e6,
            ro->settings.cpu_clock ? " of the thread's CPU time (--clock cpu; 2-thread rows: wall)"
                                   : "",
-           ck_cpu_target_name(ck_cpu_best_target()),
+           ck_cpu_target_name(best),
            ro->has_target ? " (--target)" : " (in-cache: every supported target)",
-           bandwidth != ck_cpu_best_target() ? ", arithmetic and streaming stores " : "",
-           bandwidth != ck_cpu_best_target() ? ck_cpu_target_name(bandwidth) : "",
+           bandwidth != best ? ", arithmetic and streaming stores " : "",
+           bandwidth != best ? ck_cpu_target_name(bandwidth) : "",
            ck_parallel_backend());
     if (m->loadavg >= m->cores - 0.5) { /* more than the bench itself */
         printf("warning: load average %.1f on %d cores when the run started: other processes "
