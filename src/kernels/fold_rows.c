@@ -74,8 +74,9 @@ int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
 static void fold_rows_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                                ck__children *children) {
     const ck__fold_rows *k = (const ck__fold_rows *)self;
-    ck__strbuf_printf(out, "size=%td %s %s, four rows a pass", k->size,
-                      ck__arith_op_name((ck__arith_op)k->op), ck_type_id_name((ck_type_id)k->id));
+    ck__strbuf_printf(out, "size=%td %s %s, four rows a pass [%s]", k->size,
+                      ck__arith_op_name((ck__arith_op)k->op), ck_type_id_name((ck_type_id)k->id),
+                      ck__rows_fn_target(k->rows));
     *size = sizeof(ck__fold_rows);
     ck__children_add(children, CK__FOLD_ROWS_CHILD);
 }

@@ -91,10 +91,27 @@ static int table_with(ck__arith_op op, ck_type_id id, const char *what, size_t *
 }
 
 int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn) {
+    if (!ck__acc_has_leaf(op, id)) {
+        return ck_set_error(CK_ERR_INTERNAL, "no rows fold (ids %d, %d)", (int)op, (int)id);
+    }
     size_t index = 0;
-    CK_RETURN_IF_ERROR(table_with(op, id, "rows fold", &index));
+    CK_RETURN_IF_ERROR(ck__leaf_target_pick_bandwidth(
+        ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids), "rows fold", &index));
     *fn = ck__reduce_targets[index].table->rows[op][id];
     return CK_OK;
+}
+
+const char *ck__rows_fn_target(ck__rows_fn fn) {
+    for (size_t t = 0; t < CK_ARRAY_SIZE(ck__reduce_targets); t++) {
+        for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
+            for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+                if (fn != NULL && ck__reduce_targets[t].table->rows[op][id] == fn) {
+                    return ck__reduce_targets[t].name;
+                }
+            }
+        }
+    }
+    return "?";
 }
 
 int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target) {

@@ -129,9 +129,12 @@ int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_f
  * leaf, else 0. */
 int ck__acc_leaf_describe(const void *fn, ck__strbuf *out);
 
-/* The rows function of (op, id) for the CPU target kernels use now; CK_ERR_INTERNAL for a
- * pair without an accumulate leaf. */
+/* The rows function of (op, id) for the bandwidth target (ck_cpu_bandwidth_target: a fold of
+ * whole rows runs at the memory's speed, and its lanes are independent columns, so every
+ * target gives the same bits); CK_ERR_INTERNAL for a pair without an accumulate leaf. */
 int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn);
+/* The name of the target whose table holds the rows function fn ("?" for none). */
+const char *ck__rows_fn_target(ck__rows_fn fn);
 /* fold_rows (fold_rows.c) at *offset over the accumulate leaf of (op, id): the innermost kept
  * dimension, `size` contiguous elements, of a reduction's fold. */
 int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,

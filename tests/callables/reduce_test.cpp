@@ -445,7 +445,8 @@ TEST(Reduce, TheTreeOfAnOuterAxis) {
               "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=24 init, fold\n"
               "  strided_dim @48 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=0 (broadcast)\n"
               "    reduce_fill @88 +40  reduce_fill_strided  float64 0\n"
-              "  fold_rows @128 +40  fold_rows_strided  size=3 add float64, four rows a pass\n"
+              "  fold_rows @128 +40  fold_rows_strided  size=3 add float64, four rows a pass [" +
+                  ckt::expected_bandwidth_target(ckt::best_compiled_target()) + "]\n"
               "    leaf @168 +16  accumulate add float64 [" + tgt() + "]\n");
 }
 
@@ -453,7 +454,9 @@ TEST(Reduce, TheTreeOfAnOuterAxis) {
 // be the row-by-row fold's, computed here in the same order, whatever the number of rows
 // (1..9: whole passes of four and the rest) and of columns. The values make the association
 // matter (1e16 against 1, products that overflow or not), and a NaN row for min and max.
-TEST(Reduce, FoldRowsKeepsTheRowByRowOrder) {
+// On every runnable target: fold_rows takes the bandwidth target's rows loops (ctest runs
+// this again under CKERNEL_VECTOR_WIDTH=256 and 512, Reduce.FoldRowsVectorWidth*).
+static void expect_folds_in_row_order() {
     const double base[5] = {1e16, 1.0, -1e16, 3.0, 0.25};
     const double big[5] = {1e200, 1e200, 1e-200, 3.0, 0.5};
     for (const char *name : {"sum", "prod", "min", "max"}) {
@@ -497,6 +500,15 @@ TEST(Reduce, FoldRowsKeepsTheRowByRowOrder) {
             }
         }
     }
+}
+
+TEST(Reduce, FoldRowsKeepsTheRowByRowOrder) {
+    for (ck_cpu_target target : ckt::runnable_targets()) {
+        ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
+        SCOPED_TRACE(ck_cpu_target_name(target));
+        expect_folds_in_row_order();
+    }
+    ck_cpu_set_target_cap(ckt::best_compiled_target());
     // float32 sums in float32, in the same order. Column 0: 2^24 + 1 rounds back to 2^24
     // (ties to even) three times, minus 2^24, plus 1; column 1: 2 - 2^24 = -16777214, then
     // three exact increments.

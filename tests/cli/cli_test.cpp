@@ -285,12 +285,12 @@ TEST(Cli, TheVectorWidthVariableDecidesTheBandwidthTarget) {
     ASSERT_EQ(wide.status, 0) << wide.out;
     ASSERT_EQ(narrow.status, 0) << narrow.out;
     if (avx512 && avx2_compiled) {
-        EXPECT_NE(wide.out.find("  bandwidth:     avx512 for arithmetic, comparisons and streaming "
-                                "stores (CKERNEL_VECTOR_WIDTH=512)\n"),
+        EXPECT_NE(wide.out.find("  bandwidth:     avx512 for arithmetic, comparisons, streaming "
+                                "stores and rows folds (CKERNEL_VECTOR_WIDTH=512)\n"),
                   std::string::npos)
             << wide.out;
-        EXPECT_NE(narrow.out.find("  bandwidth:     avx2 for arithmetic, comparisons and streaming "
-                                  "stores (CKERNEL_VECTOR_WIDTH=256)\n"),
+        EXPECT_NE(narrow.out.find("  bandwidth:     avx2 for arithmetic, comparisons, streaming "
+                                  "stores and rows folds (CKERNEL_VECTOR_WIDTH=256)\n"),
                   std::string::npos)
             << narrow.out;
         // The streaming loops follow it; the cast leaf keeps avx512.
