@@ -364,6 +364,25 @@ TEST(Expr, ErrorsInsideANodeAreTheNodes) {
               "CK_ERR_OVERFLOW: expression column 3: int32 value -2 is out of range for uint8");
 }
 
+// Only an argument's NA is NA in the kernel (§15): an intermediate value with the bits of
+// its option type's NA stays a value, and the later nodes run on it. -2147483648 + false is
+// an ?int32 with the NA's bits (node by node it reads as NA, and no division runs); in the
+// kernel it is divided: by 2 and 4 into values, by 0 into an error. Where c is NA no node
+// runs at all. Nocheck mode: the checked modes refuse a call's result of the NA's bits.
+TEST(Expr, AnIntermediateWithTheNAsBitsIsAValue) {
+    ck_eval_ctx nocheck = CK_EVAL_CTX_INIT;
+    nocheck.errmode = CK_ERRMODE_NOCHECK;
+    const char *text = "(-2147483648 + c) / a";
+    EXPECT_EQ(eval(text, {{"c", "?bool", "false"}, {"a", "2 * uint16", "[2, 4]"}}, nullptr, nocheck),
+              "[-1073741824, -536870912]");
+    EXPECT_EQ(eval(text, {{"c", "?bool", "false"}, {"a", "3 * uint16", "[2, 0, 4]"}}, nullptr,
+                   nocheck),
+              "CK_ERR_ZERO_DIVISION: expression column 19: divide: integer division by zero at "
+              "element [1]");
+    EXPECT_EQ(eval(text, {{"c", "?bool", "NA"}, {"a", "3 * uint16", "[2, 0, 4]"}}, nullptr, nocheck),
+              "[NA, NA, NA]");
+}
+
 // An expression of literals only takes no sources: a 0-d result of the type selection gives
 // (NumPy's for np.int8(2) + np.int8(3) and the like), cast and broadcast into a destination
 // like any result, and a node's failure is the node's.
