@@ -58,7 +58,8 @@ CK_EXTERN int ck_cpu_check(void);
 CK_EXTERN const char *ck_cpu_target_reason(void);
 /* The target of the loops whose speed is the memory's: the elementwise arithmetic and
  * comparison leaves (add ... logical_or, equal ... greater_equal), the streaming-store loops
- * (ck_get_streaming_threshold) and the reductions' folds of whole rows (over an outer axis). It is ck_cpu_best_target(), except that on a CPU that runs
+ * (ck_get_streaming_threshold) and the reductions' folds of whole rows (over an outer
+ * axis). It is ck_cpu_best_target(), except that on a CPU that runs
  * each 512-bit operation as two 256-bit halves (AMD family 19h: Zen 4) avx512 gives way to
  * avx2, whose 256-bit loads stream from memory faster there (a Zen 4 EPYC, ns per element:
  * elementwise/add/float64/var 0.87-0.95 -> 0.78-0.81, contiguous float64 -> int32 0.34-0.36

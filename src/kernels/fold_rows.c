@@ -4,8 +4,10 @@
  * stride of 0 and one row per element of the reduced dimension). It folds the rows it is
  * given through the rows form of the built-in's accumulate leaf (reduce_ops.h: four rows a
  * pass, every element's operations in row order), so the result is bit for bit the one of
- * the leaf applied row by row. Called for one row, or with a destination that moves between
- * rows, it calls its child, that accumulate leaf, row by row. */
+ * the leaf applied row by row. The rows loops are the bandwidth target's
+ * (ck_cpu_bandwidth_target: memory-bound, and each column is its own lane, so every target
+ * gives the same bits). Called for one row, or with a destination that moves between rows,
+ * it calls its child, that accumulate leaf, row by row. */
 #include <string.h>
 
 #include "common/internal.h"

@@ -102,10 +102,10 @@ int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn) {
 }
 
 const char *ck__rows_fn_target(ck__rows_fn fn) {
-    for (size_t t = 0; t < CK_ARRAY_SIZE(ck__reduce_targets); t++) {
+    for (size_t t = 0; fn != NULL && t < CK_ARRAY_SIZE(ck__reduce_targets); t++) {
         for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
             for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
-                if (fn != NULL && ck__reduce_targets[t].table->rows[op][id] == fn) {
+                if (ck__reduce_targets[t].table->rows[op][id] == fn) {
                     return ck__reduce_targets[t].name;
                 }
             }

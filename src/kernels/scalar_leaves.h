@@ -30,7 +30,8 @@ typedef ck__leaf_fns ck__leaf_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES][CK
 int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
                          size_t *index);
 /* The same for the loops bound by memory bandwidth (the arithmetic and comparison leaves,
- * the streaming-store loops): at or below ck_cpu_bandwidth_target. */
+ * the streaming-store loops, the reductions' rows folds): at or below
+ * ck_cpu_bandwidth_target. */
 int ck__leaf_target_pick_bandwidth(const ck_cpu_target *ids, size_t n, const char *what,
                                    size_t *index);
 

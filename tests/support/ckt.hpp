@@ -113,7 +113,7 @@ inline ck_cpu_target best_compiled_target() {
 }
 
 // The name of the target whose bandwidth-bound loops (arithmetic and comparison leaves,
-// streaming stores) a kernel gets with kernels capped at `capped`: the rule of
+// streaming stores, rows folds) a kernel gets with kernels capped at `capped`: the rule of
 // ck_cpu_bandwidth_target worked out here from CKERNEL_VECTOR_WIDTH and /proc/cpuinfo. avx2
 // for avx512 where the variable says 256, or where it is unset and the CPU is AMD family 25
 // (19h; its only AVX-512 core is Zen 4), when avx2 is compiled.

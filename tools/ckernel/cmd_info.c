@@ -145,7 +145,8 @@ int cmd_info(int argc, char **argv) {
         printf("  cpu targets:   %s (compiled)\n", targets);
         printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
-        printf("  bandwidth:     %s for arithmetic, comparisons, streaming stores and rows folds (%s)\n",
+        printf("  bandwidth:     %s for arithmetic, comparisons, streaming stores and rows "
+               "folds (%s)\n",
                bandwidth, bandwidth_reason);
         printf("  threads:       %s, %d thread%s (ck_set_num_threads)\n", ck_parallel_backend(),
                ck_get_num_threads(), ck_get_num_threads() == 1 ? "" : "s");
