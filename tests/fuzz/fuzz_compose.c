@@ -645,6 +645,17 @@ static int run(const fz_case *c, ck_builder *b) {
                            c->root_src_stride, (size_t)c->root_count);
 }
 
+/* The library keeps a message's first 1023 bytes, its last three "..." when the message was
+ * longer (src/common/status.c); the reference's holds up to FZ_MSG - 1. So a cut message
+ * equals a longer reference up to the cut. */
+static int same_message(const char *got, const char *want) {
+    const size_t cut = 1020;
+    if (strlen(got) == cut + 3 && strcmp(got + cut, "...") == 0 && strlen(want) > cut + 3) {
+        return strncmp(got, want, cut) == 0;
+    }
+    return strcmp(got, want) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static fz_case c;
     static int verbose = -1;
@@ -694,7 +705,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             CHECK(rc == x.build_status, "the build gives %s (%s), the reference %s (%s)",
                   ck_status_name(rc), ck_last_error(), ck_status_name(x.build_status),
                   x.build_message);
-            CHECK(strcmp(ck_last_error(), x.build_message) == 0,
+            CHECK(same_message(ck_last_error(), x.build_message),
                   "the build fails with \"%s\", the reference with \"%s\"", ck_last_error(),
                   x.build_message);
         } else if (!x.too_big) {

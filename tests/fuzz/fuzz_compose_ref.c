@@ -1947,8 +1947,12 @@ static void emit(rstate *rs, const fz_type *d, const char *dam, fz_loc dl, rkey 
         ckt_expect v;
         memset(&v, 0, sizeof v);
         memcpy(v.out.b, e != NULL ? e->v.b : rs->start, ckt_scalar(rs->a)->size);
-        if (!(rs->dopt && is_na(rs->a, v.out.b))) {
-            mark_nan(&v, rs->a); /* NaN payloads are free; an NA is exact */
+        /* NaN payloads are free; an NA is exact, except with skipna and an identity (sum,
+         * prod), where no NA is ever written: NA bits there come from arithmetic on NaN
+         * values, whose payloads (a complex product's parts: either operand's) are free */
+        const int identity = rs->rop == FZ_ROP_ADD || rs->rop == FZ_ROP_MULTIPLY;
+        if (!(rs->dopt && is_na(rs->a, v.out.b)) || (rs->skipna && identity)) {
+            mark_nan(&v, rs->a);
         }
         write_value(rs->r, dl, rs->a, &v);
         return;
