@@ -80,23 +80,20 @@ const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
     return s->chunk != NULL ? s : NULL;
 }
 
-/* The index of the table kernels use now, for a function `what` of (op, id), which must have
- * an accumulate leaf. */
-static int table_with(ck__arith_op op, ck_type_id id, const char *what, size_t *index) {
+/* The index of the table for a function `what` of (op, id), which must have an accumulate
+ * leaf: the table kernels use now, or (bandwidth) the bandwidth target's. */
+static int table_with(ck__arith_op op, ck_type_id id, const char *what, int bandwidth,
+                      size_t *index) {
     if (!ck__acc_has_leaf(op, id)) {
         return ck_set_error(CK_ERR_INTERNAL, "no %s (ids %d, %d)", what, (int)op, (int)id);
     }
-    return ck__leaf_target_pick(ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids),
-                                "accumulate", index);
+    return (bandwidth ? ck__leaf_target_pick_bandwidth : ck__leaf_target_pick)(
+        ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate", index);
 }
 
 int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn) {
-    if (!ck__acc_has_leaf(op, id)) {
-        return ck_set_error(CK_ERR_INTERNAL, "no rows fold (ids %d, %d)", (int)op, (int)id);
-    }
     size_t index = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick_bandwidth(
-        ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids), "rows fold", &index));
+    CK_RETURN_IF_ERROR(table_with(op, id, "rows fold", 1, &index));
     *fn = ck__reduce_targets[index].table->rows[op][id];
     return CK_OK;
 }
@@ -171,7 +168,7 @@ int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
 int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,
                  const char **target) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(table_with(op, id, "scan leaf", &index));
+    CK_RETURN_IF_ERROR(table_with(op, id, "scan leaf", 0, &index));
     *scan = ck__reduce_targets[index].table->scan[op][id];
     *from = ck__reduce_targets[index].table->scan_from[op][id];
     *target = ck__reduce_targets[index].name;

@@ -33,25 +33,20 @@ typedef struct xstr {
     size_t len, cap;
 } xstr;
 
-static void put(xstr *b, const char *text) {
-    const size_t n = strlen(text);
+/* Appends the first n bytes of text. */
+static void put_n(xstr *b, const char *text, size_t n) {
     if (b->len + n + 1 > b->cap) {
         b->cap = (b->len + n + 1) * 2;
         b->s = (char *)realloc(b->s, b->cap);
         CKF_CHECK(b->s != NULL, "out of memory");
     }
-    memcpy(b->s + b->len, text, n + 1);
+    memcpy(b->s + b->len, text, n);
     b->len += n;
+    b->s[b->len] = '\0';
 }
 
-/* put() of n bytes of text. */
-static void put_n(xstr *b, const char *text, size_t n) {
-    char *piece = (char *)malloc(n + 1);
-    CKF_CHECK(piece != NULL, "out of memory");
-    memcpy(piece, text, n);
-    piece[n] = '\0';
-    put(b, piece);
-    free(piece);
+static void put(xstr *b, const char *text) {
+    put_n(b, text, strlen(text));
 }
 
 #define XMAX_ARGS 5
@@ -465,14 +460,9 @@ static size_t phantom_nas(const xcase *c, ck_array *const *args, const char *wan
                 if (!c->used[k]) {
                     continue;
                 }
+                /* a whole argument is laid out as the result itself */
                 const int s = c->shape[k];
-                size_t ix = s == 0 ? 0 : s == 1 ? (size_t)j : s == 2 ? (size_t)i : 0;
-                if (s == 3) {
-                    for (int r = 0; r < i; r++) {
-                        ix += (size_t)(c->ragged ? c->lens[r] : c->n);
-                    }
-                    ix += (size_t)j;
-                }
+                const size_t ix = s == 0 ? 0 : s == 1 ? (size_t)j : s == 2 ? (size_t)i : e;
                 arg_is_na |= arg_na[k][ix];
             }
             const int want_na = len[e] == 2 && memcmp(want_text + at[e], "NA", 2) == 0;

@@ -362,7 +362,7 @@ static void print_header(const ckb_machine *m, const ckb_run_options *ro, int qu
                                   : "",
            ck_cpu_target_name(best),
            ro->has_target ? " (--target)" : " (in-cache: every supported target)",
-           bandwidth != best ? ", arithmetic and streaming stores " : "",
+           bandwidth != best ? ", arithmetic, comparisons, streaming stores and rows folds " : "",
            bandwidth != best ? ck_cpu_target_name(bandwidth) : "",
            ck_parallel_backend());
     if (m->loadavg >= m->cores - 0.5) { /* more than the bench itself */
