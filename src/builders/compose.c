@@ -55,29 +55,21 @@ static void operand_name(const ck__compose *c, int k, const char *text, char *bu
 
 static int shape_error(const ck__compose *c, int k, int dim, intptr_t src_size, intptr_t dst_size,
                        int extra_dims) {
-    char *ds = NULL, *ss = NULL;
-    /* Formatting may fail for lack of memory; the sizes alone still say what is wrong. */
-    int have = ck_type_format(c->dst_top, &ds) == CK_OK &&
-               ck_type_format(c->src_top[k], &ss) == CK_OK;
-    char who[512];
-    operand_name(c, k, have ? ss : "?", who, sizeof who);
-    int rc;
+    char ds[CK__TYPE_SHOWN_CAP], ss[CK__TYPE_SHOWN_CAP], who[CK__TYPE_SHOWN_CAP + 32];
+    ck__type_text_shown(c->dst_top, ds);
+    ck__type_text_shown(c->src_top[k], ss);
+    operand_name(c, k, ss, who, sizeof who);
     if (extra_dims > 0) {
-        rc = ck_set_error(CK_ERR_BROADCAST,
-                          "cannot assign %s into destination %s: the %s has %d more "
-                          "dimension%s than the destination can hold",
-                          who, have ? ds : "?", c->nsrc == 1 ? "source" : "argument", extra_dims,
-                          extra_dims == 1 ? "" : "s");
-    } else {
-        rc = ck_set_error(CK_ERR_BROADCAST,
-                          "cannot broadcast %s into destination %s: dimension %d has size "
-                          "%td in the %s and %td in the destination",
-                          who, have ? ds : "?", dim, src_size,
-                          c->nsrc == 1 ? "source" : "argument", dst_size);
+        return ck_set_error(CK_ERR_BROADCAST,
+                            "cannot assign %s into destination %s: the %s has %d more "
+                            "dimension%s than the destination can hold",
+                            who, ds, c->nsrc == 1 ? "source" : "argument", extra_dims,
+                            extra_dims == 1 ? "" : "s");
     }
-    ck_free(ds);
-    ck_free(ss);
-    return rc;
+    return ck_set_error(CK_ERR_BROADCAST,
+                        "cannot broadcast %s into destination %s: dimension %d has size "
+                        "%td in the %s and %td in the destination",
+                        who, ds, dim, src_size, c->nsrc == 1 ? "source" : "argument", dst_size);
 }
 
 /* Arrmeta of a fixed dim must agree with its type: the kernels trust the size. */
@@ -428,17 +420,14 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
 
 /* ---- tuples and structs ---- */
 
-/* "cannot assign <src> into <dst> by name: ..." with both types spelled out, each cut after
- * 200 bytes ("...") so that a wide struct's leaves the message room to say what is wrong. */
+/* "cannot assign <src> into <dst> by name: ..." with both types as messages show them
+ * (ck__type_text_shown), so that a wide struct's leaves the message room to say what is
+ * wrong. */
 static int fields_error(const ck_type *dt, const ck_type *st, const char *how, const char *why) {
-    char *ds = NULL, *ss = NULL;
-    const int have = ck_type_format(dt, &ds) == CK_OK && ck_type_format(st, &ss) == CK_OK;
-    const int rc = ck_set_error(CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s%s: %s",
-                                have ? ss : "?", have && strlen(ss) > 200 ? "..." : "",
-                                have ? ds : "?", have && strlen(ds) > 200 ? "..." : "", how, why);
-    ck_free(ds);
-    ck_free(ss);
-    return rc;
+    char ds[CK__TYPE_SHOWN_CAP], ss[CK__TYPE_SHOWN_CAP];
+    ck__type_text_shown(dt, ds);
+    ck__type_text_shown(st, ss);
+    return ck_set_error(CK_ERR_TYPE, "cannot assign %s into %s%s: %s", ss, ds, how, why);
 }
 
 /* Matches destination fields to source fields: by name, or by position. match[i] is the
@@ -706,6 +695,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     /* A call's leaf may compute any value; a cast only some (a checked datetime cast never
      * gives NaT from a value: it is out of range). A text destination checks in its leaf. */
     spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option && !ck__is_text(dval->id) &&
+                 !ck__na_needs_canon(dval->id) && /* a float's NA bits become NaN instead */
                  (!c->assign || (!ck__is_time(dval->id) &&
                                  ck__conversion_can_give_na(sval[0]->id, dval->id)));
     size_t at;

@@ -104,14 +104,11 @@ int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims
 /* "cannot reduce SRC into DST: WHY" with both types spelled out. */
 static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck_type *src_tp,
                        int status, const char *why) {
-    char *ds = NULL, *ss = NULL;
-    const int have = ck_type_format(dst_tp, &ds) == CK_OK && ck_type_format(src_tp, &ss) == CK_OK;
-    const int rc = ck_set_error(status, "%s: cannot %s %s into %s: %s", p->name,
-                                p->accumulate ? "accumulate" : "reduce",
-                                have ? ss : "the source", have ? ds : "the destination", why);
-    ck_free(ds);
-    ck_free(ss);
-    return rc;
+    char ds[CK__TYPE_SHOWN_CAP], ss[CK__TYPE_SHOWN_CAP];
+    ck__type_text_shown(dst_tp, ds);
+    ck__type_text_shown(src_tp, ss);
+    return ck_set_error(status, "%s: cannot %s %s into %s: %s", p->name,
+                        p->accumulate ? "accumulate" : "reduce", ss, ds, why);
 }
 
 /* The destination's innermost elements (type dt at address bits dbits) are the accumulators:
@@ -306,11 +303,29 @@ static ck_errmode cast_mode(const ck__reduce_plan *p) {
     return p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
 }
 
+/* Arithmetic never creates an NA (kernels/na_canon.c): into ?A of a float or complex A, the
+ * leaves that compute or select values sit under na_canon, which writes a result of the
+ * NA's bits as NaN. */
+static int needs_canon(const ck__reduce_plan *p) {
+    return p->dst_option && ck__na_needs_canon(p->acc_id);
+}
+
+static int make_canon(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p) {
+    return needs_canon(p) ? ck__make_na_canon(ckb, offset, p->acc_id, CK_REQUEST_STRIDED)
+                          : CK_OK;
+}
+
+/* minimum and maximum select an element or the accumulator as it is: over values of ?A
+ * itself (never NA) they give no new bits, so they need no na_canon. */
+static int selects_values_of_a(const ck__reduce_plan *p, ck_type_id values) {
+    return values == p->acc_id && (p->op == CK__ARITH_MINIMUM || p->op == CK__ARITH_MAXIMUM);
+}
+
 /* The accumulate leaf of A over elements of the scalar type st: behind call_args, which
  * casts them (into a bool accumulator, their truth values, as all and any take them), when
  * st is not A or they may be misaligned. */
-static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                     const ck_type *st, uintptr_t sbits) {
+static int build_acc_leaf(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                          const ck_type *st, uintptr_t sbits) {
     const ck_type *at = ck_type_scalar(p->acc_id);
     const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
                            (sbits & (st->data_alignment - 1)) != 0;
@@ -330,6 +345,12 @@ static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                                 p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
 }
 
+static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                     const ck_type *st, uintptr_t sbits) {
+    CK_RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* a plain element may hold NA's bits */
+    return build_acc_leaf(ckb, offset, p, st, sbits);
+}
+
 /* Over an option source (values of the scalar type sv): reduce_option above the value's
  * accumulate leaf, and with `first` the cast that starts an accumulator with no element. */
 static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
@@ -342,12 +363,18 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     spec.dst_option = p->dst_option;
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
-    CK_RETURN_IF_ERROR(build_acc(ckb, offset, p, sv, sbits));
+    if (!selects_values_of_a(p, sv->id)) {
+        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+    }
+    CK_RETURN_IF_ERROR(build_acc_leaf(ckb, offset, p, sv, sbits));
     if (!spec.first) {
         return CK_OK;
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK_RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
+    if (sv->id != p->acc_id) { /* a copy of a value of ?A is one */
+        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+    }
     return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, cast_mode(p),
                                 CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED,
                                 0, sbits);
@@ -401,6 +428,7 @@ static int folds_rows(const ck__reduce_plan *p, const ck__rlevel *lv, int from, 
     const intptr_t es = (intptr_t)ck_type_scalar(p->acc_id)->data_size;
     if (i != n - 1 || l->reduced || l->skind != CK__DIM_FIXED ||
         l->sstride != es || l->dstride != es || p->op < 0 || st->id != p->acc_id ||
+        needs_canon(p) || /* its rows loops write no NaN for the NA's bits */
         (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 || (sbits & (st->data_alignment - 1)) != 0) {
         return 0;
     }
@@ -581,7 +609,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
 static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
                                const ck_type *src_tp, const char *sam, ck__rlevel *lv, int *n,
                                const ck_type **dt_out, const ck_type **st_out, uintptr_t *dbits,
-                               uintptr_t *sbits) {
+                               uintptr_t *sbits, int *dst_option) {
     const ck_type *dt = dst_tp, *st = src_tp;
     int d = 0;
     *dbits = 0;
@@ -643,6 +671,7 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
         return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                            "an accumulation of options needs an option destination");
     }
+    *dst_option = dt->id == CK_TYPE_OPTION;
     if (dt->id == CK_TYPE_OPTION && st->id != CK_TYPE_OPTION) {
         dt = dt->element;
     }
@@ -670,6 +699,9 @@ static int build_block_cast(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     }
     const unsigned flags = p->flags & ~(unsigned)(CK_EVAL_DST_UNALIGNED |
                                                   (from_dst ? CK_EVAL_SRC_UNALIGNED : 0u));
+    if (!from_dst) { /* the first element is a value too; the copy of one is canonical */
+        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+    }
     return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), st, cast_mode(p),
                                 CK_REQUEST_STRIDED, flags, 0, from_dst ? 0 : sbits);
 }
@@ -749,9 +781,14 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     int n = 0;
     const ck_type *dt = NULL, *st = NULL;
     uintptr_t dbits = 0, sbits = 0;
+    int dst_option = 0;
     CK_RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
-                                           &dt, &st, &dbits, &sbits));
+                                           &dt, &st, &dbits, &sbits, &dst_option));
     const ck_type *dopt = dt->id == CK_TYPE_OPTION ? dt : NULL; /* ?A, with a source of ?T */
+    ck__reduce_plan q = *p;
+    q.dst_option = dst_option; /* ?A, from any source: for na_canon only (the others take
+                                * dopt) */
+    p = &q;
     CK_RETURN_IF_ERROR(
         check_accumulators(p, dst_tp, src_tp, dopt != NULL ? dopt->element : dt, dbits));
     int k = 0;
@@ -801,6 +838,9 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
         CK_RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
                                                 skipna && !p->check_empty ? p->start : NULL,
                                                 CK_REQUEST_STRIDED));
+        if (!selects_values_of_a(p, p->acc_id)) { /* the row holds values of ?A */
+            CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+        }
         return p->make_scan(p, ckb, offset, 0);
     }
     if (st->id == CK_TYPE_OPTION) {
@@ -816,8 +856,9 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
             CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
         }
         CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-        return p->make_scan(p, ckb, offset,
-                            st->id == p->acc_id && !misaligned && scan_streams(p, lv, n));
+        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* which then reads what it wrote */
+        return p->make_scan(p, ckb, offset, st->id == p->acc_id && !misaligned &&
+                                                !needs_canon(p) && scan_streams(p, lv, n));
     }
     CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
     CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));

@@ -115,7 +115,7 @@ static const ck__kind *const ck__kinds[] = {
     &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind, &ck__reduce_dim_kind, &ck__fold_rows_kind,
     &ck__reduce_fill_kind, &ck__reduce_fold_kind, &ck__reduce_var_reset_kind,
     &ck__reduce_var_grow_kind, &ck__reduce_option_kind, &ck__accumulate_dim_kind,
-    &ck__reduce_scan_kind, &ck__scan_stream_kind, &ck__materialize_kind, &ck__option_scan_kind, &ck__option_fill_kind, &ck__dot_kind, &ck__core_call_kind,
+    &ck__reduce_scan_kind, &ck__scan_stream_kind, &ck__materialize_kind, &ck__option_scan_kind, &ck__option_fill_kind, &ck__na_canon_kind, &ck__dot_kind, &ck__core_call_kind,
     &ck__text_cast_kind, &ck__text_compare_kind, &ck__datetime_cast_kind,
     &ck__datetime_arith_kind, &ck__datetime_compare_kind, &ck__datetime_text_kind,
     &ck__text_number_kind,

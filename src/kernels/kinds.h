@@ -91,6 +91,7 @@ extern const ck__kind ck__scan_stream_kind;
 extern const ck__kind ck__materialize_kind;
 extern const ck__kind ck__option_scan_kind;
 extern const ck__kind ck__option_fill_kind;
+extern const ck__kind ck__na_canon_kind;
 extern const ck__kind ck__dot_kind;
 extern const ck__kind ck__core_call_kind;
 extern const ck__kind ck__accumulate_dim_kind;
@@ -390,6 +391,14 @@ int ck__make_option_scan(ck_builder *ckb, size_t *offset, ck_type_id id, int ski
  * `identity` (A's bytes). */
 int ck__make_option_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
                          const unsigned char *identity, ck_request req);
+/* Arithmetic never creates an NA (na_canon.c): for the float and complex value types
+ * (ck__na_needs_canon), ck__canon_na writes each part of n elements at p that has the NA's
+ * bits as the default quiet NaN; the na_canon kernel runs its child (built right after it,
+ * the strided request: an accumulate or scan leaf of ?id) and then does so over what the
+ * child wrote (one element for a fold into one accumulator, stride 0). */
+int ck__na_needs_canon(ck_type_id id);
+void ck__canon_na(ck_type_id id, char *p, intptr_t stride, size_t n);
+int ck__make_na_canon(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req);
 /* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
  * right after it. */
 int ck__make_reduce_scan(ck_builder *ckb, size_t *offset, size_t elem_size, ck_request req);

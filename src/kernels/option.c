@@ -8,7 +8,9 @@
  * modes, a converted value that comes out equal to the destination's NA (its reserved value)
  * is CK_ERR_OVERFLOW: such values go through a stack buffer first, so the failing element is
  * never written (a text destination is not checked here: the text cast refuses to write its
- * NA itself). is_na and assign_na are leaves of this file's own kinds. */
+ * NA itself). A float or complex value never becomes NA: one that comes out with the NA's
+ * bits is written as the default NaN (na_canon.c). is_na and assign_na are leaves of this
+ * file's own kinds. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -26,6 +28,7 @@ typedef struct ck__option {
     uint8_t dst_id;                   /* the destination's value type */
     uint8_t check;                    /* a value that converts to the NA is an overflow */
     uint8_t nsrc;
+    uint8_t canon; /* ?float or ?complex: a value of the NA's bits becomes NaN (na_canon.c) */
 } ck__option;
 
 typedef struct ck__is_na_leaf {
@@ -163,6 +166,9 @@ static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t
         const int rc = fn(value, dst, dst_stride, src, src_stride, n);
         /* A leaf that names its failing element counts within this run. */
         ck__error_offset_outer(rc, (intptr_t)first);
+        if (rc == CK_OK && k->canon) {
+            ck__canon_na((ck_type_id)k->dst_id, dst, dst_stride, n);
+        }
         return rc;
     }
     const ck_type_id id = (ck_type_id)k->dst_id;
@@ -257,7 +263,7 @@ static CK__KERNEL_ALIGN int option_single(ck_prefix *self, char *dst, char *cons
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at) {
     if (spec->nsrc < 1 || spec->nsrc > CK__MAX_OPTION_SRC ||
-        (spec->check && (ck__is_text(spec->dst_id) ||
+        (spec->check && (ck__is_text(spec->dst_id) || ck__na_needs_canon(spec->dst_id) ||
                          ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM))) {
         return ck_set_error(CK_ERR_INTERNAL, "option kernel: %d sources", spec->nsrc);
     }
@@ -269,6 +275,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
     k->dst_id = (uint8_t)spec->dst_id;
     k->check = (uint8_t)(spec->check != 0);
     k->nsrc = (uint8_t)spec->nsrc;
+    k->canon = (uint8_t)(spec->dst_option && ck__na_needs_canon(spec->dst_id));
     *offset += CK__OPTION_FIRST_CHILD;
     int any = 0;
     for (int j = 0; j < spec->nsrc; j++) {
@@ -318,9 +325,10 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
 static void option_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                             ck__children *children) {
     const ck__option *k = (const ck__option *)self;
-    ck__strbuf_printf(out, "%s%s%s", k->assign_na != 0 ? "dst=?" : "dst=",
+    ck__strbuf_printf(out, "%s%s%s%s", k->assign_na != 0 ? "dst=?" : "dst=",
                       ck_type_id_name((ck_type_id)k->dst_id),
-                      k->check ? " (a value converting to NA is an overflow)" : "");
+                      k->check ? " (a value converting to NA is an overflow)" : "",
+                      k->canon ? " (a value of the NA's bits becomes NaN)" : "");
     *size = sizeof(ck__option);
     if (k->is_na != 0) {
         ck__children_add(children, k->is_na);

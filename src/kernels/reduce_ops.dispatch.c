@@ -104,20 +104,32 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
     return 0;
 }
 #define CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, FAST, MERGE)                     \
+    /* Lanes 0 .. filled-1 hold values; the others are empty (their ID is never an operand: \
+     * op with the identity is not exact everywhere, (1+0j)*(inf+0j) is inf+nanj and 0 + -0  \
+     * is +0, so a lane starts with its first element as it is). */                         \
     typedef struct ck__lanes_##NAME {                                                        \
         E v[LN];                                                                             \
+        size_t filled;                                                                       \
     } ck__lanes_##NAME;                                                                      \
-    /* One block of at most CK__FOLD_BLOCK elements: element i into lane i mod LN. The lanes \
+    /* One block of 1 to CK__FOLD_BLOCK elements: element i into lane i mod LN. The lanes   \
      * are a local (never aliased by the source), so they stay in registers. */              \
     CK__HOT void ck__block_##NAME(ck__lanes_##NAME *out, const char *x, intptr_t xs,         \
                                   size_t len) {                                              \
         ck__lanes_##NAME v;                                                                  \
-        for (int l = 0; l < (LN); l++) {                                                     \
-            v.v[l] = (ID);                                                                   \
+        const size_t first = len < (LN) ? len : (LN);                                        \
+        v.filled = first;                                                                    \
+        for (size_t l = first; l < (LN); l++) {                                              \
+            v.v[l] = (ID); /* empty: defined bits for the vector merge, never used */       \
         }                                                                                    \
         if (xs == (intptr_t)sizeof(T)) {                                                     \
             const T *p = (const T *)(const void *)x;                                         \
-            size_t i = FAST(v.v, p, len);                                                    \
+            for (size_t l = 0; l < first; l++) {                                             \
+                v.v[l] = LOAD(p[l]);                                                         \
+            }                                                                                \
+            size_t i = first;                                                                \
+            if (len > (LN)) {                                                                \
+                i += FAST(v.v, p + (LN), len - (LN));                                        \
+            }                                                                                \
             for (; i + (LN) <= len; i += (LN)) {                                             \
                 for (int l = 0; l < (LN); l++) {                                             \
                     v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                            \
@@ -127,18 +139,31 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
                 v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                                \
             }                                                                                \
         } else {                                                                             \
-            for (size_t i = 0; i < len; i++, x += xs) {                                      \
+            for (size_t i = 0; i < first; i++, x += xs) {                                    \
+                v.v[i] = LOAD(*(const T *)(const void *)x);                                  \
+            }                                                                                \
+            for (size_t i = first; i < len; i++, x += xs) {                                  \
                 v.v[i % (LN)] = LOP(v.v[i % (LN)], LOAD(*(const T *)(const void *)x));       \
             }                                                                                \
         }                                                                                    \
         *out = v;                                                                            \
     }                                                                                        \
+    /* b = a op b lane by lane, a lane empty on one side taking the other's. */              \
     CK__HOT void ck__lanes_op_##NAME(const ck__lanes_##NAME *a, ck__lanes_##NAME *b) {       \
-        if (MERGE(a->v, b->v)) {                                                             \
+        if (a->filled == (LN) && b->filled == (LN)) {                                        \
+            if (MERGE(a->v, b->v)) {                                                         \
+                return;                                                                      \
+            }                                                                                \
+            for (int l = 0; l < (LN); l++) {                                                 \
+                b->v[l] = LOP(a->v[l], b->v[l]);                                             \
+            }                                                                                \
             return;                                                                          \
         }                                                                                    \
-        for (int l = 0; l < (LN); l++) {                                                     \
-            b->v[l] = LOP(a->v[l], b->v[l]);                                                 \
+        for (size_t l = 0; l < a->filled && l < (LN); l++) {                                 \
+            b->v[l] = l < b->filled ? LOP(a->v[l], b->v[l]) : a->v[l];                       \
+        }                                                                                    \
+        if (a->filled > b->filled) {                                                         \
+            b->filled = a->filled;                                                           \
         }                                                                                    \
     }                                                                                        \
     /* The binary counter of the blocks' lane vectors: two partial results of 2^k blocks  \
@@ -169,12 +194,15 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
             ck__push_##NAME(c, v, 0);                                                        \
         }                                                                                    \
     }                                                                                        \
-    /* Lanes halved: lane l with lane l + w, w = LN/2, ..., 1; lane 0 is the result. */     \
+    /* Lanes halved: lane l with lane l + w where that one holds a value, w = LN/2, ..., 1; \
+     * lane 0 is the result. */                                                              \
     CK__HOT E ck__halve_##NAME(ck__lanes_##NAME *v) {                                        \
-        for (int w = (LN) / 2; w >= 1; w /= 2) {                                             \
-            for (int l = 0; l < w; l++) {                                                    \
+        size_t filled = v->filled;                                                           \
+        for (size_t w = (LN) / 2; w >= 1; w /= 2) {                                          \
+            for (size_t l = 0; l + w < filled && l + w < (LN); l++) {                        \
                 v->v[l] = LOP(v->v[l], v->v[l + w]);                                         \
             }                                                                                \
+            filled = filled < w ? filled : w;                                                \
         }                                                                                    \
         return v->v[0];                                                                      \
     }                                                                                        \
@@ -478,10 +506,11 @@ CK__DEF_SPLITS(maximum)
     CK__HOT ck__ct_##T ck__select_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,     \
                                              size_t n) {                                     \
         ck__lanes_##OP##_##T v, w2;                                                          \
-        for (int l = 0; l < 16; l++) {                                                       \
+        for (int l = 0; l < 16; l++) { /* exact for minimum and maximum: every lane full */  \
             v.v[l] = (ID);                                                                   \
             w2.v[l] = (ID);                                                                  \
         }                                                                                    \
+        v.filled = w2.filled = 16;                                                           \
         /* A long contiguous run is read as two halves side by side, a block of each in    \
          * turn (two streams kept the reads ahead on Zen 3; design.md §14), the second     \
          * half's lanes merged in after the first's. */                                     \
@@ -650,9 +679,10 @@ CK__DEF_SCAN_FROM(logical_or, bool)
     CK__HOT void ck__dot_block_##T(ck__lanes_add_##T *out, const char *x, intptr_t xs,       \
                                    const char *y, intptr_t ys, size_t len) {                 \
         ck__lanes_add_##T v;                                                                 \
-        for (int l = 0; l < (LN); l++) {                                                     \
+        for (int l = 0; l < (LN); l++) { /* every lane from 0: a dot's sum starts there */  \
             v.v[l] = (ZERO);                                                                 \
         }                                                                                    \
+        v.filled = (LN);                                                                     \
         const intptr_t es = (intptr_t)sizeof(ck__ct_##T);                                    \
         if (xs == es && ys == es) {                                                          \
             const ck__ct_##T *a = (const ck__ct_##T *)(const void *)x;                       \

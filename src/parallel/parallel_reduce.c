@@ -17,6 +17,7 @@
 #include "builders/assign_internal.h"
 #include "callables/callable_internal.h"
 #include "common/internal.h"
+#include "kernels/kinds.h"
 #include "kernels/reduce_ops.h"
 #include "types/type_internal.h"
 
@@ -243,6 +244,9 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
             CK_RETURN_IF_ERROR(parallel_run(dst, src, ectx, (ck__arith_op)op, acc_id, n, xs,
                                             &done));
             if (done) {
+                if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kernels/na_canon.c) */
+                    ck__canon_na(acc_id, ck_array_data(dst), 0, 1);
+                }
                 return CK_OK;
             }
         }

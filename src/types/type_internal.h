@@ -142,14 +142,16 @@ int ck__is_na(ck_type_id id, const void *p);
 /* Options of text: the NA is every byte of the element 0xff (type_option.c). A text NA
  * of at most CK__TEXT_NA_BYTES bytes has its bytes from ck_option_na_bytes. */
 #define CK__TEXT_NA_BYTES 256
+
 int ck__is_text_na(const void *p, size_t size);
 /* 1 when the value type's element at p is its NA (scalars, times, text). */
 int ck__is_na_of(const ck_type *value, const void *p);
 /* Writes the value type's NA at p. */
 void ck__write_na(const ck_type *value, void *p);
 /* 1 when an in-range value of scalar src can convert to the NA of scalar dst (int64 ->
- * int32: -2147483648; float64 -> float32: a NaN's payload), so a checked assignment into
- * ?dst must look for it; 0 when no value can (int8 -> int32, int32 -> float64). */
+ * int32: -2147483648), so a checked assignment into ?dst must look for it; 0 when no value
+ * can (int8 -> int32, and every float or complex dst: a NaN whose payload lands on the NA's
+ * bits is written as the default NaN, kernels/na_canon.c). */
 int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst);
 
 /* Size of one level's arrmeta struct (0 for scalars). */
@@ -175,5 +177,13 @@ static inline int ck__id_is_scalar(ck_type_id id) {
 
 /* The canonical spelling of a scalar id (also ck_type_id_name). */
 const char *ck__scalar_name(ck_type_id id);
+
+/* A type's datashape as error messages show it (datashape_print.c): whole up to
+ * CK__TYPE_SHOWN bytes; a longer one cut at the last space outside a quoted name within
+ * its first CK__TYPE_SHOWN bytes (so never inside a token) and marked "..."; "?" when it
+ * cannot be formatted. buf holds CK__TYPE_SHOWN_CAP bytes. */
+#define CK__TYPE_SHOWN 200
+#define CK__TYPE_SHOWN_CAP (CK__TYPE_SHOWN + 4)
+void ck__type_text_shown(const ck_type *t, char *buf);
 
 #endif

@@ -12,6 +12,7 @@
 //     uses a binary counter; minimum and maximum against a sequential selection of the value.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -335,37 +336,49 @@ TEST_P(ReduceLeaves, BoolFolds) {
 }
 
 // The documented association of a float fold, written recursively: element i of the run
-// goes to lane i mod L of block i / 128 (in order within the lane), blocks [lo, hi) combine
-// as P(lo, lo + h) op P(lo + h, hi) with h the largest power of two below hi - lo, lanes are
-// then halved (lane l op lane l + w for w = L/2 .. 1), and the result goes into the
-// accumulator last: acc op r.
+// goes to lane i mod L of block i / 128 (in order within the lane: a lane starts with its
+// first element as it is, never from the identity), blocks [lo, hi) combine as
+// P(lo, lo + h) op P(lo + h, hi) with h the largest power of two below hi - lo (a lane empty
+// on one side takes the other's), lanes are then halved (lane l op lane l + w for
+// w = L/2 .. 1, where lane l + w holds a value), and the result goes into the accumulator
+// last: acc op r.
 template <class E>
 struct TreeRef {
     std::function<E(E, E)> op;
     E id;
     int lanes;
-    std::vector<E> block(const std::vector<E> &x, size_t b) const {
-        std::vector<E> v(static_cast<size_t>(lanes), id);
+    struct Lanes {
+        std::vector<E> v;
+        size_t filled;
+    };
+    Lanes block(const std::vector<E> &x, size_t b) const {
+        Lanes v{std::vector<E>(static_cast<size_t>(lanes), id), 0};
         for (size_t i = b * 128; i < x.size() && i < (b + 1) * 128; i++) {
-            v[(i - b * 128) % static_cast<size_t>(lanes)] =
-                op(v[(i - b * 128) % static_cast<size_t>(lanes)], x[i]);
+            const size_t l = (i - b * 128) % static_cast<size_t>(lanes);
+            v.v[l] = l < v.filled ? op(v.v[l], x[i]) : x[i];
+            v.filled = std::max(v.filled, l + 1);
         }
         return v;
     }
-    std::vector<E> pair(const std::vector<E> &x, size_t lo, size_t hi) const {
+    Lanes pair(const std::vector<E> &x, size_t lo, size_t hi) const {
         if (hi - lo == 1) return block(x, lo);
         size_t h = 1;
         while (h * 2 < hi - lo) h *= 2;
-        std::vector<E> a = pair(x, lo, lo + h), b = pair(x, lo + h, hi);
-        for (size_t l = 0; l < a.size(); l++) a[l] = op(a[l], b[l]);
+        Lanes a = pair(x, lo, lo + h), b = pair(x, lo + h, hi);
+        for (size_t l = 0; l < b.filled; l++) a.v[l] = l < a.filled ? op(a.v[l], b.v[l]) : b.v[l];
+        a.filled = std::max(a.filled, b.filled);
         return a;
     }
     E fold(E acc, const std::vector<E> &x) const {
         if (x.empty()) return op(acc, id);
-        std::vector<E> v = pair(x, 0, (x.size() + 127) / 128);
-        for (int w = lanes / 2; w >= 1; w /= 2)
-            for (int l = 0; l < w; l++) v[static_cast<size_t>(l)] = op(v[static_cast<size_t>(l)], v[static_cast<size_t>(l + w)]);
-        return op(acc, v[0]);
+        Lanes v = pair(x, 0, (x.size() + 127) / 128);
+        for (size_t w = static_cast<size_t>(lanes) / 2; w >= 1; w /= 2) {
+            for (size_t l = 0; l < w; l++) {
+                if (l + w < v.filled) v.v[l] = op(v.v[l], v.v[l + w]);
+            }
+            v.filled = std::min(v.filled, w);
+        }
+        return op(acc, v.v[0]);
     }
 };
 
@@ -694,6 +707,106 @@ TEST_P(ReduceLeaves, WideningFoldsEqualTheCastThenTheLeaf) {
     EXPECT_FALSE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_UINT32, CK_TYPE_INT64));
     EXPECT_FALSE(ck__acc_widens(CK__ARITH_MINIMUM, CK_TYPE_INT8, CK_TYPE_INT64));
     EXPECT_FALSE(ck__acc_widens(CK__ARITH_ADD, CK_TYPE_INT64, CK_TYPE_INT64));
+}
+
+// ---- complex products at infinities and NaNs (docs/design.md §10: the textbook formula,
+// as NumPy's loops compute it, no C99 Annex G recovery) in every leaf that multiplies ----
+
+ck_strided_fn scan_fn(ck__arith_op op, ck_type_id id) {
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    EXPECT_EQ(ck__make_scan_leaf(&b, &off, op, id), CK_OK) << ck_last_error();
+    ck_strided_fn fn = ck_prefix_strided(ck_builder_root(&b));
+    ck_builder_destroy(&b);
+    return fn;
+}
+
+// Part by part the same bits, or both NaN (a NaN's sign and payload are free).
+template <class C>
+bool same_complex(const C &got, const C &want) {
+    for (int k = 0; k < 2; k++) {
+        const bool gn = std::isnan(got.v[k]), wn = std::isnan(want.v[k]);
+        if (gn != wn || (!gn && bits(got.v[k]) != bits(want.v[k]))) return false;
+    }
+    return true;
+}
+
+template <class C, class F>
+void check_special_products(ck_type_id id, void (*mul)(const F *, const F *, F *)) {
+    const F inf = std::numeric_limits<F>::infinity(), nan = std::numeric_limits<F>::quiet_NaN();
+    const F big = std::numeric_limits<F>::max() / 4, tiny = std::numeric_limits<F>::denorm_min();
+    const F parts[] = {0, -F(0), 1, -2, big, tiny, inf, -inf, nan};
+    std::vector<C> values;
+    for (F re : parts)
+        for (F im : parts) values.push_back(C{{re, im}});
+    auto text = [](const C &c) {
+        return "(" + std::to_string(c.v[0]) + ", " + std::to_string(c.v[1]) + ")";
+    };
+    const ck_strided_fn mul_fn = elementwise_fn(CK__ARITH_MULTIPLY, id);
+    const ck_strided_fn acc = acc_fn(CK__ARITH_MULTIPLY, id), scan = scan_fn(CK__ARITH_MULTIPLY, id);
+    const intptr_t es = sizeof(C);
+    for (const C &a : values) {
+        for (const C &b : values) {
+            C want;
+            mul(a.v, b.v, want.v);
+            const std::string at = text(a) + " * " + text(b);
+            // multiply
+            C r = a, x = b;
+            char *src[2] = {reinterpret_cast<char *>(&r), reinterpret_cast<char *>(&x)};
+            const intptr_t ss[2] = {0, 0};
+            C got;
+            ASSERT_EQ(mul_fn(nullptr, reinterpret_cast<char *>(&got), 0, src, ss, 1), CK_OK);
+            EXPECT_TRUE(same_complex(got, want)) << "multiply " << at << " = " << text(got);
+            // the accumulate leaf, one element folded into the accumulator (stride 0: a
+            // cumprod's row over an inner dimension of size 1) and in place
+            for (intptr_t ds : {intptr_t(0), es}) {
+                C accv = a, xv = b;
+                char *xp = reinterpret_cast<char *>(&xv);
+                ASSERT_EQ(acc(nullptr, reinterpret_cast<char *>(&accv), ds, &xp, &es, 1), CK_OK);
+                EXPECT_TRUE(same_complex(accv, want))
+                    << "accumulate (dst stride " << ds << ") " << at << " = " << text(accv);
+            }
+            // a fold of [a, b] from (1, 0): the lanes' a * b, then the accumulator's product
+            C two[2] = {a, b}, one{{1, 0}}, want2;
+            mul(one.v, want.v, want2.v);
+            run_acc(CK__ARITH_MULTIPLY, id, &one, 0, two, es, 2);
+            EXPECT_TRUE(same_complex(one, want2)) << "fold of " << at << " = " << text(one);
+            // the scan: [a, a * b]
+            C out[2];
+            char *sp = reinterpret_cast<char *>(two);
+            ASSERT_EQ(scan(nullptr, reinterpret_cast<char *>(out), es, &sp, &es, 2), CK_OK);
+            EXPECT_TRUE(same_complex(out[0], a) && same_complex(out[1], want))
+                << "scan of " << at << " = " << text(out[0]) << ", " << text(out[1]);
+        }
+    }
+}
+
+TEST_P(ReduceLeaves, ComplexProductsAtInfinitiesAndNaNsAreTheTextbookFormulaInEveryLeaf) {
+    // (1+0j)*(inf+0j) is inf+nanj by the formula, so a lane that started from the identity
+    // would have changed a product of one element
+    check_special_products<C128, double>(CK_TYPE_COMPLEX128, ckt_complex_mul_d);
+    check_special_products<C64, float>(CK_TYPE_COMPLEX64, ckt_complex_mul_f);
+}
+
+TEST_P(ReduceLeaves, AFoldOfOneElementIsTheElementOperation) {
+    // a sum of -0.0 into an accumulator of -0.0 stays -0.0 (a lane from +0 would give +0.0),
+    // and a run of 17: lane 0 takes two elements, the others one
+    for (size_t n : {size_t(1), size_t(17)}) {
+        std::vector<double> x(n, -0.0);
+        double accv = -0.0;
+        run_acc(CK__ARITH_ADD, CK_TYPE_FLOAT64, &accv, 0, x.data(), 8, n);
+        EXPECT_EQ(bits(accv), bits(-0.0)) << n;
+        std::vector<float> xf(n, -0.0f);
+        float accf = -0.0f;
+        run_acc(CK__ARITH_ADD, CK_TYPE_FLOAT32, &accf, 0, xf.data(), 4, n);
+        EXPECT_EQ(bits(accf), bits(-0.0f)) << n;
+        std::vector<C64> xc(n, C64{{-0.0f, -0.0f}});
+        C64 accc{{-0.0f, -0.0f}};
+        run_acc(CK__ARITH_ADD, CK_TYPE_COMPLEX64, &accc, 0, xc.data(), 8, n);
+        EXPECT_EQ(bits(accc.v[0]), bits(-0.0f)) << n;
+        EXPECT_EQ(bits(accc.v[1]), bits(-0.0f)) << n;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, ReduceLeaves, ::testing::ValuesIn(targets()),

@@ -202,6 +202,11 @@ static void describe(const fz_case *c, FILE *out) {
         fz_type_text(c->src[k].t, text, sizeof text);
         fprintf(out, "\n  src%d: %s  data %p\n    arrmeta ", k, text, (void *)c->src[k].data);
         describe_am(c->src[k].t, c->src[k].am, out);
+        /* the first bytes at data (within the region's guard when the data ends sooner) */
+        fprintf(out, "\n    bytes at data:");
+        for (int i = 0; i < 16; i++) {
+            fprintf(out, " %02x", (unsigned)(unsigned char)c->src[k].data[i]);
+        }
     }
     fprintf(out, "\n  errmode %d flags 0x%x request %s", (int)c->ctx.errmode, c->ctx.flags,
             c->req == CK_REQUEST_SINGLE ? "single" : "strided");
@@ -389,7 +394,9 @@ static void check_writes(checker *k) {
         }
         int is_new = 0;
         if (w->kind == FZ_W_VALUE) {
-            is_new = ckt_oracle_matches(w->id, &w->e, now);
+            is_new = ckt_oracle_matches(w->id, &w->e, now) &&
+                     !(w->not_na && memcmp(now, ck_option_na_bytes(ck_type_scalar(w->id)),
+                                           ckt_scalar(w->id)->size) == 0);
         } else if (w->kind == FZ_W_BYTES) {
             is_new = memcmp(now, w->bytes, w->size) == 0;
         }

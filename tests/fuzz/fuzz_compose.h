@@ -201,6 +201,7 @@ typedef struct fz_write {
     fz_write_kind kind;
     ck_type_id id;
     ckt_expect e;
+    int not_na; /* FZ_W_VALUE into an option: a NaN it may be must not have the NA's bits */
     const unsigned char *bytes;
 } fz_write;
 

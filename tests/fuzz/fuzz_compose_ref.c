@@ -295,6 +295,26 @@ static void mark_nan(ckt_expect *e, ck_type_id id) {
     }
 }
 
+/* Arithmetic never creates an NA (docs/design.md §14): into an option of a float or
+ * complex type, each part of a computed value that has the NA's bits is the default quiet
+ * NaN (float16 0x7e00, float32 0x7fc00000, float64 0x7ff8000000000000). */
+static void canon_na(ck_type_id id, unsigned char *p) {
+    const ckt_scalar_info *t = ckt_scalar(id);
+    if (t->kind != 'H' && t->kind != 'F' && t->kind != 'D' && t->kind != 'C') {
+        return;
+    }
+    const ckt_scalar_info *c = ckt_scalar(t->kind == 'C' ? t->component : id);
+    const unsigned char *na = ck_option_na_bytes(ck_type_scalar(id));
+    static const unsigned char q16[2] = {0x00, 0x7e}, q32[4] = {0, 0, 0xc0, 0x7f},
+                               q64[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x7f};
+    const unsigned char *quiet = c->size == 2 ? q16 : c->size == 4 ? q32 : q64;
+    for (size_t k = 0; k < t->size / c->size; k++) {
+        if (memcmp(p + k * c->size, na + k * c->size, c->size) == 0) {
+            memcpy(p + k * c->size, quiet, c->size);
+        }
+    }
+}
+
 static float half_to_float(const unsigned char *p) {
     uint16_t h;
     memcpy(&h, p, 2);
@@ -450,9 +470,29 @@ static void build_error(build_state *b, int status, const char *fmt, ...) {
     b->done = 1;
 }
 
+/* A type as the library's build errors show it (docs/design.md §4): whole up to 200 bytes;
+ * a longer one up to its last space within the first 200 bytes, then "..." (the fuzzer's
+ * field names are never quoted, so every space is between tokens). */
+#define FZ_SHOWN 200
+static void shown_text(const fz_type *t, char *buf, size_t cap) {
+    char full[FZ_MSG];
+    fz_type_text(t, full, sizeof full);
+    if (strlen(full) <= FZ_SHOWN) {
+        snprintf(buf, cap, "%s", full);
+        return;
+    }
+    size_t cut = 0;
+    for (size_t i = 0; i <= FZ_SHOWN; i++) {
+        if (full[i] == ' ') {
+            cut = i;
+        }
+    }
+    snprintf(buf, cap, "%.*s...", (int)cut, full);
+}
+
 static void operand_text(const fz_case *c, int k, char *buf, size_t cap) {
-    char t[FZ_MSG - 64];
-    fz_type_text(c->src[k].t, t, sizeof t);
+    char t[FZ_SHOWN + 8];
+    shown_text(c->src[k].t, t, sizeof t);
     if (c->nsrc == 1) {
         snprintf(buf, cap, "source %s", t);
     } else {
@@ -461,9 +501,9 @@ static void operand_text(const fz_case *c, int k, char *buf, size_t cap) {
 }
 
 static void extra_dims(build_state *b, int k, int extra) {
-    char who[FZ_MSG], d[FZ_MSG];
+    char who[FZ_MSG], d[FZ_SHOWN + 8];
     operand_text(b->c, k, who, sizeof who);
-    fz_type_text(b->c->dst.t, d, sizeof d);
+    shown_text(b->c->dst.t, d, sizeof d);
     build_error(b, CK_ERR_BROADCAST,
                 "cannot assign %s into destination %s: the %s has %d more dimension%s than the "
                 "destination can hold",
@@ -471,9 +511,9 @@ static void extra_dims(build_state *b, int k, int extra) {
 }
 
 static void size_mismatch(build_state *b, int k, int dim, intptr_t ssize, intptr_t dsize) {
-    char who[FZ_MSG], d[FZ_MSG];
+    char who[FZ_MSG], d[FZ_SHOWN + 8];
     operand_text(b->c, k, who, sizeof who);
-    fz_type_text(b->c->dst.t, d, sizeof d);
+    shown_text(b->c->dst.t, d, sizeof d);
     build_error(b, CK_ERR_BROADCAST,
                 "cannot broadcast %s into destination %s: dimension %d has size %td in the %s and "
                 "%td in the destination",
@@ -604,13 +644,11 @@ static void build_fields(build_state *b, const walk_pos *w) {
                                                                         : CK_TYPE_STRUCT)));
         return;
     }
-    /* Each type is cut after 200 bytes, as the library's message does (compose.c). */
-    char dt[FZ_MSG], st[FZ_MSG], why[600];
-    fz_type_text(d, dt, sizeof dt);
-    fz_type_text(s, st, sizeof st);
+    char dt[FZ_SHOWN + 8], st[FZ_SHOWN + 8], why[600];
+    shown_text(d, dt, sizeof dt);
+    shown_text(s, st, sizeof st);
     if (!is_record(d) || !is_record(s)) {
-        build_error(b, CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s: %s", st,
-                    strlen(st) > 200 ? "..." : "", dt, strlen(dt) > 200 ? "..." : "",
+        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s: %s", st, dt,
                     is_record(d) ? "a tuple or struct takes a tuple or struct"
                                  : "only a tuple or struct assigns to one");
         return;
@@ -618,8 +656,7 @@ static void build_fields(build_state *b, const walk_pos *w) {
     int match[FZ_MAX_FIELDS];
     const char *how = "";
     if (!match_fields(c, d, s, match, why, sizeof why, &how)) {
-        build_error(b, CK_ERR_TYPE, "cannot assign %.200s%s into %.200s%s%s: %s", st,
-                    strlen(st) > 200 ? "..." : "", dt, strlen(dt) > 200 ? "..." : "", how, why);
+        build_error(b, CK_ERR_TYPE, "cannot assign %s into %s%s: %s", st, dt, how, why);
         return;
     }
     int run[FZ_MAX_FIELDS];
@@ -831,6 +868,12 @@ static void write_value(ref_state *r, fz_loc dl, ck_type_id id, const ckt_expect
     w->e = *e;
 }
 
+/* A value computed into an option: any NaN it may be is not the NA (§14). */
+static void write_option_value(ref_state *r, fz_loc dl, ck_type_id id, const ckt_expect *e) {
+    write_value(r, dl, id, e);
+    r->x->writes[r->x->nwrites - 1].not_na = !is_na(id, e->out.b);
+}
+
 static void write_keep(ref_state *r, fz_loc dl, size_t size) {
     add_write(r->x, dl, (uint32_t)size, FZ_W_KEEP);
 }
@@ -873,12 +916,19 @@ static void leaf_assign(ref_state *r, const fz_type *d, fz_loc dl, const fz_type
         write_keep(r, dl, ckt_scalar(dval)->size);
         return;
     }
+    if (dopt) {
+        canon_na(dval, e.out.b); /* a float's: then never on the NA */
+    }
     if (lands_on_na(r->c, dopt, dval, &e)) {
         fail_na_value(r, ctx, dval);
         write_keep(r, dl, ckt_scalar(dval)->size);
         return;
     }
-    write_value(r, dl, dval, &e);
+    if (dopt) {
+        write_option_value(r, dl, dval, &e);
+    } else {
+        write_value(r, dl, dval, &e);
+    }
 }
 
 static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *const *s,
@@ -952,12 +1002,19 @@ static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *
             return;
         }
     }
+    if (dopt) {
+        canon_na(dval, e.out.b);
+    }
     if (lands_on_na(c, dopt, dval, &e)) {
         fail_na_value(r, ctx, dval);
         write_keep(r, dl, dsize);
         return;
     }
-    write_value(r, dl, dval, &e);
+    if (dopt) {
+        write_option_value(r, dl, dval, &e);
+    } else {
+        write_value(r, dl, dval, &e);
+    }
 }
 
 static void walk_fields(ref_state *r, const fz_type *d, const char *dam, fz_loc dl,
@@ -1281,6 +1338,7 @@ typedef struct rstate {
     int n, first;           /* levels; the first reduced one (the axis) */
     ck_type_id t, a;        /* the source's scalar (an option's value), the accumulator's */
     int sopt, dopt, skipna, na_start, check_empty, accumulate, rop, mode;
+    int dcanon;             /* the destination is ?A: a value computed into it is never NA */
     int orow_end, orow_have; /* an accumulation of options: the row's NA came; a value came */
     size_t chunk;           /* elements per cast chunk (docs/design.md §14); 0: no cast */
     unsigned char start[16];
@@ -1507,55 +1565,74 @@ static rlane lane_op(int rop, ck_type_id id, rlane a, rlane b) {
     return r;
 }
 
+/* b = a op b lane by lane over ln lanes, where a holds fa lanes and b fb (a lane empty on
+ * one side takes the other's); returns the lanes b then holds. */
+static int lanes_merge(int rop, ck_type_id id, const rlane *a, int fa, rlane *b, int fb,
+                       int ln) {
+    for (int l = 0; l < ln; l++) {
+        if (l < fa && l < fb) {
+            b[l] = lane_op(rop, id, a[l], b[l]);
+        } else if (l < fa) {
+            b[l] = a[l];
+        }
+    }
+    return fa > fb ? fa : fb;
+}
+
 /* acc = op(acc, F(x[0..n))) with F §14's association: 16 lanes (8 complex), element i of a
- * block of 128 into lane i mod 16 in order, the blocks' lane vectors in a binary counter
- * (the earlier on the left; the stack merged from its top down at the end), the lanes
- * halved, then op with the accumulator (float16: rounded once, there). */
+ * block of 128 into lane i mod 16 in order (a lane starts with its first element as it is,
+ * never from the identity), the blocks' lane vectors in a binary counter (the earlier on the
+ * left; the stack merged from its top down at the end), the lanes halved (a lane op one
+ * that holds a value), then op with the accumulator (float16: rounded once, there). */
 static void fold_tree(const rstate *rs, unsigned char *acc, const ckt_elem *x, size_t n) {
     const ck_type_id id = rs->a;
     const int ln = ckt_scalar(id)->kind == 'C' ? 8 : 16;
-    const rlane ident = lane_identity(rs->rop, id);
     rlane stack[48][16];
-    int level[48], top = 0;
+    int level[48], filled[48], top = 0;
     for (size_t b = 0; b < n; b += 128) {
         const size_t len = n - b < 128 ? n - b : 128;
         rlane v[16];
-        for (int l = 0; l < ln; l++) {
-            v[l] = ident;
-        }
+        int f = 0;
         for (size_t i = 0; i < len; i++) {
             const int l = (int)(i % (size_t)ln);
-            v[l] = lane_op(rs->rop, id, v[l], lane_load(id, x[b + i].b));
+            const rlane e = lane_load(id, x[b + i].b);
+            v[l] = l < f ? lane_op(rs->rop, id, v[l], e) : e;
+            f = l + 1 > f ? l + 1 : f;
         }
         int lvl = 0;
         while (top > 0 && level[top - 1] == lvl) {
-            for (int l = 0; l < ln; l++) {
-                v[l] = lane_op(rs->rop, id, stack[top - 1][l], v[l]);
-            }
+            f = lanes_merge(rs->rop, id, stack[top - 1], filled[top - 1], v, f, ln);
             top--;
             lvl++;
         }
         CKF_CHECK(top < 48, "the reference's fold stack");
         memcpy(stack[top], v, sizeof v);
+        filled[top] = f;
         level[top++] = lvl;
     }
-    rlane res = ident;
-    if (top > 0) {
-        rlane v[16];
-        memcpy(v, stack[top - 1], sizeof v);
-        for (int j = top - 2; j >= 0; j--) {
-            for (int l = 0; l < ln; l++) {
-                v[l] = lane_op(rs->rop, id, stack[j][l], v[l]);
-            }
-        }
-        for (int w = ln / 2; w >= 1; w /= 2) {
-            for (int l = 0; l < w; l++) {
-                v[l] = lane_op(rs->rop, id, v[l], v[l + w]);
-            }
-        }
-        res = v[0];
+    if (top == 0) {
+        return; /* no element: the accumulator as it was */
     }
-    lane_store(id, lane_op(rs->rop, id, lane_load(id, acc), res), acc);
+    rlane v[16];
+    memcpy(v, stack[top - 1], sizeof v);
+    int f = filled[top - 1];
+    for (int j = top - 2; j >= 0; j--) {
+        f = lanes_merge(rs->rop, id, stack[j], filled[j], v, f, ln);
+    }
+    for (int w = ln / 2; w >= 1; w /= 2) {
+        for (int l = 0; l < w && l + w < f; l++) {
+            v[l] = lane_op(rs->rop, id, v[l], v[l + w]);
+        }
+        f = f < w ? f : w;
+    }
+    lane_store(id, lane_op(rs->rop, id, lane_load(id, acc), v[0]), acc);
+}
+
+/* A value computed (or cast, or selected) into an accumulator of ?A is never NA. */
+static void rs_canon(const rstate *rs, unsigned char *acc) {
+    if (rs->dcanon) {
+        canon_na(rs->a, acc);
+    }
 }
 
 /* acc = op(acc, x[0..n)): floats through the tree, chunk by chunk when the elements were
@@ -1572,6 +1649,7 @@ static void fold_values(const rstate *rs, unsigned char *acc, const ckt_elem *x,
     for (size_t off = 0; off < n; off += chunk) {
         fold_tree(rs, acc, x + off, n - off < chunk ? n - off : chunk);
     }
+    rs_canon(rs, acc);
 }
 
 /* An element cast to the accumulator's type (a bool one takes truth values); 0 and the
@@ -1655,6 +1733,7 @@ static void run_fold(rstate *rs, unsigned char *acc, const unsigned char *x, int
             if (!rcast(rs, ctx, x + (intptr_t)i * xs, acc)) {
                 return;
             }
+            rs_canon(rs, acc);
             none = 0;
             i++;
         }
@@ -1683,6 +1762,7 @@ static void run_each(rstate *rs, unsigned char *acc, const unsigned char *x,
     if (!rs->sopt) {
         if (rcast(rs, ctx, x, v.b)) {
             elem_op(rs->rop, rs->a, acc, v.b, acc);
+            rs_canon(rs, acc);
         }
         return;
     }
@@ -1690,10 +1770,11 @@ static void run_each(rstate *rs, unsigned char *acc, const unsigned char *x,
     if (!x_na && !a_na) {
         if (rcast(rs, ctx, x, v.b)) {
             elem_op(rs->rop, rs->a, acc, v.b, acc);
+            rs_canon(rs, acc);
         }
     } else if (!x_na) {
-        if (rs->skipna) {
-            rcast(rs, ctx, x, acc); /* no element yet */
+        if (rs->skipna && rcast(rs, ctx, x, acc)) { /* no element yet */
+            rs_canon(rs, acc);
         }
     } else if (!rs->skipna) {
         if (!rs->dopt) {
@@ -1843,6 +1924,7 @@ static void aoption(rstate *rs, const unsigned char *x, rkey key, intptr_t back)
     } else {
         CKF_CHECK(prev != NULL, "an accumulation's previous element");
         elem_op(rs->rop, rs->a, prev->v.b, x, e->v.b);
+        rs_canon(rs, e->v.b);
     }
 }
 
@@ -1897,6 +1979,7 @@ static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t
     rent *e = rfind(rs, &key, 'A');
     if (back == 0) {
         memcpy(e->v.b, v.b, sizeof v.b);
+        rs_canon(rs, e->v.b); /* the first element is a value too */
         return;
     }
     rkey pk = key;
@@ -1904,6 +1987,7 @@ static void ablock(rstate *rs, int i, const unsigned char *x, rkey key, intptr_t
     const rent *prev = rlookup(rs, &pk, 'A');
     CKF_CHECK(prev != NULL, "an accumulation's previous element");
     elem_op(rs->rop, rs->a, prev->v.b, v.b, e->v.b);
+    rs_canon(rs, e->v.b);
 }
 
 /* Every destination element gets its accumulator's value; every var row is one the kernel
@@ -1947,14 +2031,15 @@ static void emit(rstate *rs, const fz_type *d, const char *dam, fz_loc dl, rkey 
         ckt_expect v;
         memset(&v, 0, sizeof v);
         memcpy(v.out.b, e != NULL ? e->v.b : rs->start, ckt_scalar(rs->a)->size);
-        /* NaN payloads are free; an NA is exact, except with skipna and an identity (sum,
-         * prod), where no NA is ever written: NA bits there come from arithmetic on NaN
-         * values, whose payloads (a complex product's parts: either operand's) are free */
-        const int identity = rs->rop == FZ_ROP_ADD || rs->rop == FZ_ROP_MULTIPLY;
-        if (!(rs->dopt && is_na(rs->a, v.out.b)) || (rs->skipna && identity)) {
+        /* NaN payloads are free; an NA is exact (a computed value never has its bits) */
+        if (!(rs->dopt && is_na(rs->a, v.out.b))) {
             mark_nan(&v, rs->a);
         }
-        write_value(rs->r, dl, rs->a, &v);
+        if (rs->dcanon) {
+            write_option_value(rs->r, dl, rs->a, &v);
+        } else {
+            write_value(rs->r, dl, rs->a, &v);
+        }
         return;
     }
     }
@@ -1964,12 +2049,11 @@ static void emit(rstate *rs, const fz_type *d, const char *dam, fz_loc dl, rkey 
 
 /* "NAME: cannot reduce SRC into DST: WHY". */
 static void rshape_error(const fz_case *c, fz_expect *x, int status, const char *why) {
-    char ds[FZ_MSG], ss[FZ_MSG];
-    fz_type_text(c->dst.t, ds, sizeof ds);
-    fz_type_text(c->src[0].t, ss, sizeof ss);
-    /* the mode's types and reasons are short: the precisions only bound them for gcc */
-    snprintf(x->build_message, sizeof x->build_message,
-             "%.40s: cannot %s %.250s into %.250s: %.400s",
+    char ds[FZ_SHOWN + 8], ss[FZ_SHOWN + 8];
+    shown_text(c->dst.t, ds, sizeof ds);
+    shown_text(c->src[0].t, ss, sizeof ss);
+    /* the name and reasons are short: the precisions only bound them for gcc */
+    snprintf(x->build_message, sizeof x->build_message, "%.40s: cannot %s %s into %s: %.400s",
              ck_callable_name(c->callable), c->op == FZ_OP_ACCUMULATE ? "accumulate" : "reduce",
              ss, ds, why);
     x->build_status = status;
@@ -2114,6 +2198,7 @@ static int reduce_levels(rstate *rs, uint64_t mask, uintptr_t *dbits, uintptr_t 
     }
     rs->n = d;
     rs->dopt = dt->kind == FZ_OPTION;
+    rs->dcanon = rs->dopt;
     return 1;
 }
 

@@ -1,0 +1,106 @@
+/* src/kernels/na_canon.c: arithmetic never creates an NA (docs/design.md §14). A float or
+ * complex value computed into an option can come out with the NA's bits: which operand's
+ * payload a NaN result carries is the hardware's and the compiler's choice (clang's complex
+ * product takes the other operand's NaN for one part), so whether such a result read as NA
+ * would depend on the compiler, the CPU target and the operand order. Such a result is
+ * written as the default quiet NaN instead, part by part for complex (a part of the NA's bits
+ * in a value would make the element half NA). ck__canon_na does it over a run; the na_canon
+ * kernel runs its child (an accumulate or scan leaf of ?A) and then does it over what the
+ * child wrote. Integers need none of this: their wrap onto the NA's bits is the same on every
+ * target, and reads as NA (§14). */
+#include <stdint.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "kernels/kinds.h"
+#include "types/type_internal.h"
+
+/* Each of the parts parts of n elements at p, stride apart: the NA's part becomes `quiet`. */
+#define CK__CANON_PARTS(T, quiet, parts)                                                      \
+    do {                                                                                      \
+        T na_part;                                                                            \
+        memcpy(&na_part, ck__na_bytes(id), sizeof na_part);                                   \
+        for (size_t i = 0; i < n; i++) {                                                      \
+            for (int k = 0; k < (parts); k++) {                                               \
+                char *at = p + (intptr_t)i * stride + k * (intptr_t)sizeof(T);                \
+                T v;                                                                          \
+                memcpy(&v, at, sizeof v);                                                     \
+                if (v == na_part) {                                                           \
+                    const T q = (quiet);                                                      \
+                    memcpy(at, &q, sizeof q);                                                 \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
+int ck__na_needs_canon(ck_type_id id) {
+    switch (id) {
+    case CK_TYPE_FLOAT16:
+    case CK_TYPE_FLOAT32:
+    case CK_TYPE_FLOAT64:
+    case CK_TYPE_COMPLEX64:
+    case CK_TYPE_COMPLEX128: return 1;
+    default: return 0;
+    }
+}
+
+void ck__canon_na(ck_type_id id, char *p, intptr_t stride, size_t n) {
+    switch (id) {
+    case CK_TYPE_FLOAT16: CK__CANON_PARTS(uint16_t, (uint16_t)0x7e00u, 1); break;
+    case CK_TYPE_FLOAT32: CK__CANON_PARTS(uint32_t, 0x7fc00000u, 1); break;
+    case CK_TYPE_FLOAT64: CK__CANON_PARTS(uint64_t, UINT64_C(0x7ff8000000000000), 1); break;
+    case CK_TYPE_COMPLEX64: CK__CANON_PARTS(uint32_t, 0x7fc00000u, 2); break;
+    case CK_TYPE_COMPLEX128: CK__CANON_PARTS(uint64_t, UINT64_C(0x7ff8000000000000), 2); break;
+    default: break;
+    }
+}
+
+typedef struct ck__na_canon {
+    ck_prefix base;
+    uint32_t id; /* the value type of ?A */
+} ck__na_canon;
+
+#define CK__NA_CANON_CHILD CK_ALIGN_OFFSET(sizeof(ck__na_canon))
+
+static void na_canon_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__NA_CANON_CHILD));
+}
+
+static CK__KERNEL_ALIGN int na_canon_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                             char *const *src, const intptr_t *src_stride,
+                                             size_t count) {
+    ck_prefix *child = ck_child(self, CK__NA_CANON_CHILD);
+    CK_RETURN_IF_ERROR(ck_prefix_strided(child)(child, dst, dst_stride, src, src_stride, count));
+    if (count > 0) { /* an empty destination (stride 0) may have no bytes */
+        /* a fold into one accumulator (stride 0) leaves one element */
+        ck__canon_na((ck_type_id)((const ck__na_canon *)self)->id, dst, dst_stride,
+                     dst_stride == 0 ? 1 : count);
+    }
+    return CK_OK;
+}
+
+static CK__KERNEL_ALIGN int na_canon_single(ck_prefix *self, char *dst, char *const *src) {
+    static const intptr_t zeros[CK__MAX_OPTION_SRC];
+    return na_canon_strided(self, dst, 0, src, zeros, 1);
+}
+
+int ck__make_na_canon(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req) {
+    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__NA_CANON_CHILD));
+    ck__na_canon *k = (ck__na_canon *)ck_builder_at(ckb, *offset);
+    k->base.destructor = na_canon_destroy;
+    ck_prefix_set_function(&k->base, req, na_canon_single, na_canon_strided);
+    k->id = (uint32_t)id;
+    *offset += CK__NA_CANON_CHILD;
+    return CK_OK;
+}
+
+static void na_canon_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                              ck__children *children) {
+    ck__strbuf_printf(out, "?%s: a value of the NA's bits becomes NaN",
+                      ck_type_id_name((ck_type_id)((const ck__na_canon *)self)->id));
+    *size = sizeof(ck__na_canon);
+    ck__children_add(children, CK__NA_CANON_CHILD);
+}
+
+const ck__kind ck__na_canon_kind = {"na_canon", na_canon_single, na_canon_strided,
+                                    na_canon_describe};
