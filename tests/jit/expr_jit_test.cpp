@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "../expr/expr_random.hpp"
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
+#include "complex_ref.h"
 #include "jit_support.hpp"
 
 namespace {
@@ -412,6 +414,74 @@ TEST(ExprJit, NaNBitsAsTheComposedLeaf) {
         }
         ck_cpu_set_target_cap(ckt::best_compiled_target());
     }
+}
+
+// Complex products at infinities and NaNs (docs/design.md §10: the textbook formula, no C99
+// Annex G recovery): `a * b` of every pair of 81 special values gives the formula's parts,
+// composed on every target and with the JIT asked for (which leaves complex arithmetic to
+// the composed leaf and says so), as multiply and the reductions' leaves do
+// (ReduceLeaves.ComplexProductsAtInfinitiesAndNaNsAreTheTextbookFormulaInEveryLeaf).
+template <class F>
+void check_complex_products(const char *type, void (*mul)(const F *, const F *, F *)) {
+    const F inf = std::numeric_limits<F>::infinity(), nan = std::numeric_limits<F>::quiet_NaN();
+    const F parts[] = {0, -F(0), 1, -2, std::numeric_limits<F>::max() / 4,
+                       std::numeric_limits<F>::denorm_min(), inf, -inf, nan};
+    std::vector<F> v;
+    for (F re : parts) {
+        for (F im : parts) v.insert(v.end(), {re, im});
+    }
+    const size_t nv = v.size() / 2, n = nv * nv;
+    Sources s;
+    s.arrays = {filled(type, static_cast<int>(n), 0), filled(type, static_cast<int>(n), 0)};
+    s.names = {"a", "b"};
+    F *a = reinterpret_cast<F *>(ck_array_data(s.arrays[0]));
+    F *b = reinterpret_cast<F *>(ck_array_data(s.arrays[1]));
+    for (size_t i = 0; i < n; i++) {
+        std::memcpy(a + 2 * i, &v[2 * (i / nv)], 2 * sizeof(F));
+        std::memcpy(b + 2 * i, &v[2 * (i % nv)], 2 * sizeof(F));
+    }
+    std::vector<std::pair<std::string, unsigned>> runs = {{"jit", CK_EVAL_JIT}};
+    std::vector<ck_cpu_target> targets;
+    for (int k = 0; k <= static_cast<int>(ck_cpu_detected_target()); k++) {
+        if (!ck_cpu_target_compiled(static_cast<ck_cpu_target>(k))) continue;
+        targets.push_back(static_cast<ck_cpu_target>(k));
+        runs.push_back({ck_cpu_target_name(static_cast<ck_cpu_target>(k)), CK_EVAL_NO_JIT});
+    }
+    for (size_t r = 0; r < runs.size(); r++) {
+        if (r > 0) {
+            ASSERT_EQ(ck_cpu_set_target_cap(targets[r - 1]), CK_OK);
+        }
+        Outcome o;
+        evaluate("a * b", s.arrays, s.names, CK_EVAL_CTX_INIT, runs[r].second, &o);
+        ASSERT_EQ(o.rc, CK_OK) << o.message;
+        if (r == 0) {
+            EXPECT_FALSE(compiled(o.decision)) << o.decision;  // complex: composed
+        }
+        const F *got = reinterpret_cast<const F *>(ck_array_data(o.out));
+        int bad = 0;
+        for (size_t i = 0; i < n && bad < 5; i++) {
+            F want[2];
+            mul(a + 2 * i, b + 2 * i, want);
+            for (int k = 0; k < 2; k++) {
+                const bool ok = std::isnan(want[k])
+                                    ? std::isnan(got[2 * i + k])
+                                    : std::memcmp(&got[2 * i + k], &want[k], sizeof(F)) == 0;
+                if (!ok) {
+                    ADD_FAILURE() << type << " " << runs[r].first << ": (" << a[2 * i] << ", "
+                                  << a[2 * i + 1] << ") * (" << b[2 * i] << ", " << b[2 * i + 1]
+                                  << ") part " << k << " is " << got[2 * i + k] << ", want "
+                                  << want[k];
+                    bad++;
+                }
+            }
+        }
+    }
+    ck_cpu_set_target_cap(ckt::best_compiled_target());
+}
+
+TEST(ExprJit, ComplexProductsAtInfinitiesAreTheTextbookFormulaInEveryPath) {
+    check_complex_products<double>("complex128", ckt_complex_mul_d);
+    check_complex_products<float>("complex64", ckt_complex_mul_f);
 }
 
 // Literals only: the expression's constant, or its operations on constants, compiled into the
