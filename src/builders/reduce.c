@@ -361,20 +361,16 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     spec.skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
     spec.first = p->na_start;
     spec.dst_option = p->dst_option;
+    /* reduce_option writes NaN for the NA's bits itself, once a call */
+    spec.canon = needs_canon(p) && !selects_values_of_a(p, sv->id);
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
-    if (!selects_values_of_a(p, sv->id)) {
-        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
-    }
     CK_RETURN_IF_ERROR(build_acc_leaf(ckb, offset, p, sv, sbits));
     if (!spec.first) {
         return CK_OK;
     }
     CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK_RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
-    if (sv->id != p->acc_id) { /* a copy of a value of ?A is one */
-        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
-    }
     return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, cast_mode(p),
                                 CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED,
                                 0, sbits);

@@ -352,6 +352,8 @@ int ck__reduce_var_grow_set_child(ck_builder *ckb, size_t at, int init, size_t c
 typedef struct ck__reduce_option_spec {
     ck_type_id src_id, dst_id;
     int skipna, first, dst_option;
+    int canon; /* ?A of a float or complex A: an accumulator of the NA's bits becomes NaN
+                * after each call (na_canon.c) */
 } ck__reduce_option_spec;
 int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_option_spec *spec,
                            ck_request req, size_t *at);

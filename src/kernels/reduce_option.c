@@ -9,7 +9,8 @@
  *                          "no element yet": the first element is cast into one (the first
  *                          child) instead of folded, and one that finds none stays NA.
  * With a destination stride of 0 the whole run folds into one accumulator, as the leaf's
- * fold; otherwise element i goes into accumulator i. */
+ * fold; otherwise element i goes into accumulator i. Into ?A of a float or complex A, an
+ * accumulator that comes out with the NA's bits is the default NaN (na_canon.c). */
 #include <stddef.h>
 #include <string.h>
 
@@ -21,7 +22,9 @@ typedef struct ck__reduce_option {
     ck_prefix base;
     uint32_t first_child; /* offset of the cast T -> A for `first`; 0: none */
     uint8_t skipna, first, dst_option, src_size, dst_size;
-    uint8_t pad[3];
+    uint8_t canon;  /* a value is never NA (na_canon.c): after each run of values */
+    uint8_t dst_id; /* A */
+    uint8_t pad[1];
     unsigned char src_na[16], dst_na[16];
 } ck__reduce_option;
 
@@ -54,6 +57,14 @@ static inline int acc_is_na(const ck__reduce_option *k, const char *acc) {
     return k->dst_option && (k->first || !k->skipna) && is_na(acc, k->dst_na, k->dst_size);
 }
 
+/* n accumulators ds apart that values were just folded or cast into: none of the NA's bits
+ * (a value is never NA; an NA the kernel writes itself comes after). */
+static inline void canon(const ck__reduce_option *k, char *acc, intptr_t ds, size_t n) {
+    if (k->canon) {
+        ck__canon_na((ck_type_id)k->dst_id, acc, ds, n);
+    }
+}
+
 /* The first element of an accumulator that holds none yet: cast into it. */
 static int start_with(ck_prefix *self, char *acc, char *x) {
     const ck__reduce_option *k = (const ck__reduce_option *)self;
@@ -80,12 +91,14 @@ static int fold_run(ck_prefix *self, char *dst, char *x, intptr_t xs, size_t n) 
         }
         if (j > i && acc_na) {
             CK_RETURN_IF_ERROR(start_with(self, dst, x + (intptr_t)i * xs));
+            canon(k, dst, 0, 1);
             acc_na = 0;
             i++;
         }
         if (j > i) {
             char *run = x + (intptr_t)i * xs;
             CK_RETURN_IF_ERROR(fn(value, dst, 0, &run, &xs, j - i));
+            canon(k, dst, 0, 1);
         }
         if (j < n && !k->skipna) {
             if (!k->dst_option) {
@@ -114,6 +127,7 @@ static int each_run(ck_prefix *self, char *dst, intptr_t ds, char *x, intptr_t x
         if (j > i) {
             char *run = x + (intptr_t)i * xs;
             CK_RETURN_IF_ERROR(fn(value, dst + (intptr_t)i * ds, ds, &run, &xs, j - i));
+            canon(k, dst + (intptr_t)i * ds, ds, j - i);
         }
         if (j == n) {
             break;
@@ -124,6 +138,7 @@ static int each_run(ck_prefix *self, char *dst, intptr_t ds, char *x, intptr_t x
             /* the accumulator is NA: propagated (stays), or no element yet (skipna) */
             if (k->skipna) {
                 CK_RETURN_IF_ERROR(start_with(self, acc, xj));
+                canon(k, acc, 0, 1);
             }
         } else if (!k->skipna) {
             if (!k->dst_option) {
@@ -160,6 +175,8 @@ int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_opt
     k->dst_option = (uint8_t)(spec->dst_option != 0);
     k->src_size = (uint8_t)ss;
     k->dst_size = (uint8_t)ds;
+    k->canon = (uint8_t)(spec->canon != 0 && spec->dst_option && ck__na_needs_canon(spec->dst_id));
+    k->dst_id = (uint8_t)spec->dst_id;
     memcpy(k->src_na, ck__na_bytes(spec->src_id), ss);
     memcpy(k->dst_na, ck__na_bytes(spec->dst_id), ds);
     *at = *offset;
@@ -179,6 +196,9 @@ static void reduce_option_describe(const ck_prefix *self, ck__strbuf *out, size_
                       k->first ? ", NA until the first element" : "");
     if (!k->dst_option) {
         ck__strbuf_puts(out, ", destination not an option");
+    }
+    if (k->canon) {
+        ck__strbuf_puts(out, ", a value of the NA's bits becomes NaN");
     }
     *size = sizeof(ck__reduce_option);
     ck__children_add(children, CK__REDUCE_OPTION_CHILD);
