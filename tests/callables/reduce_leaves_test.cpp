@@ -46,24 +46,28 @@ std::vector<ck_cpu_target> targets() {
     return ckt::runnable_targets();
 }
 
-// The strided function of an elementwise leaf / accumulate leaf for the current target.
-ck_strided_fn elementwise_fn(ck__arith_op op, ck_type_id id) {
+// The strided function of the leaf a maker builds for the current target: an elementwise,
+// accumulate or scan leaf.
+template <class Make>
+ck_strided_fn leaf_fn(Make make) {
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    EXPECT_EQ(ck__make_arith_leaf(&b, &off, op, id, CK_REQUEST_STRIDED), CK_OK) << ck_last_error();
+    EXPECT_EQ(make(&b, &off), CK_OK) << ck_last_error();
     ck_strided_fn fn = ck_prefix_strided(ck_builder_root(&b));
     ck_builder_destroy(&b);
     return fn;
 }
+ck_strided_fn elementwise_fn(ck__arith_op op, ck_type_id id) {
+    return leaf_fn([&](ck_builder *b, size_t *off) {
+        return ck__make_arith_leaf(b, off, op, id, CK_REQUEST_STRIDED);
+    });
+}
 ck_strided_fn acc_fn(ck__arith_op op, ck_type_id id) {
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    EXPECT_EQ(ck__make_acc_leaf(&b, &off, op, id), CK_OK) << ck_last_error();
-    ck_strided_fn fn = ck_prefix_strided(ck_builder_root(&b));
-    ck_builder_destroy(&b);
-    return fn;
+    return leaf_fn([&](ck_builder *b, size_t *off) { return ck__make_acc_leaf(b, off, op, id); });
+}
+ck_strided_fn scan_fn(ck__arith_op op, ck_type_id id) {
+    return leaf_fn([&](ck_builder *b, size_t *off) { return ck__make_scan_leaf(b, off, op, id); });
 }
 
 template <class T>
@@ -711,16 +715,6 @@ TEST_P(ReduceLeaves, WideningFoldsEqualTheCastThenTheLeaf) {
 
 // ---- complex products at infinities and NaNs (docs/design.md §10: the textbook formula,
 // as NumPy's loops compute it, no C99 Annex G recovery) in every leaf that multiplies ----
-
-ck_strided_fn scan_fn(ck__arith_op op, ck_type_id id) {
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t off = 0;
-    EXPECT_EQ(ck__make_scan_leaf(&b, &off, op, id), CK_OK) << ck_last_error();
-    ck_strided_fn fn = ck_prefix_strided(ck_builder_root(&b));
-    ck_builder_destroy(&b);
-    return fn;
-}
 
 // Part by part the same bits, or both NaN (a NaN's sign and payload are free).
 template <class C>
