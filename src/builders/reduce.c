@@ -361,7 +361,7 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     spec.skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
     spec.first = p->na_start;
     spec.dst_option = p->dst_option;
-    /* reduce_option writes NaN for the NA's bits itself, once a call */
+    /* reduce_option writes NaN for the NA's bits itself, after each run of values */
     spec.canon = needs_canon(p) && !selects_values_of_a(p, sv->id);
     size_t at = 0;
     CK_RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));

@@ -353,7 +353,7 @@ typedef struct ck__reduce_option_spec {
     ck_type_id src_id, dst_id;
     int skipna, first, dst_option;
     int canon; /* ?A of a float or complex A: an accumulator of the NA's bits becomes NaN
-                * after each call (na_canon.c) */
+                * after each run of values (na_canon.c) */
 } ck__reduce_option_spec;
 int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_option_spec *spec,
                            ck_request req, size_t *at);

@@ -219,6 +219,20 @@ TEST_P(NaFromValues, AnIntegersWrapOntoTheNaStillReadsAsNa) {
     ck_callable_decref(add);
 }
 
+TEST(NaFromValuesBuild, EveryAllocationOfAKernelWithNaCanonMayFail) {
+    using rs::Kind;
+    // the na_canon kernel over an option scan, and reduce_option's own canonical NaN
+    EXPECT_GT(rs::alloc_failure_points(Kind::accumulate, "cumsum", "2 * 3 * ?float64",
+                                       "[[1, NA, 3], [4, 5, nan]]", {1}),
+              0);
+    EXPECT_GT(rs::alloc_failure_points(Kind::accumulate, "cumprod", "3 * 2 * ?complex64",
+                                       "[[1, NA], [2j, 3], [NA, 1]]", {0}, CK_REDUCE_SKIPNA),
+              0);
+    EXPECT_GT(rs::alloc_failure_points(Kind::reduce, "sum", "2 * 3 * ?float32",
+                                       "[[1, NA, 3], [4, 5, 6]]", {1}),
+              0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, NaFromValues, ::testing::ValuesIn(ckt::kTargets),
                          [](const ::testing::TestParamInfo<ckt::Target> &i) {
                              return std::string(i.param.name);
