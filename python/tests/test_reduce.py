@@ -245,6 +245,22 @@ def test_option_data_with_and_without_skipna():
         ck.reduce("sum", x, axis=1, out=np.zeros(3, dtype=np.int64))
 
 
+def test_a_value_never_becomes_na():
+    # a signalling NaN with the NA's payload (a value of ?float32) is quieted onto the NA's
+    # bits by any operation: the result is NaN, never NA (docs/design.md §14)
+    snan = np.array([0x7F8007A2, 0x3F800000], dtype=np.uint32).view(np.float32)
+    o = ck.Array([None, None], type="2 * ?float32")
+    ck.call("add", snan, np.float32(1), out=o)
+    got = o.tolist()
+    assert np.isnan(got[0]) and got[1] == 2.0, got
+    x = ck.Array(snan, type="2 * ?float32")
+    for skipna in (False, True):
+        s = ck.reduce("sum", x, skipna=skipna).tolist()
+        assert s is not None and np.isnan(s), (skipna, s)
+    c = ck.accumulate("cumsum", x).tolist()
+    assert c[1] is not None and np.isnan(c[1]), c
+
+
 def test_ragged_accumulations():
     x = ck.Array([[1, 2], [], [3, 4, 5]], "3 * var * int32")
     r = ck.accumulate("cumsum", x)
