@@ -276,6 +276,22 @@ CKB_NOINLINE int ckb_loop_add_float64(double *dst, const double *a, const double
     return 0;
 }
 
+CKB_NOINLINE int ckb_loop_add_float64_option(double *dst, const double *a, const double *b,
+                                             size_t n) {
+    const uint64_t na = UINT64_C(0x7ff80000000007a2);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x, y;
+        memcpy(&x, &a[i], 8);
+        memcpy(&y, &b[i], 8);
+        if (x == na || y == na) {
+            memcpy(&dst[i], &na, 8);
+        } else {
+            dst[i] = a[i] + b[i];
+        }
+    }
+    return 0;
+}
+
 CKB_NOINLINE int ckb_loop_add_float64_outer(double *dst, const double *row, const double *col,
                                             size_t rows, size_t cols) {
     for (size_t i = 0; i < rows; i++) {

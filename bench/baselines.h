@@ -77,6 +77,9 @@ int ckb_loop_struct_cast(ckb_rec_cast_dst *dst, const ckb_rec_cast_src *src, siz
 /* Elementwise add, as the built-in `add` callable computes it (IEEE, round to nearest). */
 /* dst[i] = a[i] + b[i]. */
 int ckb_loop_add_float64(double *dst, const double *a, const double *b, size_t n);
+/* ?float64: dst[i] = NA where a[i] or b[i] is NA (the bits 0x7ff80000000007a2), else
+ * a[i] + b[i]. */
+int ckb_loop_add_float64_option(double *dst, const double *a, const double *b, size_t n);
 /* A row (1, cols) plus a column (rows, 1) into rows x cols: dst[i][j] = row[j] + col[i]. */
 int ckb_loop_add_float64_outer(double *dst, const double *row, const double *col, size_t rows,
                                size_t cols);

@@ -81,6 +81,7 @@ typedef enum wl_kind {
     K_ADD_CONTIG, /* N * src + N * float64 -> N * dst */
     K_ADD_BCAST,  /* 1 * COLS_2D + ROWS_2D * 1 -> ROWS_2D * COLS_2D (float64) */
     K_ADD_VAR,    /* VAR_ROWS * var + VAR_ROWS * var -> VAR_ROWS * var (float64) */
+    K_ADD_OPTION, /* N * ?float64 + N * ?float64 -> N * ?float64, NA in each (option_na) */
     /* ck_callable_select of `add` for (src, float64), per operation. */
     K_SELECT_WARM, /* the built-in add: a hit in its selection cache */
     K_SELECT_COLD, /* add's signatures, never served by the cache (see setup_select) */
@@ -205,6 +206,10 @@ static const wl_def defs[] = {
      (size_t)ROWS_2D * COLS_2D, NULL,
      "a row (1 * 10000) + a column (1000 * 1) into 1000 * 10000; bytes count each argument "
      "once"},
+    {"option/add/float64", K_ADD_OPTION, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "?float64 + ?float64 through ck_make_call, 10 Mi each, NA at every 61st element of the "
+     "first and every 67th of the second (the option kernel: the NA mask, the runs of values, "
+     "NaN for the NA's bits); plain loop: NA where either is, else the sum"},
     {"elementwise/add/float64/var", K_ADD_VAR, 0, F64, F64, NOCHECK, F_F64_PLAIN, 0, NULL,
      "100000 * var * float64 twice, the rows of var/float32->float64; destination rows "
      "preallocated before timing"},
@@ -600,7 +605,8 @@ static int text_kind(wl_kind k) {
     return k == K_TEXT_PRINT || k == K_TEXT_PARSE;
 }
 static int add_kind(wl_kind k) {
-    return k == K_ADD_CONTIG || k == K_ADD_BCAST || k == K_ADD_VAR || k == K_JIT_ADD_COMPOSED ||
+    return k == K_ADD_CONTIG || k == K_ADD_BCAST || k == K_ADD_VAR || k == K_ADD_OPTION ||
+           k == K_JIT_ADD_COMPOSED ||
            k == K_JIT_ADD || k == K_DOT || k == K_TEXT_EQUAL;
 }
 
@@ -988,6 +994,23 @@ static int setup_pointer(wl *w) {
 
 /* The elementwise/add workloads other than var: contiguous (N * src + N * float64) and
  * broadcast (a row 1 * COLS_2D + a column ROWS_2D * 1 into ROWS_2D * COLS_2D). */
+/* n * ?id. */
+static int make_option_type(size_t n, ck_type_id id, ck_type **out) {
+    ck_type *o = NULL;
+    int rc = ck_type_make_option(ck_type_scalar(id), &o);
+    if (rc == CK_OK) rc = ck_type_make_fixed_dim((intptr_t)n, o, out);
+    ck_type_decref(o);
+    return rc;
+}
+
+/* NA over every `every`-th float64 of p (from element every / 2). */
+static void option_na(char *p, size_t n, size_t every) {
+    const void *na = ck_option_na_bytes(ck_type_scalar(CK_TYPE_FLOAT64));
+    for (size_t i = every / 2; i < n; i += every) {
+        memcpy(p + i * sizeof(double), na, sizeof(double));
+    }
+}
+
 static int setup_add(wl *w) {
     const wl_def *d = w->def;
     const int bcast = d->kind == K_ADD_BCAST;
@@ -1014,6 +1037,12 @@ static int setup_add(wl *w) {
         rc = make_type(dd, 2, 0, 0, d->dst, &w->dt);
         if (rc == CK_OK) rc = make_type(d1, 2, 0, 0, d->src, &w->st);
         if (rc == CK_OK) rc = make_type(d2, 2, 0, 0, CK_TYPE_FLOAT64, &w->st2);
+    } else if (d->kind == K_ADD_OPTION) {
+        option_na(w->src_buf, w->n, 61);
+        option_na(w->src2_buf, w->n, 67);
+        rc = make_option_type(w->n, d->dst, &w->dt);
+        if (rc == CK_OK) rc = make_option_type(w->n, d->src, &w->st);
+        if (rc == CK_OK) rc = make_option_type(w->n, CK_TYPE_FLOAT64, &w->st2);
     } else {
         const intptr_t dims[1] = {(intptr_t)w->n};
         rc = make_type(dims, 1, 0, 0, d->dst, &w->dt);
@@ -1753,6 +1782,7 @@ static int wl_setup(wl *w, const wl_def *d) {
     case K_ADD_CONTIG:
     case K_ADD_BCAST:
     case K_ADD_VAR:
+    case K_ADD_OPTION:
         rc = ck_lookup("add", &w->callable);
         if (rc == CK_OK) rc = d->kind == K_ADD_VAR ? setup_add_var(w) : setup_add(w);
         break;
@@ -1981,6 +2011,10 @@ static int run_loop(wl *w, int out_is_ref) {
         }
         return ckb_loop_add_float64((double *)(void *)out, (const double *)(void *)w->kargs[0],
                                     (const double *)(void *)w->kargs[1], w->n);
+    case K_ADD_OPTION:
+        return ckb_loop_add_float64_option((double *)(void *)out,
+                                           (const double *)(void *)w->kargs[0],
+                                           (const double *)(void *)w->kargs[1], w->n);
     case K_ADD_BCAST:
         return ckb_loop_add_float64_outer((double *)(void *)out,
                                           (const double *)(void *)w->kargs[0],

@@ -693,9 +693,9 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
         return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
     }
     /* A call's leaf may compute any value; a cast only some (a checked datetime cast never
-     * gives NaT from a value: it is out of range). A text destination checks in its leaf. */
+     * gives NaT from a value: it is out of range). A text destination checks in its leaf. A
+     * float's check writes NaN for the NA's bits (na_canon.c) instead of refusing them. */
     spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option && !ck__is_text(dval->id) &&
-                 !ck__na_needs_canon(dval->id) && /* a float's NA bits become NaN instead */
                  (!c->assign || (!ck__is_time(dval->id) &&
                                  ck__conversion_can_give_na(sval[0]->id, dval->id)));
     size_t at;

@@ -400,6 +400,8 @@ int ck__make_option_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
  * child wrote (one element for a fold into one accumulator, stride 0). */
 int ck__na_needs_canon(ck_type_id id);
 void ck__canon_na(ck_type_id id, char *p, intptr_t stride, size_t n);
+/* The same, skipping element i where mask[i] != 0 (an NA written on purpose). */
+void ck__canon_na_masked(ck_type_id id, char *p, intptr_t stride, size_t n, const char *mask);
 int ck__make_na_canon(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req);
 /* The scan form of a user's binary leaf (elements of elem_size bytes), built by the caller
  * right after it. */

@@ -9,8 +9,9 @@
  * is CK_ERR_OVERFLOW: such values go through a stack buffer first, so the failing element is
  * never written (a text destination is not checked here: the text cast refuses to write its
  * NA itself). A float or complex value never becomes NA: one that comes out with the NA's
- * bits is written as the default NaN (na_canon.c). is_na and assign_na are leaves of this
- * file's own kinds. */
+ * bits is written as the default NaN (na_canon.c), in the checked modes in that buffer (so a
+ * failing run writes nothing), in nocheck once a chunk, over the values it wrote. is_na and
+ * assign_na are leaves of this file's own kinds. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -162,13 +163,10 @@ static void option_destroy(ck_prefix *self) {
 static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t dst_stride,
                       char *const *src, const intptr_t *src_stride, size_t n, size_t first) {
     ck_strided_fn fn = ck_prefix_strided(value);
-    if (!k->check) {
+    if (!k->check) { /* a float's NaN for the NA's bits: the chunk's, option_strided */
         const int rc = fn(value, dst, dst_stride, src, src_stride, n);
         /* A leaf that names its failing element counts within this run. */
         ck__error_offset_outer(rc, (intptr_t)first);
-        if (rc == CK_OK && k->canon) {
-            ck__canon_na((ck_type_id)k->dst_id, dst, dst_stride, n);
-        }
         return rc;
     }
     const ck_type_id id = (ck_type_id)k->dst_id;
@@ -179,11 +177,16 @@ static int run_values(const ck__option *k, ck_prefix *value, char *dst, intptr_t
         ck__error_offset_outer(rc, (intptr_t)first);
         return rc;
     }
-    char hit[CK__OPTION_CHUNK];
-    memset(hit, 0, n);
-    mark_na(hit, buf, (intptr_t)size, n, id, size);
-    const char *na_at = memchr(hit, 1, n);
-    const size_t good = na_at != NULL ? (size_t)(na_at - hit) : n;
+    size_t good = n;
+    if (k->canon) { /* a float or complex: the NA's bits are NaN, nothing is refused */
+        ck__canon_na(id, buf, (intptr_t)size, n);
+    } else {
+        char hit[CK__OPTION_CHUNK];
+        memset(hit, 0, n);
+        mark_na(hit, buf, (intptr_t)size, n, id, size);
+        const char *na_at = memchr(hit, 1, n);
+        good = na_at != NULL ? (size_t)(na_at - hit) : n;
+    }
     for (size_t i = 0; i < good; i++) {
         ck__copy_scalar(dst + (intptr_t)i * dst_stride, buf + i * size, size);
     }
@@ -209,10 +212,18 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
     for (int j = 0; j < nsrc; j++) {
         s[j] = src[j];
     }
+    /* Straight into the destination, a float's values of the NA's bits are made NaN once a
+     * chunk, after its runs (the NA runs skipped by the mask): once a run would cost a call
+     * per run between NAs. A failing run's chunk has its completed runs made NaN first. */
+    const int canon_chunk = k->canon && !k->check;
+    const ck_type_id id = (ck_type_id)k->dst_id;
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < CK__OPTION_CHUNK ? count - done : CK__OPTION_CHUNK;
         if (is_na == NULL) {
             CK_RETURN_IF_ERROR(run_values(k, value, dst, dst_stride, s, src_stride, n, done));
+            if (canon_chunk) {
+                ck__canon_na(id, dst, dst_stride, n);
+            }
         } else {
             CK_RETURN_IF_ERROR(ck_prefix_strided(is_na)(is_na, mask, 1, s, src_stride, n));
             for (size_t i = 0; i < n;) {
@@ -225,8 +236,14 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
                     for (int q = 0; q < nsrc; q++) {
                         rs[q] = s[q] + (intptr_t)i * src_stride[q];
                     }
-                    CK_RETURN_IF_ERROR(run_values(k, value, dst + (intptr_t)i * dst_stride,
-                                                  dst_stride, rs, src_stride, j - i, done + i));
+                    const int rc = run_values(k, value, dst + (intptr_t)i * dst_stride,
+                                              dst_stride, rs, src_stride, j - i, done + i);
+                    if (rc != CK_OK) {
+                        if (canon_chunk) {
+                            ck__canon_na_masked(id, dst, dst_stride, i, mask);
+                        }
+                        return rc;
+                    }
                 }
                 size_t e = j;
                 while (e < n && mask[e] != 0) {
@@ -244,6 +261,9 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
                         e - j));
                 }
                 i = e;
+            }
+            if (canon_chunk) {
+                ck__canon_na_masked(id, dst, dst_stride, n, mask);
             }
         }
         for (int q = 0; q < nsrc; q++) {
@@ -263,7 +283,7 @@ static CK__KERNEL_ALIGN int option_single(ck_prefix *self, char *dst, char *cons
 int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec,
                     ck_request req, size_t *at) {
     if (spec->nsrc < 1 || spec->nsrc > CK__MAX_OPTION_SRC ||
-        (spec->check && (ck__is_text(spec->dst_id) || ck__na_needs_canon(spec->dst_id) ||
+        (spec->check && (ck__is_text(spec->dst_id) ||
                          ck_type_data_size(ck_type_scalar(spec->dst_id)) > CK__OPTION_MAX_ELEM))) {
         return ck_set_error(CK_ERR_INTERNAL, "option kernel: %d sources", spec->nsrc);
     }
@@ -325,10 +345,11 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
 static void option_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                             ck__children *children) {
     const ck__option *k = (const ck__option *)self;
-    ck__strbuf_printf(out, "%s%s%s%s", k->assign_na != 0 ? "dst=?" : "dst=",
+    ck__strbuf_printf(out, "%s%s%s", k->assign_na != 0 ? "dst=?" : "dst=",
                       ck_type_id_name((ck_type_id)k->dst_id),
-                      k->check ? " (a value converting to NA is an overflow)" : "",
-                      k->canon ? " (a value of the NA's bits becomes NaN)" : "");
+                      k->canon   ? " (a value of the NA's bits becomes NaN)"
+                      : k->check ? " (a value converting to NA is an overflow)"
+                                 : "");
     *size = sizeof(ck__option);
     if (k->is_na != 0) {
         ck__children_add(children, k->is_na);

@@ -115,7 +115,8 @@ int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst) {
     int ssigned, dsigned;
     const int sbits = int_bits(src, &ssigned), dbits = int_bits(dst, &dsigned);
     if (dbits == 0) {
-        return 0; /* a float NaN landing on the NA's bits is written as NaN (na_canon.c) */
+        return sbits == 0; /* a float NaN's payload can land on the NA (written as NaN,
+                            * kernels/na_canon.c); an integer never makes a NaN */
     }
     if (sbits == 0) {
         return 1; /* a float can hold the integer minimum or maximum exactly */

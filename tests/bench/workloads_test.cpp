@@ -46,6 +46,8 @@ TEST(BenchWorkloads, TheIssuesWorkloadsExist) {
           "select/warm", "select/cold", "elementwise/add/float64/contiguous",
           "elementwise/add/float64/broadcast", "elementwise/add/float64/var",
           "elementwise/add/int32+float64",
+          // options: the option kernel's mask, runs of values and NaN for the NA's bits
+          "option/add/float64",
           // structured types: a bit-identical struct (one copy_bytes leaf), by-name casts
           "struct/copy-identical", "struct/cast-fields",
           // issue 5's pairs, per target

@@ -232,8 +232,9 @@ static void nan_parts(int kind, const unsigned char *p, uint64_t *frac, uint64_t
 }
 
 /* The NaN a conversion gives on x86 (SSE, F16C, and float16.h alike): the sign and the top
- * of the payload kept, the quiet bit set. docs/design.md leaves payloads free; the model
- * only decides whether a converted NaN lands on an option's NA. */
+ * of the payload kept, the quiet bit set. docs/design.md leaves payloads free, and a NaN
+ * that lands on an option's NA bits is the default NaN (canon_na), so the model only keeps
+ * the values the reference computes with close to the kernel's. */
 static void nan_convert(int dkind, int skind, const unsigned char *src, unsigned char *out) {
     uint64_t frac, sign;
     nan_parts(skind, src, &frac, &sign);
