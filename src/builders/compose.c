@@ -513,6 +513,23 @@ static size_t dense_reach(const ck_type *t, const char *arrmeta) {
     return hi > 0 ? (size_t)hi : 0;
 }
 
+/* The bytes fields first..last of dt (a run: dense arrmeta) reach from field first's start:
+ * the furthest of their reaches. An empty field (`0 * int8`, `{}`) reaches nothing wherever
+ * its offset is, so a run ending in one stops at the field before it: a row allocated for
+ * the destination ends there (§7; the composition fuzzer found the copy running past it). */
+static size_t run_reach(const ck_type *dt, const char *dam, const intptr_t *doff, size_t first,
+                        size_t last) {
+    size_t span = 0;
+    for (size_t k = first; k <= last; k++) {
+        const size_t reach = dense_reach(dt->fields[k], dam + dt->arrmeta_offsets[k]);
+        const size_t end = (size_t)(doff[k] - doff[first]) + reach;
+        if (reach > 0 && end > span) {
+            span = end;
+        }
+    }
+    return span;
+}
+
 /* Fetches what the runs and the children read of the source field paired with destination
  * field i (if any): fields paired by name in another order are read at random, and a wide
  * struct's build waits on those misses (65536 fields in shuffled order, fetched 16 fields
@@ -592,8 +609,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
     }
     if (n > 0 && run[0] == n && doff[0] == 0 && soff[match[0]] == 0) {
         /* Bit-identical: the span of the fields, as bytes. */
-        const size_t span = (size_t)doff[n - 1] +
-                            dense_reach(dt->fields[n - 1], w->dam + dt->arrmeta_offsets[n - 1]);
+        const size_t span = run_reach(dt, w->dam, doff, 0, n - 1);
         ck__free(match);
         return ck__make_copy_bytes(ckb, offset, span, (w->flags & CK__EVAL_STREAM) != 0, req);
     }
@@ -619,9 +635,7 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
             name_at += strlen(spec.name) + 1;
         }
         if (run[i] > 0) {
-            const size_t last = i + run[i] - 1;
-            const size_t span = (size_t)(doff[last] - doff[i]) +
-                                dense_reach(dt->fields[last], w->dam + dt->arrmeta_offsets[last]);
+            const size_t span = run_reach(dt, w->dam, doff, i, i + run[i] - 1);
             rc = ck__make_copy_bytes(ckb, offset, span, 0, req);
             i += run[i];
             continue;

@@ -260,6 +260,56 @@ TEST(Structs, AByteCopyStopsBeforeATrailingRecordsPadding) {
     }
 }
 
+TEST(Structs, AByteCopyStopsBeforeATrailingEmptyField) {
+    // {a: int32, z: 0 * int64}: z sits at offset 8 and holds nothing, so the record's bytes
+    // end at a's (4 of its 8): the copy writes 4 bytes per record, whole records bit
+    // identical or a run of fields behind a cast one; a row the kernel allocates is 12 bytes
+    // for 2 records and the copy stays inside it (ASan: the composition fuzzer's finding)
+    struct Case {
+        const char *dst, *src, *tree;
+        size_t size, reach;
+    } cases[] = {
+        {"2 * {a: int32, z: 0 * int64}", "2 * {a: int32, z: 0 * int64}", "bytes=4", 8, 4},
+        {"2 * {b: float64, a: int32, z: 0 * int64}", "2 * {b: int8, a: int32, z: 0 * int64}",
+         "bytes=4", 16, 12},
+        {"2 * {a: int32, y: {}, z: 0 * int64}", "2 * {a: int32, y: {}, z: 0 * int64}", "bytes=4",
+         8, 4},
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.dst);
+        ckt::Array src(c.src), dst(c.dst);
+        unsigned char *db = reinterpret_cast<unsigned char *>(dst.data());
+        ASSERT_EQ(ck_type_data_size(ck_array_type(dst.get())), 2 * c.size);
+        std::memset(src.data(), 0x11, ck_type_data_size(ck_array_type(src.get())));
+        std::memset(db, 0xaa, 2 * c.size);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        ASSERT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
+                                 ck_array_type(src.get()), ck_array_arrmeta(src.get()),
+                                 CK_REQUEST_SINGLE, nullptr),
+                  CK_OK)
+            << ck_last_error();
+        char *text = nullptr;
+        ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
+        EXPECT_TRUE(has(text, c.tree)) << text;
+        ck_free(text);
+        char *s = src.data();
+        ASSERT_EQ(ck_call_single(ck_builder_root(&b), dst.data(), &s), CK_OK) << ck_last_error();
+        ck_builder_destroy(&b);
+        for (size_t e = 0; e < 2; e++) {
+            for (size_t k = c.reach; k < c.size; k++) {
+                EXPECT_EQ(db[e * c.size + k], 0xaa) << "element " << e << " byte " << k;
+            }
+        }
+    }
+    // a ragged destination's rows are allocated to the reach: the copy must stay inside them
+    ckt::Array src("2 * var * {a: int32, z: 0 * int64}", "[[{a: 1, z: []}, {a: 2, z: []}], []]");
+    ckt::Array dst("2 * var * {a: int32, z: 0 * int64}");
+    ASSERT_EQ(ck_assign(dst.get(), src.get(), nullptr), CK_OK) << ck_last_error();
+    EXPECT_EQ(dst.str(), "[[{a: 1, z: []}, {a: 2, z: []}], []]");
+}
+
 TEST(Structs, ManyBlocksOfRecordsEachAssignedOnceInEitherDirection) {
     // The fields kernel runs its children over blocks of records (1 KiB of the wider side:
     // 64 of these 16-byte records): 1000 records are 15 whole blocks and a part. Every

@@ -1033,12 +1033,17 @@ static void walk_fields(ref_state *r, const fz_type *d, const char *dam, fz_loc 
         }
         const intptr_t doff = get_ip(dam + 8 * i), soff = get_ip(sw->sam[0] + 8 * match[i]);
         if (run[i] > 0) {
-            /* up to the last field's reach: a record's tail padding is not written (a row
-             * allocated for the destination ends before it) */
-            const int last = i + run[i] - 1;
-            intptr_t lo, hi;
-            alloc_extent(d->f[last], dam + d->fam[last], &lo, &hi);
-            const intptr_t span = get_ip(dam + 8 * last) - doff + hi;
+            /* up to the furthest reach of the run's fields: a record's tail padding is not
+             * written, nor an empty field's place (a row allocated for the destination ends
+             * before them) */
+            intptr_t span = 0;
+            for (int k = i; k < i + run[i]; k++) {
+                intptr_t lo, hi;
+                alloc_extent(d->f[k], dam + d->fam[k], &lo, &hi);
+                if (hi > lo && get_ip(dam + 8 * k) - doff + hi > span) {
+                    span = get_ip(dam + 8 * k) - doff + hi;
+                }
+            }
             if (span > 0) {
                 fz_write *w = add_write(r->x, loc_add(dl, doff), (uint32_t)span, FZ_W_BYTES);
                 w->bytes = sp + soff;
