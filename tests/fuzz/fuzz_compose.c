@@ -321,8 +321,20 @@ static unsigned char *resolve(const checker *k, fz_loc l, const unsigned char **
 }
 
 /* Rows the kernel allocated: where they are, the right size, and apart from everything. */
+typedef struct row_span {
+    uintptr_t begin, end;
+} row_span;
+
+static int span_order(const void *a, const void *b) {
+    const uintptr_t x = ((const row_span *)a)->begin, y = ((const row_span *)b)->begin;
+    return x < y ? -1 : x > y;
+}
+
 static void check_rows(checker *k) {
     fz_expect *x = k->x;
+    row_span *spans = (row_span *)malloc((x->nrows + 1) * sizeof *spans);
+    CKF_CHECK(spans != NULL, "out of memory");
+    size_t nspans = 0;
     for (size_t i = 0; i < x->nrows; i++) {
         fz_vrow *v = &x->rows[i];
         const unsigned char *old;
@@ -362,16 +374,18 @@ static void check_rows(checker *k) {
             const uintptr_t re = rb + k->c->regions[r].size + 2 * FZ_GUARD;
             CHECK(alloc == 0 || b + alloc <= rb || b >= re, "an allocated row overlaps the fuzzer's buffers");
         }
-        for (size_t j = 0; j < i; j++) {
-            const fz_vrow *w = &x->rows[j];
-            if (!w->allocated || alloc == 0) {
-                continue;
-            }
-            const size_t walloc = w->n > 0 ? (size_t)((w->n - 1) * w->stride) + w->elem_size : 0;
-            const uintptr_t wb = (uintptr_t)w->begin;
-            CHECK(walloc == 0 || b + alloc <= wb || b >= wb + walloc, "two allocated rows overlap");
+        if (alloc > 0) {
+            spans[nspans].begin = b;
+            spans[nspans++].end = b + alloc;
         }
     }
+    /* No two allocated rows overlap: sorted by their start, each ends before the next
+     * starts (a pairwise check took seconds over a case's 83,000 rows). */
+    qsort(spans, nspans, sizeof *spans, span_order);
+    for (size_t i = 1; i < nspans; i++) {
+        CHECK(spans[i - 1].end <= spans[i].begin, "two allocated rows overlap");
+    }
+    free(spans);
 }
 
 static void check_writes(checker *k) {
