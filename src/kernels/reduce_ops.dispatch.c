@@ -93,7 +93,7 @@
  * contiguous elements into the lanes with vector instructions that compute exactly LOP
  * (returning how many elements it took); ck__no_fast takes none. */
 #define CK__DEF_TREE_FOLD(NAME, T, E, LN, LOAD, LOP, ID)                                    \
-    CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, ck__no_fast, ck__no_merge)
+    CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, ck__no_fast, ck__no_merge, 1)
 CK__HOT size_t ck__no_fast(void *lanes, const void *p, size_t len) {
     (void)lanes, (void)p, (void)len;
     return 0;
@@ -103,33 +103,52 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
     (void)a, (void)b;
     return 0;
 }
-#define CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, FAST, MERGE)                     \
-    /* Lanes 0 .. filled-1 hold values; the others are empty (their ID is never an operand: \
-     * op with the identity is not exact everywhere, (1+0j)*(inf+0j) is inf+nanj and 0 + -0  \
-     * is +0, so a lane starts with its first element as it is). */                         \
+/* A lane starts with its first element as it is, and a lane that holds none takes no part
+ * (docs/design.md §14). EXACT: ID is an exact identity of LOP (ID op x is x, NaN payloads
+ * aside: -0.0 for a sum, 1 for a real product, +-inf for minimum and maximum), so lanes
+ * that start from it compute just that and every lane counts as filled; they stay in
+ * vector registers. Not EXACT (the complex product, where (1+0j)*(inf+0j) is inf+nanj):
+ * lanes 0 .. filled-1 hold values, the others are empty, a merge takes the other side's
+ * lane and the halving skips them (the counter keeps each vector's count beside it, so a
+ * lane vector stays 128 bytes: with the count inside, sums ran 25% slower). */
+#define CK__DEF_TREE_FOLD_F(NAME, T, E, LN, LOAD, LOP, ID, FAST, MERGE, EXACT)              \
     typedef struct ck__lanes_##NAME {                                                        \
         E v[LN];                                                                             \
-        size_t filled;                                                                       \
     } ck__lanes_##NAME;                                                                      \
-    /* One block of 1 to CK__FOLD_BLOCK elements: element i into lane i mod LN. The lanes   \
-     * are a local (never aliased by the source), so they stay in registers. */              \
-    CK__HOT void ck__block_##NAME(ck__lanes_##NAME *out, const char *x, intptr_t xs,         \
-                                  size_t len) {                                              \
+    /* Not EXACT: a block of fewer than LN elements (a run's only one) fills its first     \
+     * lanes one by one. */                                                                  \
+    static inline size_t ck__short_block_##NAME(                                           \
+        ck__lanes_##NAME *out, const char *x, intptr_t xs, size_t len) {                     \
+        for (int l = 0; l < (LN); l++) {                                                     \
+            out->v[l] = (ID); /* empty: defined bits for the vector merge, never used */    \
+        }                                                                                    \
+        for (size_t l = 0; l < len; l++) {                                                   \
+            out->v[l] = LOAD(*(const T *)(const void *)(x + (intptr_t)l * xs));              \
+        }                                                                                    \
+        return len;                                                                          \
+    }                                                                                        \
+    /* One block of at most CK__FOLD_BLOCK elements: element i into lane i mod LN. The lanes \
+     * are a local (never aliased by the source), so they stay in registers. Returns the     \
+     * lanes that hold values (the others are empty). */                                     \
+    CK__HOT size_t ck__block_##NAME(ck__lanes_##NAME *out, const char *x, intptr_t xs,       \
+                                    size_t len) {                                            \
+        if (!(EXACT) && len < (LN)) {                                                        \
+            return ck__short_block_##NAME(out, x, xs, len);                                  \
+        }                                                                                    \
         ck__lanes_##NAME v;                                                                  \
-        const size_t first = len < (LN) ? len : (LN);                                        \
-        v.filled = first;                                                                    \
-        for (size_t l = first; l < (LN); l++) {                                              \
-            v.v[l] = (ID); /* empty: defined bits for the vector merge, never used */       \
+        size_t i = 0;                                                                        \
+        for (int l = 0; l < (LN); l++) {                                                     \
+            v.v[l] = (ID);                                                                   \
         }                                                                                    \
         if (xs == (intptr_t)sizeof(T)) {                                                     \
             const T *p = (const T *)(const void *)x;                                         \
-            for (size_t l = 0; l < first; l++) {                                             \
-                v.v[l] = LOAD(p[l]);                                                         \
+            if (!(EXACT)) {                                                                  \
+                for (int l = 0; l < (LN); l++) {                                             \
+                    v.v[l] = LOAD(p[l]);                                                     \
+                }                                                                            \
+                i = (LN);                                                                    \
             }                                                                                \
-            size_t i = first;                                                                \
-            if (len > (LN)) {                                                                \
-                i += FAST(v.v, p + (LN), len - (LN));                                        \
-            }                                                                                \
+            i += FAST(v.v, p + i, len - i);                                                  \
             for (; i + (LN) <= len; i += (LN)) {                                             \
                 for (int l = 0; l < (LN); l++) {                                             \
                     v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                            \
@@ -139,32 +158,33 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
                 v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                                \
             }                                                                                \
         } else {                                                                             \
-            for (size_t i = 0; i < first; i++, x += xs) {                                    \
-                v.v[i] = LOAD(*(const T *)(const void *)x);                                  \
+            for (int l = 0; !(EXACT) && l < (LN); l++, x += xs) {                            \
+                v.v[l] = LOAD(*(const T *)(const void *)x);                                  \
+                i = (LN);                                                                    \
             }                                                                                \
-            for (size_t i = first; i < len; i++, x += xs) {                                  \
+            for (; i < len; i++, x += xs) {                                                  \
                 v.v[i % (LN)] = LOP(v.v[i % (LN)], LOAD(*(const T *)(const void *)x));       \
             }                                                                                \
         }                                                                                    \
         *out = v;                                                                            \
+        return (LN);                                                                         \
     }                                                                                        \
-    /* b = a op b lane by lane, a lane empty on one side taking the other's. */              \
-    CK__HOT void ck__lanes_op_##NAME(const ck__lanes_##NAME *a, ck__lanes_##NAME *b) {       \
-        if (a->filled == (LN) && b->filled == (LN)) {                                        \
-            if (MERGE(a->v, b->v)) {                                                         \
-                return;                                                                      \
+    /* b = a op b lane by lane (fa and fb lanes holding values), a lane empty on one side    \
+     * taking the other's; returns the lanes b then holds. */                                \
+    CK__HOT size_t ck__lanes_op_##NAME(const ck__lanes_##NAME *a, size_t fa,                 \
+                                       ck__lanes_##NAME *b, size_t fb) {                     \
+        if ((EXACT) || (fa == (LN) && fb == (LN))) {                                         \
+            if (!MERGE(a->v, b->v)) {                                                        \
+                for (int l = 0; l < (LN); l++) {                                             \
+                    b->v[l] = LOP(a->v[l], b->v[l]);                                         \
+                }                                                                            \
             }                                                                                \
-            for (int l = 0; l < (LN); l++) {                                                 \
-                b->v[l] = LOP(a->v[l], b->v[l]);                                             \
-            }                                                                                \
-            return;                                                                          \
+            return (LN);                                                                     \
         }                                                                                    \
-        for (size_t l = 0; l < a->filled && l < (LN); l++) {                                 \
-            b->v[l] = l < b->filled ? LOP(a->v[l], b->v[l]) : a->v[l];                       \
+        for (size_t l = 0; l < fa && l < (LN); l++) {                                        \
+            b->v[l] = l < fb ? LOP(a->v[l], b->v[l]) : a->v[l];                              \
         }                                                                                    \
-        if (a->filled > b->filled) {                                                         \
-            b->filled = a->filled;                                                           \
-        }                                                                                    \
+        return fa > fb ? fa : fb;                                                            \
     }                                                                                        \
     /* The binary counter of the blocks' lane vectors: two partial results of 2^k blocks  \
      * merge as soon as both exist, the earlier on the left; at the end the stack merges    \
@@ -173,16 +193,19 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
     typedef struct ck__counter_##NAME {                                                      \
         ck__lanes_##NAME stack[CK__FOLD_DEPTH];                                              \
         unsigned char level[CK__FOLD_DEPTH];                                                 \
+        unsigned char filled[CK__FOLD_DEPTH]; /* lanes holding values (EXACT: all) */        \
         int top;                                                                             \
     } ck__counter_##NAME;                                                                    \
-    CK__HOT void ck__push_##NAME(ck__counter_##NAME *c, ck__lanes_##NAME v, unsigned lvl) {  \
+    CK__HOT void ck__push_##NAME(ck__counter_##NAME *c, ck__lanes_##NAME v, size_t f,        \
+                                 unsigned lvl) {                                             \
         while (c->top > 0 && c->level[c->top - 1] == lvl) {                                  \
-            ck__lanes_op_##NAME(&c->stack[c->top - 1], &v);                                  \
+            f = ck__lanes_op_##NAME(&c->stack[c->top - 1], c->filled[c->top - 1], &v, f);    \
             c->top--;                                                                        \
             lvl++;                                                                           \
         }                                                                                    \
         c->stack[c->top] = v;                                                                \
         c->level[c->top] = (unsigned char)lvl;                                               \
+        c->filled[c->top] = (unsigned char)f;                                                \
         c->top++;                                                                            \
     }                                                                                        \
     CK__HOT void ck__push_blocks_##NAME(ck__counter_##NAME *c, const char *x, intptr_t xs,   \
@@ -190,17 +213,19 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
         ck__lanes_##NAME v;                                                                  \
         for (size_t b = 0; b < n; b += CK__FOLD_BLOCK) {                                     \
             const size_t len = n - b < CK__FOLD_BLOCK ? n - b : CK__FOLD_BLOCK;              \
-            ck__block_##NAME(&v, x + (intptr_t)b * xs, xs, len);                             \
-            ck__push_##NAME(c, v, 0);                                                        \
+            const size_t f = ck__block_##NAME(&v, x + (intptr_t)b * xs, xs, len);            \
+            ck__push_##NAME(c, v, f, 0);                                                     \
         }                                                                                    \
     }                                                                                        \
     /* Lanes halved: lane l with lane l + w where that one holds a value, w = LN/2, ..., 1; \
      * lane 0 is the result. */                                                              \
-    CK__HOT E ck__halve_##NAME(ck__lanes_##NAME *v) {                                        \
-        size_t filled = v->filled;                                                           \
+    CK__HOT E ck__halve_##NAME(ck__lanes_##NAME *v, size_t filled) {                         \
+        filled = (EXACT) ? (LN) : filled;                                                    \
         for (size_t w = (LN) / 2; w >= 1; w /= 2) {                                          \
-            for (size_t l = 0; l + w < filled && l + w < (LN); l++) {                        \
-                v->v[l] = LOP(v->v[l], v->v[l + w]);                                         \
+            for (size_t l = 0; l < w; l++) {                                                 \
+                if ((EXACT) || l + w < filled) {                                             \
+                    v->v[l] = LOP(v->v[l], v->v[l + w]);                                     \
+                }                                                                            \
             }                                                                                \
             filled = filled < w ? filled : w;                                                \
         }                                                                                    \
@@ -212,10 +237,11 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
             return (ID);                                                                     \
         }                                                                                    \
         ck__lanes_##NAME v = c->stack[c->top - 1];                                           \
+        size_t f = c->filled[c->top - 1];                                                    \
         for (int j = c->top - 2; j >= 0; j--) {                                              \
-            ck__lanes_op_##NAME(&c->stack[j], &v);                                           \
+            f = ck__lanes_op_##NAME(&c->stack[j], c->filled[j], &v, f);                      \
         }                                                                                    \
-        return ck__halve_##NAME(&v);                                                         \
+        return ck__halve_##NAME(&v, f);                                                      \
     }                                                                                        \
     /* op over n <= CK__FOLD_MAX_BLOCKS blocks. */                                           \
     static E ck__tree_##NAME(const char *x, intptr_t xs, size_t n) {                         \
@@ -242,10 +268,10 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
         for (size_t i = 0; i < nchunks; i++, p += sizeof(ck__lanes_##NAME)) {                \
             ck__lanes_##NAME v;                                                              \
             memcpy(&v, p, sizeof v);                                                         \
-            ck__push_##NAME(&c, v, j);                                                       \
+            ck__push_##NAME(&c, v, (LN), j); /* a complete chunk: every lane */             \
         }                                                                                    \
         ck__push_blocks_##NAME(&c, tail, xs, tail_n);                                        \
-        return LOP(acc, ck__settle_##NAME(&c));                                              \
+        return c.top == 0 ? acc : LOP(acc, ck__settle_##NAME(&c)); /* no element: as it was */ \
     }                                                                                        \
     /* A run of any length: pieces of CK__FOLD_MAX_BLOCKS blocks, each its own tree. */     \
     CK__HOT E ck__run_##NAME(E acc, const char *x, intptr_t xs, size_t n) {                  \
@@ -276,6 +302,10 @@ CK__HOT float ck__maxh(float a, float b) {
 
 static const ck__complex64 ck__c64_zero = {{0.0f, 0.0f}}, ck__c64_one = {{1.0f, 0.0f}};
 static const ck__complex128 ck__c128_zero = {{0.0, 0.0}}, ck__c128_one = {{1.0, 0.0}};
+/* A sum's lanes start from -0.0, its exact identity (-0.0 + x is x, -0.0 included; 0.0 +
+ * -0.0 is 0.0); the accumulator from 0.0, as NumPy's sum. */
+static const ck__complex64 ck__c64_negzero = {{-0.0f, -0.0f}};
+static const ck__complex128 ck__c128_negzero = {{-0.0, -0.0}};
 static const ck__complex64 ck__c64_hi = {{__builtin_inff(), __builtin_inff()}};
 static const ck__complex64 ck__c64_lo = {{-__builtin_inff(), -__builtin_inff()}};
 static const ck__complex128 ck__c128_hi = {{__builtin_inf(), __builtin_inf()}};
@@ -370,26 +400,26 @@ CK__DEF_VMINMAX(f32, PS, max)
 #  define ck__vmerge_max_f32 ck__no_merge
 #endif
 
-CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, 0.0f)
-CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, 0.0)
-CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, 0.0f)
+CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, -0.0f)
+CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, -0.0)
+CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, -0.0f)
 CK__DEF_TREE_FOLD(add_complex64, ck__complex64, ck__complex64, 8, CK__SAME, ck__add_complex64,
-                  ck__c64_zero)
+                  ck__c64_negzero)
 CK__DEF_TREE_FOLD(add_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
-                  ck__add_complex128, ck__c128_zero)
+                  ck__add_complex128, ck__c128_negzero)
 CK__DEF_TREE_FOLD(multiply_float32, float, float, 16, CK__SAME, ck__multiply_float32, 1.0f)
 CK__DEF_TREE_FOLD(multiply_float64, double, double, 16, CK__SAME, ck__multiply_float64, 1.0)
 CK__DEF_TREE_FOLD(multiply_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__mulf, 1.0f)
-CK__DEF_TREE_FOLD(multiply_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
-                  ck__multiply_complex64, ck__c64_one)
-CK__DEF_TREE_FOLD(multiply_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
-                  ck__multiply_complex128, ck__c128_one)
+CK__DEF_TREE_FOLD_F(multiply_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+                    ck__multiply_complex64, ck__c64_one, ck__no_fast, ck__no_merge, 0)
+CK__DEF_TREE_FOLD_F(multiply_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+                    ck__multiply_complex128, ck__c128_one, ck__no_fast, ck__no_merge, 0)
 CK__DEF_TREE_FOLD_F(minimum_float32, float, float, 16, CK__SAME, ck__minimum_float32,
                     __builtin_inff(), ck__vmin_f32,
-                    ck__vmerge_min_f32)
+                    ck__vmerge_min_f32, 1)
 CK__DEF_TREE_FOLD_F(minimum_float64, double, double, 16, CK__SAME, ck__minimum_float64,
                     __builtin_inf(), ck__vmin_f64,
-                    ck__vmerge_min_f64)
+                    ck__vmerge_min_f64, 1)
 CK__DEF_TREE_FOLD(minimum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__minh,
                   __builtin_inff())
 CK__DEF_TREE_FOLD(minimum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
@@ -398,10 +428,10 @@ CK__DEF_TREE_FOLD(minimum_complex128, ck__complex128, ck__complex128, 8, CK__SAM
                   ck__minimum_complex128, ck__c128_hi)
 CK__DEF_TREE_FOLD_F(maximum_float32, float, float, 16, CK__SAME, ck__maximum_float32,
                     -__builtin_inff(), ck__vmax_f32,
-                    ck__vmerge_max_f32)
+                    ck__vmerge_max_f32, 1)
 CK__DEF_TREE_FOLD_F(maximum_float64, double, double, 16, CK__SAME, ck__maximum_float64,
                     -__builtin_inf(), ck__vmax_f64,
-                    ck__vmerge_max_f64)
+                    ck__vmerge_max_f64, 1)
 CK__DEF_TREE_FOLD(maximum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__maxh,
                   -__builtin_inff())
 CK__DEF_TREE_FOLD(maximum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
@@ -506,11 +536,10 @@ CK__DEF_SPLITS(maximum)
     CK__HOT ck__ct_##T ck__select_##OP##_##T(ck__ct_##T acc, const char *x, intptr_t xs,     \
                                              size_t n) {                                     \
         ck__lanes_##OP##_##T v, w2;                                                          \
-        for (int l = 0; l < 16; l++) { /* exact for minimum and maximum: every lane full */  \
+        for (int l = 0; l < 16; l++) {                                                       \
             v.v[l] = (ID);                                                                   \
             w2.v[l] = (ID);                                                                  \
         }                                                                                    \
-        v.filled = w2.filled = 16;                                                           \
         /* A long contiguous run is read as two halves side by side, a block of each in    \
          * turn (two streams kept the reads ahead on Zen 3; design.md §14), the second     \
          * half's lanes merged in after the first's. */                                     \
@@ -522,11 +551,11 @@ CK__DEF_SPLITS(maximum)
                                             b + CK__FOLD_BLOCK);                             \
             }                                                                                \
             ck__select_lanes_##OP##_##T(&w2, x + (intptr_t)half * xs, xs, half, n - half);   \
-            ck__lanes_op_##OP##_##T(&v, &w2);                                                \
-            return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&w2));                           \
+            ck__lanes_op_##OP##_##T(&v, 16, &w2, 16);                                        \
+            return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&w2, 16));                       \
         }                                                                                    \
         ck__select_lanes_##OP##_##T(&v, x, xs, 0, n);                                        \
-        return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&v));                                \
+        return ck__##OP##_##T(acc, ck__halve_##OP##_##T(&v, 16));                            \
     }
 /* Halves of at least this many elements are read side by side. */
 #define CK__SELECT_TWO_HALVES_MIN ((size_t)1 << 16)
@@ -564,7 +593,7 @@ CK__DEF_ACC_INT(logical_or, bool)
 #define CK__WIDEN_BOOL(A, T, p) ((ck__ct_##A)(*(const ck__ct_##T *)(const void *)(p) != 0))
 #define CK__TO_DOUBLE(v) ((double)(v))
 CK__DEF_TREE_FOLD(add_float64_from_float32, float, double, 16, CK__TO_DOUBLE, ck__add_float64,
-                  0.0)
+                  -0.0)
 CK__DEF_TREE_FOLD(multiply_float64_from_float32, float, double, 16, CK__TO_DOUBLE,
                   ck__multiply_float64, 1.0)
 /* The fold of a run: in order (integers: exact), or the float tree per chunk. */
@@ -679,10 +708,9 @@ CK__DEF_SCAN_FROM(logical_or, bool)
     CK__HOT void ck__dot_block_##T(ck__lanes_add_##T *out, const char *x, intptr_t xs,       \
                                    const char *y, intptr_t ys, size_t len) {                 \
         ck__lanes_add_##T v;                                                                 \
-        for (int l = 0; l < (LN); l++) { /* every lane from 0: a dot's sum starts there */  \
+        for (int l = 0; l < (LN); l++) {                                                     \
             v.v[l] = (ZERO);                                                                 \
         }                                                                                    \
-        v.filled = (LN);                                                                     \
         const intptr_t es = (intptr_t)sizeof(ck__ct_##T);                                    \
         if (xs == es && ys == es) {                                                          \
             const ck__ct_##T *a = (const ck__ct_##T *)(const void *)x;                       \
@@ -720,7 +748,7 @@ CK__DEF_SCAN_FROM(logical_or, bool)
                 ck__lanes_add_##T v;                                                         \
                 ck__dot_block_##T(&v, x + (intptr_t)(off + b) * xs, xs,                      \
                                   y + (intptr_t)(off + b) * ys, ys, len);                    \
-                ck__push_add_##T(&c, v, 0);                                                  \
+                ck__push_add_##T(&c, v, (LN), 0);                                            \
             }                                                                                \
             acc = ck__add_##T(acc, ck__settle_add_##T(&c));                                  \
         }                                                                                    \
