@@ -120,7 +120,7 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
     static inline size_t ck__short_block_##NAME(                                           \
         ck__lanes_##NAME *out, const char *x, intptr_t xs, size_t len) {                     \
         for (int l = 0; l < (LN); l++) {                                                     \
-            out->v[l] = (ID); /* empty: defined bits for the vector merge, never used */    \
+            out->v[l] = (ID); /* empty: defined bits (the vector is copied), never used */  \
         }                                                                                    \
         for (size_t l = 0; l < len; l++) {                                                   \
             out->v[l] = LOAD(*(const T *)(const void *)(x + (intptr_t)l * xs));              \
@@ -158,8 +158,10 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
                 v.v[l] = LOP(v.v[l], LOAD(p[i + (size_t)l]));                                \
             }                                                                                \
         } else {                                                                             \
-            for (int l = 0; !(EXACT) && l < (LN); l++, x += xs) {                            \
-                v.v[l] = LOAD(*(const T *)(const void *)x);                                  \
+            if (!(EXACT)) {                                                                  \
+                for (int l = 0; l < (LN); l++, x += xs) {                                    \
+                    v.v[l] = LOAD(*(const T *)(const void *)x);                              \
+                }                                                                            \
                 i = (LN);                                                                    \
             }                                                                                \
             for (; i < len; i++, x += xs) {                                                  \

@@ -175,7 +175,7 @@ int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_opt
     k->dst_option = (uint8_t)(spec->dst_option != 0);
     k->src_size = (uint8_t)ss;
     k->dst_size = (uint8_t)ds;
-    k->canon = (uint8_t)(spec->canon != 0 && spec->dst_option && ck__na_needs_canon(spec->dst_id));
+    k->canon = (uint8_t)(spec->canon != 0); /* the builder decided it (reduce.c) */
     k->dst_id = (uint8_t)spec->dst_id;
     memcpy(k->src_na, ck__na_bytes(spec->src_id), ss);
     memcpy(k->dst_na, ck__na_bytes(spec->dst_id), ds);

@@ -223,17 +223,13 @@ std::string assign_described(const ckt::Array &dst, const ckt::Array &src) {
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    std::string tree;
-    EXPECT_EQ(ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
-                             ck_array_type(src.get()), ck_array_arrmeta(src.get()),
-                             CK_REQUEST_SINGLE, nullptr),
-              CK_OK)
-        << ck_last_error();
-    char *text = nullptr;
-    if (ck_kernel_describe(ck_builder_root(&b), &text) == CK_OK) tree = text;
-    ck_free(text);
+    const int built = ck_make_assign(&b, &off, ck_array_type(dst.get()), ck_array_arrmeta(dst.get()),
+                                     ck_array_type(src.get()), ck_array_arrmeta(src.get()),
+                                     CK_REQUEST_SINGLE, nullptr);
+    std::string tree, message;
     char *s = src.data();
-    EXPECT_EQ(ck_call_single(ck_builder_root(&b), dst.data(), &s), CK_OK) << ck_last_error();
+    EXPECT_EQ(ckt::describe_and_call_single(&b, built, dst.data(), &s, &tree, &message), CK_OK)
+        << message;
     ck_builder_destroy(&b);
     return tree;
 }
