@@ -11,6 +11,7 @@ import faulthandler
 import gc
 import os
 
+import numpy as np
 import pytest
 
 import ckernel
@@ -33,6 +34,16 @@ try:
     settings.load_profile("ckernel")
 except ImportError:  # the property tests skip themselves
     pass
+
+def numpy_on_contiguous(fn, *operands):
+    """NumPy's fn on the operands broadcast and copied into contiguous 1-d buffers, shaped
+    back: the loops ckernel matches bit for bit. NumPy's 0-d complex multiply (the scalar
+    path) fuses a multiply-add on an FMA machine, its strided one may too, so a 0-d or strided
+    operand is never handed to NumPy as it is."""
+    shape = np.broadcast_shapes(*(np.shape(o) for o in operands))
+    flat = [np.array(np.broadcast_to(o, shape), order="C").reshape(-1) for o in operands]
+    return fn(*flat).reshape(shape)
+
 
 SANITIZED = os.environ.get("CKERNEL_TEST_SANITIZED") == "1"
 SOURCE_DIR = os.environ.get("CKERNEL_SOURCE_DIR",

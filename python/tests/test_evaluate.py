@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import ckernel as ck
-from conftest import fails_at_every_allocation, raises_status
+from conftest import fails_at_every_allocation, numpy_on_contiguous, raises_status
 
 
 def test_a_times_x_plus_b_is_numpys_bit_for_bit():
@@ -375,13 +375,10 @@ def numpy_eval(node, args):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         if node[0] == "neg":
-            want = np.negative(np.array(operands[0], order="C"))
+            want = numpy_on_contiguous(np.negative, operands[0])
             name = "negative"
         else:
-            shape = np.broadcast_shapes(*(o.shape for o in operands))
-            full = [np.array(np.broadcast_to(o, shape), order="C") for o in operands]
-            fn = OPS.get(node[0]) or NAMED[node[0]]
-            want = fn(*full)
+            want = numpy_on_contiguous(OPS.get(node[0]) or NAMED[node[0]], *operands)
             name = CALLABLE.get(node[0], node[0])
     try:
         mine = ck.call(name, *(empty_like_type(o.dtype) for o in operands)).dtype
