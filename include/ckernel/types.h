@@ -13,24 +13,14 @@
 #include <stdint.h>
 
 #include "ckernel/export.h"
+#include "ckernel/scalar_types.h"
 
 CK_BEGIN_DECLS
 
+/* The scalars first, in the rows' order (ckernel/scalar_types.h), then the other kinds. */
+#define CK__SCALAR_ENUM(ENUM, ...) CK_TYPE_##ENUM,
 typedef enum ck_type_id {
-    CK_TYPE_BOOL,
-    CK_TYPE_INT8,
-    CK_TYPE_INT16,
-    CK_TYPE_INT32,
-    CK_TYPE_INT64,
-    CK_TYPE_UINT8,
-    CK_TYPE_UINT16,
-    CK_TYPE_UINT32,
-    CK_TYPE_UINT64,
-    CK_TYPE_FLOAT16,
-    CK_TYPE_FLOAT32,
-    CK_TYPE_FLOAT64,
-    CK_TYPE_COMPLEX64,
-    CK_TYPE_COMPLEX128,
+    CK_SCALAR_TABLE(CK__SCALAR_ENUM)
     CK_TYPE_FIXED_DIM, /* N * T */
     CK_TYPE_VAR_DIM,   /* var * T: ragged, each element holds its own length */
     CK_TYPE_POINTER,   /* pointer[T] */
@@ -73,8 +63,7 @@ typedef enum ck_text_encoding {
     CK_ENCODING_NONE
 } ck_text_encoding;
 
-/* Scalar ids are 0 .. CK_NUM_SCALAR_TYPES - 1. */
-#define CK_NUM_SCALAR_TYPES 14
+/* Scalar ids are 0 .. CK_NUM_SCALAR_TYPES - 1 (ckernel/scalar_types.h counts them). */
 /* Deepest nesting of dimensions, pointers, tuples, structs and options in one type
  * ("pointer[3 * int8]" has depth 2, "{a: 3 * int8}" too). Deeper types are rejected with
  * CK_ERR_INVALID, so every walk over a type is bounded. */

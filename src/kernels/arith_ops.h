@@ -264,10 +264,10 @@ CK__DEF_TRUTH(float64)
 CK__HOT int ck__truth_float16(uint16_t a) {
     return (a & 0x7fffu) != 0; /* every non-zero magnitude, NaN included */
 }
-CK__HOT int ck__truth_complex64(ck__complex64 a) {
+CK__HOT int ck__truth_complex64(ck__ct_complex64 a) {
     return a.v[0] != 0 || a.v[1] != 0;
 }
-CK__HOT int ck__truth_complex128(ck__complex128 a) {
+CK__HOT int ck__truth_complex128(ck__ct_complex128 a) {
     return a.v[0] != 0 || a.v[1] != 0;
 }
 #define CK__DEF_LOGICAL(T)                                                                  \

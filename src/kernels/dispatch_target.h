@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ckernel/types.h"
+#include "types/scalars.h"
 
 /* Intrinsics only where this target's flags provide them (-march sets the macros). */
 #if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
@@ -63,45 +64,14 @@
 #  define CK__COLD
 #endif
 
-/* Complex values are two components; their alignment is the component's. */
-typedef struct ck__complex64 {
-    float v[2];
-} ck__complex64;
-typedef struct ck__complex128 {
-    double v[2];
-} ck__complex128;
-
-/* ---- element types: ck__ct_<name> is the C type of a scalar, ck__id_<name> its id ---- */
-typedef uint8_t ck__ct_bool;
-typedef int8_t ck__ct_int8;
-typedef int16_t ck__ct_int16;
-typedef int32_t ck__ct_int32;
-typedef int64_t ck__ct_int64;
-typedef uint8_t ck__ct_uint8;
-typedef uint16_t ck__ct_uint16;
-typedef uint32_t ck__ct_uint32;
-typedef uint64_t ck__ct_uint64;
-typedef uint16_t ck__ct_float16; /* the binary16 bits */
-typedef float ck__ct_float32;
-typedef double ck__ct_float64;
-typedef ck__complex64 ck__ct_complex64;
-typedef ck__complex128 ck__ct_complex128;
-
-enum {
-    ck__id_bool = CK_TYPE_BOOL,
-    ck__id_int8 = CK_TYPE_INT8,
-    ck__id_int16 = CK_TYPE_INT16,
-    ck__id_int32 = CK_TYPE_INT32,
-    ck__id_int64 = CK_TYPE_INT64,
-    ck__id_uint8 = CK_TYPE_UINT8,
-    ck__id_uint16 = CK_TYPE_UINT16,
-    ck__id_uint32 = CK_TYPE_UINT32,
-    ck__id_uint64 = CK_TYPE_UINT64,
-    ck__id_float16 = CK_TYPE_FLOAT16,
-    ck__id_float32 = CK_TYPE_FLOAT32,
-    ck__id_float64 = CK_TYPE_FLOAT64,
-    ck__id_complex64 = CK_TYPE_COMPLEX64,
-    ck__id_complex128 = CK_TYPE_COMPLEX128
-};
+/* ---- element types: ck__ct_<name> is the C type of a scalar (a complex: a struct of its
+ * two parts, aligned as one part); ck__id_<name> its id (types/scalars.h) ---- */
+#define CK__CT_TYPEDEF_1(n, part) typedef part ck__ct_##n;
+#define CK__CT_TYPEDEF_2(n, part)                                                           \
+    typedef struct ck__ct_##n {                                                             \
+        part v[2];                                                                          \
+    } ck__ct_##n;
+#define CK__CT_TYPEDEF(E, n, part, psize, parts, ...) CK__CT_TYPEDEF_##parts(n, part)
+CK_SCALAR_TABLE(CK__CT_TYPEDEF)
 
 #endif

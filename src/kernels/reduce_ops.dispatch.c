@@ -302,16 +302,16 @@ CK__HOT float ck__maxh(float a, float b) {
     return (a >= b || a != a) ? a : b;
 }
 
-static const ck__complex64 ck__c64_zero = {{0.0f, 0.0f}}, ck__c64_one = {{1.0f, 0.0f}};
-static const ck__complex128 ck__c128_zero = {{0.0, 0.0}}, ck__c128_one = {{1.0, 0.0}};
+static const ck__ct_complex64 ck__c64_zero = {{0.0f, 0.0f}}, ck__c64_one = {{1.0f, 0.0f}};
+static const ck__ct_complex128 ck__c128_zero = {{0.0, 0.0}}, ck__c128_one = {{1.0, 0.0}};
 /* A sum's lanes start from -0.0, its exact identity (-0.0 + x is x, -0.0 included; 0.0 +
  * -0.0 is 0.0); the accumulator from 0.0, as NumPy's sum. */
-static const ck__complex64 ck__c64_negzero = {{-0.0f, -0.0f}};
-static const ck__complex128 ck__c128_negzero = {{-0.0, -0.0}};
-static const ck__complex64 ck__c64_hi = {{__builtin_inff(), __builtin_inff()}};
-static const ck__complex64 ck__c64_lo = {{-__builtin_inff(), -__builtin_inff()}};
-static const ck__complex128 ck__c128_hi = {{__builtin_inf(), __builtin_inf()}};
-static const ck__complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf()}};
+static const ck__ct_complex64 ck__c64_negzero = {{-0.0f, -0.0f}};
+static const ck__ct_complex128 ck__c128_negzero = {{-0.0, -0.0}};
+static const ck__ct_complex64 ck__c64_hi = {{__builtin_inff(), __builtin_inff()}};
+static const ck__ct_complex64 ck__c64_lo = {{-__builtin_inff(), -__builtin_inff()}};
+static const ck__ct_complex128 ck__c128_hi = {{__builtin_inf(), __builtin_inf()}};
+static const ck__ct_complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf()}};
 
 /* minimum and maximum of float32 and float64 in vectors: x86's MINPD/MAXPD give the second
  * operand on ties and NaNs, and a NaN accumulator is kept by a mask, which is exactly
@@ -405,16 +405,16 @@ CK__DEF_VMINMAX(f32, PS, max)
 CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, -0.0f)
 CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, -0.0)
 CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, -0.0f)
-CK__DEF_TREE_FOLD(add_complex64, ck__complex64, ck__complex64, 8, CK__SAME, ck__add_complex64,
+CK__DEF_TREE_FOLD(add_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME, ck__add_complex64,
                   ck__c64_negzero)
-CK__DEF_TREE_FOLD(add_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+CK__DEF_TREE_FOLD(add_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__add_complex128, ck__c128_negzero)
 CK__DEF_TREE_FOLD(multiply_float32, float, float, 16, CK__SAME, ck__multiply_float32, 1.0f)
 CK__DEF_TREE_FOLD(multiply_float64, double, double, 16, CK__SAME, ck__multiply_float64, 1.0)
 CK__DEF_TREE_FOLD(multiply_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__mulf, 1.0f)
-CK__DEF_TREE_FOLD_F(multiply_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+CK__DEF_TREE_FOLD_F(multiply_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                     ck__multiply_complex64, ck__c64_one, ck__no_fast, ck__no_merge, 0)
-CK__DEF_TREE_FOLD_F(multiply_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+CK__DEF_TREE_FOLD_F(multiply_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                     ck__multiply_complex128, ck__c128_one, ck__no_fast, ck__no_merge, 0)
 CK__DEF_TREE_FOLD_F(minimum_float32, float, float, 16, CK__SAME, ck__minimum_float32,
                     __builtin_inff(), ck__vmin_f32,
@@ -424,9 +424,9 @@ CK__DEF_TREE_FOLD_F(minimum_float64, double, double, 16, CK__SAME, ck__minimum_f
                     ck__vmerge_min_f64, 1)
 CK__DEF_TREE_FOLD(minimum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__minh,
                   __builtin_inff())
-CK__DEF_TREE_FOLD(minimum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+CK__DEF_TREE_FOLD(minimum_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                   ck__minimum_complex64, ck__c64_hi)
-CK__DEF_TREE_FOLD(minimum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+CK__DEF_TREE_FOLD(minimum_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__minimum_complex128, ck__c128_hi)
 CK__DEF_TREE_FOLD_F(maximum_float32, float, float, 16, CK__SAME, ck__maximum_float32,
                     -__builtin_inff(), ck__vmax_f32,
@@ -436,9 +436,9 @@ CK__DEF_TREE_FOLD_F(maximum_float64, double, double, 16, CK__SAME, ck__maximum_f
                     ck__vmerge_max_f64, 1)
 CK__DEF_TREE_FOLD(maximum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__maxh,
                   -__builtin_inff())
-CK__DEF_TREE_FOLD(maximum_complex64, ck__complex64, ck__complex64, 8, CK__SAME,
+CK__DEF_TREE_FOLD(maximum_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                   ck__maximum_complex64, ck__c64_lo)
-CK__DEF_TREE_FOLD(maximum_complex128, ck__complex128, ck__complex128, 8, CK__SAME,
+CK__DEF_TREE_FOLD(maximum_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__maximum_complex128, ck__c128_lo)
 
 /* The split of a tree fold (kernels/reduce_ops.h, ck__fold_split): finish works on the

@@ -59,78 +59,56 @@ typedef struct ck__cpair {
     double re, im;
 } ck__cpair;
 
-/* ---- the type table ----
- * Per type: C element type, type id, canonical class, and for the lossless test its kind
- * (B bool, S signed, U unsigned, F real float, C complex) and value bits (ints: magnitude
- * bits; floats: significand precision; complex: the component's). */
-/*                    C type         type id             class kind bits */
-#define CK__T_bool       uint8_t,       CK_TYPE_BOOL,       i,    'B', 1
-#define CK__T_int8       int8_t,        CK_TYPE_INT8,       i,    'S', 7
-#define CK__T_int16      int16_t,       CK_TYPE_INT16,      i,    'S', 15
-#define CK__T_int32      int32_t,       CK_TYPE_INT32,      i,    'S', 31
-#define CK__T_int64      int64_t,       CK_TYPE_INT64,      i,    'S', 63
-#define CK__T_uint8      uint8_t,       CK_TYPE_UINT8,      u,    'U', 8
-#define CK__T_uint16     uint16_t,      CK_TYPE_UINT16,     u,    'U', 16
-#define CK__T_uint32     uint32_t,      CK_TYPE_UINT32,     u,    'U', 32
-#define CK__T_uint64     uint64_t,      CK_TYPE_UINT64,     u,    'U', 64
-#define CK__T_float16    uint16_t,      CK_TYPE_FLOAT16,    f,    'F', 11
-#define CK__T_float32    float,         CK_TYPE_FLOAT32,    s,    'F', 24
-#define CK__T_float64    double,        CK_TYPE_FLOAT64,    f,    'F', 53
-#define CK__T_complex64  ck__complex64, CK_TYPE_COMPLEX64,  c,    'C', 24
-#define CK__T_complex128 ck__complex128, CK_TYPE_COMPLEX128, c,   'C', 53
+/* ---- the types, from the scalar table (types/scalars.h): CK__CT(int8) is int8_t, CK__ID
+ * its id, CK__KIND and CK__BITS its kind and value bits (magnitude or significand),
+ * CK__EXP its exponent bits ---- */
+#define CK__CT(T) ck__ct_##T
+#define CK__ID(T) ck__id_##T
+#define CK__KIND(T) ck__kind_##T
+#define CK__BITS(T) ck__bits_##T
+#define CK__EXP(T) ck__exp_bits_##T
 
-/* The destination and source loops over the types (two lists: a macro cannot expand
- * itself, so the nested pair loop needs a second name). */
-#define CK__FOR_EACH_DST(X)                                                                 \
-    X(bool) X(int8) X(int16) X(int32) X(int64) X(uint8) X(uint16) X(uint32) X(uint64)       \
-    X(float16) X(float32) X(float64) X(complex64) X(complex128)
-#define CK__FOR_EACH_SRC(X, D)                                                              \
-    X(D, bool) X(D, int8) X(D, int16) X(D, int32) X(D, int64) X(D, uint8) X(D, uint16)      \
-    X(D, uint32) X(D, uint64) X(D, float16) X(D, float32) X(D, float64) X(D, complex64)     \
-    X(D, complex128)
+/* The destination loop X(D) and the source loop X(D, S) over the table's rows. A pair loop
+ * nests the source loop in the destination loop's expansion, where the table's macro is
+ * not expanded again: the inner loop is named through CK__DEFER and expanded by CK__EXPAND,
+ * once the outer one is done. */
+#define CK__EMPTY()
+#define CK__DEFER(m) m CK__EMPTY()
+#define CK__EXPAND(...) __VA_ARGS__
+#define CK__UNPAREN(...) __VA_ARGS__
+#define CK__APPLY_PAIR(...) CK__APPLY_PAIR_(__VA_ARGS__)
+#define CK__APPLY_PAIR_(X, D, S) X(D, S)
+#define CK__FOR_EACH_DST_ROW(X, E, n, ...) X(n)
+#define CK__FOR_EACH_SRC_ROW(XD, E, n, ...) CK__APPLY_PAIR(CK__UNPAREN XD, n)
+#define CK__FOR_EACH_DST(X) CK_SCALAR_TABLE_WITH(CK__FOR_EACH_DST_ROW, X)
+#define CK__FOR_EACH_SRC(X, D) CK_SCALAR_TABLE_WITH(CK__FOR_EACH_SRC_ROW, (X, D))
+#define CK__FOR_EACH_SRC_INDIRECT() CK__FOR_EACH_SRC
 
-/* Column accessors: CK__CT(int8) is int8_t, and so on. */
-#define CK__COL1(...) CK__COL1_(__VA_ARGS__)
-#define CK__COL1_(ct, id, cls, kind, bits) ct
-#define CK__COL2(...) CK__COL2_(__VA_ARGS__)
-#define CK__COL2_(ct, id, cls, kind, bits) id
-#define CK__COL3(...) CK__COL3_(__VA_ARGS__)
-#define CK__COL3_(ct, id, cls, kind, bits) cls
-#define CK__COL4(...) CK__COL4_(__VA_ARGS__)
-#define CK__COL4_(ct, id, cls, kind, bits) kind
-#define CK__COL5(...) CK__COL5_(__VA_ARGS__)
-#define CK__COL5_(ct, id, cls, kind, bits) bits
-#define CK__CT(T) CK__COL1(CK__T_##T)
-#define CK__ID(T) CK__COL2(CK__T_##T)
-#define CK__CLASS(T) CK__COL3(CK__T_##T)
-#define CK__KIND(T) CK__COL4(CK__T_##T)
-#define CK__BITS(T) CK__COL5(CK__T_##T)
 
-#define CK__CAT3_(a, b, c) a##b##c
-#define CK__CAT3(a, b, c) CK__CAT3_(a, b, c)
-
-/* 1 when every value of the source kind/bits is exactly a value of the destination, so no
- * check can fail. Called with constants only: it folds away. */
-static inline int ck__lossless(int dk, int db, int sk, int sb) {
-    if (sk == 'B') {
+/* 1 when every value of the source kind/bits/exponent bits is exactly a value of the
+ * destination, so no check can fail. Called with constants only: it folds away. */
+static inline int ck__lossless(int dk, int db, int de, int sk, int sb, int se) {
+    if (sk == CK__SCALAR_KIND_BOOL) {
         return 1; /* 0 and 1 fit everywhere */
     }
     switch (dk) {
-    case 'S':
-        return (sk == 'S' || sk == 'U') && sb <= db;
-    case 'U':
-        return sk == 'U' && sb <= db;
-    case 'F':
-        return sk != 'C' && sb <= db; /* ints by magnitude bits, floats by precision */
-    case 'C':
-        return sb <= db;
+    case CK__SCALAR_KIND_SIGNED:
+        return (sk == CK__SCALAR_KIND_SIGNED || sk == CK__SCALAR_KIND_UNSIGNED) && sb <= db;
+    case CK__SCALAR_KIND_UNSIGNED:
+        return sk == CK__SCALAR_KIND_UNSIGNED && sb <= db;
+    case CK__SCALAR_KIND_FLOAT: /* ints by magnitude bits, floats by precision and range */
+        return sk != CK__SCALAR_KIND_COMPLEX && sb <= db && se <= de;
+    case CK__SCALAR_KIND_COMPLEX:
+        return sb <= db && se <= de;
     default:
         return 0; /* bool destinations: only bool (a copy) */
     }
 }
 #define CK__EFFECTIVE_MODE(D, S, mode)                                                      \
-    (ck__lossless(CK__KIND(D), CK__BITS(D), CK__KIND(S), CK__BITS(S)) ? CK_ERRMODE_NOCHECK  \
-                                                                      : (mode))
+    (ck__lossless(CK__KIND(D), CK__BITS(D), CK__EXP(D), CK__KIND(S), CK__BITS(S),           \
+                  CK__EXP(S))                                                                 \
+         ? CK_ERRMODE_NOCHECK                                                                 \
+         : (mode))
 
 /* ======================================================================================
  * 1. Reading a source element into its canonical value.
@@ -171,11 +149,11 @@ CK__HOT float rd_float32(const float *p) {
 CK__HOT double rd_float64(const double *p) {
     return *p;
 }
-CK__HOT ck__cpair rd_complex64(const ck__complex64 *p) {
+CK__HOT ck__cpair rd_complex64(const ck__ct_complex64 *p) {
     ck__cpair c = {(double)p->v[0], (double)p->v[1]};
     return c;
 }
-CK__HOT ck__cpair rd_complex128(const ck__complex128 *p) {
+CK__HOT ck__cpair rd_complex128(const ck__ct_complex128 *p) {
     ck__cpair c = {p->v[0], p->v[1]};
     return c;
 }
@@ -652,12 +630,12 @@ static void ck__format_element(char *buf, size_t cap, int id, const char *p, int
         ck__format_real(buf, cap, rd_float64((const double *)(const void *)p), 53);
         break;
     case CK_TYPE_COMPLEX64: {
-        ck__cpair c = rd_complex64((const ck__complex64 *)(const void *)p);
+        ck__cpair c = rd_complex64((const ck__ct_complex64 *)(const void *)p);
         ck__format_complex(buf, cap, c.re, c.im, exact ? 53 : 24);
         break;
     }
     default: {
-        ck__cpair c = rd_complex128((const ck__complex128 *)(const void *)p);
+        ck__cpair c = rd_complex128((const ck__ct_complex128 *)(const void *)p);
         ck__format_complex(buf, cap, c.re, c.im, 53);
         break;
     }
@@ -1069,24 +1047,26 @@ ck__fast_contig(void *d, const void *s, size_t n, const int did, const int sid,
  * floats (int -> float checks only INEXACT, and double -> half has branches), float16
  * ones only from float32. */
 #define CK__BLOCK 64
-static inline int ck__blockable(int dk, int db, int sk, int sb) {
+static inline int ck__blockable(int dk, int db, int de, int sk, int sb, int se) {
 #if !defined(__AVX2__)
     /* Baseline (SSE2): gcc 12 does not vectorize the check pass (an int32 result against a
      * double source has no common vector shape in 16 bytes), and the three passes were
      * slower than the scalar loop (float64 -> int32 fractional: 2.1 vs 1.45 ns/elem). */
-    (void)dk, (void)db, (void)sk, (void)sb;
+    (void)dk, (void)db, (void)de, (void)sk, (void)sb, (void)se;
     return 0;
 #else
-    if (dk == 'C' || sk == 'C' || ck__lossless(dk, db, sk, sb)) {
+    if (dk == CK__SCALAR_KIND_COMPLEX || sk == CK__SCALAR_KIND_COMPLEX ||
+        ck__lossless(dk, db, de, sk, sb, se)) {
         return 0;
     }
-    if (dk == 'F') {
-        return sk == 'F' && (db != 11 || sb == 24);
+    if (dk == CK__SCALAR_KIND_FLOAT) { /* a destination narrower than float32: from float32 */
+        return sk == CK__SCALAR_KIND_FLOAT && (db >= 24 || sb == 24);
     }
     return 1;
 #endif
 }
-#define CK__BLOCKABLE(D, S) ck__blockable(CK__KIND(D), CK__BITS(D), CK__KIND(S), CK__BITS(S))
+#define CK__BLOCKABLE(D, S)                                                                 \
+    ck__blockable(CK__KIND(D), CK__BITS(D), CK__EXP(D), CK__KIND(S), CK__BITS(S), CK__EXP(S))
 
 /* ======================================================================================
  * 3. The leaves.
@@ -1153,13 +1133,19 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
 
 #define CK__NOCHECK(D, S) leaf_##D##_##S##_nocheck_single
 
+/* Storing (st_) and checking (chk_) a source's canonical value in destination D: the
+ * function of the value's class, which is the type its reader rd_<src> returns. */
+#define CK__BY_CLASS(F, D, v)                                                               \
+    _Generic((v), int64_t: F##_##D##_i, uint64_t: F##_##D##_u, double: F##_##D##_f,        \
+             float: F##_##D##_s, ck__cpair: F##_##D##_c)
+
 /* Per pair: cv_<dst>_<src> converts one element, loop_<dst>_<src> runs a strided loop.
  * Both take the mode as a constant; the mode leaves below instantiate them. */
 #define CK__DEF_PAIR(D, S)                                                                  \
     static int leaf_##D##_##S##_nocheck_single(ck_prefix *self, char *dst,                  \
                                                char *const *src);                           \
     CK__HOT int cv_##D##_##S(CK__CT(D) * o, const CK__CT(S) * p, const int mode) {          \
-        return CK__CAT3(st_##D, _, CK__CLASS(S))(o, rd_##S(p), mode);                       \
+        return CK__BY_CLASS(st, D, rd_##S(p))(o, rd_##S(p), mode);                          \
     }                                                                                       \
     CK__HOT int loop_##D##_##S(char *dst, intptr_t ds, char *src, intptr_t ss,              \
                                       size_t n, const int mode) {                           \
@@ -1179,8 +1165,8 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
                         (void)cv_##D##_##S(&r[k], &s[i + k], CK_ERRMODE_NOCHECK);           \
                     }                                                                       \
                     for (size_t k = 0; k < CK__BLOCK; k++) {                                \
-                        bad |= CK__CAT3(chk_##D, _, CK__CLASS(S))(rd_##S(&s[i + k]), r[k],  \
-                                                                  mode);                    \
+                        bad |= CK__BY_CLASS(chk, D, rd_##S(&s[i + k]))(rd_##S(&s[i + k]),   \
+                                                                       r[k], mode);         \
                     }                                                                       \
                     if (bad != 0) {                                                         \
                         break;                                                              \
@@ -1258,8 +1244,8 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
                               CK__EFFECTIVE_MODE(D, S, MODE));                              \
     }
 
-#define CK__DEF_ROW(D) CK__FOR_EACH_SRC(CK__DEF_PAIR, D)
-CK__FOR_EACH_DST(CK__DEF_ROW)
+#define CK__DEF_ROW(D) CK__DEFER(CK__FOR_EACH_SRC_INDIRECT)()(CK__DEF_PAIR, D)
+CK__EXPAND(CK__FOR_EACH_DST(CK__DEF_ROW))
 
 /* ---- the table: [dst][src][mode], ck__scalar_leaves_<target> (declared by its users from
  * the generated list of compiled targets, scalar_assign.dispatch.h) ---- */
@@ -1268,6 +1254,7 @@ CK__FOR_EACH_DST(CK__DEF_ROW)
 #define CK__TABLE_SRC(D, S)                                                                 \
     [CK__ID(S)] = {CK__CELL(D, S, nocheck), CK__CELL(D, S, overflow),                       \
                    CK__CELL(D, S, fractional), CK__CELL(D, S, inexact)},
-#define CK__TABLE_DST(D) [CK__ID(D)] = {CK__FOR_EACH_SRC(CK__TABLE_SRC, D)},
+#define CK__TABLE_DST(D) [CK__ID(D)] = {CK__DEFER(CK__FOR_EACH_SRC_INDIRECT)()(CK__TABLE_SRC, D)},
 
-const ck__leaf_table CK_TARGET_NAME(ck__scalar_leaves) = {CK__FOR_EACH_DST(CK__TABLE_DST)};
+const ck__leaf_table CK_TARGET_NAME(ck__scalar_leaves) = {
+    CK__EXPAND(CK__FOR_EACH_DST(CK__TABLE_DST))};

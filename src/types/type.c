@@ -9,34 +9,31 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/name_index.h"
+#include "types/scalars.h"
 #include "types/type_internal.h"
 
-#define CK__SCALAR(id_, size_, align_)                                                  \
-    { 0, id_, 1, 0, 0, 0, -1, size_, align_, 0, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+/* The static scalar types: size parts * part, the part's alignment (a complex's is its
+ * component's, as in C's _Complex and NumPy). */
+#define CK__SCALAR_TYPE(E, n, part, psize, parts, ...)                                        \
+    {0, CK_TYPE_##E, 1, 0, 0, 0, -1, (psize) * (parts), alignof(part), 0, NULL, 0, NULL, NULL, \
+     NULL, NULL, NULL, 0, 0},
+static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(CK__SCALAR_TYPE)};
 
-/* Complex alignment is the component's, as in C's _Complex and NumPy. */
-static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {
-    CK__SCALAR(CK_TYPE_BOOL, 1, 1),
-    CK__SCALAR(CK_TYPE_INT8, 1, 1),
-    CK__SCALAR(CK_TYPE_INT16, 2, alignof(int16_t)),
-    CK__SCALAR(CK_TYPE_INT32, 4, alignof(int32_t)),
-    CK__SCALAR(CK_TYPE_INT64, 8, alignof(int64_t)),
-    CK__SCALAR(CK_TYPE_UINT8, 1, 1),
-    CK__SCALAR(CK_TYPE_UINT16, 2, alignof(uint16_t)),
-    CK__SCALAR(CK_TYPE_UINT32, 4, alignof(uint32_t)),
-    CK__SCALAR(CK_TYPE_UINT64, 8, alignof(uint64_t)),
-    CK__SCALAR(CK_TYPE_FLOAT16, 2, alignof(uint16_t)),
-    CK__SCALAR(CK_TYPE_FLOAT32, 4, alignof(float)),
-    CK__SCALAR(CK_TYPE_FLOAT64, 8, alignof(double)),
-    CK__SCALAR(CK_TYPE_COMPLEX64, 8, alignof(float)),
-    CK__SCALAR(CK_TYPE_COMPLEX128, 16, alignof(double)),
-};
+#define CK__SCALAR_FACTS(E, n, part, psize, parts, kind, bits, exp, na, letters, npk)         \
+    {(uint64_t)(na), letters, CK__SCALAR_KIND_##kind, bits, exp, parts, psize, npk},
+const ck__scalar_facts ck__scalar_facts_table[CK_NUM_SCALAR_TYPES] = {
+    CK_SCALAR_TABLE(CK__SCALAR_FACTS)};
 
+#define CK__SCALAR_PART_SIZE_OK(E, n, part, psize, ...)                                       \
+    _Static_assert(sizeof(part) == (psize), "the part_size of " #n " is sizeof its part");
+CK_SCALAR_TABLE(CK__SCALAR_PART_SIZE_OK)
+
+#define CK__SCALAR_NAME(E, n, ...) #n,
 static const char *const ck__names[] = {
-    "bool",    "int8",    "int16",   "int32",     "int64",      "uint8",     "uint16",
-    "uint32",  "uint64",  "float16", "float32",   "float64",    "complex64", "complex128",
-    "fixed_dim", "var_dim", "pointer", "tuple", "struct", "option", "string", "bytes",
-    "fixed_string", "fixed_bytes", "datetime64", "timedelta64"};
+    CK_SCALAR_TABLE(CK__SCALAR_NAME) "fixed_dim", "var_dim", "pointer", "tuple", "struct",
+    "option", "string", "bytes", "fixed_string", "fixed_bytes", "datetime64", "timedelta64"};
+_Static_assert(sizeof ck__names / sizeof ck__names[0] == CK_TYPE_TIMEDELTA + 1,
+               "one name per type id");
 
 const char *ck__scalar_name(ck_type_id id) {
     return ck__id_is_scalar(id) ? ck__names[id] : NULL;

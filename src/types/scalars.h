@@ -1,0 +1,72 @@
+/* src/types/scalars.h (private): what the library asks of a scalar type, generated from the
+ * one table (ckernel/scalar_types.h). By name, as constant expressions for the per-target
+ * leaves and static tables: ck__id_<name>, ck__kind_<name>, ck__bits_<name>,
+ * ck__exp_bits_<name>, ck__size_<name>. By id, for the rest: ck__scalar_info(id) and the
+ * kind predicates, which take any id (a non-scalar id is of no kind). */
+#ifndef CKERNEL_TYPES_SCALARS_H
+#define CKERNEL_TYPES_SCALARS_H
+
+#include <stdint.h>
+
+#include "ckernel/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ck__scalar_kind {
+    CK__SCALAR_KIND_BOOL,
+    CK__SCALAR_KIND_SIGNED,
+    CK__SCALAR_KIND_UNSIGNED,
+    CK__SCALAR_KIND_FLOAT,
+    CK__SCALAR_KIND_COMPLEX
+} ck__scalar_kind;
+
+/* clang-format off */
+#define CK__SCALAR_BY_NAME(E, n, part, psize, parts, kind, bits, exp, na, letters, npk)         \
+    ck__id_##n = CK_TYPE_##E, ck__kind_##n = CK__SCALAR_KIND_##kind, ck__bits_##n = (bits),     \
+    ck__exp_bits_##n = (exp), ck__size_##n = (psize) * (parts),
+enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
+/* clang-format on */
+
+typedef struct ck__scalar_facts {
+    uint64_t na;               /* each part's NA bits */
+    const char *letters;       /* its compact signature letters */
+    unsigned char kind;        /* ck__scalar_kind */
+    unsigned char bits;        /* magnitude bits or significand precision (the table's) */
+    unsigned char exp_bits;    /* a float's or complex component's exponent bits, else 0 */
+    unsigned char parts;       /* 1, or 2 for a complex */
+    unsigned char part_size;   /* bytes of one part */
+    char numpy;                /* NumPy's dtype kind, or 0 */
+} ck__scalar_facts;
+
+/* One row per scalar id (types/type.c). */
+extern const ck__scalar_facts ck__scalar_facts_table[CK_NUM_SCALAR_TYPES];
+
+static inline const ck__scalar_facts *ck__scalar_info(ck_type_id id) {
+    return (unsigned)id < CK_NUM_SCALAR_TYPES ? &ck__scalar_facts_table[id] : (const ck__scalar_facts *)0;
+}
+static inline int ck__scalar_is(ck_type_id id, ck__scalar_kind kind) {
+    return (unsigned)id < CK_NUM_SCALAR_TYPES && ck__scalar_facts_table[id].kind == kind;
+}
+/* A signed or unsigned integer (not bool). */
+static inline int ck__scalar_is_integer(ck_type_id id) {
+    return ck__scalar_is(id, CK__SCALAR_KIND_SIGNED) || ck__scalar_is(id, CK__SCALAR_KIND_UNSIGNED);
+}
+/* A real float (float16, float32, float64, ...). */
+static inline int ck__scalar_is_float(ck_type_id id) {
+    return ck__scalar_is(id, CK__SCALAR_KIND_FLOAT);
+}
+static inline int ck__scalar_is_complex(ck_type_id id) {
+    return ck__scalar_is(id, CK__SCALAR_KIND_COMPLEX);
+}
+/* A real float or a complex: a type with NaN and infinities. */
+static inline int ck__scalar_is_floating(ck_type_id id) {
+    return ck__scalar_is_float(id) || ck__scalar_is_complex(id);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
