@@ -7,37 +7,29 @@
 #include <string.h>
 
 #include "common/internal.h"
+#include "types/scalars.h"
 #include "types/type_internal.h"
 
 /* ---- the compact letters ---- */
 
 /* Letter(s) of each scalar, in ck_type_id order: the canonical spelling. */
-static const char *const ck__sig_letters[CK_NUM_SCALAR_TYPES] = {
-    "?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "Zf", "Zd"};
-
-/* The scalar a compact letter (or Z pair) at s names; *len gets its length. -1 if none. */
+/* The scalar a compact letter (or Z pair) at s names, from the table's letters; *len gets
+ * its length. -1 if none. 'l' and 'L' (C long) are int64 and uint64: 64 bits on the LP64
+ * targets ckernel supports. */
 static int compact_scalar(const char *s, size_t *len) {
     *len = 1;
-    switch (s[0]) {
-    case '?': return CK_TYPE_BOOL;
-    case 'b': return CK_TYPE_INT8;
-    case 'h': return CK_TYPE_INT16;
-    case 'i': return CK_TYPE_INT32;
-    case 'l': /* C long: 64 bits on the LP64 targets ckernel supports */
-    case 'q': return CK_TYPE_INT64;
-    case 'B': return CK_TYPE_UINT8;
-    case 'H': return CK_TYPE_UINT16;
-    case 'I': return CK_TYPE_UINT32;
-    case 'L':
-    case 'Q': return CK_TYPE_UINT64;
-    case 'e': return CK_TYPE_FLOAT16;
-    case 'f': return CK_TYPE_FLOAT32;
-    case 'd': return CK_TYPE_FLOAT64;
-    case 'Z':
-        *len = 2;
-        return s[1] == 'f' ? CK_TYPE_COMPLEX64 : s[1] == 'd' ? CK_TYPE_COMPLEX128 : -1;
-    default: return -1;
+    if (s[0] == 'l' || s[0] == 'L') {
+        return s[0] == 'l' ? CK_TYPE_INT64 : CK_TYPE_UINT64;
     }
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        const char *letters = ck__scalar_facts_table[id].letters;
+        const size_t n = strlen(letters);
+        if (strncmp(s, letters, n) == 0) {
+            *len = n;
+            return id;
+        }
+    }
+    return -1;
 }
 
 /* ---- errors ---- */
@@ -362,97 +354,71 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
         buf[0] = '\0';
     }
     for (int a = 0; a < sig->nargs; a++) {
-        put(buf, cap, &used, ck__sig_letters[sig->args[a]]);
+        put(buf, cap, &used, ck__scalar_facts_table[sig->args[a]].letters);
     }
     put(buf, cap, &used, ")");
-    put(buf, cap, &used, ck__sig_letters[sig->ret]);
+    put(buf, cap, &used, ck__scalar_facts_table[sig->ret].letters);
     return used;
 }
 
 /* ---- conversion kinds ----
- * The rules below are constant expressions over the type ids (whose order is the ABI's:
- * bool, the signed, the unsigned, the floats, the complexes), so the whole 14 x 14 table is
- * computed by the compiler and a selection looks each argument up: ranking every signature
- * of a callable (select/cold) is a loop over table loads, with no branch to mispredict. */
+ * The rules below are constant expressions over the scalar table's facts by name
+ * (types/scalars.h), so the whole table of pairs is computed by the compiler and a
+ * selection looks each argument up: ranking every signature of a callable (select/cold) is
+ * a loop over table loads, with no branch to mispredict. */
 
-enum { KIND_BOOL, KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_COMPLEX };
-#define CK__KIND(id)                                                                            \
-    ((id) == CK_TYPE_BOOL    ? KIND_BOOL                                                      \
-     : (id) <= CK_TYPE_INT64  ? KIND_SIGNED                                                   \
-     : (id) <= CK_TYPE_UINT64 ? KIND_UNSIGNED                                                 \
-     : (id) <= CK_TYPE_FLOAT64 ? KIND_FLOAT                                                   \
-                              : KIND_COMPLEX)
-/* Bits of value: integer width (a signed type's sign bit counts), a float's significand
- * (implicit bit included), a complex's component significand. */
-#define CK__VALUE_BITS(id)                                                                      \
-    ((id) == CK_TYPE_INT8 || (id) == CK_TYPE_UINT8     ? 8                                    \
-     : (id) == CK_TYPE_INT16 || (id) == CK_TYPE_UINT16 ? 16                                   \
-     : (id) == CK_TYPE_INT32 || (id) == CK_TYPE_UINT32 ? 32                                   \
-     : (id) == CK_TYPE_INT64 || (id) == CK_TYPE_UINT64 ? 64                                   \
-     : (id) == CK_TYPE_FLOAT16                         ? 11                                   \
-     : (id) == CK_TYPE_FLOAT32 || (id) == CK_TYPE_COMPLEX64 ? 24                              \
-     : (id) == CK_TYPE_FLOAT64 || (id) == CK_TYPE_COMPLEX128 ? 53                             \
-                                                             : 1)
-/* The float format a float or complex holds its (component) values in. */
-#define CK__FLOAT_RANK(id)                                                                      \
-    ((id) == CK_TYPE_FLOAT16 ? 0 : (id) == CK_TYPE_FLOAT32 || (id) == CK_TYPE_COMPLEX64 ? 1 : 2)
-#define CK__FLOATY(k) ((k) == KIND_FLOAT || (k) == KIND_COMPLEX)
-#define CK__INTY(k) ((k) == KIND_SIGNED || (k) == KIND_UNSIGNED)
+#define CK__KIND(n) ((int)ck__kind_##n)
+#define CK__BITS(n) ck__bits_##n
+#define CK__EXP(n) ck__exp_bits_##n
+#define CK__FLOATY(n)                                                                           \
+    (CK__KIND(n) == CK__SCALAR_KIND_FLOAT || CK__KIND(n) == CK__SCALAR_KIND_COMPLEX)
+#define CK__INTY(n)                                                                             \
+    (CK__KIND(n) == CK__SCALAR_KIND_SIGNED || CK__KIND(n) == CK__SCALAR_KIND_UNSIGNED)
+/* Every value of float format f is one of format t: as many significand and exponent bits. */
+#define CK__FORMAT_HOLDS(t, f) (CK__BITS(t) >= CK__BITS(f) && CK__EXP(t) >= CK__EXP(f))
+/* Every value of integer f is exactly a value of float format t: its magnitude bits fit the
+ * significand and 2^bits is within the exponent's range. */
+#define CK__FORMAT_HOLDS_INT(t, f) (CK__BITS(f) <= CK__BITS(t) && CK__BITS(f) < (1 << (CK__EXP(t) - 1)))
 
 /* from -> to, in order:
  *   the same type: exact;
- *   the same kind: lossless when wider (a float or complex by its format);
+ *   the same kind: lossless when wider (a float or complex by its format: both its
+ *   significand and exponent hold the other's; float16 and bfloat16 hold neither);
  *   from bool: safe, 0 and 1 are exact everywhere;
  *   to bool, or to unsigned (a negative value never fits): unsafe;
- *   to signed: safe from a narrower unsigned only;
- *   integer to float or complex: safe when the significand holds every value (a signed
- *   type's magnitude needs one bit less than its width, and its sign is the float's own);
- *   else inexact to float64 or complex128 (in range, rounded to 53 bits: what NumPy and
- *   Numba promote int64 and uint64 with a float to), unsafe to a narrower format;
- *   float to complex: safe at the same or a wider format; complex to float drops the
- *   imaginary part: unsafe. */
+ *   to signed: safe from an unsigned of no more magnitude bits only;
+ *   integer to float or complex: safe when the format holds every value;
+ *   else inexact to a 53-bit or wider format (float64, complex128: in range, rounded to 53
+ *   bits, what NumPy and Numba promote int64 and uint64 with a float to), unsafe to a
+ *   narrower one;
+ *   float to complex: safe when the component's format holds the float's; complex to float
+ *   drops the imaginary part: unsafe. */
 #define CK__CONV(f, t)                                                                          \
-    ((f) == (t) ? CK__CONV_EXACT                                                              \
+    (ck__id_##f == ck__id_##t ? CK__CONV_EXACT                                                \
      : CK__KIND(f) == CK__KIND(t)                                                             \
-         ? (CK__FLOATY(CK__KIND(f)) ? CK__FLOAT_RANK(t) > CK__FLOAT_RANK(f)                   \
-                                    : CK__VALUE_BITS(t) > CK__VALUE_BITS(f))                  \
+         ? (CK__FLOATY(f) ? CK__FORMAT_HOLDS(t, f) : CK__BITS(t) > CK__BITS(f))                 \
                ? CK__CONV_PROMOTE                                                             \
                : CK__CONV_UNSAFE                                                              \
-     : CK__KIND(f) == KIND_BOOL ? CK__CONV_SAFE                                               \
-     : CK__KIND(t) == KIND_BOOL || CK__KIND(t) == KIND_UNSIGNED ? CK__CONV_UNSAFE             \
-     : CK__KIND(t) == KIND_SIGNED                                                             \
-         ? (CK__KIND(f) == KIND_UNSIGNED && CK__VALUE_BITS(t) > CK__VALUE_BITS(f)             \
+     : CK__KIND(f) == CK__SCALAR_KIND_BOOL ? CK__CONV_SAFE                                    \
+     : CK__KIND(t) == CK__SCALAR_KIND_BOOL || CK__KIND(t) == CK__SCALAR_KIND_UNSIGNED         \
+         ? CK__CONV_UNSAFE                                                                    \
+     : CK__KIND(t) == CK__SCALAR_KIND_SIGNED                                                  \
+         ? (CK__KIND(f) == CK__SCALAR_KIND_UNSIGNED && CK__BITS(t) >= CK__BITS(f)             \
                 ? CK__CONV_SAFE                                                               \
                 : CK__CONV_UNSAFE)                                                            \
-     : CK__INTY(CK__KIND(f))                                                                  \
-         ? (CK__VALUE_BITS(f) - (CK__KIND(f) == KIND_SIGNED) <= CK__VALUE_BITS(t)             \
-                ? CK__CONV_SAFE                                                               \
-            : CK__FLOAT_RANK(t) == 2 ? CK__CONV_INEXACT                                       \
-                                     : CK__CONV_UNSAFE)                                       \
-     : CK__KIND(f) == KIND_FLOAT && CK__KIND(t) == KIND_COMPLEX                               \
-         ? (CK__FLOAT_RANK(t) >= CK__FLOAT_RANK(f) ? CK__CONV_SAFE : CK__CONV_UNSAFE)         \
+     : CK__INTY(f)                                                                            \
+         ? (CK__FORMAT_HOLDS_INT(t, f) ? CK__CONV_SAFE                                        \
+            : CK__BITS(t) >= 53        ? CK__CONV_INEXACT                                     \
+                                       : CK__CONV_UNSAFE)                                     \
+     : CK__KIND(f) == CK__SCALAR_KIND_FLOAT && CK__KIND(t) == CK__SCALAR_KIND_COMPLEX         \
+         ? (CK__FORMAT_HOLDS(t, f) ? CK__CONV_SAFE : CK__CONV_UNSAFE)                         \
          : CK__CONV_UNSAFE)
 
-#define CK__CONV_ROW(f)                                                                         \
-    {CK__CONV(f, 0), CK__CONV(f, 1), CK__CONV(f, 2),   CK__CONV(f, 3),  CK__CONV(f, 4),       \
-     CK__CONV(f, 5), CK__CONV(f, 6), CK__CONV(f, 7),   CK__CONV(f, 8),  CK__CONV(f, 9),       \
-     CK__CONV(f, 10), CK__CONV(f, 11), CK__CONV(f, 12), CK__CONV(f, 13)}
-_Static_assert(CK_NUM_SCALAR_TYPES == 14 && CK_TYPE_BOOL == 0 && CK_TYPE_INT64 == 4 &&
-                   CK_TYPE_UINT64 == 8 && CK_TYPE_FLOAT64 == 11 && CK_TYPE_COMPLEX128 == 13,
-               "the conversion table's rows and the kind ranges follow the scalar ids");
+#define CK__CONV_CELL(f, t) [ck__id_##t] = CK__CONV(f, t),
+#define CK__CONV_ROW(f) [ck__id_##f] = {CK__SCALAR_EACH_WITH_LATER(CK__CONV_CELL, f)},
 static const unsigned char ck__conv_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
-    CK__CONV_ROW(0),  CK__CONV_ROW(1),  CK__CONV_ROW(2),  CK__CONV_ROW(3),  CK__CONV_ROW(4),
-    CK__CONV_ROW(5),  CK__CONV_ROW(6),  CK__CONV_ROW(7),  CK__CONV_ROW(8),  CK__CONV_ROW(9),
-    CK__CONV_ROW(10), CK__CONV_ROW(11), CK__CONV_ROW(12), CK__CONV_ROW(13)};
+    CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__CONV_ROW))};
 
-/* Bytes of each scalar (the widening key). */
-#define CK__BYTES(id)                                                                           \
-    ((id) == CK_TYPE_COMPLEX128                                                   ? 16         \
-     : (id) == CK_TYPE_INT64 || (id) == CK_TYPE_UINT64 || (id) == CK_TYPE_FLOAT64 ||          \
-               (id) == CK_TYPE_COMPLEX64                                          ? 8          \
-     : (id) == CK_TYPE_INT32 || (id) == CK_TYPE_UINT32 || (id) == CK_TYPE_FLOAT32 ? 4          \
-     : (id) == CK_TYPE_INT16 || (id) == CK_TYPE_UINT16 || (id) == CK_TYPE_FLOAT16 ? 2          \
-                                                                                  : 1)
 /* One argument's share of a packed rating (signature.h): a count in its kind's field, and
  * the bytes a promote, safe or inexact conversion widens by (never negative). */
 #define CK__STEP(f, t)                                                                          \
@@ -462,20 +428,16 @@ static const unsigned char ck__conv_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYP
          : ((uint64_t)1 << (CK__CONV(f, t) == CK__CONV_INEXACT ? CK__RATING_INEXACT_SHIFT      \
                             : CK__CONV(f, t) == CK__CONV_SAFE  ? CK__RATING_SAFE_SHIFT         \
                                                                : CK__RATING_PROMOTE_SHIFT)) + \
-               (uint64_t)(CK__BYTES(t) - CK__BYTES(f)))
-#define CK__STEP_ROW(f)                                                                         \
-    {CK__STEP(f, 0),  CK__STEP(f, 1),  CK__STEP(f, 2),  CK__STEP(f, 3),  CK__STEP(f, 4),       \
-     CK__STEP(f, 5),  CK__STEP(f, 6),  CK__STEP(f, 7),  CK__STEP(f, 8),  CK__STEP(f, 9),       \
-     CK__STEP(f, 10), CK__STEP(f, 11), CK__STEP(f, 12), CK__STEP(f, 13)}
+               (uint64_t)(ck__size_##t - ck__size_##f))
+#define CK__STEP_CELL(f, t) [ck__id_##t] = CK__STEP(f, t),
+#define CK__STEP_ROW(f) [ck__id_##f] = {CK__SCALAR_EACH_WITH_LATER(CK__STEP_CELL, f)},
 _Static_assert(CK__SIG_MAX_ARGS * 15 < (1 << CK__RATING_PROMOTE_SHIFT) &&
                    CK__RATING_SAFE_SHIFT - CK__RATING_PROMOTE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
                    CK__RATING_INEXACT_SHIFT - CK__RATING_SAFE_SHIFT == CK__RATING_PROMOTE_SHIFT &&
                    CK__RATING_UNSAFE_SHIFT - CK__RATING_INEXACT_SHIFT == CK__RATING_PROMOTE_SHIFT,
                "a packed rating's fields hold 16 arguments' counts and widening");
 const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
-    CK__STEP_ROW(0),  CK__STEP_ROW(1),  CK__STEP_ROW(2),  CK__STEP_ROW(3),  CK__STEP_ROW(4),
-    CK__STEP_ROW(5),  CK__STEP_ROW(6),  CK__STEP_ROW(7),  CK__STEP_ROW(8),  CK__STEP_ROW(9),
-    CK__STEP_ROW(10), CK__STEP_ROW(11), CK__STEP_ROW(12), CK__STEP_ROW(13)};
+    CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__STEP_ROW))};
 
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
     if (!ck__id_is_scalar(from) || !ck__id_is_scalar(to)) {

@@ -74,7 +74,7 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
  *            float64; a kind of its own keeps SAFE lossless and still ranks it above UNSAFE
  *   UNSAFE   may lose a value (narrowing, int64 -> float32, float -> int, complex -> real,
  *            signed <-> unsigned of no greater width, anything but bool -> bool)
- *   NONE     no conversion; never the case between two of the 14 scalars, which all
+ *   NONE     no conversion; never the case between two scalars, which all
  *            convert (kept for non-scalar arguments) */
 typedef enum ck__conversion {
     CK__CONV_EXACT,

@@ -68,23 +68,6 @@ typedef struct ck__cpair {
 #define CK__BITS(T) ck__bits_##T
 #define CK__EXP(T) ck__exp_bits_##T
 
-/* The destination loop X(D) and the source loop X(D, S) over the table's rows. A pair loop
- * nests the source loop in the destination loop's expansion, where the table's macro is
- * not expanded again: the inner loop is named through CK__DEFER and expanded by CK__EXPAND,
- * once the outer one is done. */
-#define CK__EMPTY()
-#define CK__DEFER(m) m CK__EMPTY()
-#define CK__EXPAND(...) __VA_ARGS__
-#define CK__UNPAREN(...) __VA_ARGS__
-#define CK__APPLY_PAIR(...) CK__APPLY_PAIR_(__VA_ARGS__)
-#define CK__APPLY_PAIR_(X, D, S) X(D, S)
-#define CK__FOR_EACH_DST_ROW(X, E, n, ...) X(n)
-#define CK__FOR_EACH_SRC_ROW(XD, E, n, ...) CK__APPLY_PAIR(CK__UNPAREN XD, n)
-#define CK__FOR_EACH_DST(X) CK_SCALAR_TABLE_WITH(CK__FOR_EACH_DST_ROW, X)
-#define CK__FOR_EACH_SRC(X, D) CK_SCALAR_TABLE_WITH(CK__FOR_EACH_SRC_ROW, (X, D))
-#define CK__FOR_EACH_SRC_INDIRECT() CK__FOR_EACH_SRC
-
-
 /* 1 when every value of the source kind/bits/exponent bits is exactly a value of the
  * destination, so no check can fail. Called with constants only: it folds away. */
 static inline int ck__lossless(int dk, int db, int de, int sk, int sb, int se) {
@@ -545,7 +528,7 @@ CK__DEF_COMPLEX_CHECKS_NONE(complex128)
  * ====================================================================================== */
 static const char *const ck__scalar_names[CK_NUM_SCALAR_TYPES] = {
 #define CK__NAME_ENTRY(T) [CK__ID(T)] = #T,
-    CK__FOR_EACH_DST(CK__NAME_ENTRY)
+    CK__SCALAR_EACH(CK__NAME_ENTRY)
 #undef CK__NAME_ENTRY
 };
 
@@ -1244,8 +1227,8 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
                               CK__EFFECTIVE_MODE(D, S, MODE));                              \
     }
 
-#define CK__DEF_ROW(D) CK__DEFER(CK__FOR_EACH_SRC_INDIRECT)()(CK__DEF_PAIR, D)
-CK__EXPAND(CK__FOR_EACH_DST(CK__DEF_ROW))
+#define CK__DEF_ROW(D) CK__SCALAR_EACH_WITH_LATER(CK__DEF_PAIR, D)
+CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__DEF_ROW))
 
 /* ---- the table: [dst][src][mode], ck__scalar_leaves_<target> (declared by its users from
  * the generated list of compiled targets, scalar_assign.dispatch.h) ---- */
@@ -1254,7 +1237,7 @@ CK__EXPAND(CK__FOR_EACH_DST(CK__DEF_ROW))
 #define CK__TABLE_SRC(D, S)                                                                 \
     [CK__ID(S)] = {CK__CELL(D, S, nocheck), CK__CELL(D, S, overflow),                       \
                    CK__CELL(D, S, fractional), CK__CELL(D, S, inexact)},
-#define CK__TABLE_DST(D) [CK__ID(D)] = {CK__DEFER(CK__FOR_EACH_SRC_INDIRECT)()(CK__TABLE_SRC, D)},
+#define CK__TABLE_DST(D) [CK__ID(D)] = {CK__SCALAR_EACH_WITH_LATER(CK__TABLE_SRC, D)},
 
 const ck__leaf_table CK_TARGET_NAME(ck__scalar_leaves) = {
-    CK__EXPAND(CK__FOR_EACH_DST(CK__TABLE_DST))};
+    CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__TABLE_DST))};

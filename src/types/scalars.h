@@ -29,6 +29,24 @@ typedef enum ck__scalar_kind {
 enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
 /* clang-format on */
 
+/* Loops over the rows by name: CK__SCALAR_EACH(X) is X(n) for each scalar, and
+ * CK__SCALAR_EACH_WITH(X, D) is X(D, n). A pair loop nests the second in an X of the first,
+ * where the table's macro is not expanded again (a macro never expands inside itself): it
+ * is spelled CK__SCALAR_EACH_WITH_LATER(X, D) there, and the outer loop is wrapped in
+ * CK__SCALAR_EXPAND(...), which expands the inner loops once the outer one is done. */
+#define CK__SCALAR_EACH_ROW(X, E, n, ...) X(n)
+#define CK__SCALAR_EACH(X) CK_SCALAR_TABLE_WITH(CK__SCALAR_EACH_ROW, X)
+#define CK__SCALAR_UNPAREN(...) __VA_ARGS__
+#define CK__SCALAR_APPLY(...) CK__SCALAR_APPLY_(__VA_ARGS__)
+#define CK__SCALAR_APPLY_(X, D, S) X(D, S)
+#define CK__SCALAR_EACH_WITH_ROW(XD, E, n, ...) CK__SCALAR_APPLY(CK__SCALAR_UNPAREN XD, n)
+#define CK__SCALAR_EACH_WITH(X, D) CK_SCALAR_TABLE_WITH(CK__SCALAR_EACH_WITH_ROW, (X, D))
+#define CK__SCALAR_EMPTY()
+#define CK__SCALAR_EACH_WITH_INDIRECT() CK__SCALAR_EACH_WITH
+#define CK__SCALAR_EACH_WITH_LATER(X, D)                                                    \
+    CK__SCALAR_EACH_WITH_INDIRECT CK__SCALAR_EMPTY()()(X, D)
+#define CK__SCALAR_EXPAND(...) __VA_ARGS__
+
 typedef struct ck__scalar_facts {
     uint64_t na;               /* each part's NA bits */
     const char *letters;       /* its compact signature letters */

@@ -20,25 +20,22 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/datetime.h"
+#include "types/scalars.h"
 #include "types/type_internal.h"
 
-/* The NA of each scalar, as stored (little or big endian alike: built from integers). */
-static const uint8_t na_bool = 2;
-static const int8_t na_i8 = INT8_MIN;
-static const int16_t na_i16 = INT16_MIN;
-static const int32_t na_i32 = INT32_MIN;
-static const int64_t na_i64 = INT64_MIN;
-static const uint8_t na_u8 = UINT8_MAX;
-static const uint16_t na_u16 = UINT16_MAX;
-static const uint32_t na_u32 = UINT32_MAX;
-static const uint64_t na_u64 = UINT64_MAX;
-/* Quiet NaNs with the payload 0x7a2 (as DyND's, made quiet), so arithmetic on them, were it
- * ever to happen, gives no signal, and a NaN computed from values is never NA. */
-static const uint16_t na_f16 = 0x7fa2;
-static const uint32_t na_f32 = 0x7fc007a2u;
-static const uint64_t na_f64 = UINT64_C(0x7ff80000000007a2);
-static const uint32_t na_c64[2] = {0x7fc007a2u, 0x7fc007a2u};
-static const uint64_t na_c128[2] = {UINT64_C(0x7ff80000000007a2), UINT64_C(0x7ff80000000007a2)};
+/* The NA of each scalar, as stored (little or big endian alike: built from integers), from
+ * the table's na column: the minimum of a signed integer, the maximum of an unsigned one, 2
+ * for bool, and for floats a quiet NaN with the payload 0x7a2 (DyND's, made quiet), so
+ * arithmetic on it, were it ever to happen, gives no signal, and a NaN computed from values
+ * is never NA (kernels/na_canon.c). Two parts each: a complex holds it in both. */
+#define CK__NA_UINT_1 uint8_t
+#define CK__NA_UINT_2 uint16_t
+#define CK__NA_UINT_4 uint32_t
+#define CK__NA_UINT_8 uint64_t
+#define CK__NA_VALUE(E, n, part, psize, parts, kind, bits, exp, na, ...)                      \
+    static const CK__NA_UINT_##psize na_##n[2] = {(CK__NA_UINT_##psize)(na),                 \
+                                                  (CK__NA_UINT_##psize)(na)};
+CK_SCALAR_TABLE(CK__NA_VALUE)
 
 /* The text kinds' NA, for ck_option_na_bytes: every byte 0xff. */
 #define CK__ONES4 UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX
@@ -69,25 +66,14 @@ void ck__write_na(const ck_type *value, void *p) {
 }
 
 const void *ck__na_bytes(ck_type_id id) {
+#define CK__NA_CASE(E, n, ...) case CK_TYPE_##E: return na_##n;
     switch (id) {
-    case CK_TYPE_BOOL: return &na_bool;
-    case CK_TYPE_INT8: return &na_i8;
-    case CK_TYPE_INT16: return &na_i16;
-    case CK_TYPE_INT32: return &na_i32;
-    case CK_TYPE_INT64:
+    CK_SCALAR_TABLE(CK__NA_CASE)
     case CK_TYPE_DATETIME: /* NaT */
-    case CK_TYPE_TIMEDELTA: return &na_i64;
-    case CK_TYPE_UINT8: return &na_u8;
-    case CK_TYPE_UINT16: return &na_u16;
-    case CK_TYPE_UINT32: return &na_u32;
-    case CK_TYPE_UINT64: return &na_u64;
-    case CK_TYPE_FLOAT16: return &na_f16;
-    case CK_TYPE_FLOAT32: return &na_f32;
-    case CK_TYPE_FLOAT64: return &na_f64;
-    case CK_TYPE_COMPLEX64: return na_c64;
-    case CK_TYPE_COMPLEX128: return na_c128;
+    case CK_TYPE_TIMEDELTA: return na_int64;
     default: return NULL;
     }
+#undef CK__NA_CASE
 }
 
 int ck__is_na(ck_type_id id, const void *p) {
@@ -98,14 +84,8 @@ int ck__is_na(ck_type_id id, const void *p) {
 
 /* Bits of an integer type, its signedness; 0 bits for the others. */
 static int int_bits(ck_type_id id, int *is_signed) {
-    *is_signed = id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
-    switch (id) {
-    case CK_TYPE_INT8: case CK_TYPE_UINT8: return 8;
-    case CK_TYPE_INT16: case CK_TYPE_UINT16: return 16;
-    case CK_TYPE_INT32: case CK_TYPE_UINT32: return 32;
-    case CK_TYPE_INT64: case CK_TYPE_UINT64: return 64;
-    default: return 0;
-    }
+    *is_signed = ck__scalar_is(id, CK__SCALAR_KIND_SIGNED);
+    return ck__scalar_is_integer(id) ? ck__scalar_info(id)->bits + *is_signed : 0;
 }
 
 int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst) {

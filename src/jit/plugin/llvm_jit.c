@@ -185,29 +185,41 @@ typedef struct gen {
     size_t errcap;
 } gen;
 
+/* The scalar table's facts the plugin compiles from, by id (ckernel/scalar_types.h). */
+enum { JIT_BOOL, JIT_SIGNED, JIT_UNSIGNED, JIT_FLOAT, JIT_COMPLEX };
+typedef struct jit_scalar {
+    const char *name;
+    unsigned char kind, bits, part_size, parts; /* bits: magnitude or significand */
+} jit_scalar;
+#define JIT_SCALAR(E, n, part, psize, parts, kind, bits, ...) {#n, JIT_##kind, bits, psize, parts},
+static const jit_scalar jit_scalars[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(JIT_SCALAR)};
+
 static int is_int(int id) {
-    return id >= CK_TYPE_INT8 && id <= CK_TYPE_UINT64;
+    return jit_scalars[id].kind == JIT_SIGNED || jit_scalars[id].kind == JIT_UNSIGNED;
 }
 static int is_signed(int id) {
-    return id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
+    return jit_scalars[id].kind == JIT_SIGNED;
 }
+/* A float the plugin computes in: float32 or float64 (not the 16-bit formats). */
 static int is_float(int id) {
-    return id == CK_TYPE_FLOAT32 || id == CK_TYPE_FLOAT64;
+    return jit_scalars[id].kind == JIT_FLOAT && jit_scalars[id].part_size >= 4;
 }
 static unsigned int_bits(int id) {
-    static const unsigned bits[] = {8, 8, 16, 32, 64, 8, 16, 32, 64};
-    return bits[id];
+    return (unsigned)jit_scalars[id].bits + (unsigned)is_signed(id);
+}
+/* The significand precision of a float. */
+static unsigned precision(int id) {
+    return jit_scalars[id].bits;
 }
 static unsigned bytes_of(int id) {
-    static const unsigned b[CK_NUM_SCALAR_TYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
-    return b[id];
+    return (unsigned)jit_scalars[id].part_size * jit_scalars[id].parts;
 }
 
 static LLVMTypeRef type_of(gen *g, int id) {
     if (is_int(id)) {
         return LLVMIntTypeInContext(g->ctx, int_bits(id));
     }
-    return id == CK_TYPE_FLOAT32 ? g->f32 : g->f64;
+    return jit_scalars[id].part_size == 4 ? g->f32 : g->f64;
 }
 
 static LLVMValueRef const_i64(gen *g, long long v) {
@@ -322,7 +334,7 @@ static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
                                          : LLVMBuildUIToFP(g->b, r, tt, "");
         if (mode == CK_ERRMODE_INEXACT) {
             /* Exact when |r| <= 2^precision. */
-            const unsigned p = to == CK_TYPE_FLOAT32 ? 24 : 53;
+            const unsigned p = precision(to);
             LLVMTypeRef rt = LLVMTypeOf(r);
             if (int_bits(from) > p) {
                 LLVMValueRef lim = LLVMConstInt(rt, 1ull << p, 0);
@@ -339,7 +351,7 @@ static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
         return v;
     }
     if (is_float(from) && is_float(to)) {
-        if (from == CK_TYPE_FLOAT32) {
+        if (precision(from) < precision(to)) {
             return fpext_kept(g, r); /* exact */
         }
         LLVMValueRef v = LLVMBuildFPTrunc(g->b, r, tt, "");
@@ -555,7 +567,7 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
         /* The same type: a bit-exact copy (NaN payloads, bool bytes, complex). */
         const unsigned bytes = bytes_of(n->dst_id);
         LLVMTypeRef t = LLVMIntTypeInContext(g->ctx, 8 * bytes);
-        const unsigned align = n->dst_id >= CK_TYPE_COMPLEX64 ? bytes / 2 : bytes;
+        const unsigned align = jit_scalars[n->dst_id].part_size; /* a complex's: a part's */
         store_aligned(g, load_aligned(g, t, a[0], align), d, align);
         return 0;
     }
@@ -912,10 +924,7 @@ static int converts_itself(const ck__jit_nest *n) {
 }
 
 static const char *type_name(int id) {
-    static const char *const names[CK_NUM_SCALAR_TYPES] = {
-        "bool",    "int8",    "int16",   "int32",   "int64",     "uint8",     "uint16",
-        "uint32",  "uint64",  "float16", "float32", "float64", "complex64", "complex128"};
-    return names[id];
+    return jit_scalars[id].name;
 }
 
 static int numeric(int id) {
