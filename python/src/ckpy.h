@@ -82,8 +82,11 @@ extern PyTypeObject ckpy_CallableType;
  * struct of a structured dtype (one new reference). NULL with ckernel.Error (CK_ERR_TYPE)
  * for dtypes ckernel has no type for (object, strings, dates, long double, byte-swapped). */
 const ck_type *ckpy_type_from_descr(PyArray_Descr *d);
-/* The NumPy type number of a scalar type id; -1 for others. */
+/* The NumPy type number of a scalar type id; -1 for others and for a scalar NumPy lacks. */
 int ckpy_typenum(ck_type_id id);
+/* The scalar table's kind of an id: 'B' bool, 'S' signed, 'U' unsigned, 'F' float, 'C'
+ * complex; 0 for a non-scalar id. */
+char ckpy_scalar_kind(ck_type_id id);
 /* The dtype of one element of t (scalars, fixed dims in records, tuples and structs) laid
  * out as `arrmeta` says; NULL with ckernel.Error for types NumPy cannot hold (var, pointer,
  * option) or layouts it cannot describe. */

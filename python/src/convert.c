@@ -43,44 +43,60 @@ static const ck_type *wrap_dims(PyObject *shape, const ck_type *el) {
     return t;
 }
 
-/* The scalar type of a dtype of no fields, or -1 and *why. */
+/* The scalar table's facts the package asks (ckernel/scalar_types.h), by id. */
+typedef struct scalar_row {
+    const char *name;
+    int size;
+    char numpy; /* NumPy's dtype kind, or 0 */
+    char kind;  /* 'B' bool, 'S' signed, 'U' unsigned, 'F' float, 'C' complex */
+} scalar_row;
+#define CKPY_KIND_BOOL 'B'
+#define CKPY_KIND_SIGNED 'S'
+#define CKPY_KIND_UNSIGNED 'U'
+#define CKPY_KIND_FLOAT 'F'
+#define CKPY_KIND_COMPLEX 'C'
+#define CKPY_SCALAR_ROW(E, n, part, psize, parts, kind, bits, exp, na, letters, npk)            \
+    {#n, (psize) * (parts), npk, CKPY_KIND_##kind},
+static const scalar_row scalar_rows[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(CKPY_SCALAR_ROW)};
+
+char ckpy_scalar_kind(ck_type_id id) {
+    return (unsigned)id < CK_NUM_SCALAR_TYPES ? scalar_rows[id].kind : 0;
+}
+
+/* The scalar type of a dtype of no fields: the table's row of its kind and size; or -1 and
+ * *why (a message naming the scalars of that kind, when ckernel has the kind). */
 static int scalar_id(PyArray_Descr *d, const char **why) {
-    static const ck_type_id ints[4] = {CK_TYPE_INT8, CK_TYPE_INT16, CK_TYPE_INT32, CK_TYPE_INT64};
-    static const ck_type_id uints[4] = {CK_TYPE_UINT8, CK_TYPE_UINT16, CK_TYPE_UINT32,
-                                        CK_TYPE_UINT64};
-    int size = d->elsize;
-    int log2 = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+    static char sizes[5][160]; /* per kind b, i, u, f, c: built once, under the GIL */
     if (!PyArray_ISNBO(d->byteorder)) {
         *why = "its byte order is not the machine's: use .astype(dtype.newbyteorder('='))";
         return -1;
     }
-    switch (d->kind) {
-    case 'b':
-        return CK_TYPE_BOOL;
-    case 'i':
-    case 'u':
-        if (log2 < 0) {
-            *why = "no integer of that size";
-            return -1;
+    int has_kind = 0;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        if (scalar_rows[id].numpy == d->kind) {
+            has_kind = 1;
+            if (scalar_rows[id].size == d->elsize) {
+                return id;
+            }
         }
-        return d->kind == 'i' ? ints[log2] : uints[log2];
-    case 'f':
-        if (size != 2 && size != 4 && size != 8) {
-            *why = "floats are float16, float32 and float64";
-            return -1;
-        }
-        return size == 2 ? CK_TYPE_FLOAT16 : size == 4 ? CK_TYPE_FLOAT32 : CK_TYPE_FLOAT64;
-    case 'c':
-        if (size != 8 && size != 16) {
-            *why = "complex numbers are complex64 and complex128";
-            return -1;
-        }
-        return size == 8 ? CK_TYPE_COMPLEX64 : CK_TYPE_COMPLEX128;
-    default:
+    }
+    if (!has_kind) {
         *why = "ckernel has bool, integers, floats, complex numbers, U and S text, datetime64, "
                "timedelta64 and records of them";
         return -1;
     }
+    const char *at = strchr("biufc", d->kind); /* has_kind: one of these */
+    char *msg = sizes[at - "biufc"];
+    if (msg[0] == '\0') {
+        size_t used = (size_t)snprintf(msg, sizeof sizes[0], "NumPy's '%c' types ckernel has are", d->kind);
+        for (int id = 0; id < CK_NUM_SCALAR_TYPES && used < sizeof sizes[0]; id++) {
+            if (scalar_rows[id].numpy == d->kind) {
+                used += (size_t)snprintf(msg + used, sizeof sizes[0] - used, " %s", scalar_rows[id].name);
+            }
+        }
+    }
+    *why = msg;
+    return -1;
 }
 
 int ckpy_scalar_id(PyArray_Descr *d) {
@@ -209,11 +225,20 @@ const ck_type *ckpy_type_from_descr(PyArray_Descr *d) {
 /* ---- type -> dtype ---- */
 
 int ckpy_typenum(ck_type_id id) {
-    static const int nums[CK_NUM_SCALAR_TYPES] = {
-        NPY_BOOL,   NPY_INT8,   NPY_INT16,  NPY_INT32,   NPY_INT64,  NPY_UINT8,  NPY_UINT16,
-        NPY_UINT32, NPY_UINT64, NPY_HALF,   NPY_FLOAT32, NPY_FLOAT64, NPY_COMPLEX64,
-        NPY_COMPLEX128};
-    return (int)id >= 0 && (int)id < CK_NUM_SCALAR_TYPES ? nums[id] : -1;
+    if ((unsigned)id >= CK_NUM_SCALAR_TYPES) {
+        return -1;
+    }
+    const int size = scalar_rows[id].size;
+    switch (scalar_rows[id].numpy) { /* NumPy's sized types of each kind */
+    case 'b': return NPY_BOOL;
+    case 'i':
+        return size == 1 ? NPY_INT8 : size == 2 ? NPY_INT16 : size == 4 ? NPY_INT32 : NPY_INT64;
+    case 'u':
+        return size == 1 ? NPY_UINT8 : size == 2 ? NPY_UINT16 : size == 4 ? NPY_UINT32 : NPY_UINT64;
+    case 'f': return size == 2 ? NPY_HALF : size == 4 ? NPY_FLOAT32 : NPY_FLOAT64;
+    case 'c': return size == 8 ? NPY_COMPLEX64 : NPY_COMPLEX128;
+    default: return -1; /* a type NumPy lacks */
+    }
 }
 
 static PyArray_Descr *descr_error(const ck_type *t, const char *why) {
@@ -321,7 +346,8 @@ static PyArray_Descr *time_descr(const ck_type *t) {
 PyArray_Descr *ckpy_descr_from_type(const ck_type *t, const char *arrmeta) {
     ck_type_id id = ck_type_get_id(t);
     if (ck_type_is_scalar(t)) {
-        return PyArray_DescrFromType(ckpy_typenum(id));
+        return ckpy_typenum(id) >= 0 ? PyArray_DescrFromType(ckpy_typenum(id))
+                                     : descr_error(t, "NumPy has no such dtype");
     }
     if (id == CK_TYPE_DATETIME || id == CK_TYPE_TIMEDELTA) {
         return time_descr(t);

@@ -41,10 +41,6 @@ ck_type_id ckpy_python_number_type(PyObject *obj) {
                                      : CK_TYPE_COMPLEX128;
 }
 
-static int is_float_or_complex(ck_type_id id) {
-    return id >= CK_TYPE_FLOAT16 && id <= CK_TYPE_COMPLEX128;
-}
-
 /* The number's value at `buf` in its own type (bool, int64, float64, complex128), which
  * *type gets. An int beyond int64 is read as the uint64 or the float64 it goes to when
  * `target` is one (a value out of that range too is CK_ERR_OVERFLOW). */
@@ -73,7 +69,7 @@ static int number_value(PyObject *obj, ck_type_id target, const char *what, unsi
                 return 0;
             }
             PyErr_Clear();
-        } else if (is_float_or_complex(target)) {
+        } else if (ckpy_scalar_kind(target) == 'F' || ckpy_scalar_kind(target) == 'C') {
             double d = PyLong_AsDouble(obj);
             if (!(d == -1.0 && PyErr_Occurred())) {
                 memcpy(buf, &d, sizeof d);

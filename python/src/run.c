@@ -227,8 +227,8 @@ static ck_type_id weak_type(PyObject *obj, const call_plan *p, PyObject *const *
     const ck_type_id own = ckpy_python_number_type(obj);
     for (int i = 0; i < p->nsrc && own != CK_TYPE_BOOL; i++) {
         const int id = p->src[i].array == NULL ? -1 : bottom_scalar(ck_array_type(p->src[i].array));
-        const int is_float = id == CK_TYPE_FLOAT16 || id == CK_TYPE_FLOAT32 || id == CK_TYPE_FLOAT64;
-        const int is_complex = id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128;
+        const int is_float = ckpy_scalar_kind((ck_type_id)id) == 'F';
+        const int is_complex = ckpy_scalar_kind((ck_type_id)id) == 'C';
         if (id < 0 || id == CK_TYPE_BOOL) {
             continue;
         }
