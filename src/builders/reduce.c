@@ -30,6 +30,7 @@
 #include "dispatch/cpu_internal.h"
 #include "kernels/kinds.h"
 #include "kernels/reduce_ops.h"
+#include "types/scalars.h"
 #include "types/type_internal.h"
 
 /* One dimension of the source, with the destination's beside it. */
@@ -532,7 +533,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
          * element can equal it (255 into ?uint8), and a shifted start would win over it:
          * with a source that has no NA, the destination is folded as plain A (its NA is a
          * value of A), so a result of those bits reads as NA, as assigning it would. */
-        if (!q.check_empty || q.acc_id < CK_TYPE_INT8 || q.acc_id > CK_TYPE_UINT64) {
+        if (!q.check_empty || !ck__scalar_is_integer(q.acc_id)) {
             return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
                                "the reduction's identity is the destination's NA");
         }

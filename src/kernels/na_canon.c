@@ -13,6 +13,7 @@
 
 #include "common/internal.h"
 #include "kernels/kinds.h"
+#include "types/scalars.h"
 #include "types/type_internal.h"
 
 /* Each of the parts parts of n elements at p, stride apart, that the mask does not skip
@@ -56,23 +57,30 @@
     } while (0)
 
 int ck__na_needs_canon(ck_type_id id) {
-    switch (id) {
-    case CK_TYPE_FLOAT16:
-    case CK_TYPE_FLOAT32:
-    case CK_TYPE_FLOAT64:
-    case CK_TYPE_COMPLEX64:
-    case CK_TYPE_COMPLEX128: return 1;
-    default: return 0;
-    }
+    return ck__scalar_is_floating(id);
 }
+
+_Static_assert(CK__SCALAR_QUIET_NAN(uint16_t, 5, 11) == 0x7e00u &&
+                   CK__SCALAR_QUIET_NAN(uint32_t, 8, 24) == 0x7fc00000u &&
+                   CK__SCALAR_QUIET_NAN(uint64_t, 11, 53) == UINT64_C(0x7ff8000000000000),
+               "the default quiet NaNs of binary16, binary32 and binary64");
+
+/* One case per float and complex row of the scalar table: its parts' bits and quiet NaN. */
+#define CK__CANON_CASE_BOOL(E, psize, parts, exp, bits)
+#define CK__CANON_CASE_SIGNED(E, psize, parts, exp, bits)
+#define CK__CANON_CASE_UNSIGNED(E, psize, parts, exp, bits)
+#define CK__CANON_CASE_FLOAT(E, psize, parts, exp, bits)                                      \
+    case CK_TYPE_##E:                                                                         \
+        CK__CANON_PARTS(CK__SCALAR_UINT_##psize,                                              \
+                        CK__SCALAR_QUIET_NAN(CK__SCALAR_UINT_##psize, exp, bits), parts);     \
+        break;
+#define CK__CANON_CASE_COMPLEX CK__CANON_CASE_FLOAT
+#define CK__CANON_CASE(E, n, part, psize, parts, kind, bits, exp, ...)                        \
+    CK__CANON_CASE_##kind(E, psize, parts, exp, bits)
 
 void ck__canon_na_masked(ck_type_id id, char *p, intptr_t stride, size_t n, const char *mask) {
     switch (id) {
-    case CK_TYPE_FLOAT16: CK__CANON_PARTS(uint16_t, (uint16_t)0x7e00u, 1); break;
-    case CK_TYPE_FLOAT32: CK__CANON_PARTS(uint32_t, 0x7fc00000u, 1); break;
-    case CK_TYPE_FLOAT64: CK__CANON_PARTS(uint64_t, UINT64_C(0x7ff8000000000000), 1); break;
-    case CK_TYPE_COMPLEX64: CK__CANON_PARTS(uint32_t, 0x7fc00000u, 2); break;
-    case CK_TYPE_COMPLEX128: CK__CANON_PARTS(uint64_t, UINT64_C(0x7ff8000000000000), 2); break;
+    CK_SCALAR_TABLE(CK__CANON_CASE)
     default: break;
     }
 }

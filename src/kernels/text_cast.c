@@ -31,6 +31,7 @@
 #include "kernels/text_scalar.h"
 #include "types/datetime.h"
 #include "types/numtext.h"
+#include "types/scalars.h"
 #include "types/text_codec.h"
 #include "types/type_internal.h"
 
@@ -62,13 +63,15 @@ typedef struct ck__text_view {
     int enc;
 } ck__text_view;
 
+/* An integer or a real float: their text is this file's. */
 static int is_number_id(int id) {
-    return id >= CK_TYPE_INT8 && id <= CK_TYPE_FLOAT64;
+    return ck__scalar_is_integer((ck_type_id)id) || ck__scalar_is_float((ck_type_id)id);
 }
 
 /* bool and complex: their text is text_scalar.c's. */
 static int is_bool_complex(int id) {
-    return id == CK_TYPE_BOOL || id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128;
+    return ck__scalar_is((ck_type_id)id, CK__SCALAR_KIND_BOOL) ||
+           ck__scalar_is_complex((ck_type_id)id);
 }
 
 /* "fixed_string[4, 'utf8']", "string", "float64", "datetime64[s]" (`units`: the unit). */
@@ -342,7 +345,7 @@ static int store_integer(const ck__text_cast *k, char *dst, const char *s, size_
         mag = mag * 10 + d; /* modulo 2^64 past that: what nocheck wraps to */
     }
     const int id = k->dst_id;
-    const int is_signed = id >= CK_TYPE_INT8 && id <= CK_TYPE_INT64;
+    const int is_signed = ck__scalar_is((ck_type_id)id, CK__SCALAR_KIND_SIGNED);
     const int bits = (int)ck_type_data_size(ck_type_scalar((ck_type_id)id)) * 8;
     const uint64_t hi = is_signed ? (UINT64_MAX >> (65 - bits)) : (UINT64_MAX >> (64 - bits));
     const uint64_t lo_mag = is_signed ? hi + 1 : 0; /* the most negative value's magnitude */
@@ -366,7 +369,7 @@ static int store_integer(const ck__text_cast *k, char *dst, const char *s, size_
 static int store_number(const ck__text_cast *k, char *dst, const char *s, size_t n,
                         int integer, const ck__text_view *v) {
     const int id = k->dst_id;
-    if (integer && id <= CK_TYPE_UINT64) {
+    if (integer && ck__scalar_is_integer((ck_type_id)id)) {
         return store_integer(k, dst, s, n, v);
     }
     const char *end = s;
@@ -399,7 +402,7 @@ static int store_number(const ck__text_cast *k, char *dst, const char *s, size_t
         return ck_set_error(CK_ERR_INTERNAL, "number text read to %td of %zu bytes", end - s, n);
     }
     char after[96];
-    if (id >= CK_TYPE_FLOAT16) { /* finite text that rounds to infinity */
+    if (ck__scalar_is_float((ck_type_id)id)) { /* finite text that rounds to infinity */
         snprintf(after, sizeof after, " is out of range for %s", ck_type_id_name((ck_type_id)id));
         return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
     }

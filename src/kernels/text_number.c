@@ -26,6 +26,7 @@
 #include "common/internal.h"
 #include "kernels/kinds.h"
 #include "types/numtext.h"
+#include "types/scalars.h"
 #include "types/text_codec.h"
 #include "types/type_internal.h"
 
@@ -97,7 +98,7 @@ static int read_number(const ck__text_number *k, char *dst, char *s, size_t n) {
         return CK__GENERAL; /* no text: an error (and s[b] may not be written) */
     }
     const int id = k->num_id;
-    if (id <= CK_TYPE_UINT64) {
+    if (ck__scalar_is_integer((ck_type_id)id)) {
         const int neg = s[b] == '-';
         const char *p = s + b + (s[b] == '-' || s[b] == '+');
         const char *end = ck__digit_run(p, s + n);
@@ -239,9 +240,12 @@ int ck__make_text_number(ck_builder *ckb, size_t *offset, const ck__text_cast_sp
                          ck_request req, int *made) {
     *made = 0;
     const ck_type_id d = spec->dst_id, s = spec->src_id;
-    const int into_text = ck__is_text(d) && s >= CK_TYPE_INT8 && s <= CK_TYPE_FLOAT64;
-    const int from_text = ck__is_text(s) && d >= CK_TYPE_INT8 && d <= CK_TYPE_FLOAT64 &&
-                          d != CK_TYPE_FLOAT16; /* no decimal -> binary16 of one rounding */
+    const int into_text = ck__is_text(d) && (ck__scalar_is_integer(s) || ck__scalar_is_float(s));
+    /* Decimal -> binary of one rounding for integers, float32 and float64 (not for the 16-bit
+     * formats: the general leaf reads those). */
+    const int from_text = ck__is_text(s) &&
+                          (ck__scalar_is_integer(d) ||
+                           (ck__scalar_is_float(d) && ck__scalar_info(d)->part_size >= 4));
     if ((!into_text && !from_text) || spec->nsrc == 2 ||
         (ck__is_var_text(d) && spec->dst_arena == NULL)) {
         return CK_OK; /* the general leaf alone (it refuses what it must) */
@@ -264,8 +268,8 @@ int ck__make_text_number(ck_builder *ckb, size_t *offset, const ck__text_cast_sp
     k->text_id = (uint8_t)text;
     k->unit = (uint8_t)unit;
     k->into_text = (uint8_t)into_text;
-    if (!into_text && d <= CK_TYPE_UINT64) {
-        const int is_signed = d <= CK_TYPE_INT64;
+    if (!into_text && ck__scalar_is_integer(d)) {
+        const int is_signed = ck__scalar_is(d, CK__SCALAR_KIND_SIGNED);
         const int bits = (int)ck_type_data_size(ck_type_scalar(d)) * 8;
         k->hi = is_signed ? UINT64_MAX >> (65 - bits) : UINT64_MAX >> (64 - bits);
         k->lo_mag = is_signed ? k->hi + 1 : 0;

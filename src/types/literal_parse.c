@@ -13,6 +13,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/scalars.h"
 #include "types/datetime.h"
 #include "types/text_codec.h"
 
@@ -551,9 +552,7 @@ static int ck__lit_complex(const ck__lit_ctx *c, ck__fkind k, double *re, double
 /* Converts v to type id and, when data is not NULL, stores it there. */
 static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id id, char *data) {
     /* Bool reads its value to check it (0 or 1 only); the float and complex types need none. */
-    const int floating = id == CK_TYPE_FLOAT16 || id == CK_TYPE_FLOAT32 ||
-                         id == CK_TYPE_FLOAT64 || id == CK_TYPE_COMPLEX64 ||
-                         id == CK_TYPE_COMPLEX128;
+    const int floating = ck__scalar_is_floating(id);
     ck__lit_ctx c = {p, v, id, data == NULL && floating};
     int64_t s = 0;
     uint64_t u = 0;

@@ -47,6 +47,15 @@ enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
     CK__SCALAR_EACH_WITH_INDIRECT CK__SCALAR_EMPTY()()(X, D)
 #define CK__SCALAR_EXPAND(...) __VA_ARGS__
 
+/* The unsigned integer of a part's size, to hold its bits: CK__SCALAR_UINT_##part_size. */
+#define CK__SCALAR_UINT_1 uint8_t
+#define CK__SCALAR_UINT_2 uint16_t
+#define CK__SCALAR_UINT_4 uint32_t
+#define CK__SCALAR_UINT_8 uint64_t
+/* The default quiet NaN of a float format: exponent all ones, the top significand bit. */
+#define CK__SCALAR_QUIET_NAN(T, exp_bits, bits)                                             \
+    ((T)(((((T)1 << (exp_bits)) - 1u) << ((bits) - 1)) | ((T)1 << ((bits) - 2))))
+
 typedef struct ck__scalar_facts {
     uint64_t na;               /* each part's NA bits */
     const char *letters;       /* its compact signature letters */

@@ -28,13 +28,9 @@
  * for bool, and for floats a quiet NaN with the payload 0x7a2 (DyND's, made quiet), so
  * arithmetic on it, were it ever to happen, gives no signal, and a NaN computed from values
  * is never NA (kernels/na_canon.c). Two parts each: a complex holds it in both. */
-#define CK__NA_UINT_1 uint8_t
-#define CK__NA_UINT_2 uint16_t
-#define CK__NA_UINT_4 uint32_t
-#define CK__NA_UINT_8 uint64_t
 #define CK__NA_VALUE(E, n, part, psize, parts, kind, bits, exp, na, ...)                      \
-    static const CK__NA_UINT_##psize na_##n[2] = {(CK__NA_UINT_##psize)(na),                 \
-                                                  (CK__NA_UINT_##psize)(na)};
+    static const CK__SCALAR_UINT_##psize na_##n[2] = {(CK__SCALAR_UINT_##psize)(na),         \
+                                                      (CK__SCALAR_UINT_##psize)(na)};
 CK_SCALAR_TABLE(CK__NA_VALUE)
 
 /* The text kinds' NA, for ck_option_na_bytes: every byte 0xff. */
