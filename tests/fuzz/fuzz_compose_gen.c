@@ -1329,10 +1329,12 @@ static int natural_acc(fz_case *c, ck_type_id t) {
     CKF_CHECK(tab != NULL && index >= 0 && index < tab->n, "signature %d of a callable", index);
     int a = (int)tab->sig[index].ret;
     if (c->rop == FZ_ROP_ADD || c->rop == FZ_ROP_MULTIPLY) {
-        if (a == CK_TYPE_BOOL || (a >= CK_TYPE_INT8 && a <= CK_TYPE_INT32)) {
+        switch (a) { /* NumPy's: a sum or product of a narrower int is of the 64-bit one */
+        case CK_TYPE_BOOL: case CK_TYPE_INT8: case CK_TYPE_INT16: case CK_TYPE_INT32:
             a = CK_TYPE_INT64;
-        } else if (a >= CK_TYPE_UINT8 && a <= CK_TYPE_UINT32) {
-            a = CK_TYPE_UINT64;
+            break;
+        case CK_TYPE_UINT8: case CK_TYPE_UINT16: case CK_TYPE_UINT32: a = CK_TYPE_UINT64; break;
+        default: break;
         }
     }
     return a;
