@@ -8,6 +8,10 @@
 #include "ckernel/eval.h"
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CK_EVAL_DST_UNALIGNED / CK_EVAL_SRC_UNALIGNED for data reached at addresses whose low bits
  * are `dst_bits` / `src_bits` (a pointer, OR-ed with the strides that move from it), when
  * they break the element alignment of dt / st; 0 when both are aligned. */
@@ -22,5 +26,9 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                        const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
                        ck_request req, const ck_eval_ctx *ectx, int first_dim,
                        size_t outer_rows);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

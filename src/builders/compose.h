@@ -12,6 +12,10 @@
 #include "ckernel/eval.h"
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CK__MAX_SRC CK_CALL_MAX_ARGS
 enum { CK__MAY_STREAM = 1, CK__MAY_STREAM_DENSE = 2 }; /* ck__compose.may_stream */
 
@@ -108,5 +112,9 @@ int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, con
 
 /* Resolves a context (NULL = defaults) into a concrete mode and flags. */
 int ck__resolve_eval_ctx(const ck_eval_ctx *ectx, ck_errmode *mode, unsigned *flags);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 #include "ckernel/eval.h"
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ck__reduce_plan ck__reduce_plan;
 
 struct ck__reduce_plan {
@@ -62,5 +66,9 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
 int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                      const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                      const char *src_arrmeta, ck_request req);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

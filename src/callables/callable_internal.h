@@ -9,6 +9,10 @@
 #include "ckernel/callable.h"
 #include "dispatch/signature.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One signature with its factory. `text` is the datashape form (the sort key). */
 typedef struct ck__entry {
     ck__signature sig;
@@ -165,5 +169,9 @@ int ck__make_text_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
                        int first_dim);
 int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                               const ck_eval_ctx *ectx, ck_type **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

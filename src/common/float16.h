@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 static inline uint32_t ck__f32_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
@@ -130,5 +134,9 @@ static inline uint16_t ck__double_to_half(double d) {
 static inline int ck__half_is_nan(uint16_t h) {
     return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include "ckernel/alloc.h"
 #include "ckernel/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Forward a failing status to the caller (zstd's FORWARD_IF_ERROR). The callee has already
  * set the thread-local message. */
 #define CK_RETURN_IF_ERROR(expr)          \
@@ -143,5 +147,9 @@ void ck__error_offset_outer(int rc, intptr_t delta);
             return ck__rc_;                                     \
         }                                                       \
     } while (0)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ck__strbuf {
     char *s;    /* NULL until the first append */
     size_t len; /* bytes before the NUL */
@@ -34,5 +38,9 @@ int ck__strbuf_vprintf(ck__strbuf *b, const char *fmt, va_list ap)
  * it, sets *out to NULL and returns that status. */
 int ck__strbuf_finish(ck__strbuf *b, char **out);
 void ck__strbuf_free(ck__strbuf *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 #include "ckernel/cpu.h"
 #include "dispatch/cpu_compiled.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The target for a kernel being built now, or the error that forbids building (an unusable
  * CKERNEL_CPU_TARGET, a machine below the compiled baseline). */
 int ck__cpu_target_for_build(ck_cpu_target *out);
@@ -12,5 +16,9 @@ int ck__cpu_target_for_build(ck_cpu_target *out);
 /* The streaming-store threshold in effect (ck_get_streaming_threshold), for builds: one
  * relaxed load once known (src/dispatch/streaming.c). */
 size_t ck__streaming_min_bytes(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What the machine says of its last-level cache, and the default threshold decided from
  * it (3/4 of the cache, at most 16 MiB counted per CPU sharing it, or per online CPU when
  * the sharing is unknown; 8 MiB when the size is unknown), with the rule that decided
@@ -16,5 +20,9 @@ typedef struct ck__cache_report {
     const char *source; /* where llc was read: "sysfs" or "sysconf" */
 } ck__cache_report;
 size_t ck__streaming_rule(const ck__cache_report *r, char *reason, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

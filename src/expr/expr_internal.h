@@ -13,6 +13,10 @@
 #include "ckernel/expr.h"
 #include "jit/jit_plugin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Deepest nesting the parser follows (parentheses, calls, unary minus): its recursion and
  * the formatter's are bounded by it. */
 #define CK__EXPR_MAX_DEPTH 200
@@ -103,5 +107,9 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
  * argument cast does to each element), prefixing a failure with the column. */
 int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *in,
                         ck_errmode mode, int column);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include "common/strbuf.h"
 #include "jit/jit_plugin.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ck__jit_code ck__jit_code;
 
 /* The jit leaf: a prefix whose functions are compiled ones, and the counted reference to
@@ -47,5 +51,9 @@ static inline void ck__jit_build_starts(void) {
 /* 1 when node is a jit leaf: its description into out, its size into *size. */
 int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size);
 uint64_t ck__jit_fingerprint(const ck__jit_nest *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

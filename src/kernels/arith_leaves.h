@@ -13,6 +13,10 @@
 #include "common/strbuf.h"
 #include "kernels/scalar_leaves.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ck__arith_op {
     CK__ARITH_ADD,
     CK__ARITH_SUBTRACT,
@@ -54,5 +58,9 @@ int ck__negative_has_leaf(ck_type_id id);
 int ck__make_negative_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req);
 /* "negative int8|uint8 strided" (a signed and an unsigned type share a loop). */
 int ck__negative_leaf_describe(const void *fn, ck__strbuf *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include "common/float16.h"
 #include "kernels/dispatch_target.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Integers: WT is the unsigned type the arithmetic runs in, at least unsigned int, so that
  * narrow operands are not promoted to (overflowing) int. Converting the unsigned result to a
  * narrower signed type wraps (gcc and clang define it as modulo 2^n). */
@@ -291,5 +295,9 @@ CK__DEF_LOGICAL(float32)
 CK__DEF_LOGICAL(float64)
 CK__DEF_LOGICAL(complex64)
 CK__DEF_LOGICAL(complex128)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

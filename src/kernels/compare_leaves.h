@@ -14,6 +14,10 @@
 #include "common/strbuf.h"
 #include "kernels/scalar_leaves.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ck__compare_op {
     CK__COMPARE_EQUAL,
     CK__COMPARE_NOT_EQUAL,
@@ -71,5 +75,9 @@ typedef enum ck__text_op {
  * `b`, comparisons only), which may sit at any alignment. */
 int ck__make_text_compare(ck_builder *ckb, size_t *offset, ck__text_op op,
                           const ck__text_operand *a, const ck__text_operand *b, ck_request req);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "common/float16.h"
 #include "kernels/dispatch_target.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Types whose values compare with C's operators (integers, float32, float64). */
 #define CK__DEF_PLAIN_COMPARE(T)                                                            \
     CK__HOT uint8_t ck__equal_##T(ck__ct_##T a, ck__ct_##T b) {                              \
@@ -104,5 +108,9 @@ CK__DEF_MAPPED_COMPARE(float16, float, ck__half_to_float(a), ck__half_to_float(b
     }
 CK__DEF_COMPLEX_COMPARE(complex64)
 CK__DEF_COMPLEX_COMPARE(complex128)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 #  define CK__HAVE_A64_F16 0
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The type names the files use as macro arguments include `bool`: it must not be
  * <stdbool.h>'s macro. */
 #ifdef bool
@@ -73,5 +77,9 @@
     } ck__ct_##n;
 #define CK__CT_TYPEDEF(E, n, part, psize, parts, ...) CK__CT_TYPEDEF_##parts(n, part)
 CK_SCALAR_TABLE(CK__CT_TYPEDEF)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,14 @@
 #ifndef CKERNEL_F64_TO_I32_H
 #define CKERNEL_F64_TO_I32_H
 
+#if !CK__HAVE_AVX512 && !defined(__AVX2__) && defined(__SSE2__)
+#  include <emmintrin.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* float64 -> int32, nocheck: the rules of CK__SATURATE in four vector operations. Lanes
  * that are NaN become 0.0 and the rest are clamped to at most INT32_MAX (min of a non-NaN
  * value), then the truncating conversion does the rest: it truncates toward zero whatever
@@ -29,12 +37,15 @@ static inline __m128i ck__i32_from_f64x4(__m256d v) {
 }
 
 #elif defined(__SSE2__)
-#  include <emmintrin.h>
 static inline __m128i ck__i32_from_f64x2(__m128d v) {
     __m128d c = _mm_and_pd(_mm_min_pd(v, _mm_set1_pd(2147483647.0)), _mm_cmpord_pd(v, v));
     return _mm_cvttpd_epi32(c); /* the two results in the low half */
 }
 
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

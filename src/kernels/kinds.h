@@ -19,6 +19,10 @@
 #include "common/strbuf.h"
 #include "kernels/streaming_loops.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Copies one scalar element of `size` bytes (1, 2, 4, 8 or 16): a constant-size memcpy per
  * case compiles to one unaligned move, where a run-time size would be a library call. In a
  * loop the compiler hoists the switch out (loop unswitching at -O3). */
@@ -428,5 +432,9 @@ int ck__core_call_set_child(ck_builder *ckb, size_t at, int slot, size_t child_o
 /* The built-in dot's leaf (dot.c) for rows of type id as `core` describes them. */
 int ck__make_dot_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, const ck_core_dims *core,
                       ck_request req);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -29,6 +29,10 @@
 #include "common/strbuf.h"
 #include "kernels/arith_leaves.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Lanes and block size of the fixed association (the parallel split follows them). */
 #define CK__FOLD_LANES 16
 #define CK__FOLD_BLOCK 128
@@ -145,5 +149,9 @@ int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
  * the type's largest and smallest value (+inf and -inf for floats, (inf, inf) and
  * (-inf, -inf) for complex), which no element loses to. Returns 0 for other operations. */
 int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

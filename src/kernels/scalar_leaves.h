@@ -11,6 +11,10 @@
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct ck__leaf_fns {
     ck_single_fn single;
     ck_strided_fn strided;
@@ -34,5 +38,9 @@ int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
  * ck_cpu_bandwidth_target. */
 int ck__leaf_target_pick_bandwidth(const ck_cpu_target *ids, size_t n, const char *what,
                                    size_t *index);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #  include <xmmintrin.h>
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The line the loops store whole: every user of a loop cuts its runs at these boundaries. */
 #define CK__STREAM_LINE 64
 /* The shortest contiguous run streamed: four lines (shorter ones are written as usual). */
@@ -79,5 +83,9 @@ typedef struct ck__stream_loops {
     ck__stream_cast_fn float64_float32; /* nocheck only */
     ck__stream_cast_fn float64_int32;   /* nocheck only */
 } ck__stream_loops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

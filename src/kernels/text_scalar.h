@@ -8,6 +8,10 @@
 
 #include "ckernel/eval.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bytes a bool's or complex's text needs: "(" real sign imag "j)", each part at most 24
  * characters ("-1.2345678901234567e-308"), the last written into 32 bytes of room. */
 #define CK__BOOL_COMPLEX_TEXT_MAX 64
@@ -26,5 +30,9 @@ size_t ck__format_bool_complex(int id, const char *data, char *buf);
  * infinity, in the checked modes). s is left as it was. */
 int ck__read_bool_complex(int id, char *s, size_t n, ck_errmode mode, char *dst,
                           const char **why);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

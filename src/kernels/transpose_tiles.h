@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* dst[u * du + v * dv] = buf[v * brow + u * size] for u < nu, v < nv: the buffer's rows
  * (contiguous along u) become the destination's columns. `buf` is the tiled kernel's
  * buffer, or the source itself when the copy needs no conversion. Whole blocks go through
@@ -25,5 +29,9 @@ typedef struct ck__transpose_loops {
     ck__transpose_fn transpose;
     ck__widen_transpose_fn widen;
 } ck__transpose_loops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

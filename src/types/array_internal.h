@@ -7,6 +7,10 @@
 #include "ckernel/memblock.h"
 #include "types/type_internal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ck_array {
     const ck_type *type;     /* owned reference */
     char *arrmeta;           /* type->arrmeta_size bytes, right after this struct */
@@ -18,5 +22,9 @@ struct ck_array {
  * by arena_hint, 0 for the default). `pointees` allocates targets of the pointers reachable
  * through fixed dims (ck_array_new); the literal parser passes 0 and allocates as it reads. */
 int ck__array_create(const ck_type *t, int pointees, size_t arena_hint, ck_array **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

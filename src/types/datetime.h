@@ -9,6 +9,10 @@
 
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* datetime64 and timedelta64. */
 static inline int ck__is_time(ck_type_id id) {
     return id == CK_TYPE_DATETIME || id == CK_TYPE_TIMEDELTA;
@@ -48,5 +52,9 @@ size_t ck__time_format(int64_t v, int unit, int is_delta, char *buf);
  * when the value is beyond the unit's range. Records no error: the caller names the text. */
 int ck__time_parse(const char *s, size_t n, int unit, int is_delta, int64_t *out,
                    const char **why);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

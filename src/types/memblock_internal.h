@@ -8,6 +8,10 @@
 
 #include "ckernel/memblock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ck_memblock {
     atomic_size_t refcount;
     ck_memblock_kind kind;
@@ -19,5 +23,9 @@ void ck__arena_destroy(ck_memblock *arena);
 static inline int ck__is_pow2(size_t x) {
     return x != 0 && (x & (x - 1)) == 0;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

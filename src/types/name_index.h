@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Structs of more fields than this carry an index; smaller ones are scanned (a scan of up to
  * this many names is as fast as hashing one: docs/design.md §12). Their duplicates are found
  * with an index of 2 * this many slots on the stack. */
@@ -58,5 +62,9 @@ void ck__name_set_init(ck__name_set *s);
  * table first when it is half full; CK_ERR_NOMEM (message set) when it cannot grow. */
 int ck__name_set_add(ck__name_set *s, const ck__name_list *names, size_t i, intptr_t *dup);
 void ck__name_set_free(ck__name_set *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

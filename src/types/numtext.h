@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The floating formats a text can be rounded to. */
 typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
 
@@ -96,5 +100,9 @@ static inline const char *ck__digit_run(const char *p, const char *limit) {
     }
     return p;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

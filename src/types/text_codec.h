@@ -12,6 +12,10 @@
 
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ck__strbuf;
 
 /* Appends the text p[0, n) of enc quoted as a literal: JSON's escapes (\" \\ \b \f \n \r
@@ -180,5 +184,9 @@ static inline void ck__text_widen_ascii(char *dst, const char *s, size_t n, size
     }
     memset(dst + n * unit, 0, (units - n) * unit);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

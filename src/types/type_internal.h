@@ -11,6 +11,10 @@
 #include "ckernel/arrmeta.h"
 #include "ckernel/types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct ck__strbuf;
 
 struct ck_type {
@@ -185,5 +189,9 @@ const char *ck__scalar_name(ck_type_id id);
 #define CK__TYPE_SHOWN 200
 #define CK__TYPE_SHOWN_CAP (CK__TYPE_SHOWN + 4)
 void ck__type_text_shown(const ck_type *t, char *buf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
