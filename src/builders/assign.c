@@ -18,7 +18,7 @@ static int assign_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, co
     /* A misaligned destination goes through the unaligned kernel's buffer, which streams it
      * itself (CK__EVAL_STREAM passed on). */
     if (ck__leaf_streams(flags, dst_bits, dt)) {
-        CK_RETURN_IF_ERROR(ck__make_streaming(ckb, offset, dt->id, st[0]->id, dt->data_size,
+        CK__RETURN_IF_ERROR(ck__make_streaming(ckb, offset, dt->id, st[0]->id, dt->data_size,
                                               st[0]->data_size, c->mode, req));
         req = CK_REQUEST_STRIDED;
         flags &= ~CK__EVAL_STREAM;
@@ -67,7 +67,7 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.core = NULL;
     c.make_core_leaf = NULL;
     c.make_text_leaf = NULL;
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
 }
 

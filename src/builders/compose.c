@@ -153,7 +153,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
      * a call or an assignment compiled keeps the elements before a failing one written. */
     if (c->jit_op == CK__JIT_OP_EXPR && (w->flags & CK__EVAL_STREAM) != 0) {
         ck__stream_copy_fn copy = NULL;
-        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+        CK__RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
         memcpy(&nest.stream_copy, &copy, sizeof copy);
     }
     if (c->jit_op == CK__JIT_OP_EXPR) {
@@ -180,7 +180,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         return ck__jit_decline(w->flags, why);
     }
     nest.mode = (int32_t)mode;
-    CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
+    CK__RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)nest.dst_id, (ck_type_id)nest.op_id,
                                               mode, &nest.slow, &nest.slow_strided));
     return ck__jit_try_leaf(ckb, offset, &nest, w->flags, req);
 }
@@ -204,7 +204,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
                 stop = 1;
                 break;
             }
-            CK_RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
+            CK__RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
             if (has[k] && w->st[k]->id != CK_TYPE_FIXED_DIM) {
                 stop = 1; /* a var source level: var_dim's business */
                 break;
@@ -214,7 +214,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
             break;
         }
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)w->dam;
-        CK_RETURN_IF_ERROR(check_fixed_arrmeta(w->dt, dm, "destination"));
+        CK__RETURN_IF_ERROR(check_fixed_arrmeta(w->dt, dm, "destination"));
         ck__fixed_level *l = &lv[n];
         l->size = dm->dim_size;
         l->dst_stride = dm->stride;
@@ -224,7 +224,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
                 continue;
             }
             const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)w->sam[k];
-            CK_RETURN_IF_ERROR(check_fixed_arrmeta(w->st[k], sm, ns == 1 ? "source" : "argument"));
+            CK__RETURN_IF_ERROR(check_fixed_arrmeta(w->st[k], sm, ns == 1 ? "source" : "argument"));
             if (sm->dim_size == dm->dim_size) {
                 l->src_stride[k] = sm->stride;
             } else if (sm->dim_size != 1) {
@@ -327,7 +327,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
     }
     const int plain = tiled ? n - 2 : n;
     for (int i = 0; i < plain; i++) {
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dst_stride, ns,
+        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dst_stride, ns,
                                                 lv[i].src_stride, *req));
         *req = CK_REQUEST_STRIDED;
     }
@@ -335,7 +335,7 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         const intptr_t size[2] = {lv[n - 2].size, lv[n - 1].size};
         const intptr_t ds[2] = {lv[n - 2].dst_stride, lv[n - 1].dst_stride};
         const intptr_t ss[2] = {lv[n - 2].src_stride[0], lv[n - 1].src_stride[0]};
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             ck__make_tiled_2d(ckb, offset, size, ds, ss, w->dt->id, w->dt->data_size,
                               w->st[0]->id, w->st[0]->data_size, c->assign, big, *req));
         *req = CK_REQUEST_STRIDED;
@@ -363,7 +363,7 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
         }
         if (w->st[k]->id == CK_TYPE_FIXED_DIM) {
             const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)w->sam[k];
-            CK_RETURN_IF_ERROR(check_fixed_arrmeta(w->st[k], sm, ns == 1 ? "source" : "argument"));
+            CK__RETURN_IF_ERROR(check_fixed_arrmeta(w->st[k], sm, ns == 1 ? "source" : "argument"));
             p.src[k].kind = CK__DIM_FIXED;
             p.src[k].size = sm->dim_size;
             p.src[k].stride = sm->stride;
@@ -387,7 +387,7 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
     p.dst_elem_before = 0;
     if (w->dt->id == CK_TYPE_FIXED_DIM) {
         const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)w->dam;
-        CK_RETURN_IF_ERROR(check_fixed_arrmeta(w->dt, dm, "destination"));
+        CK__RETURN_IF_ERROR(check_fixed_arrmeta(w->dt, dm, "destination"));
         p.dst_kind = CK__DIM_FIXED;
         p.dst_size = dm->dim_size;
         p.dst_stride = dm->stride;
@@ -409,7 +409,7 @@ static int make_var_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
     }
     w->dbits |= (uintptr_t)p.dst_stride | (uintptr_t)p.dst_offset;
     p.dim = w->dim;
-    CK_RETURN_IF_ERROR(ck__make_var_dim(ckb, offset, &p, req));
+    CK__RETURN_IF_ERROR(ck__make_var_dim(ckb, offset, &p, req));
     w->dt = delem;
     w->dim++;
     return CK_OK;
@@ -685,7 +685,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     const ck_type *sval[CK__MAX_SRC];
     ck__option_spec spec;
     memset(&spec, 0, sizeof spec);
-    CK_RETURN_IF_ERROR(option_value_ok(dval, 1));
+    CK__RETURN_IF_ERROR(option_value_ok(dval, 1));
     /* The option kernel knows the NA of scalars: a datetime's, NaT, is int64's; text's is
      * every byte 0xff of the element's size. */
     spec.dst_id = ck__is_time(dval->id) ? CK_TYPE_INT64 : dval->id;
@@ -697,7 +697,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
         const ck_type *t = w->st[k];
         spec.src_option[k] = t->id == CK_TYPE_OPTION;
         sval[k] = spec.src_option[k] ? t->element : t;
-        CK_RETURN_IF_ERROR(option_value_ok(sval[k], 0));
+        CK__RETURN_IF_ERROR(option_value_ok(sval[k], 0));
         spec.src_id[k] = ck__is_time(sval[k]->id) ? CK_TYPE_INT64 : sval[k]->id;
         spec.src_size[k] = sval[k]->data_size;
         text |= ck__is_text(sval[k]->id);
@@ -713,7 +713,7 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
                  (!c->assign || (!ck__is_time(dval->id) &&
                                  ck__conversion_can_give_na(sval[0]->id, dval->id)));
     size_t at;
-    CK_RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
+    CK__RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
     /* With the check the values go through the kernel's aligned buffer first. */
     const unsigned flags = spec.check ? w->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED : w->flags;
     if (text) {
@@ -809,7 +809,7 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
     for (;;) {
         if (w->dt->id == CK_TYPE_POINTER) {
             const ck_pointer_arrmeta *pm = (const ck_pointer_arrmeta *)(const void *)w->dam;
-            CK_RETURN_IF_ERROR(ck__make_pointer_dst(ckb, offset, pm->offset, ns, req));
+            CK__RETURN_IF_ERROR(ck__make_pointer_dst(ckb, offset, pm->offset, ns, req));
             w->dbits = (uintptr_t)pm->offset; /* a fresh pointer: only its offset can misalign */
             w->dt = w->dt->element;
             w->dam += sizeof(ck_pointer_arrmeta);
@@ -835,7 +835,7 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
                 return ck__make_pointer_gather_copy(ckb, offset, pm->offset, target->data_size,
                                                     req);
             }
-            CK_RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset,
+            CK__RETURN_IF_ERROR(ck__make_pointer_src(ckb, offset, pm->offset,
                                                     gather ? target->data_size : 0, ns, ptr,
                                                     req));
             w->sbits[ptr] = gather ? 0 : (uintptr_t)pm->offset;
@@ -850,7 +850,7 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
         const int dnd = walk_dims(c, -1, w->dt);
         int has[CK__MAX_SRC], any_var = w->dt->id == CK_TYPE_VAR_DIM;
         for (int k = 0; k < ns; k++) {
-            CK_RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
+            CK__RETURN_IF_ERROR(source_level(c, w, k, dnd, &has[k]));
             any_var |= has[k] && w->st[k]->id == CK_TYPE_VAR_DIM;
         }
         if (dnd == 0 && c->core != NULL) {
@@ -877,13 +877,13 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
             return c->make_leaf(c, ckb, offset, w->dt, w->st, req, w->flags, w->dbits, w->sbits);
         }
         if (!any_var) {
-            CK_RETURN_IF_ERROR(make_fixed_dims(ckb, offset, c, w, &req));
+            CK__RETURN_IF_ERROR(make_fixed_dims(ckb, offset, c, w, &req));
             if (w->done) {
                 return CK_OK;
             }
             continue;
         }
-        CK_RETURN_IF_ERROR(make_var_level(ckb, offset, c, w, has, req));
+        CK__RETURN_IF_ERROR(make_var_level(ckb, offset, c, w, has, req));
         req = CK_REQUEST_STRIDED;
     }
 }
@@ -912,7 +912,7 @@ int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, con
         /* A destination the walk streams (CK__EVAL_STREAM) is streamed by this kernel when it
          * is the one that buffers it. */
         const int stream = (flags & CK__EVAL_STREAM) != 0 && mis_dst;
-        CK_RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, dt->data_size, st->data_size, mis_dst,
+        CK__RETURN_IF_ERROR(ck__make_unaligned(ckb, offset, dt->data_size, st->data_size, mis_dst,
                                               mis_src, stream, req));
         req = CK_REQUEST_STRIDED;
     }

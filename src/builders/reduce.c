@@ -97,7 +97,7 @@ int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims
     }
     ck_type *r = (ck_type *)(uintptr_t)ck_type_scalar(acc_id);
     if (option) {
-        CK_RETURN_IF_ERROR(ck_type_make_option(r, &r));
+        CK__RETURN_IF_ERROR(ck_type_make_option(r, &r));
     }
     return ck__type_over_dims(r, size, nd, out);
 }
@@ -183,7 +183,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
         l->reduced = d < 64 && ((p->reduced >> d) & 1u);
         l->dim = d + p->first_dim;
         if (st->id == CK_TYPE_FIXED_DIM) {
-            CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
+            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
             const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)sam;
             l->skind = CK__DIM_FIXED;
             l->size = m->dim_size;
@@ -214,7 +214,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                                    "a reduced dimension kept has size 1, fixed, in the "
                                    "destination");
             }
-            CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+            CK__RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
             const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)dam;
             const intptr_t want = l->reduced ? 1 : l->size;
             if (m->dim_size != want && (l->reduced || l->skind == CK__DIM_FIXED)) {
@@ -338,17 +338,17 @@ static int build_acc_leaf(ck_builder *ckb, size_t *offset, const ck__reduce_plan
     }
     const size_t args_at = *offset;
     const size_t arg_size = at->data_size;
-    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, 1, &arg_size, 0, CK_REQUEST_STRIDED));
-    CK_RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
+    CK__RETURN_IF_ERROR(ck__make_call_args(ckb, offset, 1, &arg_size, 0, CK_REQUEST_STRIDED));
+    CK__RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
     return ck__make_assign_leaf(ckb, offset, at, st, cast_mode(p), CK_REQUEST_STRIDED,
                                 p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
 }
 
 static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                      const ck_type *st, uintptr_t sbits) {
-    CK_RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* a plain element may hold NA's bits */
+    CK__RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* a plain element may hold NA's bits */
     return build_acc_leaf(ckb, offset, p, st, sbits);
 }
 
@@ -365,13 +365,13 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     /* reduce_option writes NaN for the NA's bits itself, after each run of values */
     spec.canon = needs_canon(p) && !selects_values_of_a(p, sv->id);
     size_t at = 0;
-    CK_RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
-    CK_RETURN_IF_ERROR(build_acc_leaf(ckb, offset, p, sv, sbits));
+    CK__RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
+    CK__RETURN_IF_ERROR(build_acc_leaf(ckb, offset, p, sv, sbits));
     if (!spec.first) {
         return CK_OK;
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
     return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, cast_mode(p),
                                 CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED,
                                 0, sbits);
@@ -390,7 +390,7 @@ static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
             return ck__make_reduce_var_reset(ckb, offset, &lv[i].drow, lv[i].dim,
                                              CK_REQUEST_STRIDED);
         }
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1, &zero,
+        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1, &zero,
                                                 CK_REQUEST_STRIDED));
     }
     return ck__make_reduce_fill(ckb, offset, p->acc_id, p->start, p->na_start,
@@ -407,11 +407,11 @@ static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan
                           const ck__rlevel *lv, int from, int n, const ck_type *st,
                           uintptr_t sbits, size_t at,
                           int (*set_child)(ck_builder *, size_t, int, size_t)) {
-    CK_RETURN_IF_ERROR(set_child(ckb, at, 1, *offset));
-    CK_RETURN_IF_ERROR(build_init(ckb, offset, p, lv, from, n));
+    CK__RETURN_IF_ERROR(set_child(ckb, at, 1, *offset));
+    CK__RETURN_IF_ERROR(build_init(ckb, offset, p, lv, from, n));
     *offset = CK_ALIGN_OFFSET(*offset);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(set_child(ckb, at, 0, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(set_child(ckb, at, 0, *offset));
     return build_fold(ckb, offset, p, lv, from, n, st, sbits);
 }
 
@@ -450,7 +450,7 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                                       CK_REQUEST_STRIDED);
         }
         if (l->skind == CK__DIM_FIXED) {
-            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, l->size,
+            CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, l->size,
                                                     l->reduced ? 0 : l->dstride, 1, &l->sstride,
                                                     CK_REQUEST_STRIDED));
             continue;
@@ -465,11 +465,11 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
             spec.check_empty = p->check_empty;
             spec.op = p->op < 0 ? 0 : p->op;
             spec.dim = l->dim;
-            CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
-            CK_RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 0, *offset));
+            CK__RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
+            CK__RETURN_IF_ERROR(ck__reduce_dim_set_child(ckb, at, 0, *offset));
             continue;
         }
-        CK_RETURN_IF_ERROR(ck__make_reduce_var_grow(ckb, offset, &l->drow, l->soffset, l->sstride,
+        CK__RETURN_IF_ERROR(ck__make_reduce_var_grow(ckb, offset, &l->drow, l->soffset, l->sstride,
                                                     l->dim, CK_REQUEST_STRIDED, &at));
         return build_children(ckb, offset, p, lv, i + 1, n, st, sbits, at,
                               ck__reduce_var_grow_set_child);
@@ -508,7 +508,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     int n = 0;
     const ck_type *dt = NULL, *st = NULL;
     uintptr_t dbits = 0, sbits = 0;
-    CK_RETURN_IF_ERROR(collect_levels(plan, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
+    CK__RETURN_IF_ERROR(collect_levels(plan, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
                                       &dt, &st, &dbits, &sbits));
     /* Options: with skipna, an operation without identity starts every accumulator as NA
      * ("no element yet"), which an element replaces; zero elements then give NA, not an
@@ -556,7 +556,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
             }
         }
     }
-    CK_RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
+    CK__RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
     /* Without an identity, a reduced dimension of size 0 is refused whatever the rest of the
      * shape, as NumPy refuses it (a var row of no elements: when the kernel runs). */
     for (int i = 0; p->check_empty && i < n; i++) {
@@ -578,10 +578,10 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     }
     for (int i = 0; i < r; i++) {
         if (lv[i].skind == CK__DIM_FIXED && lv[i].dkind == CK__DIM_FIXED) {
-            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+            CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
                                                     &lv[i].sstride, req));
         } else {
-            CK_RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
+            CK__RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
         }
         req = CK_REQUEST_STRIDED;
     }
@@ -595,7 +595,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     spec.op = p->op < 0 ? 0 : p->op;
     spec.dim = lv[r].dim;
     size_t at = 0;
-    CK_RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
+    CK__RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
     return build_children(ckb, offset, p, lv, r + 1, n, st, sbits, at, ck__reduce_dim_set_child);
 }
 
@@ -627,8 +627,8 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
         l->reduced = d < 64 && ((p->reduced >> d) & 1u);
         l->dim = d + p->first_dim;
         if (st->id == CK_TYPE_FIXED_DIM) {
-            CK_RETURN_IF_ERROR(check_fixed(st, sam, "source"));
-            CK_RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
+            CK__RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
             const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
             const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
             if (sm->dim_size != dm->dim_size) {
@@ -690,14 +690,14 @@ static int build_block_cast(ck_builder *ckb, size_t *offset, const ck__reduce_pl
                             const ck__rlevel *lv, int from, int n, const ck_type *st,
                             int from_dst, uintptr_t sbits) {
     for (int i = from; i < n; i++) {
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
                                                 from_dst ? &lv[i].dstride : &lv[i].sstride,
                                                 CK_REQUEST_STRIDED));
     }
     const unsigned flags = p->flags & ~(unsigned)(CK_EVAL_DST_UNALIGNED |
                                                   (from_dst ? CK_EVAL_SRC_UNALIGNED : 0u));
     if (!from_dst) { /* the first element is a value too; the copy of one is canonical */
-        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+        CK__RETURN_IF_ERROR(make_canon(ckb, offset, p));
     }
     return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), st, cast_mode(p),
                                 CK_REQUEST_STRIDED, flags, 0, from_dst ? 0 : sbits);
@@ -707,7 +707,7 @@ static int build_block_cast(ck_builder *ckb, size_t *offset, const ck__reduce_pl
  * accumulate_dim at `at`. */
 static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
     *offset = CK_ALIGN_OFFSET(*offset);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
 }
 
@@ -736,20 +736,20 @@ static int build_outer_option(ck_builder *ckb, size_t *offset, const ck__reduce_
     const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
     q.dst_option = 1;
     q.na_start = skipna && p->check_empty;
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
     for (int i = from; i < n; i++) {
-        CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
                                                 &lv[i].sstride, CK_REQUEST_STRIDED));
     }
     if (skipna && !p->check_empty) {
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             ck__make_option_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED));
     }
-    CK_RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, from, n, ck_type_scalar(p->acc_id),
+    CK__RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, from, n, ck_type_scalar(p->acc_id),
                                         1, 0)); /* ?A's bytes copied as A's */
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
     return build_fold(ckb, offset, &q, lv, from, n, st, sbits);
 }
 
@@ -779,14 +779,14 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     const ck_type *dt = NULL, *st = NULL;
     uintptr_t dbits = 0, sbits = 0;
     int dst_option = 0;
-    CK_RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
+    CK__RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
                                            &dt, &st, &dbits, &sbits, &dst_option));
     const ck_type *dopt = dt->id == CK_TYPE_OPTION ? dt : NULL; /* ?A, with a source of ?T */
     ck__reduce_plan q = *p;
     q.dst_option = dst_option; /* ?A, from any source: for na_canon only (the others take
                                 * dopt) */
     p = &q;
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         check_accumulators(p, dst_tp, src_tp, dopt != NULL ? dopt->element : dt, dbits));
     int k = 0;
     while (k < n && !lv[k].reduced) {
@@ -804,10 +804,10 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     }
     for (int i = 0; i < k; i++) {
         if (lv[i].skind == CK__DIM_FIXED) {
-            CK_RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+            CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
                                                     &lv[i].sstride, req));
         } else {
-            CK_RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
+            CK__RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
         }
         req = CK_REQUEST_STRIDED;
     }
@@ -824,19 +824,19 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
     spec.inner = k == n - 1;
     spec.dim = l->dim;
     size_t at = 0;
-    CK_RETURN_IF_ERROR(ck__make_accumulate_dim(ckb, offset, &spec, req, &at));
+    CK__RETURN_IF_ERROR(ck__make_accumulate_dim(ckb, offset, &spec, req, &at));
     if (spec.inner && st->id == CK_TYPE_OPTION) {
         /* A row of options is cast into the destination (NA kept), then scanned there in
          * place run by run of values (option_scan over A's scan leaf). */
-        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-        CK_RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
-        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+        CK__RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
+        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
         const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
-        CK_RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
+        CK__RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
                                                 skipna && !p->check_empty ? p->start : NULL,
                                                 CK_REQUEST_STRIDED));
         if (!selects_values_of_a(p, p->acc_id)) { /* the row holds values of ?A */
-            CK_RETURN_IF_ERROR(make_canon(ckb, offset, p));
+            CK__RETURN_IF_ERROR(make_canon(ckb, offset, p));
         }
         return p->make_scan(p, ckb, offset, 0);
     }
@@ -849,19 +849,19 @@ int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan 
         const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
                                (sbits & (st->data_alignment - 1)) != 0;
         if (st->id != p->acc_id || misaligned) {
-            CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-            CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
+            CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+            CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
         }
-        CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-        CK_RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* which then reads what it wrote */
+        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+        CK__RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* which then reads what it wrote */
         return p->make_scan(p, ckb, offset, st->id == p->acc_id && !misaligned &&
                                                 !needs_canon(p) && scan_streams(p, lv, n));
     }
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-    CK_RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, ck_type_scalar(p->acc_id),
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
+    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
+    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, ck_type_scalar(p->acc_id),
                                         1, 0));
-    CK_RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
+    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
     return build_fold(ckb, offset, p, lv, k + 1, n, st, sbits);
 }

@@ -95,7 +95,7 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
     }
     ck_callable *c = NULL;
-    CK_RETURN_IF_ERROR(ck_callable_new(name, &c));
+    CK__RETURN_IF_ERROR(ck_callable_new(name, &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
         const char *t = ck_type_id_name((ck_type_id)id);
@@ -143,7 +143,7 @@ static int add_dot(void) {
         return CK_OK;
     }
     ck_callable *c = NULL;
-    CK_RETURN_IF_ERROR(ck_callable_new("dot", &c));
+    CK__RETURN_IF_ERROR(ck_callable_new("dot", &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
         if (id == CK_TYPE_FLOAT16) {
@@ -191,7 +191,7 @@ static int add_negative(void) {
         return CK_OK;
     }
     ck_callable *c = NULL;
-    CK_RETURN_IF_ERROR(ck_callable_new("negative", &c));
+    CK__RETURN_IF_ERROR(ck_callable_new("negative", &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
         const char *t = ck_type_id_name((ck_type_id)id);
@@ -211,11 +211,11 @@ static int add_negative(void) {
 }
 
 int ck__register_builtins(void) {
-    CK_RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
+    CK__RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
     for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
-        CK_RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
+        CK__RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
-    CK_RETURN_IF_ERROR(add_negative());
-    CK_RETURN_IF_ERROR(ck__register_text_builtins());
+    CK__RETURN_IF_ERROR(add_negative());
+    CK__RETURN_IF_ERROR(ck__register_text_builtins());
     return add_dot();
 }

@@ -57,9 +57,9 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
         return f->instantiate(f->data, ckb, offset, &info);
     }
     const size_t at = *offset;
-    CK_RETURN_IF_ERROR(ck__make_call_args(ckb, offset, sig->nargs, arg_size, out_size, req));
+    CK__RETURN_IF_ERROR(ck__make_call_args(ckb, offset, sig->nargs, arg_size, out_size, req));
     info.req = CK_REQUEST_STRIDED;
-    CK_RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
+    CK__RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
     for (int k = 0; k < sig->nargs; k++) {
         if (arg_size[k] == 0) {
             continue;
@@ -67,16 +67,16 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
         /* Into aligned scratch of the signature's type, with the context's error mode. The
          * child's zeroed prefix is reserved before call_args' destructor can reach it (a
          * leaf reserves no room after itself; docs/kernels.md §3, rule 3). */
-        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-        CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, 1 + k, *offset));
-        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, ck_type_scalar(sig->args[k]), st[k],
+        CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+        CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, 1 + k, *offset));
+        CK__RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, ck_type_scalar(sig->args[k]), st[k],
                                                 mode, CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_DST_UNALIGNED, 0, sbits[k]));
     }
     if (out_size != 0) {
-        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-        CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
-        CK_RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, mode,
+        CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+        CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
+        CK__RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, mode,
                                                 CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_SRC_UNALIGNED, dbits, 0));
     }
@@ -90,7 +90,7 @@ static int call_leaf(const ck__compose *cmp, ck_builder *ckb, size_t *offset, co
      * streaming kernel's buffer. A misaligned one goes through call_args' result scratch as
      * usual, with normal stores. */
     if (ck__leaf_streams(flags, dbits, dt)) {
-        CK_RETURN_IF_ERROR(ck__make_streaming_over(ckb, offset, dt->data_size, cmp->nsrc, req));
+        CK__RETURN_IF_ERROR(ck__make_streaming_over(ckb, offset, dt->data_size, cmp->nsrc, req));
         req = CK_REQUEST_STRIDED;
     }
     flags &= ~CK__EVAL_STREAM;
@@ -129,11 +129,11 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         }
         ids[k] = value->id;
     }
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, mode, flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, mode, flags));
     const ck__snapshot *s;
     int index;
     ck__rating rating;
-    CK_RETURN_IF_ERROR(ck__callable_choose(c, nsrc, ids, (*flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
+    CK__RETURN_IF_ERROR(ck__callable_choose(c, nsrc, ids, (*flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
                                            &index, &rating));
     plan->name = ck_callable_name(c);
     plan->entry = ck__snapshot_entry(s, index);
@@ -162,7 +162,7 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         info.errmode = *mode;
         info.target = ck_cpu_best_target();
         ck_type_id ret = plan->ret;
-        CK_RETURN_IF_ERROR(f->resolve(f->data, &info, &ret));
+        CK__RETURN_IF_ERROR(f->resolve(f->data, &info, &ret));
         if ((unsigned)ret >= CK_NUM_SCALAR_TYPES) {
             return ck_set_error(CK_ERR_TYPE, "%s: the factory resolved a result of type %s",
                                 plan->name, ck_type_id_name(ret));
@@ -198,7 +198,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     int option = 0;
     const int text = ck__text_call_wanted(nsrc, src_tp); /* it checks src_tp and nsrc */
     if (!text) {
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             ck__plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
     }
     if (dst_arrmeta == NULL && ck_type_arrmeta_size(dst_tp) != 0) {
@@ -223,7 +223,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.make_core_leaf = NULL;
     cmp.make_text_leaf = NULL;
     if (plan.entry->core.any) {
-        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, dst_tp, src_tp, option, core));
+        CK__RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, dst_tp, src_tp, option, core));
         cmp.core = core;
         cmp.make_core_leaf = ck__core_leaf;
         plan.jit_op = -1; /* the JIT compiles scalar leaves */
@@ -311,20 +311,20 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     unsigned flags;
     ck__call_plan plan;
     int option = 0;
-    CK_RETURN_IF_ERROR(ck__plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
+    CK__RETURN_IF_ERROR(ck__plan_call(c, nsrc, src_tp, ectx, &mode, &flags, &plan, &option));
     int nd = 0, core[1 + CK__MAX_SRC] = {0};
     if (plan.entry->core.any) {
-        CK_RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, NULL, src_tp, option, core));
+        CK__RETURN_IF_ERROR(ck__core_prepare(&plan, nsrc, NULL, src_tp, option, core));
     }
     const ck_type *cur[CK__MAX_SRC];
     intptr_t size[CK_TYPE_MAX_DEPTH]; /* -1: var */
-    CK_RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
+    CK__RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
     /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
     if (plan.entry->core.any) {
-        CK_RETURN_IF_ERROR(ck__core_result_inner(&plan, nsrc, cur, &t));
+        CK__RETURN_IF_ERROR(ck__core_result_inner(&plan, nsrc, cur, &t));
     } else if (option) {
-        CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
+        CK__RETURN_IF_ERROR(ck_type_make_option(t, &t));
     }
     return ck__type_over_dims(t, size, nd, out);
 }
@@ -420,7 +420,7 @@ int ck_call_new(ck_callable *c, int nsrc, const ck_array *const *src, const ck_e
         st[k] = ck_array_type(src[k]);
     }
     ck_type *rt = NULL;
-    CK_RETURN_IF_ERROR(ck_call_result_type(c, nsrc, st, ectx, &rt));
+    CK__RETURN_IF_ERROR(ck_call_result_type(c, nsrc, st, ectx, &rt));
     call_fill f = {c, nsrc, src, ectx};
     return ck__array_new_filled(rt, fill_call, &f, out);
 }

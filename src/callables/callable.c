@@ -389,7 +389,7 @@ int ck__callable_choose(const ck_callable *cc, int nargs, const ck_type_id *args
         *rating = hit->rating;
         return CK_OK;
     }
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         ck__select(c->name, s->sigs, s->n, args, nargs, allow_unsafe, index, rating));
     cache_insert(c, s, key, *index, rating);
     return CK_OK;
@@ -406,7 +406,7 @@ int ck_callable_select(const ck_callable *c, int nargs, const ck_type_id *args,
     const int allow_unsafe = ectx != NULL && (ectx->flags & CK_EVAL_ALLOW_UNSAFE) != 0;
     const ck__snapshot *s;
     ck__rating r;
-    CK_RETURN_IF_ERROR(ck__callable_choose(c, nargs, args, allow_unsafe, &s, index, &r));
+    CK__RETURN_IF_ERROR(ck__callable_choose(c, nargs, args, allow_unsafe, &s, index, &r));
     if (why == NULL) {
         return CK_OK;
     }
@@ -503,12 +503,12 @@ static int ensure_builtins(void) {
 }
 
 int ck_register(ck_callable *c) {
-    CK_RETURN_IF_ERROR(ensure_builtins());
+    CK__RETURN_IF_ERROR(ensure_builtins());
     return ck__registry_add(c);
 }
 
 int ck_unregister(const char *name) {
-    CK_RETURN_IF_ERROR(ensure_builtins());
+    CK__RETURN_IF_ERROR(ensure_builtins());
     pthread_mutex_lock(&registry_lock);
     const int at = name != NULL ? registry_find(name) : -1;
     if (at < 0) {
@@ -529,7 +529,7 @@ int ck_lookup(const char *name, ck_callable **out) {
         return ck_set_error(CK_ERR_INVALID, "ck_lookup: NULL argument");
     }
     *out = NULL;
-    CK_RETURN_IF_ERROR(ensure_builtins());
+    CK__RETURN_IF_ERROR(ensure_builtins());
     pthread_mutex_lock(&registry_lock);
     const int at = registry_find(name);
     if (at >= 0) {
@@ -549,7 +549,7 @@ int ck_registry_names(char **out) {
         return ck_set_error(CK_ERR_INVALID, "ck_registry_names: NULL out");
     }
     *out = NULL;
-    CK_RETURN_IF_ERROR(ensure_builtins());
+    CK__RETURN_IF_ERROR(ensure_builtins());
     ck__strbuf b = CK__STRBUF_INIT;
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < registry_n; i++) {

@@ -149,8 +149,8 @@ static int result_sizes(const ck__call_plan *p, const intptr_t *sym, intptr_t *s
 int ck__core_result_inner(const ck__call_plan *p, int nsrc, const ck_type *const *core_tp,
                           ck_type **out) {
     intptr_t sym[CK__CORE_MAX_SYMS], size[CK__CORE_MAX_DIMS];
-    CK_RETURN_IF_ERROR(bind_symbols(p, nsrc, core_tp, sym));
-    CK_RETURN_IF_ERROR(result_sizes(p, sym, size));
+    CK__RETURN_IF_ERROR(bind_symbols(p, nsrc, core_tp, sym));
+    CK__RETURN_IF_ERROR(result_sizes(p, sym, size));
     return ck__type_over_dims((ck_type *)(uintptr_t)ck_type_scalar(p->ret), size,
                               p->entry->core.ndim[CK__CORE_RESULT], out);
 }
@@ -243,7 +243,7 @@ static int build_cast(ck_builder *ckb, size_t *offset, size_t at, int slot,
         n[d] = sizes->dim[d].size;
     }
     ck_type *bt = NULL;
-    CK_RETURN_IF_ERROR(ck__type_over_dims((ck_type *)(uintptr_t)ck_type_scalar(scalar), n,
+    CK__RETURN_IF_ERROR(ck__type_over_dims((ck_type *)(uintptr_t)ck_type_scalar(scalar), n,
                                           sizes->ndim, &bt));
     _Alignas(16) char bam[CK__CORE_MAX_DIMS * sizeof(ck_fixed_dim_arrmeta)];
     int rc = ck_arrmeta_default_construct(bt, bam, NULL);
@@ -279,12 +279,12 @@ int ck__core_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
     size_t block[CK__MAX_SRC + 1];
     int converted = 0;
     intptr_t sym[CK__CORE_MAX_SYMS], size[CK__CORE_MAX_DIMS];
-    CK_RETURN_IF_ERROR(bind_symbols(p, na, st, sym));
-    CK_RETURN_IF_ERROR(result_sizes(p, sym, size));
+    CK__RETURN_IF_ERROR(bind_symbols(p, na, st, sym));
+    CK__RETURN_IF_ERROR(result_sizes(p, sym, size));
     for (int k = 0; k < na; k++) {
         char who[32];
         snprintf(who, sizeof who, "argument %d", k);
-        CK_RETURN_IF_ERROR(read_block(p, who, st[k], sam[k], cs->ndim[k], src_bits[k], &arg[k]));
+        CK__RETURN_IF_ERROR(read_block(p, who, st[k], sam[k], cs->ndim[k], src_bits[k], &arg[k]));
         const int cast = arg[k].scalar->id != sig->args[k] || arg[k].indirect ||
                          ck__misaligned(flags, CK_EVAL_SRC_UNALIGNED, arg[k].bits, arg[k].scalar);
         block[k] = 0;
@@ -301,7 +301,7 @@ int ck__core_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
             converted = 1;
         }
     }
-    CK_RETURN_IF_ERROR(read_block(p, "the destination", dt, dam, cs->ndim[CK__CORE_RESULT],
+    CK__RETURN_IF_ERROR(read_block(p, "the destination", dt, dam, cs->ndim[CK__CORE_RESULT],
                                   dst_bits, &res));
     for (int d = 0; d < res.ndim; d++) {
         if (res.dim[d].size != size[d]) {
@@ -344,16 +344,16 @@ int ck__core_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
         return f->instantiate(f->data, ckb, offset, &info);
     }
     const size_t at = *offset;
-    CK_RETURN_IF_ERROR(ck__make_core_call(ckb, offset, na, block, req));
+    CK__RETURN_IF_ERROR(ck__make_core_call(ckb, offset, na, block, req));
     info.req = CK_REQUEST_SINGLE;
-    CK_RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
+    CK__RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
     for (int k = 0; k < na; k++) {
         if (block[k] != 0) {
             const unsigned mis = (arg[k].bits & (arg[k].scalar->data_alignment - 1)) != 0 ||
                                          (flags & CK_EVAL_SRC_UNALIGNED) != 0
                                      ? CK_EVAL_SRC_UNALIGNED
                                      : 0u;
-            CK_RETURN_IF_ERROR(build_cast(ckb, offset, at, 1 + k, c, sig->args[k], &arg[k], 1,
+            CK__RETURN_IF_ERROR(build_cast(ckb, offset, at, 1 + k, c, sig->args[k], &arg[k], 1,
                                           st[k], sam[k], mis));
         }
     }
@@ -362,7 +362,7 @@ int ck__core_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
                                      (flags & CK_EVAL_DST_UNALIGNED) != 0
                                  ? CK_EVAL_DST_UNALIGNED
                                  : 0u;
-        CK_RETURN_IF_ERROR(build_cast(ckb, offset, at, na + 1, c, p->ret, &res, 0, dt, dam, mis));
+        CK__RETURN_IF_ERROR(build_cast(ckb, offset, at, na + 1, c, p->ret, &res, 0, dt, dam, mis));
     }
     return CK_OK;
 }

@@ -202,7 +202,7 @@ static int native_instantiate(void *data, ck_builder *ckb, size_t *offset,
         return ck_set_error(CK_ERR_INTERNAL, "%s: native leaf asked for another signature",
                             info->name);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__native_leaf)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__native_leaf)));
     ck__native_leaf *k = (ck__native_leaf *)ck_builder_at(ckb, *offset);
     k->base.destructor = native_destroy; /* first: from here on destroy is always safe */
     ck__native_call *call = (ck__native_call *)ck_calloc(1, sizeof *call);
@@ -246,7 +246,7 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
         return ck_set_error(CK_ERR_INVALID, "ck_callable_add_native: NULL argument");
     }
     ck__signature sig;
-    CK_RETURN_IF_ERROR(ck__signature_parse(signature, &sig));
+    CK__RETURN_IF_ERROR(ck__signature_parse(signature, &sig));
     for (int a = 0; a <= sig.nargs; a++) {
         const ck_type_id id = a < sig.nargs ? sig.args[a] : sig.ret;
         const char *why = unsupported_reason(id);
@@ -260,7 +260,7 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
                                 ck_type_id_name(id), why);
         }
     }
-    CK_RETURN_IF_ERROR(ck_kernel_kind_register(&native_kind));
+    CK__RETURN_IF_ERROR(ck_kernel_kind_register(&native_kind));
     ck__native_def *def = (ck__native_def *)ck__meta_calloc(1, sizeof *def);
     if (def == NULL) {
         return ck_set_error(CK_ERR_NOMEM, "ck_callable_add_native: out of memory");

@@ -40,11 +40,11 @@ static int lookup_in(const char *const (*names)[2], size_t n, const char *name,
 }
 
 int ck_reduction_lookup(const char *name, ck_callable **out) {
-    return lookup_in(ck__reduction_names, CK_ARRAY_SIZE(ck__reduction_names), name, out);
+    return lookup_in(ck__reduction_names, CK__ARRAY_SIZE(ck__reduction_names), name, out);
 }
 
 int ck_accumulation_lookup(const char *name, ck_callable **out) {
-    return lookup_in(ck__accumulation_names, CK_ARRAY_SIZE(ck__accumulation_names), name, out);
+    return lookup_in(ck__accumulation_names, CK__ARRAY_SIZE(ck__accumulation_names), name, out);
 }
 
 /* The accumulate leaf the plan builds. */
@@ -75,7 +75,7 @@ static int make_acc(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset) {
     if (a->builtin >= 0) {
         return ck__make_acc_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
     }
-    CK_RETURN_IF_ERROR(ck__make_reduce_fold(ckb, offset, CK_REQUEST_STRIDED));
+    CK__RETURN_IF_ERROR(ck__make_reduce_fold(ckb, offset, CK_REQUEST_STRIDED));
     return make_binary_leaf(p, ckb, offset);
 }
 
@@ -85,7 +85,7 @@ static int make_scan(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset, 
         return stream ? ck__make_scan_stream(ckb, offset, (ck__arith_op)a->builtin, p->acc_id)
                       : ck__make_scan_leaf(ckb, offset, (ck__arith_op)a->builtin, p->acc_id);
     }
-    CK_RETURN_IF_ERROR(ck__make_reduce_scan(ckb, offset,
+    CK__RETURN_IF_ERROR(ck__make_reduce_scan(ckb, offset,
                                             ck_type_data_size(ck_type_scalar(p->acc_id)),
                                             CK_REQUEST_STRIDED));
     return make_binary_leaf(p, ckb, offset);
@@ -112,7 +112,7 @@ static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode 
     const ck__snapshot *s;
     int index;
     ck__rating rating;
-    CK_RETURN_IF_ERROR(ck__callable_choose(c, 2, ids, (flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
+    CK__RETURN_IF_ERROR(ck__callable_choose(c, 2, ids, (flags & CK_EVAL_ALLOW_UNSAFE) != 0, &s,
                                            &index, &rating));
     *entry = ck__snapshot_entry(s, index);
     if ((*entry)->core.any) {
@@ -132,7 +132,7 @@ static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode 
         info.ret = *ret;
         info.errmode = mode;
         info.target = ck_cpu_best_target();
-        CK_RETURN_IF_ERROR(f->resolve(f->data, &info, ret));
+        CK__RETURN_IF_ERROR(f->resolve(f->data, &info, ret));
     }
     return CK_OK;
 }
@@ -180,13 +180,13 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
     p->rflags = r->flags;
     p->accumulate = accumulate;
     p->op = -1;
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &p->mode, &p->flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &p->mode, &p->flags));
     if (accumulate && (r->axes == NULL || r->naxes != 1 || (r->flags & CK_REDUCE_KEEPDIMS) != 0)) {
         return ck_set_error(CK_ERR_INVALID,
                             "%s: an accumulation runs along one axis (naxes 1), without keepdims",
                             p->name);
     }
-    CK_RETURN_IF_ERROR(ck__reduce_axes(src_tp, r->naxes, r->axes, &p->reduced));
+    CK__RETURN_IF_ERROR(ck__reduce_axes(src_tp, r->naxes, r->axes, &p->reduced));
     int option = 0;
     const ck_type *value = innermost(src_tp, &option);
     if (value == NULL) {
@@ -205,14 +205,14 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
     if (dst_id >= 0) {
         a = (ck_type_id)dst_id;
     } else {
-        CK_RETURN_IF_ERROR(select_pair(c, value->id, p->flags, p->mode, &entry, &a));
+        CK__RETURN_IF_ERROR(select_pair(c, value->id, p->flags, p->mode, &entry, &a));
         const int op = ck__builtin_arith_op(&entry->factory);
         if (op == CK__ARITH_ADD || op == CK__ARITH_MULTIPLY) {
             a = widen_for_sum(a);
         }
     }
     ck_type_id ret;
-    CK_RETURN_IF_ERROR(select_pair(c, a, p->flags, p->mode, &entry, &ret));
+    CK__RETURN_IF_ERROR(select_pair(c, a, p->flags, p->mode, &entry, &ret));
     if (entry->sig.args[0] != a || entry->sig.args[1] != a || ret != a) {
         return ck_set_error(CK_ERR_TYPE,
                             "%s cannot accumulate in %s: a reduction needs a signature (%s, %s) "
@@ -241,7 +241,7 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
          * from it where NA comes first. */
         p->check_empty = identity == NULL;
         if (identity != NULL) {
-            CK_RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
+            CK__RETURN_IF_ERROR(parse_identity(p->name, identity, a, p->start));
         }
     }
     p->make_acc = make_acc;
@@ -255,7 +255,7 @@ int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst
                          uint64_t *reduced) {
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, dst_id, ectx, 0, &p, &acc));
+    CK__RETURN_IF_ERROR(plan_reduce(r, src_tp, dst_id, ectx, 0, &p, &acc));
     *acc_id = p.acc_id;
     *builtin_op = acc.builtin;
     *reduced = p.reduced;
@@ -270,7 +270,7 @@ int ck_reduce_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
     *out = NULL;
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 0, &p, &acc));
+    CK__RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 0, &p, &acc));
     return ck__reduce_result_type(src_tp, p.reduced, (r->flags & CK_REDUCE_KEEPDIMS) != 0,
                                   p.acc_id, out);
 }
@@ -283,7 +283,7 @@ int ck_accumulate_result_type(const ck_reduce_spec *r, const ck_type *src_tp,
     *out = NULL;
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 1, &p, &acc));
+    CK__RETURN_IF_ERROR(plan_reduce(r, src_tp, -1, ectx, 1, &p, &acc));
     return ck__reduce_result_type(src_tp, 0, 0, p.acc_id, out);
 }
 
@@ -293,7 +293,7 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                      const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
                      const char *src_arrmeta, ck_request req) {
     ck_type *want = NULL;
-    CK_RETURN_IF_ERROR(ck__reduce_result_type(src_tp, 0, 0, p->acc_id, &want));
+    CK__RETURN_IF_ERROR(ck__reduce_result_type(src_tp, 0, 0, p->acc_id, &want));
     int rc = CK_OK;
     if (!ck_type_equal(want, dst_tp)) {
         char *ws = NULL, *ds = NULL;
@@ -305,7 +305,7 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
         ck_free(ds);
     }
     ck_type_decref(want);
-    CK_RETURN_IF_ERROR(rc);
+    CK__RETURN_IF_ERROR(rc);
     ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
     ctx.errmode = p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
     ctx.flags = p->flags;
@@ -347,7 +347,7 @@ static int without_pointers(const ck_type *t, const char *what, ck_type **out) {
         ck_type *next = NULL;
         const int rc = ck_type_make_fixed_dim(sizes[i], cur, &next);
         ck_type_decref(cur);
-        CK_RETURN_IF_ERROR(rc);
+        CK__RETURN_IF_ERROR(rc);
         cur = next;
     }
     *out = cur;
@@ -372,18 +372,18 @@ static int make_through_scratch(ck_builder *ckb, size_t *offset, const ck_reduce
         return ck_set_error(CK_ERR_INTERNAL, "materialize: %zu bytes of arrmeta",
                             ck_type_arrmeta_size(flat));
     }
-    CK_RETURN_IF_ERROR(ck_arrmeta_default_construct(flat, am, NULL));
+    CK__RETURN_IF_ERROR(ck_arrmeta_default_construct(flat, am, NULL));
     /* The scratch is ckernel's, aligned: only the caller's own side may be misaligned. */
     ck_eval_ctx copy_ctx = ectx != NULL ? *ectx : defaults, fold_ctx = copy_ctx;
     copy_ctx.flags &= ~(unsigned)CK_EVAL_DST_UNALIGNED;
     fold_ctx.flags &= ~(unsigned)CK_EVAL_SRC_UNALIGNED;
     size_t at = 0;
-    CK_RETURN_IF_ERROR(ck__make_materialize(ckb, offset, flat->data_size, req, &at));
+    CK__RETURN_IF_ERROR(ck__make_materialize(ckb, offset, flat->data_size, req, &at));
     for (int slot = 0; slot < 2; slot++) {
         *offset = CK_ALIGN_OFFSET(*offset);
-        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-        CK_RETURN_IF_ERROR(ck__materialize_set_child(ckb, at, slot, *offset));
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+        CK__RETURN_IF_ERROR(ck__materialize_set_child(ckb, at, slot, *offset));
+        CK__RETURN_IF_ERROR(
             slot == 0 ? ck_make_assign(ckb, offset, flat, am, src_tp, src_arrmeta,
                                        CK_REQUEST_SINGLE, &copy_ctx)
                       : make_kernel(ckb, offset, r, dst_tp, dst_arrmeta, flat, am,
@@ -417,11 +417,11 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
     }
     ck__reduce_plan p;
     ck__red_acc acc;
-    CK_RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, accumulate, &p, &acc));
+    CK__RETURN_IF_ERROR(plan_reduce(r, src_tp, (int)dv->id, ectx, accumulate, &p, &acc));
     p.first_dim = first_dim;
     if (p.reduced != 0 || accumulate) {
         ck_type *flat = NULL;
-        CK_RETURN_IF_ERROR(without_pointers(src_tp, what, &flat));
+        CK__RETURN_IF_ERROR(without_pointers(src_tp, what, &flat));
         if (flat != NULL) {
             const int rc = make_through_scratch(ckb, offset, r, dst_tp, dst_arrmeta, src_tp,
                                                 src_arrmeta, flat, req, ectx, accumulate,
@@ -506,7 +506,7 @@ static int run_new(const ck_reduce_spec *r, const ck_array *src, const ck_eval_c
     }
     *out = NULL;
     ck_type *rt = NULL;
-    CK_RETURN_IF_ERROR(accumulate ? ck_accumulate_result_type(r, ck_array_type(src), ectx, &rt)
+    CK__RETURN_IF_ERROR(accumulate ? ck_accumulate_result_type(r, ck_array_type(src), ectx, &rt)
                                   : ck_reduce_result_type(r, ck_array_type(src), ectx, &rt));
     ck_array *a = NULL;
     int rc = ck_array_new(rt, &a);

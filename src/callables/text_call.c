@@ -44,7 +44,7 @@ static int add_text_builtin(int op) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
     }
     ck_callable *c = NULL;
-    CK_RETURN_IF_ERROR(ck_callable_new(name, &c));
+    CK__RETURN_IF_ERROR(ck_callable_new(name, &c));
     ck__callable_set_text_op(c, op);
     int rc = CK_OK;
     for (int id = 0; op < CK__COMPARE_NUM_OPS && id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
@@ -63,7 +63,7 @@ static int add_text_builtin(int op) {
 
 int ck__register_text_builtins(void) {
     for (int op = 0; op < CK__TEXT_NUM_OPS; op++) {
-        CK_RETURN_IF_ERROR(add_text_builtin(op));
+        CK__RETURN_IF_ERROR(add_text_builtin(op));
     }
     return CK_OK;
 }
@@ -249,12 +249,12 @@ static int text_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, cons
     const ck_type *rt = ck_type_scalar(rid);
     const size_t pass[2] = {0, 0};
     const size_t at = *offset;
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         ck__make_call_args(ckb, offset, c->nsrc, pass, ck_type_data_size(rt), req));
-    CK_RETURN_IF_ERROR(ck__make_text_compare(ckb, offset, (ck__text_op)p->op, &ops[0], &ops[1],
+    CK__RETURN_IF_ERROR(ck__make_text_compare(ckb, offset, (ck__text_op)p->op, &ops[0], &ops[1],
                                              CK_REQUEST_STRIDED));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    CK_RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, c->nsrc + 1, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, c->nsrc + 1, *offset));
     return ck__make_assign_leaf(ckb, offset, dt, rt, c->mode, CK_REQUEST_STRIDED,
                                 flags & ~CK_EVAL_SRC_UNALIGNED, dst_bits, 0);
 }
@@ -264,10 +264,10 @@ int ck__make_text_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
                        const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
                        int first_dim) {
     ck__text_plan plan;
-    CK_RETURN_IF_ERROR(text_plan(c, nsrc, src_tp, &plan));
+    CK__RETURN_IF_ERROR(text_plan(c, nsrc, src_tp, &plan));
     ck__compose cmp;
     memset(&cmp, 0, sizeof cmp);
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &cmp.mode, &cmp.flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &cmp.mode, &cmp.flags));
     cmp.dst_top = dst_tp;
     cmp.src_top = src_tp;
     cmp.nsrc = nsrc;
@@ -307,18 +307,18 @@ static int concat_type(const ck__text_plan *p, ck_type **out) {
 int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
                               const ck_eval_ctx *ectx, ck_type **out) {
     ck__text_plan plan;
-    CK_RETURN_IF_ERROR(text_plan(c, nsrc, src_tp, &plan));
+    CK__RETURN_IF_ERROR(text_plan(c, nsrc, src_tp, &plan));
     ck_errmode mode;
     unsigned flags;
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &mode, &flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &mode, &flags));
     const int core[1 + CK__MAX_SRC] = {0};
     const ck_type *cur[CK__MAX_SRC];
     intptr_t size[CK_TYPE_MAX_DEPTH]; /* -1: var */
     int nd = 0;
-    CK_RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
+    CK__RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
     ck_type *t = NULL;
     if (plan.op == CK__TEXT_CONCAT) {
-        CK_RETURN_IF_ERROR(concat_type(&plan, &t));
+        CK__RETURN_IF_ERROR(concat_type(&plan, &t));
     } else {
         t = (ck_type *)(uintptr_t)ck_type_scalar(plan.op == CK__TEXT_LENGTH ? CK_TYPE_INT64
                                                                             : CK_TYPE_BOOL);
@@ -331,7 +331,7 @@ int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *sr
         ck_type *o = NULL;
         const int rc = ck_type_make_option(t, &o);
         ck_type_decref(t);
-        CK_RETURN_IF_ERROR(rc);
+        CK__RETURN_IF_ERROR(rc);
         t = o;
     }
     return ck__type_over_dims(t, size, nd, out);

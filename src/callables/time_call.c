@@ -139,7 +139,7 @@ static int time_leaf_make(const ck__compose *c, ck_builder *ckb, size_t *offset,
     (void)src_bits;
     const time_leaf *p = (const time_leaf *)c->leaf_data;
     const ck_type *res = NULL;
-    CK_RETURN_IF_ERROR(result_of(p->name, p->op, st[0], st[1], &res));
+    CK__RETURN_IF_ERROR(result_of(p->name, p->op, st[0], st[1], &res));
     if (p->op >= TIME_ADD) {
         return ck__make_datetime_arith(ckb, offset, p->op == TIME_SUBTRACT, res, dt, st, c->mode,
                                        req);
@@ -159,12 +159,12 @@ int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
                        int first_dim) {
     const ck_type *res;
     int op, option = 0;
-    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
+    CK__RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
     static const char *const no_arrmeta[CK__MAX_SRC];
     time_leaf data = {ck_callable_name(c), op};
     ck__compose cmp;
     memset(&cmp, 0, sizeof cmp);
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &cmp.mode, &cmp.flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &cmp.mode, &cmp.flags));
     cmp.dst_top = dst_tp;
     cmp.src_top = src_tp;
     cmp.nsrc = nsrc;
@@ -181,15 +181,15 @@ int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *sr
                               ck_type **out) {
     const ck_type *res;
     int op, option = 0;
-    CK_RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
+    CK__RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));
     const int core[1 + CK__MAX_SRC] = {0};
     const ck_type *cur[CK__MAX_SRC];
     intptr_t size[CK_TYPE_MAX_DEPTH];
     int nd = 0;
-    CK_RETURN_IF_ERROR(ck__broadcast_dims(ck_callable_name(c), nsrc, src_tp, core, size, &nd, cur));
+    CK__RETURN_IF_ERROR(ck__broadcast_dims(ck_callable_name(c), nsrc, src_tp, core, size, &nd, cur));
     ck_type *t = (ck_type *)(uintptr_t)res;
     if (option) {
-        CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
+        CK__RETURN_IF_ERROR(ck_type_make_option(t, &t));
     }
     return ck__type_over_dims(t, size, nd, out);
 }

@@ -222,7 +222,7 @@ static void ck__limit_init(void) {
 
 /* The limit in effect (0: none); the environment read on first use. */
 static inline size_t ck__limit_now(void) {
-    if (CK_UNLIKELY(!atomic_load_explicit(&ck__limit_ready, memory_order_acquire))) {
+    if (CK__UNLIKELY(!atomic_load_explicit(&ck__limit_ready, memory_order_acquire))) {
         pthread_once(&ck__limit_once, ck__limit_init);
     }
     return atomic_load_explicit(&ck__limit, memory_order_relaxed);

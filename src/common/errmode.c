@@ -8,14 +8,14 @@ static const char *const ck__errmode_names[] = {"nocheck", "overflow", "fraction
                                                 "default"};
 
 const char *ck_errmode_name(ck_errmode mode) {
-    if ((unsigned)mode >= CK_ARRAY_SIZE(ck__errmode_names)) {
+    if ((unsigned)mode >= CK__ARRAY_SIZE(ck__errmode_names)) {
         return NULL;
     }
     return ck__errmode_names[mode];
 }
 
 int ck_errmode_parse(const char *name, ck_errmode *out) {
-    for (size_t i = 0; name != NULL && i < CK_ARRAY_SIZE(ck__errmode_names); i++) {
+    for (size_t i = 0; name != NULL && i < CK__ARRAY_SIZE(ck__errmode_names); i++) {
         if (strcmp(name, ck__errmode_names[i]) == 0) {
             *out = (ck_errmode)i;
             return CK_OK;

@@ -14,7 +14,7 @@ extern "C" {
 
 /* Forward a failing status to the caller (zstd's FORWARD_IF_ERROR). The callee has already
  * set the thread-local message. */
-#define CK_RETURN_IF_ERROR(expr)          \
+#define CK__RETURN_IF_ERROR(expr)          \
     do {                                  \
         int ck__rc_ = (expr);             \
         if (ck__rc_ != CK_OK) {           \
@@ -23,14 +23,14 @@ extern "C" {
     } while (0)
 
 #if defined(__GNUC__) || defined(__clang__)
-#  define CK_LIKELY(x) __builtin_expect(!!(x), 1)
-#  define CK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#  define CK__LIKELY(x) __builtin_expect(!!(x), 1)
+#  define CK__UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
-#  define CK_LIKELY(x) (x)
-#  define CK_UNLIKELY(x) (x)
+#  define CK__LIKELY(x) (x)
+#  define CK__UNLIKELY(x) (x)
 #endif
 
-#define CK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define CK__ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Kernel functions with a loop start on a 64-byte boundary, so where their loops fall
  * relative to the 64-byte fetch blocks of the instruction (op) cache depends on their own
@@ -126,23 +126,23 @@ __attribute__((format(printf, 2, 3)))
 void ck__error_prefix(int rc, const char *fmt, ...);
 void ck__error_offset_outer(int rc, intptr_t delta);
 
-/* CK_RETURN_IF_ERROR for the call on element `index` of a dimension loop: the failing
+/* CK__RETURN_IF_ERROR for the call on element `index` of a dimension loop: the failing
  * element's index goes into a located error's message (ck__error_at) on the way out. */
-#define CK_RETURN_IF_ERROR_AT(index, expr)            \
+#define CK__RETURN_IF_ERROR_AT(index, expr)            \
     do {                                              \
         int ck__rc_ = (expr);                         \
-        if (CK_UNLIKELY(ck__rc_ != CK_OK)) {          \
+        if (CK__UNLIKELY(ck__rc_ != CK_OK)) {          \
             ck__error_at(ck__rc_, (intptr_t)(index)); \
             return ck__rc_;                           \
         }                                             \
     } while (0)
 
-/* CK_RETURN_IF_ERROR for a call over the part of a run that starts at element `first` (a
+/* CK__RETURN_IF_ERROR for a call over the part of a run that starts at element `first` (a
  * chunk): a located error's index counts in the whole run, as if the run had been one call. */
-#define CK_RETURN_IF_ERROR_FROM(first, expr)                    \
+#define CK__RETURN_IF_ERROR_FROM(first, expr)                    \
     do {                                                        \
         int ck__rc_ = (expr);                                   \
-        if (CK_UNLIKELY(ck__rc_ != CK_OK)) {                    \
+        if (CK__UNLIKELY(ck__rc_ != CK_OK)) {                    \
             ck__error_offset_outer(ck__rc_, (intptr_t)(first)); \
             return ck__rc_;                                     \
         }                                                       \

@@ -35,7 +35,7 @@ int ck__strbuf_append(ck__strbuf *b, const char *s, size_t n) {
     if (b->status != CK_OK) {
         return b->status;
     }
-    CK_RETURN_IF_ERROR(ck__strbuf_reserve(b, n));
+    CK__RETURN_IF_ERROR(ck__strbuf_reserve(b, n));
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';

@@ -242,7 +242,7 @@ int ck_cpu_check(void) {
 }
 
 int ck__cpu_target_for_build(ck_cpu_target *out) {
-    CK_RETURN_IF_ERROR(ck_cpu_check());
+    CK__RETURN_IF_ERROR(ck_cpu_check());
     *out = ck_cpu_best_target();
     return CK_OK;
 }

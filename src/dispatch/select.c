@@ -49,7 +49,7 @@ int ck__rate(const ck__signature *sig, const ck_type_id *args, int nargs, ck__ra
 int ck__rating_compare(const ck__rating *a, const ck__rating *b) {
     const int ka[] = {a->unsafe, a->inexact, a->safe, a->promote, a->widen};
     const int kb[] = {b->unsafe, b->inexact, b->safe, b->promote, b->widen};
-    for (size_t i = 0; i < CK_ARRAY_SIZE(ka); i++) {
+    for (size_t i = 0; i < CK__ARRAY_SIZE(ka); i++) {
         if (ka[i] != kb[i]) {
             return ka[i] < kb[i] ? -1 : 1;
         }

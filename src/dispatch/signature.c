@@ -209,7 +209,7 @@ static int parse_core_dims(const char *text, size_t *i, ck__core_sig *core, int 
         }
         const int nsyms = core->nsyms;
         int32_t *d = &core->dim[slot][core->ndim[slot]];
-        CK_RETURN_IF_ERROR(parse_core_dim(text, j, e, core, d));
+        CK__RETURN_IF_ERROR(parse_core_dim(text, j, e, core, d));
         /* The result's sizes come from the arguments (parsed before it). */
         if (slot == CK__SIG_MAX_ARGS && *d == CK__CORE_VAR) {
             return sig_error(text, j, "a var core dimension in the result (its sizes come from "
@@ -236,8 +236,8 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out,
             if (out->nargs == CK__SIG_MAX_ARGS) {
                 return sig_error(text, i, "more than 16 arguments");
             }
-            CK_RETURN_IF_ERROR(parse_core_dims(text, &i, core, out->nargs));
-            CK_RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->args[out->nargs]));
+            CK__RETURN_IF_ERROR(parse_core_dims(text, &i, core, out->nargs));
+            CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->args[out->nargs]));
             out->nargs++;
             i = skip_blanks(text, i);
             if (text[i] == ')') {
@@ -254,8 +254,8 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out,
         return sig_error(text, i, "expected '->' after the arguments");
     }
     i = skip_blanks(text, i + 2);
-    CK_RETURN_IF_ERROR(parse_core_dims(text, &i, core, CK__SIG_MAX_ARGS));
-    CK_RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
+    CK__RETURN_IF_ERROR(parse_core_dims(text, &i, core, CK__SIG_MAX_ARGS));
+    CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
     i = skip_blanks(text, i);
     if (text[i] != '\0') {
         return sig_error(text, i, "unexpected text after the result type");
@@ -448,5 +448,5 @@ ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
 
 const char *ck__conversion_name(ck__conversion c) {
     static const char *const names[] = {"exact", "promote", "safe", "inexact", "unsafe", "none"};
-    return (unsigned)c < CK_ARRAY_SIZE(names) ? names[c] : "?";
+    return (unsigned)c < CK__ARRAY_SIZE(names) ? names[c] : "?";
 }

@@ -257,7 +257,7 @@ static _Atomic size_t ck__stream_effective;
 
 size_t ck__streaming_min_bytes(void) {
     size_t v = atomic_load_explicit(&ck__stream_effective, memory_order_relaxed);
-    if (CK_LIKELY(v != 0)) {
+    if (CK__LIKELY(v != 0)) {
         return v;
     }
     v = ck_get_streaming_threshold();

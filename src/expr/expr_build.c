@@ -134,7 +134,7 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
             pn->type = nd->type;
             if (pl->nodes[ops[0]].is_const) {
                 pn->is_const = 1;
-                CK_RETURN_IF_ERROR(ck__expr_cast_const(nd->type, pn->value,
+                CK__RETURN_IF_ERROR(ck__expr_cast_const(nd->type, pn->value,
                                                        pl->nodes[ops[0]].type,
                                                        pl->nodes[ops[0]].value, pl->mode,
                                                        nd->column));
@@ -164,7 +164,7 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
             for (int k = 0; k < nd->nops; k++) {
                 const ck__expr_pnode *o = &pl->nodes[ops[k]];
                 if (o->is_const) {
-                    CK_RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k],
+                    CK__RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k],
                                                            pn->opval[k], o->type, o->value,
                                                            pl->mode,
                                                            e->nodes[ops[k]].column));
@@ -187,15 +187,15 @@ static int make_plan(const ck_expr *e, int nargs, const char *const *names,
         return ck_set_error(CK_ERR_INVALID, "expression: NULL expression or source types");
     }
     int perm[CK_CALL_MAX_ARGS];
-    CK_RETURN_IF_ERROR(match_names(e, nargs, names, perm));
+    CK__RETURN_IF_ERROR(match_names(e, nargs, names, perm));
     pl->nsrc = nargs;
     for (int k = 0; k < nargs; k++) {
         if (src_tp[k] == NULL) {
             return ck_set_error(CK_ERR_INVALID, "expression: source type %d is NULL", k);
         }
-        CK_RETURN_IF_ERROR(source_scalar(src_tp[k], k, &pl->src_id[k], &pl->option));
+        CK__RETURN_IF_ERROR(source_scalar(src_tp[k], k, &pl->src_id[k], &pl->option));
     }
-    CK_RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &pl->mode, &pl->flags));
+    CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &pl->mode, &pl->flags));
     pl->nodes = (ck__expr_pnode *)ck__calloc((size_t)e->nnodes, sizeof(ck__expr_pnode));
     if (pl->nodes == NULL) {
         return ck__nomem_error("out of memory planning an expression of %d nodes", e->nnodes);
@@ -290,19 +290,19 @@ int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
     int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
     const ck_type_id root = rc == CK_OK ? pl.nodes[e->nnodes - 1].type : CK_TYPE_BOOL;
     ck__free(pl.nodes);
-    CK_RETURN_IF_ERROR(rc);
+    CK__RETURN_IF_ERROR(rc);
     static const int no_core[1 + CK_CALL_MAX_ARGS];
     const ck_type *cur[CK_CALL_MAX_ARGS];
     intptr_t size[CK_TYPE_MAX_DEPTH];
     int nd = 0; /* no sources (literals only): a 0-d result */
     if (nargs > 0) {
-        CK_RETURN_IF_ERROR(ck__broadcast_dims("expression", nargs, src_tp, no_core, size, &nd,
+        CK__RETURN_IF_ERROR(ck__broadcast_dims("expression", nargs, src_tp, no_core, size, &nd,
                                               cur));
     }
     /* NA in any argument gives NA out, as for a call. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(root);
     if (pl.option) {
-        CK_RETURN_IF_ERROR(ck_type_make_option(t, &t));
+        CK__RETURN_IF_ERROR(ck_type_make_option(t, &t));
     }
     return ck__type_over_dims(t, size, nd, out);
 }
@@ -355,7 +355,7 @@ int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
         st[k] = ck_array_type(src[k]);
     }
     ck_type *rt = NULL;
-    CK_RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));
+    CK__RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));
     expr_fill f = {e, nargs, names, src, ectx};
     return ck__array_new_filled(rt, fill_expr, &f, out);
 }

@@ -99,7 +99,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
                 j->nargs = 1;
                 j->arg[0] = map[ops[0]];
                 /* It cannot fail (or the mode says never): NOCHECK's leaf is the same. */
-                CK_RETURN_IF_ERROR(ck__scalar_leaf_single(nd->type, from, CK_ERRMODE_NOCHECK,
+                CK__RETURN_IF_ERROR(ck__scalar_leaf_single(nd->type, from, CK_ERRMODE_NOCHECK,
                                                           &j->slow, &unused));
             }
         } else {

@@ -106,13 +106,13 @@ static inline int expr_run(ck_prefix *self, char *dst, intptr_t dst_stride, char
                 rc = ck_call_strided(leaf, d, dst_stride, p, ps, n);
             } else {
                 rc = ck_call_strided(leaf, out, dst_stride, p, ps, n);
-                if (CK_UNLIKELY(rc != CK_OK)) { /* again, in place: its writes, its error */
+                if (CK__UNLIKELY(rc != CK_OK)) { /* again, in place: its writes, its error */
                     rc = ck_call_strided(leaf, d, dst_stride, p, ps, n);
                 } else {
                     ck__stream_out(k->stream, d, out, n * k->dst_size);
                 }
             }
-            if (CK_UNLIKELY(rc != CK_OK)) {
+            if (CK__UNLIKELY(rc != CK_OK)) {
                 ck__error_offset_outer(rc, (intptr_t)done); /* elements count in the run */
                 ck__error_prefix(rc, "expression column %u: ", s->column);
                 return rc;
@@ -226,7 +226,7 @@ static int register_kind(void) {
         {"expr_literals", noargs_single, noargs_strided, sizeof(ck__expr_noargs_kernel),
          noargs_describe}};
     for (int i = 0; i < 3; i++) {
-        CK_RETURN_IF_ERROR(ck_kernel_kind_register(&kinds[i]));
+        CK__RETURN_IF_ERROR(ck_kernel_kind_register(&kinds[i]));
     }
     atomic_store_explicit(&done, 1, memory_order_release);
     return CK_OK;
@@ -357,7 +357,7 @@ static int build_step(const ck__compose *c, const ck__expr_plan *pl, ck_builder 
     const uintptr_t ob_dst = to_dst ? dbits : 0;
     /* The child's zeroed prefix is reserved before the kernel's destructor can reach it. */
     *offset = CK_ALIGN_OFFSET(*offset);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     step.child = (uint32_t)(*offset - at);
     memcpy(steps_of((ck_prefix *)ck_builder_at(ckb, at)) + idx, &step, sizeof step);
     if (!extra && nd->kind == CK__EXPR_CALL) {
@@ -380,10 +380,10 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
                                 k, ck_type_id_name(st[k]->id), ck_type_id_name(pl->src_id[k]));
         }
     }
-    CK_RETURN_IF_ERROR(register_kind());
+    CK__RETURN_IF_ERROR(register_kind());
     int nsteps = 0, nconst = 0, nslots = 0;
     size_t widest = 1;
-    CK_RETURN_IF_ERROR(assign_slots(pl, dt, &nsteps, &nconst, &nslots, &widest));
+    CK__RETURN_IF_ERROR(assign_slots(pl, dt, &nsteps, &nconst, &nslots, &widest));
     /* Slots of equal size, whole cache lines; chunks of whole vectors where they can be. */
     uint32_t slot_bytes = 64, chunk = CK__EXPR_MAX_CHUNK;
     if (nslots > 0) {
@@ -402,12 +402,12 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
         flags & ~(unsigned)(CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED | CK__EVAL_STREAM);
     ck__stream_copy_fn stream = NULL;
     if ((flags & CK__EVAL_STREAM) != 0 && dt->data_size <= 16) {
-        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&stream));
+        CK__RETURN_IF_ERROR(ck__streaming_copy_loop(&stream));
     }
     const size_t at = *offset;
     const size_t const_at = CK__EXPR_STEPS + (size_t)nsteps * sizeof(ck__expr_step);
     const size_t end = const_at + 16 * (size_t)nconst;
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + end));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, at + end));
     ck__expr_kernel *k = (ck__expr_kernel *)ck_builder_at(ckb, at);
     k->base.destructor = expr_destroy;
     ck_prefix_set_function(&k->base, req, expr_single,
@@ -422,12 +422,12 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
     int idx = 0, next_const = 0;
     for (int i = 0; i < e->nnodes; i++) {
         if (is_step(pl, i)) {
-            CK_RETURN_IF_ERROR(build_step(c, pl, ckb, offset, at, idx++, i, 0, dt, st, step_flags,
+            CK__RETURN_IF_ERROR(build_step(c, pl, ckb, offset, at, idx++, i, 0, dt, st, step_flags,
                                           dbits, sbits, slot_bytes, const_at, &next_const));
         }
     }
     if (root_extra_step(pl, dt)) {
-        CK_RETURN_IF_ERROR(build_step(c, pl, ckb, offset, at, idx, e->nnodes - 1, 1, dt, st,
+        CK__RETURN_IF_ERROR(build_step(c, pl, ckb, offset, at, idx, e->nnodes - 1, 1, dt, st,
                                       step_flags, dbits, sbits, slot_bytes, const_at,
                                       &next_const));
     }
@@ -436,10 +436,10 @@ int ck__expr_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const c
 
 /* An expression of literals only (the wrapper above). */
 int ck__expr_noargs(ck_builder *ckb, size_t *offset, ck_request req) {
-    CK_RETURN_IF_ERROR(register_kind());
+    CK__RETURN_IF_ERROR(register_kind());
     const size_t at = *offset;
     /* The child's zeroed prefix is reserved with the wrapper, before its destructor can run. */
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__EXPR_NOARGS_CHILD + sizeof(ck_prefix)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__EXPR_NOARGS_CHILD + sizeof(ck_prefix)));
     ck__expr_noargs_kernel *k = (ck__expr_noargs_kernel *)ck_builder_at(ckb, at);
     k->base.destructor = noargs_destroy;
     ck_prefix_set_function(&k->base, req, noargs_single, noargs_strided);

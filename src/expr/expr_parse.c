@@ -170,7 +170,7 @@ static int lex(parser *p) {
             return ck_set_error(CK_ERR_INVALID, "expression: longer than %d bytes", INT32_MAX);
         }
         if (is_digit(c) || (c == '.' && is_digit(text[i + 1]))) {
-            CK_RETURN_IF_ERROR(lex_number(text, i, t));
+            CK__RETURN_IF_ERROR(lex_number(text, i, t));
         } else if (is_name_start(c)) {
             size_t j = i;
             while (is_name_start(text[j]) || is_digit(text[j])) {
@@ -222,7 +222,7 @@ static int new_node(parser *p, ck__expr_kind kind, int column, int *out) {
 
 /* A literal of the smallest type that holds it: int8..int64 for integers, float64 else. */
 static int literal(parser *p, const tok *t, int negative, int column, int *out) {
-    CK_RETURN_IF_ERROR(new_node(p, CK__EXPR_LIT, column, out));
+    CK__RETURN_IF_ERROR(new_node(p, CK__EXPR_LIT, column, out));
     ck__expr_node *nd = &p->nodes[*out];
     if (t->kind == TOK_FLOAT) {
         const double v = negative ? -t->fval : t->fval;
@@ -312,7 +312,7 @@ static int parse_call(parser *p, const tok *name, int *out) {
     const int cast = cast_type(p, name);
     ck_callable *c = NULL;
     if (cast < 0) {
-        CK_RETURN_IF_ERROR(lookup(p, p->text + name->start, name->len, name->column, &c));
+        CK__RETURN_IF_ERROR(lookup(p, p->text + name->start, name->len, name->column, &c));
     }
     p->pos++; /* '(' */
     int ops[CK_CALL_MAX_ARGS];
@@ -368,7 +368,7 @@ static int parse_argument(parser *p, const tok *t, int *out) {
                             "expression: more than %d argument names (the name at column %d)",
                             CK_CALL_MAX_ARGS, t->column);
     }
-    CK_RETURN_IF_ERROR(new_node(p, CK__EXPR_ARG, t->column, out));
+    CK__RETURN_IF_ERROR(new_node(p, CK__EXPR_ARG, t->column, out));
     p->nodes[*out].arg = p->nnames;
     p->name_start[p->nnames] = t->start;
     p->name_len[p->nnames] = t->len;
@@ -394,7 +394,7 @@ static int parse_primary(parser *p, int *out) {
     }
     if (is_punct(t, p, '(')) {
         p->pos++;
-        CK_RETURN_IF_ERROR(parse_sum(p, out));
+        CK__RETURN_IF_ERROR(parse_sum(p, out));
         if (!is_punct(peek(p), p, ')')) {
             char expected[80];
             snprintf(expected, sizeof expected, "an operator + - * / or ')' (closing the '(' at "
@@ -442,13 +442,13 @@ static int binary(parser *p, const tok *t, int lhs, int rhs, int *out) {
     const char *name = op == '+' ? "add" : op == '-' ? "subtract" : op == '*' ? "multiply"
                                                                               : "divide";
     ck_callable *c = NULL;
-    CK_RETURN_IF_ERROR(lookup(p, name, strlen(name), t->column, &c));
+    CK__RETURN_IF_ERROR(lookup(p, name, strlen(name), t->column, &c));
     const int ops[2] = {lhs, rhs};
     return call_node(p, CK__EXPR_CALL, t->column, op, c, CK_TYPE_BOOL, ops, 2, out);
 }
 
 static int parse_product(parser *p, int *out) {
-    CK_RETURN_IF_ERROR(parse_unary(p, out));
+    CK__RETURN_IF_ERROR(parse_unary(p, out));
     for (;;) {
         const tok *t = peek(p);
         if (!is_punct(t, p, '*') && !is_punct(t, p, '/')) {
@@ -456,8 +456,8 @@ static int parse_product(parser *p, int *out) {
         }
         p->pos++;
         int rhs;
-        CK_RETURN_IF_ERROR(parse_unary(p, &rhs));
-        CK_RETURN_IF_ERROR(binary(p, t, *out, rhs, out));
+        CK__RETURN_IF_ERROR(parse_unary(p, &rhs));
+        CK__RETURN_IF_ERROR(binary(p, t, *out, rhs, out));
     }
 }
 

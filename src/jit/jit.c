@@ -376,7 +376,7 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
         return CK__JIT_DECLINED;
     }
     /* Reserve and mark the leaf before anything can fail: a zeroed leaf destroys cleanly. */
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__jit_leaf)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__jit_leaf)));
     ck__jit_code *code = NULL;
     int hit = 0;
     const int rc = acquire_code(n, fp, &code, &hit);

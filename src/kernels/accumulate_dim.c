@@ -55,7 +55,7 @@ static int accumulate_one(ck_prefix *self, char *dst, char *src) {
         ck_var_data v;
         memcpy(&v, dst, sizeof v);
         if (v.begin == NULL) {
-            CK_RETURN_IF_ERROR(ck__var_row_allocate(&k->row, k->dim, n, &v));
+            CK__RETURN_IF_ERROR(ck__var_row_allocate(&k->row, k->dim, n, &v));
             memcpy(dst, &v, sizeof v);
         } else if (v.size != (size_t)n) {
             return ck__set_located_error(CK_ERR_BROADCAST, CK__ACC_WHAT, k->dim,
@@ -68,7 +68,7 @@ static int accumulate_one(ck_prefix *self, char *dst, char *src) {
     const intptr_t ds = k->dst_stride, xs = k->src_stride;
     if (k->inner) {
         if (k->child[0] != 0) {
-            CK_RETURN_IF_ERROR(
+            CK__RETURN_IF_ERROR(
                 ck_call_strided(ck_child(self, k->child[0]), d, ds, &x, &xs, (size_t)n));
             x = d; /* then scanned in place */
             return ck_call_strided(ck_child(self, k->child[1]), d, ds, &x, &ds, (size_t)n);
@@ -79,14 +79,14 @@ static int accumulate_one(ck_prefix *self, char *dst, char *src) {
     for (intptr_t i = 0; i < n; i++) {
         char *di = d + i * ds, *xi = x + i * xs;
         if (i == 0) {
-            CK_RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[0]), di, 0, &xi,
+            CK__RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[0]), di, 0, &xi,
                                                      &zero, 1));
             continue;
         }
         char *prev = di - ds;
-        CK_RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[1]), di, 0, &prev,
+        CK__RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[1]), di, 0, &prev,
                                                  &zero, 1));
-        CK_RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[2]), di, 0, &xi, &zero,
+        CK__RETURN_IF_ERROR_AT(i, ck_call_strided(ck_child(self, k->child[2]), di, 0, &xi, &zero,
                                                  1));
     }
     return CK_OK;
@@ -101,14 +101,14 @@ static CK__KERNEL_ALIGN int accumulate_dim_strided(ck_prefix *self, char *dst,
                                                    const intptr_t *src_stride, size_t count) {
     char *s = src[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        CK_RETURN_IF_ERROR_AT(i, accumulate_one(self, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, accumulate_one(self, dst, s));
     }
     return CK_OK;
 }
 
 int ck__make_accumulate_dim(ck_builder *ckb, size_t *offset, const ck__accumulate_dim_spec *spec,
                             ck_request req, size_t *at) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__ACCUMULATE_DIM_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__ACCUMULATE_DIM_CHILD));
     ck__accumulate_dim *k = (ck__accumulate_dim *)ck_builder_at(ckb, *offset);
     k->base.destructor = accumulate_dim_destroy;
     ck_prefix_set_function(&k->base, req, accumulate_dim_single, accumulate_dim_strided);
@@ -184,7 +184,7 @@ static CK__KERNEL_ALIGN int reduce_scan_strided(ck_prefix *self, char *dst, intp
     for (size_t i = 1; i < count; i++) {
         char *d = dst + (intptr_t)i * dst_stride;
         char *args[2] = {d - dst_stride, src[0] + (intptr_t)i * src_stride[0]};
-        CK_RETURN_IF_ERROR(fn(leaf, d, 0, args, zero, 1));
+        CK__RETURN_IF_ERROR(fn(leaf, d, 0, args, zero, 1));
     }
     return CK_OK;
 }
@@ -195,7 +195,7 @@ static CK__KERNEL_ALIGN int reduce_scan_single(ck_prefix *self, char *dst, char 
 }
 
 int ck__make_reduce_scan(ck_builder *ckb, size_t *offset, size_t elem_size, ck_request req) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_SCAN_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_SCAN_CHILD));
     ck__reduce_scan *k = (ck__reduce_scan *)ck_builder_at(ckb, *offset);
     k->base.destructor = reduce_scan_destroy;
     ck_prefix_set_function(&k->base, req, reduce_scan_single, reduce_scan_strided);

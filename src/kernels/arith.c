@@ -50,7 +50,7 @@ int ck__arith_has_leaf(ck__arith_op op, ck_type_id id) {
         return 0;
     }
     /* Every target's table has the same entries: the baseline (last) speaks for all. */
-    const ck__arith_table *t = ck__arith_targets[CK_ARRAY_SIZE(ck__arith_targets) - 1].table;
+    const ck__arith_table *t = ck__arith_targets[CK__ARRAY_SIZE(ck__arith_targets) - 1].table;
     return (*t)[op][id].single != NULL;
 }
 
@@ -59,11 +59,11 @@ int ck__arith_has_leaf(ck__arith_op op, ck_type_id id) {
 static int make_table_leaf(ck_builder *ckb, size_t *offset, int compare, int op, ck_type_id id,
                            ck_request req) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick_bandwidth(ck__arith_target_ids,
-                                                      CK_ARRAY_SIZE(ck__arith_target_ids),
+    CK__RETURN_IF_ERROR(ck__leaf_target_pick_bandwidth(ck__arith_target_ids,
+                                                      CK__ARRAY_SIZE(ck__arith_target_ids),
                                                       compare ? "comparison" : "arithmetic",
                                                       &index));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     const ck__arith_target *t = &ck__arith_targets[index];
     const ck__leaf_fns *fns = compare ? &(*t->compare)[op][id] : &(*t->table)[op][id];
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
@@ -116,7 +116,7 @@ int ck__arith_leaf_describe(const void *fn, ck__strbuf *out) {
     if (fn == NULL) {
         return 0; /* the NULL entries are no leaves */
     }
-    for (size_t t = 0; t < CK_ARRAY_SIZE(ck__arith_targets); t++) {
+    for (size_t t = 0; t < CK__ARRAY_SIZE(ck__arith_targets); t++) {
         const ck__arith_target *at = &ck__arith_targets[t];
         if (describe_in(&(*at->table)[0][0], CK__ARITH_NUM_OPS, ck__arith_op_names, at->name, fn,
                         out) ||

@@ -184,7 +184,7 @@ static CK__COLD int ck__zero_division_at(size_t i) {
         (void)self;                                                                          \
         const ck__ct_##T a = *(const ck__ct_##T *)(const void *)src[0];                      \
         const ck__ct_##T b = *(const ck__ct_##T *)(const void *)src[1];                      \
-        if (CHECKED && CK_UNLIKELY(ck__zero_##T(b))) {                                       \
+        if (CHECKED && CK__UNLIKELY(ck__zero_##T(b))) {                                       \
             return ck__zero_division();                                                      \
         }                                                                                    \
         *(ck__ct_##RT *)(void *)dst = ck__##OP##_##T(a, b);                                  \
@@ -194,7 +194,7 @@ static CK__COLD int ck__zero_division_at(size_t i) {
                                       const ck__ct_##T *b, size_t bs, size_t n) {            \
         size_t i = ck__vector_head(ck__id_##T, CK__OP_##OP, d, a, as, b, bs, n);             \
         for (; i < n; i++) {                                                                 \
-            if (CHECKED && CK_UNLIKELY(ck__zero_##T(b[i * bs]))) {                           \
+            if (CHECKED && CK__UNLIKELY(ck__zero_##T(b[i * bs]))) {                           \
                 return ck__zero_division_at(i);                                              \
             }                                                                                \
             d[i] = ck__##OP##_##T(a[i * as], b[i * bs]);                                     \
@@ -224,7 +224,7 @@ static CK__COLD int ck__zero_division_at(size_t i) {
         }                                                                                    \
         for (size_t i = 0; i < count; i++, dst += dst_stride, a += as, b += bs) {            \
             const ck__ct_##T vb = *(const ck__ct_##T *)(const void *)b;                      \
-            if (CHECKED && CK_UNLIKELY(ck__zero_##T(vb))) {                                  \
+            if (CHECKED && CK__UNLIKELY(ck__zero_##T(vb))) {                                  \
                 return ck__zero_division_at(i);                                              \
             }                                                                                \
             *(ck__ct_##RT *)(void *)dst =                                                    \

@@ -55,7 +55,7 @@ static CK__KERNEL_ALIGN int call_args_strided(ck_prefix *self, char *dst, intptr
         const size_t n = count - done < k->chunk ? count - done : k->chunk;
         for (uint32_t j = 0; j < na; j++) {
             if (k->child[1 + j] != 0) {
-                CK_RETURN_IF_ERROR_FROM(done, ck_call_strided(ck_child(self, k->child[1 + j]), buf[j],
+                CK__RETURN_IF_ERROR_FROM(done, ck_call_strided(ck_child(self, k->child[1 + j]), buf[j],
                                                    ps[j], &s[j], &src_stride[j], n));
                 p[j] = buf[j];
             } else {
@@ -63,11 +63,11 @@ static CK__KERNEL_ALIGN int call_args_strided(ck_prefix *self, char *dst, intptr
             }
         }
         if (k->out_size != 0) {
-            CK_RETURN_IF_ERROR_FROM(done, leaf_fn(leaf, out, out_stride, p, ps, n));
-            CK_RETURN_IF_ERROR_FROM(done, ck_call_strided(ck_child(self, k->child[na + 1]), dst, dst_stride,
+            CK__RETURN_IF_ERROR_FROM(done, leaf_fn(leaf, out, out_stride, p, ps, n));
+            CK__RETURN_IF_ERROR_FROM(done, ck_call_strided(ck_child(self, k->child[na + 1]), dst, dst_stride,
                                                &out, &out_stride, n));
         } else {
-            CK_RETURN_IF_ERROR_FROM(done, leaf_fn(leaf, dst, dst_stride, p, ps, n));
+            CK__RETURN_IF_ERROR_FROM(done, leaf_fn(leaf, dst, dst_stride, p, ps, n));
         }
         for (uint32_t j = 0; j < na; j++) {
             s[j] += (intptr_t)n * src_stride[j];
@@ -95,7 +95,7 @@ int ck__make_call_args(ck_builder *ckb, size_t *offset, int nargs, const size_t 
         }
         per += arg_size[j];
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__CALL_ARGS_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__CALL_ARGS_CHILD));
     ck__call_args *k = (ck__call_args *)ck_builder_at(ckb, *offset);
     k->base.destructor = call_args_destroy;
     ck_prefix_set_function(&k->base, req, call_args_single, call_args_strided);

@@ -46,9 +46,9 @@ int ck__make_copy_bytes(ck_builder *ckb, size_t *offset, size_t size, int stream
                         ck_request req) {
     ck__stream_copy_fn copy = NULL;
     if (stream) {
-        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+        CK__RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__copy_bytes)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__copy_bytes)));
     ck__copy_bytes *k = (ck__copy_bytes *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, copy_bytes_single, copy_bytes_strided);
     k->size = size;

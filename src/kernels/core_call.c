@@ -38,7 +38,7 @@ static int core_call_one(ck_prefix *self, char *dst, char *const *src, char *buf
         args[j] = src[j];
         if (k->child[1 + j] != 0) {
             args[j] = buf + k->at[1 + j];
-            CK_RETURN_IF_ERROR(ck_call_single(ck_child(self, k->child[1 + j]), args[j], &src[j]));
+            CK__RETURN_IF_ERROR(ck_call_single(ck_child(self, k->child[1 + j]), args[j], &src[j]));
         }
     }
     ck_prefix *leaf = ck_child(self, k->child[0]);
@@ -46,7 +46,7 @@ static int core_call_one(ck_prefix *self, char *dst, char *const *src, char *buf
         return ck_call_single(leaf, dst, args);
     }
     char *out = buf + k->at[na + 1];
-    CK_RETURN_IF_ERROR(ck_call_single(leaf, out, args));
+    CK__RETURN_IF_ERROR(ck_call_single(leaf, out, args));
     return ck_call_single(ck_child(self, k->child[na + 1]), dst, &out);
 }
 
@@ -92,7 +92,7 @@ int ck__make_core_call(ck_builder *ckb, size_t *offset, int nargs, const size_t 
     if (nargs < 1 || nargs > CK_CALL_MAX_ARGS) {
         return ck_set_error(CK_ERR_INTERNAL, "core_call kernel for %d arguments", nargs);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__CORE_CALL_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__CORE_CALL_CHILD));
     ck__core_call *k = (ck__core_call *)ck_builder_at(ckb, *offset);
     k->base.destructor = core_call_destroy;
     ck_prefix_set_function(&k->base, req, core_call_single, core_call_strided);

@@ -50,7 +50,7 @@ static CK__KERNEL_ALIGN int datetime_cast_strided(ck_prefix *self, char *dst,
     const char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, convert_one(k, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, convert_one(k, dst, s));
     }
     return CK_OK;
 }
@@ -88,7 +88,7 @@ int ck__make_datetime_cast(ck_builder *ckb, size_t *offset, const ck_type *dt,
     if ((unsigned)mode >= CK_NUM_ERRMODES) {
         return ck_set_error(CK_ERR_INTERNAL, "datetime cast in mode %d", (int)mode);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_cast)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_cast)));
     ck__datetime_cast *k = (ck__datetime_cast *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, datetime_cast_single, datetime_cast_strided);
     k->src_unit = (uint8_t)su;
@@ -165,7 +165,7 @@ static CK__KERNEL_ALIGN int datetime_arith_strided(ck_prefix *self, char *dst,
     const ck__datetime_arith *k = (const ck__datetime_arith *)self;
     const char *a = src[0], *b = src[1];
     for (size_t i = 0; i < count; i++, dst += dst_stride, a += src_stride[0], b += src_stride[1]) {
-        CK_RETURN_IF_ERROR_AT(i, arith_one(k, dst, a, b));
+        CK__RETURN_IF_ERROR_AT(i, arith_one(k, dst, a, b));
     }
     return CK_OK;
 }
@@ -188,7 +188,7 @@ int ck__make_datetime_arith(ck_builder *ckb, size_t *offset, int subtract, const
     if ((unsigned)mode >= CK_NUM_ERRMODES) {
         return ck_set_error(CK_ERR_INTERNAL, "datetime arithmetic in mode %d", (int)mode);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_arith)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_arith)));
     ck__datetime_arith *k = (ck__datetime_arith *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, datetime_arith_single, datetime_arith_strided);
     for (int i = 0; i < 2; i++) {

@@ -85,7 +85,7 @@ int ck__make_datetime_compare(ck_builder *ckb, size_t *offset, int op, const ck_
         (delta && ck__unit_is_calendar(ua) != ck__unit_is_calendar(ub))) {
         return ck_set_error(CK_ERR_INTERNAL, "datetime comparison leaf %d of bad operands", op);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_compare)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_compare)));
     ck__datetime_compare *k = (ck__datetime_compare *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, datetime_compare_single, datetime_compare_strided);
     k->unit[0] = (uint8_t)ua;

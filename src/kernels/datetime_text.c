@@ -97,7 +97,7 @@ static CK__KERNEL_ALIGN int datetime_text_strided(ck_prefix *self, char *dst,
                                                   const intptr_t *src_stride, size_t count) {
     const char *s = src[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        CK_RETURN_IF_ERROR_AT(i, one(self, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, one(self, dst, s));
     }
     return CK_OK;
 }
@@ -116,7 +116,7 @@ int ck__make_datetime_text(ck_builder *ckb, size_t *offset, const ck__text_cast_
         return ck__make_text_cast(ckb, offset, spec, req); /* strings and the rest */
     }
     const size_t at = *offset;
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__DATETIME_TEXT_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, at + CK__DATETIME_TEXT_CHILD));
     ck__datetime_text *k = (ck__datetime_text *)ck_builder_at(ckb, at);
     k->base.destructor = datetime_text_destroy;
     ck_prefix_set_function(&k->base, req, datetime_text_single, datetime_text_strided);

@@ -132,7 +132,7 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         return;
     }
     const size_t at = (size_t)((const char *)node - base);
-    for (size_t i = 0; i < CK_ARRAY_SIZE(ck__kinds); i++) {
+    for (size_t i = 0; i < CK__ARRAY_SIZE(ck__kinds); i++) {
         const ck__kind *k = ck__kinds[i];
         void *single, *strided;
         memcpy(&single, &k->single, sizeof single);

@@ -41,8 +41,8 @@ static int dot_row(const ck__dot *k, int a, const char *src, const char **x, siz
 static int dot_one(const ck__dot *k, char *dst, char *const *src) {
     const char *x = NULL, *y = NULL;
     size_t nx = 0, ny = 0;
-    CK_RETURN_IF_ERROR(dot_row(k, 0, src[0], &x, &nx));
-    CK_RETURN_IF_ERROR(dot_row(k, 1, src[1], &y, &ny));
+    CK__RETURN_IF_ERROR(dot_row(k, 0, src[0], &x, &nx));
+    CK__RETURN_IF_ERROR(dot_row(k, 1, src[1], &y, &ny));
     if (nx != ny) {
         return ck__set_located_error(CK_ERR_BROADCAST, CK__DOT_WHAT, 0,
                                      "rows of %zu and %zu elements", nx, ny);
@@ -61,7 +61,7 @@ static CK__KERNEL_ALIGN int dot_strided(ck_prefix *self, char *dst, intptr_t dst
     const ck__dot *k = (const ck__dot *)self;
     char *s[2] = {src[0], src[1]};
     for (size_t i = 0; i < count; i++) {
-        CK_RETURN_IF_ERROR_AT(i, dot_one(k, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, dot_one(k, dst, s));
         dst += dst_stride;
         s[0] += src_stride[0];
         s[1] += src_stride[1];
@@ -78,8 +78,8 @@ int ck__make_dot_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, const ck_c
     }
     ck__dot_fn fn = NULL;
     const char *target = NULL;
-    CK_RETURN_IF_ERROR(ck__dot_fn_for(id, &fn, &target));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__dot)));
+    CK__RETURN_IF_ERROR(ck__dot_fn_for(id, &fn, &target));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__dot)));
     ck__dot *k = (ck__dot *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, dot_single, dot_strided);
     k->fn = fn;

@@ -82,7 +82,7 @@ static CK__KERNEL_ALIGN int fields_strided(ck_prefix *self, char *dst, intptr_t 
             char *s = s0 + e->src_offset;
             const int rc =
                 ck_prefix_strided(child)(child, d + e->dst_offset, dst_stride, &s, src_stride, m);
-            if (CK_UNLIKELY(rc != CK_OK)) {
+            if (CK__UNLIKELY(rc != CK_OK)) {
                 ck__error_offset_outer(rc, (intptr_t)done); /* records count in the run */
                 return field_failed(k, e, rc);
             }
@@ -98,7 +98,7 @@ static CK__KERNEL_ALIGN int fields_single(ck_prefix *self, char *dst, char *cons
         ck_prefix *child = ck_child(self, e->child);
         char *s = src[0] + e->src_offset;
         const int rc = ck_prefix_single(child)(child, dst + e->dst_offset, &s);
-        if (CK_UNLIKELY(rc != CK_OK)) {
+        if (CK__UNLIKELY(rc != CK_OK)) {
             return field_failed(k, e, rc);
         }
     }
@@ -111,7 +111,7 @@ int ck__make_fields(ck_builder *ckb, size_t *offset, size_t n, size_t name_bytes
     if (n > UINT32_MAX || size > UINT32_MAX) {
         return ck_set_error(CK_ERR_INVALID, "fields kernel: %zu fields are too many", n);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK_ALIGN_OFFSET(size)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK_ALIGN_OFFSET(size)));
     ck__fields *k = (ck__fields *)ck_builder_at(ckb, *offset);
     k->base.destructor = fields_destroy;
     ck_prefix_set_function(&k->base, req, fields_single, fields_strided);
@@ -123,7 +123,7 @@ int ck__make_fields(ck_builder *ckb, size_t *offset, size_t n, size_t name_bytes
 int ck__fields_set_entry(ck_builder *ckb, size_t at, size_t i, const ck__field_spec *spec,
                          size_t name_at, size_t child_offset) {
     /* The child's zeroed prefix first: once `child` is set the destructor reaches it. */
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, child_offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, child_offset));
     ck__fields *k = (ck__fields *)ck_builder_at(ckb, at);
     if (child_offset - at > UINT32_MAX) {
         return ck_set_error(CK_ERR_INVALID, "fields kernel: children beyond 4 GiB");

@@ -51,7 +51,7 @@ static CK__KERNEL_ALIGN int fold_rows_strided(ck_prefix *self, char *dst, intptr
     }
     char *s = src[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        CK_RETURN_IF_ERROR_AT(i, fold_one_row(self, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, fold_one_row(self, dst, s));
     }
     return CK_OK;
 }
@@ -59,8 +59,8 @@ static CK__KERNEL_ALIGN int fold_rows_strided(ck_prefix *self, char *dst, intptr
 int ck__make_fold_rows(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_id id,
                        intptr_t size, ck_request req) {
     ck__rows_fn rows = NULL;
-    CK_RETURN_IF_ERROR(ck__rows_fn_for(op, id, &rows));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__FOLD_ROWS_CHILD));
+    CK__RETURN_IF_ERROR(ck__rows_fn_for(op, id, &rows));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__FOLD_ROWS_CHILD));
     ck__fold_rows *k = (ck__fold_rows *)ck_builder_at(ckb, *offset);
     k->base.destructor = fold_rows_destroy;
     ck_prefix_set_function(&k->base, req, fold_rows_single, fold_rows_strided);

@@ -62,7 +62,7 @@ static CK__KERNEL_ALIGN int materialize_single(ck_prefix *self, char *dst, char 
 
 int ck__make_materialize(ck_builder *ckb, size_t *offset, size_t scratch_size, ck_request req,
                          size_t *at) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__MATERIALIZE_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__MATERIALIZE_CHILD));
     ck__materialize *k = (ck__materialize *)ck_builder_at(ckb, *offset);
     k->base.destructor = materialize_destroy;
     ck_prefix_set_function(&k->base, req, materialize_single, materialize_strided);

@@ -104,7 +104,7 @@ static CK__KERNEL_ALIGN int na_canon_strided(ck_prefix *self, char *dst, intptr_
                                              char *const *src, const intptr_t *src_stride,
                                              size_t count) {
     ck_prefix *child = ck_child(self, CK__NA_CANON_CHILD);
-    CK_RETURN_IF_ERROR(ck_prefix_strided(child)(child, dst, dst_stride, src, src_stride, count));
+    CK__RETURN_IF_ERROR(ck_prefix_strided(child)(child, dst, dst_stride, src, src_stride, count));
     if (count > 0) { /* an empty destination (stride 0) may have no bytes */
         /* a fold into one accumulator (stride 0) leaves one element */
         ck__canon_na((ck_type_id)((const ck__na_canon *)self)->id, dst, dst_stride,
@@ -119,7 +119,7 @@ static CK__KERNEL_ALIGN int na_canon_single(ck_prefix *self, char *dst, char *co
 }
 
 int ck__make_na_canon(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__NA_CANON_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__NA_CANON_CHILD));
     ck__na_canon *k = (ck__na_canon *)ck_builder_at(ckb, *offset);
     k->base.destructor = na_canon_destroy;
     ck_prefix_set_function(&k->base, req, na_canon_single, na_canon_strided);

@@ -70,7 +70,7 @@ int ck__make_negative_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, ck_re
         return ck_set_error(CK_ERR_INTERNAL, "no negative leaf for type %s",
                             type != NULL ? type : "?");
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(p, req, neg_leaves[id].single, neg_leaves[id].strided);
     *offset += sizeof(ck_prefix);

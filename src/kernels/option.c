@@ -220,12 +220,12 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
     for (size_t done = 0; done < count;) {
         const size_t n = count - done < CK__OPTION_CHUNK ? count - done : CK__OPTION_CHUNK;
         if (is_na == NULL) {
-            CK_RETURN_IF_ERROR(run_values(k, value, dst, dst_stride, s, src_stride, n, done));
+            CK__RETURN_IF_ERROR(run_values(k, value, dst, dst_stride, s, src_stride, n, done));
             if (canon_chunk) {
                 ck__canon_na(id, dst, dst_stride, n);
             }
         } else {
-            CK_RETURN_IF_ERROR(ck_prefix_strided(is_na)(is_na, mask, 1, s, src_stride, n));
+            CK__RETURN_IF_ERROR(ck_prefix_strided(is_na)(is_na, mask, 1, s, src_stride, n));
             for (size_t i = 0; i < n;) {
                 size_t j = i;
                 while (j < n && mask[j] == 0) {
@@ -256,7 +256,7 @@ static CK__KERNEL_ALIGN int option_strided(ck_prefix *self, char *dst, intptr_t 
                                             "is not an option type",
                                             done + j, ck_type_id_name((ck_type_id)k->dst_id));
                     }
-                    CK_RETURN_IF_ERROR(ck_prefix_strided(assign_na)(
+                    CK__RETURN_IF_ERROR(ck_prefix_strided(assign_na)(
                         assign_na, dst + (intptr_t)j * dst_stride, dst_stride, s, src_stride,
                         e - j));
                 }
@@ -288,7 +288,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
         return ck_set_error(CK_ERR_INTERNAL, "option kernel: %d sources", spec->nsrc);
     }
     *at = *offset;
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__OPTION_FIRST_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__OPTION_FIRST_CHILD));
     ck__option *k = (ck__option *)ck_builder_at(ckb, *offset);
     k->base.destructor = option_destroy;
     ck_prefix_set_function(&k->base, req, option_single, option_strided);
@@ -308,7 +308,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
             text |= spec->src_option[j] && ck__is_text(spec->src_id[j]);
         }
         const size_t size = is_na_size(text, spec->nsrc);
-        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
+        CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
         ck__is_na_leaf *m = (ck__is_na_leaf *)ck_builder_at(ckb, *offset);
         ck_prefix_set_function(&m->base, CK_REQUEST_STRIDED, is_na_single, is_na_strided);
         m->nsrc = (uint32_t)spec->nsrc;
@@ -325,7 +325,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
     }
     if (spec->dst_option) {
         const size_t size = assign_na_size(spec->dst_id);
-        CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
+        CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + size));
         ck__assign_na *a = (ck__assign_na *)ck_builder_at(ckb, *offset);
         ck_prefix_set_function(&a->base, CK_REQUEST_STRIDED, assign_na_single,
                                assign_na_strided);
@@ -337,7 +337,7 @@ int ck__make_option(ck_builder *ckb, size_t *offset, const ck__option_spec *spec
         *offset = CK_ALIGN_OFFSET(*offset + size);
     }
     /* The value child comes last: the caller builds it at *offset (strided request). */
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     ((ck__option *)ck_builder_at(ckb, *at))->value = (uint32_t)(*offset - *at);
     return CK_OK;
 }

@@ -67,7 +67,7 @@ static CK__KERNEL_ALIGN int option_scan_strided(ck_prefix *self, char *dst, intp
         }
         char *from = have ? at - ds : at;
         const size_t count = q - p + (have ? 1u : 0u);
-        CK_RETURN_IF_ERROR_AT(p, fn(leaf, from, ds, &from, &ds, count));
+        CK__RETURN_IF_ERROR_AT(p, fn(leaf, from, ds, &from, &ds, count));
         have = 1;
         p = q;
     }
@@ -84,7 +84,7 @@ static CK__KERNEL_ALIGN int option_fill_strided(ck_prefix *self, char *dst, intp
                                                 size_t n) {
     const ck__option_scan *k = (const ck__option_scan *)self;
     ck_prefix *cast = ck_child(self, CK__OPTION_SCAN_CHILD);
-    CK_RETURN_IF_ERROR(ck_prefix_strided(cast)(cast, dst, ds, src, src_stride, n));
+    CK__RETURN_IF_ERROR(ck_prefix_strided(cast)(cast, dst, ds, src, src_stride, n));
     for (size_t i = 0; i < n; i++) {
         char *at = dst + (intptr_t)i * ds;
         if (is_na(k, at)) {
@@ -105,7 +105,7 @@ static int make_option_kernel(ck_builder *ckb, size_t *offset, ck_type_id id, in
     if (size == 0 || size > 16 || (fill && identity == NULL)) {
         return ck_set_error(CK_ERR_INTERNAL, "option_scan: elements of %zu bytes", size);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__OPTION_SCAN_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__OPTION_SCAN_CHILD));
     ck__option_scan *k = (ck__option_scan *)ck_builder_at(ckb, *offset);
     k->base.destructor = option_scan_destroy;
     if (fill) {

@@ -60,7 +60,7 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
             if (p == NULL) {
                 /* Run the leaf over the gathered elements first: they precede the failure. */
                 char *b = buf;
-                CK_RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, i));
+                CK__RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, i));
                 return ck_set_error(CK_ERR_UNINITIALIZED,
                                     "pointer: the source pointer of element %zu is NULL",
                                     done + i);
@@ -68,7 +68,7 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
             ck__copy_scalar(buf + i * size, p + k->offset, size);
         }
         char *b = buf;
-        CK_RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, n));
+        CK__RETURN_IF_ERROR_FROM(done, fn(child, dst, dst_stride, &b, &bstride, n));
         dst += (intptr_t)n * dst_stride;
         done += n;
     }
@@ -82,7 +82,7 @@ static CK__KERNEL_ALIGN int pointer_gather_strided(ck_prefix *self, char *dst, i
 #define CK__GATHER_COPY_LOOP(size)                                                           \
     for (size_t i = 0; i < count; i++, s += ss, dst += dst_stride) {                         \
         const char *p = load_pointer(s);                                                     \
-        if (CK_UNLIKELY(p == NULL)) {                                                        \
+        if (CK__UNLIKELY(p == NULL)) {                                                        \
             return ck_set_error(CK_ERR_UNINITIALIZED,                                        \
                                 "pointer: the source pointer of element %zu is NULL", i);    \
         }                                                                                    \
@@ -158,7 +158,7 @@ static CK__KERNEL_ALIGN int pointer_src_strided(ck_prefix *self, char *dst, intp
             s[j] += src_stride[j];
         }
         args[w] = p + k->offset;
-        CK_RETURN_IF_ERROR_AT(i, fn(child, dst, args));
+        CK__RETURN_IF_ERROR_AT(i, fn(child, dst, args));
     }
     return CK_OK;
 }
@@ -188,7 +188,7 @@ static CK__KERNEL_ALIGN int pointer_dst_strided(ck_prefix *self, char *dst, intp
             return ck_set_error(CK_ERR_UNINITIALIZED,
                                 "pointer: the destination pointer of element %zu is NULL", i);
         }
-        CK_RETURN_IF_ERROR_AT(i, fn(child, p + k->offset, s));
+        CK__RETURN_IF_ERROR_AT(i, fn(child, p + k->offset, s));
         for (uint32_t j = 0; j < ns; j++) {
             s[j] += src_stride[j];
         }
@@ -205,7 +205,7 @@ static int make_pointer(ck_builder *ckb, size_t *offset, intptr_t target_offset,
     if (nsrc < 1 || nsrc > 16 || which < 0 || which >= nsrc) {
         return ck_set_error(CK_ERR_INTERNAL, "pointer kernel for source %d of %d", which, nsrc);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__POINTER_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__POINTER_CHILD));
     ck__pointer *k = (ck__pointer *)ck_builder_at(ckb, *offset);
     k->base.destructor = pointer_destroy;
     ck_prefix_set_function(&k->base, req, single, strided);
@@ -222,7 +222,7 @@ int ck__make_pointer_src(ck_builder *ckb, size_t *offset, intptr_t target_offset
         return make_pointer(ckb, offset, target_offset, nsrc, which, req, pointer_src_single,
                             pointer_src_strided);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__GATHER_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__GATHER_CHILD));
     ck__pointer_gather *g = (ck__pointer_gather *)ck_builder_at(ckb, *offset);
     g->pointer.base.destructor = gather_destroy;
     ck_prefix_set_function(&g->pointer.base, req, pointer_gather_single, pointer_gather_strided);
@@ -238,7 +238,7 @@ int ck__make_pointer_gather_copy(ck_builder *ckb, size_t *offset, intptr_t targe
     if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16) {
         return ck_set_error(CK_ERR_INTERNAL, "pointer copy gather of %zu-byte scalars", size);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__pointer_gather)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__pointer_gather)));
     ck__pointer_gather *g = (ck__pointer_gather *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&g->pointer.base, req, pointer_gather_copy_single,
                            pointer_gather_copy_strided); /* no child: no destructor */

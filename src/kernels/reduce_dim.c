@@ -100,7 +100,7 @@ static int reduce_dim_one(ck_prefix *self, char *dst, char *src) {
     }
     static const intptr_t zero = 0;
     if (k->child[0] != 0) {
-        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]), dst, 0, &first, &zero,
+        CK__RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]), dst, 0, &first, &zero,
                                            1));
     }
     return ck_call_strided(ck_child(self, k->child[1]), dst, 0, &first, &k->src_stride,
@@ -117,14 +117,14 @@ static CK__KERNEL_ALIGN int reduce_dim_strided(ck_prefix *self, char *dst, intpt
     char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, reduce_dim_one(self, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, reduce_dim_one(self, dst, s));
     }
     return CK_OK;
 }
 
 int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_spec *spec,
                         ck_request req, size_t *at) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_DIM_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_DIM_CHILD));
     ck__reduce_dim *k = (ck__reduce_dim *)ck_builder_at(ckb, *offset);
     k->base.destructor = reduce_dim_destroy;
     ck_prefix_set_function(&k->base, req, reduce_dim_single, reduce_dim_strided);
@@ -192,7 +192,7 @@ int ck__make_reduce_fill(ck_builder *ckb, size_t *offset, ck_type_id id,
     if (!ck_type_is_scalar(ck_type_scalar(id))) {
         return ck_set_error(CK_ERR_INTERNAL, "reduce_fill of type id %d", (int)id);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_fill)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_fill)));
     ck__reduce_fill *k = (ck__reduce_fill *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, reduce_fill_single, reduce_fill_strided);
     k->size = (uint16_t)ck_type_data_size(ck_type_scalar(id));
@@ -251,7 +251,7 @@ static CK__KERNEL_ALIGN int reduce_fold_single(ck_prefix *self, char *dst, char 
 }
 
 int ck__make_reduce_fold(ck_builder *ckb, size_t *offset, ck_request req) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_FOLD_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_FOLD_CHILD));
     ck_prefix *k = (ck_prefix *)ck_builder_at(ckb, *offset);
     k->destructor = reduce_fold_destroy;
     ck_prefix_set_function(k, req, reduce_fold_single, reduce_fold_strided);
@@ -289,7 +289,7 @@ static CK__KERNEL_ALIGN int reduce_var_reset_strided(ck_prefix *self, char *dst,
     const ck__reduce_var_reset *k = (const ck__reduce_var_reset *)self;
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
         ck_var_data v = {NULL, 0};
-        CK_RETURN_IF_ERROR_AT(i, ck__var_row_allocate(&k->row, (int)k->dim, 0, &v));
+        CK__RETURN_IF_ERROR_AT(i, ck__var_row_allocate(&k->row, (int)k->dim, 0, &v));
         memcpy(dst, &v, sizeof v); /* the slot may be misaligned (a host's odd strides) */
     }
     return CK_OK;
@@ -303,7 +303,7 @@ static CK__KERNEL_ALIGN int reduce_var_reset_single(ck_prefix *self, char *dst,
 
 int ck__make_reduce_var_reset(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
                               int dim, ck_request req) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_var_reset)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__reduce_var_reset)));
     ck__reduce_var_reset *k = (ck__reduce_var_reset *)ck_builder_at(ckb, *offset);
     k->base.destructor = reduce_var_reset_destroy;
     ck_prefix_set_function(&k->base, req, reduce_var_reset_single, reduce_var_reset_strided);
@@ -365,13 +365,13 @@ static int reduce_var_grow_one(ck_prefix *self, char *dst, char *src) {
     char *first = sv.begin + k->src_offset;
     if (ns > nd) {
         ck_var_data nv = {NULL, 0};
-        CK_RETURN_IF_ERROR(ck__var_row_allocate(&k->row, (int)k->dim, ns, &nv));
+        CK__RETURN_IF_ERROR(ck__var_row_allocate(&k->row, (int)k->dim, ns, &nv));
         if (nd > 0) {
             memcpy(nv.begin, dv.begin + k->row.offset,
                    (size_t)(nd - 1) * (size_t)k->row.stride + k->row.elem_size);
         }
         static const intptr_t zero = 0;
-        CK_RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]),
+        CK__RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]),
                                            nv.begin + nd * k->row.stride, k->row.stride, &first,
                                            &zero, (size_t)(ns - nd)));
         dv = nv;
@@ -386,7 +386,7 @@ static CK__KERNEL_ALIGN int reduce_var_grow_strided(ck_prefix *self, char *dst,
                                                     const intptr_t *src_stride, size_t count) {
     char *s = src[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += src_stride[0]) {
-        CK_RETURN_IF_ERROR_AT(i, reduce_var_grow_one(self, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, reduce_var_grow_one(self, dst, s));
     }
     return CK_OK;
 }
@@ -399,7 +399,7 @@ static CK__KERNEL_ALIGN int reduce_var_grow_single(ck_prefix *self, char *dst,
 int ck__make_reduce_var_grow(ck_builder *ckb, size_t *offset, const ck__var_row_spec *row,
                              intptr_t src_offset, intptr_t src_stride, int dim, ck_request req,
                              size_t *at) {
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_VAR_GROW_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_VAR_GROW_CHILD));
     ck__reduce_var_grow *k = (ck__reduce_var_grow *)ck_builder_at(ckb, *offset);
     k->base.destructor = reduce_var_grow_destroy;
     ck_prefix_set_function(&k->base, req, reduce_var_grow_single, reduce_var_grow_strided);

@@ -34,7 +34,7 @@ int ck__acc_has_leaf(ck__arith_op op, ck_type_id id) {
     }
     /* Every target's table has the same entries: the baseline (last) speaks for all. */
     const ck__reduce_ops_table *t =
-        ck__reduce_targets[CK_ARRAY_SIZE(ck__reduce_targets) - 1].table;
+        ck__reduce_targets[CK__ARRAY_SIZE(ck__reduce_targets) - 1].table;
     return t->acc[op][id] != NULL;
 }
 
@@ -57,10 +57,10 @@ static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_i
                             (int)id);
     }
     size_t index = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
-                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
+    CK__RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK__ARRAY_SIZE(ck__reduce_target_ids), "accumulate",
                                             &index));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
     const ck__reduce_ops_table *t = ck__reduce_targets[index].table;
     ck_prefix_set_strided(p, which == CK__LEAF_SCAN    ? t->scan[op][id]
@@ -73,7 +73,7 @@ static int make_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type_i
 const ck__fold_split *ck__fold_split_for(ck__arith_op op, ck_type_id id) {
     size_t index = 0;
     if (!ck__acc_has_leaf(op, id) ||
-        ck__leaf_target_pick(ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids),
+        ck__leaf_target_pick(ck__reduce_target_ids, CK__ARRAY_SIZE(ck__reduce_target_ids),
                              "accumulate", &index) != CK_OK) {
         return NULL;
     }
@@ -89,18 +89,18 @@ static int table_with(ck__arith_op op, ck_type_id id, const char *what, int band
         return ck_set_error(CK_ERR_INTERNAL, "no %s (ids %d, %d)", what, (int)op, (int)id);
     }
     return (bandwidth ? ck__leaf_target_pick_bandwidth : ck__leaf_target_pick)(
-        ck__reduce_target_ids, CK_ARRAY_SIZE(ck__reduce_target_ids), "accumulate", index);
+        ck__reduce_target_ids, CK__ARRAY_SIZE(ck__reduce_target_ids), "accumulate", index);
 }
 
 int ck__rows_fn_for(ck__arith_op op, ck_type_id id, ck__rows_fn *fn) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(table_with(op, id, "rows fold", 1, &index));
+    CK__RETURN_IF_ERROR(table_with(op, id, "rows fold", 1, &index));
     *fn = ck__reduce_targets[index].table->rows[op][id];
     return CK_OK;
 }
 
 const char *ck__rows_fn_target(ck__rows_fn fn) {
-    for (size_t t = 0; fn != NULL && t < CK_ARRAY_SIZE(ck__reduce_targets); t++) {
+    for (size_t t = 0; fn != NULL && t < CK__ARRAY_SIZE(ck__reduce_targets); t++) {
         for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
             for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
                 if (ck__reduce_targets[t].table->rows[op][id] == fn) {
@@ -114,8 +114,8 @@ const char *ck__rows_fn_target(ck__rows_fn fn) {
 
 int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
-                                            CK_ARRAY_SIZE(ck__reduce_target_ids), "dot",
+    CK__RETURN_IF_ERROR(ck__leaf_target_pick(ck__reduce_target_ids,
+                                            CK__ARRAY_SIZE(ck__reduce_target_ids), "dot",
                                             &index));
     *fn = (unsigned)id < CK_NUM_SCALAR_TYPES ? ck__reduce_targets[index].table->dot[id] : NULL;
     *target = ck__reduce_targets[index].name;
@@ -150,7 +150,7 @@ int ck__acc_widens(ck__arith_op op, ck_type_id t, ck_type_id acc) {
         return 0;
     }
     const ck__reduce_ops_table *table =
-        ck__reduce_targets[CK_ARRAY_SIZE(ck__reduce_targets) - 1].table;
+        ck__reduce_targets[CK__ARRAY_SIZE(ck__reduce_targets) - 1].table;
     return table->widen[op][t] != NULL;
 }
 
@@ -169,7 +169,7 @@ int ck__make_scan_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_type
 int ck__scan_fns(ck__arith_op op, ck_type_id id, ck_strided_fn *scan, ck__scan_from_fn *from,
                  const char **target) {
     size_t index = 0;
-    CK_RETURN_IF_ERROR(table_with(op, id, "scan leaf", 0, &index));
+    CK__RETURN_IF_ERROR(table_with(op, id, "scan leaf", 0, &index));
     *scan = ck__reduce_targets[index].table->scan[op][id];
     *from = ck__reduce_targets[index].table->scan_from[op][id];
     *target = ck__reduce_targets[index].name;
@@ -180,7 +180,7 @@ int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
     if (fn == NULL) {
         return 0;
     }
-    for (size_t t = 0; t < CK_ARRAY_SIZE(ck__reduce_targets); t++) {
+    for (size_t t = 0; t < CK__ARRAY_SIZE(ck__reduce_targets); t++) {
         const ck__reduce_ops_table *table = ck__reduce_targets[t].table;
         for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
             for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {

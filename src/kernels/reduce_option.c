@@ -90,14 +90,14 @@ static int fold_run(ck_prefix *self, char *dst, char *x, intptr_t xs, size_t n) 
             j++;
         }
         if (j > i && acc_na) {
-            CK_RETURN_IF_ERROR(start_with(self, dst, x + (intptr_t)i * xs));
+            CK__RETURN_IF_ERROR(start_with(self, dst, x + (intptr_t)i * xs));
             canon(k, dst, 0, 1);
             acc_na = 0;
             i++;
         }
         if (j > i) {
             char *run = x + (intptr_t)i * xs;
-            CK_RETURN_IF_ERROR(fn(value, dst, 0, &run, &xs, j - i));
+            CK__RETURN_IF_ERROR(fn(value, dst, 0, &run, &xs, j - i));
             canon(k, dst, 0, 1);
         }
         if (j < n && !k->skipna) {
@@ -126,7 +126,7 @@ static int each_run(ck_prefix *self, char *dst, intptr_t ds, char *x, intptr_t x
         }
         if (j > i) {
             char *run = x + (intptr_t)i * xs;
-            CK_RETURN_IF_ERROR(fn(value, dst + (intptr_t)i * ds, ds, &run, &xs, j - i));
+            CK__RETURN_IF_ERROR(fn(value, dst + (intptr_t)i * ds, ds, &run, &xs, j - i));
             canon(k, dst + (intptr_t)i * ds, ds, j - i);
         }
         if (j == n) {
@@ -137,7 +137,7 @@ static int each_run(ck_prefix *self, char *dst, intptr_t ds, char *x, intptr_t x
         if (!x_na) {
             /* the accumulator is NA: propagated (stays), or no element yet (skipna) */
             if (k->skipna) {
-                CK_RETURN_IF_ERROR(start_with(self, acc, xj));
+                CK__RETURN_IF_ERROR(start_with(self, acc, xj));
                 canon(k, acc, 0, 1);
             }
         } else if (!k->skipna) {
@@ -166,7 +166,7 @@ int ck__make_reduce_option(ck_builder *ckb, size_t *offset, const ck__reduce_opt
                            ck_request req, size_t *at) {
     const size_t ss = ck_type_data_size(ck_type_scalar(spec->src_id));
     const size_t ds = ck_type_data_size(ck_type_scalar(spec->dst_id));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_OPTION_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__REDUCE_OPTION_CHILD));
     ck__reduce_option *k = (ck__reduce_option *)ck_builder_at(ckb, *offset);
     k->base.destructor = reduce_option_destroy;
     ck_prefix_set_function(&k->base, req, reduce_option_single, reduce_option_strided);

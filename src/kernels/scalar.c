@@ -41,13 +41,13 @@ static int leaf_target_pick_at(const ck_cpu_target *ids, size_t n, const char *w
 int ck__leaf_target_pick(const ck_cpu_target *ids, size_t n, const char *what,
                          size_t *index) {
     ck_cpu_target now;
-    CK_RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
+    CK__RETURN_IF_ERROR(ck__cpu_target_for_build(&now));
     return leaf_target_pick_at(ids, n, what, now, index);
 }
 
 int ck__leaf_target_pick_bandwidth(const ck_cpu_target *ids, size_t n, const char *what,
                                    size_t *index) {
-    CK_RETURN_IF_ERROR(ck_cpu_check()); /* the environment's verdict first */
+    CK__RETURN_IF_ERROR(ck_cpu_check()); /* the environment's verdict first */
     return leaf_target_pick_at(ids, n, what, ck_cpu_bandwidth_target(NULL), index);
 }
 
@@ -57,7 +57,7 @@ static int ck__leaf_target_now(const ck__leaf_target **out) {
     static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_scalar_assign(CK__TARGET_ID)};
 #undef CK__TARGET_ID
     size_t i = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK_ARRAY_SIZE(ids), "scalar", &i));
+    CK__RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK__ARRAY_SIZE(ids), "scalar", &i));
     *out = &ck__leaf_targets[i];
     return CK_OK;
 }
@@ -70,7 +70,7 @@ int ck__scalar_leaf_single(ck_type_id dst_id, ck_type_id src_id, ck_errmode mode
                             (int)src_id, (int)mode);
     }
     const ck__leaf_target *target = NULL;
-    CK_RETURN_IF_ERROR(ck__leaf_target_now(&target));
+    CK__RETURN_IF_ERROR(ck__leaf_target_now(&target));
     *out = (*target->table)[dst_id][src_id][mode].single;
     *strided = (*target->table)[dst_id][src_id][mode].strided;
     return CK_OK;
@@ -80,8 +80,8 @@ int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_
                          ck_errmode mode, ck_request req) {
     ck_single_fn single = NULL;
     ck_strided_fn strided = NULL;
-    CK_RETURN_IF_ERROR(ck__scalar_leaf_single(dst_id, src_id, mode, &single, &strided));
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
+    CK__RETURN_IF_ERROR(ck__scalar_leaf_single(dst_id, src_id, mode, &single, &strided));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck_prefix)));
     ck_prefix *p = (ck_prefix *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(p, req, single, strided);
     *offset += sizeof(ck_prefix);
@@ -89,7 +89,7 @@ int ck__make_scalar_leaf(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_
 }
 
 int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out) {
-    for (size_t t = 0; t < CK_ARRAY_SIZE(ck__leaf_targets); t++) {
+    for (size_t t = 0; t < CK__ARRAY_SIZE(ck__leaf_targets); t++) {
         const ck__leaf_table *table = ck__leaf_targets[t].table;
         for (int d = 0; d < CK_NUM_SCALAR_TYPES; d++) {
             for (int s = 0; s < CK_NUM_SCALAR_TYPES; s++) {

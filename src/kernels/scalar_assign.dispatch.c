@@ -1159,7 +1159,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
             }                                                                               \
             for (; i < n; i++) {                                                            \
                 int rc = cv_##D##_##S(&d[i], &s[i], mode);                                  \
-                if (CK_UNLIKELY(rc != CK_OK)) {                                             \
+                if (CK__UNLIKELY(rc != CK_OK)) {                                             \
                     return ck__leaf_error(rc, CK__ID(D), CK__ID(S),                         \
                                           src + i * sizeof(src_t), CK__NOCHECK(D, S));      \
                 }                                                                           \
@@ -1170,7 +1170,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
             /* Broadcast source: convert (and check) once, then fill. */                    \
             dst_t v;                                                                        \
             int rc = cv_##D##_##S(&v, (const src_t *)(const void *)src, mode);              \
-            if (CK_UNLIKELY(rc != CK_OK)) {                                                 \
+            if (CK__UNLIKELY(rc != CK_OK)) {                                                 \
                 return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src,                        \
                                       CK__NOCHECK(D, S));                                   \
             }                                                                               \
@@ -1182,7 +1182,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
         for (size_t i = 0; i < n; i++, dst += ds, src += ss) {                              \
             int rc = cv_##D##_##S((dst_t *)(void *)dst, (const src_t *)(const void *)src,   \
                                   mode);                                                    \
-            if (CK_UNLIKELY(rc != CK_OK)) {                                                 \
+            if (CK__UNLIKELY(rc != CK_OK)) {                                                 \
                 return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src,                        \
                                       CK__NOCHECK(D, S));                                   \
             }                                                                               \
@@ -1209,7 +1209,7 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
         int rc = cv_##D##_##S((CK__CT(D) *)(void *)dst,                                     \
                               (const CK__CT(S) *)(const void *)src[0],                      \
                               CK__EFFECTIVE_MODE(D, S, MODE));                              \
-        if (CK_UNLIKELY(rc != CK_OK)) {                                                     \
+        if (CK__UNLIKELY(rc != CK_OK)) {                                                     \
             return ck__leaf_error(rc, CK__ID(D), CK__ID(S), src[0],                         \
                                   CK__NOCHECK(D, S));                                       \
         }                                                                                   \

@@ -72,13 +72,13 @@ int ck__make_scan_stream(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_ty
     ck__scan_from_fn from = NULL;
     ck__stream_copy_fn copy = NULL;
     const char *target = NULL;
-    CK_RETURN_IF_ERROR(ck__scan_fns(op, id, &scan, &from, &target));
-    CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+    CK__RETURN_IF_ERROR(ck__scan_fns(op, id, &scan, &from, &target));
+    CK__RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
     const size_t size = ck_type_data_size(ck_type_scalar(id));
     if (!ck__streaming_supported(size) || from == NULL) {
         return ck_set_error(CK_ERR_INTERNAL, "scan_stream: elements of %zu bytes", size);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__scan_stream)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__scan_stream)));
     ck__scan_stream *k = (ck__scan_stream *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, CK_REQUEST_STRIDED, scan_stream_single, scan_stream_strided);
     k->scan = scan;

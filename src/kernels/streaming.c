@@ -145,9 +145,9 @@ static int stream_lines(const ck__streaming *k, ck_prefix *child, ck_strided_fn 
                 ck__prefetch_strided(s[j], ss[j], CK__STREAM_PREFETCH_CHUNKS * chunk, m);
             }
         }
-        if (CK_UNLIKELY(fn(child, buf, bs, s, ss, m) != CK_OK)) {
+        if (CK__UNLIKELY(fn(child, buf, bs, s, ss, m) != CK_OK)) {
             /* Again, in place: its writes, its error. */
-            CK_RETURN_IF_ERROR_FROM(first, fn(child, d, bs, s, ss, m));
+            CK__RETURN_IF_ERROR_FROM(first, fn(child, d, bs, s, ss, m));
         }
         k->copy(d, buf, m * dsz);
         d += m * dsz;
@@ -176,14 +176,14 @@ static CK__KERNEL_ALIGN int streaming_strided(ck_prefix *self, char *dst, intptr
     const size_t body = (count - head) / per_line * per_line;
     char *s[CK_CALL_MAX_ARGS];
     memcpy(s, src, (size_t)k->nsrc * sizeof s[0]);
-    CK_RETURN_IF_ERROR(fn(child, dst, dst_stride, s, src_stride, head));
+    CK__RETURN_IF_ERROR(fn(child, dst, dst_stride, s, src_stride, head));
     dst += head * dsz;
     advance_sources(s, src_stride, k->nsrc, head);
     const int rc = stream_lines(k, child, fn, dst, s, src_stride, body, head);
     ck__stream_fence();
-    CK_RETURN_IF_ERROR(rc);
+    CK__RETURN_IF_ERROR(rc);
     dst += body * dsz;
-    CK_RETURN_IF_ERROR_FROM(head + body,
+    CK__RETURN_IF_ERROR_FROM(head + body,
                             fn(child, dst, dst_stride, s, src_stride, count - head - body));
     return CK_OK;
 }
@@ -194,7 +194,7 @@ static CK__KERNEL_ALIGN int streaming_single(ck_prefix *self, char *dst, char *c
 }
 
 int ck__streaming_supported(size_t dst_size) {
-    return ck__stream_targets[CK_ARRAY_SIZE(ck__stream_targets) - 1].loops->copy != NULL &&
+    return ck__stream_targets[CK__ARRAY_SIZE(ck__stream_targets) - 1].loops->copy != NULL &&
            dst_size != 0 && dst_size <= 16 && CK__STREAM_LINE % dst_size == 0;
 }
 
@@ -205,12 +205,12 @@ static int stream_target_now(size_t *t) {
 #define CK__TARGET_ID(target, id) id,
     static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_streaming(CK__TARGET_ID)};
 #undef CK__TARGET_ID
-    return ck__leaf_target_pick_bandwidth(ids, CK_ARRAY_SIZE(ids), "streaming", t);
+    return ck__leaf_target_pick_bandwidth(ids, CK__ARRAY_SIZE(ids), "streaming", t);
 }
 
 int ck__streaming_copy_loop(ck__stream_copy_fn *out) {
     size_t t = 0;
-    CK_RETURN_IF_ERROR(stream_target_now(&t));
+    CK__RETURN_IF_ERROR(stream_target_now(&t));
     *out = ck__stream_targets[t].loops->copy;
     if (*out == NULL) {
         return ck_set_error(CK_ERR_INTERNAL, "no streaming stores in this build");
@@ -227,8 +227,8 @@ static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_
                                              "sources", dst_size, nsrc);
     }
     size_t t = 0;
-    CK_RETURN_IF_ERROR(stream_target_now(&t));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, offset + CK__STREAMING_CHILD));
+    CK__RETURN_IF_ERROR(stream_target_now(&t));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, offset + CK__STREAMING_CHILD));
     ck__streaming *k = (ck__streaming *)ck_builder_at(ckb, offset);
     k->base.destructor = streaming_destroy;
     ck_prefix_set_function(&k->base, req, streaming_single, streaming_strided);
@@ -246,7 +246,7 @@ static int make_streaming(ck_builder *ckb, size_t offset, size_t dst_size, size_
 int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, int nsrc,
                             ck_request req) {
     ck__streaming *k = NULL;
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         make_streaming(ckb, *offset, dst_size, 0, nsrc, CK__STREAM_CALL_CHUNK_BYTES, req, &k));
     *offset += CK__STREAMING_CHILD;
     return CK_OK;
@@ -255,7 +255,7 @@ int ck__make_streaming_over(ck_builder *ckb, size_t *offset, size_t dst_size, in
 int ck__make_streaming(ck_builder *ckb, size_t *offset, ck_type_id dst_id, ck_type_id src_id,
                        size_t dst_size, size_t src_size, ck_errmode mode, ck_request req) {
     ck__streaming *k = NULL;
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         make_streaming(ckb, *offset, dst_size, src_size, 1, CK__STREAM_CHUNK_BYTES, req, &k));
     const ck__stream_loops *loops = ck__stream_targets[k->target].loops;
     if (dst_id == src_id) {

@@ -33,7 +33,7 @@ static CK__KERNEL_ALIGN int strided_dim_strided(ck_prefix *self, char *dst, intp
     char *s = src[0];
     const intptr_t ss = src_stride[0];
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i,
+        CK__RETURN_IF_ERROR_AT(i,
                               fn(child, dst, k->dst_stride, &s, &k->src_stride, (size_t)k->size));
     }
     return CK_OK;
@@ -73,7 +73,7 @@ static CK__KERNEL_ALIGN int strided_dim_n_strided(ck_prefix *self, char *dst, in
         s[j] = src[j];
     }
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
-        CK_RETURN_IF_ERROR_AT(i, fn(child, dst, k->dst_stride, s, k->src_stride, (size_t)k->size));
+        CK__RETURN_IF_ERROR_AT(i, fn(child, dst, k->dst_stride, s, k->src_stride, (size_t)k->size));
         for (int j = 0; j < ns; j++) {
             s[j] += src_stride[j];
         }
@@ -84,7 +84,7 @@ static CK__KERNEL_ALIGN int strided_dim_n_strided(ck_prefix *self, char *dst, in
 int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_t dst_stride,
                          int nsrc, const intptr_t *src_stride, ck_request req) {
     if (nsrc == 1) {
-        CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__STRIDED_DIM_CHILD));
+        CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__STRIDED_DIM_CHILD));
         ck__strided_dim *k = (ck__strided_dim *)ck_builder_at(ckb, *offset);
         k->base.destructor = strided_dim_destroy;
         ck_prefix_set_function(&k->base, req, strided_dim_single, strided_dim_strided);
@@ -98,7 +98,7 @@ int ck__make_strided_dim(ck_builder *ckb, size_t *offset, intptr_t size, intptr_
         return ck_set_error(CK_ERR_INTERNAL, "strided dimension with %d sources", nsrc);
     }
     const size_t child = sizeof(ck__strided_dim_n) + (size_t)nsrc * sizeof(intptr_t);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + child));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + child));
     ck__strided_dim_n *k = (ck__strided_dim_n *)ck_builder_at(ckb, *offset);
     k->base.destructor = strided_dim_n_destroy;
     ck_prefix_set_function(&k->base, req, strided_dim_n_single, strided_dim_n_strided);

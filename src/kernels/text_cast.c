@@ -229,7 +229,7 @@ static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v,
     size_t need[2] = {0, 0}, fit[2] = {0, 0}, fit_src[2] = {0, 0}, total = 0;
     size_t cap = var ? SIZE_MAX : k->dst_units;
     for (int j = 0; j < nv; j++) {
-        CK_RETURN_IF_ERROR(measure(k, &v[j], cap, &need[j], &fit[j], &fit_src[j]));
+        CK__RETURN_IF_ERROR(measure(k, &v[j], cap, &need[j], &fit[j], &fit_src[j]));
         /* A cut first text leaves no room for the second. */
         cap = fit_src[j] == v[j].n ? cap - fit[j] : 0;
         total += need[j];
@@ -239,7 +239,7 @@ static int write_text(const ck__text_cast *k, char *dst, const ck__text_view *v,
         ck_string_data s = {NULL, 0};
         if (total > 0) {
             char *bytes;
-            CK_RETURN_IF_ERROR(ck_arena_alloc(k->dst_arena, total, 1, &bytes));
+            CK__RETURN_IF_ERROR(ck_arena_alloc(k->dst_arena, total, 1, &bytes));
             encode_into(k, &v[0], v[0].n, bytes);
             if (nv == 2) {
                 encode_into(k, &v[1], v[1].n, bytes + need[0] * du);
@@ -410,7 +410,7 @@ static int store_number(const ck__text_cast *k, char *dst, const char *s, size_t
      * this mode (§7), the message saying which text it was. */
     ck_single_fn fn;
     ck_strided_fn unused;
-    CK_RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)id, CK_TYPE_FLOAT64,
+    CK__RETURN_IF_ERROR(ck__scalar_leaf_single((ck_type_id)id, CK_TYPE_FLOAT64,
                                               (ck_errmode)k->mode, &fn, &unused));
     ck_prefix leaf = {NULL, NULL};
     char *src = (char *)&d;
@@ -522,10 +522,10 @@ static int cast_one(const ck__text_cast *k, char *dst, const char *src, const ch
     char buf[CK__DATETIME_TEXT_MAX > CK__BOOL_COMPLEX_TEXT_MAX ? CK__DATETIME_TEXT_MAX
                                                                 : CK__BOOL_COMPLEX_TEXT_MAX];
     ck__text_view v[2] = {{NULL, 0, CK_ENCODING_NONE}, {NULL, 0, CK_ENCODING_NONE}};
-    CK_RETURN_IF_ERROR(
+    CK__RETURN_IF_ERROR(
         source_text(k->src_id, k->src_enc, k->src_units, k->src_unit, src, buf, &v[0]));
     if (k->nsrc == 2) { /* text: buf is not used */
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             source_text(k->src2_id, k->src2_enc, k->src2_units, 0, src2, NULL, &v[1]));
     }
     if (ck__is_time((ck_type_id)k->dst_id)) {
@@ -551,7 +551,7 @@ static CK__KERNEL_ALIGN int text_cast_strided(ck_prefix *self, char *dst, intptr
     const char *s = src[0], *s2 = k->nsrc == 2 ? src[1] : NULL;
     const intptr_t ss = src_stride[0], ss2 = k->nsrc == 2 ? src_stride[1] : 0;
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, cast_one(k, dst, s, s2));
+        CK__RETURN_IF_ERROR_AT(i, cast_one(k, dst, s, s2));
         s2 = s2 != NULL ? s2 + ss2 : NULL;
     }
     return CK_OK;
@@ -583,7 +583,7 @@ static int make_general(ck_builder *ckb, size_t *offset, const ck__text_cast_spe
         return ck_set_error(CK_ERR_INTERNAL, "text cast in mode %d of %d sources",
                             (int)spec->mode, spec->nsrc);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_cast)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_cast)));
     ck__text_cast *k = (ck__text_cast *)ck_builder_at(ckb, *offset);
     k->base.destructor = text_cast_destroy;
     ck_prefix_set_function(&k->base, req, text_cast_single, text_cast_strided);
@@ -613,7 +613,7 @@ static int make_general(ck_builder *ckb, size_t *offset, const ck__text_cast_spe
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req) {
     int fast = 0;
-    CK_RETURN_IF_ERROR(ck__make_text_number(ckb, offset, spec, req, &fast));
+    CK__RETURN_IF_ERROR(ck__make_text_number(ckb, offset, spec, req, &fast));
     return make_general(ckb, offset, spec, fast ? CK_REQUEST_SINGLE : req);
 }
 

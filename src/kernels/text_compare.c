@@ -149,16 +149,16 @@ static int length_of(const ck__text_operand *o, const ck__text_view *v, int64_t 
 
 static int text_one(const ck__text_compare *k, char *dst, char *const *src) {
     ck__text_view a = {NULL, 0, 0}, b = {NULL, 0, 0};
-    CK_RETURN_IF_ERROR(operand_view(&k->arg[0], src[0], &a));
+    CK__RETURN_IF_ERROR(operand_view(&k->arg[0], src[0], &a));
     if (k->op == CK__TEXT_LENGTH) {
         int64_t n = 0;
-        CK_RETURN_IF_ERROR(length_of(&k->arg[0], &a, &n));
+        CK__RETURN_IF_ERROR(length_of(&k->arg[0], &a, &n));
         memcpy(dst, &n, sizeof n);
         return CK_OK;
     }
-    CK_RETURN_IF_ERROR(operand_view(&k->arg[1], src[1], &b));
+    CK__RETURN_IF_ERROR(operand_view(&k->arg[1], src[1], &b));
     int s = 0;
-    CK_RETURN_IF_ERROR(compare_views(&a, &b, &s));
+    CK__RETURN_IF_ERROR(compare_views(&a, &b, &s));
     *(uint8_t *)dst = (uint8_t)ck__compare_result((ck__compare_op)k->op, s);
     return CK_OK;
 }
@@ -211,7 +211,7 @@ static inline ck__short_text short_text(const char *p, size_t n, int be) {
 
 /* n bytes at a and b equal? */
 static inline int bytes_equal(const char *a, const char *b, size_t n) {
-    if (CK_UNLIKELY(n > CK__SHORT_TEXT)) {
+    if (CK__UNLIKELY(n > CK__SHORT_TEXT)) {
         return memcmp(a, b, n) == 0;
     }
     const ck__short_text x = short_text(a, n, 0), y = short_text(b, n, 0);
@@ -220,7 +220,7 @@ static inline int bytes_equal(const char *a, const char *b, size_t n) {
 
 /* memcmp's sign on n bytes at a and b. */
 static inline int bytes_order(const char *a, const char *b, size_t n) {
-    if (CK_UNLIKELY(n > CK__SHORT_TEXT)) {
+    if (CK__UNLIKELY(n > CK__SHORT_TEXT)) {
         return memcmp(a, b, n);
     }
     const ck__short_text x = short_text(a, n, 1), y = short_text(b, n, 1);
@@ -237,7 +237,7 @@ static inline int read_slots(const ck__text_compare *k, const char *s0, const ch
                              ck_string_data *a, ck_string_data *b) {
     memcpy(a, s0, sizeof *a);
     memcpy(b, s1, sizeof *b);
-    if (CK_UNLIKELY((a->data == NULL && a->size > 0) || (b->data == NULL && b->size > 0))) {
+    if (CK__UNLIKELY((a->data == NULL && a->size > 0) || (b->data == NULL && b->size > 0))) {
         return unallocated(&k->arg[a->data == NULL && a->size > 0 ? 0 : 1]);
     }
     return CK_OK;
@@ -249,7 +249,7 @@ static int var_equal_loop(const ck__text_compare *k, char *dst, intptr_t dst_str
     const uint8_t want = k->op == CK__COMPARE_EQUAL;
     for (size_t i = 0; i < count; i++, dst += dst_stride, s0 += st0, s1 += st1) {
         ck_string_data a, b;
-        CK_RETURN_IF_ERROR_AT(i, read_slots(k, s0, s1, &a, &b));
+        CK__RETURN_IF_ERROR_AT(i, read_slots(k, s0, s1, &a, &b));
         /* Both sides' first min(size) bytes, whatever the sizes: no branch on them. */
         const int eq = (a.size == b.size) & bytes_equal(a.data, b.data,
                                                         a.size < b.size ? a.size : b.size);
@@ -263,7 +263,7 @@ static int var_order_loop(const ck__text_compare *k, char *dst, intptr_t dst_str
                           size_t count) {
     for (size_t i = 0; i < count; i++, dst += dst_stride, s0 += st0, s1 += st1) {
         ck_string_data a, b;
-        CK_RETURN_IF_ERROR_AT(i, read_slots(k, s0, s1, &a, &b));
+        CK__RETURN_IF_ERROR_AT(i, read_slots(k, s0, s1, &a, &b));
         const int c = bytes_order(a.data, b.data, a.size < b.size ? a.size : b.size);
         const int s = c != 0 ? c : (a.size > b.size) - (a.size < b.size);
         *(uint8_t *)dst = (uint8_t)ck__compare_result((ck__compare_op)k->op, s);
@@ -290,7 +290,7 @@ static CK__KERNEL_ALIGN int text_compare_strided(ck_prefix *self, char *dst,
     char *s[2] = {src[0], k->op == CK__TEXT_LENGTH ? NULL : src[1]};
     const int nargs = k->op == CK__TEXT_LENGTH ? 1 : 2;
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
-        CK_RETURN_IF_ERROR_AT(i, text_one(k, dst, s));
+        CK__RETURN_IF_ERROR_AT(i, text_one(k, dst, s));
         for (int j = 0; j < nargs; j++) {
             s[j] += src_stride[j];
         }
@@ -305,7 +305,7 @@ int ck__make_text_compare(ck_builder *ckb, size_t *offset, ck__text_op op,
         (nargs == 2 && (b == NULL || !ck__is_text(b->id)))) {
         return ck_set_error(CK_ERR_INTERNAL, "text comparison leaf %d of bad operands", (int)op);
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_compare)));
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__text_compare)));
     ck__text_compare *k = (ck__text_compare *)ck_builder_at(ckb, *offset);
     ck_prefix_set_function(&k->base, req, text_compare_single, text_compare_strided);
     k->arg[0] = *a;

@@ -203,7 +203,7 @@ static inline int one(ck_prefix *self, char *dst, char *src, size_t unit) {
     const ck__text_number *k = (const ck__text_number *)self;
     const int rc = k->into_text ? number_to_text(k, dst, src, unit)
                                 : text_to_number(k, dst, src, unit);
-    if (CK_LIKELY(rc != CK__GENERAL)) {
+    if (CK__LIKELY(rc != CK__GENERAL)) {
         return rc;
     }
     ck_prefix *child = ck_child(self, CK__TEXT_NUMBER_CHILD);
@@ -220,7 +220,7 @@ static CK__KERNEL_ALIGN int text_number_single(ck_prefix *self, char *dst, char 
 static inline int run(ck_prefix *self, char *dst, intptr_t dst_stride, char *s,
                       intptr_t ss, size_t count, size_t unit) {
     for (size_t i = 0; i < count; i++, dst += dst_stride, s += ss) {
-        CK_RETURN_IF_ERROR_AT(i, one(self, dst, s, unit));
+        CK__RETURN_IF_ERROR_AT(i, one(self, dst, s, unit));
     }
     return CK_OK;
 }
@@ -255,7 +255,7 @@ int ck__make_text_number(ck_builder *ckb, size_t *offset, const ck__text_cast_sp
     const size_t unit = ck__is_var_text(text) ? 0
                         : text == CK_TYPE_FIXED_BYTES ? 1
                                                       : ck__code_unit_size(enc);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__TEXT_NUMBER_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__TEXT_NUMBER_CHILD));
     ck__text_number *k = (ck__text_number *)ck_builder_at(ckb, *offset);
     k->base.destructor = text_number_destroy;
     ck_prefix_set_function(&k->base, req, text_number_single, text_number_strided);

@@ -178,7 +178,7 @@ static int tiled_single_2d(const ck__tiled_2d *k, ck_prefix *child, ck_strided_f
                         _mm_prefetch((const char *)((uintptr_t)s + ni * (size_t)su + b), _MM_HINT_T0);
                     }
 #endif
-                    CK_RETURN_IF_ERROR(fn(child, buf + (intptr_t)j * brow, bstride, &s, &su, ni));
+                    CK__RETURN_IF_ERROR(fn(child, buf + (intptr_t)j * brow, bstride, &s, &su, ni));
                 }
                 loops->transpose(tile_dst, du, dv, buf, brow, dsz, ni, nj, k->stream);
                 break;
@@ -231,8 +231,8 @@ int ck__make_tiled_2d(ck_builder *ckb, size_t *offset, const intptr_t size[2],
     static const ck_cpu_target ids[] = {CK_DISPATCH_TARGETS_transpose(CK__TARGET_ID)};
 #undef CK__TARGET_ID
     size_t t = 0;
-    CK_RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK_ARRAY_SIZE(ids), "transpose", &t));
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__TILED_CHILD));
+    CK__RETURN_IF_ERROR(ck__leaf_target_pick(ids, CK__ARRAY_SIZE(ids), "transpose", &t));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__TILED_CHILD));
     ck__tiled_2d *k = (ck__tiled_2d *)ck_builder_at(ckb, *offset);
     k->base.destructor = tiled_destroy;
     ck_prefix_set_function(&k->base, req, tiled_single, tiled_strided);

@@ -122,7 +122,7 @@ static CK__KERNEL_ALIGN int unaligned_strided(ck_prefix *self, char *dst, intptr
         const size_t n = count < k->chunk ? count : k->chunk;
         char *cd = k->buffer_dst ? dbuf : dst;
         const intptr_t cds = k->buffer_dst ? (intptr_t)dsz : dst_stride;
-        CK_RETURN_IF_ERROR_FROM(done, run_chunk(k, child, fn, cd, cds, s, ss, n, sbuf));
+        CK__RETURN_IF_ERROR_FROM(done, run_chunk(k, child, fn, cd, cds, s, ss, n, sbuf));
         if (k->buffer_dst) {
             copy_elems(dst, dst_stride, dbuf, (intptr_t)dsz, n, dsz);
         }
@@ -147,9 +147,9 @@ int ck__make_unaligned(ck_builder *ckb, size_t *offset, size_t dst_size, size_t 
     }
     ck__stream_copy_fn copy = NULL;
     if (stream && buffer_dst) {
-        CK_RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
+        CK__RETURN_IF_ERROR(ck__streaming_copy_loop(&copy));
     }
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__UNALIGNED_CHILD));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__UNALIGNED_CHILD));
     ck__unaligned *k = (ck__unaligned *)ck_builder_at(ckb, *offset);
     k->base.destructor = unaligned_destroy;
     ck_prefix_set_function(&k->base, req, unaligned_single, unaligned_strided);

@@ -83,7 +83,7 @@ int ck__var_row_allocate(const ck__var_row_spec *r, int dim, intptr_t n, ck_var_
                                      "%td elements overflow the address space", n);
     }
     char *p;
-    CK_RETURN_IF_ERROR(ck_arena_alloc(r->blockref, bytes, r->elem_align, &p));
+    CK__RETURN_IF_ERROR(ck_arena_alloc(r->blockref, bytes, r->elem_align, &p));
     dv->begin = p;
     dv->size = (size_t)n;
     return CK_OK;
@@ -140,7 +140,7 @@ static CK__KERNEL_ALIGN int var_dim_single(ck_prefix *self, char *dst, char *con
     intptr_t sn[16], ss[16];
     intptr_t common = 1; /* the sources' size, broadcast: what an unallocated dst gets */
     for (int j = 0; j < ns; j++) {
-        CK_RETURN_IF_ERROR(source_row(k, j, src[j], &sp[j], &sn[j], &ss[j]));
+        CK__RETURN_IF_ERROR(source_row(k, j, src[j], &sp[j], &sn[j], &ss[j]));
         if (sn[j] != 1) {
             if (common != 1 && common != sn[j]) {
                 return ck__set_located_error(CK_ERR_BROADCAST, CK__VAR_WHAT, k->dim,
@@ -158,7 +158,7 @@ static CK__KERNEL_ALIGN int var_dim_single(ck_prefix *self, char *dst, char *con
         memcpy(&v, dst, sizeof v);
         ck_var_data *dv = &v;
         if (dv->begin == NULL) {
-            CK_RETURN_IF_ERROR(var_dim_allocate(k, dv, ns == 1 ? sn[0] : common));
+            CK__RETURN_IF_ERROR(var_dim_allocate(k, dv, ns == 1 ? sn[0] : common));
             memcpy(dst, dv, sizeof *dv);
             dp = dv->begin;
         } else {
@@ -223,7 +223,7 @@ static int var_rows_regular(ck_prefix *self, char *dst, intptr_t dst_stride, cha
         const int rc = regular ? fn(child, dv.begin + k->dst_extent, k->dst_stride, sp, ss,
                                     dv.size)
                                : var_dim_single(self, dst, s);
-        CK_RETURN_IF_ERROR_AT(i, rc); /* the row, in messages */
+        CK__RETURN_IF_ERROR_AT(i, rc); /* the row, in messages */
         for (int j = 0; j < ns; j++) {
             s[j] += src_stride[j];
         }
@@ -243,7 +243,7 @@ static CK__KERNEL_ALIGN int var_dim_strided(ck_prefix *self, char *dst, intptr_t
         return var_rows_regular(self, dst, dst_stride, s, src_stride, count);
     }
     for (size_t i = 0; i < count; i++, dst += dst_stride) {
-        CK_RETURN_IF_ERROR_AT(i, var_dim_single(self, dst, s)); /* the row, in messages */
+        CK__RETURN_IF_ERROR_AT(i, var_dim_single(self, dst, s)); /* the row, in messages */
         for (int j = 0; j < ns; j++) {
             s[j] += src_stride[j];
         }
@@ -257,7 +257,7 @@ int ck__make_var_dim(ck_builder *ckb, size_t *offset, const ck__var_dim_params *
         return ck_set_error(CK_ERR_INTERNAL, "var dimension with %d sources", p->nsrc);
     }
     const size_t child = sizeof(ck__var_dim) + (size_t)p->nsrc * sizeof(ck__var_src);
-    CK_RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + child));
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + child));
     ck__var_dim *k = (ck__var_dim *)ck_builder_at(ckb, *offset);
     k->base.destructor = var_dim_destroy;
     k->nsrc = (uint8_t)p->nsrc; /* first: the destructor finds the child by it */

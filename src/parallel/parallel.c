@@ -206,7 +206,7 @@ int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char 
                                             "function");
     }
     ck__par_settings s;
-    CK_RETURN_IF_ERROR(resolve_settings("ck_parallel_strided", ectx, &s));
+    CK__RETURN_IF_ERROR(resolve_settings("ck_parallel_strided", ectx, &s));
     if (count == 0) {
         return CK_OK;
     }
@@ -279,7 +279,7 @@ static int make_row_kernel(ck_builder *b, size_t *off, const ck__par_rows *r,
 static int parallel_rows(const char *what, const ck_array *dst, const ck__par_rows *r,
                          const ck_eval_ctx *ectx) {
     ck__par_settings s;
-    CK_RETURN_IF_ERROR(resolve_settings(what, ectx, &s));
+    CK__RETURN_IF_ERROR(resolve_settings(what, ectx, &s));
     const ck_type *dt = ck_array_type(dst);
     if (ck_type_get_id(dt) != CK_TYPE_FIXED_DIM) {
         return rows_serial(dst, r, ectx, s.flags); /* nothing to split on this level */
@@ -392,7 +392,7 @@ static int check_sources(const char *who, const char *what_name, const void *wha
 
 int ck_parallel_call(ck_callable *c, const ck_array *dst, int nsrc, const ck_array *const *src,
                      const ck_eval_ctx *ectx) {
-    CK_RETURN_IF_ERROR(check_sources("ck_parallel_call", "callable", c, dst, nsrc, src));
+    CK__RETURN_IF_ERROR(check_sources("ck_parallel_call", "callable", c, dst, nsrc, src));
     const ck__par_rows r = {c, NULL, NULL, nsrc, src};
     return parallel_rows("ck_parallel_call", dst, &r, ectx);
 }
@@ -402,7 +402,7 @@ int ck_parallel_expr(const ck_expr *e, const ck_array *dst, int nargs, const cha
     if (nargs == 0) {
         return ck_expr_eval(e, dst, 0, names, src, ectx); /* literals only: one constant */
     }
-    CK_RETURN_IF_ERROR(check_sources("ck_parallel_expr", "expression", e, dst, nargs, src));
+    CK__RETURN_IF_ERROR(check_sources("ck_parallel_expr", "expression", e, dst, nargs, src));
     const ck__par_rows r = {NULL, e, names, nargs, src};
     return parallel_rows("ck_parallel_expr", dst, &r, ectx);
 }

@@ -50,7 +50,7 @@ static int chunk_strided(ck_prefix *self, char *dst, intptr_t dst_stride, char *
             continue;
         }
         memcpy(dst, k->start, k->acc_size);
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             ck_call_strided(k->acc_leaf, dst, 0, &x, &k->xs, CK__PAR_CHUNK_ELEMS));
     }
     return CK_OK;
@@ -223,7 +223,7 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
         ck__reduce_plan_info(r, st, (int)dv->id, ectx, &acc_id, &op, &reduced) != CK_OK) {
         return ck_reduce(r, dst, src, ectx); /* which reports what is wrong */
     }
-    CK_RETURN_IF_ERROR(parallel_rows(r, dst, src, ectx, reduced, &done));
+    CK__RETURN_IF_ERROR(parallel_rows(r, dst, src, ectx, reduced, &done));
     if (done) {
         return CK_OK;
     }
@@ -241,7 +241,7 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
         }
         const size_t align = sv->data_alignment;
         if (sv->id == acc_id && ((bits | (uintptr_t)xs) & (align - 1)) == 0) {
-            CK_RETURN_IF_ERROR(parallel_run(dst, src, ectx, (ck__arith_op)op, acc_id, n, xs,
+            CK__RETURN_IF_ERROR(parallel_run(dst, src, ectx, (ck__arith_op)op, acc_id, n, xs,
                                             &done));
             if (done) {
                 if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kernels/na_canon.c) */

@@ -157,7 +157,7 @@ int ck_arena_alloc(ck_memblock *arena, size_t size, size_t alignment, char **out
     }
     ck__arena *a = (ck__arena *)arena;
     ck__chunk *c = atomic_load_explicit(&a->current, memory_order_acquire);
-    if (CK_LIKELY(c != NULL) && ck__chunk_try(c, size, alignment, out)) {
+    if (CK__LIKELY(c != NULL) && ck__chunk_try(c, size, alignment, out)) {
         return CK_OK;
     }
     return ck__arena_alloc_slow(a, size, alignment, out);

@@ -29,7 +29,7 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
     if (t->id == CK_TYPE_FIXED_DIM) {
         const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)arrmeta;
         for (intptr_t i = 0; i < m->dim_size; i++) {
-            CK_RETURN_IF_ERROR(
+            CK__RETURN_IF_ERROR(
                 ck__alloc_pointees(t->element, arrmeta + sizeof *m, data + i * m->stride));
         }
         return CK_OK;
@@ -39,7 +39,7 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
             if (ck__pointer_through_fixed(t->fields[i])) {
                 intptr_t off;
                 memcpy(&off, arrmeta + i * sizeof off, sizeof off);
-                CK_RETURN_IF_ERROR(ck__alloc_pointees(t->fields[i],
+                CK__RETURN_IF_ERROR(ck__alloc_pointees(t->fields[i],
                                                       arrmeta + t->arrmeta_offsets[i], data + off));
             }
         }
@@ -51,7 +51,7 @@ static int ck__alloc_pointees(const ck_type *t, const char *arrmeta, char *data)
     const ck_pointer_arrmeta *m = (const ck_pointer_arrmeta *)(const void *)arrmeta;
     const ck_type *target = t->element;
     char *p;
-    CK_RETURN_IF_ERROR(ck_arena_alloc(m->blockref, target->data_size, target->data_alignment, &p));
+    CK__RETURN_IF_ERROR(ck_arena_alloc(m->blockref, target->data_size, target->data_alignment, &p));
     memcpy(data, &p, sizeof p); /* offset is 0 in default-constructed arrmeta */
     if (!ck__pointer_through_fixed(target)) {
         return CK_OK;
@@ -147,7 +147,7 @@ int ck_array_wrap(const ck_type *t, const char *arrmeta, char *data, ck_memblock
                             "ck_array_wrap: NULL data for a type of %zu bytes", t->data_size);
     }
     if (arrmeta != NULL) {
-        CK_RETURN_IF_ERROR(ck__check_host_arrmeta(t, arrmeta));
+        CK__RETURN_IF_ERROR(ck__check_host_arrmeta(t, arrmeta));
     }
     ck_array *a = ck__array_alloc(t);
     if (a == NULL) {

@@ -130,9 +130,9 @@ static int ck__ds_parse_dim(ck__ds_parser *p, int depth, size_t start, size_t n,
     char tok[40];
     ck__quote(tok, sizeof tok, p->s, start, start + (n < 32 ? n : 32));
     snprintf(what, sizeof what, "dimension '%s'", tok);
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, '*', what));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, '*', what));
     ck_type *element = NULL;
-    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &element));
+    CK__RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &element));
     int rc = is_var ? ck_type_make_var_dim(element, out)
                     : ck_type_make_fixed_dim(size, element, out);
     if (rc == CK_ERR_INVALID) {
@@ -146,9 +146,9 @@ static int ck__ds_parse_dim(ck__ds_parser *p, int depth, size_t start, size_t n,
 }
 
 static int ck__ds_parse_pointer(ck__ds_parser *p, int depth, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', "'pointer'"));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, '[', "'pointer'"));
     ck_type *target = NULL;
-    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &target));
+    CK__RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &target));
     int rc = ck__ds_expect(p, ']', "the target type of 'pointer['");
     if (rc == CK_OK) {
         rc = ck_type_make_pointer(target, out);
@@ -158,7 +158,7 @@ static int ck__ds_parse_pointer(ck__ds_parser *p, int depth, ck_type **out) {
 }
 
 static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', "'complex'"));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, '[', "'complex'"));
     ck__ds_skip_ws(p);
     size_t at = p->pos;
     size_t n = ck__ds_ident_len(p, at);
@@ -174,7 +174,7 @@ static int ck__ds_parse_complex(ck__ds_parser *p, ck_type **out) {
                             "complex[...] takes float32 or float64, found %s", found);
     }
     p->pos += n;
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', "'complex[float..'"));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, ']', "'complex[float..'"));
     *out = (ck_type *)(uintptr_t)ck_type_scalar(id);
     return CK_OK;
 }
@@ -207,7 +207,7 @@ static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
     const char *word = is_delta ? "timedelta64" : "datetime64";
     char after[32];
     snprintf(after, sizeof after, "'%s'", word);
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
     ck__ds_skip_ws(p);
     const size_t at = p->pos;
     const int unit = ck__ds_parse_choice(p, CK_NUM_DATETIME_UNITS, ck__unit_name);
@@ -219,7 +219,7 @@ static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
                             word, found);
     }
     snprintf(after, sizeof after, "the unit of '%s['", word);
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', after));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, ']', after));
     *out = (ck_type *)(uintptr_t)(is_delta ? ck_type_timedelta((ck_datetime_unit)unit)
                                            : ck_type_datetime((ck_datetime_unit)unit));
     return CK_OK;
@@ -227,7 +227,7 @@ static int ck__ds_parse_time(ck__ds_parser *p, int is_delta, ck_type **out) {
 
 static int ck__ds_parse_option(ck__ds_parser *p, int depth, size_t start, ck_type **out) {
     ck_type *value = NULL;
-    CK_RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &value));
+    CK__RETURN_IF_ERROR(ck__ds_parse_type(p, depth + 1, &value));
     int rc = ck_type_make_option(value, out);
     if (rc == CK_ERR_UNSUPPORTED) {
         char *text = NULL;
@@ -249,7 +249,7 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
     const char *word = is_string ? "fixed_string" : "fixed_bytes";
     char after[32];
     snprintf(after, sizeof after, "'%s'", word);
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, '[', after));
     ck__ds_skip_ws(p);
     const size_t at = p->pos;
     intptr_t length = 0;
@@ -289,7 +289,7 @@ static int ck__ds_parse_fixed_text(ck__ds_parser *p, size_t start, int is_string
     }
     char closing[48];
     snprintf(closing, sizeof closing, "the %s of %s[", is_string ? "encoding" : "length", word);
-    CK_RETURN_IF_ERROR(ck__ds_expect(p, ']', closing));
+    CK__RETURN_IF_ERROR(ck__ds_expect(p, ']', closing));
     const int rc = is_string ? ck_type_make_fixed_string(length, (ck_text_encoding)enc, out)
                              : ck_type_make_fixed_bytes(length, out);
     if (rc == CK_ERR_INVALID) {
@@ -540,7 +540,7 @@ int ck_type_parse(const char *datashape, ck_type **out) {
     }
     ck__ds_parser p = {datashape, strlen(datashape), 0};
     ck_type *t = NULL;
-    CK_RETURN_IF_ERROR(ck__ds_parse_type(&p, 0, &t));
+    CK__RETURN_IF_ERROR(ck__ds_parse_type(&p, 0, &t));
     ck__ds_skip_ws(&p);
     if (p.pos < p.len) {
         char found[64];

@@ -174,7 +174,7 @@ static int ck__format_text(ck__strbuf *b, const ck_type *t, const char *data) {
         n = ck__text_unpadded(enc, data, t->data_size / ck__code_unit_size(enc));
     }
     size_t bad;
-    CK_RETURN_IF_ERROR(ck__text_quote(b, enc, p, n, SIZE_MAX, &bad));
+    CK__RETURN_IF_ERROR(ck__text_quote(b, enc, p, n, SIZE_MAX, &bad));
     if (bad != SIZE_MAX) {
         return ck_set_error(CK_ERR_TEXT,
                             "ck_array_format: a %s value is not valid %s at byte offset %zu",
@@ -212,12 +212,12 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
             first = v.begin + m.offset;
             level = sizeof m;
         }
-        CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, "["));
+        CK__RETURN_IF_ERROR(CK__APPEND_LIT(b, "["));
         for (intptr_t i = 0; i < count; i++) {
             if (i > 0) {
-                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
+                CK__RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
             }
-            CK_RETURN_IF_ERROR(
+            CK__RETURN_IF_ERROR(
                 ck__format_value(b, t->element, arrmeta + level, first + i * stride));
         }
         return CK__APPEND_LIT(b, "]");
@@ -235,18 +235,18 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
     case CK_TYPE_TUPLE:
     case CK_TYPE_STRUCT: {
         const int named = t->id == CK_TYPE_STRUCT;
-        CK_RETURN_IF_ERROR(named ? CK__APPEND_LIT(b, "{") : CK__APPEND_LIT(b, "("));
+        CK__RETURN_IF_ERROR(named ? CK__APPEND_LIT(b, "{") : CK__APPEND_LIT(b, "("));
         for (size_t i = 0; i < t->nfields; i++) {
             if (i > 0) {
-                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
+                CK__RETURN_IF_ERROR(CK__APPEND_LIT(b, ", "));
             }
             if (named) {
                 ck__format_field_name(t->names[i], b);
-                CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, ": "));
+                CK__RETURN_IF_ERROR(CK__APPEND_LIT(b, ": "));
             }
             intptr_t off;
             memcpy(&off, arrmeta + i * sizeof off, sizeof off);
-            CK_RETURN_IF_ERROR(ck__format_value(b, t->fields[i], arrmeta + t->arrmeta_offsets[i],
+            CK__RETURN_IF_ERROR(ck__format_value(b, t->fields[i], arrmeta + t->arrmeta_offsets[i],
                                                 data + off));
         }
         return named ? CK__APPEND_LIT(b, "}") : CK__APPEND_LIT(b, ")");
@@ -264,9 +264,9 @@ static int ck__format_value(ck__strbuf *b, const ck_type *t, const char *arrmeta
         const size_t n = ck__time_format(v, t->param, t->id == CK_TYPE_TIMEDELTA, text);
         const int quote = t->id == CK_TYPE_DATETIME && v != CK_DATETIME_NAT;
         if (quote) {
-            CK_RETURN_IF_ERROR(CK__APPEND_LIT(b, "\""));
+            CK__RETURN_IF_ERROR(CK__APPEND_LIT(b, "\""));
         }
-        CK_RETURN_IF_ERROR(ck__strbuf_append(b, text, n));
+        CK__RETURN_IF_ERROR(ck__strbuf_append(b, text, n));
         return quote ? CK__APPEND_LIT(b, "\"") : CK_OK;
     }
     case CK_TYPE_OPTION:

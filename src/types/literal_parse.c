@@ -433,7 +433,7 @@ static int ck__lit_real_part(const ck__lit_ctx *c, const ck__num **re) {
         return CK_OK;
     }
     double im;
-    CK_RETURN_IF_ERROR(ck__lit_num_double(c->p, &c->v->im, &im));
+    CK__RETURN_IF_ERROR(ck__lit_num_double(c->p, &c->v->im, &im));
     if (im != 0.0) {
         return ck__lit_value_error(c, CK_ERR_IMAGINARY,
                                    "has a non-zero imaginary part; %s is real",
@@ -452,7 +452,7 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
         return CK_OK;
     }
     const ck__num *n;
-    CK_RETURN_IF_ERROR(ck__lit_real_part(c, &n));
+    CK__RETURN_IF_ERROR(ck__lit_real_part(c, &n));
     const char *name = ck_type_id_name(c->id);
     if (n->is_int) {
         uint64_t mag = 0;
@@ -478,7 +478,7 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
         return CK_OK;
     }
     double d;
-    CK_RETURN_IF_ERROR(ck__lit_num_double(c->p, n, &d));
+    CK__RETURN_IF_ERROR(ck__lit_num_double(c->p, n, &d));
     if (isnan(d) || isinf(d)) {
         return ck__lit_value_error(c, CK_ERR_OVERFLOW, "cannot be stored in %s", name);
     }
@@ -518,7 +518,7 @@ static int ck__lit_float(const ck__lit_ctx *c, const ck__num *n, ck__fkind k, do
         *out = 0.0;
         return CK_OK;
     }
-    CK_RETURN_IF_ERROR(ck__lit_num_float(c->p, n, k, out));
+    CK__RETURN_IF_ERROR(ck__lit_num_float(c->p, n, k, out));
     if (isinf(*out) && n->special != CK__NUM_INF) {
         return ck__lit_value_error(c, CK_ERR_OVERFLOW, "is out of range for %s",
                                    ck_type_id_name(c->id));
@@ -532,7 +532,7 @@ static int ck__lit_real(const ck__lit_ctx *c, ck__fkind k, double *out) {
         return CK_OK;
     }
     const ck__num *n;
-    CK_RETURN_IF_ERROR(ck__lit_real_part(c, &n));
+    CK__RETURN_IF_ERROR(ck__lit_real_part(c, &n));
     return ck__lit_float(c, n, k, out);
 }
 
@@ -542,9 +542,9 @@ static int ck__lit_complex(const ck__lit_ctx *c, ck__fkind k, double *re, double
         *re = c->v->bool_value;
         return CK_OK;
     }
-    CK_RETURN_IF_ERROR(ck__lit_float(c, &c->v->re, k, re));
+    CK__RETURN_IF_ERROR(ck__lit_float(c, &c->v->re, k, re));
     if (c->v->is_complex) {
-        CK_RETURN_IF_ERROR(ck__lit_float(c, &c->v->im, k, im));
+        CK__RETURN_IF_ERROR(ck__lit_float(c, &c->v->im, k, im));
     }
     return CK_OK;
 }
@@ -580,7 +580,7 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
     }
 #define CK__LIT_INT(ID, T, LO, HI, V)                                   \
     case ID: {                                                          \
-        CK_RETURN_IF_ERROR(ck__lit_integer(&c, LO, HI, &s, &u));        \
+        CK__RETURN_IF_ERROR(ck__lit_integer(&c, LO, HI, &s, &u));        \
         if (data != NULL) {                                             \
             T x = (T)(V);                                               \
             memcpy(data, &x, sizeof x);                                 \
@@ -597,7 +597,7 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
         CK__LIT_INT(CK_TYPE_UINT64, uint64_t, 0, UINT64_MAX, u)
 #undef CK__LIT_INT
     case CK_TYPE_FLOAT16: {
-        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F16, &re));
+        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F16, &re));
         if (data != NULL) {
             uint16_t h = ck__double_to_half(re); /* exact: re is already a half */
             memcpy(data, &h, sizeof h);
@@ -605,7 +605,7 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
         return CK_OK;
     }
     case CK_TYPE_FLOAT32: {
-        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F32, &re));
+        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F32, &re));
         if (data != NULL) {
             float f = (float)re;
             memcpy(data, &f, sizeof f);
@@ -613,14 +613,14 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
         return CK_OK;
     }
     case CK_TYPE_FLOAT64: {
-        CK_RETURN_IF_ERROR(ck__lit_real(&c, CK__F64, &re));
+        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F64, &re));
         if (data != NULL) {
             memcpy(data, &re, sizeof re);
         }
         return CK_OK;
     }
     case CK_TYPE_COMPLEX64: {
-        CK_RETURN_IF_ERROR(ck__lit_complex(&c, CK__F32, &re, &im));
+        CK__RETURN_IF_ERROR(ck__lit_complex(&c, CK__F32, &re, &im));
         if (data != NULL) {
             float f[2] = {(float)re, (float)im};
             memcpy(data, f, sizeof f);
@@ -628,7 +628,7 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
         return CK_OK;
     }
     default: { /* CK_TYPE_COMPLEX128 */
-        CK_RETURN_IF_ERROR(ck__lit_complex(&c, CK__F64, &re, &im));
+        CK__RETURN_IF_ERROR(ck__lit_complex(&c, CK__F64, &re, &im));
         if (data != NULL) {
             double d[2] = {re, im};
             memcpy(data, d, sizeof d);
@@ -1049,7 +1049,7 @@ static int ck__lit_text(ck__lit *p, const ck_type *t, const char *arrmeta, char 
             ck_string_data v = v0;
             if (units > 0) {
                 char *bytes;
-                CK_RETURN_IF_ERROR(ck_arena_alloc(m.blockref, units, 1, &bytes));
+                CK__RETURN_IF_ERROR(ck_arena_alloc(m.blockref, units, 1, &bytes));
                 v.data = bytes;
                 v.size = units;
                 out = bytes;
@@ -1086,9 +1086,9 @@ static int ck__lit_time(ck__lit *p, const ck_type *t, char *data) {
         p->pos += w;
     } else if (t->id == CK_TYPE_TIMEDELTA) {
         ck__scalar_lit s;
-        CK_RETURN_IF_ERROR(ck__lit_scalar(p, t, &s));
-        CK_RETURN_IF_ERROR(ck__lit_scalar_end(p, &s));
-        CK_RETURN_IF_ERROR(ck__lit_store(p, &s, CK_TYPE_INT64, (char *)&v));
+        CK__RETURN_IF_ERROR(ck__lit_scalar(p, t, &s));
+        CK__RETURN_IF_ERROR(ck__lit_scalar_end(p, &s));
+        CK__RETURN_IF_ERROR(ck__lit_store(p, &s, CK_TYPE_INT64, (char *)&v));
         if (v == CK_DATETIME_NAT) {
             ck__lit_type_text(t, tname, sizeof tname);
             return ck__lit_error(p, CK_ERR_OVERFLOW, at,
@@ -1169,7 +1169,7 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
                                  count);
         }
         char *begin;
-        CK_RETURN_IF_ERROR(
+        CK__RETURN_IF_ERROR(
             ck_arena_alloc(m.blockref, bytes, t->element->data_alignment, &begin));
         ck_var_data v = {begin, count};
         memcpy(data, &v, sizeof v);
@@ -1186,7 +1186,7 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
             ck_pointer_arrmeta m;
             memcpy(&m, arrmeta, sizeof m);
             const ck_type *e = t->element;
-            CK_RETURN_IF_ERROR(ck_arena_alloc(m.blockref, e->data_size, e->data_alignment,
+            CK__RETURN_IF_ERROR(ck_arena_alloc(m.blockref, e->data_size, e->data_alignment,
                                               &target));
             memcpy(data, &target, sizeof target); /* offset is 0 in the array's arrmeta */
         }
@@ -1213,7 +1213,7 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
             return CK_OK;
         }
         const size_t at = p->pos;
-        CK_RETURN_IF_ERROR(ck__lit_value(p, t->element, arrmeta, data));
+        CK__RETURN_IF_ERROR(ck__lit_value(p, t->element, arrmeta, data));
         /* NaT is the NA of ?datetime64 and ?timedelta64: written either way. */
         if (data != NULL && !ck__is_time(t->element->id) && ck__is_na_of(t->element, data)) {
             char tname[96];
@@ -1233,8 +1233,8 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
                                  "NA stands only for a value of an option type, not of %s", tname);
         }
         ck__scalar_lit v;
-        CK_RETURN_IF_ERROR(ck__lit_scalar(p, t, &v));
-        CK_RETURN_IF_ERROR(ck__lit_scalar_end(p, &v));
+        CK__RETURN_IF_ERROR(ck__lit_scalar(p, t, &v));
+        CK__RETURN_IF_ERROR(ck__lit_scalar_end(p, &v));
         return ck__lit_store(p, &v, t->id, data);
     }
     }
@@ -1244,7 +1244,7 @@ static int ck__lit_value(ck__lit *p, const ck_type *t, const char *arrmeta, char
 static int ck__lit_pass(ck__lit *p, const ck_type *t, ck_array *a) {
     p->pos = 0;
     p->depth = 0;
-    CK_RETURN_IF_ERROR(ck__lit_value(p, t, a != NULL ? a->arrmeta : NULL,
+    CK__RETURN_IF_ERROR(ck__lit_value(p, t, a != NULL ? a->arrmeta : NULL,
                                      a != NULL ? a->data : NULL));
     ck__lit_skip_ws(p);
     if (p->pos < p->len) {
@@ -1268,9 +1268,9 @@ int ck_array_parse(const ck_type *t, const char *literal, ck_array **out) {
     memset(&p, 0, sizeof p);
     p.s = literal;
     p.len = strlen(literal);
-    CK_RETURN_IF_ERROR(ck__lit_pass(&p, t, NULL));
+    CK__RETURN_IF_ERROR(ck__lit_pass(&p, t, NULL));
     ck_array *a;
-    CK_RETURN_IF_ERROR(ck__array_create(t, 0, 0, &a));
+    CK__RETURN_IF_ERROR(ck__array_create(t, 0, 0, &a));
     int rc = ck__lit_pass(&p, t, a);
     if (rc != CK_OK) {
         ck_array_free(a);

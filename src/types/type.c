@@ -40,7 +40,7 @@ const char *ck__scalar_name(ck_type_id id) {
 }
 
 const char *ck_type_id_name(ck_type_id id) {
-    return (unsigned)id < CK_ARRAY_SIZE(ck__names) ? ck__names[id] : "unknown";
+    return (unsigned)id < CK__ARRAY_SIZE(ck__names) ? ck__names[id] : "unknown";
 }
 
 const ck_type *ck_type_scalar(ck_type_id id) {

@@ -29,7 +29,7 @@ static int make_level(ck_type_id id, const ck_type *element, intptr_t fixed_size
 }
 
 int ck_type_make_fixed_dim(intptr_t size, const ck_type *element, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_fixed_dim", element, out));
+    CK__RETURN_IF_ERROR(ck__type_check_part("ck_type_make_fixed_dim", element, out));
     if (size < 0) {
         return ck_set_error(CK_ERR_INVALID, "ck_type_make_fixed_dim: negative size %lld",
                             (long long)size);
@@ -52,7 +52,7 @@ int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **o
         const int rc = size[i] < 0 ? ck_type_make_var_dim(t, &outer)
                                    : ck_type_make_fixed_dim(size[i], t, &outer);
         ck_type_decref(t);
-        CK_RETURN_IF_ERROR(rc);
+        CK__RETURN_IF_ERROR(rc);
         t = outer;
     }
     *out = t;
@@ -60,13 +60,13 @@ int ck__type_over_dims(ck_type *inner, const intptr_t *size, int nd, ck_type **o
 }
 
 int ck_type_make_var_dim(const ck_type *element, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_var_dim", element, out));
+    CK__RETURN_IF_ERROR(ck__type_check_part("ck_type_make_var_dim", element, out));
     return make_level(CK_TYPE_VAR_DIM, element, -1, sizeof(ck_var_data), alignof(ck_var_data),
                       out);
 }
 
 int ck_type_make_pointer(const ck_type *target, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_pointer", target, out));
+    CK__RETURN_IF_ERROR(ck__type_check_part("ck_type_make_pointer", target, out));
     return make_level(CK_TYPE_POINTER, target, -1, sizeof(char *), alignof(char *), out);
 }
 

@@ -73,7 +73,7 @@ static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type 
     int depth = 0, blockref = 0;
     for (size_t i = 0; i < n; i++) {
         ck_type *unused;
-        CK_RETURN_IF_ERROR(ck__type_check_part(what, fields[i], &unused));
+        CK__RETURN_IF_ERROR(ck__type_check_part(what, fields[i], &unused));
         if (id == CK_TYPE_STRUCT) {
             if (names[i] == NULL || names[i][0] == '\0') {
                 return ck_set_error(CK_ERR_INVALID, "%s: field %zu has %s name", what, i,
@@ -100,7 +100,7 @@ static int make_fields(ck_type_id id, const char *what, size_t n, const ck_type 
                             (long long)INTPTR_MAX);
     }
     tables_layout l = {0, 0, 0, 0, 0, 0, 0, 0};
-    CK_RETURN_IF_ERROR(tables_size(n, id == CK_TYPE_STRUCT ? names : NULL, &l));
+    CK__RETURN_IF_ERROR(tables_size(n, id == CK_TYPE_STRUCT ? names : NULL, &l));
     ck_type *t = ck__type_alloc(id, l.total);
     if (t == NULL) {
         return CK_ERR_NOMEM;

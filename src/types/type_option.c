@@ -127,7 +127,7 @@ int ck_option_is_na(const ck_type *t, const void *data) {
 }
 
 int ck_type_make_option(const ck_type *value, ck_type **out) {
-    CK_RETURN_IF_ERROR(ck__type_check_part("ck_type_make_option", value, out));
+    CK__RETURN_IF_ERROR(ck__type_check_part("ck_type_make_option", value, out));
     if (!ck__id_is_scalar(value->id) && !ck__is_time(value->id) && !ck__is_text(value->id)) {
         return ck_set_error(CK_ERR_UNSUPPORTED,
                             "ck_type_make_option: options of %s types are not supported yet "

@@ -42,7 +42,7 @@ const ck_type *ck_type_bytes(void) {
 static const char *const ck__encodings[] = {"ascii", "utf8", "utf16", "utf32", "none"};
 
 const char *ck__encoding_name(int enc) {
-    return enc >= 0 && enc < (int)CK_ARRAY_SIZE(ck__encodings) ? ck__encodings[enc] : NULL;
+    return enc >= 0 && enc < (int)CK__ARRAY_SIZE(ck__encodings) ? ck__encodings[enc] : NULL;
 }
 
 const char *ck_text_encoding_name(ck_text_encoding enc) {
