@@ -108,18 +108,8 @@ int ck_kernel_kind_register(const ck_kernel_kind *kind) {
     return CK_OK;
 }
 
-static const ck__kind *const ck__kinds[] = {
-    &ck__strided_dim_kind, &ck__strided_dim_n_kind, &ck__var_dim_kind, &ck__pointer_src_kind,
-    &ck__pointer_dst_kind, &ck__pointer_gather_kind, &ck__pointer_gather_copy_kind, &ck__unaligned_kind, &ck__tiled_2d_kind,
-    &ck__call_args_kind,   &ck__streaming_kind,     &ck__copy_bytes_kind, &ck__fields_kind,
-    &ck__option_kind,      &ck__is_na_kind,         &ck__assign_na_kind, &ck__reduce_dim_kind, &ck__fold_rows_kind,
-    &ck__reduce_fill_kind, &ck__reduce_fold_kind, &ck__reduce_var_reset_kind,
-    &ck__reduce_var_grow_kind, &ck__reduce_option_kind, &ck__accumulate_dim_kind,
-    &ck__reduce_scan_kind, &ck__scan_stream_kind, &ck__materialize_kind, &ck__option_scan_kind, &ck__option_fill_kind, &ck__na_canon_kind, &ck__dot_kind, &ck__core_call_kind,
-    &ck__text_cast_kind, &ck__text_compare_kind, &ck__datetime_cast_kind,
-    &ck__datetime_arith_kind, &ck__datetime_compare_kind, &ck__datetime_text_kind,
-    &ck__text_number_kind,
-};
+#define CK__KIND_ENTRY(name) &ck__##name##_kind,
+static const ck__kind *const ck__kinds[] = {CK__KIND_LIST(CK__KIND_ENTRY)};
 
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */
 #define CK__DESCRIBE_MAX_DEPTH 256

@@ -68,45 +68,53 @@ typedef struct ck__kind {
                      ck__children *children);
 } ck__kind;
 
-extern const ck__kind ck__strided_dim_kind;
-extern const ck__kind ck__strided_dim_n_kind;
-extern const ck__kind ck__var_dim_kind;
-extern const ck__kind ck__pointer_src_kind;
-extern const ck__kind ck__pointer_dst_kind;
-extern const ck__kind ck__pointer_gather_kind;
-extern const ck__kind ck__pointer_gather_copy_kind;
-extern const ck__kind ck__unaligned_kind;
-extern const ck__kind ck__tiled_2d_kind;
-extern const ck__kind ck__call_args_kind;
-extern const ck__kind ck__streaming_kind;
-extern const ck__kind ck__copy_bytes_kind;
-extern const ck__kind ck__fields_kind;
-extern const ck__kind ck__option_kind;
-extern const ck__kind ck__is_na_kind;
-extern const ck__kind ck__assign_na_kind;
-extern const ck__kind ck__reduce_dim_kind;
-extern const ck__kind ck__fold_rows_kind;
-extern const ck__kind ck__reduce_fill_kind;
-extern const ck__kind ck__reduce_fold_kind;
-extern const ck__kind ck__reduce_var_reset_kind;
-extern const ck__kind ck__reduce_var_grow_kind;
-extern const ck__kind ck__reduce_option_kind;
-extern const ck__kind ck__scan_stream_kind;
-extern const ck__kind ck__materialize_kind;
-extern const ck__kind ck__option_scan_kind;
-extern const ck__kind ck__option_fill_kind;
-extern const ck__kind ck__na_canon_kind;
-extern const ck__kind ck__dot_kind;
-extern const ck__kind ck__core_call_kind;
-extern const ck__kind ck__accumulate_dim_kind;
-extern const ck__kind ck__reduce_scan_kind;
-extern const ck__kind ck__text_cast_kind;
-extern const ck__kind ck__text_number_kind;
-extern const ck__kind ck__text_compare_kind;
-extern const ck__kind ck__datetime_cast_kind;
-extern const ck__kind ck__datetime_arith_kind;
-extern const ck__kind ck__datetime_compare_kind;
-extern const ck__kind ck__datetime_text_kind;
+/* The kind list: one row per kind the library builds, X(name) for ck__<name>_kind, defined
+ * in the file named beside it. It declares the kinds here and is describe.c's table of
+ * them: adding a kind is its file and one row. */
+/* clang-format off */
+#define CK__KIND_LIST(X) \
+    X(strided_dim)          /* strided_dim.c */        \
+    X(strided_dim_n)        /* strided_dim.c */        \
+    X(var_dim)              /* var_dim.c */            \
+    X(pointer_src)          /* pointer.c */            \
+    X(pointer_dst)          /* pointer.c */            \
+    X(pointer_gather)       /* pointer.c */            \
+    X(pointer_gather_copy)  /* pointer.c */            \
+    X(unaligned)            /* unaligned.c */          \
+    X(tiled_2d)             /* tiled_2d.c */           \
+    X(call_args)            /* call_args.c */          \
+    X(streaming)            /* streaming.c */          \
+    X(copy_bytes)           /* copy_bytes.c */         \
+    X(fields)               /* fields.c */             \
+    X(option)               /* option.c */             \
+    X(is_na)                /* option.c */             \
+    X(assign_na)            /* option.c */             \
+    X(na_canon)             /* na_canon.c */           \
+    X(reduce_dim)           /* reduce_dim.c */         \
+    X(reduce_fill)          /* reduce_dim.c */         \
+    X(reduce_fold)          /* reduce_dim.c */         \
+    X(reduce_var_reset)     /* reduce_dim.c */         \
+    X(reduce_var_grow)      /* reduce_dim.c */         \
+    X(fold_rows)            /* fold_rows.c */          \
+    X(reduce_option)        /* reduce_option.c */      \
+    X(accumulate_dim)       /* accumulate_dim.c */     \
+    X(reduce_scan)          /* accumulate_dim.c */     \
+    X(scan_stream)          /* scan_stream.c */        \
+    X(materialize)          /* materialize.c */        \
+    X(option_scan)          /* option_scan.c */        \
+    X(option_fill)          /* option_scan.c */        \
+    X(dot)                  /* dot.c */                \
+    X(core_call)            /* core_call.c */          \
+    X(text_cast)            /* text_cast.c */          \
+    X(text_number)          /* text_number.c */        \
+    X(text_compare)         /* text_compare.c */       \
+    X(datetime_cast)        /* datetime_cast.c */      \
+    X(datetime_arith)       /* datetime_cast.c */      \
+    X(datetime_compare)     /* datetime_compare.c */   \
+    X(datetime_text)        /* datetime_text.c */
+/* clang-format on */
+#define CK__KIND_DECLARE(name) extern const ck__kind ck__##name##_kind;
+CK__KIND_LIST(CK__KIND_DECLARE)
 
 /* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
  * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
