@@ -193,8 +193,8 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         return;
     }
     ck__strbuf leaf = CK__STRBUF_INIT;
-    if (ck__scalar_leaf_describe(fn, &leaf) || ck__arith_leaf_describe(fn, &leaf) ||
-        ck__negative_leaf_describe(fn, &leaf) || ck__acc_leaf_describe(fn, &leaf)) {
+#define CK__LEAF_DESCRIBE_ASK(family) ck__##family##_leaf_describe(fn, &leaf) ||
+    if (CK__LEAF_DESCRIBE_LIST(CK__LEAF_DESCRIBE_ASK) 0) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {

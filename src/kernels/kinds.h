@@ -116,8 +116,15 @@ typedef struct ck__kind {
 #define CK__KIND_DECLARE(name) extern const ck__kind ck__##name##_kind;
 CK__KIND_LIST(CK__KIND_DECLARE)
 
-/* Leaves are recognised through their tables (scalar.c): writes "cast int32 -> float64
- * (nocheck) strided [baseline]" when fn is a leaf and returns 1, else returns 0. */
+/* Leaves are recognised through their families' tables: ck__<family>_leaf_describe writes
+ * "cast int32 -> float64 (nocheck) strided [baseline]" when fn is one of the family's leaves
+ * and returns 1, else returns 0. The leaf-family list, one row per family and the file that
+ * describes it; describe.c asks each in turn. */
+#define CK__LEAF_DESCRIBE_LIST(X)                                                           \
+    X(scalar)   /* casts: scalar.c */                                                      \
+    X(arith)    /* arithmetic and comparisons: arith.c */                                  \
+    X(negative) /* negative.c */                                                           \
+    X(acc)      /* reduction and accumulation steps: reduce_ops.c */
 int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
 
 /* ---- factories ---- */
