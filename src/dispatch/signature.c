@@ -378,7 +378,8 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
 #define CK__FORMAT_HOLDS(t, f) (CK__BITS(t) >= CK__BITS(f) && CK__EXP(t) >= CK__EXP(f))
 /* Every value of integer f is exactly a value of float format t: its magnitude bits fit the
  * significand and 2^bits is within the exponent's range. */
-#define CK__FORMAT_HOLDS_INT(t, f) (CK__BITS(f) <= CK__BITS(t) && CK__BITS(f) < (1 << (CK__EXP(t) - 1)))
+#define CK__FORMAT_HOLDS_INT(t, f)                                                              \
+    (CK__BITS(f) <= CK__BITS(t) && CK__BITS(f) < (1 << (CK__EXP(t) > 0 ? CK__EXP(t) - 1 : 0)))
 
 /* from -> to, in order:
  *   the same type: exact;
