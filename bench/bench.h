@@ -5,7 +5,9 @@
  *
  *   harness.c    clock, median of interleaved samples after warm-up, machine description
  *   baselines.c  the plain C loops (same semantics as the kernels, element for element)
- *   workloads.c  the workload table: data, kernels built through ck_make_assign, runs
+ *   workloads.c  the workload and kind tables behind the functions below; the kinds'
+ *                functions in workloads_<family>.c, what they share in workloads_common.c
+ *                (workloads.h lists them)
  *   runner.c     which targets can run, the cap/measure/restore loop, filtering */
 #ifndef CKERNEL_BENCH_H
 #define CKERNEL_BENCH_H
@@ -124,7 +126,7 @@ int ckb_workload_skip(size_t i, char *why, size_t why_size);
 
 /* Work that must come before any workload runs: when `filter` selects jit/compile/first,
  * the first JIT kernel build of the process is measured now (once per process; see
- * workloads.c). ckb_run calls it first. */
+ * workloads_jit.c). ckb_run calls it first. */
 void ckb_prepare(const char *filter, const ckb_settings *s);
 
 /* Sets up workload i (buffers allocated and page-faulted, source filled, kernel built at the

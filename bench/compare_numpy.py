@@ -94,7 +94,7 @@ DOT_COLS = 1000
 # The reductions: (ckernel's name, axes or None for all, accumulate?) per workload.
 # The expressions, in `ckernel bench` order: (text, arguments in the order of their first
 # appearance, each a dtype name for an array of --size elements or a float for a scalar,
-# built with CK_EVAL_JIT?). bench/workloads.c has the same texts and scalars.
+# built with CK_EVAL_JIT?). bench/workloads_expr.c has the same texts and scalars.
 EXPRESSIONS = {
     "expr/fma3/composed": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, False),
     "expr/fma3/jit": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, True),
@@ -599,7 +599,7 @@ def datetime_workloads(np, rng, m):
 
 
 def text_equal_workloads(np, m):
-    """text/equal/string over m pairs, as bench/workloads.c makes them: the decimal text of
+    """text/equal/string over m pairs, as bench/workloads_text.c makes them: the decimal text of
     int64 values of 1 to 12 digits; the second text equals the first at about half the
     pairs, and elsewhere differs in the last digit (same length) or in length. NumPy
     compares the two as U arrays (U13: the longest text), ckernel as string arrays of the
