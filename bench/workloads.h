@@ -270,6 +270,10 @@ int ckb_measure_vs_loop_per_op(ckb_wl *w, const ckb_settings *s, ckb_result *out
 int ckb_measure_vs_composed(ckb_wl *w, const ckb_settings *s, ckb_result *out);
 /* measure: run alone, per operation: no data moved, so no bandwidth or ratios. */
 int ckb_measure_alone(ckb_wl *w, const ckb_settings *s, ckb_result *out);
+/* fn timed alone, its figure in `unit`: what ckb_measure_alone and the build and JIT kinds'
+ * measures share. */
+int ckb_measure_one(ckb_wl *w, const ckb_settings *s, ckb_result *out, ckb_timed_fn fn,
+                    ckb_unit unit);
 
 /* ---------------------------------------------------------------- workloads_assign.c */
 

@@ -237,14 +237,9 @@ static double allocs_per_build(ckb_wl *w, int n) {
 
 /* Per operation, no data moved, so no bandwidth or ratios; and the heap allocations. */
 int ckb_assign_measure_build(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
-    const ckb_timed_fn fns[1] = {timed_build};
-    double t[1] = {0}, spread[1] = {0};
-    out->unit = CKB_PER_OP;
-    const int rc = ckb_measure(fns, 1, w, s, t, spread);
+    const int rc = ckb_measure_one(w, s, out, timed_build, CKB_PER_OP);
     if (rc == CK_OK) {
-        out->ns = t[0];
         out->heap_allocs = allocs_per_build(w, 1000);
     }
-    out->spread = spread[0];
     return rc;
 }

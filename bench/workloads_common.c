@@ -494,14 +494,19 @@ int ckb_measure_vs_composed(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
     return measure_against(w, s, out, 4, CKB_PER_ELEM);
 }
 
-int ckb_measure_alone(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
-    const ckb_timed_fn fns[1] = {timed_kernel};
+int ckb_measure_one(ckb_wl *w, const ckb_settings *s, ckb_result *out, ckb_timed_fn fn,
+                    ckb_unit unit) {
+    const ckb_timed_fn fns[1] = {fn};
     double t[1] = {0}, spread[1] = {0};
-    out->unit = CKB_PER_OP;
+    out->unit = unit;
     const int rc = ckb_measure(fns, 1, w, s, t, spread);
     if (rc == CK_OK) {
         out->ns = t[0];
     }
     out->spread = spread[0];
     return rc;
+}
+
+int ckb_measure_alone(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
+    return ckb_measure_one(w, s, out, timed_kernel, CKB_PER_OP);
 }

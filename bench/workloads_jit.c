@@ -148,25 +148,12 @@ static int timed_jit_hit(void *ctx) {
 }
 
 /* As build/3-level: per operation, no data moved, so no bandwidth or ratios. */
-static int measure_build(ckb_wl *w, const ckb_settings *s, ckb_result *out, ckb_timed_fn fn,
-                         ckb_unit unit) {
-    const ckb_timed_fn fns[1] = {fn};
-    double t[1] = {0}, spread[1] = {0};
-    out->unit = unit;
-    const int rc = ckb_measure(fns, 1, w, s, t, spread);
-    if (rc == CK_OK) {
-        out->ns = t[0];
-    }
-    out->spread = spread[0];
-    return rc;
-}
-
 int ckb_jit_measure_steady(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
-    return measure_build(w, s, out, timed_jit_steady, CKB_MS_PER_OP);
+    return ckb_measure_one(w, s, out, timed_jit_steady, CKB_MS_PER_OP);
 }
 
 int ckb_jit_measure_cache_hit(ckb_wl *w, const ckb_settings *s, ckb_result *out) {
-    return measure_build(w, s, out, timed_jit_hit, CKB_PER_OP);
+    return ckb_measure_one(w, s, out, timed_jit_hit, CKB_PER_OP);
 }
 
 /* ---- jit/compile/first ----
