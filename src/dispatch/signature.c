@@ -12,14 +12,45 @@
 
 /* ---- the compact letters ---- */
 
-/* Letter(s) of each scalar, in ck_type_id order: the canonical spelling. */
-/* The scalar a compact letter (or Z pair) at s names, from the table's letters; *len gets
- * its length. -1 if none. 'l' and 'L' (C long) are int64 and uint64: 64 bits on the LP64
- * targets ckernel supports. */
+/* Appends like snprintf into buf at *used (cap bytes in all), counting what it needed. */
+static void put(char *buf, size_t cap, size_t *used, const char *s) {
+    const size_t n = strlen(s);
+    if (*used < cap) {
+        const size_t room = cap - *used - 1;
+        memcpy(buf + *used, s, n < room ? n : room);
+        buf[(n < room ? *used + n : cap - 1)] = '\0';
+    }
+    *used += n;
+}
+
+/* Each scalar's canonical letter(s) are the table's; 'l' and 'L' (C long) also spell int64
+ * and uint64: 64 bits on the LP64 targets ckernel supports. */
+static const struct {
+    const char *letter;
+    ck_type_id id;
+} ck__letter_aliases[] = {{"l", CK_TYPE_INT64}, {"L", CK_TYPE_UINT64}};
+
+/* Every letter, each alias before its type's: " ? b h i l q B H I L Q e f d Zf Zd". */
+static void put_letters(char *buf, size_t cap, size_t *used) {
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        for (size_t a = 0; a < CK__ARRAY_SIZE(ck__letter_aliases); a++) {
+            if (ck__letter_aliases[a].id == (ck_type_id)id) {
+                put(buf, cap, used, " ");
+                put(buf, cap, used, ck__letter_aliases[a].letter);
+            }
+        }
+        put(buf, cap, used, " ");
+        put(buf, cap, used, ck__scalar_facts_table[id].letters);
+    }
+}
+
+/* The scalar a compact letter (or Z pair) at s names; *len gets its length. -1 if none. */
 static int compact_scalar(const char *s, size_t *len) {
     *len = 1;
-    if (s[0] == 'l' || s[0] == 'L') {
-        return s[0] == 'l' ? CK_TYPE_INT64 : CK_TYPE_UINT64;
+    for (size_t a = 0; a < CK__ARRAY_SIZE(ck__letter_aliases); a++) {
+        if (s[0] == ck__letter_aliases[a].letter[0]) {
+            return ck__letter_aliases[a].id;
+        }
     }
     for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
         const char *letters = ck__scalar_facts_table[id].letters;
@@ -49,10 +80,12 @@ static int parse_compact(const char *text, ck__signature *out) {
         size_t len;
         const int id = compact_scalar(text + i, &len);
         if (id < 0) {
-            char what[96];
-            snprintf(what, sizeof what,
-                     "unknown type letter '%.*s' (letters: ? b h i l q B H I L Q e f d Zf Zd)",
-                     text[i] == 'Z' && text[i + 1] != '\0' ? 2 : 1, text + i);
+            char letters[96], what[160];
+            size_t used = 0;
+            letters[0] = '\0';
+            put_letters(letters, sizeof letters, &used);
+            snprintf(what, sizeof what, "unknown type letter '%.*s' (letters:%s)",
+                     text[i] == 'Z' && text[i + 1] != '\0' ? 2 : 1, text + i, letters);
             return sig_error(text, i, what);
         }
         if (out->nargs == CK__SIG_MAX_ARGS) {
@@ -286,17 +319,6 @@ int ck__signature_parse_core(const char *text, ck__signature *out, ck__core_sig 
 }
 
 /* ---- printing ---- */
-
-/* Appends like snprintf into buf at *used (cap bytes in all), counting what it needed. */
-static void put(char *buf, size_t cap, size_t *used, const char *s) {
-    const size_t n = strlen(s);
-    if (*used < cap) {
-        const size_t room = cap - *used - 1;
-        memcpy(buf + *used, s, n < room ? n : room);
-        buf[(n < room ? *used + n : cap - 1)] = '\0';
-    }
-    *used += n;
-}
 
 int ck__core_sig_same(const ck__core_sig *a, const ck__core_sig *b) {
     if (a->any != b->any || memcmp(a->ndim, b->ndim, sizeof a->ndim) != 0) {

@@ -526,12 +526,6 @@ CK__DEF_COMPLEX_CHECKS_NONE(complex128)
 /* ======================================================================================
  * Error messages (cold): "<src> value <v> is out of range for <dst>" and friends.
  * ====================================================================================== */
-static const char *const ck__scalar_names[CK_NUM_SCALAR_TYPES] = {
-#define CK__NAME_ENTRY(T) [CK__ID(T)] = #T,
-    CK__SCALAR_EACH(CK__NAME_ENTRY)
-#undef CK__NAME_ENTRY
-};
-
 /* The shortest text, up to max_digits significant digits, that reads back as the same value
  * at the given precision (bits: 11, 24 or 53), spelled like Python's repr: "-10.25", "0.1",
  * "65520" (not "6.552e+04"), "1e+21", "9.223372036854776e+18". */
@@ -631,8 +625,8 @@ static void ck__format_element(char *buf, size_t cap, int id, const char *p, int
  * that made clang's inliner iterate over one call-graph cycle of all 3136 functions). */
 static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src_elem,
                                    ck_single_fn nocheck) {
-    const char *dn = ck__scalar_names[dst_id];
-    const char *sn = ck__scalar_names[src_id];
+    const char *dn = ck_type_id_name((ck_type_id)dst_id);
+    const char *sn = ck_type_id_name((ck_type_id)src_id);
     char value[96];
     ck__format_element(value, sizeof value, src_id, src_elem, 0);
     switch (status) {

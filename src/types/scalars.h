@@ -56,8 +56,8 @@ enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
 #define CK__SCALAR_QUIET_NAN(T, exp_bits, bits)                                             \
     ((T)(((((T)1 << (exp_bits)) - 1u) << ((bits) - 1)) | ((T)1 << ((bits) - 2))))
 
+/* The NA bits are not here: ck__na_bytes (type_option.c) holds every NA as stored. */
 typedef struct ck__scalar_facts {
-    uint64_t na;               /* each part's NA bits */
     const char *letters;       /* its compact signature letters */
     unsigned char kind;        /* ck__scalar_kind */
     unsigned char bits;        /* magnitude bits or significand precision (the table's) */

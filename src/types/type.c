@@ -20,7 +20,7 @@
 static ck_type ck__scalars[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(CK__SCALAR_TYPE)};
 
 #define CK__SCALAR_FACTS(E, n, part, psize, parts, kind, bits, exp, na, letters, npk)         \
-    {(uint64_t)(na), letters, CK__SCALAR_KIND_##kind, bits, exp, parts, psize, npk},
+    {letters, CK__SCALAR_KIND_##kind, bits, exp, parts, psize, npk},
 const ck__scalar_facts ck__scalar_facts_table[CK_NUM_SCALAR_TYPES] = {
     CK_SCALAR_TABLE(CK__SCALAR_FACTS)};
 
