@@ -259,6 +259,12 @@ def test_a_value_never_becomes_na():
         assert s is not None and np.isnan(s), (skipna, s)
     c = ck.accumulate("cumsum", x).tolist()
     assert c[1] is not None and np.isnan(c[1]), c
+    # float16's min and max fold in float32, which quiets 0x7da2 onto its NA, 0x7fa2
+    h = ck.Array(np.array([0x7DA2, 0], dtype=np.uint16).view(np.float16), type="2 * ?float16")
+    for name in ("min", "max"):
+        for skipna in (False, True):
+            m = ck.reduce(name, h, skipna=skipna).tolist()
+            assert m is not None and np.isnan(m), (name, skipna, m)
 
 
 def test_ragged_accumulations():

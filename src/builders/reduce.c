@@ -317,9 +317,12 @@ static int make_canon(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p)
 }
 
 /* minimum and maximum select an element or the accumulator as it is: over values of ?A
- * itself (never NA) they give no new bits, so they need no na_canon. */
+ * itself (never NA) they give no new bits, so they need no na_canon. Not so where A is
+ * computed in float32 (float16): its folds return the selected element converted, which
+ * quiets a signalling NaN, and a quieted one may carry the NA's bits. */
 static int selects_values_of_a(const ck__reduce_plan *p, ck_type_id values) {
-    return values == p->acc_id && (p->op == CK__ARITH_MINIMUM || p->op == CK__ARITH_MAXIMUM);
+    return values == p->acc_id && (p->op == CK__ARITH_MINIMUM || p->op == CK__ARITH_MAXIMUM) &&
+           !ck__scalar_computes_in_float32(p->acc_id);
 }
 
 /* The accumulate leaf of A over elements of the scalar type st: behind call_args, which
