@@ -93,7 +93,7 @@ CK_EXTERN int ck_callable_add(ck_callable *c, const char *signature, const ck_fa
  * ("dd)d" is double f(double, double); complex arguments are C _Complex values). The call
  * interface is prepared once when a kernel is built. bool is passed as C _Bool.
  * CK_ERR_UNSUPPORTED when this build has no libffi (CK_WITH_FFI in ckernel/config.h) or the
- * signature has a float16 (libffi has no type for C _Float16). */
+ * signature has a float16 or bfloat16 (libffi has no type for C _Float16 or __bf16). */
 CK_EXTERN int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void));
 /* Reference counting (atomic). The last decref releases every factory's data. NULL is fine. */
 CK_EXTERN void ck_callable_incref(ck_callable *c);

@@ -9,7 +9,7 @@
  *   C          the context argument of CK_SCALAR_TABLE_WITH, handed to every row
  *   ENUM       CK_TYPE_<ENUM> is the id; ids are the rows' positions, 0 .. CK_NUM_SCALAR_TYPES-1
  *   name       the datashape name
- *   part       the C type of one stored part (a float16 is its binary16 bits, a bool a byte)
+ *   part       the C type of one stored part (a float16 or bfloat16 is its bits, a bool a byte)
  *   part_size  sizeof(part), as a literal
  *   parts      1, or 2 for a complex number (real, imaginary): size = parts * part_size,
  *              alignment = the part's
@@ -41,6 +41,7 @@
     X(C, UINT32,     uint32,     uint32_t, 4, 1, UNSIGNED, 32, 0,  0xffffffff,            "I",  'u') \
     X(C, UINT64,     uint64,     uint64_t, 8, 1, UNSIGNED, 64, 0,  0xffffffffffffffff,    "Q",  'u') \
     X(C, FLOAT16,    float16,    uint16_t, 2, 1, FLOAT,    11, 5,  0x7fa2,                "e",  'f') \
+    X(C, BFLOAT16,   bfloat16,   uint16_t, 2, 1, FLOAT,    8,  8,  0x7fe2,                "E",  0)   \
     X(C, FLOAT32,    float32,    float,    4, 1, FLOAT,    24, 8,  0x7fc007a2,            "f",  'f') \
     X(C, FLOAT64,    float64,    double,   8, 1, FLOAT,    53, 11, 0x7ff80000000007a2,    "d",  'f') \
     X(C, COMPLEX64,  complex64,  float,    4, 2, COMPLEX,  24, 8,  0x7fc007a2,            "Zf", 'c') \

@@ -84,7 +84,7 @@ CK_EXTERN const ck_type *ck_type_scalar(ck_type_id id);
  *     name   := identifier | quoted      identifier: [A-Za-z_][A-Za-z0-9_]*
  *     quoted := "'" ... "'" | '"' ... '"'   (\\, \', \" and \xHH escapes; not empty)
  *     scalar := bool | int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
- *             | float16 | float32 | float64 | complex64 | complex128
+ *             | float16 | bfloat16 | float32 | float64 | complex64 | complex128
  *             | 'complex' '[' ('float32' | 'float64') ']' | text | time
  *     text   := 'string' | 'bytes' | 'fixed_bytes' '[' integer ']'
  *             | 'fixed_string' '[' integer [',' encoding] ']'   (encoding: utf8 when absent)
@@ -173,8 +173,9 @@ CK_EXTERN size_t ck_type_field_arrmeta_offset(const ck_type *t, size_t i);
  * index when it has more than 8 fields, a scan of at most 8 names otherwise. */
 CK_EXTERN intptr_t ck_type_field_index(const ck_type *t, const char *name);
 /* The NA value of ?T (or of T itself) for a scalar T: its bytes in the data (size of T).
- * Signed integers: their minimum; unsigned: their maximum; bool: 2; float16/32/64: the
- * quiet NaN 0x7fa2 / 0x7fc007a2 / 0x7ff80000000007a2; complex: that NaN in both parts;
+ * Signed integers: their minimum; unsigned: their maximum; bool: 2; float16, bfloat16,
+ * float32, float64: the quiet NaN 0x7fa2, 0x7fe2, 0x7fc007a2, 0x7ff80000000007a2 (1954's low
+ * payload bits); complex: that NaN in both parts;
  * datetime64 and timedelta64: NaT; text: every byte 0xff (NULL for a fixed text of more
  * than 256 bytes: test it with ck_option_is_na). NULL for other types. */
 CK_EXTERN const void *ck_option_na_bytes(const ck_type *t);

@@ -42,8 +42,7 @@ static PyObject *scalar_to_python(ck_type_id id, const char *p) {
         float f[2];
         double d[2];
     } v;
-    static const size_t sizes[CK_NUM_SCALAR_TYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
-    memcpy(&v, p, sizes[id]);
+    memcpy(&v, p, ck_type_data_size(ck_type_scalar(id)));
     switch (id) {
     case CK_TYPE_BOOL:
         return PyBool_FromLong(v.u8 != 0);
@@ -65,6 +64,10 @@ static PyObject *scalar_to_python(ck_type_id id, const char *p) {
         return PyLong_FromUnsignedLongLong(v.u64);
     case CK_TYPE_FLOAT16:
         return PyFloat_FromDouble(PyFloat_Unpack2(p, PY_LITTLE_ENDIAN));
+    case CK_TYPE_BFLOAT16: /* the top half of a float32 (little-endian) */
+        v.f[0] = 0.0f;
+        memcpy((char *)v.f + 2, p, 2);
+        return PyFloat_FromDouble(v.f[0]);
     case CK_TYPE_FLOAT32:
         return PyFloat_FromDouble(v.f[0]);
     case CK_TYPE_FLOAT64:

@@ -19,6 +19,7 @@
 #include "kernels/arith_leaves.h"
 #include "jit/jit_plugin.h"
 #include "kernels/kinds.h"
+#include "types/scalars.h"
 
 static int assign_instantiate(void *data, ck_builder *ckb, size_t *offset,
                               const ck_leaf_info *info) {
@@ -131,7 +132,8 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
     return rc;
 }
 
-/* dot, (N * T, N * T) -> T for every scalar but float16 (which selects float32): core
+/* dot, (N * T, N * T) -> T for every scalar but those computed in float32 (float16,
+ * bfloat16: they select float32): core
  * dimensions (docs/design.md §14). */
 static int dot_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
     (void)data;
@@ -146,7 +148,7 @@ static int add_dot(void) {
     CK__RETURN_IF_ERROR(ck_callable_new("dot", &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
-        if (id == CK_TYPE_FLOAT16) {
+        if (ck__scalar_computes_in_float32((ck_type_id)id)) {
             continue;
         }
         const char *t = ck_type_id_name((ck_type_id)id);

@@ -14,8 +14,8 @@
  * SysV x86-64 and AArch64 ABIs is passed and returned as an unsigned byte; CPython's ctypes
  * uses ffi_type_uint8 for c_bool too); float32/float64 to float/double; complex64/complex128
  * to ffi_type_complex_float/double when libffi has complex support
- * (FFI_TARGET_HAS_COMPLEX_TYPE). float16 is refused: libffi has no type for _Float16, and
- * passing it as a float would put the wrong bits in the register. */
+ * (FFI_TARGET_HAS_COMPLEX_TYPE). float16 and bfloat16 are refused: libffi has no type for
+ * them, and passing one as a float would put the wrong bits in the register. */
 #include <stdint.h>
 #include <string.h>
 
@@ -23,6 +23,7 @@
 #include "ckernel/alloc.h"
 #include "ckernel/config.h"
 #include "common/internal.h"
+#include "types/scalars.h"
 
 #if CK_WITH_FFI
 
@@ -84,9 +85,9 @@ static ffi_type *ffi_type_of(ck_type_id id) {
 
 /* Why a scalar cannot be passed (for the message), NULL when it can. */
 static const char *unsupported_reason(ck_type_id id) {
-    if (id == CK_TYPE_FLOAT16) {
-        return "float16 has no libffi type (C _Float16 is passed in the low half of an SSE "
-               "register, which no libffi type describes)";
+    if (ck__scalar_computes_in_float32(id)) { /* float16, bfloat16 */
+        return "a 16-bit float has no libffi type (C _Float16 and __bf16 are passed in the low "
+               "half of an SSE register, which no libffi type describes)";
     }
     if ((id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128) && ffi_type_of(id) == NULL) {
         return "this libffi was built without complex types (FFI_TARGET_HAS_COMPLEX_TYPE)";

@@ -6,7 +6,8 @@
  *   (float64, float64) -> float64    datashape style: scalar names, whitespace free
  *   dd)d                             compact: argument letters, ')', the result letter
  * Letters (fixed widths, as on LP64): ? bool; b h i l q int8 int16 int32 int64 int64;
- * B H I L Q the unsigned ones; e f d float16 float32 float64; Zf Zd complex64 complex128.
+ * B H I L Q the unsigned ones; e f d float16 float32 float64; E bfloat16 (ckernel's own: NumPy
+ * has none); Zf Zd complex64 complex128 (the letters are the scalar table's).
  * Both parse to one ck__signature; errors are CK_ERR_PARSE with the 1-based column. */
 #ifndef CKERNEL_DISPATCH_SIGNATURE_H
 #define CKERNEL_DISPATCH_SIGNATURE_H

@@ -253,19 +253,14 @@ CK__DEF_LEAF(add, bool, 0)
 CK__DEF_LEAF(multiply, bool, 0)
 CK__DEF_LEAF(divide, bool, 1)
 CK__DEF_MINMAX_LOGICAL(bool)
-CK__DEF_FOUR(int8, 1)
-CK__DEF_FOUR(int16, 1)
-CK__DEF_FOUR(int32, 1)
-CK__DEF_FOUR(int64, 1)
-CK__DEF_FOUR(uint8, 1)
-CK__DEF_FOUR(uint16, 1)
-CK__DEF_FOUR(uint32, 1)
-CK__DEF_FOUR(uint64, 1)
-CK__DEF_FOUR(float16, 0)
-CK__DEF_FOUR(float32, 0)
-CK__DEF_FOUR(float64, 0)
-CK__DEF_FOUR(complex64, 0)
-CK__DEF_FOUR(complex128, 0)
+/* Every other row of the scalar table: integers divide checked (by zero). */
+#define CK__FOUR_BOOL(n)
+#define CK__FOUR_SIGNED(n) CK__DEF_FOUR(n, 1)
+#define CK__FOUR_UNSIGNED(n) CK__DEF_FOUR(n, 1)
+#define CK__FOUR_FLOAT(n) CK__DEF_FOUR(n, 0)
+#define CK__FOUR_COMPLEX(n) CK__DEF_FOUR(n, 0)
+#define CK__FOUR_ROW(E, n, part, psize, parts, kind, ...) CK__FOUR_##kind(n)
+CK_SCALAR_TABLE(CK__FOUR_ROW)
 
 /* The comparisons of every type, a bool result (compare_ops.h). */
 #define CK__DEF_COMPARE(T)                                                                  \
@@ -275,27 +270,19 @@ CK__DEF_FOUR(complex128, 0)
     CK__DEF_LEAF_R(less_equal, T, bool, 0)                                                   \
     CK__DEF_LEAF_R(greater, T, bool, 0)                                                      \
     CK__DEF_LEAF_R(greater_equal, T, bool, 0)
-CK__DEF_COMPARE(bool)
-CK__DEF_COMPARE(int8)
-CK__DEF_COMPARE(int16)
-CK__DEF_COMPARE(int32)
-CK__DEF_COMPARE(int64)
-CK__DEF_COMPARE(uint8)
-CK__DEF_COMPARE(uint16)
-CK__DEF_COMPARE(uint32)
-CK__DEF_COMPARE(uint64)
-CK__DEF_COMPARE(float16)
-CK__DEF_COMPARE(float32)
-CK__DEF_COMPARE(float64)
-CK__DEF_COMPARE(complex64)
-CK__DEF_COMPARE(complex128)
+#define CK__COMPARE_LEAF_ROW(E, n, ...) CK__DEF_COMPARE(n)
+CK_SCALAR_TABLE(CK__COMPARE_LEAF_ROW)
 
 /* ---- the tables ---- */
 #define CK__E(OP, T) [ck__id_##T] = {ck__##OP##_##T##_single, ck__##OP##_##T##_strided}
-#define CK__NUMERIC(OP)                                                                     \
-    CK__E(OP, int8), CK__E(OP, int16), CK__E(OP, int32), CK__E(OP, int64), CK__E(OP, uint8), \
-        CK__E(OP, uint16), CK__E(OP, uint32), CK__E(OP, uint64), CK__E(OP, float16),         \
-        CK__E(OP, float32), CK__E(OP, float64), CK__E(OP, complex64), CK__E(OP, complex128)
+/* Every row but bool's (whose entries are written out where it has the operation). */
+#define CK__NUMERIC_BOOL(OP, n)
+#define CK__NUMERIC_SIGNED(OP, n) CK__E(OP, n),
+#define CK__NUMERIC_UNSIGNED(OP, n) CK__E(OP, n),
+#define CK__NUMERIC_FLOAT(OP, n) CK__E(OP, n),
+#define CK__NUMERIC_COMPLEX(OP, n) CK__E(OP, n),
+#define CK__NUMERIC_ROW(OP, E, n, part, psize, parts, kind, ...) CK__NUMERIC_##kind(OP, n)
+#define CK__NUMERIC(OP) CK_SCALAR_TABLE_WITH(CK__NUMERIC_ROW, OP)
 
 const ck__arith_table CK_TARGET_NAME(ck__arith_leaves) = {
     [CK__ARITH_ADD] = {CK__E(add, bool), CK__NUMERIC(add)},

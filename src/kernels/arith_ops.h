@@ -12,8 +12,9 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "common/float16.h"
+#include "common/float_formats.h"
 #include "kernels/dispatch_target.h"
+#include "types/scalars.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,14 +44,6 @@ extern "C" {
         return b == 0;                                                                       \
     }
 
-CK__DEF_INT_OPS(int8, uint8_t, unsigned, 1)
-CK__DEF_INT_OPS(int16, uint16_t, unsigned, 1)
-CK__DEF_INT_OPS(int32, uint32_t, uint32_t, 1)
-CK__DEF_INT_OPS(int64, uint64_t, uint64_t, 1)
-CK__DEF_INT_OPS(uint8, uint8_t, unsigned, 0)
-CK__DEF_INT_OPS(uint16, uint16_t, unsigned, 0)
-CK__DEF_INT_OPS(uint32, uint32_t, uint32_t, 0)
-CK__DEF_INT_OPS(uint64, uint64_t, uint64_t, 0)
 
 /* bool: or and and of the truth values, and their quotient (b is true: a / 1). */
 CK__HOT uint8_t ck__add_bool(uint8_t a, uint8_t b) {
@@ -86,24 +79,23 @@ CK__HOT int ck__zero_bool(uint8_t b) {
         return 0;                                                                            \
     }
 
-CK__DEF_FLOAT_OPS(float32)
-CK__DEF_FLOAT_OPS(float64)
-
-/* float16: in float32, rounded once to float16 (innocuous double rounding, see above). The
- * conversions of float16.h are branch-free, so these loops vectorize on every target. */
-#define CK__DEF_HALF_OP(OP, EXPR)                                                           \
-    CK__HOT uint16_t ck__##OP##_float16(uint16_t a, uint16_t b) {                            \
-        const float x = ck__half_to_float(a), y = ck__half_to_float(b);                      \
-        return ck__float_to_half(EXPR);                                                      \
+/* float16, bfloat16 (a float of 2-byte parts): in float32, rounded once to the type
+ * (innocuous double rounding, see above). The conversions of common/float_formats.h are
+ * branch-free, so these loops vectorize on every target. */
+#define CK__DEF_NARROW_OP(OP, T, EXPR)                                                      \
+    CK__HOT uint16_t ck__##OP##_##T(uint16_t a, uint16_t b) {                                \
+        const float x = ck__widen_##T(a), y = ck__widen_##T(b);                              \
+        return ck__narrow_##T(EXPR);                                                         \
     }
-CK__DEF_HALF_OP(add, x + y)
-CK__DEF_HALF_OP(subtract, x - y)
-CK__DEF_HALF_OP(multiply, x * y)
-CK__DEF_HALF_OP(divide, x / y)
-CK__HOT int ck__zero_float16(uint16_t b) {
-    (void)b;
-    return 0;
-}
+#define CK__DEF_NARROW_OPS(T)                                                               \
+    CK__DEF_NARROW_OP(add, T, x + y)                                                         \
+    CK__DEF_NARROW_OP(subtract, T, x - y)                                                    \
+    CK__DEF_NARROW_OP(multiply, T, x * y)                                                    \
+    CK__DEF_NARROW_OP(divide, T, x / y)                                                      \
+    CK__HOT int ck__zero_##T(uint16_t b) {                                                   \
+        (void)b;                                                                             \
+        return 0;                                                                            \
+    }
 
 /* A value the optimizer cannot see through, so that no product next to it is fused with it
  * into an FMA. -ffp-contract=off alone does not do it: gcc 12's vectorizer still turns the
@@ -176,8 +168,6 @@ CK__HOT int ck__zero_float16(uint16_t b) {
         return 0;                                                                            \
     }
 
-CK__DEF_COMPLEX_OPS(complex64, float, fabsf)
-CK__DEF_COMPLEX_OPS(complex128, double, fabs)
 
 /* ---- minimum and maximum: NumPy 1.24's definitions, bit for bit ----
  * Integers: the smaller (larger) value. bool: and (or) of the truth values.
@@ -195,14 +185,6 @@ CK__DEF_COMPLEX_OPS(complex128, double, fabs)
     CK__HOT ck__ct_##T ck__maximum_##T(ck__ct_##T a, ck__ct_##T b) {                         \
         return a > b ? a : b;                                                                \
     }
-CK__DEF_INT_MINMAX(int8)
-CK__DEF_INT_MINMAX(int16)
-CK__DEF_INT_MINMAX(int32)
-CK__DEF_INT_MINMAX(int64)
-CK__DEF_INT_MINMAX(uint8)
-CK__DEF_INT_MINMAX(uint16)
-CK__DEF_INT_MINMAX(uint32)
-CK__DEF_INT_MINMAX(uint64)
 
 CK__HOT uint8_t ck__minimum_bool(uint8_t a, uint8_t b) {
     return (uint8_t)((a != 0) & (b != 0));
@@ -218,17 +200,16 @@ CK__HOT uint8_t ck__maximum_bool(uint8_t a, uint8_t b) {
     CK__HOT ck__ct_##T ck__maximum_##T(ck__ct_##T a, ck__ct_##T b) {                         \
         return (a > b || a != a) ? a : b;                                                    \
     }
-CK__DEF_FLOAT_MINMAX(float32)
-CK__DEF_FLOAT_MINMAX(float64)
-
-CK__HOT uint16_t ck__minimum_float16(uint16_t a, uint16_t b) {
-    const float x = ck__half_to_float(a), y = ck__half_to_float(b);
-    return (x <= y || x != x) ? a : b;
-}
-CK__HOT uint16_t ck__maximum_float16(uint16_t a, uint16_t b) {
-    const float x = ck__half_to_float(a), y = ck__half_to_float(b);
-    return (x >= y || x != x) ? a : b;
-}
+/* float16 and bfloat16: compared as floats, the operand's bits returned. */
+#define CK__DEF_NARROW_MINMAX(T)                                                            \
+    CK__HOT uint16_t ck__minimum_##T(uint16_t a, uint16_t b) {                               \
+        const float x = ck__widen_##T(a), y = ck__widen_##T(b);                              \
+        return (x <= y || x != x) ? a : b;                                                   \
+    }                                                                                        \
+    CK__HOT uint16_t ck__maximum_##T(uint16_t a, uint16_t b) {                               \
+        const float x = ck__widen_##T(a), y = ck__widen_##T(b);                              \
+        return (x >= y || x != x) ? a : b;                                                   \
+    }
 
 #define CK__DEF_COMPLEX_MINMAX(T)                                                           \
     CK__HOT ck__ct_##T ck__minimum_##T(ck__ct_##T a, ck__ct_##T b) {                         \
@@ -243,8 +224,6 @@ CK__HOT uint16_t ck__maximum_float16(uint16_t a, uint16_t b) {
         const int ge = (a.v[0] > b.v[0] && !nan_i) || (a.v[0] == b.v[0] && a.v[1] >= b.v[1]); \
         return nan_a || ge ? a : b;                                                          \
     }
-CK__DEF_COMPLEX_MINMAX(complex64)
-CK__DEF_COMPLEX_MINMAX(complex128)
 
 /* ---- logical_and, logical_or: of the truth values (x != 0; a NaN is true; a complex is
  * true when either part is), written as a bool 0 or 1 ---- */
@@ -255,25 +234,14 @@ CK__HOT int ck__truth_bool(uint8_t a) {
     CK__HOT int ck__truth_##T(ck__ct_##T a) {                                                \
         return a != 0;                                                                       \
     }
-CK__DEF_TRUTH(int8)
-CK__DEF_TRUTH(int16)
-CK__DEF_TRUTH(int32)
-CK__DEF_TRUTH(int64)
-CK__DEF_TRUTH(uint8)
-CK__DEF_TRUTH(uint16)
-CK__DEF_TRUTH(uint32)
-CK__DEF_TRUTH(uint64)
-CK__DEF_TRUTH(float32)
-CK__DEF_TRUTH(float64)
-CK__HOT int ck__truth_float16(uint16_t a) {
-    return (a & 0x7fffu) != 0; /* every non-zero magnitude, NaN included */
-}
-CK__HOT int ck__truth_complex64(ck__ct_complex64 a) {
-    return a.v[0] != 0 || a.v[1] != 0;
-}
-CK__HOT int ck__truth_complex128(ck__ct_complex128 a) {
-    return a.v[0] != 0 || a.v[1] != 0;
-}
+#define CK__DEF_NARROW_TRUTH(T)                                                             \
+    CK__HOT int ck__truth_##T(uint16_t a) {                                                  \
+        return (a & 0x7fffu) != 0; /* every non-zero magnitude, NaN included */              \
+    }
+#define CK__DEF_COMPLEX_TRUTH(T)                                                            \
+    CK__HOT int ck__truth_##T(ck__ct_##T a) {                                                \
+        return a.v[0] != 0 || a.v[1] != 0;                                                   \
+    }
 #define CK__DEF_LOGICAL(T)                                                                  \
     CK__HOT uint8_t ck__logical_and_##T(ck__ct_##T a, ck__ct_##T b) {                        \
         return (uint8_t)(ck__truth_##T(a) & ck__truth_##T(b));                               \
@@ -282,19 +250,31 @@ CK__HOT int ck__truth_complex128(ck__ct_complex128 a) {
         return (uint8_t)(ck__truth_##T(a) | ck__truth_##T(b));                               \
     }
 CK__DEF_LOGICAL(bool)
-CK__DEF_LOGICAL(int8)
-CK__DEF_LOGICAL(int16)
-CK__DEF_LOGICAL(int32)
-CK__DEF_LOGICAL(int64)
-CK__DEF_LOGICAL(uint8)
-CK__DEF_LOGICAL(uint16)
-CK__DEF_LOGICAL(uint32)
-CK__DEF_LOGICAL(uint64)
-CK__DEF_LOGICAL(float16)
-CK__DEF_LOGICAL(float32)
-CK__DEF_LOGICAL(float64)
-CK__DEF_LOGICAL(complex64)
-CK__DEF_LOGICAL(complex128)
+
+/* ---- every row of the scalar table, by its kind (bool's are written out above) ----
+ * Integers run in the unsigned type of their size, widened to unsigned int below 4 bytes;
+ * a float of 2-byte parts (float16, bfloat16) is computed in float32. */
+#define CK__WIDE_UINT_1 unsigned
+#define CK__WIDE_UINT_2 unsigned
+#define CK__WIDE_UINT_4 uint32_t
+#define CK__WIDE_UINT_8 uint64_t
+#define CK__OPS_BOOL(n, psize)
+#define CK__OPS_INT(n, psize, SIGNED)                                                       \
+    CK__DEF_INT_OPS(n, CK__SCALAR_UINT_##psize, CK__WIDE_UINT_##psize, SIGNED)               \
+    CK__DEF_INT_MINMAX(n) CK__DEF_TRUTH(n) CK__DEF_LOGICAL(n)
+#define CK__OPS_SIGNED(n, psize) CK__OPS_INT(n, psize, 1)
+#define CK__OPS_UNSIGNED(n, psize) CK__OPS_INT(n, psize, 0)
+#define CK__OPS_FLOAT(n, psize) CK__OPS_FLOAT_##psize(n) CK__DEF_LOGICAL(n)
+#define CK__OPS_FLOAT_2(n) CK__DEF_NARROW_OPS(n) CK__DEF_NARROW_MINMAX(n) CK__DEF_NARROW_TRUTH(n)
+#define CK__OPS_FLOAT_4(n) CK__DEF_FLOAT_OPS(n) CK__DEF_FLOAT_MINMAX(n) CK__DEF_TRUTH(n)
+#define CK__OPS_FLOAT_8(n) CK__OPS_FLOAT_4(n)
+#define CK__FABS_4 fabsf
+#define CK__FABS_8 fabs
+#define CK__OPS_COMPLEX(n, psize)                                                           \
+    CK__DEF_COMPLEX_OPS(n, CK__SCALAR_FLOAT_##psize, CK__FABS_##psize)                       \
+    CK__DEF_COMPLEX_MINMAX(n) CK__DEF_COMPLEX_TRUTH(n) CK__DEF_LOGICAL(n)
+#define CK__OPS_ROW(E, n, part, psize, parts, kind, ...) CK__OPS_##kind(n, psize)
+CK_SCALAR_TABLE(CK__OPS_ROW)
 
 #ifdef __cplusplus
 }

@@ -38,27 +38,26 @@
         return neg_##name##_strided(self, dst, 0, src, zero, 1);                               \
     }
 
-CK__DEF_NEG(u8, uint8_t, CK__NEG_INT(v[p]), 1)
-CK__DEF_NEG(u16, uint16_t, CK__NEG_INT(v[p]), 1)
-CK__DEF_NEG(u32, uint32_t, CK__NEG_INT(v[p]), 1)
-CK__DEF_NEG(u64, uint64_t, CK__NEG_INT(v[p]), 1)
-CK__DEF_NEG(f16, uint16_t, CK__NEG_SIGN(uint16_t, v[p]), 1)
-CK__DEF_NEG(f32, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 1)
-CK__DEF_NEG(f64, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 1)
-CK__DEF_NEG(c64, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 2)
-CK__DEF_NEG(c128, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 2)
+/* One loop per shape: integers wrap by size; floats and complex flip each part's sign bit. */
+CK__DEF_NEG(int_1, uint8_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(int_2, uint16_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(int_4, uint32_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(int_8, uint64_t, CK__NEG_INT(v[p]), 1)
+CK__DEF_NEG(sign_2_1, uint16_t, CK__NEG_SIGN(uint16_t, v[p]), 1)
+CK__DEF_NEG(sign_4_1, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 1)
+CK__DEF_NEG(sign_8_1, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 1)
+CK__DEF_NEG(sign_4_2, uint32_t, CK__NEG_SIGN(uint32_t, v[p]), 2)
+CK__DEF_NEG(sign_8_2, uint64_t, CK__NEG_SIGN(uint64_t, v[p]), 2)
 
 #define CK__NEG_FNS(name) {neg_##name##_single, neg_##name##_strided}
-/* [type id]; bool has none (NumPy refuses -bool). */
-static const ck__leaf_fns neg_leaves[CK_NUM_SCALAR_TYPES] = {
-    [CK_TYPE_INT8] = CK__NEG_FNS(u8),       [CK_TYPE_INT16] = CK__NEG_FNS(u16),
-    [CK_TYPE_INT32] = CK__NEG_FNS(u32),     [CK_TYPE_INT64] = CK__NEG_FNS(u64),
-    [CK_TYPE_UINT8] = CK__NEG_FNS(u8),      [CK_TYPE_UINT16] = CK__NEG_FNS(u16),
-    [CK_TYPE_UINT32] = CK__NEG_FNS(u32),    [CK_TYPE_UINT64] = CK__NEG_FNS(u64),
-    [CK_TYPE_FLOAT16] = CK__NEG_FNS(f16),   [CK_TYPE_FLOAT32] = CK__NEG_FNS(f32),
-    [CK_TYPE_FLOAT64] = CK__NEG_FNS(f64),   [CK_TYPE_COMPLEX64] = CK__NEG_FNS(c64),
-    [CK_TYPE_COMPLEX128] = CK__NEG_FNS(c128),
-};
+/* [type id], from the scalar table by kind and shape; bool has none (NumPy refuses -bool). */
+#define CK__NEG_BOOL(E, psize, parts)
+#define CK__NEG_SIGNED(E, psize, parts) [CK_TYPE_##E] = CK__NEG_FNS(int_##psize),
+#define CK__NEG_UNSIGNED(E, psize, parts) [CK_TYPE_##E] = CK__NEG_FNS(int_##psize),
+#define CK__NEG_FLOAT(E, psize, parts) [CK_TYPE_##E] = CK__NEG_FNS(sign_##psize##_##parts),
+#define CK__NEG_COMPLEX CK__NEG_FLOAT
+#define CK__NEG_ROW(E, n, part, psize, parts, kind, ...) CK__NEG_##kind(E, psize, parts)
+static const ck__leaf_fns neg_leaves[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(CK__NEG_ROW)};
 
 int ck__negative_has_leaf(ck_type_id id) {
     return (unsigned)id < CK_NUM_SCALAR_TYPES && neg_leaves[id].single != NULL;
@@ -78,23 +77,22 @@ int ck__make_negative_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, ck_re
 }
 
 int ck__negative_leaf_describe(const void *fn, ck__strbuf *out) {
-    /* A signed and an unsigned type share a loop (the same bits): name both. */
-    static const char *const names[CK_NUM_SCALAR_TYPES] = {
-        [CK_TYPE_INT8] = "int8|uint8",       [CK_TYPE_INT16] = "int16|uint16",
-        [CK_TYPE_INT32] = "int32|uint32",    [CK_TYPE_INT64] = "int64|uint64",
-        [CK_TYPE_FLOAT16] = "float16",       [CK_TYPE_FLOAT32] = "float32",
-        [CK_TYPE_FLOAT64] = "float64",       [CK_TYPE_COMPLEX64] = "complex64",
-        [CK_TYPE_COMPLEX128] = "complex128",
-    };
+    /* Types that share a loop (the same bits: int8 and uint8, float16 and bfloat16) are all
+     * named: "negative int8|uint8 strided". */
+    int found = 0, single = 0;
     for (int id = 0; fn != NULL && id < CK_NUM_SCALAR_TYPES; id++) {
-        void *single, *strided;
-        memcpy(&single, &neg_leaves[id].single, sizeof single);
-        memcpy(&strided, &neg_leaves[id].strided, sizeof strided);
-        if (names[id] != NULL && (fn == single || fn == strided)) {
-            ck__strbuf_printf(out, "negative %s %s", names[id],
-                              fn == single ? "single" : "strided");
-            return 1;
+        void *one, *many;
+        memcpy(&one, &neg_leaves[id].single, sizeof one);
+        memcpy(&many, &neg_leaves[id].strided, sizeof many);
+        if (one != NULL && (fn == one || fn == many)) {
+            ck__strbuf_printf(out, "%s%s", found ? "|" : "negative ",
+                              ck_type_id_name((ck_type_id)id));
+            found = 1;
+            single = fn == one;
         }
     }
-    return 0;
+    if (found) {
+        ck__strbuf_printf(out, " %s", single ? "single" : "strided");
+    }
+    return found;
 }

@@ -5,7 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/float16.h"
+#include "types/numtext.h"
+#include "types/scalars.h"
 #include "common/internal.h"
 #include "kernels/reduce_ops.h"
 #include "types/scalars.h"
@@ -219,23 +220,10 @@ static void put_int(ck_type_id id, uint64_t v, unsigned char out[16]) {
 
 /* Writes a real value (and imaginary part im) as a value of the float or complex type id. */
 static void put_real(ck_type_id id, double re, double im, unsigned char out[16]) {
-    switch (id) {
-    case CK_TYPE_FLOAT16: {
-        const uint16_t h = ck__float_to_half((float)re);
-        memcpy(out, &h, sizeof h);
-        return;
-    }
-    case CK_TYPE_FLOAT32:
-    case CK_TYPE_COMPLEX64: {
-        const float v[2] = {(float)re, (float)im};
-        memcpy(out, v, id == CK_TYPE_FLOAT32 ? sizeof(float) : sizeof v);
-        return;
-    }
-    default: {
-        const double v[2] = {re, im};
-        memcpy(out, v, id == CK_TYPE_FLOAT64 ? sizeof(double) : sizeof v);
-        return;
-    }
+    const ck__fkind k = ck__fkind_of(id);
+    ck__fkind_store(k, ck__fkind_round(k, re), (char *)out);
+    if (ck__scalar_is_complex(id)) {
+        ck__fkind_store(k, ck__fkind_round(k, im), (char *)out + ck__scalar_info(id)->part_size);
     }
 }
 

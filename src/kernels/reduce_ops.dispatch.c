@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "common/float16.h"
+#include "common/float_formats.h"
 #include "common/internal.h"
 #include "kernels/dispatch_target.h"
 #include "kernels/arith_ops.h"
@@ -286,7 +286,6 @@ CK__HOT int ck__no_merge(const void *a, void *b) {
     }
 
 #define CK__SAME(x) (x)
-#define CK__HALF_LOAD(h) ck__half_to_float(h)
 CK__HOT float ck__addf(float a, float b) {
     return a + b;
 }
@@ -404,14 +403,12 @@ CK__DEF_VMINMAX(f32, PS, max)
 
 CK__DEF_TREE_FOLD(add_float32, float, float, 16, CK__SAME, ck__add_float32, -0.0f)
 CK__DEF_TREE_FOLD(add_float64, double, double, 16, CK__SAME, ck__add_float64, -0.0)
-CK__DEF_TREE_FOLD(add_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__addf, -0.0f)
 CK__DEF_TREE_FOLD(add_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME, ck__add_complex64,
                   ck__c64_negzero)
 CK__DEF_TREE_FOLD(add_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__add_complex128, ck__c128_negzero)
 CK__DEF_TREE_FOLD(multiply_float32, float, float, 16, CK__SAME, ck__multiply_float32, 1.0f)
 CK__DEF_TREE_FOLD(multiply_float64, double, double, 16, CK__SAME, ck__multiply_float64, 1.0)
-CK__DEF_TREE_FOLD(multiply_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__mulf, 1.0f)
 CK__DEF_TREE_FOLD_F(multiply_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                     ck__multiply_complex64, ck__c64_one, ck__no_fast, ck__no_merge, 0)
 CK__DEF_TREE_FOLD_F(multiply_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
@@ -422,8 +419,6 @@ CK__DEF_TREE_FOLD_F(minimum_float32, float, float, 16, CK__SAME, ck__minimum_flo
 CK__DEF_TREE_FOLD_F(minimum_float64, double, double, 16, CK__SAME, ck__minimum_float64,
                     __builtin_inf(), ck__vmin_f64,
                     ck__vmerge_min_f64, 1)
-CK__DEF_TREE_FOLD(minimum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__minh,
-                  __builtin_inff())
 CK__DEF_TREE_FOLD(minimum_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                   ck__minimum_complex64, ck__c64_hi)
 CK__DEF_TREE_FOLD(minimum_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
@@ -434,12 +429,37 @@ CK__DEF_TREE_FOLD_F(maximum_float32, float, float, 16, CK__SAME, ck__maximum_flo
 CK__DEF_TREE_FOLD_F(maximum_float64, double, double, 16, CK__SAME, ck__maximum_float64,
                     -__builtin_inf(), ck__vmax_f64,
                     ck__vmerge_max_f64, 1)
-CK__DEF_TREE_FOLD(maximum_float16, uint16_t, float, 16, CK__HALF_LOAD, ck__maxh,
-                  -__builtin_inff())
 CK__DEF_TREE_FOLD(maximum_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__SAME,
                   ck__maximum_complex64, ck__c64_lo)
 CK__DEF_TREE_FOLD(maximum_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__maximum_complex128, ck__c128_lo)
+/* The floats of 2-byte parts (float16, bfloat16): lanes of float32, each element widened as
+ * it is loaded (exact). */
+#define CK__DEF_NARROW_FOLDS(n)                                                             \
+    CK__DEF_TREE_FOLD(add_##n, uint16_t, float, 16, ck__widen_##n, ck__addf, -0.0f)          \
+    CK__DEF_TREE_FOLD(multiply_##n, uint16_t, float, 16, ck__widen_##n, ck__mulf, 1.0f)      \
+    CK__DEF_TREE_FOLD(minimum_##n, uint16_t, float, 16, ck__widen_##n, ck__minh,             \
+                      __builtin_inff())                                                      \
+    CK__DEF_TREE_FOLD(maximum_##n, uint16_t, float, 16, ck__widen_##n, ck__maxh,             \
+                      -__builtin_inff())
+/* By kind and part size, every row of the scalar table: NARROW(name) for a float of 2-byte
+ * parts, WIDE(name) for the other floats, CPLX(name) for complex, EXACT(name) for the
+ * integers and bool. */
+#define CK__BY_FAMILY_BOOL(X, n, psize) X##_EXACT(n)
+#define CK__BY_FAMILY_SIGNED(X, n, psize) X##_EXACT(n)
+#define CK__BY_FAMILY_UNSIGNED(X, n, psize) X##_EXACT(n)
+#define CK__BY_FAMILY_FLOAT(X, n, psize) CK__BY_FAMILY_FLOAT_##psize(X, n)
+#define CK__BY_FAMILY_FLOAT_2(X, n) X##_NARROW(n)
+#define CK__BY_FAMILY_FLOAT_4(X, n) X##_WIDE(n)
+#define CK__BY_FAMILY_FLOAT_8(X, n) X##_WIDE(n)
+#define CK__BY_FAMILY_COMPLEX(X, n, psize) X##_CPLX(n)
+#define CK__BY_FAMILY_ROW(X, E, n, part, psize, parts, kind, ...) CK__BY_FAMILY_##kind(X, n, psize)
+#define CK__BY_FAMILY(X) CK_SCALAR_TABLE_WITH(CK__BY_FAMILY_ROW, X)
+#define CK__NF_EXACT(n)
+#define CK__NF_NARROW(n) CK__DEF_NARROW_FOLDS(n)
+#define CK__NF_WIDE(n)
+#define CK__NF_CPLX(n)
+CK__BY_FAMILY(CK__NF)
 
 /* The split of a tree fold (kernels/reduce_ops.h, ck__fold_split): finish works on the
  * accumulator's memory (float16 through float32, rounded once). */
@@ -450,31 +470,30 @@ CK__DEF_TREE_FOLD(maximum_complex128, ck__ct_complex128, ck__ct_complex128, 8, C
         ck__ct_##T *a = (ck__ct_##T *)(void *)acc;                                           \
         *a = ck__finish_##OP##_##T(*a, chunks, nchunks, j, tail, xs, tail_n);                \
     }
-#define CK__DEF_SPLIT_HALF(OP)                                                              \
-    static void ck__split_finish_##OP##_float16(char *acc, const void *chunks,               \
-                                                size_t nchunks, unsigned j, const char *tail, \
-                                                intptr_t xs, size_t tail_n) {                \
+#define CK__DEF_SPLIT_NARROW(OP, T)                                                         \
+    static void ck__split_finish_##OP##_##T(char *acc, const void *chunks, size_t nchunks,   \
+                                            unsigned j, const char *tail, intptr_t xs,       \
+                                            size_t tail_n) {                                 \
         uint16_t *a = (uint16_t *)(void *)acc;                                               \
-        *a = ck__float_to_half(ck__finish_##OP##_float16(ck__half_to_float(*a), chunks,      \
-                                                         nchunks, j, tail, xs, tail_n));     \
+        *a = ck__narrow_##T(                                                                 \
+            ck__finish_##OP##_##T(ck__widen_##T(*a), chunks, nchunks, j, tail, xs, tail_n)); \
     }
-#define CK__DEF_SPLITS(OP)                                                                  \
-    CK__DEF_SPLIT_HALF(OP)                                                                   \
-    CK__DEF_SPLIT(OP, float32)                                                               \
-    CK__DEF_SPLIT(OP, float64)                                                               \
-    CK__DEF_SPLIT(OP, complex64)                                                             \
-    CK__DEF_SPLIT(OP, complex128)
-CK__DEF_SPLITS(add)
-CK__DEF_SPLITS(multiply)
-CK__DEF_SPLITS(minimum)
-CK__DEF_SPLITS(maximum)
+#define CK__SPLITS_EXACT(n)
+#define CK__SPLITS_NARROW(n)                                                                \
+    CK__DEF_SPLIT_NARROW(add, n) CK__DEF_SPLIT_NARROW(multiply, n)                           \
+    CK__DEF_SPLIT_NARROW(minimum, n) CK__DEF_SPLIT_NARROW(maximum, n)
+#define CK__SPLITS_WIDE(n)                                                                  \
+    CK__DEF_SPLIT(add, n) CK__DEF_SPLIT(multiply, n) CK__DEF_SPLIT(minimum, n)               \
+    CK__DEF_SPLIT(maximum, n)
+#define CK__SPLITS_CPLX(n) CK__SPLITS_WIDE(n)
+CK__BY_FAMILY(CK__SPLITS)
 
 /* The fold of a whole run into the accumulator: in order, or through the tree (float16 in
  * float32, rounded once into the accumulator). */
 #define CK__FOLD_ORDERED(OP, T) acc = ck__fold_##OP##_##T(acc, x, xs, n);
 #define CK__FOLD_TREE(OP, T) acc = ck__run_##OP##_##T(acc, x, xs, n);
-#define CK__FOLD_HALF(OP, T)                                                                \
-    acc = ck__float_to_half(ck__run_##OP##_##T(ck__half_to_float(acc), x, xs, n));
+#define CK__FOLD_NARROW(OP, T)                                                              \
+    acc = ck__narrow_##T(ck__run_##OP##_##T(ck__widen_##T(acc), x, xs, n));
 
 /* An accumulate leaf's strided function NAME with accumulators of A: INPLACE (a statement
  * over dst, ds, x, xs, n) for a destination stride other than 0, else FOLD (a statement
@@ -508,16 +527,6 @@ CK__DEF_SPLITS(maximum)
 
 #define CK__DEF_ACC_INT(OP, T) CK__DEF_ORDERED_FOLD(OP, T) CK__DEF_ACC(OP, T, CK__FOLD_ORDERED)
 
-#define CK__DEF_ACC_EXACT_TYPES(OP)                                                         \
-    CK__DEF_ACC_INT(OP, bool)                                                                \
-    CK__DEF_ACC_INT(OP, int8)                                                                \
-    CK__DEF_ACC_INT(OP, int16)                                                               \
-    CK__DEF_ACC_INT(OP, int32)                                                               \
-    CK__DEF_ACC_INT(OP, int64)                                                               \
-    CK__DEF_ACC_INT(OP, uint8)                                                               \
-    CK__DEF_ACC_INT(OP, uint16)                                                              \
-    CK__DEF_ACC_INT(OP, uint32)                                                              \
-    CK__DEF_ACC_INT(OP, uint64)
 
 /* minimum and maximum select: op over two consecutive pieces of a lane, the earlier on the
  * left, is op over the whole (the first NaN, else the least value, the later of equal ones:
@@ -567,21 +576,22 @@ CK__DEF_SELECT_RUN(maximum, float32, ck__vmax_f32, -__builtin_inff())
 CK__DEF_SELECT_RUN(maximum, float64, ck__vmax_f64, -__builtin_inf())
 #define CK__FOLD_SELECT(OP, T) acc = ck__select_##OP##_##T(acc, x, xs, n);
 
-#define CK__DEF_ACC_FLOAT_TYPES(OP, FOLD)                                                   \
-    CK__DEF_ACC(OP, float16, CK__FOLD_HALF)                                                  \
-    CK__DEF_ACC(OP, float32, FOLD)                                                           \
-    CK__DEF_ACC(OP, float64, FOLD)                                                           \
-    CK__DEF_ACC(OP, complex64, CK__FOLD_TREE)                                                \
-    CK__DEF_ACC(OP, complex128, CK__FOLD_TREE)
-
-CK__DEF_ACC_EXACT_TYPES(add)
-CK__DEF_ACC_FLOAT_TYPES(add, CK__FOLD_TREE)
-CK__DEF_ACC_EXACT_TYPES(multiply)
-CK__DEF_ACC_FLOAT_TYPES(multiply, CK__FOLD_TREE)
-CK__DEF_ACC_EXACT_TYPES(minimum)
-CK__DEF_ACC_FLOAT_TYPES(minimum, CK__FOLD_SELECT)
-CK__DEF_ACC_EXACT_TYPES(maximum)
-CK__DEF_ACC_FLOAT_TYPES(maximum, CK__FOLD_SELECT)
+/* Every row: integers and bool in order (exact), floats of 2-byte parts through float32
+ * lanes, the others through the tree (sums, products) or the selecting run (minimum,
+ * maximum); complex through the tree. */
+#define CK__ACCS_EXACT(n)                                                                   \
+    CK__DEF_ACC_INT(add, n) CK__DEF_ACC_INT(multiply, n) CK__DEF_ACC_INT(minimum, n)         \
+    CK__DEF_ACC_INT(maximum, n)
+#define CK__ACCS_NARROW(n)                                                                  \
+    CK__DEF_ACC(add, n, CK__FOLD_NARROW) CK__DEF_ACC(multiply, n, CK__FOLD_NARROW)           \
+    CK__DEF_ACC(minimum, n, CK__FOLD_NARROW) CK__DEF_ACC(maximum, n, CK__FOLD_NARROW)
+#define CK__ACCS_WIDE(n)                                                                    \
+    CK__DEF_ACC(add, n, CK__FOLD_TREE) CK__DEF_ACC(multiply, n, CK__FOLD_TREE)               \
+    CK__DEF_ACC(minimum, n, CK__FOLD_SELECT) CK__DEF_ACC(maximum, n, CK__FOLD_SELECT)
+#define CK__ACCS_CPLX(n)                                                                    \
+    CK__DEF_ACC(add, n, CK__FOLD_TREE) CK__DEF_ACC(multiply, n, CK__FOLD_TREE)               \
+    CK__DEF_ACC(minimum, n, CK__FOLD_TREE) CK__DEF_ACC(maximum, n, CK__FOLD_TREE)
+CK__BY_FAMILY(CK__ACCS)
 CK__DEF_ACC_INT(logical_and, bool)
 CK__DEF_ACC_INT(logical_or, bool)
 
@@ -674,25 +684,11 @@ CK__DEF_WIDENS(multiply)
         }                                                                                    \
         memcpy(accp, &acc, sizeof acc);                                                      \
     }
-#define CK__DEF_SCANS(OP)                                                                   \
-    CK__DEF_SCAN(OP, bool) CK__DEF_SCAN_FROM(OP, bool)                                       \
-    CK__DEF_SCAN(OP, int8) CK__DEF_SCAN_FROM(OP, int8)                                       \
-    CK__DEF_SCAN(OP, int16) CK__DEF_SCAN_FROM(OP, int16)                                     \
-    CK__DEF_SCAN(OP, int32) CK__DEF_SCAN_FROM(OP, int32)                                     \
-    CK__DEF_SCAN(OP, int64) CK__DEF_SCAN_FROM(OP, int64)                                     \
-    CK__DEF_SCAN(OP, uint8) CK__DEF_SCAN_FROM(OP, uint8)                                     \
-    CK__DEF_SCAN(OP, uint16) CK__DEF_SCAN_FROM(OP, uint16)                                   \
-    CK__DEF_SCAN(OP, uint32) CK__DEF_SCAN_FROM(OP, uint32)                                   \
-    CK__DEF_SCAN(OP, uint64) CK__DEF_SCAN_FROM(OP, uint64)                                   \
-    CK__DEF_SCAN(OP, float16) CK__DEF_SCAN_FROM(OP, float16)                                 \
-    CK__DEF_SCAN(OP, float32) CK__DEF_SCAN_FROM(OP, float32)                                 \
-    CK__DEF_SCAN(OP, float64) CK__DEF_SCAN_FROM(OP, float64)                                 \
-    CK__DEF_SCAN(OP, complex64) CK__DEF_SCAN_FROM(OP, complex64)                             \
-    CK__DEF_SCAN(OP, complex128) CK__DEF_SCAN_FROM(OP, complex128)
-CK__DEF_SCANS(add)
-CK__DEF_SCANS(multiply)
-CK__DEF_SCANS(minimum)
-CK__DEF_SCANS(maximum)
+#define CK__DEF_SCANS_ROW(E, n, ...)                                                        \
+    CK__DEF_SCAN(add, n) CK__DEF_SCAN_FROM(add, n) CK__DEF_SCAN(multiply, n)                 \
+    CK__DEF_SCAN_FROM(multiply, n) CK__DEF_SCAN(minimum, n) CK__DEF_SCAN_FROM(minimum, n)    \
+    CK__DEF_SCAN(maximum, n) CK__DEF_SCAN_FROM(maximum, n)
+CK_SCALAR_TABLE(CK__DEF_SCANS_ROW)
 CK__DEF_SCAN(logical_and, bool)
 CK__DEF_SCAN(logical_or, bool)
 CK__DEF_SCAN_FROM(logical_and, bool)
@@ -790,39 +786,28 @@ CK__DEF_DOT_TREE(complex64, 8, ck__c64_zero)
 CK__DEF_DOT_TREE(complex128, 8, ck__c128_zero)
 
 /* ---- the tables ---- */
+/* Table entries of every row (ALL_*), or of the float and complex rows (ALL_SPLIT). */
+#define CK__EACH_ROW_ENTRY(XO, E, n, ...) CK__SCALAR_APPLY(CK__SCALAR_UNPAREN XO, n),
 #define CK__A(OP, T) [ck__id_##T] = ck__acc_##OP##_##T
-#define CK__ALL(OP)                                                                         \
-    CK__A(OP, bool), CK__A(OP, int8), CK__A(OP, int16), CK__A(OP, int32), CK__A(OP, int64),  \
-        CK__A(OP, uint8), CK__A(OP, uint16), CK__A(OP, uint32), CK__A(OP, uint64),           \
-        CK__A(OP, float16), CK__A(OP, float32), CK__A(OP, float64), CK__A(OP, complex64),    \
-        CK__A(OP, complex128)
-
+#define CK__ALL(OP) CK_SCALAR_TABLE_WITH(CK__EACH_ROW_ENTRY, (CK__A, OP))
 #define CK__SPLIT(OP, T)                                                                    \
     [ck__id_##T] = {sizeof(ck__lanes_##OP##_##T), ck__chunk_##OP##_##T,                      \
                     ck__split_finish_##OP##_##T}
-#define CK__ALL_SPLIT(OP)                                                                   \
-    CK__SPLIT(OP, float16), CK__SPLIT(OP, float32), CK__SPLIT(OP, float64),                  \
-        CK__SPLIT(OP, complex64), CK__SPLIT(OP, complex128)
+#define CK__SPLIT_ENTRY_EXACT(OP, n)
+#define CK__SPLIT_ENTRY_FLOATING(OP, n) CK__SPLIT(OP, n),
+#define CK__SPLIT_ENTRY_BOOL CK__SPLIT_ENTRY_EXACT
+#define CK__SPLIT_ENTRY_SIGNED CK__SPLIT_ENTRY_EXACT
+#define CK__SPLIT_ENTRY_UNSIGNED CK__SPLIT_ENTRY_EXACT
+#define CK__SPLIT_ENTRY_FLOAT CK__SPLIT_ENTRY_FLOATING
+#define CK__SPLIT_ENTRY_COMPLEX CK__SPLIT_ENTRY_FLOATING
+#define CK__SPLIT_ROW(OP, E, n, part, psize, parts, kind, ...) CK__SPLIT_ENTRY_##kind(OP, n)
+#define CK__ALL_SPLIT(OP) CK_SCALAR_TABLE_WITH(CK__SPLIT_ROW, OP)
 #define CK__S(OP, T) [ck__id_##T] = ck__scan_##OP##_##T
-#define CK__ALL_S(OP)                                                                       \
-    CK__S(OP, bool), CK__S(OP, int8), CK__S(OP, int16), CK__S(OP, int32), CK__S(OP, int64),  \
-        CK__S(OP, uint8), CK__S(OP, uint16), CK__S(OP, uint32), CK__S(OP, uint64),           \
-        CK__S(OP, float16), CK__S(OP, float32), CK__S(OP, float64), CK__S(OP, complex64),    \
-        CK__S(OP, complex128)
-
+#define CK__ALL_S(OP) CK_SCALAR_TABLE_WITH(CK__EACH_ROW_ENTRY, (CK__S, OP))
 #define CK__SF(OP, T) [ck__id_##T] = ck__scan_from_##OP##_##T
-#define CK__ALL_SF(OP)                                                                      \
-    CK__SF(OP, bool), CK__SF(OP, int8), CK__SF(OP, int16), CK__SF(OP, int32),                \
-        CK__SF(OP, int64), CK__SF(OP, uint8), CK__SF(OP, uint16), CK__SF(OP, uint32),        \
-        CK__SF(OP, uint64), CK__SF(OP, float16), CK__SF(OP, float32), CK__SF(OP, float64),   \
-        CK__SF(OP, complex64), CK__SF(OP, complex128)
-
+#define CK__ALL_SF(OP) CK_SCALAR_TABLE_WITH(CK__EACH_ROW_ENTRY, (CK__SF, OP))
 #define CK__R(OP, T) [ck__id_##T] = ck__rows_##OP##_##T
-#define CK__ALL_R(OP)                                                                       \
-    CK__R(OP, bool), CK__R(OP, int8), CK__R(OP, int16), CK__R(OP, int32), CK__R(OP, int64),  \
-        CK__R(OP, uint8), CK__R(OP, uint16), CK__R(OP, uint32), CK__R(OP, uint64),           \
-        CK__R(OP, float16), CK__R(OP, float32), CK__R(OP, float64), CK__R(OP, complex64),    \
-        CK__R(OP, complex128)
+#define CK__ALL_R(OP) CK_SCALAR_TABLE_WITH(CK__EACH_ROW_ENTRY, (CK__R, OP))
 
 #define CK__W(OP, T) [ck__id_##T] = ck__widen_##OP##_##T
 #define CK__ALL_W(OP)                                                                       \

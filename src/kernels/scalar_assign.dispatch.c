@@ -8,7 +8,8 @@
  * How a conversion is put together (one macro family per concern):
  *   1. read:  each source type is read into a canonical value of its class:
  *             i = int64_t (bool and signed ints), u = uint64_t (unsigned ints),
- *             f = double (float16, float64), s = float (float32; converted to double,
+ *             f = double (float16, float64), s = float (float32 and bfloat16, whose
+ *             values are floats exactly; converted to double,
  *             exactly, wherever a check needs it: the nocheck float32 -> int saturation
  *             is done in float because gcc narrows double comparisons of a float back to
  *             float and then no longer vectorizes the loop),
@@ -38,11 +39,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/float16.h"
+#include "common/float_formats.h"
 #include "common/internal.h"
 #include "kernels/dispatch_target.h"
 #include "kernels/scalar_leaves.h"
 #include "kernels/f64_to_i32.h"
+#include "types/numtext.h"
+#include "types/scalars.h"
 #if defined(__SSE2__)
 #  include <emmintrin.h> /* the baseline target's float64 -> int32 body */
 #endif
@@ -125,6 +128,9 @@ CK__HOT uint64_t rd_uint64(const uint64_t *p) {
 }
 CK__HOT double rd_float16(const uint16_t *p) {
     return ck__half_to_double(*p);
+}
+CK__HOT float rd_bfloat16(const uint16_t *p) {
+    return ck__bfloat16_to_float(*p);
 }
 CK__HOT float rd_float32(const float *p) {
     return *p;
@@ -450,6 +456,8 @@ CK__HOT int ck__isinff(float x) {
 
 CK__DEF_FLOAT_STORES(float16, CK__HALF_FROM_I64, CK__HALF_FROM_U64, ck__double_to_half,
                      ck__half_to_double)
+CK__DEF_FLOAT_STORES(bfloat16, ck__i64_to_bfloat16, ck__u64_to_bfloat16, ck__double_to_bfloat16,
+                     ck__bfloat16_to_double)
 CK__DEF_FLOAT_STORES(float32, CK__F32_CONV, CK__F32_CONV, CK__F32_CONV, CK__F64_CONV)
 CK__DEF_FLOAT_STORES(float64, CK__F64_CONV, CK__F64_CONV, CK__F64_CONV, CK__F64_CONV)
 CK__DEF_FLOAT_FROM_SINGLE(float32)
@@ -474,6 +482,25 @@ CK__HOT int st_float16_s(uint16_t *o, float v, const int mode) {
 }
 CK__HOT int chk_float16_s(float v, uint16_t r, const int mode) {
     float b = ck__half_to_float(r);
+    return (ck__isinff(b) & (ck__isinff(v) == 0)) | (CK__INEXACT(mode) & (b != v) & (v == v));
+}
+/* bfloat16 from a float (float32 or bfloat16): one rounding, in integer arithmetic. */
+CK__HOT int st_bfloat16_s(uint16_t *o, float v, const int mode) {
+    const uint16_t r = ck__float_to_bfloat16(v);
+    if (CK__CHECKED(mode)) {
+        const float b = ck__bfloat16_to_float(r);
+        if (ck__isinff(b) && !ck__isinff(v)) {
+            return CK_ERR_OVERFLOW;
+        }
+        if (CK__INEXACT(mode) && b != v && v == v) {
+            return CK_ERR_INEXACT;
+        }
+    }
+    *o = r;
+    return CK_OK;
+}
+CK__HOT int chk_bfloat16_s(float v, uint16_t r, const int mode) {
+    const float b = ck__bfloat16_to_float(r);
     return (ck__isinff(b) & (ck__isinff(v) == 0)) | (CK__INEXACT(mode) & (b != v) & (v == v));
 }
 
@@ -526,97 +553,34 @@ CK__DEF_COMPLEX_CHECKS_NONE(complex128)
 /* ======================================================================================
  * Error messages (cold): "<src> value <v> is out of range for <dst>" and friends.
  * ====================================================================================== */
-/* The shortest text, up to max_digits significant digits, that reads back as the same value
- * at the given precision (bits: 11, 24 or 53), spelled like Python's repr: "-10.25", "0.1",
- * "65520" (not "6.552e+04"), "1e+21", "9.223372036854776e+18". */
-static void ck__format_real(char *buf, size_t cap, double v, int bits) {
-    if (v != v || isinf(v)) {
-        snprintf(buf, cap, "%g", v); /* nan, -nan, inf, -inf */
+/* The value of one element of scalar type `id` at p (aligned), as literals print it
+ * (types/literal_format.c): floats with the fewest digits that identify them in their own
+ * type, or, when `exact`, in double: a float32 0.1f then prints as 0.10000000149011612,
+ * which shows why it is inexact. Complex values in Python's spelling, "(-10.25+0.125j)". */
+#define CK__VALUE_TEXT 96
+static void ck__format_element(char buf[CK__VALUE_TEXT], int id, const char *p, int exact) {
+    const size_t cap = CK__VALUE_TEXT;
+    char text[40];
+    if (id == CK_TYPE_BOOL) {
+        snprintf(buf, cap, "%s", *(const uint8_t *)p != 0 ? "true" : "false");
         return;
     }
-    int max_digits = bits == 11 ? 5 : bits == 24 ? 9 : 17;
-    int digits = 1;
-    for (; digits < max_digits; digits++) {
-        snprintf(buf, cap, "%.*e", digits - 1, v);
-        double back = strtod(buf, NULL);
-        int same = bits == 11   ? ck__double_to_half(back) == ck__double_to_half(v)
-                   : bits == 24 ? (float)back == (float)v
-                                : back == v;
-        if (same) {
-            break;
-        }
+    if (!ck__scalar_is_floating((ck_type_id)id)) {
+        (void)ck__format_number(id, p, 0, text);
+        snprintf(buf, cap, "%s", text);
+        return;
     }
-    /* %g switches to an exponent once it is >= the precision: widen the precision so that
-     * values below 1e16 print positionally, as Python does. */
-    snprintf(buf, cap, "%.*e", digits - 1, v);
-    const char *e = strchr(buf, 'e');
-    int exp10 = e != NULL ? atoi(e + 1) : 0;
-    if (exp10 >= digits && exp10 < 16) {
-        digits = exp10 + 1;
+    const ck__fkind k = ck__fkind_of(id), shown = exact ? CK__F64 : k;
+    if (!ck__scalar_is_complex((ck_type_id)id)) {
+        (void)ck__format_float(ck__fkind_load(k, p), shown, 0, text);
+        snprintf(buf, cap, "%s", text);
+        return;
     }
-    snprintf(buf, cap, "%.*g", digits, v);
-}
-
-/* Python's spelling of a complex value: "(-10.25+0.125j)". */
-static void ck__format_complex(char *buf, size_t cap, double re, double im, int bits) {
-    char rs[40], is[40];
-    ck__format_real(rs, sizeof rs, re, bits);
-    ck__format_real(is, sizeof is, im, bits);
-    snprintf(buf, cap, "(%s%s%sj)", rs, is[0] == '-' ? "" : "+", is);
-}
-
-/* The value of one element of scalar type `id` at p (aligned). Floats print with the
- * fewest digits that identify them in their own type, or, when `exact`, in double: a
- * float32 0.1f then prints as 0.10000000149011612, which shows why it is inexact. */
-static void ck__format_element(char *buf, size_t cap, int id, const char *p, int exact) {
-    switch (id) {
-    case CK_TYPE_BOOL:
-        snprintf(buf, cap, "%s", *(const uint8_t *)p != 0 ? "true" : "false");
-        break;
-    case CK_TYPE_INT8:
-    case CK_TYPE_INT16:
-    case CK_TYPE_INT32:
-    case CK_TYPE_INT64: {
-        int64_t v = id == CK_TYPE_INT8    ? *(const int8_t *)p
-                    : id == CK_TYPE_INT16 ? *(const int16_t *)p
-                    : id == CK_TYPE_INT32 ? *(const int32_t *)(const void *)p
-                                          : *(const int64_t *)(const void *)p;
-        snprintf(buf, cap, "%lld", (long long)v);
-        break;
-    }
-    case CK_TYPE_UINT8:
-    case CK_TYPE_UINT16:
-    case CK_TYPE_UINT32:
-    case CK_TYPE_UINT64: {
-        uint64_t v = id == CK_TYPE_UINT8    ? *(const uint8_t *)p
-                     : id == CK_TYPE_UINT16 ? *(const uint16_t *)(const void *)p
-                     : id == CK_TYPE_UINT32 ? *(const uint32_t *)(const void *)p
-                                            : *(const uint64_t *)(const void *)p;
-        snprintf(buf, cap, "%llu", (unsigned long long)v);
-        break;
-    }
-    case CK_TYPE_FLOAT16:
-        ck__format_real(buf, cap, rd_float16((const uint16_t *)(const void *)p),
-                        exact ? 53 : 11);
-        break;
-    case CK_TYPE_FLOAT32:
-        ck__format_real(buf, cap, (double)rd_float32((const float *)(const void *)p),
-                        exact ? 53 : 24);
-        break;
-    case CK_TYPE_FLOAT64:
-        ck__format_real(buf, cap, rd_float64((const double *)(const void *)p), 53);
-        break;
-    case CK_TYPE_COMPLEX64: {
-        ck__cpair c = rd_complex64((const ck__ct_complex64 *)(const void *)p);
-        ck__format_complex(buf, cap, c.re, c.im, exact ? 53 : 24);
-        break;
-    }
-    default: {
-        ck__cpair c = rd_complex128((const ck__ct_complex128 *)(const void *)p);
-        ck__format_complex(buf, cap, c.re, c.im, 53);
-        break;
-    }
-    }
+    char im[40];
+    (void)ck__format_float(ck__fkind_load(k, p), shown, 0, text);
+    (void)ck__format_float(ck__fkind_load(k, p + ck__scalar_info((ck_type_id)id)->part_size),
+                           shown, 0, im);
+    snprintf(buf, cap, "(%s%s%sj)", text, im[0] == '-' ? "" : "+", im);
 }
 
 /* Records the message for a failed element and returns `status`. `nocheck` is the pair's
@@ -627,8 +591,8 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
                                    ck_single_fn nocheck) {
     const char *dn = ck_type_id_name((ck_type_id)dst_id);
     const char *sn = ck_type_id_name((ck_type_id)src_id);
-    char value[96];
-    ck__format_element(value, sizeof value, src_id, src_elem, 0);
+    char value[CK__VALUE_TEXT];
+    ck__format_element(value, src_id, src_elem, 0);
     switch (status) {
     case CK_ERR_OVERFLOW:
         return ck_set_error(status, "%s value %s is out of range for %s", sn, value, dn);
@@ -639,9 +603,9 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
                             value, dn);
     case CK_ERR_INEXACT: {
         _Alignas(16) char result[16];
-        char result_text[96];
+        char result_text[CK__VALUE_TEXT];
         nocheck(NULL, result, &src_elem);
-        ck__format_element(result_text, sizeof result_text, dst_id, result, 1);
+        ck__format_element(result_text, dst_id, result, 1);
         return ck_set_error(status, "%s value %s is not exact in %s (%s)", sn, value, dn,
                             result_text);
     }
@@ -1076,31 +1040,25 @@ CK__DEF_COPY_LOOP(8, uint64_t)
 CK__DEF_COPY_LOOP(8a4, ck__u32x2) /* complex64: 8 bytes, 4-byte aligned */
 CK__DEF_COPY_LOOP(16, ck__u64x2)
 
+/* By the element's size and alignment (constants where it is called, so the switch folds). */
 CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, size_t n,
-                                    int id) {
-    switch (id) {
-    case CK_TYPE_BOOL:
-    case CK_TYPE_INT8:
-    case CK_TYPE_UINT8:
+                              size_t size, size_t align) {
+    switch (size) {
+    case 1:
         ck__copy_1(dst, ds, src, ss, n);
         break;
-    case CK_TYPE_INT16:
-    case CK_TYPE_UINT16:
-    case CK_TYPE_FLOAT16:
+    case 2:
         ck__copy_2(dst, ds, src, ss, n);
         break;
-    case CK_TYPE_INT32:
-    case CK_TYPE_UINT32:
-    case CK_TYPE_FLOAT32:
+    case 4:
         ck__copy_4(dst, ds, src, ss, n);
         break;
-    case CK_TYPE_INT64:
-    case CK_TYPE_UINT64:
-    case CK_TYPE_FLOAT64:
-        ck__copy_8(dst, ds, src, ss, n);
-        break;
-    case CK_TYPE_COMPLEX64:
-        ck__copy_8a4(dst, ds, src, ss, n);
+    case 8:
+        if (align == 8) {
+            ck__copy_8(dst, ds, src, ss, n);
+        } else {
+            ck__copy_8a4(dst, ds, src, ss, n); /* complex64: 8 bytes, 4-byte aligned */
+        }
         break;
     default:
         ck__copy_16(dst, ds, src, ss, n);
@@ -1214,7 +1172,8 @@ CK__HOT void ck__copy_strided(char *dst, intptr_t ds, char *src, intptr_t ss, si
         const intptr_t *src_stride, size_t count) {                                         \
         (void)self;                                                                         \
         if (CK__ID(D) == CK__ID(S)) {                                                       \
-            ck__copy_strided(dst, dst_stride, src[0], src_stride[0], count, CK__ID(D));     \
+            ck__copy_strided(dst, dst_stride, src[0], src_stride[0], count,                 \
+                             sizeof(CK__CT(D)), _Alignof(CK__CT(D)));                        \
             return CK_OK;                                                                   \
         }                                                                                   \
         return loop_##D##_##S(dst, dst_stride, src[0], src_stride[0], count,                \

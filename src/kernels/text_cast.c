@@ -376,27 +376,15 @@ static int store_number(const ck__text_cast *k, char *dst, const char *s, size_t
     const int special = !(s[n - 1] >= '0' && s[n - 1] <= '9') && s[n - 1] != '.';
     const int infinite_text = special && (s[n - 1] | 0x20) != 'n';
     double d;
-    if (id == CK_TYPE_FLOAT16) {
-        const uint16_t h = ck__strtoh_c(s, &end);
-        d = ck__half_to_double(h);
+    if (ck__scalar_is_float((ck_type_id)id)) { /* rounded once, straight to the format */
+        const ck__fkind fk = ck__fkind_of(id);
+        d = ck__strto_fkind_c(s, &end, fk);
         if (end == s + n && (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
-            memcpy(dst, &h, sizeof h);
-            return CK_OK;
-        }
-    } else if (id == CK_TYPE_FLOAT32) {
-        const float f = ck__strtof_c(s, &end);
-        d = (double)f;
-        if (end == s + n && (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
-            memcpy(dst, &f, sizeof f);
+            ck__fkind_store(fk, d, dst);
             return CK_OK;
         }
     } else {
         d = ck__strtod_c(s, &end);
-        if (id == CK_TYPE_FLOAT64 && end == s + n &&
-            (!isinf(d) || infinite_text || k->mode == CK_ERRMODE_NOCHECK)) {
-            memcpy(dst, &d, sizeof d);
-            return CK_OK;
-        }
     }
     if (end != s + n) {
         return ck_set_error(CK_ERR_INTERNAL, "number text read to %td of %zu bytes", end - s, n);

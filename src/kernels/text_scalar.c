@@ -11,6 +11,7 @@
 #include "ckernel/status.h"
 #include "ckernel/types.h"
 #include "types/numtext.h"
+#include "types/scalars.h"
 
 /* ---- writing ---- */
 
@@ -20,19 +21,9 @@ size_t ck__format_bool_complex(int id, const char *data, char *buf) {
         memcpy(buf, b ? "True" : "False", b ? 5 : 6);
         return b ? 4u : 5u;
     }
-    double re, im;
-    const ck__fkind k = id == CK_TYPE_COMPLEX64 ? CK__F32 : CK__F64;
-    if (k == CK__F32) {
-        float p[2];
-        memcpy(p, data, sizeof p);
-        re = (double)p[0];
-        im = (double)p[1];
-    } else {
-        double p[2];
-        memcpy(p, data, sizeof p);
-        re = p[0];
-        im = p[1];
-    }
+    const ck__fkind k = ck__fkind_of(id);
+    const double re = ck__fkind_load(k, data);
+    const double im = ck__fkind_load(k, data + ck__scalar_info((ck_type_id)id)->part_size);
     /* Python leaves out a real part of +0 (not -0), and then the parentheses: "1j", "-0j";
      * a NaN's sign is not shown. */
     if (re == 0.0 && !signbit(re)) {

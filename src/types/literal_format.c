@@ -15,6 +15,7 @@
 #include "common/strbuf.h"
 #include "types/array_internal.h"
 #include "types/numtext.h"
+#include "types/scalars.h"
 #include "types/datetime.h"
 #include "types/text_codec.h"
 
@@ -69,20 +70,9 @@ size_t ck__format_number(int id, const char *data, int point, char *buf) {
         CK__FMT_INT(CK_TYPE_UINT32, uint32_t, ck__format_unsigned, uint64_t)
         CK__FMT_INT(CK_TYPE_UINT64, uint64_t, ck__format_unsigned, uint64_t)
 #undef CK__FMT_INT
-    case CK_TYPE_FLOAT16: {
-        uint16_t h;
-        memcpy(&h, data, sizeof h);
-        return ck__format_float(ck__half_to_double(h), CK__F16, point, buf);
-    }
-    case CK_TYPE_FLOAT32: {
-        float f;
-        memcpy(&f, data, sizeof f);
-        return ck__format_float((double)f, CK__F32, point, buf);
-    }
-    default: { /* CK_TYPE_FLOAT64 */
-        double d;
-        memcpy(&d, data, sizeof d);
-        return ck__format_float(d, CK__F64, point, buf);
+    default: { /* a float */
+        const ck__fkind k = ck__fkind_of(id);
+        return ck__format_float(ck__fkind_load(k, data), k, point, buf);
     }
     }
 }
@@ -92,17 +82,13 @@ static int ck__format_scalar(ck__strbuf *b, ck_type_id id, const char *data) {
     switch (id) {
     case CK_TYPE_BOOL:
         return *data != 0 ? CK__APPEND_LIT(b, "true") : CK__APPEND_LIT(b, "false");
-    case CK_TYPE_COMPLEX64: {
-        float c[2];
-        memcpy(c, data, sizeof c);
-        return ck__format_complex(b, (double)c[0], (double)c[1], CK__F32);
-    }
-    case CK_TYPE_COMPLEX128: {
-        double c[2];
-        memcpy(c, data, sizeof c);
-        return ck__format_complex(b, c[0], c[1], CK__F64);
-    }
     default:
+        if (ck__scalar_is_complex(id)) {
+            const ck__fkind k = ck__fkind_of(id);
+            return ck__format_complex(b, ck__fkind_load(k, data),
+                                      ck__fkind_load(k, data + ck__scalar_info(id)->part_size),
+                                      k);
+        }
         return ck__strbuf_append(b, buf, ck__format_number(id, data, 0, buf));
     }
 }

@@ -390,15 +390,11 @@ static int ck__lit_num_float(const ck__lit *p, const ck__num *n, ck__fkind k, do
         return ck__lit_num_double(p, n, out);
     }
     const char *end = p->s + n->end;
-    if (k == CK__F32) {
-        float f;
-        if (ck__decimal_to_float(&n->dec, &f)) {
-            *out = (double)f;
-        } else {
-            *out = (double)ck__strtof_c(p->s + n->begin, &end);
-        }
+    float f;
+    if (k == CK__F32 && ck__decimal_to_float(&n->dec, &f)) {
+        *out = (double)f;
     } else {
-        *out = ck__half_to_double(ck__strtoh_c(p->s + n->begin, &end));
+        *out = ck__strto_fkind_c(p->s + n->begin, &end, k);
     }
     return ck__lit_num_read(p, n, end, out);
 }
@@ -501,11 +497,11 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
     return CK_OK;
 }
 
-/* Whether a decimal's magnitude is certainly below 10^308 (float64), 10^38 (float32) or 10^4
- * (float16), from its digits before the point and its exponent: it then cannot overflow
- * the kind. */
+/* Whether a decimal's magnitude is certainly below 10^308 (float64), 10^38 (float32,
+ * bfloat16) or 10^4 (float16), from its digits before the point and its exponent: it then
+ * cannot overflow the kind. */
 static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
-    const int64_t limit = k == CK__F64 ? 308 : k == CK__F32 ? 38 : 4;
+    const int64_t limit = k == CK__F64 ? 308 : k == CK__F16 ? 4 : 38;
     return n->special == 0 && n->dec.nint < (size_t)CK__EXP10_SATURATED &&
            (int64_t)n->dec.nint + n->dec.exp10 <= limit;
 }
@@ -596,42 +592,18 @@ static int ck__lit_store(const ck__lit *p, const ck__scalar_lit *v, ck_type_id i
         CK__LIT_INT(CK_TYPE_UINT32, uint32_t, 0, UINT32_MAX, u)
         CK__LIT_INT(CK_TYPE_UINT64, uint64_t, 0, UINT64_MAX, u)
 #undef CK__LIT_INT
-    case CK_TYPE_FLOAT16: {
-        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F16, &re));
-        if (data != NULL) {
-            uint16_t h = ck__double_to_half(re); /* exact: re is already a half */
-            memcpy(data, &h, sizeof h);
+    default: { /* a float or a complex: its parts' format (re, im already values of it) */
+        const ck__fkind k = ck__fkind_of(id);
+        if (ck__scalar_is_complex(id)) {
+            CK__RETURN_IF_ERROR(ck__lit_complex(&c, k, &re, &im));
+        } else {
+            CK__RETURN_IF_ERROR(ck__lit_real(&c, k, &re));
         }
-        return CK_OK;
-    }
-    case CK_TYPE_FLOAT32: {
-        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F32, &re));
         if (data != NULL) {
-            float f = (float)re;
-            memcpy(data, &f, sizeof f);
-        }
-        return CK_OK;
-    }
-    case CK_TYPE_FLOAT64: {
-        CK__RETURN_IF_ERROR(ck__lit_real(&c, CK__F64, &re));
-        if (data != NULL) {
-            memcpy(data, &re, sizeof re);
-        }
-        return CK_OK;
-    }
-    case CK_TYPE_COMPLEX64: {
-        CK__RETURN_IF_ERROR(ck__lit_complex(&c, CK__F32, &re, &im));
-        if (data != NULL) {
-            float f[2] = {(float)re, (float)im};
-            memcpy(data, f, sizeof f);
-        }
-        return CK_OK;
-    }
-    default: { /* CK_TYPE_COMPLEX128 */
-        CK__RETURN_IF_ERROR(ck__lit_complex(&c, CK__F64, &re, &im));
-        if (data != NULL) {
-            double d[2] = {re, im};
-            memcpy(data, d, sizeof d);
+            ck__fkind_store(k, re, data);
+            if (ck__scalar_is_complex(id)) {
+                ck__fkind_store(k, im, data + ck__scalar_info(id)->part_size);
+            }
         }
         return CK_OK;
     }

@@ -3,9 +3,9 @@
  * (numtext_ff.cpp), correctly rounded; shortest digits come from double-conversion
  * (numtext_dc.cpp) and are laid out here in Python's repr layout. What neither covers stays
  * here: the rest of strtod's language (white space, hexadecimal, inf, nan, no number) goes
- * to strtod itself in the "C" locale, and float16 is ours: reading rounds to odd first so
- * that the half is rounded once, and its shortest text is searched for with printf and
- * reading back. */
+ * to strtod itself in the "C" locale, and float16 and bfloat16 are ours: reading rounds to
+ * odd first so that the value is rounded once, and their shortest text is searched for with
+ * printf and reading back. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "types/numtext.h"
@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/float16.h"
+#include "common/float_formats.h"
+#include "types/scalars.h"
 #include "types/numtext_dc.h"
 #include "types/numtext_ff.h"
 
@@ -200,23 +201,99 @@ static double ck__strtod_c_round(const char *s, int mode) {
 }
 #endif
 
-uint16_t ck__strtoh_c(const char *s, const char **end) {
+ck__fkind ck__fkind_of(int id) {
+    const ck__scalar_facts *f = ck__scalar_info((ck_type_id)id);
+    const int bits = f != NULL ? f->bits : 53;
+    return bits == 11 ? CK__F16 : bits == 8 ? CK__BF16 : bits == 24 ? CK__F32 : CK__F64;
+}
+
+double ck__fkind_load(ck__fkind k, const char *p) {
+    uint16_t h;
+    float f;
+    double d;
+    switch (k) {
+    case CK__F16:
+        memcpy(&h, p, sizeof h);
+        return ck__half_to_double(h);
+    case CK__BF16:
+        memcpy(&h, p, sizeof h);
+        return ck__bfloat16_to_double(h);
+    case CK__F32:
+        memcpy(&f, p, sizeof f);
+        return (double)f;
+    default:
+        memcpy(&d, p, sizeof d);
+        return d;
+    }
+}
+
+void ck__fkind_store(ck__fkind k, double v, char *p) {
+    uint16_t h;
+    float f;
+    switch (k) {
+    case CK__F16:
+        h = ck__double_to_half(v);
+        memcpy(p, &h, sizeof h);
+        return;
+    case CK__BF16:
+        h = ck__double_to_bfloat16(v);
+        memcpy(p, &h, sizeof h);
+        return;
+    case CK__F32:
+        f = (float)v;
+        memcpy(p, &f, sizeof f);
+        return;
+    default:
+        memcpy(p, &v, sizeof v);
+        return;
+    }
+}
+
+double ck__fkind_round(ck__fkind k, double v) {
+    switch (k) {
+    case CK__F16:
+        return ck__half_to_double(ck__double_to_half(v));
+    case CK__BF16:
+        return ck__bfloat16_to_double(ck__double_to_bfloat16(v));
+    case CK__F32:
+        return (double)(float)v;
+    default:
+        return v;
+    }
+}
+
+double ck__strto_narrow_c(const char *s, const char **end, ck__fkind k) {
     double d = ck__strtod_c(s, end);
-    uint16_t h = ck__double_to_half(d);
+    double r = ck__fkind_round(k, d);
 #if defined(FE_DOWNWARD) && defined(FE_UPWARD)
-    if (!isnan(d) && ck__half_to_double(h) != d) {
-        /* d was rounded to 53 bits and is not a half, so rounding it again could land on
-         * the wrong side of a half midpoint. Rounding to odd first is safe: of the two
+    if (!isnan(d) && r != d) {
+        /* d was rounded to 53 bits and is not a value of k, so rounding it again could land
+         * on the wrong side of a midpoint of k. Rounding to odd first is safe: of the two
          * doubles around an inexact decimal, the one with an odd last bit rounds to the
-         * same half as the decimal itself (53 >= 11 + 2 bits). */
+         * same value of k as the decimal itself (53 >= 11 + 2 bits). */
         double lo = ck__strtod_c_round(s, FE_DOWNWARD);
         double hi = ck__strtod_c_round(s, FE_UPWARD);
         if (lo != hi) {
-            h = ck__double_to_half((ck__f64_bits(lo) & 1u) != 0 ? lo : hi);
+            r = ck__fkind_round(k, (ck__f64_bits(lo) & 1u) != 0 ? lo : hi);
         }
     }
 #endif
-    return h;
+    return r;
+}
+
+double ck__strto_fkind_c(const char *s, const char **end, ck__fkind k) {
+    switch (k) {
+    case CK__F32:
+        return (double)ck__strtof_c(s, end);
+    case CK__F64:
+        return ck__strtod_c(s, end);
+    default:
+        return ck__strto_narrow_c(s, end, k);
+    }
+}
+
+uint16_t ck__strtoh_c(const char *s, const char **end) {
+    return ck__double_to_half(ck__strto_narrow_c(s, end, CK__F16));
 }
 
 /* Whether text reads back to exactly v (bit for bit, so -0.0 stays negative). */
@@ -224,7 +301,9 @@ static int ck__reads_back(const char *text, double v, ck__fkind k) {
     const char *end;
     switch (k) {
     case CK__F16:
-        return ck__strtoh_c(text, &end) == ck__double_to_half(v);
+    case CK__BF16:
+        return ck__f64_bits(ck__strto_narrow_c(text, &end, k)) ==
+               ck__f64_bits(ck__fkind_round(k, v));
     case CK__F32: {
         float f = ck__strtof_c(text, &end);
         return ck__f32_bits(f) == ck__f32_bits((float)v);
@@ -236,12 +315,12 @@ static int ck__reads_back(const char *text, double v, ck__fkind k) {
 
 /* The shortest digits of |v| (finite, not zero) by search: the fewest significant digits
  * whose correctly rounded printf text reads back. More digits never hurt once enough, so
- * the count is found by bisection. float16's way (no library knows binary16), and the
+ * the count is found by bisection. float16's and bfloat16's way (no library knows them), the
  * others' should double-conversion ever fail. v ~ 0.DIGITS x 10^*point; returns the count. */
 static int ck__shortest_by_search(double v, ck__fkind k, char *digits, int *point) {
     char sci[40];
     int lo = 1;
-    int hi = k == CK__F16 ? 5 : k == CK__F32 ? 9 : 17;
+    int hi = k == CK__BF16 ? 4 : k == CK__F16 ? 5 : k == CK__F32 ? 9 : 17;
     v = fabs(v);
     locale_t old = ck__enter_c();
     while (lo < hi) {
@@ -286,7 +365,7 @@ size_t ck__format_float(double v, ck__fkind k, int point, char *buf) {
     int dpoint = 1;
     if ((ck__f64_bits(v) << 1) == 0) {
         digits[nd++] = '0';
-    } else if (k == CK__F16 ||
+    } else if (k == CK__F16 || k == CK__BF16 ||
                (nd = ck__dc_shortest(fabs(v), k == CK__F32, digits, &dpoint)) == 0) {
         nd = ck__shortest_by_search(v, k, digits, &dpoint);
     }

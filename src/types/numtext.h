@@ -15,8 +15,18 @@
 extern "C" {
 #endif
 
-/* The floating formats a text can be rounded to. */
-typedef enum ck__fkind { CK__F16, CK__F32, CK__F64 } ck__fkind;
+/* The floating formats a text can be rounded to: each float row of the scalar table (and
+ * a complex row's parts) is one of them, by its significand bits (ck__fkind_of). A new
+ * float format adds one here, with its load, store and rounding in numtext.c. */
+typedef enum ck__fkind { CK__F16, CK__BF16, CK__F32, CK__F64 } ck__fkind;
+/* The format of a float or complex type id's parts (F64 for any other id). */
+ck__fkind ck__fkind_of(int id);
+/* A value of format k at p (any alignment), exactly, as a double. */
+double ck__fkind_load(ck__fkind k, const char *p);
+/* Stores v, a value of format k already (exact), at p (any alignment). */
+void ck__fkind_store(ck__fkind k, double v, char *p);
+/* v rounded once to format k (nearest even), as a double. */
+double ck__fkind_round(ck__fkind k, double v);
 
 /* strtod/strtof in the "C" locale (whatever the process or thread locale): the longest
  * prefix of s that strtod reads (leading white space, a sign, a decimal number, or
@@ -51,6 +61,12 @@ int ck__decimal_to_double(const ck__decimal_parts *d, double *out);
 int ck__decimal_to_float(const ck__decimal_parts *d, float *out);
 /* Decimal text to binary16, rounded once to nearest even from the exact decimal value. */
 uint16_t ck__strtoh_c(const char *s, const char **end);
+/* Decimal text to a format narrower than float32 (F16, BF16), rounded once to nearest even
+ * from the exact decimal value, as a double. */
+double ck__strto_narrow_c(const char *s, const char **end, ck__fkind k);
+/* Text to format k, rounded once (ck__strtod_c, ck__strtof_c or ck__strto_narrow_c), as a
+ * double. */
+double ck__strto_fkind_c(const char *s, const char **end, ck__fkind k);
 
 /* Writes the shortest decimal that reads back (with the functions above) to the same value
  * of kind k (of several, the nearest; of two equally near, the one whose last digit is

@@ -52,6 +52,9 @@ enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
 #define CK__SCALAR_UINT_2 uint16_t
 #define CK__SCALAR_UINT_4 uint32_t
 #define CK__SCALAR_UINT_8 uint64_t
+/* The C float type of a complex part's size: CK__SCALAR_FLOAT_##part_size. */
+#define CK__SCALAR_FLOAT_4 float
+#define CK__SCALAR_FLOAT_8 double
 /* The default quiet NaN of a float format: exponent all ones, the top significand bit. */
 #define CK__SCALAR_QUIET_NAN(T, exp_bits, bits)                                             \
     ((T)(((((T)1 << (exp_bits)) - 1u) << ((bits) - 1)) | ((T)1 << ((bits) - 2))))

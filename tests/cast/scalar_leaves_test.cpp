@@ -106,7 +106,10 @@ Elem from_bits(const void *p, size_t n) {
 
 std::vector<long double> integer_candidates() {
     const long double p = 2.0L;
-    return {0,
+    return {ldexpl(1.0L, 62) + ldexpl(1.0L, 54) + 1,  // just above a bfloat16 tie that a
+            ldexpl(1.0L, 63) + ldexpl(1.0L, 55) + 1,  // double (53 bits) would round onto
+            -(ldexpl(1.0L, 62) + ldexpl(1.0L, 54) + 1),
+            0,
             1,
             -1,
             2,
@@ -120,6 +123,9 @@ std::vector<long double> integer_candidates() {
             255,
             256,
             -255,
+            257,  // bfloat16: a tie between 256 and 258, to even (256)
+            259,  // a tie, to even (260)
+            -385, // between -384 and -386: a tie, to even (-384)
             1000,
             2047,
             2048,
@@ -254,6 +260,13 @@ std::vector<double> float_candidates() {
             1e-300,
             4.9406564584124654e-324,  // smallest double subnormal
             2.2250738585072014e-308,  // DBL_MIN
+            3.3895313892515355e38,    // the largest bfloat16
+            3.3961775292304611e38,    // its midpoint with 2^128: rounds to inf in bfloat16
+            9.183549615799121e-41,    // 2^-133, the smallest bfloat16 subnormal
+            4.591774807899561e-41,    // 2^-134: a tie, rounds to 0 in bfloat16
+            1.00390625,               // 1 + 2^-8: a bfloat16 tie, to even (1)
+            1.01171875,               // 1 + 3 * 2^-8: a tie, to even (1 + 2^-6)
+            1.0039062500000002,       // just above the first tie: rounds up
             6.103515625e-05,          // 2^-14, the smallest normal half
             5.960464477539063e-08,    // 2^-24, the smallest subnormal half
             2.9802322387695312e-08,   // 2^-25: a tie, rounds to 0 in float16
@@ -303,6 +316,24 @@ std::vector<Elem> edge_values(const TInfo &t) {
         }
         const uint16_t extra[] = {0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c01, 0x7d23, 0x8001,
                                   0x3555 /* ~1/3 */};
+        for (uint16_t h : extra) {
+            out.push_back(from_bits(&h, 2));
+        }
+        return out;
+    }
+    if (t.kind == 'G') {
+        for (double x : reals) {
+            uint16_t h;
+            if (std::isnan(x)) {
+                h = std::signbit(x) ? 0xffc0 : 0x7fc0;
+            } else {
+                h = ckt_round_to_bf16(x);
+            }
+            out.push_back(from_bits(&h, 2));
+        }
+        // subnormals, the largest finite, a signalling NaN, the NA's bits, ~1/3
+        const uint16_t extra[] = {0x0001, 0x007f, 0x0080, 0x7f7f, 0xff7f, 0x7f81, 0x7fe2, 0x8001,
+                                  0x3eab};
         for (uint16_t h : extra) {
             out.push_back(from_bits(&h, 2));
         }

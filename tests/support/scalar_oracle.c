@@ -22,6 +22,7 @@ static const ckt_scalar_info ckt_types[CK_NUM_SCALAR_TYPES] = {
     {CK_TYPE_UINT32, "uint32", 4, 4, 'U', 32, CK_TYPE_UINT32},
     {CK_TYPE_UINT64, "uint64", 8, 8, 'U', 64, CK_TYPE_UINT64},
     {CK_TYPE_FLOAT16, "float16", 2, 2, 'H', 16, CK_TYPE_FLOAT16},
+    {CK_TYPE_BFLOAT16, "bfloat16", 2, 2, 'G', 16, CK_TYPE_BFLOAT16},
     {CK_TYPE_FLOAT32, "float32", 4, 4, 'F', 32, CK_TYPE_FLOAT32},
     {CK_TYPE_FLOAT64, "float64", 8, 8, 'D', 64, CK_TYPE_FLOAT64},
     {CK_TYPE_COMPLEX64, "complex64", 8, 4, 'C', 32, CK_TYPE_FLOAT32},
@@ -37,7 +38,7 @@ static int is_int(const ckt_scalar_info *t) {
 }
 
 static int is_real_float(const ckt_scalar_info *t) {
-    return t->kind == 'H' || t->kind == 'F' || t->kind == 'D';
+    return t->kind == 'H' || t->kind == 'G' || t->kind == 'F' || t->kind == 'D';
 }
 
 long double ckt_int_min(const ckt_scalar_info *t) {
@@ -104,6 +105,56 @@ uint16_t ckt_round_to_half(long double v) {
     return (uint16_t)(sign | r);
 }
 
+/* ---- bfloat16 by definition: sign, 8 exponent bits (bias 127), 7 stored bits ---- */
+
+long double ckt_bf16_value(uint16_t h) {
+    const int sign = h >> 15, exp = (h >> 7) & 255, man = h & 127;
+    long double v;
+    if (exp == 255) {
+        v = man != 0 ? (long double)NAN : (long double)INFINITY;
+    } else if (exp == 0) {
+        v = ldexpl((long double)man, -133);
+    } else {
+        v = ldexpl((long double)(128 + man), exp - 134);
+    }
+    return sign != 0 ? -v : v;
+}
+
+static long double ckt_bf16_pos(uint16_t h) {
+    return h == 0x7f80 ? ldexpl(1.0L, 128) : ckt_bf16_value(h);
+}
+
+/* As ckt_round_to_half: the largest finite value below by bisection, the midpoint decides. */
+uint16_t ckt_round_to_bf16(long double v) {
+    if (isnan(v)) {
+        return 0x7fc0;
+    }
+    const uint16_t sign = signbit(v) ? 0x8000 : 0;
+    const long double a = fabsl(v);
+    if (a >= ldexpl(2.0L - ldexpl(1.0L, -8), 127)) {
+        return (uint16_t)(sign | 0x7f80);
+    }
+    uint16_t lo = 0, hi = 0x7f7f;
+    while (lo < hi) {
+        const uint16_t mid = (uint16_t)((lo + hi + 1) / 2);
+        if (ckt_bf16_pos(mid) <= a) {
+            lo = mid;
+        } else {
+            hi = (uint16_t)(mid - 1);
+        }
+    }
+    const long double below = ckt_bf16_pos(lo);
+    if (below == a) {
+        return (uint16_t)(sign | lo);
+    }
+    const long double midpoint = (below + ckt_bf16_pos((uint16_t)(lo + 1))) / 2;
+    uint16_t r = lo;
+    if (a > midpoint || (a == midpoint && (lo & 1) != 0)) {
+        r = (uint16_t)(lo + 1);
+    }
+    return (uint16_t)(sign | r);
+}
+
 /* ---- exact values ---- */
 
 typedef struct ckt_real {
@@ -138,6 +189,7 @@ static ckt_value decode(const ckt_scalar_info *t, const unsigned char *p) {
     case CK_TYPE_UINT32: v.re.x = CKT_LOAD(uint32_t, p); break;
     case CK_TYPE_UINT64: v.re.x = (long double)CKT_LOAD(uint64_t, p); break;
     case CK_TYPE_FLOAT16: v.re = real_of(ckt_half_value(CKT_LOAD(uint16_t, p))); break;
+    case CK_TYPE_BFLOAT16: v.re = real_of(ckt_bf16_value(CKT_LOAD(uint16_t, p))); break;
     case CK_TYPE_FLOAT32: v.re = real_of(CKT_LOAD(float, p)); break;
     case CK_TYPE_FLOAT64: v.re = real_of(CKT_LOAD(double, p)); break;
     case CK_TYPE_COMPLEX64:
@@ -218,6 +270,10 @@ static int real_rule(const ckt_scalar_info *d, ckt_real v, int mode, int src_int
         const uint16_t h = ckt_round_to_half(v.x);
         r = ckt_half_value(h);
         memcpy(out, &h, 2);
+    } else if (d->kind == 'G') {
+        const uint16_t h = ckt_round_to_bf16(v.x);
+        r = ckt_bf16_value(h);
+        memcpy(out, &h, 2);
     } else if (d->kind == 'F') {
         const float f = (float)v.x; /* one rounding from the exact value */
         r = f;
@@ -274,6 +330,7 @@ int ckt_bits_are_nan(ck_type_id c, const unsigned char *p) {
         const uint16_t h = CKT_LOAD(uint16_t, p);
         return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
     }
+    case 'G': return (CKT_LOAD(uint16_t, p) & 0x7fff) > 0x7f80;
     case 'F': return isnan(CKT_LOAD(float, p)) != 0;
     default: return isnan(CKT_LOAD(double, p)) != 0;
     }

@@ -23,7 +23,7 @@ extern "C" {
 #define CKT_ALIGN16 _Alignas(16)
 #endif
 
-/* kind: 'B' bool, 'S' signed, 'U' unsigned, 'H' float16, 'F' float32, 'D' float64,
+/* kind: 'B' bool, 'S' signed, 'U' unsigned, 'H' float16, 'G' bfloat16, 'F' float32, 'D' float64,
  * 'C' complex. bits: integers their width; floats their storage width; complex the
  * component's width. component: a complex's component type, else the type itself. */
 typedef struct ckt_scalar_info {
@@ -66,6 +66,9 @@ int ckt_bits_are_nan(ck_type_id c, const unsigned char *p);
 long double ckt_half_value(uint16_t h);
 long double ckt_half_pos(uint16_t h);
 uint16_t ckt_round_to_half(long double v);
+/* bfloat16 the same way. */
+long double ckt_bf16_value(uint16_t h);
+uint16_t ckt_round_to_bf16(long double v);
 
 /* Integer helpers: the range of an integer type (bool: 0..1), the two's complement bits of an
  * integral t in [-2^63, 2^64), and the low `size` bytes of such bits (little endian). */
