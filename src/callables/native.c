@@ -86,8 +86,11 @@ static ffi_type *ffi_type_of(ck_type_id id) {
 /* Why a scalar cannot be passed (for the message), NULL when it can. */
 static const char *unsupported_reason(ck_type_id id) {
     if (ck__scalar_computes_in_float32(id)) { /* float16, bfloat16 */
-        return "a 16-bit float has no libffi type (C _Float16 and __bf16 are passed in the low "
-               "half of an SSE register, which no libffi type describes)";
+        return id == CK_TYPE_FLOAT16
+                   ? "float16 has no libffi type (C _Float16 is passed in the low half of an SSE "
+                     "register, which no libffi type describes)"
+                   : "bfloat16 has no libffi type (C __bf16 is passed in the low half of an SSE "
+                     "register, which no libffi type describes)";
     }
     if ((id == CK_TYPE_COMPLEX64 || id == CK_TYPE_COMPLEX128) && ffi_type_of(id) == NULL) {
         return "this libffi was built without complex types (FFI_TARGET_HAS_COMPLEX_TYPE)";

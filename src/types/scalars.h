@@ -90,11 +90,11 @@ static inline int ck__scalar_is_float(ck_type_id id) {
 static inline int ck__scalar_is_complex(ck_type_id id) {
     return ck__scalar_is(id, CK__SCALAR_KIND_COMPLEX);
 }
-/* A float narrower than float32 (float16): its arithmetic widens both operands to float32
- * and rounds the result once, and its folds keep float32 lanes, so even a selected value
- * comes back converted (a signalling NaN quieted). */
+/* A float of 2-byte parts (float16, bfloat16): its arithmetic widens both operands to
+ * float32 and rounds the result once, and its folds keep float32 lanes, so even a selected
+ * value comes back converted (a signalling NaN quieted). */
 static inline int ck__scalar_computes_in_float32(ck_type_id id) {
-    return ck__scalar_is_float(id) && ck__scalar_facts_table[id].bits < 32;
+    return ck__scalar_is_float(id) && ck__scalar_facts_table[id].part_size < 4;
 }
 /* A real float or a complex: a type with NaN and infinities. */
 static inline int ck__scalar_is_floating(ck_type_id id) {

@@ -40,7 +40,8 @@ __extension__ typedef unsigned __int128 u128;
 // ---------------------------------------------------------------------------------------
 // Types and ops
 // ---------------------------------------------------------------------------------------
-// kind: B bool, S signed, U unsigned, H float16, F float32, D float64, C complex64, Z complex128
+// kind: B bool, S signed, U unsigned, H float16, G bfloat16, F float32, D float64, C complex64,
+// Z complex128
 struct TInfo {
     ck_type_id id;
     const char *name;
@@ -54,6 +55,7 @@ const TInfo kTypes[CK_NUM_SCALAR_TYPES] = {
     {CK_TYPE_INT64, "int64", 8, 'S', 64},       {CK_TYPE_UINT8, "uint8", 1, 'U', 8},
     {CK_TYPE_UINT16, "uint16", 2, 'U', 16},     {CK_TYPE_UINT32, "uint32", 4, 'U', 32},
     {CK_TYPE_UINT64, "uint64", 8, 'U', 64},     {CK_TYPE_FLOAT16, "float16", 2, 'H', 16},
+    {CK_TYPE_BFLOAT16, "bfloat16", 2, 'G', 16},
     {CK_TYPE_FLOAT32, "float32", 4, 'F', 32},   {CK_TYPE_FLOAT64, "float64", 8, 'D', 64},
     {CK_TYPE_COMPLEX64, "complex64", 8, 'C', 32}, {CK_TYPE_COMPLEX128, "complex128", 16, 'Z', 64},
 };
@@ -185,6 +187,10 @@ Elem expected(int op, const TInfo &t, const unsigned char *a, const unsigned cha
     } else if (t.kind == 'H') {
         const long double x = half_value(load<uint16_t>(a)), y = half_value(load<uint16_t>(b));
         store<uint16_t>(r.b, round_to_half(real_op<long double>(op, x, y)));
+    } else if (t.kind == 'G') {  // exact operands, rounded once (64 >= 2 * 8 + 2 bits)
+        const long double x = ckt_bf16_value(load<uint16_t>(a)),
+                          y = ckt_bf16_value(load<uint16_t>(b));
+        store<uint16_t>(r.b, ckt_round_to_bf16(real_op<long double>(op, x, y)));
     } else if (t.kind == 'F') {
         store<float>(r.b, real_op<float>(op, load<float>(a), load<float>(b)));
     } else if (t.kind == 'D') {
@@ -214,6 +220,10 @@ bool real_same(const TInfo &t, const unsigned char *x, const unsigned char *y, s
         return std::isnan(half_value(load<uint16_t>(x))) &&
                std::isnan(half_value(load<uint16_t>(y)));
     }
+    if (t.kind == 'G') {
+        return std::isnan(ckt_bf16_value(load<uint16_t>(x))) &&
+               std::isnan(ckt_bf16_value(load<uint16_t>(y)));
+    }
     if (n == 4) {
         return std::isnan(load<float>(x)) && std::isnan(load<float>(y));
     }
@@ -222,6 +232,7 @@ bool real_same(const TInfo &t, const unsigned char *x, const unsigned char *y, s
 bool same(const TInfo &t, const unsigned char *x, const unsigned char *y) {
     switch (t.kind) {
     case 'H':
+    case 'G':
     case 'F':
     case 'D': return real_same(t, x, y, t.size);
     case 'C':
@@ -300,7 +311,8 @@ Elem random_elem(const TInfo &t, bool nonzero) {
         }
         break;
     }
-    case 'H': store<uint16_t>(e.b, static_cast<uint16_t>(r)); break;
+    case 'H':
+    case 'G': store<uint16_t>(e.b, static_cast<uint16_t>(r)); break;
     case 'F': store<float>(e.b, random_real<float>()); break;
     case 'D': store<double>(e.b, random_real<double>()); break;
     case 'C':

@@ -350,7 +350,7 @@ TEST(Callable, AddingASignatureInvalidatesCachedSelections) {
     ck_factory bad = {axpb_instantiate, nullptr, new AxpbParams{1, 2, &released}, release_counter};
     EXPECT_EQ(ck_callable_add(c, "dx)d", &bad), CK_ERR_PARSE);
     EXPECT_STREQ(ck_last_error(), "signature 'dx)d': unknown type letter 'x' (letters: ? b h "
-                                  "i l q B H I L Q e f d Zf Zd) at column 2");
+                                  "i l q B H I L Q e E f d Zf Zd) at column 2");
     EXPECT_EQ(released, 3);
     ck_factory empty = {nullptr, nullptr, new AxpbParams{1, 2, &released}, release_counter};
     EXPECT_EQ(ck_callable_add(c, "d)d", &empty), CK_ERR_INVALID);

@@ -213,8 +213,10 @@ TEST(CliReduce, DotThroughCall) {
 TEST(CliReduce, CallablesListsTheNewBuiltIns) {
     const Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);
-    for (const char *s : {"\nminimum\n  (bool, bool) -> bool\n", "\nmaximum\n",
-                          "\nlogical_and\n  (bool, bool) -> bool\n  (complex128, complex128) -> bool\n",
+    for (const char *s : {"\nminimum\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n",
+                          "\nmaximum\n",
+                          "\nlogical_and\n  (bfloat16, bfloat16) -> bool\n  (bool, bool) -> bool\n"
+                          "  (complex128, complex128) -> bool\n",
                           "\nlogical_or\n",
                           "\ndot\n  (N * bool, N * bool) -> bool\n  (N * complex128, N * complex128) -> "
                           "complex128\n"}) {

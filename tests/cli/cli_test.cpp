@@ -397,8 +397,8 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
     r = ckernel("call add --in int64 1");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out.rfind("ckernel: error: CK_ERR_TYPE: add: no signature takes (int64) without "
-                          "unsafe conversions; candidates: (bool, bool) -> bool [takes 2 "
-                          "arguments],",
+                          "unsafe conversions; candidates: (bfloat16, bfloat16) -> bfloat16 "
+                          "[takes 2 arguments], (bool, bool) -> bool [takes 2 arguments],",
                           0),
               0u)
         << r.out;
@@ -416,13 +416,17 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
 TEST(CliCall, CallablesListsEveryBuiltIn) {
     Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(r.out.rfind("add\n  (bool, bool) -> bool\n  (complex128, complex128) -> complex128\n", 0),
+    EXPECT_EQ(r.out.rfind("add\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n"
+                          "  (complex128, complex128) -> complex128\n",
+                          0),
               0u)
         << r.out;
     // bool divide gives int8; bool subtract is listed, and refuses when called.
     for (const char *name :
-         {"\nassign\n  (bool) -> bool\n", "\ndivide\n  (bool, bool) -> int8\n", "\nmultiply\n",
-          "\nsubtract\n  (bool, bool) -> bool\n  (complex128, complex128) -> complex128\n"})
+         {"\nassign\n  (bfloat16) -> bfloat16\n  (bool) -> bool\n",
+          "\ndivide\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> int8\n", "\nmultiply\n",
+          "\nsubtract\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n"
+          "  (complex128, complex128) -> complex128\n"})
         EXPECT_NE(r.out.find(name), std::string::npos) << name;
 }
 

@@ -66,7 +66,11 @@ CK_EVAL_ALLOW_UNSAFE = 0x8
 OPS = ["add", "subtract", "multiply", "divide"]
 NP_OPS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
           "divide": np.true_divide}
-TYPE_ID = {name: i for i, name in enumerate(SCALARS)}  # ck_type_id order (types.h)
+# Every scalar type in ck_type_id order (include/ckernel/scalar_types.h): NumPy's and
+# bfloat16, which NumPy lacks (it takes part in selection; NumPy's values never reach it).
+ALL = SCALARS[:SCALARS.index("float16") + 1] + ["bfloat16"] + SCALARS[SCALARS.index("float32"):]
+TYPE_ID = {name: i for i, name in enumerate(ALL)}
+SIZE = {t: (2 if t == "bfloat16" else np.dtype(t).itemsize) for t in ALL}
 
 
 def signature_result(op, t):
@@ -626,26 +630,27 @@ MIXED = [
 
 # The conversion table of docs/design.md §10, copied by hand (row: from, column: to).
 CONVERSIONS_DOC = """
-           ?  b  h  i  q  B  H  I  Q  e  f  d  Zf Zd
-bool       E  S  S  S  S  S  S  S  S  S  S  S  S  S
-int8       U  E  P  P  P  U  U  U  U  S  S  S  S  S
-int16      U  U  E  P  P  U  U  U  U  U  S  S  S  S
-int32      U  U  U  E  P  U  U  U  U  U  U  S  U  S
-int64      U  U  U  U  E  U  U  U  U  U  U  I  U  I
-uint8      U  U  S  S  S  E  P  P  P  S  S  S  S  S
-uint16     U  U  U  S  S  U  E  P  P  U  S  S  S  S
-uint32     U  U  U  U  S  U  U  E  P  U  U  S  U  S
-uint64     U  U  U  U  U  U  U  U  E  U  U  I  U  I
-float16    U  U  U  U  U  U  U  U  U  E  P  P  S  S
-float32    U  U  U  U  U  U  U  U  U  U  E  P  S  S
-float64    U  U  U  U  U  U  U  U  U  U  U  E  U  S
-complex64  U  U  U  U  U  U  U  U  U  U  U  U  E  P
-complex128 U  U  U  U  U  U  U  U  U  U  U  U  U  E
+           ?  b  h  i  q  B  H  I  Q  e  E  f  d  Zf Zd
+bool       E  S  S  S  S  S  S  S  S  S  S  S  S  S  S
+int8       U  E  P  P  P  U  U  U  U  S  S  S  S  S  S
+int16      U  U  E  P  P  U  U  U  U  U  U  S  S  S  S
+int32      U  U  U  E  P  U  U  U  U  U  U  U  S  U  S
+int64      U  U  U  U  E  U  U  U  U  U  U  U  I  U  I
+uint8      U  U  S  S  S  E  P  P  P  S  S  S  S  S  S
+uint16     U  U  U  S  S  U  E  P  P  U  U  S  S  S  S
+uint32     U  U  U  U  S  U  U  E  P  U  U  U  S  U  S
+uint64     U  U  U  U  U  U  U  U  E  U  U  U  I  U  I
+float16    U  U  U  U  U  U  U  U  U  E  U  P  P  S  S
+bfloat16   U  U  U  U  U  U  U  U  U  U  E  P  P  S  S
+float32    U  U  U  U  U  U  U  U  U  U  U  E  P  S  S
+float64    U  U  U  U  U  U  U  U  U  U  U  U  E  U  S
+complex64  U  U  U  U  U  U  U  U  U  U  U  U  U  E  P
+complex128 U  U  U  U  U  U  U  U  U  U  U  U  U  U  E
 """
 CONV = {}
 for _row in CONVERSIONS_DOC.strip().splitlines()[1:]:
     _cells = _row.split()
-    for _to, _kind in zip(SCALARS, _cells[1:]):
+    for _to, _kind in zip(ALL, _cells[1:]):
         CONV[(_cells[0], _to)] = _kind
 
 
@@ -659,14 +664,14 @@ def doc_rating(args, t):
             r[0] += 1
         elif kind in "ISP":
             r["ISP".index(kind) + 1] += 1
-            r[4] += np.dtype(t).itemsize - np.dtype(a).itemsize
+            r[4] += SIZE[t] - SIZE[a]
     return tuple(r)
 
 
 def doc_select(op, args, allow_unsafe):
     """(status, winning argument types, best rating): CK_OK with one type, CK_ERR_AMBIGUOUS
     with the tied ones (sorted by signature text), CK_ERR_TYPE with none."""
-    rated = [(doc_rating(args, t), t) for t in SCALARS]
+    rated = [(doc_rating(args, t), t) for t in ALL]
     rated = [(r, t) for r, t in rated if allow_unsafe or r[0] == 0]
     if not rated:
         return CK_ERR_TYPE, [], None
@@ -687,8 +692,8 @@ def selection_table(ck, rng):
                                                                            (st, tied, best)))
     unsafe = ctx(flags=CK_EVAL_ALLOW_UNSAFE)
     for op in OPS:
-        for ta in SCALARS:
-            for tb in SCALARS:
+        for ta in ALL:
+            for tb in ALL:
                 for ectx in (None, unsafe):
                     st, tied, best = doc_select(op, (ta, tb), ectx is not None)
                     what = "select %s(%s, %s)%s" % (op, ta, tb, " unsafe" if ectx else "")
@@ -1070,7 +1075,7 @@ def main():
         out = C.c_void_p()
         rc = lib.ck_callable_signatures(ck.callables[op], C.byref(out))
         got = take_string(lib, out) if rc == CK_OK else None
-        want = "".join(sorted(sig_text(op, t) + "\n" for t in SCALARS))
+        want = "".join(sorted(sig_text(op, t) + "\n" for t in ALL))
         ck.check(got == want, "%s signatures: %r, expected %r" % (op, got, want))
     rng = np.random.default_rng(20240601)
     sections = [("selection table", selection_table),

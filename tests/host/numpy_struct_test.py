@@ -62,7 +62,10 @@ GUARD = nt.GUARD
 # include/ckernel/status.h, eval.h, types.h
 CK_OK, CK_ERR_TYPE = 0, 4
 CK_EVAL_FIELDS_BY_POSITION = 0x40
-CK_TYPE_FIXED_DIM = 14
+# The first id after the scalar rows of include/ckernel/scalar_types.h (one X(C, ...) each).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include",
+                       "ckernel", "scalar_types.h")) as _f:
+    CK_TYPE_FIXED_DIM = sum(1 for _l in _f if _l.lstrip().startswith("X(C, "))
 INTP = C.sizeof(C.c_ssize_t)
 
 

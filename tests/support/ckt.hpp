@@ -251,6 +251,7 @@ inline std::vector<unsigned char> scalar_source_bytes(ck_type_id sid, size_t n, 
             // The value 1 in the source's own representation.
             switch (sid) {
             case CK_TYPE_FLOAT16: if (one) { const uint16_t h = 0x3C00; std::memcpy(e, &h, 2); } break;
+            case CK_TYPE_BFLOAT16: if (one) { const uint16_t h = 0x3F80; std::memcpy(e, &h, 2); } break;
             case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
             case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
             default: e[0] = static_cast<unsigned char>(one); break;  // little-endian ints

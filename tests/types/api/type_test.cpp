@@ -231,9 +231,9 @@ TEST_F(TypesDatashape, TenThousandDeepStringsAreErrorsNotStackOverflows) {
 }
 
 TEST_F(TypesDatashape, ScalarsAreStaticAndNamed) {
-    const char *names[] = {"bool",    "int8",    "int16",   "int32",     "int64",
-                           "uint8",   "uint16",  "uint32",  "uint64",    "float16",
-                           "float32", "float64", "complex64", "complex128"};
+    const char *names[] = {"bool",     "int8",    "int16",   "int32",     "int64",
+                           "uint8",    "uint16",  "uint32",  "uint64",    "float16",
+                           "bfloat16", "float32", "float64", "complex64", "complex128"};
     for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
         const ck_type *s = ck_type_scalar(static_cast<ck_type_id>(id));
         ASSERT_NE(s, nullptr);

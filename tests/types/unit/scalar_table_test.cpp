@@ -42,6 +42,9 @@ const Row kRows[] = {
     {CK_TYPE_UINT64, "uint64", 8, alignof(uint64_t), CK__SCALAR_KIND_UNSIGNED, 64, 0, UINT64_MAX, 1, "Q",
      'u'},
     {CK_TYPE_FLOAT16, "float16", 2, 2, CK__SCALAR_KIND_FLOAT, 11, 5, 0x7fa2, 1, "e", 'f'},
+    // bfloat16: float32's top half (8 exponent bits, 7 + 1 significand bits); its NA is the
+    // quiet NaN with 1954's low 6 bits as payload (0x7f80 | 0x40 | 0x22); NumPy has none
+    {CK_TYPE_BFLOAT16, "bfloat16", 2, 2, CK__SCALAR_KIND_FLOAT, 8, 8, 0x7fe2, 1, "E", 0},
     {CK_TYPE_FLOAT32, "float32", 4, alignof(float), CK__SCALAR_KIND_FLOAT, 24, 8, 0x7fc007a2u, 1, "f", 'f'},
     {CK_TYPE_FLOAT64, "float64", 8, alignof(double), CK__SCALAR_KIND_FLOAT, 53, 11,
      UINT64_C(0x7ff80000000007a2), 1, "d", 'f'},
@@ -87,6 +90,8 @@ TEST(ScalarTable, EveryRowIsItsTypesFacts) {
                   r.kind == CK__SCALAR_KIND_SIGNED || r.kind == CK__SCALAR_KIND_UNSIGNED);
         EXPECT_EQ(ck__scalar_is_floating(r.id),
                   r.kind == CK__SCALAR_KIND_FLOAT || r.kind == CK__SCALAR_KIND_COMPLEX);
+        EXPECT_EQ(ck__scalar_computes_in_float32(r.id),
+                  r.id == CK_TYPE_FLOAT16 || r.id == CK_TYPE_BFLOAT16);
     }
     EXPECT_EQ(ck__scalar_info(CK_TYPE_FIXED_DIM), nullptr);
     EXPECT_FALSE(ck__scalar_is_floating(CK_TYPE_DATETIME));
