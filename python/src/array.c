@@ -10,8 +10,8 @@ int ckpy_is_fixed_scalar(const ck_type *t) {
     while (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
         t = ck_type_element(t);
     }
-    return ck_type_is_scalar(t) || ck_type_get_id(t) == CK_TYPE_DATETIME ||
-           ck_type_get_id(t) == CK_TYPE_TIMEDELTA;
+    return (ck_type_is_scalar(t) && ckpy_typenum(ck_type_get_id(t)) >= 0) ||
+           ck_type_get_id(t) == CK_TYPE_DATETIME || ck_type_get_id(t) == CK_TYPE_TIMEDELTA;
 }
 
 PyObject *ckpy_array_from_ck(ck_array *a, PyObject *nd, int readonly) {

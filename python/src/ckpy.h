@@ -58,8 +58,9 @@ extern PyTypeObject ckpy_ArrayType;
 #define ckpy_Array_Check(o) PyObject_TypeCheck((o), &ckpy_ArrayType)
 /* A new ckernel.Array holding `a` (stolen, also on failure). */
 PyObject *ckpy_array_from_ck(ck_array *a, PyObject *nd, int readonly);
-/* 1 when t is fixed dimensions (zero or more) over a scalar, a datetime64 or a timedelta64:
- * what NumPy holds directly as numbers. */
+/* 1 when t is fixed dimensions (zero or more) over a scalar NumPy has a dtype for (not
+ * bfloat16), a datetime64 or a timedelta64: what NumPy holds directly as numbers. Results of
+ * other types are ckernel.Arrays. */
 int ckpy_is_fixed_scalar(const ck_type *t);
 /* The Python objects of the data of t at `data` with its arrmeta: lists, tuples, dicts,
  * numbers, None. NULL with an exception set on failure. */

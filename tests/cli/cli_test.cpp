@@ -413,6 +413,24 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
                      "lists them)\n");
 }
 
+// bfloat16 on the command line: literals, arithmetic rounded once from float32, a cast that
+// the inexact mode refuses, an expression and a reduction.
+TEST(CliCall, Bfloat16Arguments) {
+    Result r = ckernel("call add --in '2 * bfloat16' '[1.5, 2]' --in bfloat16 0.00390625");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[1.5, 2]\n");  // 1.5 + 2^-8 rounds back to 1.5 (a tie, to even)
+    r = ckernel("assign --errmode inexact bfloat16 float32 0.1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INEXACT: float32 value 0.1 is not exact in bfloat16 "
+                     "(0.10009765625)\n");
+    r = ckernel("assign bfloat16 float64 257");
+    EXPECT_EQ(r.out, "256\n");
+    r = ckernel("eval 'a * 3' --arg a '3 * bfloat16' '[1, 2, 3.5]'");
+    EXPECT_EQ(r.out, "[3, 6, 10.5]\n");
+    r = ckernel("reduce sum --in '3 * ?bfloat16' '[1, NA, 2]' --skipna");
+    EXPECT_EQ(r.out, "3\n");
+}
+
 TEST(CliCall, CallablesListsEveryBuiltIn) {
     Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);
