@@ -24,7 +24,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "dispatch/signature.h"
-#include "dispatch/cpu_internal.h"
+#include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
 #include "kernels/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */

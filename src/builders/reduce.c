@@ -27,7 +27,7 @@
 #include "builders/compose.h"
 #include "builders/reduce.h"
 #include "common/internal.h"
-#include "dispatch/cpu_internal.h"
+#include "targets/cpu_internal.h"
 #include "kernels/kinds.h"
 #include "kernels/reduce_ops.h"
 #include "types/scalars.h"

@@ -40,7 +40,7 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/scalar_leaves.h"
 #include "kernels/f64_to_i32.h"
 #if defined(__SSE2__)

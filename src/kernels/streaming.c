@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "dispatch/cpu_internal.h"
+#include "targets/cpu_internal.h"
 #include "kernels/kinds.h"
 #include "kernels/scalar_leaves.h"
 #include "kernels/streaming_loops.h"

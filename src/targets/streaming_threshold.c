@@ -1,4 +1,4 @@
-/* src/dispatch/streaming.c: the streaming-store threshold (ckernel/cpu.h): the last-level
+/* src/targets/streaming_threshold.c: the streaming-store threshold (ckernel/cpu.h): the last-level
  * cache size, read once, the default rule (3/4 of it), the CKERNEL_STREAMING_MIN_BYTES
  * override and ck_set_streaming_threshold(). Kernels read the threshold when they are
  * built (builders/compose.c); the streaming kernel itself is kernels/streaming.c. */
@@ -14,8 +14,8 @@
 
 #include "ckernel/cpu.h"
 #include "common/internal.h"
-#include "dispatch/cpu_internal.h"
-#include "dispatch/streaming_rule.h"
+#include "targets/cpu_internal.h"
+#include "targets/streaming_rule.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #  define CK__HAVE_STREAMING 1 /* SSE2 (the baseline) has the non-temporal stores */

@@ -1,4 +1,4 @@
-/* src/kernels/dispatch_target.h: what every *.dispatch.c (a file compiled once per CPU
+/* src/targets/dispatch_target.h: what every *.dispatch.c (a file compiled once per CPU
  * target, docs/design.md §8) starts with: the intrinsics and features this target's -march
  * provides, the per-target naming of its exported tables (CK_TARGET_NAME), the inlining
  * attributes of hot loops and cold error paths, and the C type of every scalar. */

@@ -1,5 +1,5 @@
-/* src/dispatch/streaming_rule.h: the default streaming-store threshold decided from what
- * a machine reports of its last-level cache (src/dispatch/streaming.c). */
+/* src/targets/streaming_rule.h: the default streaming-store threshold decided from what
+ * a machine reports of its last-level cache (src/targets/streaming_threshold.c). */
 #ifndef CKERNEL_STREAMING_RULE_H
 #define CKERNEL_STREAMING_RULE_H
 

@@ -1,4 +1,4 @@
-/* src/dispatch/cpu.c: CPU feature detection (through Google's cpu_features, which checks
+/* src/targets/cpu.c: CPU feature detection (through Google's cpu_features, which checks
  * that the OS saves the AVX and AVX-512 state, and on aarch64 reads the kernel's HWCAPs,
  * which it sets only for what it supports), cached once, and the target cap from
  * ck_cpu_set_target_cap() and the CKERNEL_CPU_TARGET environment variable. The targets, their
@@ -12,7 +12,7 @@
 #include "ckernel/config.h"
 #include "ckernel/cpu.h"
 #include "common/internal.h"
-#include "dispatch/cpu_internal.h"
+#include "targets/cpu_internal.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #  include <cpuinfo_x86.h>

@@ -1,9 +1,9 @@
-/* src/dispatch/cpu_internal.h: what the kernel layer asks of the dispatch layer. */
+/* src/targets/cpu_internal.h: what the kernel layer asks of the targets layer. */
 #ifndef CKERNEL_CPU_INTERNAL_H
 #define CKERNEL_CPU_INTERNAL_H
 
 #include "ckernel/cpu.h"
-#include "dispatch/cpu_compiled.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
+#include "targets/cpu_compiled.h" /* generated: CK__CPU_COMPILED_MASK, CK__CPU_COMPILED_BASELINE */
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,7 +14,7 @@ extern "C" {
 int ck__cpu_target_for_build(ck_cpu_target *out);
 
 /* The streaming-store threshold in effect (ck_get_streaming_threshold), for builds: one
- * relaxed load once known (src/dispatch/streaming.c). */
+ * relaxed load once known (src/targets/streaming_threshold.c). */
 size_t ck__streaming_min_bytes(void);
 
 #ifdef __cplusplus
