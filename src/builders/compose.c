@@ -23,7 +23,7 @@
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 #include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
 #include "kernels/kinds.h"

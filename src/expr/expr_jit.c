@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 #include "expr/expr_internal.h"
 #include "kernels/kinds.h"
 

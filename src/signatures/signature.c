@@ -1,6 +1,6 @@
-/* src/dispatch/signature.c: parsing and printing of leaf signatures in their two spellings,
- * and the conversion kinds between scalar types (src/dispatch/signature.h). */
-#include "dispatch/signature.h"
+/* src/signatures/signature.c: parsing and printing of leaf signatures in their two spellings,
+ * and the conversion kinds between scalar types (src/signatures/signature.h). */
+#include "signatures/signature.h"
 
 #include <stdint.h>
 #include <stdio.h>

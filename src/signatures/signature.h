@@ -1,4 +1,4 @@
-/* src/dispatch/signature.h: signatures of callables' leaves, the conversion kinds that
+/* src/signatures/signature.h: signatures of callables' leaves, the conversion kinds that
  * selection ranks them by, and the selection (docs/design.md §10). Internal: the callables
  * (src/callables) select through it.
  *

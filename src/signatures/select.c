@@ -1,5 +1,5 @@
-/* src/dispatch/select.c: best-match selection of a callable's signature for argument types
- * (src/dispatch/signature.h): rating by conversion kinds, Numba's ranking (with the inexact
+/* src/signatures/select.c: best-match selection of a callable's signature for argument types
+ * (src/signatures/signature.h): rating by conversion kinds, Numba's ranking (with the inexact
  * kind), and messages that list the candidates when none or several fit. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 
 /* The packed rating (signature.h) of sig for args: 1 and *key when the arity agrees and
  * every type is a scalar, else 0. */
