@@ -26,7 +26,7 @@
 #include "signatures/signature.h"
 #include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
 #include "types/datetime.h"
 #include "types/type_internal.h"

@@ -28,7 +28,7 @@
 #include "builders/reduce.h"
 #include "common/internal.h"
 #include "targets/cpu_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/reduce_ops.h"
 #include "types/scalars.h"
 #include "types/type_internal.h"

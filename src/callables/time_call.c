@@ -15,7 +15,7 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/datetime.h"
 #include "types/type_internal.h"
 

@@ -12,7 +12,7 @@
 #include "common/internal.h"
 #include "signatures/signature.h"
 #include "expr/expr_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 /* Plan nodes followed (literals and casts of them fold away, so a plan may be larger than
  * its program; beyond this it is declined). */

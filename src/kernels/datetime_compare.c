@@ -9,7 +9,7 @@
 
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/datetime.h"
 
 typedef struct ck__datetime_compare {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/datetime.h"
 #include "types/text_codec.h"
 #include "types/type_internal.h"

@@ -11,7 +11,7 @@
 
 #include "targets/dispatch_target.h"
 #include "kernels/f64_to_i32.h"
-#include "kernels/streaming_loops.h"
+#include "core/streaming_loops.h"
 
 #if defined(__SSE2__)
 #  include <emmintrin.h>

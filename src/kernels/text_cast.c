@@ -27,7 +27,7 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/text_scalar.h"
 #include "types/datetime.h"
 #include "types/numtext.h"

@@ -20,7 +20,7 @@
 
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/text_codec.h"
 #include "types/type_internal.h"
 

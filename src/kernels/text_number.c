@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/numtext.h"
 #include "types/scalars.h"
 #include "types/text_codec.h"

@@ -1,4 +1,4 @@
-/* src/kernels/kinds.h: what the kernel layer shares: the factories of every kernel kind
+/* src/core/kinds.h: what the kernel layer shares: the factories of every kernel kind
  * (called by the composition in src/builders/assign.c) and the registry that lets a built
  * kernel tree be described (ck_kernel_describe). A factory that has a child builds only its
  * own struct and reserves the child's prefix, then advances *offset to where the caller
@@ -17,7 +17,7 @@
 #include "ckernel/memblock.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
-#include "kernels/streaming_loops.h"
+#include "core/streaming_loops.h"
 
 #ifdef __cplusplus
 extern "C" {

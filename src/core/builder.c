@@ -1,4 +1,4 @@
-/* src/builders/builder.c: ck_builder, the growable zero-initialised kernel buffer. */
+/* src/core/builder.c: ck_builder, the growable zero-initialised kernel buffer. */
 #include <string.h>
 
 #include "ckernel/builder.h"

@@ -1,4 +1,4 @@
-/* src/kernels/streaming_loops.h: the per-target table of streaming-store loops
+/* src/core/streaming_loops.h: the per-target table of streaming-store loops
  * (streaming.dispatch.c) that the streaming kernel (streaming.c) picks when it is built. */
 #ifndef CKERNEL_STREAMING_LOOPS_H
 #define CKERNEL_STREAMING_LOOPS_H
