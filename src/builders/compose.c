@@ -28,7 +28,7 @@
 #include "jit/jit_internal.h"
 #include "core/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 /* Where the walk is: the destination, every source, and what has moved them. */

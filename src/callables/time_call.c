@@ -16,7 +16,7 @@
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
 #include "core/kinds.h"
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 /* The value under t's dimensions, pointers and option (*option |= there was one). */

@@ -10,7 +10,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "types/datetime.h"
+#include "values/datetime.h"
 
 typedef struct ck__datetime_cast {
     ck_prefix base;

@@ -10,8 +10,8 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "types/datetime.h"
-#include "types/text_codec.h"
+#include "values/datetime.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 typedef struct ck__datetime_text {

@@ -28,11 +28,11 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/text_scalar.h"
-#include "types/datetime.h"
-#include "types/numtext.h"
+#include "values/text_scalar.h"
+#include "values/datetime.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
-#include "types/text_codec.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 typedef struct ck__text_cast {

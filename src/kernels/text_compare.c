@@ -21,7 +21,7 @@
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
 #include "core/kinds.h"
-#include "types/text_codec.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 /* The loop a leaf runs, chosen when it is built: string or bytes against string or bytes

@@ -25,9 +25,9 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "types/numtext.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
-#include "types/text_codec.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 /* Longest text (without its padding) the fast path reads; a float64's shortest text is at

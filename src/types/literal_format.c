@@ -14,9 +14,9 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/array_internal.h"
-#include "types/numtext.h"
-#include "types/datetime.h"
-#include "types/text_codec.h"
+#include "values/numtext.h"
+#include "values/datetime.h"
+#include "values/text_codec.h"
 
 #define CK__APPEND_LIT(b, lit) ck__strbuf_append((b), (lit), sizeof(lit) - 1)
 

@@ -12,10 +12,10 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/array_internal.h"
-#include "types/numtext.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
-#include "types/datetime.h"
-#include "types/text_codec.h"
+#include "values/datetime.h"
+#include "values/text_codec.h"
 
 typedef struct ck__lit {
     const char *s;

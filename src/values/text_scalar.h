@@ -1,4 +1,4 @@
-/* src/kernels/text_scalar.h: bool and complex as text, for the text cast (text_cast.c):
+/* src/values/text_scalar.h: bool and complex as text, for the text cast (text_cast.c):
  * written as Python's str() writes them (NumPy's astype), read as NumPy 1.24 reads them
  * (docs/design.md §16). */
 #ifndef CKERNEL_KERNELS_TEXT_SCALAR_H

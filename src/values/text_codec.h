@@ -1,4 +1,4 @@
-/* src/types/text_codec.h: one code point at a time between the text encodings (ascii, utf8,
+/* src/values/text_codec.h: one code point at a time between the text encodings (ascii, utf8,
  * utf16, utf32 in the machine's byte order; NONE, the bytes kinds, is read and written as
  * utf8), strictly: an overlong or truncated UTF-8 sequence, an encoded surrogate, a lone
  * UTF-16 surrogate, a code point above U+10FFFF and a byte above 0x7f in ascii are invalid.

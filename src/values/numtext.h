@@ -1,4 +1,4 @@
-/* src/types/numtext.h: locale-independent conversions between decimal text and floating
+/* src/values/numtext.h: locale-independent conversions between decimal text and floating
  * point values, correctly rounded for float16/float32/float64, and shortest round-trip
  * formatting (never installed). float32 and float64 are read through fast_float
  * (numtext_ff.cpp) and printed through double-conversion (numtext_dc.cpp); float16 is ours.

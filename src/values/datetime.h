@@ -1,4 +1,4 @@
-/* src/types/datetime.h: the values of datetime64[unit] and timedelta64[unit] (never
+/* src/values/datetime.h: the values of datetime64[unit] and timedelta64[unit] (never
  * installed): the proleptic Gregorian calendar, conversion between units, and ISO 8601 text
  * (datetime.c), shared by the literals, the datetime cast leaf and the text cast. */
 #ifndef CKERNEL_DATETIME_H

@@ -1,4 +1,4 @@
-// src/types/numtext_ff.cpp: float32 and float64 decimals read through fast_float (Debian's
+// src/values/numtext_ff.cpp: float32 and float64 decimals read through fast_float (Debian's
 // libfast-float-dev, header-only, compiled in here), correctly rounded to nearest even. An
 // extern "C" shim like numtext_dc.cpp: plain C types in and out, and no exception ever
 // leaves this file. numtext.c decides what comes here: strtod's decimals only.
@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <system_error>
 
-#include "types/numtext_ff.h"
+#include "values/numtext_ff.h"
 
 namespace {
 

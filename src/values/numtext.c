@@ -1,4 +1,4 @@
-/* src/types/numtext.c: see numtext.h. float32 and float64: the decimal numbers this file
+/* src/values/numtext.c: see numtext.h. float32 and float64: the decimal numbers this file
  * finds in strtod's grammar, and the literal parser's split ones, are read by fast_float
  * (numtext_ff.cpp), correctly rounded; shortest digits come from double-conversion
  * (numtext_dc.cpp) and are laid out here in Python's repr layout. What neither covers stays
@@ -8,7 +8,7 @@
  * reading back. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "types/numtext.h"
+#include "values/numtext.h"
 
 #include <fenv.h>
 #include <locale.h>
@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "common/float16.h"
-#include "types/numtext_dc.h"
-#include "types/numtext_ff.h"
+#include "values/numtext_dc.h"
+#include "values/numtext_ff.h"
 
 static locale_t ck__c_locale = (locale_t)0;
 static pthread_once_t ck__c_locale_once = PTHREAD_ONCE_INIT;

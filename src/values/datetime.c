@@ -1,8 +1,8 @@
-/* src/types/datetime.c: the values of datetime64[unit] and timedelta64[unit]: the proleptic
+/* src/values/datetime.c: the values of datetime64[unit] and timedelta64[unit]: the proleptic
  * Gregorian calendar (days from a civil date and back, over every int64 day without
  * overflow), conversion between units (floored to coarser units, overflow-checked to finer
  * ones, as NumPy's astype), and ISO 8601 text at a unit's precision (datetime.h). */
-#include "types/datetime.h"
+#include "values/datetime.h"
 
 #include <string.h>
 

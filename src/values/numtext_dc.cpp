@@ -1,4 +1,4 @@
-// src/types/numtext_dc.cpp: float32 and float64 printed through double-conversion (Debian's
+// src/values/numtext_dc.cpp: float32 and float64 printed through double-conversion (Debian's
 // libdouble-conversion, linked in as a private static archive): shortest round-trip digits.
 // An extern "C" shim like the oneTBB backend: plain C types in and out, and no exception
 // ever leaves this file. numtext.c does everything around it: the layout, float16; reading
@@ -12,7 +12,7 @@
 #  include <cfenv>
 #endif
 
-#include "types/numtext_dc.h"
+#include "values/numtext_dc.h"
 
 namespace {
 

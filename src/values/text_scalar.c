@@ -1,8 +1,8 @@
-/* src/kernels/text_scalar.c: bool and complex to and from text (text_scalar.h), the text
+/* src/values/text_scalar.c: bool and complex to and from text (text_scalar.h), the text
  * cast's kinds beside the integers and floats (whose text is numtext.c's). The layouts are
  * Python's, which NumPy's astype uses: str(True) is "True", repr(1+2j) is "(1+2j)"; reading,
  * NumPy 1.24 takes a bool's text as an integer and a complex's as complex() does. */
-#include "kernels/text_scalar.h"
+#include "values/text_scalar.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 
 #include "ckernel/status.h"
 #include "ckernel/types.h"
-#include "types/numtext.h"
+#include "values/numtext.h"
 
 /* ---- writing ---- */
 

@@ -1,4 +1,4 @@
-/* src/types/numtext_dc.h: the C side of numtext_dc.cpp, the shim over double-conversion
+/* src/values/numtext_dc.h: the C side of numtext_dc.cpp, the shim over double-conversion
  * that numtext.c prints float32 and float64 with (shortest digits).
  * Plain C types only: no C++ type and no exception crosses it (never installed). */
 #ifndef CKERNEL_NUMTEXT_DC_H

@@ -1,4 +1,4 @@
-/* src/types/numtext_ff.h: the C side of numtext_ff.cpp, the shim over fast_float that
+/* src/values/numtext_ff.h: the C side of numtext_ff.cpp, the shim over fast_float that
  * numtext.c reads float32 and float64 decimals with (correctly rounded to nearest even).
  * Plain C types only: no C++ type and no exception crosses it (never installed). */
 #ifndef CKERNEL_NUMTEXT_FF_H
