@@ -1,4 +1,4 @@
-/* src/types/array_internal.h: the ck_array struct and the helpers shared by array.c and the
+/* src/arrays/array_internal.h: the ck_array struct and the helpers shared by array.c and the
  * literal parser/printer (never installed). */
 #ifndef CKERNEL_ARRAY_INTERNAL_H
 #define CKERNEL_ARRAY_INTERNAL_H

@@ -1,9 +1,9 @@
-/* src/types/array.c: the ck_array container: construction (C order, zero-filled, one arena
+/* src/arrays/array.c: the ck_array container: construction (C order, zero-filled, one arena
  * for var dims and pointers), accessors and release. */
 #include <string.h>
 
 #include "common/internal.h"
-#include "types/array_internal.h"
+#include "arrays/array_internal.h"
 
 /* The header is padded so the arrmeta after it is aligned for intptr_t and pointers. */
 #define CK__ARRAY_HEAD ((sizeof(struct ck_array) + 15) & ~(size_t)15)

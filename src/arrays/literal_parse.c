@@ -1,4 +1,4 @@
-/* src/types/literal_parse.c: ck_array_parse, reading array literals ("[[1, 2.5], null]")
+/* src/arrays/literal_parse.c: ck_array_parse, reading array literals ("[[1, 2.5], null]")
  * into a new ck_array. Two passes over the text with the same code: the first checks shape
  * and every value without storing anything (so a wrong literal allocates nothing for data,
  * whatever sizes its type declares), the second allocates and stores. Recursion follows the
@@ -11,7 +11,7 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "types/array_internal.h"
+#include "arrays/array_internal.h"
 #include "values/numtext.h"
 #include "types/scalars.h"
 #include "values/datetime.h"

@@ -1,4 +1,4 @@
-/* src/types/arena.c: the arena memory block, storage for var-dim elements and pointer
+/* src/arrays/arena.c: the arena memory block, storage for var-dim elements and pointer
  * targets. Allocation is a lock-free bump pointer: a compare-and-swap on the current chunk's
  * `used` offset. Only adding a chunk takes the mutex, so threads filling ragged rows in
  * parallel contend on one atomic, not on a lock. Chunks are zero-filled when made and never
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "types/memblock_internal.h"
+#include "arrays/memblock_internal.h"
 
 #define CK__ARENA_DEFAULT_CHUNK ((size_t)4096)
 #define CK__ARENA_MAX_CHUNK ((size_t)1 << 20)

@@ -1,10 +1,10 @@
-/* src/types/memblock.c: reference counting of memory blocks, and the data and external
+/* src/arrays/memblock.c: reference counting of memory blocks, and the data and external
  * kinds. The arena kind lives in arena.c. */
 #include <stdint.h>
 #include <string.h>
 
 #include "common/internal.h"
-#include "types/memblock_internal.h"
+#include "arrays/memblock_internal.h"
 
 /* Header and data share one allocation; the data starts at the first aligned address
  * after the header, whatever alignment the installed allocator gives. */

@@ -1,4 +1,4 @@
-/* src/types/literal_format.c: ck_array_format, the literal text of an array: nested lists,
+/* src/arrays/literal_format.c: ck_array_format, the literal text of an array: nested lists,
  * integers in decimal, floats in their shortest round-trip text (integral ones without a
  * point: the type says they are floats), complex as 1.5-2j, true/false, tuples as (1, 2.5),
  * structs as {x: 1, y: [1.5, 2]}, NA for a missing option value, null for an unallocated
@@ -13,7 +13,7 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "types/array_internal.h"
+#include "arrays/array_internal.h"
 #include "values/numtext.h"
 #include "values/datetime.h"
 #include "values/text_codec.h"

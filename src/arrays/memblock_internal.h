@@ -1,4 +1,4 @@
-/* src/types/memblock_internal.h: the memory block header shared by the block kinds (never
+/* src/arrays/memblock_internal.h: the memory block header shared by the block kinds (never
  * installed). Each kind's struct starts with a ck_memblock. */
 #ifndef CKERNEL_MEMBLOCK_INTERNAL_H
 #define CKERNEL_MEMBLOCK_INTERNAL_H
