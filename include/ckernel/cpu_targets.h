@@ -1,6 +1,6 @@
 /* ckernel/cpu_targets.h: the one table of CPU targets, every architecture's (docs/design.md
  * §8). ckernel/cpu.h makes the ck_cpu_target enum of the architecture being compiled from it,
- * src/dispatch/cpu.c its names and detection, and cmake/CkDispatch.cmake reads the rows as
+ * src/targets/cpu.c its names and detection, and cmake/CkDispatch.cmake reads the rows as
  * text for the targets' compiler flags: keep one row per line, in this exact form.
  *
  * A row: X(arch, name, ENUM, "compiler flags", detection predicate). Within an architecture

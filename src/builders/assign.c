@@ -9,7 +9,7 @@
 #include "builders/compose.h"
 #include "jit/jit_plugin.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/type_internal.h"
 
 static int assign_leaf(const ck__compose *c, ck_builder *ckb, size_t *offset, const ck_type *dt,

@@ -23,12 +23,12 @@
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "dispatch/signature.h"
-#include "dispatch/cpu_internal.h"
+#include "signatures/signature.h"
+#include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 /* Where the walk is: the destination, every source, and what has moved them. */

@@ -18,7 +18,7 @@
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
 #include "jit/jit_plugin.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/scalars.h"
 
 static int assign_instantiate(void *data, ck_builder *ckb, size_t *offset,

@@ -11,7 +11,7 @@
 #include "ckernel/assign.h"
 #include "common/internal.h"
 #include "jit/jit_plugin.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/type_internal.h"
 
 /* The scalar a call's argument holds under its dimensions and pointers (and, for ?T, the

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "ckernel/callable.h"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,7 +13,7 @@
 #include "ckernel/arrmeta.h"
 #include "ckernel/assign.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/type_internal.h"
 
 #define CK__CORE_RESULT CK__SIG_MAX_ARGS /* the result's slot in a ck__core_sig */

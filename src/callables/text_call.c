@@ -21,7 +21,7 @@
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/type_internal.h"
 
 /* ---- registration ---- */

@@ -15,8 +15,8 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
-#include "types/datetime.h"
+#include "core/kinds.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 /* The value under t's dimensions, pointers and option (*option |= there was one). */

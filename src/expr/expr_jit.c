@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 #include "expr/expr_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 /* Plan nodes followed (literals and casts of them fold away, so a plan may be larger than
  * its program; beyond this it is declined). */

@@ -15,8 +15,8 @@
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "expr/expr_internal.h"
-#include "kernels/kinds.h"
-#include "kernels/streaming_loops.h"
+#include "core/kinds.h"
+#include "core/streaming_loops.h"
 #include "types/type_internal.h"
 
 #define CK__EXPR_SCRATCH 8192

@@ -13,7 +13,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "expr/expr_internal.h"
-#include "types/numtext.h"
+#include "values/numtext.h"
 
 typedef enum tok_kind { TOK_END, TOK_INT, TOK_FLOAT, TOK_NAME, TOK_PUNCT } tok_kind;
 

@@ -94,7 +94,7 @@ typedef struct ck__jit_nest {
     void (*native_fn)(void); /* CK__JIT_OP_NATIVE: the C function (op_id is its result) */
     /* NULL, or the destination is above the streaming threshold and contiguous innermost
      * (dst_stride[ndim - 1] its element's size, which divides 64): the innermost runs write
-     * blocks into a stack buffer that this streaming copy (kernels/streaming_loops.h:
+     * blocks into a stack buffer that this streaming copy (core/streaming_loops.h:
      * void (char *dst, const char *src, size_t bytes), dst 64-byte aligned, whole lines)
      * sends out, the lines before the first boundary and after the last written directly;
      * the nest ends with a store fence. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 typedef struct ck__accumulate_dim {
     ck_prefix base;

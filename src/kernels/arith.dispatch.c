@@ -54,7 +54,7 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/arith_leaves.h"
 #include "kernels/arith_ops.h"
 #include "kernels/compare_leaves.h"

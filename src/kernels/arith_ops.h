@@ -5,7 +5,7 @@
  * per CPU target that apply them: the arithmetic leaves (arith.dispatch.c) and the
  * reductions' fold and scan loops (reduce_ops.dispatch.c). Their semantics are described at
  * the top of arith.dispatch.c. Included only from *.dispatch.c files, after
- * kernels/dispatch_target.h. */
+ * targets/dispatch_target.h. */
 #ifndef CKERNEL_ARITH_OPS_H
 #define CKERNEL_ARITH_OPS_H
 
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/float_formats.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "types/scalars.h"
 
 #ifdef __cplusplus

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/reduce_ops.h"
 
 typedef struct ck__call_args {

@@ -7,14 +7,14 @@
  * macros: a < b when ar < br and neither imaginary part is NaN, or ar == br and ai < bi
  * (so an operand with a NaN part compares false, except not_equal); equal is both parts
  * equal. Included only from arith.dispatch.c (compiled per CPU target), after
- * kernels/dispatch_target.h. */
+ * targets/dispatch_target.h. */
 #ifndef CKERNEL_COMPARE_OPS_H
 #define CKERNEL_COMPARE_OPS_H
 
 #include <stdint.h>
 
 #include "common/float_formats.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "types/scalars.h"
 
 #ifdef __cplusplus

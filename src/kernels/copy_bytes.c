@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
-#include "kernels/streaming_loops.h"
+#include "core/kinds.h"
+#include "core/streaming_loops.h"
 
 typedef struct ck__copy_bytes {
     ck_prefix base;

@@ -11,7 +11,7 @@
 
 #include "ckernel/callable.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 #define CK__CORE_STACK 2048 /* with a leaf's 5.1 KiB fold counter under it: within 8 KiB */
 

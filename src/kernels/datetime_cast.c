@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
-#include "types/datetime.h"
+#include "core/kinds.h"
+#include "values/datetime.h"
 
 typedef struct ck__datetime_cast {
     ck_prefix base;

@@ -9,8 +9,8 @@
 
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
-#include "types/datetime.h"
+#include "core/kinds.h"
+#include "values/datetime.h"
 
 typedef struct ck__datetime_compare {
     ck_prefix base;

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
-#include "types/datetime.h"
-#include "types/text_codec.h"
+#include "core/kinds.h"
+#include "values/datetime.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 typedef struct ck__datetime_text {

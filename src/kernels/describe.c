@@ -13,7 +13,7 @@
 #include "kernels/arith_leaves.h"
 #include "kernels/reduce_ops.h"
 #include "jit/jit_internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 #define CK__MAX_USER_KINDS 1024
 

@@ -7,7 +7,7 @@
 
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/reduce_ops.h"
 
 typedef struct ck__dot {

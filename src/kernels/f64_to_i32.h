@@ -1,7 +1,7 @@
 /* src/kernels/f64_to_i32.h: float64 -> int32 nocheck on vectors, for the *.dispatch.c files
  * (the contiguous leaf in scalar_assign.dispatch.c, the streaming loop in
  * streaming.dispatch.c): one body, so both give the leaf's bits. Include after
- * kernels/dispatch_target.h. */
+ * targets/dispatch_target.h. */
 #ifndef CKERNEL_F64_TO_I32_H
 #define CKERNEL_F64_TO_I32_H
 

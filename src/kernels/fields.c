@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 typedef struct ck__field_entry {
     intptr_t dst_offset, src_offset;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 typedef struct ck__materialize {
     ck_prefix base;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/scalars.h"
 #include "types/type_internal.h"
 

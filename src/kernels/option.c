@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "types/type_internal.h"
 
 /* Elements per chunk: a 256-byte mask and, when checking, 4 KiB of converted values. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 typedef struct ck__pointer {
     ck_prefix base;

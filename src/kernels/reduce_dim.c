@@ -19,7 +19,7 @@
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
 #include "kernels/arith_leaves.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 /* ---- reduce_dim ---- */
 typedef struct ck__reduce_dim {

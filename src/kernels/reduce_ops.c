@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "types/numtext.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
 #include "common/internal.h"
 #include "kernels/reduce_ops.h"

@@ -13,7 +13,7 @@
 
 #include "common/float_formats.h"
 #include "common/internal.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/arith_ops.h"
 #include "kernels/reduce_ops.h"
 

@@ -41,10 +41,10 @@
 
 #include "common/float_formats.h"
 #include "common/internal.h"
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/scalar_leaves.h"
 #include "kernels/f64_to_i32.h"
-#include "types/numtext.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
 #if defined(__SSE2__)
 #  include <emmintrin.h> /* the baseline target's float64 -> int32 body */
@@ -554,7 +554,7 @@ CK__DEF_COMPLEX_CHECKS_NONE(complex128)
  * Error messages (cold): "<src> value <v> is out of range for <dst>" and friends.
  * ====================================================================================== */
 /* The value of one element of scalar type `id` at p (aligned), as literals print it
- * (types/literal_format.c): floats with the fewest digits that identify them in their own
+ * (arrays/literal_format.c): floats with the fewest digits that identify them in their own
  * type, or, when `exact`, in double: a float32 0.1f then prints as 0.10000000149011612,
  * which shows why it is inexact. Complex values in Python's spelling, "(-10.25+0.125j)". */
 #define CK__VALUE_TEXT 96

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/reduce_ops.h"
-#include "kernels/streaming_loops.h"
+#include "core/streaming_loops.h"
 
 #define CK__SCAN_STREAM_CHUNK_BYTES 2048
 

@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/f64_to_i32.h"
-#include "kernels/streaming_loops.h"
+#include "core/streaming_loops.h"
 
 #if defined(__SSE2__)
 #  include <emmintrin.h>

@@ -4,7 +4,7 @@
  * over a var dim over a leaf fits the builder's inline bytes) and N sources (a count and
  * N strides). */
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 typedef struct ck__strided_dim {
     ck_prefix base;

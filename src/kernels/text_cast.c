@@ -27,12 +27,12 @@
 
 #include "common/float16.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
-#include "kernels/text_scalar.h"
-#include "types/datetime.h"
-#include "types/numtext.h"
+#include "core/kinds.h"
+#include "values/text_scalar.h"
+#include "values/datetime.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
-#include "types/text_codec.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 typedef struct ck__text_cast {

@@ -20,8 +20,8 @@
 
 #include "common/internal.h"
 #include "kernels/compare_leaves.h"
-#include "kernels/kinds.h"
-#include "types/text_codec.h"
+#include "core/kinds.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 /* The loop a leaf runs, chosen when it is built: string or bytes against string or bytes

@@ -24,10 +24,10 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
-#include "types/numtext.h"
+#include "core/kinds.h"
+#include "values/numtext.h"
 #include "types/scalars.h"
-#include "types/text_codec.h"
+#include "values/text_codec.h"
 #include "types/type_internal.h"
 
 /* Longest text (without its padding) the fast path reads; a float64's shortest text is at

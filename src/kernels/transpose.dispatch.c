@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/dispatch_target.h"
+#include "targets/dispatch_target.h"
 #include "kernels/transpose_tiles.h"
 
 #if defined(__SSE2__)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 /* Bytes per stack buffer; a chunk is as many elements as the larger element fits. */
 #define CK__UNALIGNED_BUFFER 4096

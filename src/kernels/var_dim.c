@@ -6,7 +6,7 @@
  * CK_ERR_UNINITIALIZED. */
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 
 #include <stdint.h>
 #include <stdio.h>

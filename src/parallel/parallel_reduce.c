@@ -17,7 +17,7 @@
 #include "builders/assign_internal.h"
 #include "callables/callable_internal.h"
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 #include "kernels/reduce_ops.h"
 #include "types/type_internal.h"
 

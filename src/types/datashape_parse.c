@@ -11,7 +11,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/name_index.h"
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 typedef struct ck__ds_parser {

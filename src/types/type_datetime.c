@@ -6,7 +6,7 @@
 
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/type_internal.h"
 
 #define CK__TIME_TYPE(id_, unit_)                                                          \

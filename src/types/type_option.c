@@ -19,7 +19,7 @@
 
 #include "common/internal.h"
 #include "common/strbuf.h"
-#include "types/datetime.h"
+#include "values/datetime.h"
 #include "types/scalars.h"
 #include "types/type_internal.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ckt.hpp"
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 
 namespace sig {
 

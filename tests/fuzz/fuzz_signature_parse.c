@@ -1,8 +1,8 @@
 /* tests/fuzz/fuzz_signature_parse.c: libFuzzer target for leaf signatures (internal parser,
- * src/dispatch/signature.c). For any input: no crash; a failure is CK_ERR_PARSE with a
+ * src/signatures/signature.c). For any input: no crash; a failure is CK_ERR_PARSE with a
  * message that names the column; a success prints in both spellings, and each printed form
  * parses back to the same signature; likewise with core dimensions ("(N * float64) -> ..."). */
-#include "dispatch/signature.h"
+#include "signatures/signature.h"
 #include "fuzz_common.h"
 
 static int same(const ck__signature *a, const ck__signature *b) {

@@ -9,7 +9,7 @@
 #include "ckt.hpp"
 extern "C" {  // internal C headers without C++ guards
 #include "common/internal.h"
-#include "kernels/kinds.h"
+#include "core/kinds.h"
 }
 
 namespace {

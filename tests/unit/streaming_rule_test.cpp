@@ -1,5 +1,5 @@
 // tests/unit/streaming_rule_test.cpp: the default streaming threshold decided from what a
-// machine reports of its last-level cache (ck__streaming_rule, src/dispatch/streaming.c),
+// machine reports of its last-level cache (ck__streaming_rule, src/targets/streaming_threshold.c),
 // for the reports of machines these tests do not run on. Expected thresholds are worked out
 // by hand from the rule in docs/design.md §9.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <string>
 
 extern "C" {  // internal C headers without C++ guards
-#include "dispatch/streaming_rule.h"
+#include "targets/streaming_rule.h"
 }
 
 namespace {

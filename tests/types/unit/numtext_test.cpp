@@ -33,8 +33,8 @@
 
 extern "C" {
 #include "common/float16.h"
-#include "types/numtext.h"
-#include "types/numtext_ff.h"
+#include "values/numtext.h"
+#include "values/numtext_ff.h"
 }
 
 namespace {
