@@ -29,7 +29,7 @@
 #include "common/internal.h"
 #include "targets/cpu_internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/scalars.h"
 #include "types/type_internal.h"
 

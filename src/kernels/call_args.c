@@ -10,7 +10,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 
 typedef struct ck__call_args {
     ck_prefix base;

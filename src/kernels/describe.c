@@ -10,8 +10,8 @@
 #include "ckernel/assign.h"
 #include "ckernel/callable.h"
 #include "common/internal.h"
-#include "kernels/arith_leaves.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/numeric/arith_leaves.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "jit/jit_internal.h"
 #include "core/kinds.h"
 

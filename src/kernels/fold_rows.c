@@ -12,7 +12,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/type_internal.h"
 
 typedef struct ck__fold_rows {

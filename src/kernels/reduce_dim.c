@@ -18,7 +18,7 @@
 #include "ckernel/array.h"
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
-#include "kernels/arith_leaves.h"
+#include "leaves/numeric/arith_leaves.h"
 #include "core/kinds.h"
 
 /* ---- reduce_dim ---- */

@@ -7,7 +7,7 @@
  *             kernel merges its dimensions into one) of the accumulator's own type, folded by
  *             a built-in: the run is cut into chunks of 2^9 blocks (65536 elements), whose
  *             partial folds run in parallel; float folds then finish the fixed tree on the
- *             calling thread (kernels/reduce_ops.h: chunks aligned to subtrees of the serial
+ *             calling thread (leaves/reduce/reduce_ops.h: chunks aligned to subtrees of the serial
  *             fold's tree), exact ones fold the partials in order;
  *   anything else runs serially (ck_reduce). */
 #include <string.h>
@@ -18,7 +18,7 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/type_internal.h"
 
 /* A chunk of the one-run split: 2^9 blocks. Fixed, never from the thread count: the tree's

@@ -1,4 +1,4 @@
-/* src/kernels/datetime_text.c: datetime64 and timedelta64 to and from the fixed text kinds
+/* src/leaves/datetime/datetime_text.c: datetime64 and timedelta64 to and from the fixed text kinds
  * (fixed_string in any encoding, fixed_bytes), the fast way: the value's ISO text (datetime.c,
  * digit pairs, no formatting calls) written straight into the code units, and fixed text
  * narrowed to ASCII and read by datetime.c. It computes exactly what the text cast leaf does

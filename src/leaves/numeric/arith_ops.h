@@ -1,4 +1,4 @@
-/* src/kernels/arith_ops.h: the element operations of the built-in arithmetic, as inline
+/* src/leaves/numeric/arith_ops.h: the element operations of the built-in arithmetic, as inline
  * functions ck__<op>_<type>(a, b) for op in add, subtract, multiply, divide, minimum,
  * maximum (of the arguments' type), logical_and, logical_or (a bool, 0 or 1), and
  * ck__zero_<type>(b), 1 when b makes an integer divide fail, shared by the files compiled

@@ -1,4 +1,4 @@
-/* src/kernels/text_number.c: the fast path of the text cast between numbers and text
+/* src/leaves/text/text_number.c: the fast path of the text cast between numbers and text
  * (docs/design.md §16, "Speed"). The text cast leaf (text_cast.c) takes every element the
  * same general way: the source's text found, measured code point by code point, then
  * written or read through Python's grammar; an int64 into U21 took six times as long as a

@@ -1,4 +1,4 @@
-/* src/kernels/text_compare.c: the text leaves of the comparisons (equal ... greater_equal,
+/* src/leaves/text/text_compare.c: the text leaves of the comparisons (equal ... greater_equal,
  * a bool) and of length (an int64), over operands of any text kind and encoding at any
  * alignment. A fixed operand's value is its units before the NUL padding (NumPy's rule), a
  * string's or bytes' the slot's bytes.
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/compare_leaves.h"
+#include "leaves/numeric/compare_leaves.h"
 #include "core/kinds.h"
 #include "values/text_codec.h"
 #include "types/type_internal.h"

@@ -1,4 +1,4 @@
-/* src/kernels/arith_leaves.h: the built-in elementwise leaves of two operands of one scalar
+/* src/leaves/numeric/arith_leaves.h: the built-in elementwise leaves of two operands of one scalar
  * type (add, subtract, multiply, divide, minimum, maximum, logical_and, logical_or),
  * compiled per CPU target from arith.dispatch.c, and how the kernel layer builds and
  * describes them (arith.c); and the one-operand negative (negative.c). */
@@ -11,7 +11,7 @@
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
-#include "kernels/scalar_leaves.h"
+#include "leaves/numeric/scalar_leaves.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* src/kernels/copy_bytes.c: the copy_bytes leaf: `size` bytes per element, copied as they
+/* src/leaves/numeric/copy_bytes.c: the copy_bytes leaf: `size` bytes per element, copied as they
  * are. The composition uses it where both sides have the same layout and nothing needs
  * converting: a run of identical struct fields, or a whole struct that is bit-identical on
  * both sides (then a contiguous array of them is one memcpy, or above the streaming

@@ -1,4 +1,4 @@
-/* src/kernels/scalar_assign.dispatch.c: the scalar assignment leaves, every (dst, src) pair
+/* src/leaves/numeric/scalar_assign.dispatch.c: the scalar assignment leaves, every (dst, src) pair
  * of the 14 scalar types in every concrete error mode, single and strided, per docs/design.md §7.
  *
  * This file is compiled once per CPU target with CK_CPU_TARGET_CURRENT defined (baseline,
@@ -41,8 +41,8 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
-#include "kernels/scalar_leaves.h"
-#include "kernels/f64_to_i32.h"
+#include "leaves/numeric/scalar_leaves.h"
+#include "leaves/numeric/f64_to_i32.h"
 #if defined(__SSE2__)
 #  include <emmintrin.h> /* the baseline target's float64 -> int32 body */
 #endif
@@ -924,7 +924,7 @@ static size_t ck__v_f64_from_i64(double *d, const int64_t *s, size_t n) {
 }
 #endif
 
-/* float64 -> int32, nocheck: the vector bodies of kernels/f64_to_i32.h. */
+/* float64 -> int32, nocheck: the vector bodies of leaves/numeric/f64_to_i32.h. */
 #if CK__HAVE_AVX512
 static size_t ck__v_i32_from_f64(int32_t *d, const double *s, size_t n) {
     size_t i = 0;

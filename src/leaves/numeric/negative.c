@@ -1,4 +1,4 @@
-/* src/kernels/negative.c: the leaves of the built-in `negative` (unary minus of expressions,
+/* src/leaves/numeric/negative.c: the leaves of the built-in `negative` (unary minus of expressions,
  * src/expr): dst = -src for every scalar type but bool, as NumPy 1.24's np.negative: integers
  * wrap (computed unsigned, so -INT_MIN is INT_MIN and -1 of uint8 is 255), floats and
  * float16 flip the sign bit (NaN payloads kept), complex numbers negate both parts. A leaf is
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/arith_leaves.h"
+#include "leaves/numeric/arith_leaves.h"
 
 /* -x of an element of `bits` bits held as an unsigned integer: two's complement negation for
  * the integers, the sign bit flipped for floats. */

@@ -1,9 +1,9 @@
-/* src/kernels/scan_stream.c: the streaming scan, a leaf for the built-in accumulations
+/* src/leaves/reduce/scan_stream.c: the streaming scan, a leaf for the built-in accumulations
  * (cumsum, ...) whose destination is too large to stay in the cache. A scan is bound by
  * its chain of dependent operations, one element after the other; what memory adds is the
  * read of each destination line before it is written. This leaf writes the lines between
  * the run's first and last 64-byte boundaries with streaming stores: chunk by chunk, the
- * scan's continuation (kernels/reduce_ops.h, ck__scan_from_fn) writes into a 2 KiB stack
+ * scan's continuation (leaves/reduce/reduce_ops.h, ck__scan_from_fn) writes into a 2 KiB stack
  * buffer that stays in L1, and the streaming copy loop sends it out. The operations and
  * their order are the plain scan's, so the bits are too. Runs that are short, strided or
  * misaligned go through the plain scan leaf. One fence ends every streamed run. */
@@ -12,7 +12,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "core/streaming_loops.h"
 
 #define CK__SCAN_STREAM_CHUNK_BYTES 2048

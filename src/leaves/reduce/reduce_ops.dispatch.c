@@ -1,6 +1,6 @@
-/* src/kernels/reduce_ops.dispatch.c: the accumulate and scan leaves of the built-in reducing
- * operations (kernels/reduce_ops.h says what they compute), compiled once per CPU target like
- * arith.dispatch.c, with the element operations of kernels/arith_ops.h.
+/* src/leaves/reduce/reduce_ops.dispatch.c: the accumulate and scan leaves of the built-in reducing
+ * operations (leaves/reduce/reduce_ops.h says what they compute), compiled once per CPU target like
+ * arith.dispatch.c, with the element operations of leaves/numeric/arith_ops.h.
  *
  * The fold of a float or complex run has its association written out in C (lanes, blocks,
  * a binary-counter tree over the blocks, the lanes halved at the end), and the file is
@@ -14,8 +14,8 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
-#include "kernels/arith_ops.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/numeric/arith_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 
 /* Blocks of one run: at most 2^40 (a run of more is folded piece by piece), so the tree's
  * stack holds at most 41 partial results (5.1 KiB of lanes: within the 8 KiB of stack a
@@ -441,7 +441,7 @@ CK__DEF_TREE_FOLD(maximum_complex64, ck__ct_complex64, ck__ct_complex64, 8, CK__
 CK__DEF_TREE_FOLD(maximum_complex128, ck__ct_complex128, ck__ct_complex128, 8, CK__SAME,
                   ck__maximum_complex128, ck__c128_lo)
 
-/* The split of a tree fold (kernels/reduce_ops.h, ck__fold_split): finish works on the
+/* The split of a tree fold (leaves/reduce/reduce_ops.h, ck__fold_split): finish works on the
  * accumulator's memory (float16 through float32, rounded once). */
 #define CK__DEF_SPLIT(OP, T)                                                                \
     static void ck__split_finish_##OP##_##T(char *acc, const void *chunks, size_t nchunks,   \
@@ -587,7 +587,7 @@ CK__DEF_ACC_INT(logical_or, bool)
 
 /* ---- 3b. Widening folds: a source of a narrower type T into the accumulator A that sums
  * and multiplies it (bool and int8-int32 into int64, uint8-uint32 into uint64, float32 into
- * float64; kernels/reduce_ops.h), each element converted exactly as it is loaded: the values
+ * float64; leaves/reduce/reduce_ops.h), each element converted exactly as it is loaded: the values
  * the cast in front of A's leaf gives, without its pass through scratch. A float fold keeps
  * that path's association too: chunks of call_args' length for one argument of A from the
  * run's start, each its own tree folded into the accumulator in order. ---- */
@@ -660,7 +660,7 @@ CK__DEF_WIDENS(multiply)
         }                                                                                    \
         return CK_OK;                                                                        \
     }
-/* The continuation of a scan (the streaming scan's chunks, kernels/reduce_ops.h): from the
+/* The continuation of a scan (the streaming scan's chunks, leaves/reduce/reduce_ops.h): from the
  * running value in *accp into a contiguous dst. */
 #define CK__DEF_SCAN_FROM(OP, T)                                                            \
     static void ck__scan_from_##OP##_##T(void *accp, char *dst, const char *x, intptr_t xs,  \

@@ -1,4 +1,4 @@
-/* src/kernels/compare_leaves.h: the built-in comparison leaves of two operands of one scalar
+/* src/leaves/numeric/compare_leaves.h: the built-in comparison leaves of two operands of one scalar
  * type (equal, not_equal, less, less_equal, greater, greater_equal, a bool result), compiled
  * per CPU target in arith.dispatch.c beside the arithmetic (the same loops), and built and
  * described by arith.c; and the text leaves of the same callables, of length and of concat
@@ -12,7 +12,7 @@
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
-#include "kernels/scalar_leaves.h"
+#include "leaves/numeric/scalar_leaves.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* src/kernels/transpose_tiles.h: the per-target tile transposes (transpose.dispatch.c) the
+/* src/leaves/numeric/transpose_tiles.h: the per-target tile transposes (transpose.dispatch.c) the
  * tiled kernel (tiled_2d.c) picks when it is built. */
 #ifndef CKERNEL_TRANSPOSE_TILES_H
 #define CKERNEL_TRANSPOSE_TILES_H

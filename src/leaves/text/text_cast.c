@@ -1,4 +1,4 @@
-/* src/kernels/text_cast.c: the text cast leaf: text <- text between the text kinds and
+/* src/leaves/text/text_cast.c: the text cast leaf: text <- text between the text kinds and
  * encodings, and numbers <- text and text <- numbers (integers and floats); with two text
  * sources, text <- their concatenation (concat). One kernel for every pair, element by
  * element:

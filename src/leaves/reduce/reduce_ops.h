@@ -1,4 +1,4 @@
-/* src/kernels/reduce_ops.h: the accumulate and scan leaves of the built-in operations that
+/* src/leaves/reduce/reduce_ops.h: the accumulate and scan leaves of the built-in operations that
  * reduce and accumulate (add, multiply, minimum, maximum, logical_and, logical_or), compiled
  * per CPU target from reduce_ops.dispatch.c, their start values, and how the kernel layer
  * builds and describes them (reduce_ops.c).
@@ -27,7 +27,7 @@
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
-#include "kernels/arith_leaves.h"
+#include "leaves/numeric/arith_leaves.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,7 +75,7 @@ typedef void (*ck__dot_fn)(char *dst, const char *x, intptr_t xs, const char *y,
 
 /* A scan's continuation over a contiguous destination: dst[i] = *acc = op(*acc, x[i]) for
  * i < n, *acc (an element of the leaf's type) updated: the streaming scan runs a long run
- * through it chunk by chunk (kernels/scan_stream.c). */
+ * through it chunk by chunk (leaves/reduce/scan_stream.c). */
 typedef void (*ck__scan_from_fn)(void *acc, char *dst, const char *x, intptr_t xs, size_t n);
 
 /* The rows form: rows rows of n contiguous elements, row_stride bytes apart from x, folded
@@ -98,7 +98,7 @@ typedef struct ck__reduce_ops_table {
 } ck__reduce_ops_table;
 
 /* The dot function of type id for the CPU target kernels use now (NULL: none), and the
- * target's name; the dot kernel (kernels/dot.c) calls it. */
+ * target's name; the dot kernel (leaves/reduce/dot.c) calls it. */
 int ck__dot_fn_for(ck_type_id id, ck__dot_fn *fn, const char **target);
 
 /* The split of (op, id)'s fold for the CPU target kernels use now, or NULL when its fold is

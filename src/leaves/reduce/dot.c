@@ -1,14 +1,14 @@
-/* src/kernels/dot.c: the leaf of the built-in dot, (N * T, N * T) -> T (core dimensions,
+/* src/leaves/reduce/dot.c: the leaf of the built-in dot, (N * T, N * T) -> T (core dimensions,
  * docs/design.md §14). Each argument is a row: a fixed core dimension (the size is checked
  * when the kernel is built), or a var one, each row its own length (the two rows' lengths
  * are checked equal when the kernel runs). The per-target dot function of the row's type
- * (kernels/reduce_ops.h) sums the products. */
+ * (leaves/reduce/reduce_ops.h) sums the products. */
 #include <string.h>
 
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 
 typedef struct ck__dot {
     ck_prefix base;

@@ -1,4 +1,4 @@
-/* src/kernels/scalar_leaves.h: the scalar assignment leaves (every pair of the 14 scalar
+/* src/leaves/numeric/scalar_leaves.h: the scalar assignment leaves (every pair of the 14 scalar
  * types, every concrete error mode), compiled per CPU target from
  * scalar_assign.dispatch.c, and how the kernel layer finds them. */
 #ifndef CKERNEL_SCALAR_LEAVES_H

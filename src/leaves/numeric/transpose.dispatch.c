@@ -1,4 +1,4 @@
-/* src/kernels/transpose.dispatch.c: tile transposes for the tiled kernel (tiled_2d.c),
+/* src/leaves/numeric/transpose.dispatch.c: tile transposes for the tiled kernel (tiled_2d.c),
  * compiled once per CPU target. The tiled kernel's leaf has converted a tile along the
  * source's contiguous axis into rows of an L1-resident buffer (or, for a plain copy, the
  * source's own rows serve); this turns those rows into the destination's columns in
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "targets/dispatch_target.h"
-#include "kernels/transpose_tiles.h"
+#include "leaves/numeric/transpose_tiles.h"
 
 #if defined(__SSE2__)
 #  include <emmintrin.h>

@@ -1,4 +1,4 @@
-/* src/kernels/arith.dispatch.c: the built-in arithmetic leaves, dst = src[0] op src[1] for
+/* src/leaves/numeric/arith.dispatch.c: the built-in arithmetic leaves, dst = src[0] op src[1] for
  * op in add, subtract, multiply, divide, minimum, maximum, logical_and, logical_or over
  * operands of one scalar type, single and strided.
  *
@@ -36,9 +36,9 @@
  *     here too) rat = br/bi, scl = 1/(bi + br*rat), re = (ar*rat + ai)*scl,
  *     im = (ai*rat - ar)*scl. Arithmetic in the component type.
  *   minimum, maximum (every type, the result of the operands' type) and logical_and,
- *     logical_or (every type, a bool result): NumPy 1.24's definitions, kernels/arith_ops.h.
+ *     logical_or (every type, a bool result): NumPy 1.24's definitions, leaves/numeric/arith_ops.h.
  *   The comparisons equal ... greater_equal (every type, a bool result; a second table,
- *     ck__compare_leaves_<target>, compare_leaves.h): NumPy 1.24's, kernels/compare_ops.h.
+ *     ck__compare_leaves_<target>, compare_leaves.h): NumPy 1.24's, leaves/numeric/compare_ops.h.
  *
  * Leaf loops: the strided function has a fast path for contiguous operands (all three
  * strides equal to the element size), one for each broadcast source (that source's stride
@@ -55,10 +55,10 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
-#include "kernels/arith_leaves.h"
-#include "kernels/arith_ops.h"
-#include "kernels/compare_leaves.h"
-#include "kernels/compare_ops.h"
+#include "leaves/numeric/arith_leaves.h"
+#include "leaves/numeric/arith_ops.h"
+#include "leaves/numeric/compare_leaves.h"
+#include "leaves/numeric/compare_ops.h"
 
 #define CK__OP_add CK__ARITH_ADD
 #define CK__OP_subtract CK__ARITH_SUBTRACT
@@ -76,7 +76,7 @@
 #define CK__OP_greater CK__ARITH_NUM_OPS
 #define CK__OP_greater_equal CK__ARITH_NUM_OPS
 
-/* 1. Element operations: kernels/arith_ops.h. */
+/* 1. Element operations: leaves/numeric/arith_ops.h. */
 
 /* ======================================================================================
  * 2. float16 in whole vectors: F16C (8 lanes) or AVX-512 (16 lanes) conversions around the

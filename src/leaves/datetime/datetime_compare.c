@@ -1,5 +1,5 @@
-/* src/kernels/datetime_compare.c: the leaf of the comparisons (equal .. greater_equal) of two
- * datetime64 or two timedelta64 operands in any two units (callables/time_call.c), a bool
+/* src/leaves/datetime/datetime_compare.c: the leaf of the comparisons (equal .. greater_equal) of
+ * two datetime64 or two timedelta64 operands in any two units (callables/time_call.c), a bool
  * result. Exact, where NumPy converts both to a common unit first and can wrap or floor: the
  * coarser operand is converted to the finer unit, and when that leaves int64 its sign says
  * which side of every finer value it lies; a year or month against weeks (a year's first day
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "kernels/compare_leaves.h"
+#include "leaves/numeric/compare_leaves.h"
 #include "core/kinds.h"
 #include "values/datetime.h"
 

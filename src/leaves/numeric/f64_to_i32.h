@@ -1,4 +1,4 @@
-/* src/kernels/f64_to_i32.h: float64 -> int32 nocheck on vectors, for the *.dispatch.c files
+/* src/leaves/numeric/f64_to_i32.h: float64 -> int32 nocheck on vectors, for the *.dispatch.c files
  * (the contiguous leaf in scalar_assign.dispatch.c, the streaming loop in
  * streaming.dispatch.c): one body, so both give the leaf's bits. Include after
  * targets/dispatch_target.h. */

@@ -1,5 +1,5 @@
-/* src/kernels/streaming.dispatch.c: the streaming-store loops of the streaming kernel
- * (kernels/streaming.c), compiled once per CPU target: a copy, and the conversions worth a
+/* src/leaves/numeric/streaming.dispatch.c: the streaming-store loops of the streaming kernel
+ * (leaves/numeric/streaming.c), compiled once per CPU target: a copy, and the conversions worth a
  * loop of their own (lossless casts into float64, float64 -> float32 and float64 -> int32
  * nocheck, written straight from the source). Each takes a destination aligned to 64 bytes and a whole
  * number of 64-byte lines; the caller
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "targets/dispatch_target.h"
-#include "kernels/f64_to_i32.h"
+#include "leaves/numeric/f64_to_i32.h"
 #include "core/streaming_loops.h"
 
 #if defined(__SSE2__)

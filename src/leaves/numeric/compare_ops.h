@@ -1,4 +1,4 @@
-/* src/kernels/compare_ops.h: the element operations of the built-in comparisons, inline
+/* src/leaves/numeric/compare_ops.h: the element operations of the built-in comparisons, inline
  * functions ck__<op>_<type>(a, b) giving a bool (0 or 1) for op in equal, not_equal, less,
  * less_equal, greater, greater_equal: NumPy 1.24's definitions. Integers by value; bool by
  * truth value (any non-zero byte is true, false < true); float32, float64 and float16 (as

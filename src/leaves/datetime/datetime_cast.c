@@ -1,7 +1,7 @@
-/* src/kernels/datetime_cast.c: the assignment leaf where a side is datetime64 or timedelta64
- * and neither is text (text goes through text_cast.c): between units of one kind (floored to
- * a coarser unit, a finer one overflow-checked in the checked modes, NaT kept), and between
- * either kind and int64 (the count as it is, NumPy's astype). Also the leaf of add and
+/* src/leaves/datetime/datetime_cast.c: the assignment leaf where a side is datetime64 or
+ * timedelta64 and neither is text (text goes through text_cast.c): between units of one kind
+ * (floored to a coarser unit, a finer one overflow-checked in the checked modes, NaT kept), and
+ * between either kind and int64 (the count as it is, NumPy's astype). Also the leaf of add and
  * subtract on them (datetime_arith): both operands into the result's unit, the sum or
  * difference, then into the destination's unit, NaT in gives NaT out. The value rules are
  * datetime.c's; docs/design.md §17. */
