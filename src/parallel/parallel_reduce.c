@@ -244,7 +244,7 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
             CK__RETURN_IF_ERROR(parallel_run(dst, src, ectx, (ck__arith_op)op, acc_id, n, xs,
                                             &done));
             if (done) {
-                if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kernels/na_canon.c) */
+                if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kinds/options/na_canon.c) */
                     ck__canon_na(acc_id, ck_array_data(dst), 0, 1);
                 }
                 return CK_OK;

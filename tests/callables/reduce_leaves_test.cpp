@@ -1,7 +1,7 @@
 // tests/callables/reduce_leaves_test.cpp: the leaves reductions are made of, under every
 // compiled CPU target this machine runs:
-//   * the elementwise minimum, maximum, logical_and, logical_or leaves (kernels/
-//     arith.dispatch.c) for every type, against NumPy 1.24's definitions written out here
+//   * the elementwise minimum, maximum, logical_and, logical_or leaves (leaves/
+//     numeric/arith.dispatch.c) for every type, against NumPy 1.24's definitions written out here
 //     (ties between 0 and -0, NaN operands, float16's first-of-equals rule, complex ordering
 //     with NaN parts), checked bit for bit;
 //   * the accumulate leaves (leaves/reduce/reduce_ops.dispatch.c), in place (dst[i] = op(dst[i],

@@ -7,7 +7,7 @@
  * CK_TARGET_NAME (ck__arith_leaves_baseline, ck__arith_leaves_avx2, ...). No a*b+c is fused
  * into an FMA, so complex results are the same on every target and equal NumPy's
  * contiguous loops bit for bit (NumPy 1.24's strided complex128 multiply on AVX-512 fuses,
- * and differs from its own contiguous result in the last bits and overflows): the file is compiled with -ffp-contract=off (src/kernels/CMakeLists.txt), and the
+ * and differs from its own contiguous result in the last bits and overflows): the file is compiled with -ffp-contract=off (src/leaves/numeric/CMakeLists.txt), and the
  * complex products are made opaque to the vectorizer (CK__OPAQUE), which fuses them anyway.
  *
  * Semantics:

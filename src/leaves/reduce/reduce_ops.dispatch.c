@@ -4,7 +4,7 @@
  *
  * The fold of a float or complex run has its association written out in C (lanes, blocks,
  * a binary-counter tree over the blocks, the lanes halved at the end), and the file is
- * compiled without FMA contraction (src/kernels/CMakeLists.txt): the compiler may vectorize
+ * compiled without FMA contraction (src/leaves/reduce/CMakeLists.txt): the compiler may vectorize
  * the lanes but not reassociate them, so every target computes the same bits. float16 folds
  * in float32 lanes and rounds once, into the accumulator. Integer and bool folds run in
  * order; their results do not depend on it. Leaves assume aligned elements. */
@@ -293,8 +293,8 @@ CK__HOT float ck__addf(float a, float b) {
 CK__HOT float ck__mulf(float a, float b) {
     return a * b;
 }
-/* float16's minimum and maximum on its float values: the first of two equal ones (kernels/
- * arith_ops.h). */
+/* float16's minimum and maximum on its float values: the first of two equal ones (leaves/
+ * numeric/arith_ops.h). */
 CK__HOT float ck__minh(float a, float b) {
     return (a <= b || a != a) ? a : b;
 }

@@ -81,7 +81,7 @@ typedef void (*ck__scan_from_fn)(void *acc, char *dst, const char *x, intptr_t x
 /* The rows form: rows rows of n contiguous elements, row_stride bytes apart from x, folded
  * into dst in place and in order, dst[i] = op(...op(op(dst[i], row0[i]), row1[i])...,
  * row_{rows-1}[i]): the in-place form row by row, bit for bit, with each accumulator loaded
- * and stored once per four rows (kernels/fold_rows.c). */
+ * and stored once per four rows (kinds/reduce/fold_rows.c). */
 typedef void (*ck__rows_fn)(char *dst, const char *x, intptr_t row_stride, size_t rows,
                             size_t n);
 

@@ -1,4 +1,4 @@
-/* src/kernels/na_canon.c: arithmetic never creates an NA (docs/design.md §14). A float or
+/* src/kinds/options/na_canon.c: arithmetic never creates an NA (docs/design.md §14). A float or
  * complex value computed into an option can come out with the NA's bits: which operand's
  * payload a NaN result carries is the hardware's and the compiler's choice (clang's complex
  * product takes the other operand's NaN for one part), so whether such a result read as NA

@@ -1,4 +1,4 @@
-/* src/kernels/fields.c: the fields kernel, for tuples and structs: a parent with one child
+/* src/kinds/records/fields.c: the fields kernel, for tuples and structs: a parent with one child
  * per field (or per run of fields coalesced into one byte copy), each at an offset stored in
  * the parent, with the field's data offsets on both sides. Nothing in it is a pointer: the
  * names it reports failures with are copied into the kernel after its entries.

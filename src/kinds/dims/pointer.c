@@ -1,4 +1,4 @@
-/* src/kernels/pointer.c: pointer kernels. The source kind reads through the pointer stored in
+/* src/kinds/dims/pointer.c: pointer kernels. The source kind reads through the pointer stored in
  * each source element (pointer[T] -> U), the destination kind writes through the pointer
  * stored in each destination element (T -> pointer[U]); both add the arrmeta offset. A NULL
  * pointer is CK_ERR_UNINITIALIZED, never a dereference. The child is called once per

@@ -1,4 +1,4 @@
-/* src/kernels/reduce_option.c: the accumulate kernel of a reduction whose source is an option
+/* src/kinds/reduce/reduce_option.c: the accumulate kernel of a reduction whose source is an option
  * (?T): dst = f(dst, src) with missing values (docs/design.md §14). It runs its value child
  * (the accumulate leaf of A, behind the cast of T's values) over runs of elements that are
  * not NA, and decides the others:

@@ -1,4 +1,4 @@
-/* src/kernels/fold_rows.c: the innermost kept dimension of a reduction's fold, when it is
+/* src/kinds/reduce/fold_rows.c: the innermost kept dimension of a reduction's fold, when it is
  * contiguous on both sides and every dimension between it and the first reduced one is
  * reduced too (a sum over axis 0 of a C-order matrix: reduce_dim calls it with a destination
  * stride of 0 and one row per element of the reduced dimension). It folds the rows it is

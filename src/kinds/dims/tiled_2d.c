@@ -1,4 +1,4 @@
-/* src/kernels/tiled_2d.c: the tiled kernel for the two innermost fixed dimensions when the
+/* src/kinds/dims/tiled_2d.c: the tiled kernel for the two innermost fixed dimensions when the
  * source and the destination are contiguous along different ones (a transposed copy).
  * Walking either side's rows would stride through the other side's memory a whole row
  * apart, touching a new line (and, with 4 KiB pages, a new page) for every element.

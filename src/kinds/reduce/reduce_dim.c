@@ -1,4 +1,4 @@
-/* src/kernels/reduce_dim.c: the kernel kinds of reductions (docs/design.md §14):
+/* src/kinds/reduce/reduce_dim.c: the kernel kinds of reductions (docs/design.md §14):
  *   reduce_dim   the outermost reduced dimension (fixed, or a var row): for each position
  *                it starts the accumulators through its init child, then folds every element
  *                of the dimension into them through its fold child (called with a destination

@@ -1,4 +1,4 @@
-/* src/kernels/core_call.c: the argument kernel of a call with core dimensions (docs/design.md
+/* src/kinds/dims/core_call.c: the argument kernel of a call with core dimensions (docs/design.md
  * §14), when some operand's core block must be converted: arguments whose scalar type is not
  * the signature's (or that may be misaligned) are assigned whole by their cast child into
  * scratch blocks of the signature's type in C order, the factory's leaf runs once per outer

@@ -1,4 +1,4 @@
-/* src/kernels/accumulate_dim.c: the kernel kinds of accumulations (cumsum, ...;
+/* src/kinds/reduce/accumulate_dim.c: the kernel kinds of accumulations (cumsum, ...;
  * docs/design.md §14): out[0] = x[0], out[i] = f(out[i-1], x[i]) along one dimension.
  *   accumulate_dim  the accumulated dimension (fixed, or a var row; a var destination row is
  *                   allocated with the source row's size). When it is the innermost one, its

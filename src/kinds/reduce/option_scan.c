@@ -1,4 +1,4 @@
-/* src/kernels/option_scan.c: the option_scan kernel, an accumulation's scan over a row of
+/* src/kinds/reduce/option_scan.c: the option_scan kernel, an accumulation's scan over a row of
  * ?A that its cast child has already written into the destination (values cast, NA kept).
  * It works in place, run by run of values, through the scan leaf of A (its child): the
  * first run from its own first element (out[0] = x[0], as without options), a later one

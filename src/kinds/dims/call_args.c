@@ -1,4 +1,4 @@
-/* src/kernels/call_args.c: the argument kernel of a call. When some arguments of a callable's
+/* src/kinds/dims/call_args.c: the argument kernel of a call. When some arguments of a callable's
  * leaf (or its result) do not have the signature's type, or may be misaligned, this kernel
  * runs over chunks: each such argument is converted by its cast child into an aligned stack
  * scratch of the signature's type, the leaf runs over the chunk (scratch or the caller's data

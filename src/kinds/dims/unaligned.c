@@ -1,4 +1,4 @@
-/* src/kernels/unaligned.c: the unaligned kernel. Leaves read and write their scalars through
+/* src/kinds/dims/unaligned.c: the unaligned kernel. Leaves read and write their scalars through
  * typed, aligned pointers; when an operand may be misaligned (a stride or offset that is not
  * a multiple of the element alignment, or a context flag), this kernel copies chunks of
  * elements with memcpy into aligned stack buffers, runs the leaf over them contiguously, and

@@ -1,4 +1,4 @@
-/* src/kernels/materialize.c: the materialize kernel, for reductions and accumulations of a
+/* src/kinds/reduce/materialize.c: the materialize kernel, for reductions and accumulations of a
  * source that holds pointers. Each call copies the source, read through its pointers, into
  * a scratch array of the same shape without them (C order, allocated for the call), then
  * runs the reduction on the scratch: the fold sees the elements contiguous, so its bits are

@@ -1,4 +1,4 @@
-/* src/kernels/describe.c: ck_kernel_describe, the text form of a built kernel tree (what
+/* src/kinds/describe.c: ck_kernel_describe, the text form of a built kernel tree (what
  * `ckernel explain` prints). Nodes are recognised by their function pointer: ckernel's own
  * kinds, its leaves, and the kinds users register (ck_kernel_kind_register), kept in an
  * append-only table that readers scan without a lock. */

@@ -1,4 +1,4 @@
-/* src/kernels/option.c: the option kernel, DyND's forward-NA pattern. Its three children:
+/* src/kinds/options/option.c: the option kernel, DyND's forward-NA pattern. Its three children:
  *   is_na      reads the sources and writes one byte per element: 1 when any source that
  *              is an option holds NA (a byte compare with the NA value, type_option.c);
  *   value      the kernel of the value types (a cast, or a callable's leaf), run over each

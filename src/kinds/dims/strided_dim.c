@@ -1,4 +1,4 @@
-/* src/kernels/strided_dim.c: the strided (fixed) dimension kernel: `size` elements at fixed
+/* src/kinds/dims/strided_dim.c: the strided (fixed) dimension kernel: `size` elements at fixed
  * strides, one call of the child's strided function per row. A source stride of 0
  * broadcasts. Two layouts: one source (40 bytes, the assignment case, so that a fixed dim
  * over a var dim over a leaf fits the builder's inline bytes) and N sources (a count and

@@ -1,4 +1,4 @@
-/* src/kernels/var_dim.c: the ragged dimension kernel, for every pairing where either side
+/* src/kinds/dims/var_dim.c: the ragged dimension kernel, for every pairing where either side
  * is a var dim: var <- var, var <- fixed, var <- scalar (broadcast), fixed <- var. Sizes are
  * only known when it runs: a source of size 1 broadcasts, any other mismatch is
  * CK_ERR_BROADCAST. An unallocated destination (begin == NULL) is allocated from the
