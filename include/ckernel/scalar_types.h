@@ -23,7 +23,7 @@
  *              or 0 for a type NumPy lacks
  * The ids are ABI (the non-scalar ids follow the last row): a new row changes them, and with
  * them the library's version. Adding a scalar type: one row here, its reading and storing in
- * kernels/scalar_assign.dispatch.c, its text in types/literal_*.c. */
+ * leaves/numeric/scalar_assign.dispatch.c, its text in arrays/literal_*.c. */
 #ifndef CKERNEL_SCALAR_TYPES_H
 #define CKERNEL_SCALAR_TYPES_H
 

@@ -22,7 +22,7 @@ enum { CK__MAY_STREAM = 1, CK__MAY_STREAM_DENSE = 2 }; /* ck__compose.may_stream
 /* Internal flag of the walk (never taken from a caller's context): the run of fixed
  * dimensions above the leaf writes a destination above the streaming threshold, contiguous
  * in its innermost dimension; the assignment leaf maker then puts the streaming kernel
- * (kernels/streaming.c) over the leaf. */
+ * (leaves/numeric/streaming.c) over the leaf. */
 #define CK__EVAL_STREAM 0x80000000u
 /* Whether a leaf maker puts the streaming kernel over its leaf: the walk streams the
  * destination and the leaf's destination is aligned (a misaligned one goes through a buffer

@@ -29,7 +29,7 @@
 #include "common/internal.h"
 #include "targets/cpu_internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/scalars.h"
 #include "types/type_internal.h"
 
@@ -304,7 +304,7 @@ static ck_errmode cast_mode(const ck__reduce_plan *p) {
     return p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
 }
 
-/* Arithmetic never creates an NA (kernels/na_canon.c): into ?A of a float or complex A, the
+/* Arithmetic never creates an NA (kinds/options/na_canon.c): into ?A of a float or complex A, the
  * leaves that compute or select values sit under na_canon, which writes a result of the
  * NA's bits as NaN. */
 static int needs_canon(const ck__reduce_plan *p) {
@@ -418,7 +418,7 @@ static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan
     return build_fold(ckb, offset, p, lv, from, n, st, sbits);
 }
 
-/* Whether level i of the fold is fold_rows' (kernels/fold_rows.c): the innermost, kept and
+/* Whether level i of the fold is fold_rows' (kinds/reduce/fold_rows.c): the innermost, kept and
  * fixed, contiguous on both sides, every level between it and the fold's start reduced and
  * fixed (so it is called with a destination stride of 0, a row per reduced element), over
  * a built-in's own accumulate leaf (elements of the accumulator's type, aligned). */

@@ -35,11 +35,11 @@ struct ck__reduce_plan {
     /* Set by the walk: the destination's scalar is ?A; the accumulators start as NA (skipna
      * without identity). */
     int dst_option, na_start;
-    /* Builds the accumulate leaf of A (dst = f(dst, src), kernels/reduce_ops.h) at *offset,
+    /* Builds the accumulate leaf of A (dst = f(dst, src), leaves/reduce/reduce_ops.h) at *offset,
      * strided request. */
     int (*make_acc)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset);
     /* Builds the scan leaf of A (accumulations: out[0] = x[0], out[i] = f(out[i-1], x[i]),
-     * kernels/reduce_ops.h), strided request; `stream`: the destination is a contiguous run
+     * leaves/reduce/reduce_ops.h), strided request; `stream`: the destination is a contiguous run
      * above the streaming threshold (a built-in's scan then streams its stores). */
     int (*make_scan)(const ck__reduce_plan *p, ck_builder *ckb, size_t *offset, int stream);
     const void *data; /* the makers' own */

@@ -2,7 +2,7 @@
  * as users' (ck_callable_new, ck_callable_add): assign (one signature per scalar type, a copy
  * leaf, so a call converts through its argument and result casts) and add, subtract,
  * multiply, divide, minimum, maximum, logical_and, logical_or (one same-type signature per
- * scalar type that has a leaf in the per-target arithmetic tables, kernels/arith.dispatch.c;
+ * scalar type that has a leaf in the per-target arithmetic tables, leaves/numeric/arith.dispatch.c;
  * bool divide gives int8, the logical ones bool, and bool subtract is a signature that
  * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
  * which reductions start from. Mixed argument types select by the conversion kinds
@@ -16,7 +16,7 @@
 
 #include "callables/callable_internal.h"
 #include "common/internal.h"
-#include "kernels/arith_leaves.h"
+#include "leaves/numeric/arith_leaves.h"
 #include "jit/jit_plugin.h"
 #include "core/kinds.h"
 #include "types/scalars.h"

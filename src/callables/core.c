@@ -3,7 +3,7 @@
  * the leaf over the dimensions outside the core ones; here, at the core level, the
  * signature's symbols are bound to the operands' sizes, the leaf is told the core
  * dimensions' sizes and strides (ck_leaf_info.core), and operands whose scalar type is not
- * the signature's are converted whole through scratch blocks (kernels/core_call.c). Also the
+ * the signature's are converted whole through scratch blocks (kinds/dims/core_call.c). Also the
  * result's core type, for ck_call_result_type. */
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* src/callables/reduction.c: reductions and accumulations of callables (ckernel/callable.h):
  * the plan (the accumulator's type by NumPy 1.24's rules, the (A, A) -> A signature, the
- * start value, the accumulate and scan leaves: a built-in's own from kernels/reduce_ops.h, or
+ * start value, the accumulate and scan leaves: a built-in's own from leaves/reduce/reduce_ops.h, or
  * the callable's binary leaf under reduce_fold / reduce_scan), the walks (builders/reduce.c)
  * that build the kernels, the result types and whole-array calls. */
 #include <string.h>
@@ -12,7 +12,7 @@
 #include "ckernel/assign.h"
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/type_internal.h"
 
 /* The names of the built-in reductions and the callables they fold with. */

@@ -1,14 +1,14 @@
 /* src/callables/text_call.c: the built-in comparisons (equal, not_equal, less, less_equal,
  * greater, greater_equal: (T, T) -> bool for every scalar, leaves compiled per CPU target in
- * kernels/arith.dispatch.c, mixed types selected as for add), length and concat, and calls
+ * leaves/numeric/arith.dispatch.c, mixed types selected as for add), length and concat, and calls
  * whose arguments hold text. Text is not a scalar of the signatures (its kinds carry a
  * length and an encoding), so a call with a text argument does not select: a built-in that
  * takes text says which operation it is (ck__callable_set_text_op), its arguments must all be
  * text of one family (string and fixed_string, or bytes and fixed_bytes; never cast), and the
  * composition walk broadcasts them as any call's and puts the text leaf at the bottom:
- *   comparisons  a bool (kernels/text_compare.c), cast to the destination's type if it differs
+ *   comparisons  a bool (leaves/text/text_compare.c), cast to the destination's type if it differs
  *   length       an int64 (code points of text, bytes of bytes), cast the same way
- *   concat       the text cast of two sources (kernels/text_cast.c) into the destination,
+ *   concat       the text cast of two sources (leaves/text/text_cast.c) into the destination,
  *                which must be text: a string allocates from its arena; the result type is
  *                string (bytes) when an argument is, else fixed_string[N1 + N2] in their
  *                encoding (utf32 when they differ), fixed_bytes[N1 + N2] for bytes. */
@@ -20,7 +20,7 @@
 #include "callables/callable_internal.h"
 #include "ckernel/arrmeta.h"
 #include "common/internal.h"
-#include "kernels/compare_leaves.h"
+#include "leaves/numeric/compare_leaves.h"
 #include "core/kinds.h"
 #include "types/type_internal.h"
 

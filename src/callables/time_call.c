@@ -3,18 +3,18 @@
  * is a timedelta, datetime +- timedelta and timedelta + datetime a datetime, timedelta +-
  * timedelta a timedelta, each in the finer of the two units; a timedelta in years or months
  * meets only those (NumPy refuses the rest). A comparison takes two of one kind, in any
- * units, and gives bool, compared exactly (kernels/datetime_compare.c). NaT in gives NaT out
- * (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
+ * units, and gives bool, compared exactly (leaves/datetime/datetime_compare.c). NaT in gives NaT
+ * out (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
  * comes here instead of the signature selection (call.c): signatures are of the 14 scalars,
  * and a datetime's unit is a parameter they cannot spell. The walk is the composition's, with
- * the datetime_arith leaf (kernels/datetime_cast.c) or the datetime_compare leaf. */
+ * the datetime_arith leaf (leaves/datetime/datetime_cast.c) or the datetime_compare leaf. */
 #include <stdio.h>
 #include <string.h>
 
 #include "builders/compose.h"
 #include "callables/callable_internal.h"
 #include "common/internal.h"
-#include "kernels/compare_leaves.h"
+#include "leaves/numeric/compare_leaves.h"
 #include "core/kinds.h"
 #include "values/datetime.h"
 #include "types/type_internal.h"

@@ -48,7 +48,7 @@ typedef enum ck__jit_op {
     CK__JIT_OP_DIVIDE,
     CK__JIT_OP_NATIVE, /* r = native_fn(args...): a direct call, with the C ABI */
     CK__JIT_OP_NEGATIVE, /* r = -a: integers wrap, floats flip the sign bit */
-    CK__JIT_OP_MINIMUM,  /* NumPy 1.24's, as kernels/arith_ops.h (a NaN operand wins) */
+    CK__JIT_OP_MINIMUM,  /* NumPy 1.24's, as leaves/numeric/arith_ops.h (a NaN operand wins) */
     CK__JIT_OP_MAXIMUM,
     CK__JIT_OP_EXPR,  /* the nest's program (node[0 .. nnodes-1]) */
     CK__JIT_OP_LOAD,  /* expression node: source arg[0] */

@@ -7,7 +7,7 @@
  *             kernel merges its dimensions into one) of the accumulator's own type, folded by
  *             a built-in: the run is cut into chunks of 2^9 blocks (65536 elements), whose
  *             partial folds run in parallel; float folds then finish the fixed tree on the
- *             calling thread (kernels/reduce_ops.h: chunks aligned to subtrees of the serial
+ *             calling thread (leaves/reduce/reduce_ops.h: chunks aligned to subtrees of the serial
  *             fold's tree), exact ones fold the partials in order;
  *   anything else runs serially (ck_reduce). */
 #include <string.h>
@@ -18,7 +18,7 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/reduce/reduce_ops.h"
 #include "types/type_internal.h"
 
 /* A chunk of the one-run split: 2^9 blocks. Fixed, never from the thread count: the tree's
@@ -244,7 +244,7 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
             CK__RETURN_IF_ERROR(parallel_run(dst, src, ectx, (ck__arith_op)op, acc_id, n, xs,
                                             &done));
             if (done) {
-                if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kernels/na_canon.c) */
+                if (dt->id == CK_TYPE_OPTION) { /* a value is never NA (kinds/options/na_canon.c) */
                     ck__canon_na(acc_id, ck_array_data(dst), 0, 1);
                 }
                 return CK_OK;

@@ -1,7 +1,7 @@
 /* src/targets/streaming_threshold.c: the streaming-store threshold (ckernel/cpu.h): the last-level
  * cache size, read once, the default rule (3/4 of it), the CKERNEL_STREAMING_MIN_BYTES
  * override and ck_set_streaming_threshold(). Kernels read the threshold when they are
- * built (builders/compose.c); the streaming kernel itself is kernels/streaming.c. */
+ * built (builders/compose.c); the streaming kernel itself is leaves/numeric/streaming.c. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>

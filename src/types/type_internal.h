@@ -154,7 +154,7 @@ int ck__is_na_of(const ck_type *value, const void *p);
 void ck__write_na(const ck_type *value, void *p);
 /* 1 when an in-range value of scalar src can convert to the NA of scalar dst (int64 ->
  * int32: -2147483648; float64 -> float32: a NaN's payload, which is then written as the
- * default NaN, kernels/na_canon.c), so a checked assignment into ?dst must look for it; 0
+ * default NaN, kinds/options/na_canon.c), so a checked assignment into ?dst must look for it; 0
  * when no value can (int8 -> int32, int32 -> float64). */
 int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst);
 

@@ -27,7 +27,7 @@
  * the table's na column: the minimum of a signed integer, the maximum of an unsigned one, 2
  * for bool, and for floats a quiet NaN with the payload 0x7a2 (DyND's, made quiet), so
  * arithmetic on it, were it ever to happen, gives no signal, and a NaN computed from values
- * is never NA (kernels/na_canon.c). Two parts each: a complex holds it in both. */
+ * is never NA (kinds/options/na_canon.c). Two parts each: a complex holds it in both. */
 #define CK__NA_VALUE(E, n, part, psize, parts, kind, bits, exp, na, ...)                      \
     static const CK__SCALAR_UINT_##psize na_##n[2] = {(CK__SCALAR_UINT_##psize)(na),         \
                                                       (CK__SCALAR_UINT_##psize)(na)};
@@ -92,7 +92,7 @@ int ck__conversion_can_give_na(ck_type_id src, ck_type_id dst) {
     const int sbits = int_bits(src, &ssigned), dbits = int_bits(dst, &dsigned);
     if (dbits == 0) {
         return sbits == 0; /* a float NaN's payload can land on the NA (written as NaN,
-                            * kernels/na_canon.c); an integer never makes a NaN */
+                            * kinds/options/na_canon.c); an integer never makes a NaN */
     }
     if (sbits == 0) {
         return 1; /* a float can hold the integer minimum or maximum exactly */

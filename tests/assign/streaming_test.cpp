@@ -1,4 +1,4 @@
-// tests/assign/streaming_test.cpp: streaming stores (kernels/streaming.c). Above the
+// tests/assign/streaming_test.cpp: streaming stores (leaves/numeric/streaming.c). Above the
 // threshold a contiguous destination is written by the streaming kernel; what it writes,
 // where it stops on an error and what it reports must be exactly what the leaf alone does.
 // The threshold itself is checked against the cache size read here from /sys.

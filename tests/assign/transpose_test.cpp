@@ -1,6 +1,6 @@
-// tests/assign/transpose_test.cpp: the tiled kernel (kernels/tiled_2d.c: the leaf converts
+// tests/assign/transpose_test.cpp: the tiled kernel (kinds/dims/tiled_2d.c: the leaf converts
 // along the source's contiguous axis into a stack buffer, transposed in registers into the
-// destination by kernels/transpose.dispatch.c; copies and widenings to float64 straight
+// destination by leaves/numeric/transpose.dispatch.c; copies and widenings to float64 straight
 // from the source). Every element must be what the scalar leaf
 // makes of it alone, on every compiled target, for every type pair, both orientations
 // (source or destination transposed), odd shapes around the blocks and the tile edges, and

@@ -1,5 +1,5 @@
 // tests/callables/arith_leaves_test.cpp: the built-in arithmetic leaves (add, subtract,
-// multiply, divide; src/kernels/arith.dispatch.c) for every (op, type) entry under every
+// multiply, divide; src/leaves/numeric/arith.dispatch.c) for every (op, type) entry under every
 // compiled CPU target this machine runs, built through ck__make_arith_leaf and called through
 // the kernel ABI, single and strided over contiguous, broadcast, negative and general strides
 // with guard bytes around the destination.
@@ -29,7 +29,7 @@
 #include "ckt.hpp"
 #include "target_fixture.hpp"
 extern "C" {
-#include "kernels/arith_leaves.h"
+#include "leaves/numeric/arith_leaves.h"
 }
 
 namespace {

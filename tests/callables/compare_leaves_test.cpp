@@ -1,7 +1,7 @@
 // tests/callables/compare_leaves_test.cpp: the built-in comparison leaves (equal, not_equal,
-// less, less_equal, greater, greater_equal; src/kernels/compare_ops.h, compiled per CPU target
-// in arith.dispatch.c) for every (op, type) under every compiled CPU target this machine runs,
-// built through ck__make_compare_leaf and called through the kernel ABI: every pair of a
+// less, less_equal, greater, greater_equal; src/leaves/numeric/compare_ops.h, compiled per CPU
+// target in arith.dispatch.c) for every (op, type) under every compiled CPU target this machine
+// runs, built through ck__make_compare_leaf and called through the kernel ABI: every pair of a
 // table of values per type (extremes, zeros of both signs, infinities, NaNs, bool bytes other
 // than 0 and 1, float16 subnormals), single and strided (contiguous, broadcast either side,
 // negative and general strides), the destination bytes outside the elements untouched.
@@ -25,7 +25,7 @@
 #include "ckt.hpp"
 #include "target_fixture.hpp"
 extern "C" {
-#include "kernels/compare_leaves.h"
+#include "leaves/numeric/compare_leaves.h"
 }
 
 namespace {

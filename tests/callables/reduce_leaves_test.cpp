@@ -1,10 +1,10 @@
 // tests/callables/reduce_leaves_test.cpp: the leaves reductions are made of, under every
 // compiled CPU target this machine runs:
-//   * the elementwise minimum, maximum, logical_and, logical_or leaves (kernels/
-//     arith.dispatch.c) for every type, against NumPy 1.24's definitions written out here
+//   * the elementwise minimum, maximum, logical_and, logical_or leaves (leaves/
+//     numeric/arith.dispatch.c) for every type, against NumPy 1.24's definitions written out here
 //     (ties between 0 and -0, NaN operands, float16's first-of-equals rule, complex ordering
 //     with NaN parts), checked bit for bit;
-//   * the accumulate leaves (kernels/reduce_ops.dispatch.c), in place (dst[i] = op(dst[i],
+//   * the accumulate leaves (leaves/reduce/reduce_ops.dispatch.c), in place (dst[i] = op(dst[i],
 //     x[i]), against one C++ operation per element) and folding a run (dst stride 0): integer
 //     and bool folds against an exact fold in order; float and complex sums and products bit
 //     for bit against the documented association (16 lanes, blocks of 128, blocks paired by
@@ -27,8 +27,8 @@
 #include "complex_ref.h"
 #include "half_exact.hpp"
 extern "C" {
-#include "kernels/arith_leaves.h"
-#include "kernels/reduce_ops.h"
+#include "leaves/numeric/arith_leaves.h"
+#include "leaves/reduce/reduce_ops.h"
 }
 
 namespace {

@@ -1,5 +1,5 @@
 // tests/callables/reduce_pointer_test.cpp: reductions and accumulations of sources that hold
-// pointers (read through them into a scratch, kernels/materialize.c), through the public
+// pointers (read through them into a scratch, kinds/reduce/materialize.c), through the public
 // API: values worked out by hand, float folds bit for bit those of the same values held
 // without pointers, a NULL pointer's error, what is refused, the tree, allocation failure.
 #include <gtest/gtest.h>

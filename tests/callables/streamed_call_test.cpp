@@ -1,5 +1,5 @@
 // tests/callables/streamed_call_test.cpp: a call whose destination is above the streaming
-// threshold (kernels/streaming.c over the call's leaf, 1 to 16 sources, through the kernel's
+// threshold (leaves/numeric/streaming.c over the call's leaf, 1 to 16 sources, through the kernel's
 // buffer). What it writes, where it stops on an error and what it reports must be exactly
 // what the unstreamed call does; the sums and negations are also computed here.
 #include <gtest/gtest.h>

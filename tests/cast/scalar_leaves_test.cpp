@@ -1,5 +1,5 @@
 // tests/cast/scalar_leaves_test.cpp: the scalar assignment leaves (ck__scalar_leaves_baseline,
-// src/kernels/scalar_assign.dispatch.c) for all 14 x 14 pairs x 4 error modes, single and
+// src/leaves/numeric/scalar_assign.dispatch.c) for all 14 x 14 pairs x 4 error modes, single and
 // strided, called through the kernel ABI exactly as the composition calls them.
 //
 // The expected results come from an oracle (tests/support/scalar_oracle.c, shared with the
@@ -25,7 +25,7 @@
 #include "ckernel/ckernel.h"
 extern "C" {
 #include "common/float16.h"
-#include "kernels/scalar_leaves.h"
+#include "leaves/numeric/scalar_leaves.h"
 }
 #include "float16_ref.h"
 #include "half_exact.hpp"

@@ -3,7 +3,7 @@ called through ctypes on NumPy arrays in place (ck_array_wrap over each ndarray'
 zero copies); NumPy, or an oracle computed by hand from ckernel's documented semantics, is
 the reference.
 
-Reference semantics (src/kernels/arith.dispatch.c, docs/design.md §7 and §10):
+Reference semantics (src/leaves/numeric/arith.dispatch.c, docs/design.md §7 and §10):
   * one same-type signature per scalar type; bool has add (or), multiply (and) and divide
     (to int8); bool subtract is refused with CK_ERR_TYPE, as NumPy refuses it;
   * integers wrap modulo 2^n for add/subtract/multiply (NumPy wraps too, same dtype);

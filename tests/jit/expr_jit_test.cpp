@@ -511,7 +511,7 @@ TEST(ExprJit, LiteralsOnlyCompile) {
     }
 }
 
-// minimum/maximum as NumPy 1.24 defines them (kernels/arith_ops.h): a NaN operand wins, of
+// minimum/maximum as NumPy 1.24 defines them (leaves/numeric/arith_ops.h): a NaN operand wins, of
 // two equal values (0 and -0) the second; negative flips the sign bit; integers wrap.
 TEST(ExprJit, MinimumMaximumNegativeAndWrappingAsTheBuiltIns) {
     REQUIRE_JIT();

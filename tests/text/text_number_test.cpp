@@ -1,10 +1,10 @@
-// tests/text/text_number_test.cpp: the fast path of numbers <-> text (src/kernels/text_number.c)
-// where it hands over to the general leaf: integer text at every width's limits and at every
-// length up to 40 digits (values by 128-bit arithmetic here), integers printed at every power
-// of ten (std::to_string), fixed text of exactly N units and one fewer in every encoding (the
-// units built by hand), NUL and non-ASCII units, the longest text the fast path reads, and
-// decimals against the C library's strtod/strtof; errors in a run name their element, and
-// the kernel tree shows the fast leaf over the general one.
+// tests/text/text_number_test.cpp: the fast path of numbers <-> text
+// (src/leaves/text/text_number.c) where it hands over to the general leaf: integer text at every
+// width's limits and at every length up to 40 digits (values by 128-bit arithmetic here), integers
+// printed at every power of ten (std::to_string), fixed text of exactly N units and one fewer in
+// every encoding (the units built by hand), NUL and non-ASCII units, the longest text the fast path
+// reads, and decimals against the C library's strtod/strtof; errors in a run name their element,
+// and the kernel tree shows the fast leaf over the general one.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -405,7 +405,7 @@ static LLVMValueRef emit_op(gen *g, int op, int op_id, int nargs, const int32_t 
     case CK__JIT_OP_NEGATIVE: return fl ? flip_sign(g, c[0]) : LLVMBuildNeg(g->b, c[0], "");
     case CK__JIT_OP_MINIMUM:
     case CK__JIT_OP_MAXIMUM: {
-        /* (a < b || a is NaN) ? a : b, and > for maximum (kernels/arith_ops.h) */
+        /* (a < b || a is NaN) ? a : b, and > for maximum (leaves/numeric/arith_ops.h) */
         const int lo = op == CK__JIT_OP_MINIMUM;
         if (fl) {
             pick = LLVMBuildOr(
