@@ -14,7 +14,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "arrays/array_internal.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/numtext.h"
 #include "values/datetime.h"
 #include "values/text_codec.h"

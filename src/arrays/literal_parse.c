@@ -13,7 +13,7 @@
 #include "common/strbuf.h"
 #include "arrays/array_internal.h"
 #include "values/numtext.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/datetime.h"
 #include "values/text_codec.h"
 

@@ -30,7 +30,7 @@
 #include "targets/cpu_internal.h"
 #include "core/kinds.h"
 #include "leaves/reduce/reduce_ops.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "types/type_internal.h"
 
 /* One dimension of the source, with the destination's beside it. */

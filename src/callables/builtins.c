@@ -19,7 +19,7 @@
 #include "leaves/numeric/arith_leaves.h"
 #include "jit/jit_plugin.h"
 #include "core/kinds.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 
 static int assign_instantiate(void *data, ck_builder *ckb, size_t *offset,
                               const ck_leaf_info *info) {

@@ -23,7 +23,7 @@
 #include "ckernel/alloc.h"
 #include "ckernel/config.h"
 #include "common/internal.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 
 #if CK_WITH_FFI
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "types/type_internal.h"
 
 /* ---- the compact letters ---- */
@@ -385,7 +385,7 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
 
 /* ---- conversion kinds ----
  * The rules below are constant expressions over the scalar table's facts by name
- * (types/scalars.h), so the whole table of pairs is computed by the compiler and a
+ * (common/scalars.h), so the whole table of pairs is computed by the compiler and a
  * selection looks each argument up: ranking every signature of a callable (select/cold) is
  * a loop over table loads, with no branch to mispredict. */
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "ckernel/types.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 
 /* Intrinsics only where this target's flags provide them (-march sets the macros). */
 #if defined(__F16C__) || defined(__AVX2__) || defined(__AVX512F__)
@@ -69,7 +69,7 @@ extern "C" {
 #endif
 
 /* ---- element types: ck__ct_<name> is the C type of a scalar (a complex: a struct of its
- * two parts, aligned as one part); ck__id_<name> its id (types/scalars.h) ---- */
+ * two parts, aligned as one part); ck__id_<name> its id (common/scalars.h) ---- */
 #define CK__CT_TYPEDEF_1(n, part) typedef part ck__ct_##n;
 #define CK__CT_TYPEDEF_2(n, part)                                                           \
     typedef struct ck__ct_##n {                                                             \

@@ -9,7 +9,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "types/name_index.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "types/type_internal.h"
 
 /* The static scalar types: size parts * part, the part's alignment (a complex's is its

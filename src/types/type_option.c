@@ -20,7 +20,7 @@
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "values/datetime.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "types/type_internal.h"
 
 /* The NA of each scalar, as stored (little or big endian alike: built from integers), from

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "common/float_formats.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/numtext_dc.h"
 #include "values/numtext_ff.h"
 

@@ -10,7 +10,7 @@
 
 #include "ckernel/status.h"
 #include "ckernel/types.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/numtext.h"
 
 /* ---- writing ---- */

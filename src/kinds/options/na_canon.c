@@ -13,7 +13,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "types/type_internal.h"
 
 /* Each of the parts parts of n elements at p, stride apart, that the mask does not skip

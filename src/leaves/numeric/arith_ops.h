@@ -14,7 +14,7 @@
 
 #include "common/float_formats.h"
 #include "targets/dispatch_target.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 
 #ifdef __cplusplus
 extern "C" {

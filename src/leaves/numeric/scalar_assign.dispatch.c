@@ -44,7 +44,7 @@
 #include "targets/dispatch_target.h"
 #include "leaves/numeric/scalar_leaves.h"
 #include "leaves/numeric/f64_to_i32.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/numtext.h"
 #if defined(__SSE2__)
 #  include <emmintrin.h> /* the baseline target's float64 -> int32 body */
@@ -62,7 +62,7 @@ typedef struct ck__cpair {
     double re, im;
 } ck__cpair;
 
-/* ---- the types, from the scalar table (types/scalars.h): CK__CT(int8) is int8_t, CK__ID
+/* ---- the types, from the scalar table (common/scalars.h): CK__CT(int8) is int8_t, CK__ID
  * its id, CK__KIND and CK__BITS its kind and value bits (magnitude or significand),
  * CK__EXP its exponent bits ---- */
 #define CK__CT(T) ck__ct_##T

@@ -31,7 +31,7 @@
 #include "values/text_scalar.h"
 #include "values/datetime.h"
 #include "values/numtext.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/text_codec.h"
 #include "types/type_internal.h"
 

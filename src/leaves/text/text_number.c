@@ -26,7 +26,7 @@
 #include "common/internal.h"
 #include "core/kinds.h"
 #include "values/numtext.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 #include "values/text_codec.h"
 #include "types/type_internal.h"
 

@@ -10,7 +10,7 @@
 
 extern "C" {
 #include "ckernel/ckernel.h"
-#include "types/scalars.h"
+#include "common/scalars.h"
 }
 
 namespace {

@@ -1,10 +1,10 @@
-/* src/types/scalars.h (private): what the library asks of a scalar type, generated from the
+/* src/common/scalars.h (private): what the library asks of a scalar type, generated from the
  * one table (ckernel/scalar_types.h). By name, as constant expressions for the per-target
  * leaves and static tables: ck__id_<name>, ck__kind_<name>, ck__bits_<name>,
  * ck__exp_bits_<name>, ck__size_<name>. By id, for the rest: ck__scalar_info(id) and the
  * kind predicates, which take any id (a non-scalar id is of no kind). */
-#ifndef CKERNEL_TYPES_SCALARS_H
-#define CKERNEL_TYPES_SCALARS_H
+#ifndef CKERNEL_COMMON_SCALARS_H
+#define CKERNEL_COMMON_SCALARS_H
 
 #include <stdint.h>
 
