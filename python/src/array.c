@@ -64,10 +64,12 @@ static PyObject *scalar_to_python(ck_type_id id, const char *p) {
         return PyLong_FromUnsignedLongLong(v.u64);
     case CK_TYPE_FLOAT16:
         return PyFloat_FromDouble(PyFloat_Unpack2(p, PY_LITTLE_ENDIAN));
-    case CK_TYPE_BFLOAT16: /* the top half of a float32 (little-endian) */
-        v.f[0] = 0.0f;
-        memcpy((char *)v.f + 2, p, 2);
-        return PyFloat_FromDouble(v.f[0]);
+    case CK_TYPE_BFLOAT16: { /* the top half of a float32's bits */
+        const uint32_t bits = (uint32_t)v.u16 << 16;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return PyFloat_FromDouble(f);
+    }
     case CK_TYPE_FLOAT32:
         return PyFloat_FromDouble(v.f[0]);
     case CK_TYPE_FLOAT64:

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/float16.h"
 #include "common/internal.h"
 #include "common/strbuf.h"
 #include "arrays/array_internal.h"

@@ -5,7 +5,7 @@
  * meets only those (NumPy refuses the rest). A comparison takes two of one kind, in any
  * units, and gives bool, compared exactly (leaves/datetime/datetime_compare.c). NaT in gives NaT
  * out (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
- * comes here instead of the signature selection (call.c): signatures are of the 14 scalars,
+ * comes here instead of the signature selection (call.c): signatures are of the scalar types,
  * and a datetime's unit is a parameter they cannot spell. The walk is the composition's, with
  * the datetime_arith leaf (leaves/datetime/datetime_cast.c) or the datetime_compare leaf. */
 #include <stdio.h>

@@ -75,10 +75,6 @@ static inline uint16_t ck__i64_to_bfloat16(int64_t v) {
     return (uint16_t)((v < 0 ? 0x8000u : 0u) | ck__u64_to_bfloat16(m));
 }
 
-static inline int ck__bfloat16_is_nan(uint16_t b) {
-    return (b & 0x7fffu) > 0x7f80u;
-}
-
 #ifdef __cplusplus
 }
 #endif

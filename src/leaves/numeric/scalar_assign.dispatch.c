@@ -1,5 +1,6 @@
 /* src/leaves/numeric/scalar_assign.dispatch.c: the scalar assignment leaves, every (dst, src) pair
- * of the 14 scalar types in every concrete error mode, single and strided, per docs/design.md §7.
+ * of the scalar table's types in every concrete error mode, single and strided, per
+ * docs/design.md §7.
  *
  * This file is compiled once per CPU target with CK_CPU_TARGET_CURRENT defined (baseline,
  * avx2, avx512; on aarch64 baseline, asimdhp, sve); every non-static symbol is spelled through CK_TARGET_NAME, so the table is
@@ -463,46 +464,31 @@ CK__DEF_FLOAT_STORES(float64, CK__F64_CONV, CK__F64_CONV, CK__F64_CONV, CK__F64_
 CK__DEF_FLOAT_FROM_SINGLE(float32)
 CK__DEF_FLOAT_FROM_SINGLE(float64)
 
-/* float32 -> float16 directly from the float (one rounding, as from the exact double), in
- * float arithmetic, so that the loop vectorizes on every target; the same rules as
- * st_float16_f. */
-CK__HOT int st_float16_s(uint16_t *o, float v, const int mode) {
-    uint16_t r = ck__float_to_half(v);
-    if (CK__CHECKED(mode)) {
-        float b = ck__half_to_float(r);
-        if (ck__isinff(b) && !ck__isinff(v)) {
-            return CK_ERR_OVERFLOW;
-        }
-        if (CK__INEXACT(mode) && b != v && v == v) {
-            return CK_ERR_INEXACT;
-        }
+/* float32 (or bfloat16, read as a float) -> float16 or bfloat16 directly from the float (one
+ * rounding, as from the exact double), in float arithmetic, so that the loop vectorizes on
+ * every target; the same rules as st_<type>_f. */
+#define CK__DEF_NARROW_FROM_SINGLE(T)                                                       \
+    CK__HOT int st_##T##_s(uint16_t *o, float v, const int mode) {                          \
+        const uint16_t r = ck__narrow_##T(v);                                               \
+        if (CK__CHECKED(mode)) {                                                            \
+            const float b = ck__widen_##T(r);                                               \
+            if (ck__isinff(b) && !ck__isinff(v)) {                                          \
+                return CK_ERR_OVERFLOW;                                                     \
+            }                                                                               \
+            if (CK__INEXACT(mode) && b != v && v == v) {                                    \
+                return CK_ERR_INEXACT;                                                      \
+            }                                                                               \
+        }                                                                                   \
+        *o = r;                                                                             \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__HOT int chk_##T##_s(float v, uint16_t r, const int mode) {                          \
+        const float b = ck__widen_##T(r);                                                   \
+        return (ck__isinff(b) & (ck__isinff(v) == 0)) |                                     \
+               (CK__INEXACT(mode) & (b != v) & (v == v));                                   \
     }
-    *o = r;
-    return CK_OK;
-}
-CK__HOT int chk_float16_s(float v, uint16_t r, const int mode) {
-    float b = ck__half_to_float(r);
-    return (ck__isinff(b) & (ck__isinff(v) == 0)) | (CK__INEXACT(mode) & (b != v) & (v == v));
-}
-/* bfloat16 from a float (float32 or bfloat16): one rounding, in integer arithmetic. */
-CK__HOT int st_bfloat16_s(uint16_t *o, float v, const int mode) {
-    const uint16_t r = ck__float_to_bfloat16(v);
-    if (CK__CHECKED(mode)) {
-        const float b = ck__bfloat16_to_float(r);
-        if (ck__isinff(b) && !ck__isinff(v)) {
-            return CK_ERR_OVERFLOW;
-        }
-        if (CK__INEXACT(mode) && b != v && v == v) {
-            return CK_ERR_INEXACT;
-        }
-    }
-    *o = r;
-    return CK_OK;
-}
-CK__HOT int chk_bfloat16_s(float v, uint16_t r, const int mode) {
-    const float b = ck__bfloat16_to_float(r);
-    return (ck__isinff(b) & (ck__isinff(v) == 0)) | (CK__INEXACT(mode) & (b != v) & (v == v));
-}
+CK__DEF_NARROW_FROM_SINGLE(float16)
+CK__DEF_NARROW_FROM_SINGLE(bfloat16)
 
 /* ---- complex: each part by the rules of the component type; a real source gives an
  * imaginary part of +0. Both parts are checked before either is written. ---- */

@@ -1,5 +1,5 @@
-/* src/leaves/numeric/scalar_leaves.h: the scalar assignment leaves (every pair of the 14 scalar
- * types, every concrete error mode), compiled per CPU target from
+/* src/leaves/numeric/scalar_leaves.h: the scalar assignment leaves (every pair of the scalar
+ * table's types, every concrete error mode), compiled per CPU target from
  * scalar_assign.dispatch.c, and how the kernel layer finds them. */
 #ifndef CKERNEL_SCALAR_LEAVES_H
 #define CKERNEL_SCALAR_LEAVES_H

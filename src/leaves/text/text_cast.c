@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/float16.h"
 #include "common/internal.h"
 #include "core/kinds.h"
 #include "values/text_scalar.h"
