@@ -172,6 +172,34 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     return CK_OK;
 }
 
+/* ---- routes ---- */
+
+/* A call of values the signatures cannot spell, built by its family's own file
+ * (callable_internal.h's CK__CALL_ROUTE_LIST). */
+typedef struct call_route {
+    int (*claims)(const ck_callable *c, int nsrc, const ck_type *const *src_tp);
+    int (*make)(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                int first_dim);
+    int (*result_type)(ck_callable *c, int nsrc, const ck_type *const *src_tp,
+                       const ck_eval_ctx *ectx, ck_type **out);
+} call_route;
+
+#define CK__CALL_ROUTE_ROW(f)                                                                  \
+    {ck__##f##_call_claims, ck__make_##f##_call, ck__##f##_call_result_type},
+static const call_route call_routes[] = {CK__CALL_ROUTE_LIST(CK__CALL_ROUTE_ROW)};
+
+/* The route that claims the call, NULL for a call through the signatures. */
+static const call_route *route_of(const ck_callable *c, int nsrc, const ck_type *const *src_tp) {
+    for (size_t i = 0; i < sizeof call_routes / sizeof call_routes[0]; i++) {
+        if (call_routes[i].claims(c, nsrc, src_tp)) {
+            return &call_routes[i];
+        }
+    }
+    return NULL;
+}
+
 int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                  const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                  const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx) {
@@ -189,15 +217,11 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     if (req != CK_REQUEST_SINGLE && req != CK_REQUEST_STRIDED) {
         return ck_set_error(CK_ERR_INVALID, "ck_make_call: unknown request %d", (int)req);
     }
-    if (ck__time_call_applies(c, nsrc, src_tp)) {
-        return ck__make_time_call(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp, src_arrmeta,
-                                  req, ectx, first_dim);
-    }
+    const call_route *route = route_of(c, nsrc, src_tp); /* it checks src_tp and nsrc */
     ck__compose cmp;
     ck__call_plan plan;
     int option = 0;
-    const int text = ck__text_call_wanted(nsrc, src_tp); /* it checks src_tp and nsrc */
-    if (!text) {
+    if (route == NULL) {
         CK__RETURN_IF_ERROR(
             ck__plan_call(c, nsrc, src_tp, ectx, &cmp.mode, &cmp.flags, &plan, &option));
     }
@@ -213,10 +237,9 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
         }
     }
     static const char *const no_arrmeta[CK__MAX_SRC];
-    if (text) {
-        return ck__make_text_call(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp,
-                                  src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, ectx,
-                                  first_dim);
+    if (route != NULL) {
+        return route->make(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp,
+                           src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, ectx, first_dim);
     }
     int core[1 + CK__MAX_SRC];
     cmp.core = NULL;
@@ -301,11 +324,9 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
         return ck_set_error(CK_ERR_INVALID, "ck_call_result_type: NULL out");
     }
     *out = NULL;
-    if (ck__time_call_applies(c, nsrc, src_tp)) {
-        return ck__time_call_result_type(c, nsrc, src_tp, out);
-    }
-    if (ck__text_call_wanted(nsrc, src_tp)) {
-        return ck__text_call_result_type(c, nsrc, src_tp, ectx, out);
+    const call_route *route = route_of(c, nsrc, src_tp);
+    if (route != NULL) {
+        return route->result_type(c, nsrc, src_tp, ectx, out);
     }
     ck_errmode mode;
     unsigned flags;

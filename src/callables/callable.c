@@ -53,7 +53,6 @@ struct ck_callable {
     pthread_mutex_t lock; /* writers only */
     ck__snapshot *retired;
     ck__cache *retired_caches;
-    int text_op; /* a built-in that takes text: 1 + its ck__text_op; else 0 */
 };
 
 static int valid_name(const char *name) {
@@ -166,14 +165,6 @@ const char *ck_callable_identity(const ck_callable *c) {
     }
     ck_callable *m = (ck_callable *)(uintptr_t)c;
     return atomic_load_explicit(&m->has_identity, memory_order_acquire) ? c->identity : NULL;
-}
-
-void ck__callable_set_text_op(ck_callable *c, int op) {
-    c->text_op = op + 1;
-}
-
-int ck__callable_text_op(const ck_callable *c) {
-    return c->text_op - 1;
 }
 
 ck__snapshot *ck__callable_snapshot(const ck_callable *c) {

@@ -50,16 +50,26 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
 int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
                        const int *core, intptr_t *size, int *nd, const ck_type **cur);
 
-/* add and subtract on datetime64/timedelta64 (time_call.c): 1 when c is a callable, nsrc a
- * valid count and an argument holds one (under dimensions, pointers, an option); then
- * ck_make_call and ck_call_result_type go to the two below instead of the signatures. */
-int ck__time_call_applies(const ck_callable *c, int nsrc, const ck_type *const *src_tp);
-int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
-                       const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
-                       const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                       int first_dim);
-int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
-                              ck_type **out);
+/* The call routes: value families whose built-ins take values the signatures cannot spell
+ * (a datetime's unit, a text's length and encoding), so that their calls are built without
+ * a signature. One row per family and the file that builds its calls; ck_make_call and
+ * ck_call_result_type ask each row in turn, and the first that claims the call builds it:
+ *   ck__<f>_call_claims       1 when c is a callable, nsrc a valid count and the arguments
+ *                             hold the family's values (it checks src_tp)
+ *   ck__make_<f>_call         ck__make_call_at for such a call (arrmeta already checked)
+ *   ck__<f>_call_result_type  ck_call_result_type for it */
+#define CK__CALL_ROUTE_LIST(X)                                                                 \
+    X(time) /* datetime64 and timedelta64: add, subtract, comparisons (time_call.c) */        \
+    X(text) /* text and bytes: comparisons, length, concat (text_call.c) */
+#define CK__CALL_ROUTE_DECLARE(f)                                                              \
+    int ck__##f##_call_claims(const ck_callable *c, int nsrc, const ck_type *const *src_tp);   \
+    int ck__make_##f##_call(ck_builder *ckb, size_t *offset, ck_callable *c,                   \
+                            const ck_type *dst_tp, const char *dst_arrmeta, int nsrc,          \
+                            const ck_type *const *src_tp, const char *const *src_arrmeta,      \
+                            ck_request req, const ck_eval_ctx *ectx, int first_dim);           \
+    int ck__##f##_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,     \
+                                   const ck_eval_ctx *ectx, ck_type **out);
+CK__CALL_ROUTE_LIST(CK__CALL_ROUTE_DECLARE)
 
 /* dst <- a kernel over whole arrays: `make` builds it (single request) for their types and
  * arrmeta, with the context's unaligned flags set from the actual pointers; it runs once.
@@ -153,22 +163,12 @@ int ck__register_builtins(void);
 
 /* ---- text (text_call.c) ---- */
 
-/* A built-in's text operation (a ck__text_op), set once before the callable is registered;
- * -1 for a callable that takes no text. */
-void ck__callable_set_text_op(ck_callable *c, int op);
-int ck__callable_text_op(const ck_callable *c);
+/* Which of the built-ins that take text c is (a ck__text_op: the comparisons, length,
+ * concat), -1 for any other callable, a user's of the same name included. */
+int ck__text_builtin_op(const ck_callable *c);
 /* Registers equal ... greater_equal ((T, T) -> bool for every scalar, and text), length and
  * concat (text only). */
 int ck__register_text_builtins(void);
-/* 1 when an argument holds text (under dimensions and pointers): the call is a text call. */
-int ck__text_call_wanted(int nsrc, const ck_type *const *src_tp);
-/* ck__make_call_at and ck_call_result_type for a text call. */
-int ck__make_text_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
-                       const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
-                       const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                       int first_dim);
-int ck__text_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
-                              const ck_eval_ctx *ectx, ck_type **out);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,10 @@
 /* src/callables/text_call.c: the built-in comparisons (equal, not_equal, less, less_equal,
  * greater, greater_equal: (T, T) -> bool for every scalar, leaves compiled per CPU target in
  * leaves/numeric/arith.dispatch.c, mixed types selected as for add), length and concat, and calls
- * whose arguments hold text. Text is not a scalar of the signatures (its kinds carry a
- * length and an encoding), so a call with a text argument does not select: a built-in that
- * takes text says which operation it is (ck__callable_set_text_op), its arguments must all be
+ * whose arguments hold text (the text row of call.c's routes). Text is not a scalar of the
+ * signatures (its kinds carry a length and an encoding), so a call with a text argument does
+ * not select: the built-ins that take text are known by identity (ck__text_builtin_op), their
+ * arguments must all be
  * text of one family (string and fixed_string, or bytes and fixed_bytes; never cast), and the
  * composition walk broadcasts them as any call's and puts the text leaf at the bottom:
  *   comparisons  a bool (leaves/text/text_compare.c), cast to the destination's type if it differs
@@ -12,6 +13,7 @@
  *                which must be text: a string allocates from its arena; the result type is
  *                string (bytes) when an argument is, else fixed_string[N1 + N2] in their
  *                encoding (utf32 when they differ), fixed_bytes[N1 + N2] for bytes. */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,20 @@ static const char *text_op_name(int op) {
                                     : "concat";
 }
 
+/* The built-ins that take text, by ck__text_op. Each keeps a reference for the life of the
+ * process, so that an address here never comes to name another callable (after
+ * ck_unregister); written once as the registry registers its built-ins, read by any call. */
+static _Atomic(ck_callable *) text_builtins[CK__TEXT_NUM_OPS];
+
+int ck__text_builtin_op(const ck_callable *c) {
+    for (int op = 0; c != NULL && op < CK__TEXT_NUM_OPS; op++) {
+        if (atomic_load_explicit(&text_builtins[op], memory_order_acquire) == c) {
+            return op;
+        }
+    }
+    return -1;
+}
+
 static int add_text_builtin(int op) {
     const char *name = text_op_name(op);
     if (ck__registry_has(name)) {
@@ -45,7 +61,6 @@ static int add_text_builtin(int op) {
     }
     ck_callable *c = NULL;
     CK__RETURN_IF_ERROR(ck_callable_new(name, &c));
-    ck__callable_set_text_op(c, op);
     int rc = CK_OK;
     for (int id = 0; op < CK__COMPARE_NUM_OPS && id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
         const char *t = ck_type_id_name((ck_type_id)id);
@@ -56,6 +71,10 @@ static int add_text_builtin(int op) {
     }
     if (rc == CK_OK) {
         rc = ck__registry_add(c);
+    }
+    if (rc == CK_OK) {
+        ck_callable_incref(c); /* text_builtins' own */
+        atomic_store_explicit(&text_builtins[op], c, memory_order_release);
     }
     ck_callable_decref(c);
     return rc;
@@ -97,7 +116,8 @@ static int holds_text(const ck_type *t) {
     return v != NULL && ck__is_text(v->id);
 }
 
-int ck__text_call_wanted(int nsrc, const ck_type *const *src_tp) {
+int ck__text_call_claims(const ck_callable *c, int nsrc, const ck_type *const *src_tp) {
+    (void)c; /* any callable: text_plan says which take text */
     if (src_tp == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
         return 0;
     }
@@ -136,7 +156,7 @@ static int text_plan(ck_callable *c, int nsrc, const ck_type *const *src_tp, ck_
         return ck_set_error(CK_ERR_INVALID, "call: NULL callable");
     }
     p->name = ck_callable_name(c);
-    p->op = ck__callable_text_op(c);
+    p->op = ck__text_builtin_op(c);
     const int nargs = p->op == CK__TEXT_LENGTH ? 1 : 2;
     if (p->op < 0) {
         int k = 0;

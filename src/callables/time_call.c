@@ -5,9 +5,10 @@
  * meets only those (NumPy refuses the rest). A comparison takes two of one kind, in any
  * units, and gives bool, compared exactly (leaves/datetime/datetime_compare.c). NaT in gives NaT
  * out (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
- * comes here instead of the signature selection (call.c): signatures are of the scalar types,
- * and a datetime's unit is a parameter they cannot spell. The walk is the composition's, with
- * the datetime_arith leaf (leaves/datetime/datetime_cast.c) or the datetime_compare leaf. */
+ * comes here (the time row of call.c's routes) instead of the signature selection: signatures
+ * are of the scalar types, and a datetime's unit is a parameter they cannot spell. The walk
+ * is the composition's, with the datetime_arith leaf (leaves/datetime/datetime_cast.c) or the
+ * datetime_compare leaf. */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static const ck_type *value_of(const ck_type *t, int *option) {
     return t;
 }
 
-int ck__time_call_applies(const ck_callable *c, int nsrc, const ck_type *const *src_tp) {
+int ck__time_call_claims(const ck_callable *c, int nsrc, const ck_type *const *src_tp) {
     if (c == NULL || src_tp == NULL || nsrc < 1 || nsrc > CK_CALL_MAX_ARGS) {
         return 0; /* the call's own checks say what is wrong */
     }
@@ -54,9 +55,9 @@ static void type_name(const ck_type *t, char *buf, size_t cap) {
 enum { TIME_ADD = CK__COMPARE_NUM_OPS, TIME_SUBTRACT };
 
 static int op_of(const ck_callable *c) {
-    const int text_op = ck__callable_text_op(c);
-    if (text_op >= 0 && text_op < CK__COMPARE_NUM_OPS) {
-        return text_op;
+    const int compare = ck__text_builtin_op(c); /* the comparisons are the text ones */
+    if (compare >= 0 && compare < CK__COMPARE_NUM_OPS) {
+        return compare;
     }
     const char *name = ck_callable_name(c);
     return strcmp(name, "add") == 0 ? TIME_ADD : strcmp(name, "subtract") == 0 ? TIME_SUBTRACT : -1;
@@ -178,7 +179,8 @@ int ck__make_time_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck
 }
 
 int ck__time_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
-                              ck_type **out) {
+                              const ck_eval_ctx *ectx, ck_type **out) {
+    (void)ectx; /* the result of times is the same in every error mode */
     const ck_type *res;
     int op, option = 0;
     CK__RETURN_IF_ERROR(plan(c, nsrc, src_tp, &res, &op, &option));

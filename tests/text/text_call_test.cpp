@@ -143,6 +143,57 @@ TEST_F(TextCall, RefusalsSayWhy) {
     expect_fail(call("length", {{"int32", "1"}}), CK_ERR_TYPE, "length", "length of a number");
 }
 
+// The built-ins that take text are known by identity, not by name: a user's callable named
+// "equal" takes numbers only, and the built-in re-registered takes text again.
+TEST_F(TextCall, TheTextBuiltinsAreKnownByIdentityNotName) {
+    ck_callable *builtin = nullptr, *mine = nullptr;
+    ASSERT_EQ(ck_lookup("equal", &builtin), CK_OK);
+    ASSERT_EQ(ck_unregister("equal"), CK_OK);
+    ASSERT_EQ(ck_callable_new("equal", &mine), CK_OK);
+    ASSERT_EQ(ck_register(mine), CK_OK);
+    expect_fail(call("equal", {{"string", "\"a\""}, {"string", "\"a\""}}), CK_ERR_TYPE,
+                "equal: argument 0 holds text; equal takes numbers", "a user's equal");
+    EXPECT_EQ(ck_unregister("equal"), CK_OK);
+    EXPECT_EQ(ck_register(builtin), CK_OK);
+    expect_ok(call("equal", {{"string", "\"a\""}, {"string", "\"a\""}}), "true",
+              "the built-in again");
+    ck_callable_decref(mine);
+    ck_callable_decref(builtin);
+}
+
+// A call of text or of times checks its arrmeta as every call does, before it builds.
+TEST_F(TextCall, TextAndTimeCallsRefuseNullArrmeta) {
+    const char *cases[][3] = {{"equal", "3 * string", "3 * bool"},
+                              {"add", "3 * datetime64[s]", "3 * datetime64[s]"},
+                              {"equal", "3 * timedelta64[s]", "3 * bool"}};
+    for (const auto &c : cases) {
+        ck_callable *f = nullptr;
+        ck_type *at = nullptr, *bt = nullptr, *dt = nullptr;
+        ASSERT_EQ(ck_lookup(c[0], &f), CK_OK);
+        ASSERT_EQ(ck_type_parse(c[1], &at), CK_OK);
+        ASSERT_EQ(ck_type_parse(std::strchr(c[1], '*') + 2, &bt), CK_OK);
+        ASSERT_EQ(ck_type_parse(c[2], &dt), CK_OK);
+        ck_array *a = nullptr;
+        ASSERT_EQ(ck_array_new(at, &a), CK_OK);
+        const ck_type *st[2] = {at, bt};
+        const char *sams[2] = {ck_array_arrmeta(a), nullptr};
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        // No destination arrmeta for a type that has some.
+        EXPECT_EQ(ck_make_call(&b, &off, f, dt, nullptr, 2, st, sams, CK_REQUEST_SINGLE, nullptr),
+                  CK_ERR_INVALID)
+            << c[0] << " " << c[1];
+        EXPECT_TRUE(txt::contains(ck_last_error(), "NULL arrmeta")) << ck_last_error();
+        ck_builder_destroy(&b);
+        ck_array_free(a);
+        ck_type_decref(dt);
+        ck_type_decref(bt);
+        ck_type_decref(at);
+        ck_callable_decref(f);
+    }
+}
+
 TEST_F(TextCall, InvalidHostTextIsErrTextWithTheOffset) {
     // A host's utf16 buffer with a lone high surrogate, compared with a utf8 text (decoded).
     ck_type *t = nullptr, *s = nullptr;
