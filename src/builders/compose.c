@@ -240,12 +240,14 @@ static int make_fixed_dims(ck_builder *ckb, size_t *offset, const ck__compose *c
         w->dam += sizeof(ck_fixed_dim_arrmeta);
     }
     /* Coalesce from the inside out; not above a var dimension or a pointer (which may lead
-     * to one), nor over text, whose errors name the row or element by the index of each
-     * enclosing dimension (a merged loop would give one flat index). has_blockref says "a
-     * var, a pointer or a string inside". */
-    int coalesce = !w->dt->has_blockref && !ck__is_text(w->dt->id);
+     * to one), nor over values whose errors name the row or element by the index of each
+     * enclosing dimension (text: a merged loop would give one flat index). has_blockref says
+     * "a var, a pointer or a string inside". */
+    int coalesce = !w->dt->has_blockref &&
+                   !ck__leaf_family_has(w->dt->id, CK__FAMILY_NAMES_EACH_INDEX);
     for (int k = 0; k < ns; k++) {
-        coalesce &= !w->st[k]->has_blockref && !ck__is_text(w->st[k]->id);
+        coalesce &= !w->st[k]->has_blockref &&
+                    !ck__leaf_family_has(w->st[k]->id, CK__FAMILY_NAMES_EACH_INDEX);
     }
     for (int i = n - 2; coalesce && i >= 0; i--) {
         const ck__fixed_level *o = &lv[i], *in = &lv[i + 1];
@@ -662,12 +664,12 @@ static int make_fields_level(ck_builder *ckb, size_t *offset, const ck__compose 
 /* The option kernel when the destination or a source is an option: NA rows become the
  * destination's NA (or CK_ERR_NA), the others run the value kernel the maker builds for the
  * value types. An option assigned to an option of the same type (or a T to ?T) is a copy. */
-static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
-                           const ck__walk *w, ck_request req);
+static int make_arrmeta_leaf(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                             const ck__walk *w, ck_request req);
 
-/* A type an option's value or a source beside one may be: a scalar, a time, text. */
+/* A type an option's value or a source beside one may be: a value of a leaf family. */
 static int option_value_ok(const ck_type *t, int dst) {
-    if (ck__id_is_scalar(t->id) || ck__is_time(t->id) || ck__is_text(t->id)) {
+    if (ck__leaf_family_of(t->id) != NULL) {
         return CK_OK;
     }
     char *ts = NULL;
@@ -688,97 +690,75 @@ static int make_option_level(ck_builder *ckb, size_t *offset, const ck__compose 
     CK__RETURN_IF_ERROR(option_value_ok(dval, 1));
     /* The option kernel knows the NA of scalars: a datetime's, NaT, is int64's; text's is
      * every byte 0xff of the element's size. */
-    spec.dst_id = ck__is_time(dval->id) ? CK_TYPE_INT64 : dval->id;
+    spec.dst_id = ck__leaf_family_has(dval->id, CK__FAMILY_NA_OF_INT64) ? CK_TYPE_INT64 : dval->id;
     spec.dst_size = dval->data_size;
     spec.dst_option = w->dt->id == CK_TYPE_OPTION;
     spec.nsrc = c->nsrc;
-    int text = ck__is_text(dval->id);
+    int arrmeta = ck__leaf_family_has(dval->id, CK__FAMILY_READS_ARRMETA);
     for (int k = 0; k < c->nsrc; k++) {
         const ck_type *t = w->st[k];
         spec.src_option[k] = t->id == CK_TYPE_OPTION;
         sval[k] = spec.src_option[k] ? t->element : t;
         CK__RETURN_IF_ERROR(option_value_ok(sval[k], 0));
-        spec.src_id[k] = ck__is_time(sval[k]->id) ? CK_TYPE_INT64 : sval[k]->id;
+        spec.src_id[k] =
+            ck__leaf_family_has(sval[k]->id, CK__FAMILY_NA_OF_INT64) ? CK_TYPE_INT64 : sval[k]->id;
         spec.src_size[k] = sval[k]->data_size;
-        text |= ck__is_text(sval[k]->id);
+        arrmeta |= ck__leaf_family_has(sval[k]->id, CK__FAMILY_READS_ARRMETA);
     }
     /* Text values are never copied as they are: a string's NA slot points nowhere. */
-    if (c->assign && spec.dst_option && sval[0]->id == dval->id && !text) {
+    if (c->assign && spec.dst_option && sval[0]->id == dval->id && !arrmeta) {
         return c->make_leaf(c, ckb, offset, dval, sval, req, w->flags, w->dbits, w->sbits);
     }
-    /* A call's leaf may compute any value; a cast only some (a checked datetime cast never
-     * gives NaT from a value: it is out of range). A text destination checks in its leaf. A
-     * float's check writes NaN for the NA's bits (na_canon.c) instead of refusing them. */
-    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option && !ck__is_text(dval->id) &&
-                 (!c->assign || (!ck__is_time(dval->id) &&
-                                 ck__conversion_can_give_na(sval[0]->id, dval->id)));
+    /* A call's leaf may compute any value; a cast only some (its family says which: a
+     * checked datetime cast never gives NaT from a value, it is out of range). A text
+     * destination checks in its leaf. A float's check writes NaN for the NA's bits
+     * (na_canon.c) instead of refusing them. */
+    const int leaf_refuses = ck__leaf_family_has(dval->id, CK__FAMILY_LEAF_REFUSES_NA);
+    const ck__leaf_family *pair = ck__leaf_family_of_pair(dval->id, sval[0]->id);
+    spec.check = c->mode != CK_ERRMODE_NOCHECK && spec.dst_option && !leaf_refuses &&
+                 (!c->assign || (pair != NULL && pair->cast_can_give_na != NULL &&
+                                 pair->cast_can_give_na(dval->id, sval[0]->id)));
     size_t at;
     CK__RETURN_IF_ERROR(ck__make_option(ckb, offset, &spec, req, &at));
     /* With the check the values go through the kernel's aligned buffer first. */
     const unsigned flags = spec.check ? w->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED : w->flags;
-    if (text) {
+    if (arrmeta) {
         ck__walk v = *w; /* an option's arrmeta is its value's */
         v.dt = dval;
         for (int k = 0; k < c->nsrc; k++) {
             v.st[k] = sval[k];
         }
         v.flags = flags;
-        if (spec.dst_option && ck__is_text(dval->id) && c->mode != CK_ERRMODE_NOCHECK) {
+        if (spec.dst_option && leaf_refuses && c->mode != CK_ERRMODE_NOCHECK) {
             v.flags |= CK__EVAL_REFUSE_NA;
         }
         v.dbits = spec.check ? 0 : w->dbits;
-        return make_text_level(ckb, offset, c, &v, CK_REQUEST_STRIDED);
+        return make_arrmeta_leaf(ckb, offset, c, &v, CK_REQUEST_STRIDED);
     }
     return c->make_leaf(c, ckb, offset, dval, sval, CK_REQUEST_STRIDED, flags,
                         spec.check ? 0 : w->dbits, w->sbits);
 }
 
-/* ---- text ---- */
+/* ---- values whose leaves read arrmeta ---- */
 
-/* The arena of a string or bytes operand's arrmeta (NULL for the other kinds). */
-static ck_memblock *text_arena(const ck_type *t, const char *arrmeta) {
-    if (!ck__is_var_text(t->id)) {
-        return NULL;
-    }
-    ck_string_arrmeta m;
-    memcpy(&m, arrmeta, sizeof m);
-    return m.blockref;
-}
-
-/* The text cast leaf where the destination or the source is text in an assignment; a text
- * call's leaf (c->make_text_leaf) in a call. */
-static int make_text_level(ck_builder *ckb, size_t *offset, const ck__compose *c,
-                           const ck__walk *w, ck_request req) {
+/* The leaf where a family of an operand reads the arrmeta (text: a string's arena): a call's
+ * own (c->make_text_leaf), or the cast of the pair's family in an assignment. */
+static int make_arrmeta_leaf(ck_builder *ckb, size_t *offset, const ck__compose *c,
+                             const ck__walk *w, ck_request req) {
     const ck_type *dt = w->dt, *st = w->st[0];
     if (!c->assign && c->make_text_leaf != NULL) {
         return c->make_text_leaf(c, ckb, offset, dt, w->dam, w->st, w->sam, req, w->flags,
                                  w->dbits, w->sbits);
     }
     if (!c->assign) {
+        const int d = ck__leaf_family_has(dt->id, CK__FAMILY_READS_ARRMETA);
         return ck_set_error(CK_ERR_TYPE, "a call takes numbers, not %s values",
-                            ck_type_id_name(ck__is_text(dt->id) ? dt->id : st->id));
+                            ck_type_id_name(d ? dt->id : st->id));
     }
-    ck__text_cast_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.dst_id = dt->id;
-    spec.src_id = st->id;
-    spec.dst_enc = dt->param;
-    spec.src_enc = st->param;
-    spec.dst_units = ck_type_text_length(dt) > 0 ? (size_t)ck_type_text_length(dt) : 0;
-    spec.src_units = ck_type_text_length(st) > 0 ? (size_t)ck_type_text_length(st) : 0;
-    spec.dst_arena = text_arena(dt, w->dam);
-    /* Bytes already in the destination's arena need no copy, unless bytes become a string
-     * (which must be checked to be UTF-8). */
-    spec.share = spec.dst_arena != NULL && spec.dst_arena == text_arena(st, w->sam[0]) &&
-                 !(dt->id == CK_TYPE_STRING && st->id == CK_TYPE_BYTES);
-    spec.mode = c->mode;
-    spec.dst_unit = ck__is_time(dt->id) ? dt->param : 0;
-    spec.src_unit = ck__is_time(st->id) ? st->param : 0;
-    spec.refuse_na = (w->flags & CK__EVAL_REFUSE_NA) != 0;
-    if (ck__is_time(dt->id) || ck__is_time(st->id)) {
-        return ck__make_datetime_text(ckb, offset, &spec, req); /* its fast leaf */
-    }
-    return ck__make_text_cast(ckb, offset, &spec, req);
+    const ck__leaf_family *f = ck__leaf_family_of_pair(dt->id, st->id);
+    const ck__cast_operands ops = {dt, st, w->dam, w->sam[0], c->mode,
+                                   (w->flags & CK__EVAL_REFUSE_NA) != 0};
+    return f->make_cast(ckb, offset, &ops, req);
 }
 
 int ck__compose_build(ck_builder *ckb, size_t *offset, const ck__compose *c,
@@ -859,11 +839,11 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
         }
         if (dnd == 0) {
             int fields = ck__is_fields(w->dt->id), option = w->dt->id == CK_TYPE_OPTION;
-            int text = ck__is_text(w->dt->id);
+            int arrmeta = ck__leaf_family_has(w->dt->id, CK__FAMILY_READS_ARRMETA);
             for (int k = 0; k < ns; k++) {
                 fields |= ck__is_fields(w->st[k]->id);
                 option |= w->st[k]->id == CK_TYPE_OPTION;
-                text |= ck__is_text(w->st[k]->id);
+                arrmeta |= ck__leaf_family_has(w->st[k]->id, CK__FAMILY_READS_ARRMETA);
             }
             if (fields) {
                 return make_fields_level(ckb, offset, c, w, req);
@@ -871,8 +851,8 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
             if (option) {
                 return make_option_level(ckb, offset, c, w, req);
             }
-            if (text) {
-                return make_text_level(ckb, offset, c, w, req);
+            if (arrmeta) {
+                return make_arrmeta_leaf(ckb, offset, c, w, req);
             }
             return c->make_leaf(c, ckb, offset, w->dt, w->st, req, w->flags, w->dbits, w->sbits);
         }
@@ -916,8 +896,11 @@ int ck__make_assign_leaf(ck_builder *ckb, size_t *offset, const ck_type *dt, con
                                               mis_src, stream, req));
         req = CK_REQUEST_STRIDED;
     }
-    if (ck__is_time(dt->id) || ck__is_time(st->id)) {
-        return ck__make_datetime_cast(ckb, offset, dt, st, mode, req);
+    const ck__leaf_family *f = ck__leaf_family_of_pair(dt->id, st->id);
+    if (f == NULL) {
+        return ck_set_error(CK_ERR_INTERNAL, "no leaf family casts ids %d <- %d", (int)dt->id,
+                            (int)st->id);
     }
-    return ck__make_scalar_leaf(ckb, offset, dt->id, st->id, mode, req);
+    const ck__cast_operands ops = {dt, st, NULL, NULL, mode, 0};
+    return f->make_cast(ckb, offset, &ops, req);
 }

@@ -17,6 +17,7 @@
 #include "ckernel/memblock.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
+#include "core/leaf_families.h"
 #include "core/streaming_loops.h"
 
 #ifdef __cplusplus
@@ -116,15 +117,7 @@ typedef struct ck__kind {
 #define CK__KIND_DECLARE(name) extern const ck__kind ck__##name##_kind;
 CK__KIND_LIST(CK__KIND_DECLARE)
 
-/* Leaves are recognised through their families' tables: ck__<family>_leaf_describe writes
- * "cast int32 -> float64 (nocheck) strided [baseline]" when fn is one of the family's leaves
- * and returns 1, else returns 0. The leaf-family list, one row per family and the file that
- * describes it; describe.c asks each in turn. */
-#define CK__LEAF_DESCRIBE_LIST(X)                                                           \
-    X(scalar)   /* casts: scalar.c */                                                      \
-    X(arith)    /* arithmetic and comparisons: arith.c */                                  \
-    X(negative) /* negative.c */                                                           \
-    X(acc)      /* reduction and accumulation steps: reduce_ops.c */
+/* Leaves (bare prefixes) are described by their families (core/leaf_families.h). */
 int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
 
 /* ---- factories ---- */
@@ -250,6 +243,9 @@ typedef struct ck__text_cast_spec {
 } ck__text_cast_spec;
 int ck__make_text_cast(ck_builder *ckb, size_t *offset, const ck__text_cast_spec *spec,
                        ck_request req);
+/* The spec of the text cast dst <- src from the operands where the walk reaches them, their
+ * arrmeta included (leaves/text/family.c). */
+int ck__text_cast_spec_of(const ck__cast_operands *ops, ck__text_cast_spec *spec);
 /* The fast path of numbers <-> text (text_number.c), built first by ck__make_text_cast for
  * the pairs it serves (*made 1; the general leaf is then built as its child, single
  * request, where *offset was left); *made 0 and nothing built for the others. */

@@ -10,8 +10,6 @@
 #include "ckernel/assign.h"
 #include "ckernel/callable.h"
 #include "common/internal.h"
-#include "leaves/numeric/arith_leaves.h"
-#include "leaves/reduce/reduce_ops.h"
 #include "jit/jit_internal.h"
 #include "core/kinds.h"
 
@@ -193,8 +191,7 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         return;
     }
     ck__strbuf leaf = CK__STRBUF_INIT;
-#define CK__LEAF_DESCRIBE_ASK(family) ck__##family##_leaf_describe(fn, &leaf) ||
-    if (CK__LEAF_DESCRIBE_LIST(CK__LEAF_DESCRIBE_ASK) 0) {
+    if (ck__leaf_families_describe(fn, &leaf)) {
         ck__strbuf_printf(out, "leaf @%zu +%zu  %s\n", at, sizeof(ck_prefix),
                           leaf.s != NULL ? leaf.s : "");
         if (leaf.status != CK_OK) {
