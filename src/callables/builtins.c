@@ -7,9 +7,10 @@
  * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
  * which reductions start from. Mixed argument types select by the conversion kinds
  * (docs/design.md §10). The factories' data is the operation itself, so nothing is
- * allocated for them. dot takes rows: core dimensions (docs/design.md §14). negative,
- * (T) -> T for every scalar but bool (whose signature refuses, as subtract's), is the unary
- * minus of expressions (src/expr). The comparisons, length and concat (which take text too)
+ * allocated for them. dot takes rows: core dimensions (docs/design.md §14). The unary
+ * functions (negative, the unary minus of expressions) are (T) -> T for every scalar, one
+ * generic registration per row of leaves/numeric/unary_leaves.h (a type without a leaf has a
+ * signature that refuses, as bool subtract's). The comparisons, length and concat (which take text too)
  * are registered by text_call.c. */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "callables/callable_internal.h"
 #include "common/internal.h"
 #include "leaves/numeric/arith_leaves.h"
+#include "leaves/numeric/unary_leaves.h"
 #include "jit/jit_plugin.h"
 #include "core/kinds.h"
 #include "common/scalars.h"
@@ -42,13 +44,73 @@ int ck__builtin_arith_op(const ck_factory *f) {
     return f->instantiate == arith_instantiate ? (int)(uintptr_t)f->data : -1;
 }
 
-static int negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
-                                const ck_leaf_info *info);
+/* ---- the unary functions (leaves/numeric/unary_leaves.h), one generic registration ---- */
+
+typedef struct unary_builtin {
+    const char *name;
+    int (*has_leaf)(ck_type_id id);
+    int (*make_leaf)(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req);
+    const char *refusal;
+    int jit_op; /* a ck__jit_op, -1 for none */
+} unary_builtin;
+
+#define CK__UNARY_JIT_NONE (-1)
+#define CK__UNARY_JIT_NEGATIVE CK__JIT_OP_NEGATIVE
+#define CK__UNARY_ROW(name, jit, refusal)                                                      \
+    {#name, ck__##name##_has_leaf, ck__make_##name##_leaf, refusal, CK__UNARY_JIT_##jit},
+static const unary_builtin unary_builtins[] = {CK__UNARY_LIST(CK__UNARY_ROW)};
+
+static int unary_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                             const ck_leaf_info *info) {
+    const unary_builtin *u = (const unary_builtin *)data;
+    return u->make_leaf(ckb, offset, info->args[0], info->req);
+}
+
+static int unary_refused(const unary_builtin *u) {
+    return ck_set_error(CK_ERR_TYPE, "%s: %s", u->name, u->refusal);
+}
+
+static int unary_refused_resolve(void *data, const ck_leaf_info *info, ck_type_id *ret) {
+    (void)info, (void)ret;
+    return unary_refused((const unary_builtin *)data);
+}
+
+static int unary_refused_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                                     const ck_leaf_info *info) {
+    (void)ckb, (void)offset, (void)info;
+    return unary_refused((const unary_builtin *)data);
+}
+
+static int add_unary(const unary_builtin *u) {
+    if (ck__registry_has(u->name)) {
+        return CK_OK;
+    }
+    ck_callable *c = NULL;
+    CK__RETURN_IF_ERROR(ck_callable_new(u->name, &c));
+    void *data = (void *)(uintptr_t)u; /* the factories' data: read only */
+    int rc = CK_OK;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
+        const char *t = ck_type_id_name((ck_type_id)id);
+        char sig[96];
+        snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
+        const ck_factory f =
+            u->has_leaf((ck_type_id)id)
+                ? (ck_factory){unary_instantiate, NULL, data, NULL}
+                : (ck_factory){unary_refused_instantiate, unary_refused_resolve, data, NULL};
+        rc = ck_callable_add(c, sig, &f);
+    }
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
 
 int ck__builtin_jit_op(const ck_factory *f) {
-    /* The JIT compiles the four arithmetic operations, minimum, maximum and negative. */
-    if (f->instantiate == negative_instantiate) {
-        return CK__JIT_OP_NEGATIVE;
+    /* The JIT compiles the four arithmetic operations, minimum, maximum and the unary
+     * functions whose row names a JIT operation. */
+    if (f->instantiate == unary_instantiate) {
+        return ((const unary_builtin *)f->data)->jit_op;
     }
     if (f->instantiate != arith_instantiate) {
         return -1;
@@ -164,60 +226,14 @@ static int add_dot(void) {
     return rc;
 }
 
-static int negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
-                                const ck_leaf_info *info) {
-    (void)data;
-    return ck__make_negative_leaf(ckb, offset, info->args[0], info->req);
-}
-
-/* -bool: NumPy refuses it. The signature exists so that a bool argument selects it and is
- * refused (else int8 and uint8 tie). */
-static int bool_negative_refused(void) {
-    return ck_set_error(CK_ERR_TYPE, "negative: -bool is not defined (NumPy refuses it too); "
-                                     "use logical_not, or cast to an integer type first");
-}
-
-static int bool_negative_resolve(void *data, const ck_leaf_info *info, ck_type_id *ret) {
-    (void)data, (void)info, (void)ret;
-    return bool_negative_refused();
-}
-
-static int bool_negative_instantiate(void *data, ck_builder *ckb, size_t *offset,
-                                     const ck_leaf_info *info) {
-    (void)data, (void)ckb, (void)offset, (void)info;
-    return bool_negative_refused();
-}
-
-static int add_negative(void) {
-    if (ck__registry_has("negative")) {
-        return CK_OK;
-    }
-    ck_callable *c = NULL;
-    CK__RETURN_IF_ERROR(ck_callable_new("negative", &c));
-    int rc = CK_OK;
-    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
-        const char *t = ck_type_id_name((ck_type_id)id);
-        char sig[96];
-        snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
-        const ck_factory f = ck__negative_has_leaf((ck_type_id)id)
-                                 ? (ck_factory){negative_instantiate, NULL, NULL, NULL}
-                                 : (ck_factory){bool_negative_instantiate,
-                                                bool_negative_resolve, NULL, NULL};
-        rc = ck_callable_add(c, sig, &f);
-    }
-    if (rc == CK_OK) {
-        rc = ck__registry_add(c);
-    }
-    ck_callable_decref(c);
-    return rc;
-}
-
 int ck__register_builtins(void) {
     CK__RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
     for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
         CK__RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
     }
-    CK__RETURN_IF_ERROR(add_negative());
+    for (size_t i = 0; i < sizeof unary_builtins / sizeof unary_builtins[0]; i++) {
+        CK__RETURN_IF_ERROR(add_unary(&unary_builtins[i]));
+    }
     CK__RETURN_IF_ERROR(ck__register_text_builtins());
     return add_dot();
 }

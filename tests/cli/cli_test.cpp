@@ -392,6 +392,12 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: subtract: bool - bool is not defined (NumPy "
                      "refuses it too); cast an argument to an integer type to subtract\n");
+    r = ckernel("call negative --in bool true");  // a unary row's refusal
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: negative: -bool is not defined (NumPy "
+                     "refuses it too); use logical_not, or cast to an integer type first\n");
+    r = ckernel("call negative --in '2 * int8' '[-128, 5]'");
+    EXPECT_EQ(r.out, "[-128, -5]\n");
     r = ckernel("call divide --in '3 * bool' '[true, false, true]' --in bool true");
     EXPECT_EQ(r.out, "[1, 0, 1]\n");
     r = ckernel("call add --in int64 1");

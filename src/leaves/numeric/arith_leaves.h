@@ -1,7 +1,7 @@
 /* src/leaves/numeric/arith_leaves.h: the built-in elementwise leaves of two operands of one scalar
  * type (add, subtract, multiply, divide, minimum, maximum, logical_and, logical_or),
  * compiled per CPU target from arith.dispatch.c, and how the kernel layer builds and
- * describes them (arith.c); and the one-operand negative (negative.c). */
+ * describes them (arith.c). The one-operand functions are unary_leaves.h's. */
 #ifndef CKERNEL_ARITH_LEAVES_H
 #define CKERNEL_ARITH_LEAVES_H
 
@@ -51,13 +51,6 @@ const char *ck__arith_op_name(ck__arith_op op);
 /* Writes "add float64 strided [avx2]" and returns 1 when fn is a leaf of any compiled
  * table, else returns 0. */
 int ck__arith_leaf_describe(const void *fn, ck__strbuf *out);
-
-/* negative (negative.c): dst = -src for one scalar type, every type but bool (NumPy's
- * np.negative: integers wrap, floats flip the sign bit, complex both parts). A bare prefix. */
-int ck__negative_has_leaf(ck_type_id id);
-int ck__make_negative_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, ck_request req);
-/* "negative int8|uint8 strided" (a signed and an unsigned type share a loop). */
-int ck__negative_leaf_describe(const void *fn, ck__strbuf *out);
 
 #ifdef __cplusplus
 }

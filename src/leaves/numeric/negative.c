@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "leaves/numeric/arith_leaves.h"
+#include "leaves/numeric/scalar_leaves.h"
+#include "leaves/numeric/unary_leaves.h"
 
 /* -x of an element of `bits` bits held as an unsigned integer: two's complement negation for
  * the integers, the sign bit flipped for floats. */
