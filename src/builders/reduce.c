@@ -161,6 +161,33 @@ static const char *var_destination(ck__rlevel *l, const ck_type *dt, const char 
     return dam;
 }
 
+/* Source level d (type st, arrmeta at *sam) into l, zeroed first: whether it is reduced, its
+ * number in messages, its kind, size (fixed), stride and offset (var); *sam moves past its
+ * arrmeta, and its stride and offset are OR-ed into *sbits. */
+static int source_level(const ck__reduce_plan *p, int d, const ck_type *st, const char **sam,
+                        ck__rlevel *l, uintptr_t *sbits) {
+    memset(l, 0, sizeof *l);
+    l->reduced = d < 64 && ((p->reduced >> d) & 1u);
+    l->dim = d + p->first_dim;
+    if (st->id == CK_TYPE_FIXED_DIM) {
+        CK__RETURN_IF_ERROR(check_fixed(st, *sam, "source"));
+        const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)*sam;
+        l->skind = CK__DIM_FIXED;
+        l->size = m->dim_size;
+        l->sstride = m->stride;
+        *sam += sizeof(ck_fixed_dim_arrmeta);
+    } else {
+        const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)*sam;
+        l->skind = CK__DIM_VAR;
+        l->sstride = m->stride;
+        l->soffset = m->offset;
+        *sbits |= (uintptr_t)m->offset;
+        *sam += sizeof(ck_var_dim_arrmeta);
+    }
+    *sbits |= (uintptr_t)l->sstride;
+    return CK_OK;
+}
+
 /* Walks both types into lv[0..*n) and leaves the scalars (or options) in *dt / *st, with
  * every destination and source stride OR-ed into *dbits / *sbits. */
 static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
@@ -179,25 +206,7 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                                "reductions do not read through pointers yet");
         }
         ck__rlevel *l = &lv[d];
-        memset(l, 0, sizeof *l);
-        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d + p->first_dim;
-        if (st->id == CK_TYPE_FIXED_DIM) {
-            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
-            const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_FIXED;
-            l->size = m->dim_size;
-            l->sstride = m->stride;
-            sam += sizeof(ck_fixed_dim_arrmeta);
-        } else {
-            const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_VAR;
-            l->sstride = m->stride;
-            l->soffset = m->offset;
-            *sbits |= (uintptr_t)m->offset;
-            sam += sizeof(ck_var_dim_arrmeta);
-        }
-        *sbits |= (uintptr_t)l->sstride;
+        CK__RETURN_IF_ERROR(source_level(p, d, st, &sam, l, sbits));
         st = st->element;
         if (l->reduced && !keepdims) {
             l->dkind = CK__DIM_ABSENT;
@@ -626,36 +635,23 @@ static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, 
                                "dimensions where it has them");
         }
         ck__rlevel *l = &lv[d];
-        memset(l, 0, sizeof *l);
-        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d + p->first_dim;
+        CK__RETURN_IF_ERROR(source_level(p, d, st, &sam, l, sbits));
         if (st->id == CK_TYPE_FIXED_DIM) {
-            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
             CK__RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
-            const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
             const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-            if (sm->dim_size != dm->dim_size) {
+            if (l->size != dm->dim_size) {
                 char why[128];
                 snprintf(why, sizeof why, "dimension %d has size %td in the destination and %td "
-                         "in the source", l->dim, dm->dim_size, sm->dim_size);
+                         "in the source", l->dim, dm->dim_size, l->size);
                 return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
             }
-            l->skind = l->dkind = CK__DIM_FIXED;
-            l->size = l->dsize = sm->dim_size;
-            l->sstride = sm->stride;
+            l->dkind = CK__DIM_FIXED;
+            l->dsize = l->size;
             l->dstride = dm->stride;
-            sam += sizeof(ck_fixed_dim_arrmeta);
             dam += sizeof(ck_fixed_dim_arrmeta);
         } else {
-            const ck_var_dim_arrmeta *sm = (const ck_var_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_VAR;
-            l->sstride = sm->stride;
-            l->soffset = sm->offset;
-            *sbits |= (uintptr_t)sm->offset;
-            sam += sizeof(ck_var_dim_arrmeta);
             dam = var_destination(l, dt, dam, dbits);
         }
-        *sbits |= (uintptr_t)l->sstride;
         *dbits |= (uintptr_t)l->dstride;
         st = st->element;
         dt = dt->element;
