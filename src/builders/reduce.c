@@ -23,27 +23,14 @@
 #include <string.h>
 
 #include "ckernel/arrmeta.h"
-#include "ckernel/assign.h"
 #include "builders/compose.h"
 #include "builders/reduce.h"
+#include "builders/reduce_internal.h"
 #include "common/internal.h"
-#include "targets/cpu_internal.h"
 #include "core/kinds.h"
 #include "leaves/reduce/reduce_ops.h"
 #include "common/scalars.h"
 #include "types/type_internal.h"
-
-/* One dimension of the source, with the destination's beside it. */
-typedef struct ck__rlevel {
-    int reduced;
-    ck__dim_side skind;      /* CK__DIM_FIXED or CK__DIM_VAR */
-    intptr_t size;           /* fixed */
-    intptr_t sstride, soffset;
-    ck__dim_side dkind;      /* CK__DIM_FIXED, CK__DIM_VAR, or CK__DIM_ABSENT (reduced) */
-    intptr_t dsize, dstride;
-    ck__var_row_spec drow;   /* var: where its rows are allocated (blockref borrowed) */
-    int dim;                 /* the source dimension's number */
-} ck__rlevel;
 
 int ck__reduce_axes(const ck_type *src_tp, int naxes, const int *axes, uint64_t *mask) {
     const int nd = ck__dims_through_pointers(src_tp);
@@ -102,9 +89,8 @@ int ck__reduce_result_type(const ck_type *src_tp, uint64_t reduced, int keepdims
     return ck__type_over_dims(r, size, nd, out);
 }
 
-/* "cannot reduce SRC into DST: WHY" with both types spelled out. */
-static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck_type *src_tp,
-                       int status, const char *why) {
+int ck__reduce_shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck_type *src_tp,
+                           int status, const char *why) {
     char ds[CK__TYPE_SHOWN_CAP], ss[CK__TYPE_SHOWN_CAP];
     ck__type_text_shown(dst_tp, ds);
     ck__type_text_shown(src_tp, ss);
@@ -112,25 +98,24 @@ static int shape_error(const ck__reduce_plan *p, const ck_type *dst_tp, const ck
                         p->accumulate ? "accumulate" : "reduce", ss, ds, why);
 }
 
-/* The destination's innermost elements (type dt at address bits dbits) are the accumulators:
- * of the accumulator's type, and aligned, as the leaves read and write them. */
-static int check_accumulators(const ck__reduce_plan *p, const ck_type *dst_tp,
-                              const ck_type *src_tp, const ck_type *dt, uintptr_t dbits) {
+int ck__reduce_check_accumulators(const ck__reduce_plan *p, const ck_type *dst_tp,
+                                  const ck_type *src_tp, const ck_type *dt, uintptr_t dbits) {
     if (dt->id != p->acc_id) {
         return ck_set_error(CK_ERR_INTERNAL, "%s: a destination of %s for an accumulator of %s",
                             p->name, ck_type_id_name(dt->id), ck_type_id_name(p->acc_id));
     }
     if ((p->flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (dt->data_alignment - 1)) != 0) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                           p->accumulate ? "the destination's elements are misaligned; an "
-                                           "accumulation writes aligned accumulators"
-                                         : "the destination's elements are misaligned; a "
-                                           "reduction writes aligned accumulators");
+        return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                                      p->accumulate
+                                          ? "the destination's elements are misaligned; an "
+                                            "accumulation writes aligned accumulators"
+                                          : "the destination's elements are misaligned; a "
+                                            "reduction writes aligned accumulators");
     }
     return CK_OK;
 }
 
-static int check_fixed(const ck_type *t, const char *arrmeta, const char *which) {
+int ck__reduce_check_fixed(const ck_type *t, const char *arrmeta, const char *which) {
     const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)arrmeta;
     if (m->dim_size != t->fixed_size) {
         return ck_set_error(CK_ERR_INVALID,
@@ -140,11 +125,8 @@ static int check_fixed(const ck_type *t, const char *arrmeta, const char *which)
     return CK_OK;
 }
 
-/* A var destination level (type dt, arrmeta at dam) into l: its stride and where its rows
- * are allocated, each holding what the element's arrmeta reaches; returns the element's
- * arrmeta. */
-static const char *var_destination(ck__rlevel *l, const ck_type *dt, const char *dam,
-                                   uintptr_t *dbits) {
+const char *ck__reduce_var_destination(ck__rlevel *l, const ck_type *dt, const char *dam,
+                                       uintptr_t *dbits) {
     const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)dam;
     l->dkind = CK__DIM_VAR;
     l->dstride = m->stride;
@@ -161,6 +143,30 @@ static const char *var_destination(ck__rlevel *l, const ck_type *dt, const char 
     return dam;
 }
 
+int ck__reduce_source_level(const ck__reduce_plan *p, int d, const ck_type *st, const char **sam,
+                            ck__rlevel *l, uintptr_t *sbits) {
+    memset(l, 0, sizeof *l);
+    l->reduced = d < 64 && ((p->reduced >> d) & 1u);
+    l->dim = d + p->first_dim;
+    if (st->id == CK_TYPE_FIXED_DIM) {
+        CK__RETURN_IF_ERROR(ck__reduce_check_fixed(st, *sam, "source"));
+        const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)*sam;
+        l->skind = CK__DIM_FIXED;
+        l->size = m->dim_size;
+        l->sstride = m->stride;
+        *sam += sizeof(ck_fixed_dim_arrmeta);
+    } else {
+        const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)*sam;
+        l->skind = CK__DIM_VAR;
+        l->sstride = m->stride;
+        l->soffset = m->offset;
+        *sbits |= (uintptr_t)m->offset;
+        *sam += sizeof(ck_var_dim_arrmeta);
+    }
+    *sbits |= (uintptr_t)l->sstride;
+    return CK_OK;
+}
+
 /* Walks both types into lv[0..*n) and leaves the scalars (or options) in *dt / *st, with
  * every destination and source stride OR-ed into *dbits / *sbits. */
 static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
@@ -175,29 +181,11 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
     for (; st->id == CK_TYPE_FIXED_DIM || st->id == CK_TYPE_VAR_DIM || st->id == CK_TYPE_POINTER;
          d++) {
         if (st->id == CK_TYPE_POINTER) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                               "reductions do not read through pointers yet");
+            return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                                          "reductions do not read through pointers yet");
         }
         ck__rlevel *l = &lv[d];
-        memset(l, 0, sizeof *l);
-        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d + p->first_dim;
-        if (st->id == CK_TYPE_FIXED_DIM) {
-            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
-            const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_FIXED;
-            l->size = m->dim_size;
-            l->sstride = m->stride;
-            sam += sizeof(ck_fixed_dim_arrmeta);
-        } else {
-            const ck_var_dim_arrmeta *m = (const ck_var_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_VAR;
-            l->sstride = m->stride;
-            l->soffset = m->offset;
-            *sbits |= (uintptr_t)m->offset;
-            sam += sizeof(ck_var_dim_arrmeta);
-        }
-        *sbits |= (uintptr_t)l->sstride;
+        CK__RETURN_IF_ERROR(ck__reduce_source_level(p, d, st, &sam, l, sbits));
         st = st->element;
         if (l->reduced && !keepdims) {
             l->dkind = CK__DIM_ABSENT;
@@ -205,16 +193,16 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
             continue;
         }
         if (dt->id != CK_TYPE_FIXED_DIM && dt->id != CK_TYPE_VAR_DIM) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
-                               "the destination has fewer dimensions than the result");
+            return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                                          "the destination has fewer dimensions than the result");
         }
         if (l->reduced || dt->id == CK_TYPE_FIXED_DIM) {
             if (dt->id != CK_TYPE_FIXED_DIM) {
-                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
-                                   "a reduced dimension kept has size 1, fixed, in the "
-                                   "destination");
+                return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                                              "a reduced dimension kept has size 1, fixed, in the "
+                                              "destination");
             }
-            CK__RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
+            CK__RETURN_IF_ERROR(ck__reduce_check_fixed(dt, dam, "destination"));
             const ck_fixed_dim_arrmeta *m = (const ck_fixed_dim_arrmeta *)(const void *)dam;
             const intptr_t want = l->reduced ? 1 : l->size;
             if (m->dim_size != want && (l->reduced || l->skind == CK__DIM_FIXED)) {
@@ -223,14 +211,14 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                          "dimension %d has size %td in the destination and %td in the result%s",
                          l->dim, m->dim_size, want,
                          l->reduced ? " (a reduced dimension kept)" : "");
-                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
+                return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
             }
             l->dkind = l->reduced ? CK__DIM_ABSENT : CK__DIM_FIXED; /* a kept 1 never moves */
             l->dsize = m->dim_size;
             l->dstride = l->reduced ? 0 : m->stride;
             dam += sizeof(ck_fixed_dim_arrmeta);
         } else {
-            dam = var_destination(l, dt, dam, dbits);
+            dam = ck__reduce_var_destination(l, dt, dam, dbits);
         }
         /* Below a reduced dimension the destination's rows are the fold's: a kept dimension
          * is fixed on both sides, or var on both (rows left-aligned). */
@@ -241,20 +229,21 @@ static int collect_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const
                      "destination; it must be fixed in both or var in both",
                      l->dim, l->skind == CK__DIM_VAR ? "var" : "fixed",
                      l->dkind == CK__DIM_VAR ? "var" : "fixed");
-            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
+            return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
         }
         below_reduced |= l->reduced;
         *dbits |= (uintptr_t)l->dstride;
         dt = dt->element;
     }
     if (!ck__id_is_scalar(dt->id) && dt->id != CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
-                           "the destination has more dimensions than the result");
+        return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
+                                      "the destination has more dimensions than the result");
     }
     const ck_type *sv = st->id == CK_TYPE_OPTION ? st->element : st;
     if (!ck__id_is_scalar(sv->id)) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                           "only scalars (under dimensions) reduce, not tuples or structs");
+        return ck__reduce_shape_error(
+            p, dst_tp, src_tp, CK_ERR_TYPE,
+            "only scalars (under dimensions) reduce, not tuples or structs");
     }
     *n = d;
     *dt_out = dt;
@@ -298,29 +287,20 @@ static int coalesce(ck__rlevel *lv, int n) {
     return n;
 }
 
-/* Elements cast into the accumulator: with the context's mode, but into a bool one their
- * truth values (all and any), which only NOCHECK gives. */
-static ck_errmode cast_mode(const ck__reduce_plan *p) {
+ck_errmode ck__reduce_cast_mode(const ck__reduce_plan *p) {
     return p->acc_id == CK_TYPE_BOOL ? CK_ERRMODE_NOCHECK : p->mode;
 }
 
-/* Arithmetic never creates an NA (kinds/options/na_canon.c): into ?A of a float or complex A, the
- * leaves that compute or select values sit under na_canon, which writes a result of the
- * NA's bits as NaN. */
-static int needs_canon(const ck__reduce_plan *p) {
+int ck__reduce_needs_canon(const ck__reduce_plan *p) {
     return p->dst_option && ck__na_needs_canon(p->acc_id);
 }
 
-static int make_canon(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p) {
-    return needs_canon(p) ? ck__make_na_canon(ckb, offset, p->acc_id, CK_REQUEST_STRIDED)
-                          : CK_OK;
+int ck__reduce_make_canon(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p) {
+    return ck__reduce_needs_canon(p) ? ck__make_na_canon(ckb, offset, p->acc_id, CK_REQUEST_STRIDED)
+                                     : CK_OK;
 }
 
-/* minimum and maximum select an element or the accumulator as it is: over values of ?A
- * itself (never NA) they give no new bits, so they need no na_canon. Not so where A is
- * computed in float32 (float16): its folds return the selected element converted, which
- * quiets a signalling NaN, and a quieted one may carry the NA's bits. */
-static int selects_values_of_a(const ck__reduce_plan *p, ck_type_id values) {
+int ck__reduce_selects_values_of_a(const ck__reduce_plan *p, ck_type_id values) {
     return values == p->acc_id && (p->op == CK__ARITH_MINIMUM || p->op == CK__ARITH_MAXIMUM) &&
            !ck__scalar_computes_in_float32(p->acc_id);
 }
@@ -345,13 +325,14 @@ static int build_acc_leaf(ck_builder *ckb, size_t *offset, const ck__reduce_plan
     CK__RETURN_IF_ERROR(p->make_acc(p, ckb, offset));
     CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, args_at, 1, *offset));
-    return ck__make_assign_leaf(ckb, offset, at, st, cast_mode(p), CK_REQUEST_STRIDED,
+    return ck__make_assign_leaf(ckb, offset, at, st, ck__reduce_cast_mode(p), CK_REQUEST_STRIDED,
                                 p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
 }
 
 static int build_acc(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                      const ck_type *st, uintptr_t sbits) {
-    CK__RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* a plain element may hold NA's bits */
+    /* a plain element may hold NA's bits */
+    CK__RETURN_IF_ERROR(ck__reduce_make_canon(ckb, offset, p));
     return build_acc_leaf(ckb, offset, p, st, sbits);
 }
 
@@ -366,7 +347,7 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     spec.first = p->na_start;
     spec.dst_option = p->dst_option;
     /* reduce_option writes NaN for the NA's bits itself, after each run of values */
-    spec.canon = needs_canon(p) && !selects_values_of_a(p, sv->id);
+    spec.canon = ck__reduce_needs_canon(p) && !ck__reduce_selects_values_of_a(p, sv->id);
     size_t at = 0;
     CK__RETURN_IF_ERROR(ck__make_reduce_option(ckb, offset, &spec, CK_REQUEST_STRIDED, &at));
     CK__RETURN_IF_ERROR(build_acc_leaf(ckb, offset, p, sv, sbits));
@@ -375,9 +356,9 @@ static int build_option_acc(ck_builder *ckb, size_t *offset, const ck__reduce_pl
     }
     CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK__RETURN_IF_ERROR(ck__reduce_option_set_first(ckb, at, *offset));
-    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, cast_mode(p),
-                                CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED,
-                                0, sbits);
+    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), sv, ck__reduce_cast_mode(p),
+                                CK_REQUEST_STRIDED, p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0,
+                                sbits);
 }
 
 /* The init child: the kept levels below the first reduced one over reduce_fill; a kept var
@@ -402,10 +383,6 @@ static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
 
 /* A kernel with an init and a fold child (reduce_dim, reduce_var_grow) at `at`: builds both
  * for the levels from `from` on, each recorded once its prefix is reserved. */
-static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                      const ck__rlevel *lv, int from, int n, const ck_type *st,
-                      uintptr_t sbits);
-
 static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                           const ck__rlevel *lv, int from, int n, const ck_type *st,
                           uintptr_t sbits, size_t at,
@@ -415,7 +392,7 @@ static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan
     *offset = CK_ALIGN_OFFSET(*offset);
     CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK__RETURN_IF_ERROR(set_child(ckb, at, 0, *offset));
-    return build_fold(ckb, offset, p, lv, from, n, st, sbits);
+    return ck__reduce_build_fold(ckb, offset, p, lv, from, n, st, sbits);
 }
 
 /* Whether level i of the fold is fold_rows' (kinds/reduce/fold_rows.c): the innermost, kept and
@@ -428,7 +405,7 @@ static int folds_rows(const ck__reduce_plan *p, const ck__rlevel *lv, int from, 
     const intptr_t es = (intptr_t)ck_type_scalar(p->acc_id)->data_size;
     if (i != n - 1 || l->reduced || l->skind != CK__DIM_FIXED ||
         l->sstride != es || l->dstride != es || p->op < 0 || st->id != p->acc_id ||
-        needs_canon(p) || /* its rows loops write no NaN for the NA's bits */
+        ck__reduce_needs_canon(p) || /* its rows loops write no NaN for the NA's bits */
         (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 || (sbits & (st->data_alignment - 1)) != 0) {
         return 0;
     }
@@ -440,12 +417,9 @@ static int folds_rows(const ck__reduce_plan *p, const ck__rlevel *lv, int from, 
     return 1;
 }
 
-/* The fold child: every level below the first reduced one over the accumulate leaf, whose
- * source elements are cast to the accumulator's type (a bool one takes their truth values,
- * as all and any do) when they have another type or may be misaligned. */
-static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                      const ck__rlevel *lv, int from, int n, const ck_type *st,
-                      uintptr_t sbits) {
+int ck__reduce_build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                          const ck__rlevel *lv, int from, int n, const ck_type *st,
+                          uintptr_t sbits) {
     for (int i = from; i < n; i++) {
         const ck__rlevel *l = &lv[i];
         if (folds_rows(p, lv, from, i, n, st, sbits)) {
@@ -481,10 +455,7 @@ static int build_fold(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                                     : build_acc(ckb, offset, p, st, sbits);
 }
 
-/* A kept level above the reduced ones where either side is var: var_dim, as in an
- * assignment (a source row of size 1 broadcasts; an unallocated destination row gets the
- * source's size). */
-static int make_kept_var(ck_builder *ckb, size_t *offset, const ck__rlevel *l, ck_request req) {
+int ck__reduce_make_kept_var(ck_builder *ckb, size_t *offset, const ck__rlevel *l, ck_request req) {
     ck__var_dim_params v;
     memset(&v, 0, sizeof v);
     v.nsrc = 1;
@@ -523,9 +494,10 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     q.na_start = st->id == CK_TYPE_OPTION && (q.rflags & CK_REDUCE_SKIPNA) != 0 && q.check_empty;
     if (q.na_start) {
         if (!q.dst_option) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                               "with skipna, a reduction without identity gives NA where no "
-                               "element is left; the destination must be an option");
+            return ck__reduce_shape_error(
+                p, dst_tp, src_tp, CK_ERR_TYPE,
+                "with skipna, a reduction without identity gives NA where no "
+                "element is left; the destination must be an option");
         }
         memcpy(q.start, ck__na_bytes(q.acc_id), dt->data_size);
         q.check_empty = 0;
@@ -537,17 +509,18 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
          * with a source that has no NA, the destination is folded as plain A (its NA is a
          * value of A), so a result of those bits reads as NA, as assigning it would. */
         if (!q.check_empty || !ck__scalar_is_integer(q.acc_id)) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                               "the reduction's identity is the destination's NA");
+            return ck__reduce_shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
+                                          "the reduction's identity is the destination's NA");
         }
         if (st->id != CK_TYPE_OPTION) {
             q.dst_option = 0;
         } else if (st->element->id != q.acc_id) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                               "the reduction's start value is the destination's NA, which an "
-                               "element cast from another type can equal; reduce from an "
-                               "option of the destination's type, or into a destination "
-                               "without NA");
+            return ck__reduce_shape_error(
+                p, dst_tp, src_tp, CK_ERR_TYPE,
+                "the reduction's start value is the destination's NA, which an "
+                "element cast from another type can equal; reduce from an "
+                "option of the destination's type, or into a destination "
+                "without NA");
         } else {
             const int up = q.start[dt->data_size - 1] == 0x80; /* INT_MIN: upward */
             for (size_t i = 0; i < dt->data_size; i++) {
@@ -559,7 +532,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
             }
         }
     }
-    CK__RETURN_IF_ERROR(check_accumulators(p, dst_tp, src_tp, dt, dbits));
+    CK__RETURN_IF_ERROR(ck__reduce_check_accumulators(p, dst_tp, src_tp, dt, dbits));
     /* Without an identity, a reduced dimension of size 0 is refused whatever the rest of the
      * shape, as NumPy refuses it (a var row of no elements: when the kernel runs). */
     for (int i = 0; p->check_empty && i < n; i++) {
@@ -584,7 +557,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
             CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
                                                     &lv[i].sstride, req));
         } else {
-            CK__RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
+            CK__RETURN_IF_ERROR(ck__reduce_make_kept_var(ckb, offset, &lv[i], req));
         }
         req = CK_REQUEST_STRIDED;
     }
@@ -600,271 +573,4 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     size_t at = 0;
     CK__RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
     return build_children(ckb, offset, p, lv, r + 1, n, st, sbits, at, ck__reduce_dim_set_child);
-}
-
-/* ---- accumulations ---- */
-
-/* The source's dimensions with the destination's, which has the same shape: fixed where the
- * source is fixed (the same size), var where it is var. */
-static int collect_same_levels(const ck__reduce_plan *p, const ck_type *dst_tp, const char *dam,
-                               const ck_type *src_tp, const char *sam, ck__rlevel *lv, int *n,
-                               const ck_type **dt_out, const ck_type **st_out, uintptr_t *dbits,
-                               uintptr_t *sbits, int *dst_option) {
-    const ck_type *dt = dst_tp, *st = src_tp;
-    int d = 0;
-    *dbits = 0;
-    *sbits = 0;
-    for (; st->id == CK_TYPE_FIXED_DIM || st->id == CK_TYPE_VAR_DIM || st->id == CK_TYPE_POINTER;
-         d++) {
-        if (st->id == CK_TYPE_POINTER) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                               "accumulations do not read through pointers yet");
-        }
-        if (dt->id != st->id) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
-                               "an accumulation's destination has the source's shape, var "
-                               "dimensions where it has them");
-        }
-        ck__rlevel *l = &lv[d];
-        memset(l, 0, sizeof *l);
-        l->reduced = d < 64 && ((p->reduced >> d) & 1u);
-        l->dim = d + p->first_dim;
-        if (st->id == CK_TYPE_FIXED_DIM) {
-            CK__RETURN_IF_ERROR(check_fixed(st, sam, "source"));
-            CK__RETURN_IF_ERROR(check_fixed(dt, dam, "destination"));
-            const ck_fixed_dim_arrmeta *sm = (const ck_fixed_dim_arrmeta *)(const void *)sam;
-            const ck_fixed_dim_arrmeta *dm = (const ck_fixed_dim_arrmeta *)(const void *)dam;
-            if (sm->dim_size != dm->dim_size) {
-                char why[128];
-                snprintf(why, sizeof why, "dimension %d has size %td in the destination and %td "
-                         "in the source", l->dim, dm->dim_size, sm->dim_size);
-                return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST, why);
-            }
-            l->skind = l->dkind = CK__DIM_FIXED;
-            l->size = l->dsize = sm->dim_size;
-            l->sstride = sm->stride;
-            l->dstride = dm->stride;
-            sam += sizeof(ck_fixed_dim_arrmeta);
-            dam += sizeof(ck_fixed_dim_arrmeta);
-        } else {
-            const ck_var_dim_arrmeta *sm = (const ck_var_dim_arrmeta *)(const void *)sam;
-            l->skind = CK__DIM_VAR;
-            l->sstride = sm->stride;
-            l->soffset = sm->offset;
-            *sbits |= (uintptr_t)sm->offset;
-            sam += sizeof(ck_var_dim_arrmeta);
-            dam = var_destination(l, dt, dam, dbits);
-        }
-        *sbits |= (uintptr_t)l->sstride;
-        *dbits |= (uintptr_t)l->dstride;
-        st = st->element;
-        dt = dt->element;
-    }
-    if (!ck__id_is_scalar(dt->id) && dt->id != CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_BROADCAST,
-                           "the destination has more dimensions than the source");
-    }
-    /* ?T accumulates into ?A (the scalar returned is A; the source's stays ?T); a plain
-     * source into ?A folds as plain A: a result of the NA's bits reads as NA, as assigning
-     * it would. */
-    if (st->id == CK_TYPE_OPTION && dt->id != CK_TYPE_OPTION) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                           "an accumulation of options needs an option destination");
-    }
-    *dst_option = dt->id == CK_TYPE_OPTION;
-    if (dt->id == CK_TYPE_OPTION && st->id != CK_TYPE_OPTION) {
-        dt = dt->element;
-    }
-    if (!ck__id_is_scalar(st->id) &&
-        !(st->id == CK_TYPE_OPTION && ck__id_is_scalar(st->element->id))) {
-        return shape_error(p, dst_tp, src_tp, CK_ERR_TYPE,
-                           "only scalars (under dimensions) accumulate, not tuples or structs");
-    }
-    *n = d;
-    *dt_out = dt;
-    *st_out = st;
-    return CK_OK;
-}
-
-/* dst <- src over the fixed levels from `from` on, elements cast from st to A (a copy when
- * st is A): the first element of an accumulation, or (src the destination) a copy of the
- * previous one. */
-static int build_block_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                            const ck__rlevel *lv, int from, int n, const ck_type *st,
-                            int from_dst, uintptr_t sbits) {
-    for (int i = from; i < n; i++) {
-        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
-                                                from_dst ? &lv[i].dstride : &lv[i].sstride,
-                                                CK_REQUEST_STRIDED));
-    }
-    const unsigned flags = p->flags & ~(unsigned)(CK_EVAL_DST_UNALIGNED |
-                                                  (from_dst ? CK_EVAL_SRC_UNALIGNED : 0u));
-    if (!from_dst) { /* the first element is a value too; the copy of one is canonical */
-        CK__RETURN_IF_ERROR(make_canon(ckb, offset, p));
-    }
-    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), st, cast_mode(p),
-                                CK_REQUEST_STRIDED, flags, 0, from_dst ? 0 : sbits);
-}
-
-/* Reserves the prefix at *offset (aligned) and records it as child `slot` of the
- * accumulate_dim at `at`. */
-static int next_child(ck_builder *ckb, size_t *offset, size_t at, int slot) {
-    *offset = CK_ALIGN_OFFSET(*offset);
-    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
-    return ck__accumulate_dim_set_child(ckb, at, slot, *offset);
-}
-
-/* The cast of ?T elements into the destination's ?A (NA kept), strided: a source whose
- * strides or offsets (sbits) are not multiples of its alignment is read as unaligned. */
-static int make_option_cast(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                            const ck_type *dopt, const ck_type *st, uintptr_t sbits) {
-    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
-    ctx.errmode = p->mode;
-    ctx.flags = p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED;
-    if ((sbits & (st->data_alignment - 1)) != 0) {
-        ctx.flags |= CK_EVAL_SRC_UNALIGNED;
-    }
-    return ck_make_assign(ckb, offset, dopt, NULL, st, NULL, CK_REQUEST_STRIDED, &ctx);
-}
-
-/* An accumulation of ?T along an outer dimension, each element a block of the fixed levels
- * from `from` on: row 0 cast into ?A (NA kept; with skipna and an identity NA becomes it),
- * row i a copy of row i-1 folded with x[i] elementwise as a reduction of options folds
- * (reduce_option: NA propagates, or with skipna is left out, an accumulator without
- * identity staying NA until its first value). */
-static int build_outer_option(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                              const ck__rlevel *lv, int from, int n, const ck_type *dopt,
-                              const ck_type *st, uintptr_t sbits, size_t at) {
-    ck__reduce_plan q = *p;
-    const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
-    q.dst_option = 1;
-    q.na_start = skipna && p->check_empty;
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-    for (int i = from; i < n; i++) {
-        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
-                                                &lv[i].sstride, CK_REQUEST_STRIDED));
-    }
-    if (skipna && !p->check_empty) {
-        CK__RETURN_IF_ERROR(
-            ck__make_option_fill(ckb, offset, p->acc_id, p->start, CK_REQUEST_STRIDED));
-    }
-    CK__RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, from, n, ck_type_scalar(p->acc_id),
-                                        1, 0)); /* ?A's bytes copied as A's */
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
-    return build_fold(ckb, offset, &q, lv, from, n, st, sbits);
-}
-
-/* Whether an accumulation's innermost scan streams its stores: every dimension fixed, the
- * innermost contiguous in the destination, and the whole destination above the streaming
- * threshold (as an assignment decides, builders/compose.c). */
-static int scan_streams(const ck__reduce_plan *p, const ck__rlevel *lv, int n) {
-    const size_t size = ck_type_data_size(ck_type_scalar(p->acc_id));
-    if (n == 0 || lv[n - 1].dstride != (intptr_t)size || !ck__streaming_supported(size)) {
-        return 0;
-    }
-    uint64_t bytes = size;
-    for (int i = 0; i < n; i++) {
-        if (lv[i].skind != CK__DIM_FIXED || lv[i].dkind != CK__DIM_FIXED ||
-            __builtin_mul_overflow(bytes, (uint64_t)lv[i].size, &bytes)) {
-            return 0;
-        }
-    }
-    return bytes >= (uint64_t)ck__streaming_min_bytes();
-}
-
-int ck__accumulate_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
-                         const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
-                         const char *src_arrmeta, ck_request req) {
-    ck__rlevel lv[CK_TYPE_MAX_DEPTH];
-    int n = 0;
-    const ck_type *dt = NULL, *st = NULL;
-    uintptr_t dbits = 0, sbits = 0;
-    int dst_option = 0;
-    CK__RETURN_IF_ERROR(collect_same_levels(p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, lv, &n,
-                                           &dt, &st, &dbits, &sbits, &dst_option));
-    const ck_type *dopt = dt->id == CK_TYPE_OPTION ? dt : NULL; /* ?A, with a source of ?T */
-    ck__reduce_plan q = *p;
-    q.dst_option = dst_option; /* ?A, from any source: for na_canon only (the others take
-                                * dopt) */
-    p = &q;
-    CK__RETURN_IF_ERROR(
-        check_accumulators(p, dst_tp, src_tp, dopt != NULL ? dopt->element : dt, dbits));
-    int k = 0;
-    while (k < n && !lv[k].reduced) {
-        k++;
-    }
-    if (k == n) {
-        return ck_set_error(CK_ERR_INTERNAL, "%s: an accumulation along no dimension", p->name);
-    }
-    for (int i = k + 1; i < n; i++) {
-        if (lv[i].skind == CK__DIM_VAR) {
-            return shape_error(p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
-                               "accumulations along a dimension above a var one are not built "
-                               "yet");
-        }
-    }
-    for (int i = 0; i < k; i++) {
-        if (lv[i].skind == CK__DIM_FIXED) {
-            CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
-                                                    &lv[i].sstride, req));
-        } else {
-            CK__RETURN_IF_ERROR(make_kept_var(ckb, offset, &lv[i], req));
-        }
-        req = CK_REQUEST_STRIDED;
-    }
-    const ck__rlevel *l = &lv[k];
-    ck__accumulate_dim_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.src_kind = l->skind;
-    spec.dst_kind = l->dkind;
-    spec.size = l->size;
-    spec.src_offset = l->soffset;
-    spec.src_stride = l->sstride;
-    spec.dst_stride = l->dstride;
-    spec.row = l->drow;
-    spec.inner = k == n - 1;
-    spec.dim = l->dim;
-    size_t at = 0;
-    CK__RETURN_IF_ERROR(ck__make_accumulate_dim(ckb, offset, &spec, req, &at));
-    if (spec.inner && st->id == CK_TYPE_OPTION) {
-        /* A row of options is cast into the destination (NA kept), then scanned there in
-         * place run by run of values (option_scan over A's scan leaf). */
-        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-        CK__RETURN_IF_ERROR(make_option_cast(ckb, offset, p, dopt, st, sbits));
-        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-        const int skipna = (p->rflags & CK_REDUCE_SKIPNA) != 0;
-        CK__RETURN_IF_ERROR(ck__make_option_scan(ckb, offset, p->acc_id, skipna,
-                                                skipna && !p->check_empty ? p->start : NULL,
-                                                CK_REQUEST_STRIDED));
-        if (!selects_values_of_a(p, p->acc_id)) { /* the row holds values of ?A */
-            CK__RETURN_IF_ERROR(make_canon(ckb, offset, p));
-        }
-        return p->make_scan(p, ckb, offset, 0);
-    }
-    if (st->id == CK_TYPE_OPTION) {
-        return build_outer_option(ckb, offset, p, lv, k + 1, n, dopt, st, sbits, at);
-    }
-    if (spec.inner) {
-        /* A row of another type (or misaligned) is cast into the destination, then scanned
-         * there in place. */
-        const int misaligned = (p->flags & CK_EVAL_SRC_UNALIGNED) != 0 ||
-                               (sbits & (st->data_alignment - 1)) != 0;
-        if (st->id != p->acc_id || misaligned) {
-            CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-            CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, n, n, st, 0, sbits));
-        }
-        CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-        CK__RETURN_IF_ERROR(make_canon(ckb, offset, p)); /* which then reads what it wrote */
-        return p->make_scan(p, ckb, offset, st->id == p->acc_id && !misaligned &&
-                                                !needs_canon(p) && scan_streams(p, lv, n));
-    }
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 0));
-    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, st, 0, sbits));
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 1));
-    CK__RETURN_IF_ERROR(build_block_cast(ckb, offset, p, lv, k + 1, n, ck_type_scalar(p->acc_id),
-                                        1, 0));
-    CK__RETURN_IF_ERROR(next_child(ckb, offset, at, 2));
-    return build_fold(ckb, offset, p, lv, k + 1, n, st, sbits);
 }

@@ -1,8 +1,8 @@
 /* src/builders/reduce.h: the reduction walk (reduce.c), a sibling of the composition walk:
  * from a source type and the set of its dimensions to fold, the kernel that writes the
- * reduced destination (docs/design.md §14); and the accumulation walk (cumsum, ...), which
- * shares its pieces. The callables layer plans a reduction (the
- * accumulator's type, its start value, the accumulate leaf) and hands the plan here. */
+ * reduced destination (docs/design.md §14); and the accumulation walk (accumulate.c: cumsum,
+ * ...), which shares its pieces (reduce_internal.h). The callables layer plans a reduction
+ * (the accumulator's type, its start value, the accumulate leaf) and hands the plan here. */
 #ifndef CKERNEL_BUILDERS_REDUCE_H
 #define CKERNEL_BUILDERS_REDUCE_H
 

@@ -1,8 +1,8 @@
 /* src/callables/reduction.c: reductions and accumulations of callables (ckernel/callable.h):
  * the plan (the accumulator's type by NumPy 1.24's rules, the (A, A) -> A signature, the
  * start value, the accumulate and scan leaves: a built-in's own from leaves/reduce/reduce_ops.h, or
- * the callable's binary leaf under reduce_fold / reduce_scan), the walks (builders/reduce.c)
- * that build the kernels, the result types and whole-array calls. */
+ * the callable's binary leaf under reduce_fold / reduce_scan), the walks (builders/reduce.c,
+ * accumulate.c) that build the kernels, the result types and whole-array calls. */
 #include <string.h>
 
 #include "builders/assign_internal.h"

@@ -1,5 +1,5 @@
 /* src/jit/jit_plugin.h: the C ABI between libckernel and its JIT plugin, libckernel-jit
- * (src/jit/plugin/llvm_jit.c, the only code that links LLVM). The core loads the plugin with
+ * (src/jit/plugin/, the only code that links LLVM). The core loads the plugin with
  * dlopen the first time a kernel wants it (src/jit/jit.c) and asks it for one table,
  * ck_jit_plugin_v1(); everything crosses this boundary as plain C data, and the plugin
  * reports failures as text in a caller's buffer, never through the core's symbols.

@@ -8,12 +8,14 @@
  * never an abort); LLVM's command line and fatal-error handlers are never touched (the host
  * may have loaded the same libLLVM, e.g. through Mesa). Each compile has its own LLVM
  * context, so compiles run in parallel; only adding objects, looking up and removing code
- * take the lock. */
+ * take the lock.
+ *
+ * This file holds the plugin's LLVM state (the LLJIT, the host target, the pool of target
+ * machines), its load, the compile of a nest (validated by llvm_jit_check.c, emitted by
+ * llvm_jit_emit.c) into linked code, its release, and the exported table. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <float.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include <llvm/Config/llvm-config.h>
 
 #include "jit/jit_plugin.h"
+#include "jit/plugin/llvm_jit_internal.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #  define CK__PLUGIN_EXPORT __attribute__((visibility("default")))
@@ -40,7 +43,7 @@
 static LLVMOrcLLJITRef jit;
 static LLVMOrcJITDylibRef main_dylib;
 static pthread_mutex_t jit_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *triple, *host_cpu, *host_features;
+char *ck__llvm_triple, *ck__llvm_host_cpu, *ck__llvm_host_features;
 static atomic_ulong compiles;
 
 /* Idle target machines. A target machine is not safe for two compiles at once, but one
@@ -61,9 +64,9 @@ static LLVMTargetMachineRef take_target_machine(LLVMTargetRef target) {
     }
     pthread_mutex_unlock(&tm_lock);
     return tm != NULL ? tm
-                      : LLVMCreateTargetMachine(target, triple, host_cpu, host_features,
-                                                LLVMCodeGenLevelAggressive, LLVMRelocDefault,
-                                                LLVMCodeModelJITDefault);
+                      : LLVMCreateTargetMachine(target, ck__llvm_triple, ck__llvm_host_cpu,
+                                                ck__llvm_host_features, LLVMCodeGenLevelAggressive,
+                                                LLVMRelocDefault, LLVMCodeModelJITDefault);
 }
 
 static void give_back_target_machine(LLVMTargetMachineRef tm) {
@@ -78,7 +81,7 @@ static void give_back_target_machine(LLVMTargetMachineRef tm) {
     }
 }
 
-static void put_error(char *err, size_t cap, const char *what, const char *detail) {
+void ck__llvm_put_error(char *err, size_t cap, const char *what, const char *detail) {
     if (err != NULL && cap > 0) {
         snprintf(err, cap, "%s%s%s", what, detail != NULL ? ": " : "",
                  detail != NULL ? detail : "");
@@ -88,7 +91,7 @@ static void put_error(char *err, size_t cap, const char *what, const char *detai
 /* Consumes e: its message into err. */
 static int fail_llvm_error(LLVMErrorRef e, char *err, size_t cap, const char *what) {
     char *msg = LLVMGetErrorMessage(e);
-    put_error(err, cap, what, msg);
+    ck__llvm_put_error(err, cap, what, msg);
     LLVMDisposeErrorMessage(msg);
     return -1;
 }
@@ -104,9 +107,9 @@ static void warm_up(void) {
     LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("ck_warm_up", ctx);
     LLVMTargetRef target;
     char *msg = NULL;
-    if (LLVMGetTargetFromTriple(triple, &target, &msg) == 0) {
+    if (LLVMGetTargetFromTriple(ck__llvm_triple, &target, &msg) == 0) {
         LLVMTargetMachineRef tm = take_target_machine(target); /* the first compile's */
-        LLVMSetTarget(mod, triple);
+        LLVMSetTarget(mod, ck__llvm_triple);
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         LLVMErrorRef e = LLVMRunPasses(mod, "default<O3>", tm, opts);
         if (e != NULL) {
@@ -132,25 +135,25 @@ static void warm_up(void) {
 
 static int plugin_init(char *err, size_t cap) {
     if (LLVMInitializeNativeTarget() != 0 || LLVMInitializeNativeAsmPrinter() != 0) {
-        put_error(err, cap, "LLVM has no native target for this machine", NULL);
+        ck__llvm_put_error(err, cap, "LLVM has no native target for this machine", NULL);
         return -1;
     }
-    triple = LLVMGetDefaultTargetTriple();
-    host_cpu = LLVMGetHostCPUName();
-    host_features = LLVMGetHostCPUFeatures();
+    ck__llvm_triple = LLVMGetDefaultTargetTriple();
+    ck__llvm_host_cpu = LLVMGetHostCPUName();
+    ck__llvm_host_features = LLVMGetHostCPUFeatures();
     LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, LLVMOrcCreateLLJITBuilder());
     if (e != NULL) {
         return fail_llvm_error(e, err, cap, "cannot create the LLJIT");
     }
     main_dylib = LLVMOrcLLJITGetMainJITDylib(jit);
     /* Calls the optimiser may introduce (memcpy, memset, libm) resolve in the process. */
-    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    LLVMOrcDefinitionGeneratorRef generator = NULL;
     e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-        &gen, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL);
+        &generator, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL);
     if (e != NULL) {
         return fail_llvm_error(e, err, cap, "cannot search the process for symbols");
     }
-    LLVMOrcJITDylibAddGenerator(main_dylib, gen);
+    LLVMOrcJITDylibAddGenerator(main_dylib, generator);
     warm_up();
     return 0;
 }
@@ -159,916 +162,10 @@ static const char *plugin_llvm_version(void) {
     return LLVM_VERSION_STRING;
 }
 static const char *plugin_cpu_name(void) {
-    return host_cpu != NULL ? host_cpu : "";
+    return ck__llvm_host_cpu != NULL ? ck__llvm_host_cpu : "";
 }
 static const char *plugin_cpu_features(void) {
-    return host_features != NULL ? host_features : "";
-}
-
-/* ---- IR generation ---- */
-
-typedef struct gen {
-    LLVMContextRef ctx;
-    LLVMModuleRef mod;
-    LLVMBuilderRef b;
-    LLVMTypeRef i1, i8, i32, i64, i128, ptr, f32, f64;
-    LLVMValueRef fn;      /* the nest function being emitted */
-    LLVMBasicBlockRef fail; /* returns the status in the `status` phi */
-    LLVMValueRef status_phi;
-    LLVMValueRef slow_tmp, slow_args; /* allocas for the slow path */
-    LLVMValueRef run_src, run_stride;  /* allocas for a call of the strided leaf */
-    LLVMValueRef cast_tmp[CK__JIT_MAX_NODES]; /* an expression's casts: one alloca each */
-    int leaf_runs;                     /* the innermost dimension is a strided leaf call */
-    LLVMValueRef stream_buf;           /* the streamed runs' block buffer, or NULL */
-    const ck__jit_nest *nest;
-    char *err;
-    size_t errcap;
-} gen;
-
-/* The scalar table's facts the plugin compiles from, by id (ckernel/scalar_types.h). */
-enum { JIT_BOOL, JIT_SIGNED, JIT_UNSIGNED, JIT_FLOAT, JIT_COMPLEX };
-typedef struct jit_scalar {
-    const char *name;
-    unsigned char kind, bits, part_size, parts; /* bits: magnitude or significand */
-} jit_scalar;
-#define JIT_SCALAR(E, n, part, psize, parts, kind, bits, ...) {#n, JIT_##kind, bits, psize, parts},
-static const jit_scalar jit_scalars[CK_NUM_SCALAR_TYPES] = {CK_SCALAR_TABLE(JIT_SCALAR)};
-
-static int is_int(int id) {
-    return jit_scalars[id].kind == JIT_SIGNED || jit_scalars[id].kind == JIT_UNSIGNED;
-}
-static int is_signed(int id) {
-    return jit_scalars[id].kind == JIT_SIGNED;
-}
-/* A float the plugin computes in: float32 or float64 (not the 16-bit formats). */
-static int is_float(int id) {
-    return jit_scalars[id].kind == JIT_FLOAT && jit_scalars[id].part_size >= 4;
-}
-static unsigned int_bits(int id) {
-    return (unsigned)jit_scalars[id].bits + (unsigned)is_signed(id);
-}
-/* The significand precision of a float. */
-static unsigned precision(int id) {
-    return jit_scalars[id].bits;
-}
-static unsigned bytes_of(int id) {
-    return (unsigned)jit_scalars[id].part_size * jit_scalars[id].parts;
-}
-
-static LLVMTypeRef type_of(gen *g, int id) {
-    if (is_int(id)) {
-        return LLVMIntTypeInContext(g->ctx, int_bits(id));
-    }
-    return jit_scalars[id].part_size == 4 ? g->f32 : g->f64;
-}
-
-static LLVMValueRef const_i64(gen *g, long long v) {
-    return LLVMConstInt(g->i64, (unsigned long long)v, 1);
-}
-
-static LLVMValueRef gep(gen *g, LLVMValueRef base, LLVMValueRef offset) {
-    return LLVMBuildGEP2(g->b, g->i8, base, &offset, 1, "");
-}
-
-static LLVMValueRef load_aligned(gen *g, LLVMTypeRef t, LLVMValueRef p, unsigned align) {
-    LLVMValueRef v = LLVMBuildLoad2(g->b, t, p, "");
-    LLVMSetAlignment(v, align);
-    return v;
-}
-static void store_aligned(gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align) {
-    LLVMValueRef s = LLVMBuildStore(g->b, v, p);
-    LLVMSetAlignment(s, align);
-}
-
-static LLVMValueRef call_intrinsic1(gen *g, const char *name, LLVMTypeRef t, LLVMValueRef x) {
-    const unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, &t, 1);
-    LLVMTypeRef fty = LLVMIntrinsicGetType(g->ctx, id, &t, 1);
-    return LLVMBuildCall2(g->b, fty, fn, &x, 1, "");
-}
-
-/* x with mask_bits xor'ed into its bits, the mask loaded from a constant global the optimiser
- * does not know the value of (externally initialized: the load is hoisted out of the loops,
- * the xor stays one vector instruction). The value is opaque to the folds that would change
- * a NaN's bits: with the sign bit, -x cannot be moved into or out of products, quotients and
- * sums (-(a / b) -> -a / b, -a * -b -> a * b, a + -b -> a - b flip a NaN's sign); with 0, a
- * float32 widened to float64 cannot be narrowed again without its conversion
- * (fptrunc(fpext x) -> x, or a select or an operation narrowed over fpext'd operands, skip
- * the cvtss2sd that quiets a signalling NaN in the composed leaf). A visible xor of the sign
- * bit is no better than fneg (once vectorised it is recognised as one and folded), and
- * llvm.arithmetic.fence keeps the loop from being vectorised (LLVM 15). */
-static LLVMValueRef opaque_xor(gen *g, LLVMValueRef x, unsigned long long mask_bits) {
-    LLVMTypeRef ft = LLVMTypeOf(x);
-    LLVMTypeRef it = ft == g->f64 ? g->i64 : g->i32;
-    LLVMValueRef gv = LLVMAddGlobal(g->mod, it, "");
-    LLVMSetInitializer(gv, LLVMConstInt(it, mask_bits, 0));
-    LLVMSetGlobalConstant(gv, 1);
-    LLVMSetExternallyInitialized(gv, 1);
-    LLVMSetLinkage(gv, LLVMPrivateLinkage);
-    LLVMValueRef mask = load_aligned(g, it, gv, it == g->i64 ? 8 : 4);
-    LLVMValueRef bits = LLVMBuildXor(g->b, LLVMBuildBitCast(g->b, x, it, ""), mask, "");
-    return LLVMBuildBitCast(g->b, bits, ft, "");
-}
-
-/* float32 -> float64, kept as a conversion (above). */
-static LLVMValueRef fpext_kept(gen *g, LLVMValueRef v) {
-    return opaque_xor(g, LLVMBuildFPExt(g->b, v, g->f64, ""), 0);
-}
-
-/* -x for a float: the sign bit flipped, as the composed leaf does, where no fold moves it. */
-static LLVMValueRef flip_sign(gen *g, LLVMValueRef x) {
-    return opaque_xor(g, x, LLVMTypeOf(x) == g->f64 ? 1ull << 63 : 1ull << 31);
-}
-
-/* A lossless conversion of an argument into the op's type (selection guarantees it). */
-static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
-    if (from == to) {
-        return v;
-    }
-    if (is_int(from) && is_int(to)) {
-        return is_signed(from) ? LLVMBuildSExt(g->b, v, type_of(g, to), "")
-                               : LLVMBuildZExt(g->b, v, type_of(g, to), "");
-    }
-    if (is_int(from)) {
-        return is_signed(from) ? LLVMBuildSIToFP(g->b, v, type_of(g, to), "")
-                               : LLVMBuildUIToFP(g->b, v, type_of(g, to), "");
-    }
-    return fpext_kept(g, v);
-}
-
-/* sign * 2^k as a float constant of type t (exact: k <= 64). No constant expressions: the
- * integer ones (LLVMConstNeg) are not valid on floats, and the verifier does not see it. */
-static LLVMValueRef pow2(LLVMTypeRef t, unsigned k, double sign) {
-    return LLVMConstReal(t, sign * ldexp(1.0, (int)k));
-}
-
-/* The fast conversion of r (type `from`) to `to`, and in *guard the condition under which it
- * is ckernel's exact result with no error (NULL: always). */
-static LLVMValueRef convert(gen *g, LLVMValueRef r, int from, int to, int mode,
-                            LLVMValueRef *guard) {
-    LLVMTypeRef tt = type_of(g, to);
-    *guard = NULL;
-    if (is_int(from) && is_int(to)) {
-        const unsigned fb = int_bits(from), tb = int_bits(to);
-        LLVMValueRef v = fb > tb   ? LLVMBuildTrunc(g->b, r, tt, "")
-                         : fb < tb ? (is_signed(from) ? LLVMBuildSExt(g->b, r, tt, "")
-                                                      : LLVMBuildZExt(g->b, r, tt, ""))
-                                   : r;
-        if (mode != CK_ERRMODE_NOCHECK) {
-            /* In range: compare as 128-bit integers with the destination's limits. */
-            LLVMValueRef w = is_signed(from) ? LLVMBuildSExt(g->b, r, g->i128, "")
-                                             : LLVMBuildZExt(g->b, r, g->i128, "");
-            long long lo = is_signed(to) ? -(long long)(1ull << (tb - 1)) : 0;
-            unsigned long long hi = is_signed(to) ? (1ull << (tb - 1)) - 1
-                                                  : (tb == 64 ? ~0ull : (1ull << tb) - 1);
-            LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, w,
-                                            LLVMConstInt(g->i128, (unsigned long long)lo, 1), "");
-            LLVMValueRef le =
-                LLVMBuildICmp(g->b, LLVMIntSLE, w, LLVMConstInt(g->i128, hi, 0), "");
-            *guard = LLVMBuildAnd(g->b, ge, le, "");
-        }
-        return v;
-    }
-    if (is_int(from) && is_float(to)) {
-        LLVMValueRef v = is_signed(from) ? LLVMBuildSIToFP(g->b, r, tt, "")
-                                         : LLVMBuildUIToFP(g->b, r, tt, "");
-        if (mode == CK_ERRMODE_INEXACT) {
-            /* Exact when |r| <= 2^precision. */
-            const unsigned p = precision(to);
-            LLVMTypeRef rt = LLVMTypeOf(r);
-            if (int_bits(from) > p) {
-                LLVMValueRef lim = LLVMConstInt(rt, 1ull << p, 0);
-                LLVMValueRef le = LLVMBuildICmp(g->b, is_signed(from) ? LLVMIntSLE : LLVMIntULE,
-                                                r, lim, "");
-                if (is_signed(from)) {
-                    LLVMValueRef neg = LLVMConstInt(rt, (unsigned long long)-(long long)(1ull << p), 1);
-                    LLVMValueRef ge = LLVMBuildICmp(g->b, LLVMIntSGE, r, neg, "");
-                    le = LLVMBuildAnd(g->b, le, ge, "");
-                }
-                *guard = le;
-            }
-        }
-        return v;
-    }
-    if (is_float(from) && is_float(to)) {
-        if (precision(from) < precision(to)) {
-            return fpext_kept(g, r); /* exact */
-        }
-        LLVMValueRef v = LLVMBuildFPTrunc(g->b, r, tt, "");
-        if (mode != CK_ERRMODE_NOCHECK) {
-            LLVMValueRef a = call_intrinsic1(g, "llvm.fabs", g->f64, r);
-            *guard = LLVMBuildFCmp(g->b, LLVMRealOLE, a, LLVMConstReal(g->f64, 3.4028234663852886e38),
-                                   "");
-            if (mode == CK_ERRMODE_INEXACT) {
-                LLVMValueRef back = LLVMBuildFPExt(g->b, v, g->f64, "");
-                *guard = LLVMBuildAnd(g->b, *guard, LLVMBuildFCmp(g->b, LLVMRealOEQ, back, r, ""),
-                                      "");
-            }
-        }
-        return v;
-    }
-    /* float -> int: in range (NaN fails an ordered compare), and integral when checked. */
-    LLVMTypeRef ft = type_of(g, from);
-    const unsigned tb = int_bits(to);
-    LLVMValueRef lo = is_signed(to) ? pow2(ft, tb - 1, -1.0) : LLVMConstReal(ft, 0.0);
-    LLVMValueRef hi = pow2(ft, is_signed(to) ? tb - 1 : tb, 1.0);
-    LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildFCmp(g->b, LLVMRealOGE, r, lo, ""),
-                                   LLVMBuildFCmp(g->b, LLVMRealOLT, r, hi, ""), "");
-    if (mode == CK_ERRMODE_FRACTIONAL || mode == CK_ERRMODE_INEXACT) {
-        LLVMValueRef t = call_intrinsic1(g, "llvm.trunc", ft, r);
-        ok = LLVMBuildAnd(g->b, ok, LLVMBuildFCmp(g->b, LLVMRealOEQ, t, r, ""), "");
-    }
-    *guard = ok;
-    /* In range the conversion is defined; out of it the value is not used (the slow path
-     * stores). A select keeps the fast value well defined for the vectorizer. */
-    LLVMValueRef safe = LLVMBuildSelect(g->b, ok, r, LLVMConstReal(ft, 0.0), "");
-    return is_signed(to) ? LLVMBuildFPToSI(g->b, safe, tt, "") : LLVMBuildFPToUI(g->b, safe, tt, "");
-}
-
-static int supported_conversion(int from, int to) {
-    return (is_int(from) || is_float(from)) && (is_int(to) || is_float(to));
-}
-
-/* r = op(c[0 .. nargs-1]) computed in op_id, the operands already in their parameter types:
- * the one lowering of an operation, for a nest's body and for each node of an expression.
- * Integers wrap (no nsw/nuw), floats are IEEE operations without fast-math flags (no
- * contraction into FMA, no reassociation), as the precompiled leaves compute them. */
-static LLVMValueRef emit_op(gen *g, int op, int op_id, int nargs, const int32_t *param_id,
-                            void (*native_fn)(void), const LLVMValueRef *c) {
-    const int fl = is_float(op_id);
-    LLVMValueRef pick;
-    switch (op) {
-    case CK__JIT_OP_ADD: return fl ? LLVMBuildFAdd(g->b, c[0], c[1], "") : LLVMBuildAdd(g->b, c[0], c[1], "");
-    case CK__JIT_OP_SUBTRACT: return fl ? LLVMBuildFSub(g->b, c[0], c[1], "") : LLVMBuildSub(g->b, c[0], c[1], "");
-    case CK__JIT_OP_MULTIPLY: return fl ? LLVMBuildFMul(g->b, c[0], c[1], "") : LLVMBuildMul(g->b, c[0], c[1], "");
-    case CK__JIT_OP_DIVIDE: return LLVMBuildFDiv(g->b, c[0], c[1], "");
-    case CK__JIT_OP_NEGATIVE: return fl ? flip_sign(g, c[0]) : LLVMBuildNeg(g->b, c[0], "");
-    case CK__JIT_OP_MINIMUM:
-    case CK__JIT_OP_MAXIMUM: {
-        /* (a < b || a is NaN) ? a : b, and > for maximum (leaves/numeric/arith_ops.h) */
-        const int lo = op == CK__JIT_OP_MINIMUM;
-        if (fl) {
-            pick = LLVMBuildOr(
-                g->b, LLVMBuildFCmp(g->b, lo ? LLVMRealOLT : LLVMRealOGT, c[0], c[1], ""),
-                LLVMBuildFCmp(g->b, LLVMRealUNO, c[0], c[0], ""), "");
-        } else {
-            const int sg = is_signed(op_id);
-            pick = LLVMBuildICmp(g->b, lo ? (sg ? LLVMIntSLT : LLVMIntULT) : (sg ? LLVMIntSGT : LLVMIntUGT),
-                                 c[0], c[1], "");
-        }
-        return LLVMBuildSelect(g->b, pick, c[0], c[1], "");
-    }
-    case CK__JIT_OP_NATIVE: {
-        /* A direct call with the C ABI: 32- and 64-bit integers and floats pass as they are
-         * (narrower integers, bool and complex are declined by check_op). */
-        LLVMTypeRef pt[CK__JIT_MAX_ARGS];
-        for (int k = 0; k < nargs; k++) {
-            pt[k] = type_of(g, param_id[k]);
-        }
-        LLVMTypeRef fty = LLVMFunctionType(type_of(g, op_id), pt, (unsigned)nargs, 0);
-        uintptr_t addr;
-        memcpy(&addr, &native_fn, sizeof addr);
-        LLVMValueRef fp =
-            LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
-        return LLVMBuildCall2(g->b, fty, fp, (LLVMValueRef *)(uintptr_t)c, (unsigned)nargs, "");
-    }
-    default: return c[0]; /* assign: the conversion follows */
-    }
-}
-
-/* Stores r (type `from`) at d as type `to` in `mode`: the fast conversion where its guard
- * holds, else the precompiled single leaf `slow` with r in memory (its status ends the
- * nest when it fails). */
-static void emit_store_converted(gen *g, LLVMValueRef r, int from, int to, int mode,
-                                 ck_single_fn slow_fn, LLVMValueRef d) {
-    if (from == to) {
-        store_aligned(g, r, d, bytes_of(to));
-        return;
-    }
-    LLVMValueRef guard;
-    LLVMValueRef v = convert(g, r, from, to, mode, &guard);
-    if (guard == NULL) {
-        store_aligned(g, v, d, bytes_of(to));
-        return;
-    }
-    /* Where the guard fails, the precompiled leaf converts r (in memory) and reports. */
-    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "fast");
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "slow");
-    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
-    LLVMBuildCondBr(g->b, guard, fast, slow);
-    LLVMPositionBuilderAtEnd(g->b, fast);
-    store_aligned(g, v, d, bytes_of(to));
-    LLVMBuildBr(g->b, cont);
-    LLVMPositionBuilderAtEnd(g->b, slow);
-    store_aligned(g, r, g->slow_tmp, 16);
-    LLVMBuildStore(g->b, g->slow_tmp, g->slow_args);
-    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->ptr};
-    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 3, 0);
-    uintptr_t addr;
-    memcpy(&addr, &slow_fn, sizeof addr);
-    LLVMValueRef fp =
-        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
-    LLVMValueRef args[3] = {LLVMConstNull(g->ptr), d, g->slow_args};
-    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 3, "");
-    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), "");
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
-    LLVMBuildCondBr(g->b, bad, g->fail, cont);
-    LLVMPositionBuilderAtEnd(g->b, cont);
-}
-
-/* A constant of scalar type id from its bytes, as a constant global loaded: exact for every
- * value. An integer is folded by the optimiser; a float's value is hidden from it (externally
- * initialized: the load stays, hoisted out of the loops), since its folds skip or move
- * operations that set a NaN's bits (x * 1.0 -> x keeps a signalling NaN, x * -1.0 -> -x flips
- * a quiet one's sign). */
-static LLVMValueRef const_value(gen *g, int id, const unsigned char *bytes) {
-    LLVMValueRef gv = LLVMAddGlobal(g->mod, LLVMArrayType(g->i8, 16), "");
-    LLVMSetInitializer(gv, LLVMConstStringInContext(g->ctx, (const char *)bytes, 16, 1));
-    LLVMSetGlobalConstant(gv, 1);
-    LLVMSetExternallyInitialized(gv, is_float(id));
-    LLVMSetLinkage(gv, LLVMPrivateLinkage);
-    LLVMSetAlignment(gv, 16);
-    return load_aligned(g, type_of(g, id), gv, 16);
-}
-
-/* 1 when node nd divides by a constant power of two 2^k whose reciprocal 2^-k is a normal
- * number of the type, with 2^-k in r: then x * 2^-k is x / 2^k for every x (both the correctly
- * rounded x * 2^-k; a NaN x comes out quieted from either). The fold the optimiser would make
- * if the constant were visible to it, done here since it is not (const_value). */
-static int reciprocal_divisor(const ck__jit_nest *n, const ck__jit_node *nd, unsigned char *r) {
-    const ck__jit_node *d = nd->op == CK__JIT_OP_DIVIDE ? &n->node[nd->arg[1]] : NULL;
-    if (d == NULL || d->op != CK__JIT_OP_CONST || !is_float(nd->type) || d->type != nd->type ||
-        nd->param_id[1] != nd->type) {
-        return 0;
-    }
-    memset(r, 0, 16);
-    int e;
-    if (nd->type == CK_TYPE_FLOAT64) {
-        double x;
-        memcpy(&x, d->value, sizeof x);
-        if (!isfinite(x) || fabs(frexp(x, &e)) != 0.5 || fabs(1.0 / x) < DBL_MIN ||
-            !isfinite(1.0 / x)) {
-            return 0;
-        }
-        x = 1.0 / x; /* exact */
-        memcpy(r, &x, sizeof x);
-    } else {
-        float x;
-        memcpy(&x, d->value, sizeof x);
-        if (!isfinite(x) || fabsf(frexpf(x, &e)) != 0.5f || fabsf(1.0f / x) < FLT_MIN ||
-            !isfinite(1.0f / x)) {
-            return 0;
-        }
-        x = 1.0f / x;
-        memcpy(r, &x, sizeof x);
-    }
-    return 1;
-}
-
-/* The value of an expression's program at one element (a[k]: the sources' elements):
- * node by node, each operation through emit_op, each cast through emit_store_converted into
- * its own stack slot (promoted to a register by the optimiser). */
-static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    LLVMValueRef v[CK__JIT_MAX_NODES];
-    for (int i = 0; i < n->nnodes; i++) {
-        const ck__jit_node *nd = &n->node[i];
-        LLVMTypeRef t = type_of(g, nd->type);
-        if (nd->op == CK__JIT_OP_LOAD) {
-            v[i] = load_aligned(g, t, a[nd->arg[0]], bytes_of(nd->type));
-        } else if (nd->op == CK__JIT_OP_CONST) {
-            v[i] = const_value(g, nd->type, nd->value);
-        } else if (nd->op == CK__JIT_OP_ASSIGN) {
-            const int from = n->node[nd->arg[0]].type;
-            emit_store_converted(g, v[nd->arg[0]], from, nd->type, CK_ERRMODE_NOCHECK, nd->slow,
-                                 g->cast_tmp[i]);
-            v[i] = load_aligned(g, t, g->cast_tmp[i], 16);
-        } else {
-            LLVMValueRef c[CK__JIT_MAX_ARGS];
-            for (int k = 0; k < nd->nargs; k++) {
-                c[k] = widen(g, v[nd->arg[k]], n->node[nd->arg[k]].type, nd->param_id[k]);
-            }
-            _Alignas(16) unsigned char r[16];
-            if (reciprocal_divisor(n, nd, r)) {
-                v[i] = LLVMBuildFMul(g->b, c[0], const_value(g, nd->type, r), "");
-            } else {
-                v[i] = emit_op(g, nd->op, nd->type, nd->nargs, nd->param_id, nd->native_fn, c);
-            }
-        }
-    }
-    return v[n->nnodes - 1];
-}
-
-/* The element at d (destination) and a[k] (arguments). */
-static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
-        /* The same type: a bit-exact copy (NaN payloads, bool bytes, complex). */
-        const unsigned bytes = bytes_of(n->dst_id);
-        LLVMTypeRef t = LLVMIntTypeInContext(g->ctx, 8 * bytes);
-        const unsigned align = jit_scalars[n->dst_id].part_size; /* a complex's: a part's */
-        store_aligned(g, load_aligned(g, t, a[0], align), d, align);
-        return 0;
-    }
-    LLVMValueRef r;
-    if (n->op == CK__JIT_OP_EXPR) {
-        r = emit_program(g, a);
-    } else {
-        LLVMValueRef c[CK__JIT_MAX_ARGS];
-        for (int k = 0; k < n->nargs; k++) {
-            LLVMValueRef v =
-                load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
-            c[k] = widen(g, v, n->arg_id[k], n->param_id[k]);
-        }
-        r = emit_op(g, n->op, n->op_id, n->nargs, n->param_id, n->native_fn, c);
-    }
-    emit_store_converted(g, r, n->op_id, n->dst_id, n->mode, n->slow, d);
-    return 0;
-}
-
-/* Level l of the nest over d and a[]: a counted loop with the strides baked in. */
-/* The innermost dimension as one call of the precompiled strided leaf (its status out). */
-static void emit_leaf_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    const int l = n->ndim - 1;
-    LLVMBuildStore(g->b, a[0], g->run_src);
-    LLVMBuildStore(g->b, const_i64(g, n->src_stride[0][l]), g->run_stride);
-    LLVMTypeRef params[6] = {g->ptr, g->ptr, g->i64, g->ptr, g->ptr, g->i64};
-    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 6, 0);
-    uintptr_t addr;
-    memcpy(&addr, &n->slow_strided, sizeof addr);
-    LLVMValueRef fp =
-        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
-    LLVMValueRef args[6] = {LLVMConstNull(g->ptr), d,           const_i64(g, n->dst_stride[l]),
-                            g->run_src,            g->run_stride, const_i64(g, n->size[l])};
-    LLVMValueRef rc = LLVMBuildCall2(g->b, fty, fp, args, 6, "");
-    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "cont");
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(g->status_phi, &rc, &here, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), ""),
-                    g->fail, cont);
-    LLVMPositionBuilderAtEnd(g->b, cont);
-}
-
-/* Elements [lo, hi) of the innermost dimension (lo, hi: i64 values), element i written at
- * first + (i - lo) * ds: into the destination, or into the stream buffer. */
-static int emit_range(gen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef first,
-                      intptr_t ds, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    const int l = n->ndim - 1;
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "run");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "run_done");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, lo, hi, ""), body, done);
-    LLVMPositionBuilderAtEnd(g->b, body);
-    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
-    LLVMAddIncoming(i, &lo, &pre, 1);
-    LLVMValueRef dl =
-        gep(g, first, LLVMBuildMul(g->b, LLVMBuildSub(g->b, i, lo, ""), const_i64(g, ds), ""));
-    LLVMValueRef al[CK__JIT_MAX_ARGS];
-    for (int k = 0; k < n->nargs; k++) {
-        al[k] = gep(g, a[k], LLVMBuildMul(g->b, i, const_i64(g, n->src_stride[k][l]), ""));
-    }
-    if (emit_element(g, dl, al) != 0) {
-        return -1;
-    }
-    LLVMValueRef next = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(i, &next, &latch, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), body, done);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    return 0;
-}
-
-static LLVMValueRef umin(gen *g, LLVMValueRef x, LLVMValueRef y) {
-    return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x, y, ""), x, y, "");
-}
-
-/* The stream buffer's bytes: 4 KiB, as the streaming kernel's chunks (L1-resident). */
-#define STREAM_BUF_BYTES 4096
-
-/* The innermost dimension, streamed (ck__jit_nest.stream_copy): the elements before d's
- * first 64-byte boundary directly, then whole lines in blocks of the buffer computed into it
- * and streamed out by the copy, then the rest directly. A destination that is not aligned
- * to its element's size has no line of whole elements: all of it goes directly. */
-static int emit_streamed_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    const int l = n->ndim - 1;
-    const long long es = (long long)n->dst_stride[l], per_line = 64 / es;
-    LLVMValueRef size = const_i64(g, n->size[l]), zero = const_i64(g, 0);
-    LLVMValueRef to_line = LLVMBuildAnd(
-        g->b,
-        LLVMBuildSub(g->b, zero, LLVMBuildPtrToInt(g->b, d, g->i64, ""), ""), const_i64(g, 63),
-        "");
-    LLVMValueRef whole = LLVMBuildICmp(
-        g->b, LLVMIntEQ, LLVMBuildURem(g->b, to_line, const_i64(g, es), ""), zero, "");
-    LLVMValueRef head = umin(
-        g, LLVMBuildSelect(g->b, whole, LLVMBuildUDiv(g->b, to_line, const_i64(g, es), ""), size, ""),
-        size);
-    if (emit_range(g, zero, head, d, es, a) != 0) {
-        return -1;
-    }
-    LLVMValueRef lines_end = LLVMBuildAdd(
-        g->b, head,
-        LLVMBuildAnd(g->b, LLVMBuildSub(g->b, size, head, ""), const_i64(g, -per_line), ""), "");
-    /* Blocks of the buffer over [head, lines_end). */
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-    LLVMBasicBlockRef block = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "block");
-    LLVMBasicBlockRef blocks_done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "blocks_done");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, head, lines_end, ""), block,
-                    blocks_done);
-    LLVMPositionBuilderAtEnd(g->b, block);
-    LLVMValueRef at = LLVMBuildPhi(g->b, g->i64, "at");
-    LLVMAddIncoming(at, &head, &pre, 1);
-    LLVMValueRef m = umin(g, const_i64(g, STREAM_BUF_BYTES / es),
-                          LLVMBuildSub(g->b, lines_end, at, ""));
-    LLVMValueRef end = LLVMBuildAdd(g->b, at, m, "");
-    if (emit_range(g, at, end, g->stream_buf, es, a) != 0) {
-        return -1;
-    }
-    LLVMTypeRef params[3] = {g->ptr, g->ptr, g->i64};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 3, 0);
-    uintptr_t addr;
-    memcpy(&addr, &n->stream_copy, sizeof addr);
-    LLVMValueRef fp =
-        LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
-    LLVMValueRef args[3] = {gep(g, d, LLVMBuildMul(g->b, at, const_i64(g, es), "")),
-                            g->stream_buf, LLVMBuildMul(g->b, m, const_i64(g, es), "")};
-    LLVMBuildCall2(g->b, fty, fp, args, 3, "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(at, &end, &latch, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, end, lines_end, ""), block,
-                    blocks_done);
-    LLVMPositionBuilderAtEnd(g->b, blocks_done);
-    return emit_range(g, lines_end, size,
-                      gep(g, d, LLVMBuildMul(g->b, lines_end, const_i64(g, es), "")), es, a);
-}
-
-/* Orders the streamed runs' stores before the nest returns (sfence). */
-static void emit_stream_fence(gen *g) {
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), NULL, 0, 0);
-    LLVMValueRef f = LLVMGetNamedFunction(g->mod, "llvm.x86.sse.sfence");
-    if (f == NULL) {
-        f = LLVMAddFunction(g->mod, "llvm.x86.sse.sfence", fty);
-    }
-    LLVMBuildCall2(g->b, fty, f, NULL, 0, "");
-}
-
-/* Streams only where the plugin can fence (x86) and the innermost run is the compiled
- * loop over whole elements of a size that divides a line. */
-static int streams(const ck__jit_nest *n, int leaf_runs) {
-    const intptr_t es = n->dst_stride[n->ndim - 1];
-    return n->stream_copy != NULL && !leaf_runs && strncmp(triple, "x86_64", 6) == 0 &&
-           es == (intptr_t)bytes_of(n->dst_id) && es <= 16 && 64 % es == 0;
-}
-
-static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
-    const ck__jit_nest *n = g->nest;
-    if (g->leaf_runs && l == n->ndim - 1) {
-        emit_leaf_run(g, d, a);
-        return 0;
-    }
-    if (g->stream_buf != NULL && l == n->ndim - 1) {
-        return emit_streamed_run(g, d, a);
-    }
-    if (l == n->ndim) {
-        return emit_element(g, d, a);
-    }
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "loop");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "done");
-    LLVMBuildBr(g->b, body);
-    LLVMPositionBuilderAtEnd(g->b, body);
-    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
-    LLVMValueRef zero = const_i64(g, 0);
-    LLVMAddIncoming(i, &zero, &pre, 1);
-    LLVMValueRef dl = gep(g, d, LLVMBuildMul(g->b, i, const_i64(g, n->dst_stride[l]), ""));
-    LLVMValueRef al[CK__JIT_MAX_ARGS];
-    for (int k = 0; k < n->nargs; k++) {
-        al[k] = gep(g, a[k], LLVMBuildMul(g->b, i, const_i64(g, n->src_stride[k][l]), ""));
-    }
-    if (emit_level(g, l + 1, dl, al) != 0) {
-        return -1;
-    }
-    LLVMValueRef next = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-    LLVMAddIncoming(i, &next, &latch, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, const_i64(g, n->size[l]), ""),
-                    body, done);
-    LLVMPositionBuilderAtEnd(g->b, done);
-    return 0;
-}
-
-/* i32 nest(ptr d, ptr a0, ptr a1): the whole nest once; internal and never inlined, so it
- * is optimised (and vectorised) once, not once per entry point: a call per whole nest
- * costs nothing next to the nest, and the compile time halves. */
-static LLVMValueRef emit_nest_fn(gen *g) {
-    LLVMTypeRef params[1 + CK__JIT_MAX_ARGS];
-    for (int k = 0; k <= CK__JIT_MAX_ARGS; k++) {
-        params[k] = g->ptr;
-    }
-    LLVMTypeRef fty = LLVMFunctionType(g->i32, params, 1 + CK__JIT_MAX_ARGS, 0);
-    LLVMValueRef fn = LLVMAddFunction(g->mod, "nest", fty);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    const unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                            LLVMCreateEnumAttribute(g->ctx, noinline, 0));
-    g->fn = fn;
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, fn, "entry");
-    LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(g->ctx, fn, "start");
-    g->fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "fail");
-    LLVMPositionBuilderAtEnd(g->b, g->fail);
-    g->status_phi = LLVMBuildPhi(g->b, g->i32, "status");
-    const int stream = streams(g->nest, g->leaf_runs);
-    if (stream) {
-        emit_stream_fence(g);
-    }
-    LLVMBuildRet(g->b, g->status_phi);
-    LLVMPositionBuilderAtEnd(g->b, entry);
-    if (stream) {
-        g->stream_buf = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, STREAM_BUF_BYTES), "buf");
-        LLVMSetAlignment(g->stream_buf, 64);
-    }
-    g->slow_tmp = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "tmp");
-    LLVMSetAlignment(g->slow_tmp, 16);
-    g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
-    g->run_src = LLVMBuildAlloca(g->b, g->ptr, "run_src");
-    g->run_stride = LLVMBuildAlloca(g->b, g->i64, "run_stride");
-    for (int i = 0; g->nest->op == CK__JIT_OP_EXPR && i < g->nest->nnodes; i++) {
-        if (g->nest->node[i].op == CK__JIT_OP_ASSIGN) {
-            g->cast_tmp[i] = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "cast");
-            LLVMSetAlignment(g->cast_tmp[i], 16);
-        }
-    }
-    LLVMBuildBr(g->b, start);
-    LLVMPositionBuilderAtEnd(g->b, start);
-    LLVMValueRef d = LLVMGetParam(fn, 0);
-    LLVMValueRef a[CK__JIT_MAX_ARGS];
-    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
-        a[k] = LLVMGetParam(fn, (unsigned)(1 + k));
-    }
-    int empty = 0;
-    for (int l = 0; l < g->nest->ndim; l++) {
-        empty |= g->nest->size[l] <= 0;
-    }
-    if (!empty && emit_level(g, 0, d, a) != 0) {
-        return NULL;
-    }
-    if (stream) {
-        emit_stream_fence(g);
-    }
-    LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
-    if (LLVMCountIncoming(g->status_phi) == 0) { /* no slow path: the block is unreachable */
-        /* Its instructions, last first: the ret, the fence, the phi. */
-        while (LLVMGetLastInstruction(g->fail) != NULL) {
-            LLVMInstructionEraseFromParent(LLVMGetLastInstruction(g->fail));
-        }
-        LLVMPositionBuilderAtEnd(g->b, g->fail);
-        LLVMBuildUnreachable(g->b);
-    }
-    return fn;
-}
-
-static void add_target_attributes(gen *g, LLVMValueRef fn) {
-    LLVMAttributeRef cpu = LLVMCreateStringAttribute(g->ctx, "target-cpu", 10, host_cpu,
-                                                     (unsigned)strlen(host_cpu));
-    LLVMAttributeRef feat = LLVMCreateStringAttribute(g->ctx, "target-features", 15,
-                                                      host_features,
-                                                      (unsigned)strlen(host_features));
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, cpu);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, feat);
-}
-
-/* The two exported functions: single(self, dst, src) and strided(self, dst, dst_stride, src,
- * src_stride, count), both calling the nest. */
-static void emit_entry_points(gen *g, LLVMValueRef nest, const char *single_name,
-                              const char *strided_name) {
-    const ck__jit_nest *n = g->nest;
-    LLVMTypeRef nest_params[1 + CK__JIT_MAX_ARGS];
-    for (int k = 0; k <= CK__JIT_MAX_ARGS; k++) {
-        nest_params[k] = g->ptr;
-    }
-    LLVMTypeRef nest_ty = LLVMFunctionType(g->i32, nest_params, 1 + CK__JIT_MAX_ARGS, 0);
-
-    LLVMTypeRef sp[3] = {g->ptr, g->ptr, g->ptr};
-    LLVMValueRef single = LLVMAddFunction(g->mod, single_name, LLVMFunctionType(g->i32, sp, 3, 0));
-    add_target_attributes(g, single);
-    LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->ctx, single, "entry"));
-    LLVMValueRef args[1 + CK__JIT_MAX_ARGS];
-    args[0] = LLVMGetParam(single, 1);
-    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
-        args[1 + k] = LLVMConstNull(g->ptr);
-    }
-    for (int k = 0; k < n->nargs; k++) {
-        LLVMValueRef idx = const_i64(g, k);
-        LLVMValueRef slot = LLVMBuildGEP2(g->b, g->ptr, LLVMGetParam(single, 2), &idx, 1, "");
-        args[1 + k] = LLVMBuildLoad2(g->b, g->ptr, slot, "");
-    }
-    LLVMBuildRet(g->b, LLVMBuildCall2(g->b, nest_ty, nest, args, 1 + CK__JIT_MAX_ARGS, ""));
-
-    LLVMTypeRef tp[6] = {g->ptr, g->ptr, g->i64, g->ptr, g->ptr, g->i64};
-    LLVMValueRef strided =
-        LLVMAddFunction(g->mod, strided_name, LLVMFunctionType(g->i32, tp, 6, 0));
-    add_target_attributes(g, strided);
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->ctx, strided, "entry");
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(g->ctx, strided, "loop");
-    LLVMBasicBlockRef next_bb = LLVMAppendBasicBlockInContext(g->ctx, strided, "next");
-    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->ctx, strided, "out");
-    LLVMBasicBlockRef failed = LLVMAppendBasicBlockInContext(g->ctx, strided, "failed");
-    LLVMPositionBuilderAtEnd(g->b, entry);
-    LLVMValueRef base[CK__JIT_MAX_ARGS], step[CK__JIT_MAX_ARGS];
-    for (int k = 0; k < n->nargs; k++) {
-        LLVMValueRef idx = const_i64(g, k);
-        base[k] = LLVMBuildLoad2(
-            g->b, g->ptr, LLVMBuildGEP2(g->b, g->ptr, LLVMGetParam(strided, 3), &idx, 1, ""), "");
-        step[k] = LLVMBuildLoad2(
-            g->b, g->i64, LLVMBuildGEP2(g->b, g->i64, LLVMGetParam(strided, 4), &idx, 1, ""), "");
-    }
-    LLVMValueRef count = LLVMGetParam(strided, 5);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, count, const_i64(g, 0), ""), out, loop);
-    LLVMPositionBuilderAtEnd(g->b, loop);
-    LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "o");
-    LLVMValueRef zero = const_i64(g, 0);
-    LLVMAddIncoming(i, &zero, &entry, 1);
-    LLVMValueRef cargs[1 + CK__JIT_MAX_ARGS];
-    cargs[0] = gep(g, LLVMGetParam(strided, 1), LLVMBuildMul(g->b, i, LLVMGetParam(strided, 2), ""));
-    for (int k = 0; k < CK__JIT_MAX_ARGS; k++) {
-        cargs[1 + k] = LLVMConstNull(g->ptr);
-    }
-    for (int k = 0; k < n->nargs; k++) {
-        cargs[1 + k] = gep(g, base[k], LLVMBuildMul(g->b, i, step[k], ""));
-    }
-    LLVMValueRef rc = LLVMBuildCall2(g->b, nest_ty, nest, cargs, 1 + CK__JIT_MAX_ARGS, "");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rc, LLVMConstInt(g->i32, 0, 0), ""),
-                    failed, next_bb);
-    LLVMPositionBuilderAtEnd(g->b, next_bb);
-    LLVMValueRef inext = LLVMBuildAdd(g->b, i, const_i64(g, 1), "");
-    LLVMAddIncoming(i, &inext, &next_bb, 1);
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, inext, count, ""), loop, out);
-    LLVMPositionBuilderAtEnd(g->b, out);
-    LLVMBuildRet(g->b, LLVMConstInt(g->i32, 0, 0));
-    LLVMPositionBuilderAtEnd(g->b, failed);
-    LLVMBuildRet(g->b, rc);
-}
-
-/* 1 when the body converts its types itself; an assignment it cannot convert runs its
- * innermost dimension through the precompiled strided leaf instead (any pair). An
- * expression's conversions are checked by check_nest. */
-static int converts_itself(const ck__jit_nest *n) {
-    if ((n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) || n->op == CK__JIT_OP_EXPR) {
-        return 1;
-    }
-    return (is_int(n->op_id) || is_float(n->op_id)) && supported_conversion(n->op_id, n->dst_id) &&
-           (is_int(n->arg_id[0]) || is_float(n->arg_id[0]));
-}
-
-static const char *type_name(int id) {
-    return jit_scalars[id].name;
-}
-
-static int numeric(int id) {
-    return is_int(id) || is_float(id);
-}
-
-/* 0 when the operation `op` in op_id on arguments of types arg_id, cast to param_id, is
- * compiled exactly, else -1 with the reason in what: a nest's one operation, or a node of an
- * expression. The types are valid scalar ids. */
-static int check_op(int op, int op_id, int nargs, const int32_t *arg_id, const int32_t *param_id,
-                    void (*native_fn)(void), char *what, size_t cap) {
-    static const int arity[] = {1, 2, 2, 2, 2, -1, 1, 2, 2};
-    if (op < CK__JIT_OP_ASSIGN || op > CK__JIT_OP_MAXIMUM ||
-        (arity[op] >= 0 ? nargs != arity[op] : (nargs < 0 || nargs > CK__JIT_MAX_ARGS))) {
-        snprintf(what, cap, "malformed nest");
-        return -1;
-    }
-    int ok = numeric(op_id);
-    for (int k = 0; ok && k < nargs; k++) {
-        ok = numeric(arg_id[k]) && numeric(param_id[k]);
-    }
-    if (!ok) {
-        snprintf(what, cap, "arithmetic in %s is not compiled (integers, float32 and float64 are)",
-                 type_name(op == CK__JIT_OP_ASSIGN || !numeric(op_id) ? arg_id[0] : op_id));
-        for (int k = 0; k < nargs && op != CK__JIT_OP_ASSIGN && numeric(op_id); k++) {
-            if (!numeric(arg_id[k])) {
-                snprintf(what, cap, "an operand of %s is not compiled (integers, float32 and "
-                                    "float64 are)", type_name(arg_id[k]));
-            }
-        }
-        return -1;
-    }
-    if (op == CK__JIT_OP_DIVIDE && !is_float(op_id)) {
-        snprintf(what, cap, "integer divide is not compiled (a zero divisor needs its status "
-                            "from the precompiled leaf)");
-        return -1;
-    }
-    if (op == CK__JIT_OP_NATIVE) {
-        /* Narrow integers need the ABI's extension attributes: left to libffi. */
-        ok = native_fn != NULL && (is_float(op_id) || int_bits(op_id) >= 32);
-        for (int k = 0; ok && k < nargs; k++) {
-            ok = is_float(param_id[k]) || int_bits(param_id[k]) >= 32;
-        }
-        if (!ok) {
-            snprintf(what, cap, "a native call with an argument or result narrower than 32 "
-                                "bits, bool, float16 or complex is not compiled");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* An expression's program: every node's operands come before it, every type is one the
- * body computes in, every cast one it converts. */
-static int check_program(const ck__jit_nest *n, char *what, size_t cap) {
-    if (n->nnodes < 1 || n->nnodes > CK__JIT_MAX_NODES ||
-        n->node[n->nnodes - 1].type != n->op_id) {
-        snprintf(what, cap, "malformed nest");
-        return -1;
-    }
-    for (int i = 0; i < n->nnodes; i++) {
-        const ck__jit_node *nd = &n->node[i];
-        int32_t arg_id[CK__JIT_MAX_ARGS];
-        if ((unsigned)nd->type >= CK_NUM_SCALAR_TYPES || nd->nargs < 0 ||
-            nd->nargs > CK__JIT_MAX_ARGS) {
-            snprintf(what, cap, "malformed nest");
-            return -1;
-        }
-        for (int k = 0; k < nd->nargs; k++) {
-            const int limit = nd->op == CK__JIT_OP_LOAD ? n->nargs : i;
-            if (nd->arg[k] < 0 || nd->arg[k] >= limit ||
-                (unsigned)nd->param_id[k] >= CK_NUM_SCALAR_TYPES) {
-                snprintf(what, cap, "malformed nest");
-                return -1;
-            }
-            arg_id[k] = nd->op == CK__JIT_OP_LOAD ? n->arg_id[nd->arg[k]] : n->node[nd->arg[k]].type;
-        }
-        if (nd->op == CK__JIT_OP_LOAD || nd->op == CK__JIT_OP_CONST) {
-            if ((nd->op == CK__JIT_OP_LOAD) != (nd->nargs == 1) ||
-                (nd->op == CK__JIT_OP_LOAD && arg_id[0] != nd->type)) {
-                snprintf(what, cap, "malformed nest");
-                return -1;
-            }
-            if (!numeric(nd->type)) {
-                snprintf(what, cap, "%s values are not compiled (integers, float32 and float64 "
-                                    "are)", type_name(nd->type));
-                return -1;
-            }
-        } else if (nd->op == CK__JIT_OP_ASSIGN) {
-            if (nd->nargs != 1 || nd->slow == NULL) {
-                snprintf(what, cap, "malformed nest");
-                return -1;
-            }
-            if (!supported_conversion(arg_id[0], nd->type)) {
-                snprintf(what, cap, "a cast %s -> %s is not compiled (integers, float32 and "
-                                    "float64 are)", type_name(arg_id[0]), type_name(nd->type));
-                return -1;
-            }
-        } else if (check_op(nd->op, nd->type, nd->nargs, arg_id, nd->param_id, nd->native_fn,
-                            what, cap) != 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int check_nest(const ck__jit_nest *n, char *err, size_t cap) {
-    char what[160];
-    if (n->ndim < 1 || n->ndim > CK__JIT_MAX_DIMS || n->nargs < 1 ||
-        n->nargs > CK__JIT_MAX_ARGS || n->mode < 0 || n->mode > CK_ERRMODE_INEXACT) {
-        put_error(err, cap, "malformed nest", NULL);
-        return -1;
-    }
-    for (int k = 0; k < n->nargs; k++) {
-        if ((unsigned)n->arg_id[k] >= CK_NUM_SCALAR_TYPES ||
-            (unsigned)n->param_id[k] >= CK_NUM_SCALAR_TYPES) {
-            put_error(err, cap, "malformed nest", NULL);
-            return -1;
-        }
-    }
-    if ((unsigned)n->dst_id >= CK_NUM_SCALAR_TYPES || (unsigned)n->op_id >= CK_NUM_SCALAR_TYPES) {
-        put_error(err, cap, "malformed nest", NULL);
-        return -1;
-    }
-    if (n->op == CK__JIT_OP_ASSIGN && n->arg_id[0] == n->dst_id) {
-        return 0; /* a copy of any type */
-    }
-    if (n->op == CK__JIT_OP_ASSIGN && !converts_itself(n)) {
-        return n->slow_strided != NULL ? 0 : -1; /* leaf runs */
-    }
-    int rc = n->op == CK__JIT_OP_EXPR
-                 ? check_program(n, what, sizeof what)
-                 : check_op(n->op, n->op_id, n->nargs, n->arg_id, n->param_id, n->native_fn, what,
-                            sizeof what);
-    if (rc == 0 && !supported_conversion(n->op_id, n->dst_id)) {
-        snprintf(what, sizeof what, "the result's conversion %s -> %s is not compiled "
-                                    "(integers, float32 and float64 are)",
-                 type_name(n->op_id), type_name(n->dst_id));
-        rc = -1;
-    }
-    if (rc != 0) {
-        put_error(err, cap, what, NULL);
-    }
-    return rc;
+    return ck__llvm_host_features != NULL ? ck__llvm_host_features : "";
 }
 
 /* ---- compile and link ---- */
@@ -1085,7 +182,7 @@ static double now_ms(void) {
 
 static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char *err,
                           size_t cap) {
-    if (check_nest(nest, err, cap) != 0) {
+    if (ck__llvm_check_nest(nest, err, cap) != 0) {
         return -1;
     }
     const double t0 = now_ms();
@@ -1097,7 +194,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     gen g;
     memset(&g, 0, sizeof g);
     g.nest = nest;
-    g.leaf_runs = !converts_itself(nest);
+    g.leaf_runs = !ck__llvm_converts_itself(nest);
     g.err = err;
     g.errcap = cap;
     g.ctx = LLVMContextCreate();
@@ -1116,18 +213,18 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     char *msg = NULL;
     LLVMTargetMachineRef tm = NULL;
     LLVMMemoryBufferRef obj = NULL;
-    LLVMValueRef nest_fn = emit_nest_fn(&g);
+    LLVMValueRef nest_fn = ck__llvm_emit_nest_fn(&g);
     if (nest_fn != NULL) {
-        add_target_attributes(&g, nest_fn);
-        emit_entry_points(&g, nest_fn, single_name, strided_name);
+        ck__llvm_add_target_attributes(&g, nest_fn);
+        ck__llvm_emit_entry_points(&g, nest_fn, single_name, strided_name);
         if (LLVMVerifyModule(g.mod, LLVMReturnStatusAction, &msg) != 0) {
-            put_error(err, cap, "generated IR failed verification", msg);
+            ck__llvm_put_error(err, cap, "generated IR failed verification", msg);
         } else {
             LLVMTargetRef target;
             LLVMDisposeMessage(msg);
             msg = NULL;
-            if (LLVMGetTargetFromTriple(triple, &target, &msg) != 0) {
-                put_error(err, cap, "no target for the host triple", msg);
+            if (LLVMGetTargetFromTriple(ck__llvm_triple, &target, &msg) != 0) {
+                ck__llvm_put_error(err, cap, "no target for the host triple", msg);
             } else {
                 /* This compile's own target machine while it runs (take_target_machine). */
                 tm = take_target_machine(target);
@@ -1136,7 +233,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
                 LLVMSetDataLayout(g.mod, dl);
                 LLVMDisposeMessage(dl);
                 LLVMDisposeTargetData(td);
-                LLVMSetTarget(g.mod, triple);
+                LLVMSetTarget(g.mod, ck__llvm_triple);
                 LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
                 LLVMPassBuilderOptionsSetLoopVectorization(opts, 1);
                 LLVMPassBuilderOptionsSetSLPVectorization(opts, 1);
@@ -1147,7 +244,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
                     fail_llvm_error(e, err, cap, "optimisation failed");
                 } else if (LLVMTargetMachineEmitToMemoryBuffer(tm, g.mod, LLVMObjectFile, &msg,
                                                                &obj) != 0) {
-                    put_error(err, cap, "code generation failed", msg);
+                    ck__llvm_put_error(err, cap, "code generation failed", msg);
                 } else {
                     rc = 0;
                 }
@@ -1174,7 +271,7 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     compiled_handle *h = (compiled_handle *)calloc(1, sizeof *h);
     if (h == NULL) {
         LLVMDisposeMemoryBuffer(obj);
-        put_error(err, cap, "out of memory", NULL);
+        ck__llvm_put_error(err, cap, "out of memory", NULL);
         return -1;
     }
     LLVMOrcExecutorAddress single_addr = 0, strided_addr = 0;
@@ -1203,8 +300,8 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     memcpy(&out->strided, &strided_addr, sizeof out->strided);
     out->compile_ms = now_ms() - t0;
     out->code_bytes = bytes;
-    out->inner_leaf =
-        nest->op == CK__JIT_OP_ASSIGN && nest->arg_id[0] != nest->dst_id && !converts_itself(nest);
+    out->inner_leaf = nest->op == CK__JIT_OP_ASSIGN && nest->arg_id[0] != nest->dst_id &&
+                      !ck__llvm_converts_itself(nest);
     return 0;
 }
 
