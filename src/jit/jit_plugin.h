@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ckernel/builder.h" /* CK__ALIGNAS */
 #include "ckernel/eval.h"
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
@@ -68,7 +69,7 @@ typedef struct ck__jit_node {
     int32_t param_id[CK__JIT_MAX_ARGS];
     void (*native_fn)(void);
     ck_single_fn slow;
-    _Alignas(16) unsigned char value[16]; /* CONST: as the type stores it */
+    CK__ALIGNAS(16) unsigned char value[16]; /* CONST: as the type stores it */
 } ck__jit_node;
 
 /* A nest, normalised: every byte is part of the fingerprint (zero what is unused). */

@@ -195,8 +195,6 @@ static int plugin_compile(const ck__jit_nest *nest, ck__jit_compiled *out, char 
     memset(&g, 0, sizeof g);
     g.nest = nest;
     g.leaf_runs = !ck__llvm_converts_itself(nest);
-    g.err = err;
-    g.errcap = cap;
     g.ctx = LLVMContextCreate();
     g.mod = LLVMModuleCreateWithNameInContext("ckernel_jit", g.ctx);
     g.b = LLVMCreateBuilderInContext(g.ctx);

@@ -68,8 +68,6 @@ typedef struct gen {
     int leaf_runs;                     /* the innermost dimension is a strided leaf call */
     LLVMValueRef stream_buf;           /* the streamed runs' block buffer, or NULL */
     const ck__jit_nest *nest;
-    char *err;
-    size_t errcap;
 } gen;
 
 /* i32 nest(ptr d, ptr a0, ...): the whole nest once, in g->mod; NULL on failure. */
