@@ -7,6 +7,7 @@
 #define CKERNEL_CORE_LEAF_FAMILIES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ckernel/builder.h"
 #include "ckernel/eval.h"
@@ -46,8 +47,9 @@ enum {
 typedef struct ck__leaf_family {
     const char *name;
     unsigned traits; /* CK__FAMILY_* */
-    /* 1 when id is one of the family's value types; NULL: it has none (the reductions'). */
-    int (*claims)(ck_type_id id);
+    /* The type ids of its values, one bit per id (CK__TYPE_ID_BIT); 0: it has none (the
+     * reductions'). Data, not a function: the walk asks at every level of every build. */
+    uint64_t claims;
     /* The cast leaf dst <- src for a pair it claims (one side, at least, is its own). */
     int (*make_cast)(ck_builder *ckb, size_t *offset, const ck__cast_operands *ops,
                      ck_request req);
@@ -71,13 +73,41 @@ typedef struct ck__leaf_family {
 #define CK__LEAF_FAMILY_DECLARE(f) extern const ck__leaf_family ck__##f##_family;
 CK__LEAF_FAMILY_LIST(CK__LEAF_FAMILY_DECLARE)
 
+/* The bit of a type id in a family's claims. */
+#define CK__TYPE_ID_BIT(id) ((uint64_t)1 << (id))
+
+/* The families in the list's order (leaf_families.c). */
+#define CK__LEAF_FAMILY_COUNT(f) +1
+#define CK__NUM_LEAF_FAMILIES (0 CK__LEAF_FAMILY_LIST(CK__LEAF_FAMILY_COUNT))
+extern const ck__leaf_family *const ck__leaf_families[CK__NUM_LEAF_FAMILIES];
+
 /* The family whose value types include id; NULL for none (a dimension, a record, an
  * option, a pointer). */
-const ck__leaf_family *ck__leaf_family_of(ck_type_id id);
+static inline const ck__leaf_family *ck__leaf_family_of(ck_type_id id) {
+    const uint64_t bit = (unsigned)id < 64 ? CK__TYPE_ID_BIT(id) : 0;
+    for (size_t i = 0; i < CK__NUM_LEAF_FAMILIES; i++) {
+        if ((ck__leaf_families[i]->claims & bit) != 0) {
+            return ck__leaf_families[i];
+        }
+    }
+    return NULL;
+}
 /* The family that casts dst <- src; NULL when no family claims either. */
-const ck__leaf_family *ck__leaf_family_of_pair(ck_type_id dst, ck_type_id src);
+static inline const ck__leaf_family *ck__leaf_family_of_pair(ck_type_id dst, ck_type_id src) {
+    const uint64_t bits = ((unsigned)dst < 64 ? CK__TYPE_ID_BIT(dst) : 0) |
+                          ((unsigned)src < 64 ? CK__TYPE_ID_BIT(src) : 0);
+    for (size_t i = 0; i < CK__NUM_LEAF_FAMILIES; i++) {
+        if ((ck__leaf_families[i]->claims & bits) != 0) {
+            return ck__leaf_families[i];
+        }
+    }
+    return NULL;
+}
 /* 1 when id's family has every trait of `traits`. */
-int ck__leaf_family_has(ck_type_id id, unsigned traits);
+static inline int ck__leaf_family_has(ck_type_id id, unsigned traits) {
+    const ck__leaf_family *f = ck__leaf_family_of(id);
+    return f != NULL && (f->traits & traits) == traits;
+}
 /* Asks each family that describes leaves whether fn is one of its (as leaf_describe). */
 int ck__leaf_families_describe(const void *fn, ck__strbuf *out);
 /* ck__conversion_can_give_na(src, dst) in a family's argument order: a shared

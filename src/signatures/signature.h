@@ -9,8 +9,8 @@
  * B H I L Q the unsigned ones; e f d float16 float32 float64; E bfloat16 (ckernel's own: NumPy
  * has none); Zf Zd complex64 complex128 (the letters are the scalar table's).
  * Both parse to one ck__signature; errors are CK_ERR_PARSE with the 1-based column. */
-#ifndef CKERNEL_DISPATCH_SIGNATURE_H
-#define CKERNEL_DISPATCH_SIGNATURE_H
+#ifndef CKERNEL_SIGNATURE_H
+#define CKERNEL_SIGNATURE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* src/values/text_scalar.h: bool and complex as text, for the text cast (text_cast.c):
  * written as Python's str() writes them (NumPy's astype), read as NumPy 1.24 reads them
  * (docs/design.md §16). */
-#ifndef CKERNEL_KERNELS_TEXT_SCALAR_H
-#define CKERNEL_KERNELS_TEXT_SCALAR_H
+#ifndef CKERNEL_VALUES_TEXT_SCALAR_H
+#define CKERNEL_VALUES_TEXT_SCALAR_H
 
 #include <stddef.h>
 

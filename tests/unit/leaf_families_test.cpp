@@ -72,7 +72,7 @@ TEST(LeafFamilies, TraitsSayWhatTheWalkMustKnow) {
     EXPECT_TRUE(ck__datetime_family.cast_can_give_na(CK_TYPE_INT64, CK_TYPE_DATETIME));
     EXPECT_TRUE(ck__numeric_family.cast_can_give_na(CK_TYPE_INT32, CK_TYPE_FLOAT64));
     EXPECT_FALSE(ck__numeric_family.cast_can_give_na(CK_TYPE_INT32, CK_TYPE_INT32));
-    EXPECT_EQ(ck__reduce_family.claims, nullptr);
+    EXPECT_EQ(ck__reduce_family.claims, uint64_t{0});
 }
 
 // The kernel's description, for the assignment dst <- src.

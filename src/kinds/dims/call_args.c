@@ -10,7 +10,7 @@
 
 #include "common/internal.h"
 #include "core/kinds.h"
-#include "leaves/reduce/reduce_ops.h"
+#include "core/call_chunk.h"
 
 typedef struct ck__call_args {
     ck_prefix base;

@@ -7,10 +7,6 @@
 #include "types/type_internal.h"
 #include "values/datetime.h"
 
-static int claims(ck_type_id id) {
-    return ck__is_time(id);
-}
-
 static int make_cast(ck_builder *ckb, size_t *offset, const ck__cast_operands *ops,
                      ck_request req) {
     if (ck__is_text(ops->dst->id) || ck__is_text(ops->src->id)) {
@@ -28,6 +24,10 @@ static int cast_can_give_na(ck_type_id dst, ck_type_id src) {
 }
 
 const ck__leaf_family ck__datetime_family = {
-    "datetime", CK__FAMILY_NA_OF_INT64, claims, make_cast, cast_can_give_na,
+    "datetime",
+    CK__FAMILY_NA_OF_INT64,
+    CK__TYPE_ID_BIT(CK_TYPE_DATETIME) | CK__TYPE_ID_BIT(CK_TYPE_TIMEDELTA),
+    make_cast,
+    cast_can_give_na,
     NULL, /* its leaves are kinds (datetime_cast, datetime_arith, datetime_compare, ...) */
 };

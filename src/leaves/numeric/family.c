@@ -7,10 +7,6 @@
 #include "leaves/numeric/unary_leaves.h"
 #include "types/type_internal.h"
 
-static int claims(ck_type_id id) {
-    return ck__id_is_scalar(id);
-}
-
 static int make_cast(ck_builder *ckb, size_t *offset, const ck__cast_operands *ops,
                      ck_request req) {
     return ck__make_scalar_leaf(ckb, offset, ops->dst->id, ops->src->id, ops->mode, req);
@@ -24,5 +20,6 @@ static int leaf_describe(const void *fn, ck__strbuf *out) {
 }
 
 const ck__leaf_family ck__numeric_family = {
-    "numeric", 0, claims, make_cast, ck__cast_of_values_can_give_na, leaf_describe,
+    "numeric", 0, CK__TYPE_ID_BIT(CK_NUM_SCALAR_TYPES) - 1, /* every id of the scalar table */
+    make_cast, ck__cast_of_values_can_give_na, leaf_describe,
 };

@@ -27,6 +27,7 @@
 #include "ckernel/kernel.h"
 #include "ckernel/types.h"
 #include "common/strbuf.h"
+#include "core/call_chunk.h" /* a fold behind a cast is a tree per call_args chunk */
 #include "leaves/numeric/arith_leaves.h"
 
 #ifdef __cplusplus
@@ -36,20 +37,6 @@ extern "C" {
 /* Lanes and block size of the fixed association (the parallel split follows them). */
 #define CK__FOLD_LANES 16
 #define CK__FOLD_BLOCK 128
-
-/* call_args (call_args.c): converted arguments in CK__CALL_SCRATCH bytes of stack, chunks of
- * at most CK__CALL_MAX_CHUNK elements. */
-#define CK__CALL_SCRATCH 8192
-#define CK__CALL_MAX_CHUNK 1024
-/* Elements per chunk of call_args for nargs arguments of `per` bytes per element in all:
- * each scratch area is rounded up to 8 bytes (room left for that), and whole vectors of 16
- * per chunk, so that a leaf's vector loop has no tail but the last. A float fold behind a
- * cast is a tree per such chunk, which the widening leaves keep. */
-static inline size_t ck__call_args_chunk(size_t nargs, size_t per) {
-    size_t chunk = (CK__CALL_SCRATCH - 8 * (nargs + 1)) / (per != 0 ? per : 1);
-    chunk = chunk < CK__CALL_MAX_CHUNK ? chunk : CK__CALL_MAX_CHUNK;
-    return chunk >= 16 ? chunk & ~(size_t)15 : chunk;
-}
 
 /* [op][type id]: the accumulate (scan) leaf of op in that type; NULL for subtract and divide,
  * and for logical_and and logical_or of any type but bool. One table per compiled target,
