@@ -28,14 +28,6 @@ typedef ck__leaf_fns ck__leaf_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES][CK
 /* One table per compiled target, named ck__scalar_leaves_<target> (scalar.c lists them from
  * the generated scalar_assign.dispatch.h). */
 
-/* Records the message for a failed element of the cast dst_id <- src_id (the source element
- * at src_elem, aligned) and returns `status`. `nocheck` is the pair's nocheck single leaf,
- * which gives what the value would have become (it is passed in, rather than looked up in
- * the table, so that the table is not reachable from every leaf: that made clang's inliner
- * iterate over one call-graph cycle of all the leaves). Called by every target's leaves. */
-int ck__scalar_leaf_error(int status, int dst_id, int src_id, char *src_elem,
-                          ck_single_fn nocheck);
-
 /* For the leaf tables of a *.dispatch.c source (scalar.c, arith.c): the index, in ids[0..n-1]
  * (its generated target list, highest first), of the best target at or below the one kernels
  * use now. CK_ERR_INTERNAL "no <what> leaves compiled for target ... or below" when none. */
