@@ -46,6 +46,26 @@ static inline unsigned fz_take(fz_bytes *in, unsigned n) {
     return n <= 1 ? 0u : b % n;
 }
 
+/* ---- the real float formats by their widths (fuzz_compose_ref.c), so that one piece of
+ * code serves float16, bfloat16, float32 and float64 where only the widths differ ---- */
+typedef struct fz_float_format {
+    int bits;      /* storage: the sign, then the exponent, then the fraction */
+    int exp_bits;
+    int frac_bits; /* the stored fraction (no hidden bit) */
+} fz_float_format;
+
+/* The format of a real float kind ('H', 'G', 'F', 'D' of ckt_scalar_info), else NULL. */
+const fz_float_format *fz_float_format_of(int kind);
+/* The value of the element at p, exactly (every float16 and bfloat16 is a float; a NaN
+ * keeps its sign and the top of its payload, quieted). */
+double fz_float_value(const fz_float_format *f, const unsigned char *p);
+/* v rounded once to nearest, ties to even, subnormals and overflow to infinity included; a
+ * NaN keeps its sign and the top of its payload, quieted (as x86 converts). */
+void fz_float_round(const fz_float_format *f, double v, unsigned char *out);
+/* 1 when the element at p is a NaN; the default quiet NaN (positive, only the quiet bit). */
+int fz_float_is_nan(const fz_float_format *f, const unsigned char *p);
+void fz_float_default_nan(const fz_float_format *f, unsigned char *out);
+
 /* ---- types, as the fuzzer builds them (independent of ck_type) ---- */
 typedef enum fz_kind {
     FZ_SCALAR,

@@ -211,44 +211,143 @@ static int is_na(ck_type_id id, const unsigned char *p) {
     return memcmp(p, ck_option_na_bytes(ck_type_scalar(id)), ckt_scalar(id)->size) == 0;
 }
 
-/* A float part's fraction, left-aligned in 52 bits, and its sign. */
-static void nan_parts(int kind, const unsigned char *p, uint64_t *frac, uint64_t *sign) {
-    if (kind == 'H') {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        *frac = (uint64_t)(h & 0x3ff) << 42;
-        *sign = h >> 15;
-    } else if (kind == 'F') {
-        uint32_t u;
-        memcpy(&u, p, 4);
-        *frac = (uint64_t)(u & 0x7fffffu) << 29;
-        *sign = u >> 31;
-    } else {
-        uint64_t u;
-        memcpy(&u, p, 8);
-        *frac = u & 0xfffffffffffffull;
-        *sign = u >> 63;
+static uint64_t load_u(const unsigned char *p, size_t n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    return v;
+}
+
+static int64_t load_s(const unsigned char *p, size_t n) {
+    const uint64_t u = load_u(p, n);
+    const int sh = 64 - 8 * (int)n;
+    return (int64_t)(u << sh) >> sh;
+}
+
+static void store_u(unsigned char *p, uint64_t v, size_t n) {
+    memcpy(p, &v, n);
+}
+
+/* ---- the float formats (docs/design.md §6: IEEE binary16, bfloat16 as float32's top
+ * half, binary32, binary64), by their widths alone ---- */
+
+static const fz_float_format kFloat16 = {16, 5, 10}, kBfloat16 = {16, 8, 7},
+                             kFloat32 = {32, 8, 23}, kFloat64 = {64, 11, 52};
+
+const fz_float_format *fz_float_format_of(int kind) {
+    switch (kind) {
+    case 'H': return &kFloat16;
+    case 'G': return &kBfloat16;
+    case 'F': return &kFloat32;
+    case 'D': return &kFloat64;
+    default: return NULL;
     }
 }
 
-/* The NaN a conversion gives on x86 (SSE, F16C, and float16.h alike): the sign and the top
- * of the payload kept, the quiet bit set. docs/design.md leaves payloads free, and a NaN
- * that lands on an option's NA bits is the default NaN (canon_na), so the model only keeps
- * the values the reference computes with close to the kernel's. */
-static void nan_convert(int dkind, int skind, const unsigned char *src, unsigned char *out) {
-    uint64_t frac, sign;
-    nan_parts(skind, src, &frac, &sign);
-    frac |= (uint64_t)1 << 51;
-    if (dkind == 'H') {
-        const uint16_t h = (uint16_t)(sign << 15 | 0x7c00 | (frac >> 42));
-        memcpy(out, &h, 2);
-    } else if (dkind == 'F') {
-        const uint32_t u = (uint32_t)(sign << 31 | 0x7f800000u | (frac >> 29));
-        memcpy(out, &u, 4);
-    } else {
-        const uint64_t u = sign << 63 | 0x7ff0000000000000ull | frac;
-        memcpy(out, &u, 8);
+static uint64_t exp_mask(const fz_float_format *f) {
+    return ((uint64_t)1 << f->exp_bits) - 1;
+}
+
+static uint64_t frac_mask(const fz_float_format *f) {
+    return ((uint64_t)1 << f->frac_bits) - 1;
+}
+
+int fz_float_is_nan(const fz_float_format *f, const unsigned char *p) {
+    const uint64_t u = load_u(p, (size_t)f->bits / 8);
+    return ((u >> f->frac_bits) & exp_mask(f)) == exp_mask(f) && (u & frac_mask(f)) != 0;
+}
+
+void fz_float_default_nan(const fz_float_format *f, unsigned char *out) {
+    store_u(out, exp_mask(f) << f->frac_bits | (uint64_t)1 << (f->frac_bits - 1),
+            (size_t)f->bits / 8);
+}
+
+/* The NaN a conversion gives on x86 (SSE, F16C, and the library's integer conversions
+ * alike): the sign and the top of the payload kept, the quiet bit set. docs/design.md leaves
+ * payloads free, and a NaN that lands on an option's NA bits is the default NaN (canon_na),
+ * so the model only keeps the values the reference computes with close to the kernel's. */
+static void nan_convert(const fz_float_format *d, const fz_float_format *s,
+                        const unsigned char *src, unsigned char *out) {
+    const uint64_t u = load_u(src, (size_t)s->bits / 8);
+    const uint64_t sign = u >> (s->bits - 1);
+    /* the fraction left-aligned in 52 bits, the quiet bit its top one */
+    const uint64_t frac = (u & frac_mask(s)) << (52 - s->frac_bits) | (uint64_t)1 << 51;
+    store_u(out,
+            sign << (d->bits - 1) | exp_mask(d) << d->frac_bits | frac >> (52 - d->frac_bits),
+            (size_t)d->bits / 8);
+}
+
+double fz_float_value(const fz_float_format *f, const unsigned char *p) {
+    const uint64_t u = load_u(p, (size_t)f->bits / 8);
+    const int bias = (1 << (f->exp_bits - 1)) - 1;
+    const uint64_t e = (u >> f->frac_bits) & exp_mask(f), m = u & frac_mask(f);
+    double v;
+    if (e == exp_mask(f) && m != 0) {
+        nan_convert(&kFloat64, f, p, (unsigned char *)&v);
+        return v;
     }
+    if (e == exp_mask(f)) {
+        v = (double)INFINITY;
+    } else if (e == 0) {
+        v = ldexp((double)m, 1 - bias - f->frac_bits);
+    } else {
+        v = ldexp((double)(m | (uint64_t)1 << f->frac_bits), (int)e - bias - f->frac_bits);
+    }
+    return (u >> (f->bits - 1)) != 0 ? -v : v;
+}
+
+/* By the definition: the significand in units of the quantum of v's binade (the smallest
+ * normal one's below it), rounded to an integer, ties to even (rint in the default rounding
+ * mode; the division by a power of two is exact). */
+void fz_float_round(const fz_float_format *f, double v, unsigned char *out) {
+    if (isnan(v)) {
+        nan_convert(f, &kFloat64, (const unsigned char *)&v, out);
+        return;
+    }
+    const int bias = (1 << (f->exp_bits - 1)) - 1, emin = 1 - bias;
+    const uint64_t sign = (uint64_t)(signbit(v) != 0) << (f->bits - 1);
+    const double a = fabs(v);
+    const uint64_t inf = exp_mask(f) << f->frac_bits;
+    if (a == 0.0 || isinf(a)) {
+        store_u(out, sign | (a == 0.0 ? 0 : inf), (size_t)f->bits / 8);
+        return;
+    }
+    int e;
+    (void)frexp(a, &e);
+    e = e - 1 < emin ? emin : e - 1; /* a in [2^e, 2^(e+1)), or below the normals */
+    double m = rint(a / ldexp(1.0, e - f->frac_bits));
+    if (m >= ldexp(1.0, f->frac_bits + 1)) { /* rounded up into the next binade */
+        m /= 2;
+        e++;
+    }
+    uint64_t bits;
+    if (e > bias) {
+        bits = inf;
+    } else if (m < ldexp(1.0, f->frac_bits)) {
+        bits = (uint64_t)m; /* a subnormal (e is emin) */
+    } else {
+        bits = (uint64_t)(e + bias) << f->frac_bits | ((uint64_t)m & frac_mask(f));
+    }
+    store_u(out, sign | bits, (size_t)f->bits / 8);
+}
+
+/* The format of a real float type, or of a complex type's parts; NULL for the others. */
+static const fz_float_format *part_format(ck_type_id id) {
+    const ckt_scalar_info *t = ckt_scalar(id);
+    return fz_float_format_of(ckt_scalar(t->component)->kind);
+}
+
+/* float16 and bfloat16: computed in float32 and rounded once (docs/design.md §6, §10). */
+static const fz_float_format *narrow_format(ck_type_id id) {
+    const fz_float_format *f = fz_float_format_of(ckt_scalar(id)->kind);
+    return f != NULL && f->bits == 16 ? f : NULL;
+}
+
+static float narrow_to_float(const fz_float_format *f, const unsigned char *p) {
+    return (float)fz_float_value(f, p);
+}
+
+static void float_to_narrow(const fz_float_format *f, float v, unsigned char *out) {
+    fz_float_round(f, (double)v, out);
 }
 
 /* The oracle's conversion with its free NaN parts filled in by the model, so the value can
@@ -265,7 +364,8 @@ static ckt_expect convert(ck_type_id d, ck_type_id s, int mode, const unsigned c
             /* part k of the destination comes from part k of the source (its real part when
              * the source is real, which is then the NaN) */
             const unsigned char *sp = src + (si->kind == 'C' ? (size_t)k * sc->size : 0);
-            nan_convert(dc->kind, sc->kind, sp, e.out.b + (size_t)k * dc->size);
+            nan_convert(fz_float_format_of(dc->kind), fz_float_format_of(sc->kind), sp,
+                        e.out.b + (size_t)k * dc->size);
         }
     }
     return e;
@@ -273,65 +373,34 @@ static ckt_expect convert(ck_type_id d, ck_type_id s, int mode, const unsigned c
 
 /* ---- arithmetic (docs/design.md §10) ---- */
 
-static uint64_t load_u(const unsigned char *p, size_t n) {
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    return v;
-}
-
-static int64_t load_s(const unsigned char *p, size_t n) {
-    const uint64_t u = load_u(p, n);
-    const int sh = 64 - 8 * (int)n;
-    return (int64_t)(u << sh) >> sh;
-}
-
 static void mark_nan(ckt_expect *e, ck_type_id id) {
     const ckt_scalar_info *t = ckt_scalar(id);
-    if (t->kind == 'C') {
-        const ckt_scalar_info *c = ckt_scalar(t->component);
-        e->nan[0] = ckt_bits_are_nan(c->id, e->out.b);
-        e->nan[1] = ckt_bits_are_nan(c->id, e->out.b + c->size);
-    } else if (t->kind == 'H' || t->kind == 'F' || t->kind == 'D') {
-        e->nan[0] = ckt_bits_are_nan(id, e->out.b);
+    const fz_float_format *f = part_format(id);
+    if (f == NULL) {
+        return;
+    }
+    const size_t part = (size_t)f->bits / 8;
+    for (size_t k = 0; k < t->size / part; k++) {
+        e->nan[k] = fz_float_is_nan(f, e->out.b + k * part);
     }
 }
 
 /* Arithmetic never creates an NA (docs/design.md §14): into an option of a float or
  * complex type, each part of a computed value that has the NA's bits is the default quiet
- * NaN (float16 0x7e00, float32 0x7fc00000, float64 0x7ff8000000000000). */
+ * NaN (float16 0x7e00, bfloat16 0x7fc0, float32 0x7fc00000, float64 0x7ff8000000000000). */
 static void canon_na(ck_type_id id, unsigned char *p) {
     const ckt_scalar_info *t = ckt_scalar(id);
-    if (t->kind != 'H' && t->kind != 'F' && t->kind != 'D' && t->kind != 'C') {
+    const fz_float_format *f = part_format(id);
+    if (f == NULL) {
         return;
     }
-    const ckt_scalar_info *c = ckt_scalar(t->kind == 'C' ? t->component : id);
     const unsigned char *na = ck_option_na_bytes(ck_type_scalar(id));
-    static const unsigned char q16[2] = {0x00, 0x7e}, q32[4] = {0, 0, 0xc0, 0x7f},
-                               q64[8] = {0, 0, 0, 0, 0, 0, 0xf8, 0x7f};
-    const unsigned char *quiet = c->size == 2 ? q16 : c->size == 4 ? q32 : q64;
-    for (size_t k = 0; k < t->size / c->size; k++) {
-        if (memcmp(p + k * c->size, na + k * c->size, c->size) == 0) {
-            memcpy(p + k * c->size, quiet, c->size);
+    const size_t part = (size_t)f->bits / 8;
+    for (size_t k = 0; k < t->size / part; k++) {
+        if (memcmp(p + k * part, na + k * part, part) == 0) {
+            fz_float_default_nan(f, p + k * part);
         }
     }
-}
-
-static float half_to_float(const unsigned char *p) {
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return (float)ckt_half_value(h);
-}
-
-static void float_to_half(float f, unsigned char *out) {
-    uint16_t h;
-    if (isnan(f)) {
-        unsigned char b[4];
-        memcpy(b, &f, 4);
-        nan_convert('H', 'F', b, out);
-        return;
-    }
-    h = ckt_round_to_half((long double)f);
-    memcpy(out, &h, 2);
 }
 
 /* Float operations, one rounding each: separate statements and no contraction. */
@@ -406,10 +475,12 @@ static int arith2(int op, ck_type_id id, const unsigned char *a, const unsigned 
         memcpy(o, &r, t->size); /* modulo 2^n: the low bytes */
         return CK_OK;
     }
-    case 'H': {
-        const float x = half_to_float(a), y = half_to_float(b);
+    case 'H':
+    case 'G': { /* in float32, rounded once */
+        const fz_float_format *f = narrow_format(id);
+        const float x = narrow_to_float(f, a), y = narrow_to_float(f, b);
         const float z = op_f(op == FZ_ARITH_SUM3 ? FZ_ARITH_ADD : op, x, y);
-        float_to_half(z, o);
+        float_to_narrow(f, z, o);
         break;
     }
     case 'F': {
@@ -1448,8 +1519,10 @@ static void minmax(int max, ck_type_id id, const unsigned char *a, const unsigne
         first = max ? x > y : x < y;
         break;
     }
-    case 'H': { /* the first of two equal values */
-        const float x = half_to_float(a), y = half_to_float(b);
+    case 'H':
+    case 'G': { /* compared in float32, the first of two equal values */
+        const fz_float_format *f = narrow_format(id);
+        const float x = narrow_to_float(f, a), y = narrow_to_float(f, b);
         first = max ? (x >= y || x != x) : (x <= y || x != x);
         break;
     }
@@ -1505,7 +1578,7 @@ static void elem_op(int rop, ck_type_id id, const unsigned char *a, const unsign
 }
 
 /* ---- the fold of a float or complex run: its lanes ----
- * A lane holds the accumulator's value (float16: a float32). */
+ * A lane holds the accumulator's value (float16 and bfloat16: a float32). */
 typedef union rlane {
     float f[2];
     double d[2];
@@ -1515,8 +1588,9 @@ typedef union rlane {
 static rlane lane_load(ck_type_id id, const unsigned char *p) {
     rlane v;
     memset(&v, 0, sizeof v);
-    if (id == CK_TYPE_FLOAT16) {
-        v.f[0] = half_to_float(p);
+    const fz_float_format *f = narrow_format(id);
+    if (f != NULL) {
+        v.f[0] = narrow_to_float(f, p);
     } else {
         memcpy(v.b, p, ckt_scalar(id)->size);
     }
@@ -1524,8 +1598,9 @@ static rlane lane_load(ck_type_id id, const unsigned char *p) {
 }
 
 static void lane_store(ck_type_id id, rlane v, unsigned char *out) {
-    if (id == CK_TYPE_FLOAT16) {
-        float_to_half(v.f[0], out);
+    const fz_float_format *f = narrow_format(id);
+    if (f != NULL) {
+        float_to_narrow(f, v.f[0], out);
     } else {
         memcpy(out, v.b, ckt_scalar(id)->size);
     }
@@ -1550,10 +1625,10 @@ static rlane lane_identity(int rop, ck_type_id id) {
     return v;
 }
 
-/* op on two lanes: float16 in float32 (the first of two equal values for minimum and
- * maximum, as its element operation), the others as their element operation. */
+/* op on two lanes: float16 and bfloat16 in float32 (the first of two equal values for
+ * minimum and maximum, as their element operation), the others as their element operation. */
 static rlane lane_op(int rop, ck_type_id id, rlane a, rlane b) {
-    if (id != CK_TYPE_FLOAT16) {
+    if (narrow_format(id) == NULL) {
         rlane r;
         memset(&r, 0, sizeof r);
         elem_op(rop, id, a.b, b.b, r.b);
@@ -1589,7 +1664,8 @@ static int lanes_merge(int rop, ck_type_id id, const rlane *a, int fa, rlane *b,
  * block of 128 into lane i mod 16 in order (a lane starts with its first element as it is,
  * never from the identity), the blocks' lane vectors in a binary counter (the earlier on the
  * left; the stack merged from its top down at the end), the lanes halved (a lane op one
- * that holds a value), then op with the accumulator (float16: rounded once, there). */
+ * that holds a value), then op with the accumulator (float16 and bfloat16: rounded once,
+ * there). */
 static void fold_tree(const rstate *rs, unsigned char *acc, const ckt_elem *x, size_t n) {
     const ck_type_id id = rs->a;
     const int ln = ckt_scalar(id)->kind == 'C' ? 8 : 16;
@@ -2223,16 +2299,7 @@ static void start_value(int rop, ck_type_id id, unsigned char *out) {
             ckt_put_low_bytes(out, ckt_bits_of_integer(hi ? ckt_int_max(t) : ckt_int_min(t)),
                               t->size);
             return;
-        default: {
-            const rlane v = lane_identity(rop, id);
-            if (id == CK_TYPE_FLOAT16) {
-                const uint16_t h = hi ? 0x7c00 : 0xfc00;
-                memcpy(out, &h, 2);
-            } else {
-                memcpy(out, v.b, t->size);
-            }
-            return;
-        }
+        default: lane_store(id, lane_identity(rop, id), out); return; /* +-inf */
         }
     }
     if (!one) {
@@ -2242,16 +2309,7 @@ static void start_value(int rop, ck_type_id id, unsigned char *out) {
     case 'B':
     case 'S':
     case 'U': out[0] = 1; return;
-    case 'H': {
-        const uint16_t h = 0x3c00;
-        memcpy(out, &h, 2);
-        return;
-    }
-    default: {
-        const rlane v = lane_identity(FZ_ROP_MULTIPLY, id);
-        memcpy(out, v.b, t->size);
-        return;
-    }
+    default: lane_store(id, lane_identity(FZ_ROP_MULTIPLY, id), out); return;
     }
 }
 
@@ -2603,8 +2661,8 @@ int fz_fail_matches(const fz_case *c, fz_fail *f, const char *msg) {
         const int parts = s->kind == 'C' ? 2 : 1;
         int nan_part[2] = {0, 0};
         for (int k = 0; k < parts; k++) {
-            nan_part[k] = (sc->kind == 'H' || sc->kind == 'F' || sc->kind == 'D') &&
-                          ckt_bits_are_nan(sc->id, f->leaf_value.b + (size_t)k * sc->size);
+            const fz_float_format *ff = fz_float_format_of(sc->kind);
+            nan_part[k] = ff != NULL && fz_float_is_nan(ff, f->leaf_value.b + (size_t)k * sc->size);
         }
         for (int flip = 0; flip < 4; flip++) {
             ckt_elem v = f->leaf_value;
