@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_compose.h: what the composition fuzzer's parts share. The generator
  * (fuzz_compose_gen.c) decodes an input into a case: types, arrmeta, data, context; the
- * reference (fuzz_compose_ref.c) says what the kernel must do with it; the target
+ * reference (fuzz_compose_ref*.c) says what the kernel must do with it; the target
  * (fuzz_compose.c) builds and runs the kernel and compares. */
 #ifndef CK_FUZZ_COMPOSE_H
 #define CK_FUZZ_COMPOSE_H
@@ -46,7 +46,7 @@ static inline unsigned fz_take(fz_bytes *in, unsigned n) {
     return n <= 1 ? 0u : b % n;
 }
 
-/* ---- the real float formats by their widths (fuzz_compose_ref.c), so that one piece of
+/* ---- the real float formats by their widths (fuzz_compose_ref_scalar.c), so that one piece of
  * code serves float16, bfloat16, float32 and float64 where only the widths differ ---- */
 typedef struct fz_float_format {
     int bits;      /* storage: the sign, then the exponent, then the fraction */
@@ -237,7 +237,7 @@ typedef struct fz_vrow {
 } fz_vrow;
 
 /* A failure the kernel may report: its status and message (or how to get the message: the
- * failing value's text comes from the scalar leaf itself, see fuzz_compose_ref.c). */
+ * failing value's text comes from the scalar leaf itself, see fuzz_compose_ref_expect.c). */
 typedef struct fz_fail {
     int status;
     uint32_t seq;

@@ -824,7 +824,7 @@ static double pick_real(fz_in *in, int call_source) {
 }
 
 /* A NaN with the canonical payload, sign kept: a call's NaN payloads are not specified, and
- * a payload could otherwise turn into an option's NA (fuzz_compose_ref.c). */
+ * a payload could otherwise turn into an option's NA (fuzz_compose_ref_scalar.c). */
 static void canonical_nan(int kind, unsigned char *p) {
     const fz_float_format *f = fz_float_format_of(kind);
     if (f == NULL || !fz_float_is_nan(f, p)) {
