@@ -29,10 +29,11 @@ struct Node {
     std::string expr;         // the text of the subtree it roots, as it appears in the whole
 };
 
-const ck_type_id kTypes[] = {CK_TYPE_BOOL,    CK_TYPE_INT8,    CK_TYPE_INT16,  CK_TYPE_INT32,
-                             CK_TYPE_INT64,   CK_TYPE_UINT8,   CK_TYPE_UINT16, CK_TYPE_UINT32,
-                             CK_TYPE_UINT64,  CK_TYPE_FLOAT16, CK_TYPE_FLOAT32, CK_TYPE_FLOAT64,
-                             CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128};
+const ck_type_id kTypes[] = {CK_TYPE_BOOL,      CK_TYPE_INT8,      CK_TYPE_INT16,
+                             CK_TYPE_INT32,     CK_TYPE_INT64,     CK_TYPE_UINT8,
+                             CK_TYPE_UINT16,    CK_TYPE_UINT32,    CK_TYPE_UINT64,
+                             CK_TYPE_FLOAT16,   CK_TYPE_BFLOAT16,  CK_TYPE_FLOAT32,
+                             CK_TYPE_FLOAT64,   CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128};
 
 class Gen {
   public:

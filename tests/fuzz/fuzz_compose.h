@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_compose.h: what the composition fuzzer's parts share. The generator
  * (fuzz_compose_gen.c) decodes an input into a case: types, arrmeta, data, context; the
- * reference (fuzz_compose_ref.c) says what the kernel must do with it; the target
+ * reference (fuzz_compose_ref*.c) says what the kernel must do with it; the target
  * (fuzz_compose.c) builds and runs the kernel and compares. */
 #ifndef CK_FUZZ_COMPOSE_H
 #define CK_FUZZ_COMPOSE_H
@@ -45,6 +45,26 @@ static inline unsigned fz_take(fz_bytes *in, unsigned n) {
     const unsigned b = in->at < in->n ? in->p[in->at++] : 0u;
     return n <= 1 ? 0u : b % n;
 }
+
+/* ---- the real float formats by their widths (fuzz_compose_ref_scalar.c), so that one piece of
+ * code serves float16, bfloat16, float32 and float64 where only the widths differ ---- */
+typedef struct fz_float_format {
+    int bits;      /* storage: the sign, then the exponent, then the fraction */
+    int exp_bits;
+    int frac_bits; /* the stored fraction (no hidden bit) */
+} fz_float_format;
+
+/* The format of a real float kind ('H', 'G', 'F', 'D' of ckt_scalar_info), else NULL. */
+const fz_float_format *fz_float_format_of(int kind);
+/* The value of the element at p, exactly (every float16 and bfloat16 is a float; a NaN
+ * keeps its sign and the top of its payload, quieted). */
+double fz_float_value(const fz_float_format *f, const unsigned char *p);
+/* v rounded once to nearest, ties to even, subnormals and overflow to infinity included; a
+ * NaN keeps its sign and the top of its payload, quieted (as x86 converts). */
+void fz_float_round(const fz_float_format *f, double v, unsigned char *out);
+/* 1 when the element at p is a NaN; the default quiet NaN (positive, only the quiet bit). */
+int fz_float_is_nan(const fz_float_format *f, const unsigned char *p);
+void fz_float_default_nan(const fz_float_format *f, unsigned char *out);
 
 /* ---- types, as the fuzzer builds them (independent of ck_type) ---- */
 typedef enum fz_kind {
@@ -217,7 +237,7 @@ typedef struct fz_vrow {
 } fz_vrow;
 
 /* A failure the kernel may report: its status and message (or how to get the message: the
- * failing value's text comes from the scalar leaf itself, see fuzz_compose_ref.c). */
+ * failing value's text comes from the scalar leaf itself, see fuzz_compose_ref_expect.c). */
 typedef struct fz_fail {
     int status;
     uint32_t seq;
