@@ -4,7 +4,8 @@
 
 #include "types/type_internal.h"
 
-_Static_assert(CK_TYPE_TIMEDELTA < 64, "a family's claims hold a bit per type id");
+_Static_assert(CK_TYPE_TIMEDELTA < 64, "a family's claims hold a bit per type id, the last id "
+                                       "(timedelta) included");
 
 #define CK__LEAF_FAMILY_ROW(f) &ck__##f##_family,
 const ck__leaf_family *const ck__leaf_families[CK__NUM_LEAF_FAMILIES] = {

@@ -24,9 +24,7 @@ static int cast_can_give_na(ck_type_id dst, ck_type_id src) {
 }
 
 const ck__leaf_family ck__datetime_family = {
-    "datetime",
-    CK__FAMILY_NA_OF_INT64,
-    CK__TYPE_ID_BIT(CK_TYPE_DATETIME) | CK__TYPE_ID_BIT(CK_TYPE_TIMEDELTA),
+    CK__LEAF_FAMILY_HEAD(datetime),
     make_cast,
     cast_can_give_na,
     NULL, /* its leaves are kinds (datetime_cast, datetime_arith, datetime_compare, ...) */

@@ -20,6 +20,6 @@ static int leaf_describe(const void *fn, ck__strbuf *out) {
 }
 
 const ck__leaf_family ck__numeric_family = {
-    "numeric", 0, CK__TYPE_ID_BIT(CK_NUM_SCALAR_TYPES) - 1, /* every id of the scalar table */
+    CK__LEAF_FAMILY_HEAD(numeric),
     make_cast, ck__cast_of_values_can_give_na, leaf_describe,
 };

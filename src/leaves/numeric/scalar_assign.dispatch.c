@@ -720,6 +720,16 @@ static size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, int chec
     const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256 inf = _mm256_set1_ps(HUGE_VALF);
     size_t i = 0;
+    if (!checked) {
+        /* Two vectors a step: at one a step the loop ran at the speed of where it happened to
+         * lie (0.029 or 0.032 ns/elem in cache, AMD EPYC, by the code before it). */
+        for (; n - i >= 16; i += 16) {
+            __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), CK__F16_RNE);
+            __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + i + 8), CK__F16_RNE);
+            _mm_storeu_si128((__m128i *)(void *)(d + i), h0);
+            _mm_storeu_si128((__m128i *)(void *)(d + i + 8), h1);
+        }
+    }
     for (; n - i >= 8; i += 8) {
         __m256 v = _mm256_loadu_ps(s + i);
         __m128i h = _mm256_cvtps_ph(v, CK__F16_RNE);

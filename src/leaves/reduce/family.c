@@ -5,5 +5,5 @@
 #include "leaves/reduce/reduce_ops.h"
 
 const ck__leaf_family ck__reduce_family = {
-    "reduce", 0, 0, NULL, NULL, ck__acc_leaf_describe,
+    CK__LEAF_FAMILY_HEAD(reduce), NULL, NULL, ck__acc_leaf_describe,
 };

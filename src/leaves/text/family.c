@@ -55,10 +55,7 @@ static int make_cast(ck_builder *ckb, size_t *offset, const ck__cast_operands *o
 }
 
 const ck__leaf_family ck__text_family = {
-    "text",
-    CK__FAMILY_READS_ARRMETA | CK__FAMILY_LEAF_REFUSES_NA | CK__FAMILY_NAMES_EACH_INDEX,
-    CK__TYPE_ID_BIT(CK_TYPE_STRING) | CK__TYPE_ID_BIT(CK_TYPE_BYTES) |
-        CK__TYPE_ID_BIT(CK_TYPE_FIXED_STRING) | CK__TYPE_ID_BIT(CK_TYPE_FIXED_BYTES),
+    CK__LEAF_FAMILY_HEAD(text),
     make_cast,
     ck__cast_of_values_can_give_na,
     NULL, /* its leaves are kinds (text_cast, text_number, text_compare) */
