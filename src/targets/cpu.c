@@ -198,8 +198,8 @@ ck_cpu_target ck_cpu_target_ceiling(void) {
     return ck__cpu.detected;
 }
 
-ck_cpu_target ck_cpu_best_target(void) {
-    ck__cpu_init();
+/* ck_cpu_best_target once detection has run. */
+static ck_cpu_target best_target_detected(void) {
     int best = (int)ck__cpu.detected;
     if (ck__cpu.env_status == CK_OK && (int)ck__cpu.env_cap < best) {
         best = (int)ck__cpu.env_cap;
@@ -212,6 +212,11 @@ ck_cpu_target ck_cpu_best_target(void) {
         best--;
     }
     return (ck_cpu_target)best;
+}
+
+ck_cpu_target ck_cpu_best_target(void) {
+    ck__cpu_init();
+    return best_target_detected();
 }
 
 int ck_cpu_set_target_cap(ck_cpu_target cap) {
@@ -233,17 +238,24 @@ int ck_cpu_set_target_cap(ck_cpu_target cap) {
     return CK_OK;
 }
 
-int ck_cpu_check(void) {
-    ck__cpu_init();
+/* ck_cpu_check once detection has run. */
+static int env_checked(void) {
     if (ck__cpu.env_status != CK_OK) {
         return ck_set_error(ck__cpu.env_status, "%s", ck__cpu.env_message);
     }
     return CK_OK;
 }
 
+int ck_cpu_check(void) {
+    ck__cpu_init();
+    return env_checked();
+}
+
+/* Every scalar leaf's build asks: one pthread_once, not one per question. */
 int ck__cpu_target_for_build(ck_cpu_target *out) {
-    CK__RETURN_IF_ERROR(ck_cpu_check());
-    *out = ck_cpu_best_target();
+    ck__cpu_init();
+    CK__RETURN_IF_ERROR(env_checked());
+    *out = best_target_detected();
     return CK_OK;
 }
 
