@@ -55,6 +55,7 @@
 #include "common/float16.h"
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
+#include "leaves/simd/simd.h"
 #include "leaves/numeric/arith_leaves.h"
 #include "leaves/numeric/arith_ops.h"
 #include "leaves/numeric/compare_leaves.h"
@@ -80,52 +81,19 @@
 
 /* ======================================================================================
  * 2. float16 in whole vectors: F16C (8 lanes) or AVX-512 (16 lanes) conversions around the
- *    float32 operation. Equal to the scalar path bit for bit (vcvtps2ph rounds to nearest
- *    even whatever MXCSR says, and treats NaNs as float16.h does).
+ *    float32 operation (the vectors: leaves/simd/). Equal to the scalar path bit for bit
+ *    (vcvtps2ph rounds to nearest even whatever MXCSR says, and treats NaNs as float16.h
+ *    does).
  * ====================================================================================== */
-#if CK__HAVE_AVX512 || CK__HAVE_F16C
-#  define CK__F16_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-#  if CK__HAVE_AVX512
-#    define CK__F16_LANES 16
-typedef __m512 ck__vf;
-CK__HOT ck__vf ck__vf_load_half(const uint16_t *p) {
-    return _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)p));
-}
-CK__HOT void ck__vf_store_half(uint16_t *p, ck__vf v) {
-    _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtps_ph(v, CK__F16_RNE));
-}
-CK__HOT ck__vf ck__vf_set1(float x) {
-    return _mm512_set1_ps(x);
-}
+#ifdef CK__SIMD_HALF_VECTORS
 CK__HOT ck__vf ck__vf_op(ck__arith_op op, ck__vf x, ck__vf y) {
     switch (op) {
-    case CK__ARITH_ADD: return _mm512_add_ps(x, y);
-    case CK__ARITH_SUBTRACT: return _mm512_sub_ps(x, y);
-    case CK__ARITH_MULTIPLY: return _mm512_mul_ps(x, y);
-    default: return _mm512_div_ps(x, y);
+    case CK__ARITH_ADD: return ck__vf_add(x, y);
+    case CK__ARITH_SUBTRACT: return ck__vf_sub(x, y);
+    case CK__ARITH_MULTIPLY: return ck__vf_mul(x, y);
+    default: return ck__vf_div(x, y);
     }
 }
-#  else
-#    define CK__F16_LANES 8
-typedef __m256 ck__vf;
-CK__HOT ck__vf ck__vf_load_half(const uint16_t *p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)p));
-}
-CK__HOT void ck__vf_store_half(uint16_t *p, ck__vf v) {
-    _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(v, CK__F16_RNE));
-}
-CK__HOT ck__vf ck__vf_set1(float x) {
-    return _mm256_set1_ps(x);
-}
-CK__HOT ck__vf ck__vf_op(ck__arith_op op, ck__vf x, ck__vf y) {
-    switch (op) {
-    case CK__ARITH_ADD: return _mm256_add_ps(x, y);
-    case CK__ARITH_SUBTRACT: return _mm256_sub_ps(x, y);
-    case CK__ARITH_MULTIPLY: return _mm256_mul_ps(x, y);
-    default: return _mm256_div_ps(x, y);
-    }
-}
-#  endif
 /* Whole vectors of a fast path (steps 0 or 1); returns how many elements it did. */
 CK__HOT size_t ck__half_vectors(ck__arith_op op, uint16_t *d, const uint16_t *a, size_t as,
                                 const uint16_t *b, size_t bs, size_t n) {
@@ -149,7 +117,7 @@ CK__HOT size_t ck__half_vectors(ck__arith_op op, uint16_t *d, const uint16_t *a,
  * has them, else none. Called with constants: it folds to 0 for the other types. */
 CK__HOT size_t ck__vector_head(int id, ck__arith_op op, void *d, const void *a, size_t as,
                                const void *b, size_t bs, size_t n) {
-#if CK__HAVE_AVX512 || CK__HAVE_F16C
+#ifdef CK__SIMD_HALF_VECTORS
     /* Only the four arithmetic operations compute in float32; the others select. */
     if (id == CK_TYPE_FLOAT16 && op <= CK__ARITH_DIVIDE) {
         return ck__half_vectors(op, (uint16_t *)d, (const uint16_t *)a, as,

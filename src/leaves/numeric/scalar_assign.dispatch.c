@@ -44,18 +44,9 @@
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
 #include "leaves/numeric/scalar_leaves.h"
-#include "leaves/numeric/f64_to_i32.h"
+#include "leaves/simd/simd.h"
 #include "common/scalars.h"
 #include "values/numtext.h"
-#if defined(__SSE2__)
-#  include <emmintrin.h> /* the baseline target's float64 -> int32 body */
-#endif
-
-#if defined(__AVX2__) && !defined(__AVX512DQ__)
-#  define CK__HAVE_AVX2_I64 1 /* int64 -> float64 by hand: AVX2 has no vcvtqq2pd */
-#else
-#  define CK__HAVE_AVX2_I64 0
-#endif
 
 /* ---- element storage ---- */
 /* The canonical value of a complex source. */
@@ -601,7 +592,7 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
 }
 
 /* ======================================================================================
- * 3a. Vector bodies for the contiguous loops, per target.
+ * 3a. Vector bodies for the contiguous loops, per target (leaves/simd/: one header per ISA).
  *
  * ck__fast_contig(dst, src, n, dst id, src id, mode) converts a prefix of a contiguous run
  * with intrinsics where this target has the instruction and returns its length (0 when it
@@ -611,332 +602,12 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
  * writes nothing from it on). Each block is read whole before it is written.
  *
  * float16 <-> float32 use F16C (vcvtph2ps, vcvtps2ph with an explicit round to nearest
- * even, whatever MXCSR says), or on aarch64 FCVTL/FCVTN (under FPCR's defaults only). They equal float16.h bit for bit, NaNs included: the
- * hardware keeps the sign and the top payload bits and sets the quiet bit, as float16.h
+ * even, whatever MXCSR says), or on aarch64 FCVTL/FCVTN (under FPCR's defaults only).
+ * They equal float16.h bit for bit, NaNs included: the hardware keeps the sign and the top payload bits and sets the quiet bit, as float16.h
  * does (tests/cast checks all halves and a large float32 sample on every target).
  * float64 -> float16 has no single-rounding instruction before AVX512-FP16 and stays in
  * C (going through float would round twice).
  * ====================================================================================== */
-#if CK__HAVE_F16C
-#  define CK__F16_RNE (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-#endif
-
-#if CK__HAVE_AVX512
-/* The low `k` lanes (k < 16). */
-static inline __mmask16 ck__tail16(size_t k) {
-    return (__mmask16)((1u << k) - 1u);
-}
-static inline __mmask8 ck__tail8(size_t k) {
-    return (__mmask8)((1u << k) - 1u);
-}
-
-static size_t ck__v_f32_from_f16(float *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 16; i += 16) {
-        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-        _mm512_storeu_ps(d + i, _mm512_cvtph_ps(h));
-    }
-    if (i < n) { /* masked tail: no scalar remainder */
-        __mmask16 m = ck__tail16(n - i);
-        __m256i h = _mm256_maskz_loadu_epi16(m, s + i);
-        _mm512_mask_storeu_ps(d + i, m, _mm512_cvtph_ps(h));
-    }
-    return n;
-}
-
-static size_t ck__v_f64_from_f16(double *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        _mm512_storeu_pd(d + i, _mm512_cvtps_pd(_mm256_cvtph_ps(h)));
-    }
-    if (i < n) {
-        __mmask8 m = ck__tail8(n - i);
-        __m128i h = _mm_maskz_loadu_epi16(m, s + i);
-        _mm512_mask_storeu_pd(d + i, m, _mm512_cvtps_pd(_mm256_cvtph_ps(h)));
-    }
-    return n;
-}
-
-/* Lanes (of m) whose float32 -> float16 conversion fails the checks of the mode. */
-static inline __mmask16 ck__f16_bad16(__m512 v, __m256i h, __mmask16 m, int inexact) {
-    const __m512 inf = _mm512_set1_ps(HUGE_VALF);
-    __m512 b = _mm512_cvtph_ps(h);
-    __m512 ab = _mm512_abs_ps(b), av = _mm512_abs_ps(v);
-    __mmask16 bad = _mm512_mask_cmp_ps_mask(m, ab, inf, _CMP_EQ_OQ) &
-                    _mm512_mask_cmp_ps_mask(m, av, inf, _CMP_NEQ_UQ);
-    if (inexact) {
-        bad |= _mm512_mask_cmp_ps_mask(m, b, v, _CMP_NEQ_OQ); /* NaN -> NaN is allowed */
-    }
-    return bad;
-}
-
-static size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, int checked,
-                                 int inexact) {
-    size_t i = 0;
-    for (; n - i >= 16; i += 16) {
-        __m512 v = _mm512_loadu_ps(s + i);
-        __m256i h = _mm512_cvtps_ph(v, CK__F16_RNE);
-        if (checked && ck__f16_bad16(v, h, 0xffff, inexact) != 0) {
-            return i;
-        }
-        _mm256_storeu_si256((__m256i *)(void *)(d + i), h);
-    }
-    if (i < n) {
-        __mmask16 m = ck__tail16(n - i);
-        __m512 v = _mm512_maskz_loadu_ps(m, s + i);
-        __m256i h = _mm512_cvtps_ph(v, CK__F16_RNE);
-        if (checked && ck__f16_bad16(v, h, m, inexact) != 0) {
-            return i;
-        }
-        _mm256_mask_storeu_epi16(d + i, m, h);
-    }
-    return n;
-}
-
-#elif CK__HAVE_F16C
-static size_t ck__v_f32_from_f16(float *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        _mm256_storeu_ps(d + i, _mm256_cvtph_ps(h));
-    }
-    return i;
-}
-
-static size_t ck__v_f64_from_f16(double *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        __m256 f = _mm256_cvtph_ps(h);
-        _mm256_storeu_pd(d + i, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
-        _mm256_storeu_pd(d + i + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
-    }
-    return i;
-}
-
-static size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, int checked,
-                                 int inexact) {
-    const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256 inf = _mm256_set1_ps(HUGE_VALF);
-    size_t i = 0;
-    if (!checked) {
-        /* Two vectors a step: at one a step the loop ran at the speed of where it happened to
-         * lie (0.029 or 0.032 ns/elem in cache, AMD EPYC, by the code before it). */
-        for (; n - i >= 16; i += 16) {
-            __m128i h0 = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), CK__F16_RNE);
-            __m128i h1 = _mm256_cvtps_ph(_mm256_loadu_ps(s + i + 8), CK__F16_RNE);
-            _mm_storeu_si128((__m128i *)(void *)(d + i), h0);
-            _mm_storeu_si128((__m128i *)(void *)(d + i + 8), h1);
-        }
-    }
-    for (; n - i >= 8; i += 8) {
-        __m256 v = _mm256_loadu_ps(s + i);
-        __m128i h = _mm256_cvtps_ph(v, CK__F16_RNE);
-        if (checked) {
-            __m256 b = _mm256_cvtph_ps(h);
-            __m256 bad = _mm256_and_ps(
-                _mm256_cmp_ps(_mm256_and_ps(b, abs_mask), inf, _CMP_EQ_OQ),
-                _mm256_cmp_ps(_mm256_and_ps(v, abs_mask), inf, _CMP_NEQ_UQ));
-            if (inexact) { /* NaN -> NaN is allowed: an ordered compare */
-                bad = _mm256_or_ps(bad, _mm256_cmp_ps(b, v, _CMP_NEQ_OQ));
-            }
-            if (_mm256_movemask_ps(bad) != 0) {
-                return i;
-            }
-        }
-        _mm_storeu_si128((__m128i *)(void *)(d + i), h);
-    }
-    return i;
-}
-
-#elif CK__HAVE_A64_F16
-/* aarch64: FCVTL/FCVTN, 8 halves a step. They equal float16.h bit for bit (NaNs quieted
- * with their sign and top payload bits kept) while FPCR selects IEEE halves (AHP clear),
- * NaNs propagated (DN clear), no flushing (FZ, FZ16 clear) and round to nearest even; a
- * thread that set any of these gets the C code (0: nothing converted here). */
-static inline int ck__a64_fpcr_ieee(void) {
-    uint64_t fpcr;
-    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
-    return (fpcr & ((UINT64_C(1) << 19) | (UINT64_C(0xf) << 22))) == 0;
-}
-
-static size_t ck__v_f32_from_f16(float *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    if (!ck__a64_fpcr_ieee()) {
-        return 0;
-    }
-    for (; n - i >= 8; i += 8) {
-        const float16x8_t h = vreinterpretq_f16_u16(vld1q_u16(s + i));
-        const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);
-        vst1q_f32(d + i, lo);
-        vst1q_f32(d + i + 4, hi);
-    }
-    return i;
-}
-
-static size_t ck__v_f64_from_f16(double *d, const uint16_t *s, size_t n) {
-    size_t i = 0;
-    if (!ck__a64_fpcr_ieee()) {
-        return 0;
-    }
-    for (; n - i >= 8; i += 8) { /* half -> single -> double: both exact */
-        const float16x8_t h = vreinterpretq_f16_u16(vld1q_u16(s + i));
-        const float32x4_t lo = vcvt_f32_f16(vget_low_f16(h)), hi = vcvt_high_f32_f16(h);
-        const float64x2_t r0 = vcvt_f64_f32(vget_low_f32(lo)), r1 = vcvt_high_f64_f32(lo);
-        const float64x2_t r2 = vcvt_f64_f32(vget_low_f32(hi)), r3 = vcvt_high_f64_f32(hi);
-        vst1q_f64(d + i, r0);
-        vst1q_f64(d + i + 2, r1);
-        vst1q_f64(d + i + 4, r2);
-        vst1q_f64(d + i + 6, r3);
-    }
-    return i;
-}
-
-/* Lanes whose float32 -> float16 conversion fails the mode's checks, as the x86 bodies:
- * overflow to infinity from a finite value; with inexact, any change of value (NaN -> NaN
- * allowed: compared ordered). */
-static inline uint32x4_t ck__f16_bad4(float32x4_t v, float32x4_t b, int inexact) {
-    const float32x4_t inf = vdupq_n_f32(HUGE_VALF);
-    uint32x4_t bad = vandq_u32(vceqq_f32(vabsq_f32(b), inf),
-                               vmvnq_u32(vceqq_f32(vabsq_f32(v), inf)));
-    if (inexact) {
-        bad = vorrq_u32(bad, vandq_u32(vmvnq_u32(vceqq_f32(b, v)), vceqq_f32(v, v)));
-    }
-    return bad;
-}
-
-static size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, int checked,
-                                 int inexact) {
-    size_t i = 0;
-    if (!ck__a64_fpcr_ieee()) {
-        return 0;
-    }
-    for (; n - i >= 8; i += 8) {
-        const float32x4_t v0 = vld1q_f32(s + i), v1 = vld1q_f32(s + i + 4);
-        const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(v0), v1);
-        if (checked) {
-            const uint32x4_t bad =
-                vorrq_u32(ck__f16_bad4(v0, vcvt_f32_f16(vget_low_f16(h)), inexact),
-                          ck__f16_bad4(v1, vcvt_high_f32_f16(h), inexact));
-            if (vmaxvq_u32(bad) != 0) {
-                return i;
-            }
-        }
-        vst1q_u16(d + i, vreinterpretq_u16_f16(h));
-    }
-    return i;
-}
-#endif
-
-#if CK__HAVE_AVX2_I64
-/* int64 -> float64 in AVX2, exactly as C's conversion (one rounding, in the current
- * rounding mode): x = hi * 2^32 + lo with hi signed and lo unsigned 32-bit halves. The
- * halves are placed into the significands of 2^84 * 1.5 + hi * 2^32 and 2^52 + lo (both
- * exact); subtracting 2^84 * 1.5 + 2^52 from the first is exact, and the final addition
- * rounds once to the nearest double of hi * 2^32 + lo = x. */
-static size_t ck__v_f64_from_i64(double *d, const int64_t *s, size_t n) {
-    const __m256i lo_magic = _mm256_set1_epi64x(0x4330000000000000); /* 2^52 */
-    const __m256i hi_magic = _mm256_set1_epi64x(0x4530000080000000); /* 2^84 + 2^63 */
-    const __m256d all_magic = _mm256_set1_pd(0x1p84 + 0x1p63 + 0x1p52);
-    size_t i = 0;
-    for (; n - i >= 4; i += 4) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-        /* lo: the low 32 bits under the exponent of 2^52 */
-        __m256i lo = _mm256_blend_epi32(lo_magic, x, 0x55);
-        /* hi: the high 32 bits, biased by 2^31 (xor of the sign bit), under 2^84 */
-        __m256i hi = _mm256_srli_epi64(x, 32);
-        hi = _mm256_xor_si256(hi, hi_magic);
-        __m256d f = _mm256_sub_pd(_mm256_castsi256_pd(hi), all_magic);
-        _mm256_storeu_pd(d + i, _mm256_add_pd(f, _mm256_castsi256_pd(lo)));
-    }
-    return i;
-}
-#endif
-
-#if CK__HAVE_AVX512 && defined(__AVX512DQ__)
-/* int64 -> float64 with vcvtqq2pd (one rounding, in the current rounding mode, as C's
- * conversion). gcc already vectorizes the C loop with it, 512 bits wide, and in cache that
- * runs as fast as memcpy of the same bytes (the L2 bound); written out to load 32 elements
- * before storing them and to end in one masked step rather than a ymm step plus up to
- * three scalar conversions. */
-static size_t ck__v_f64_from_i64(double *d, const int64_t *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 32; i += 32) {
-        __m512d a = _mm512_cvtepi64_pd(_mm512_loadu_si512(s + i));
-        __m512d b = _mm512_cvtepi64_pd(_mm512_loadu_si512(s + i + 8));
-        __m512d c = _mm512_cvtepi64_pd(_mm512_loadu_si512(s + i + 16));
-        __m512d e = _mm512_cvtepi64_pd(_mm512_loadu_si512(s + i + 24));
-        _mm512_storeu_pd(d + i, a);
-        _mm512_storeu_pd(d + i + 8, b);
-        _mm512_storeu_pd(d + i + 16, c);
-        _mm512_storeu_pd(d + i + 24, e);
-    }
-    for (; n - i >= 8; i += 8) {
-        _mm512_storeu_pd(d + i, _mm512_cvtepi64_pd(_mm512_loadu_si512(s + i)));
-    }
-    if (i < n) {
-        __mmask8 m = ck__tail8(n - i);
-        __m512d r = _mm512_cvtepi64_pd(_mm512_maskz_loadu_epi64(m, s + i));
-        _mm512_mask_storeu_pd(d + i, m, r);
-    }
-    return n;
-}
-#endif
-
-/* float64 -> int32, nocheck: the vector bodies of leaves/numeric/f64_to_i32.h. */
-#if CK__HAVE_AVX512
-static size_t ck__v_i32_from_f64(int32_t *d, const double *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 16; i += 16) { /* two independent chains per iteration */
-        __m256i a = ck__i32_from_f64x8(_mm512_loadu_pd(s + i));
-        __m256i b = ck__i32_from_f64x8(_mm512_loadu_pd(s + i + 8));
-        _mm256_storeu_si256((__m256i *)(void *)(d + i), a);
-        _mm256_storeu_si256((__m256i *)(void *)(d + i + 8), b);
-    }
-    for (; n - i >= 8; i += 8) {
-        _mm256_storeu_si256((__m256i *)(void *)(d + i),
-                            ck__i32_from_f64x8(_mm512_loadu_pd(s + i)));
-    }
-    if (i < n) { /* masked tail: masked-off lanes load 0.0 and are not stored */
-        __mmask8 m = ck__tail8(n - i);
-        __m256i r = ck__i32_from_f64x8(_mm512_maskz_loadu_pd(m, s + i));
-        _mm256_mask_storeu_epi32(d + i, m, r);
-    }
-    return n;
-}
-#elif defined(__AVX2__)
-static size_t ck__v_i32_from_f64(int32_t *d, const double *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        __m128i a = ck__i32_from_f64x4(_mm256_loadu_pd(s + i));
-        __m128i b = ck__i32_from_f64x4(_mm256_loadu_pd(s + i + 4));
-        _mm256_storeu_si256((__m256i *)(void *)(d + i), _mm256_set_m128i(b, a));
-    }
-    if (n - i >= 4) {
-        __m128i a = ck__i32_from_f64x4(_mm256_loadu_pd(s + i));
-        _mm_storeu_si128((__m128i *)(void *)(d + i), a);
-        i += 4;
-    }
-    return i; /* up to 3 left for the leaf's loop */
-}
-#elif defined(__SSE2__)
-static size_t ck__v_i32_from_f64(int32_t *d, const double *s, size_t n) {
-    size_t i = 0;
-    for (; n - i >= 4; i += 4) {
-        __m128i a = ck__i32_from_f64x2(_mm_loadu_pd(s + i));
-        __m128i b = ck__i32_from_f64x2(_mm_loadu_pd(s + i + 2));
-        _mm_storeu_si128((__m128i *)(void *)(d + i), _mm_unpacklo_epi64(a, b));
-    }
-    return i; /* up to 3 left for the leaf's loop */
-}
-#endif
-#if CK__HAVE_AVX512 || defined(__AVX2__) || defined(__SSE2__)
-#  define CK__HAVE_V_I32_FROM_F64 1
-#else
-#  define CK__HAVE_V_I32_FROM_F64 0 /* not x86: the C loop */
-#endif
-
 /* See above. The always-inline makes the constant tests fold in every leaf. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
@@ -950,7 +621,7 @@ ck__fast_contig(void *d, const void *s, size_t n, const int did, const int sid,
     (void)did;
     (void)sid;
     (void)mode;
-#if CK__HAVE_F16C || CK__HAVE_AVX512 || CK__HAVE_A64_F16
+#ifdef CK__SIMD_F16_CASTS
     if (did == CK_TYPE_FLOAT32 && sid == CK_TYPE_FLOAT16) {
         return ck__v_f32_from_f16((float *)d, (const uint16_t *)s, n);
     }
@@ -962,12 +633,12 @@ ck__fast_contig(void *d, const void *s, size_t n, const int did, const int sid,
                                   CK__INEXACT(mode));
     }
 #endif
-#if CK__HAVE_V_I32_FROM_F64
+#ifdef CK__SIMD_I32_FROM_F64
     if (did == CK_TYPE_INT32 && sid == CK_TYPE_FLOAT64 && !CK__CHECKED(mode)) {
         return ck__v_i32_from_f64((int32_t *)d, (const double *)s, n);
     }
 #endif
-#if CK__HAVE_AVX2_I64 || (CK__HAVE_AVX512 && defined(__AVX512DQ__))
+#ifdef CK__SIMD_F64_FROM_I64
     if (did == CK_TYPE_FLOAT64 && sid == CK_TYPE_INT64 && !CK__CHECKED(mode)) {
         return ck__v_f64_from_i64((double *)d, (const int64_t *)s, n);
     }

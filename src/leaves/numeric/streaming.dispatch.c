@@ -10,12 +10,10 @@
 #include <string.h>
 
 #include "targets/dispatch_target.h"
-#include "leaves/numeric/f64_to_i32.h"
+#include "leaves/simd/simd.h" /* the lines: one 64-byte destination line per ISA */
 #include "core/streaming_loops.h"
 
-#if defined(__SSE2__)
-#  include <emmintrin.h>
-#  include <xmmintrin.h>
+#ifdef CK__SIMD_STREAM_LINES
 
 /* Loops that read at least as many bytes as they write ask for the source 2 KiB ahead, one
  * line at a time: on a machine whose hardware prefetcher did not keep up (an AVX-512 VM,
@@ -32,19 +30,7 @@ static inline void prefetch_line(const char *s, size_t at) {
 static void nt_copy(char *d, const char *s, size_t bytes) {
     for (size_t i = 0; i < bytes; i += 64) {
         prefetch_line(s, i);
-#  if CK__HAVE_AVX512
-        _mm512_stream_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
-#  elif defined(__AVX2__)
-        const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-        const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + i + 32));
-        _mm256_stream_si256((__m256i *)(void *)(d + i), a);
-        _mm256_stream_si256((__m256i *)(void *)(d + i + 32), b);
-#  else
-        for (size_t j = 0; j < 64; j += 16) {
-            _mm_stream_si128((__m128i *)(void *)(d + i + j),
-                             _mm_loadu_si128((const __m128i *)(const void *)(s + i + j)));
-        }
-#  endif
+        ck__nt_line_copy(d + i, s + i);
     }
 }
 
@@ -53,19 +39,7 @@ static void nt_int32_float64_contig(char *d, const char *s, size_t n) {
     double *out = (double *)(void *)d;
     for (size_t i = 0; i < n; i += 8) {
         const char *p = s + i * 4;
-#  if CK__HAVE_AVX512
-        _mm512_stream_pd(out + i, _mm512_cvtepi32_pd(_mm256_loadu_si256((const __m256i *)(const void *)p)));
-#  elif defined(__AVX2__)
-        _mm256_stream_pd(out + i, _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)p)));
-        _mm256_stream_pd(out + i + 4,
-                         _mm256_cvtepi32_pd(_mm_loadu_si128((const __m128i *)(const void *)(p + 16))));
-#  else
-        for (size_t j = 0; j < 8; j += 4) {
-            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j * 4));
-            _mm_stream_pd(out + i + j, _mm_cvtepi32_pd(v));
-            _mm_stream_pd(out + i + j + 2, _mm_cvtepi32_pd(_mm_unpackhi_epi64(v, v)));
-        }
-#  endif
+        ck__nt_line_i32_f64(out + i, p);
     }
 }
 
@@ -74,18 +48,7 @@ static void nt_float32_float64_contig(char *d, const char *s, size_t n) {
     double *out = (double *)(void *)d;
     const float *in = (const float *)(const void *)s;
     for (size_t i = 0; i < n; i += 8) {
-#  if CK__HAVE_AVX512
-        _mm512_stream_pd(out + i, _mm512_cvtps_pd(_mm256_loadu_ps(in + i)));
-#  elif defined(__AVX2__)
-        _mm256_stream_pd(out + i, _mm256_cvtps_pd(_mm_loadu_ps(in + i)));
-        _mm256_stream_pd(out + i + 4, _mm256_cvtps_pd(_mm_loadu_ps(in + i + 4)));
-#  else
-        for (size_t j = 0; j < 8; j += 4) {
-            const __m128 v = _mm_loadu_ps(in + i + j);
-            _mm_stream_pd(out + i + j, _mm_cvtps_pd(v));
-            _mm_stream_pd(out + i + j + 2, _mm_cvtps_pd(_mm_movehl_ps(v, v)));
-        }
-#  endif
+        ck__nt_line_f32_f64(out + i, in + i);
     }
 }
 
@@ -97,23 +60,7 @@ static void nt_float64_float32_contig(char *d, const char *s, size_t n) {
     for (size_t i = 0; i < n; i += 16) {
         prefetch_line(s, i * 8);
         prefetch_line(s, i * 8 + 64);
-#  if CK__HAVE_AVX512
-        const __m256 lo = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i));
-        const __m256 hi = _mm512_cvtpd_ps(_mm512_loadu_pd(in + i + 8));
-        _mm512_stream_ps(out + i, _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1));
-#  elif defined(__AVX2__)
-        for (size_t j = 0; j < 16; j += 8) {
-            const __m128 lo = _mm256_cvtpd_ps(_mm256_loadu_pd(in + i + j));
-            const __m128 hi = _mm256_cvtpd_ps(_mm256_loadu_pd(in + i + j + 4));
-            _mm256_stream_ps(out + i + j, _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1));
-        }
-#  else
-        for (size_t j = 0; j < 16; j += 4) {
-            const __m128 lo = _mm_cvtpd_ps(_mm_loadu_pd(in + i + j));
-            const __m128 hi = _mm_cvtpd_ps(_mm_loadu_pd(in + i + j + 2));
-            _mm_stream_ps(out + i + j, _mm_movelh_ps(lo, hi));
-        }
-#  endif
+        ck__nt_line_f64_f32(out + i, in + i);
     }
 }
 
@@ -124,23 +71,7 @@ static void nt_float64_int32_contig(char *d, const char *s, size_t n) {
         char *out = d + i * 4;
         prefetch_line(s, i * 8);
         prefetch_line(s, i * 8 + 64);
-#  if CK__HAVE_AVX512
-        const __m256i lo = ck__i32_from_f64x8(_mm512_loadu_pd(in + i));
-        const __m256i hi = ck__i32_from_f64x8(_mm512_loadu_pd(in + i + 8));
-        _mm512_stream_si512((void *)out, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
-#  elif defined(__AVX2__)
-        for (size_t j = 0; j < 16; j += 8) {
-            const __m128i lo = ck__i32_from_f64x4(_mm256_loadu_pd(in + i + j));
-            const __m128i hi = ck__i32_from_f64x4(_mm256_loadu_pd(in + i + j + 4));
-            _mm256_stream_si256((__m256i *)(void *)(out + j * 4), _mm256_set_m128i(hi, lo));
-        }
-#  else
-        for (size_t j = 0; j < 16; j += 4) {
-            const __m128i lo = ck__i32_from_f64x2(_mm_loadu_pd(in + i + j));
-            const __m128i hi = ck__i32_from_f64x2(_mm_loadu_pd(in + i + j + 2));
-            _mm_stream_si128((__m128i *)(void *)(out + j * 4), _mm_unpacklo_epi64(lo, hi));
-        }
-#  endif
+        ck__nt_line_f64_i32(out, in + i);
     }
 }
 
@@ -179,17 +110,7 @@ static void nt_int32_float64_strided(char *d, const char *s, intptr_t ss, size_t
     for (size_t i = 0; i < n; i += 8) {
         ck__prefetch_strided(s, ss, i + ahead, 8);
         const __m128i a = CK__LD4_I32(s, ss, i), b = CK__LD4_I32(s, ss, i + 4);
-#  if CK__HAVE_AVX512
-        _mm512_stream_pd(out + i, _mm512_cvtepi32_pd(_mm256_set_m128i(b, a)));
-#  elif defined(__AVX2__)
-        _mm256_stream_pd(out + i, _mm256_cvtepi32_pd(a));
-        _mm256_stream_pd(out + i + 4, _mm256_cvtepi32_pd(b));
-#  else
-        _mm_stream_pd(out + i, _mm_cvtepi32_pd(a));
-        _mm_stream_pd(out + i + 2, _mm_cvtepi32_pd(_mm_unpackhi_epi64(a, a)));
-        _mm_stream_pd(out + i + 4, _mm_cvtepi32_pd(b));
-        _mm_stream_pd(out + i + 6, _mm_cvtepi32_pd(_mm_unpackhi_epi64(b, b)));
-#  endif
+        ck__nt_line_i32x8_f64(out + i, a, b);
     }
 }
 
@@ -200,17 +121,7 @@ static void nt_float32_float64_strided(char *d, const char *s, intptr_t ss, size
     for (size_t i = 0; i < n; i += 8) {
         ck__prefetch_strided(s, ss, i + ahead, 8);
         const __m128 a = CK__LD4_F32(s, ss, i), b = CK__LD4_F32(s, ss, i + 4);
-#  if CK__HAVE_AVX512
-        _mm512_stream_pd(out + i, _mm512_cvtps_pd(_mm256_set_m128(b, a)));
-#  elif defined(__AVX2__)
-        _mm256_stream_pd(out + i, _mm256_cvtps_pd(a));
-        _mm256_stream_pd(out + i + 4, _mm256_cvtps_pd(b));
-#  else
-        _mm_stream_pd(out + i, _mm_cvtps_pd(a));
-        _mm_stream_pd(out + i + 2, _mm_cvtps_pd(_mm_movehl_ps(a, a)));
-        _mm_stream_pd(out + i + 4, _mm_cvtps_pd(b));
-        _mm_stream_pd(out + i + 6, _mm_cvtps_pd(_mm_movehl_ps(b, b)));
-#  endif
+        ck__nt_line_f32x8_f64(out + i, a, b);
     }
 }
 
@@ -228,33 +139,14 @@ static void nt_float64_float32_strided(char *d, const char *s, intptr_t ss, size
     }
 }
 
-/* n: a multiple of 16. The contiguous loop's vector body (f64_to_i32.h): the leaf's bits. */
+/* n: a multiple of 16. The contiguous leaf's lane conversion (leaves/simd/): its bits. */
 static void nt_float64_int32_strided(char *d, const char *s, intptr_t ss, size_t n) {
     const size_t ahead = ck__prefetch_ahead(ss);
     for (size_t i = 0; i < n; i += 16) {
         ck__prefetch_strided(s, ss, i + ahead, 16);
-#  if CK__HAVE_AVX512
-        for (size_t j = 0; j < 16; j += 8) {
-            const size_t k = i + j;
-            const __m512d v = _mm512_setr_pd(
-                ld_f64(s, ss, k), ld_f64(s, ss, k + 1), ld_f64(s, ss, k + 2), ld_f64(s, ss, k + 3),
-                ld_f64(s, ss, k + 4), ld_f64(s, ss, k + 5), ld_f64(s, ss, k + 6), ld_f64(s, ss, k + 7));
-            _mm256_stream_si256((__m256i *)(void *)(d + k * 4), ck__i32_from_f64x8(v));
-        }
-#  elif defined(__AVX2__)
-        for (size_t j = 0; j < 16; j += 4) {
-            const size_t k = i + j;
-            const __m256d v = _mm256_setr_pd(ld_f64(s, ss, k), ld_f64(s, ss, k + 1),
-                                             ld_f64(s, ss, k + 2), ld_f64(s, ss, k + 3));
-            _mm_stream_si128((__m128i *)(void *)(d + k * 4), ck__i32_from_f64x4(v));
-        }
-#  else
-        for (size_t j = 0; j < 16; j += 4) {
-            const __m128i r = _mm_unpacklo_epi64(ck__i32_from_f64x2(CK__LD2_F64(s, ss, i + j)),
-                                                 ck__i32_from_f64x2(CK__LD2_F64(s, ss, i + j + 2)));
-            _mm_stream_si128((__m128i *)(void *)(d + (i + j) * 4), r);
-        }
-#  endif
+#  define CK__LD_AT(j) ld_f64(s, ss, i + (j))
+        CK__NT_LINE_F64_I32_BY(d + i * 4, CK__LD_AT);
+#  undef CK__LD_AT
     }
 }
 

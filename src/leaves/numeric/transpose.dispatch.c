@@ -14,12 +14,7 @@
 
 #include "targets/dispatch_target.h"
 #include "leaves/numeric/transpose_tiles.h"
-
-#if defined(__SSE2__)
-#  include <emmintrin.h>
-#endif
-
-#define CK__BLOCK_INLINE static inline __attribute__((always_inline))
+#include "leaves/simd/simd.h" /* the blocks: register transposes per ISA */
 
 /* Element by element, destination row by row: the edges, and sizes without a block. */
 static void transpose_scalar(char *dst, intptr_t du, intptr_t dv, const char *buf, intptr_t brow,
@@ -52,201 +47,6 @@ static void widen_scalar(char *dst, intptr_t du, const char *src, intptr_t sv, i
     }
 }
 
-/* ---- register transposes: o[k] = column k of the rows at p, p + row, ... ---- */
-
-#if defined(__AVX2__)
-CK__BLOCK_INLINE void load_transpose_8x8(const char *p, intptr_t row, __m256 o[8]) {
-    __m256 r[8], t[8], w[8];
-    for (int k = 0; k < 8; k++) {
-        r[k] = _mm256_loadu_ps((const float *)(const void *)(p + k * row));
-    }
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {
-        w[k] = _mm256_shuffle_ps(t[k], t[k + 2], 0x44);
-        w[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], 0xEE);
-        w[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0x44);
-        w[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
-    }
-    for (int k = 0; k < 8; k++) {
-        /* column k: the low lanes of w[k] and w[k + 4], or (k >= 4) their high lanes */
-        o[k] = k < 4 ? _mm256_permute2f128_ps(w[k], w[k + 4], 0x20)
-                     : _mm256_permute2f128_ps(w[k - 4], w[k], 0x31);
-    }
-}
-#endif
-
-#if defined(__SSE2__)
-CK__BLOCK_INLINE void load_transpose_4x4(const char *p, intptr_t row, __m128 o[4]) {
-    __m128 r[4];
-    for (int k = 0; k < 4; k++) {
-        r[k] = _mm_loadu_ps((const float *)(const void *)(p + k * row));
-    }
-    const __m128 t0 = _mm_unpacklo_ps(r[0], r[1]), t1 = _mm_unpackhi_ps(r[0], r[1]);
-    const __m128 t2 = _mm_unpacklo_ps(r[2], r[3]), t3 = _mm_unpackhi_ps(r[2], r[3]);
-    o[0] = _mm_movelh_ps(t0, t2);
-    o[1] = _mm_movehl_ps(t2, t0);
-    o[2] = _mm_movelh_ps(t1, t3);
-    o[3] = _mm_movehl_ps(t3, t1);
-}
-
-/* Two widened lanes of x (its low pair, or with `high` its high pair) as float64. */
-CK__BLOCK_INLINE __m128d widen_pair(__m128 x, const int high, const int from_float) {
-    const __m128 y = high ? _mm_movehl_ps(x, x) : x;
-    return from_float ? _mm_cvtps_pd(y) : _mm_cvtepi32_pd(_mm_castps_si128(y));
-}
-#endif
-
-/* ---- one block at (u, v); nt: non-temporal stores (aligned) ---- */
-
-#if defined(__AVX2__)
-enum { CK__B4 = 8, CK__VW4 = 32 };
-CK__BLOCK_INLINE void block_4(char *dst, intptr_t du, const char *buf, intptr_t brow, size_t u,
-                              size_t v, const int nt) {
-    __m256 o[8];
-    load_transpose_8x8(buf + (intptr_t)v * brow + (intptr_t)u * 4, brow, o);
-    for (int k = 0; k < 8; k++) {
-        float *p = (float *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 4);
-        if (nt) {
-            _mm256_stream_ps(p, o[k]);
-        } else {
-            _mm256_storeu_ps(p, o[k]);
-        }
-    }
-}
-
-/* 8 u x 8 v: eight source rows' 8 elements become eight destination lines of float64. */
-enum { CK__BW = 8, CK__VWW = 32 };
-CK__BLOCK_INLINE void block_widen(char *dst, intptr_t du, const char *src, intptr_t sv,
-                                  size_t u, size_t v, const int from_float, const int nt) {
-    __m256 o[8];
-    load_transpose_8x8(src + (intptr_t)v * sv + (intptr_t)u * 4, sv, o);
-    for (int k = 0; k < 8; k++) {
-        const __m128 lo = _mm256_castps256_ps128(o[k]), hi = _mm256_extractf128_ps(o[k], 1);
-        const __m256d a = from_float ? _mm256_cvtps_pd(lo) : _mm256_cvtepi32_pd(_mm_castps_si128(lo));
-        const __m256d b = from_float ? _mm256_cvtps_pd(hi) : _mm256_cvtepi32_pd(_mm_castps_si128(hi));
-        double *p = (double *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 8);
-        if (nt) {
-            _mm256_stream_pd(p, a);
-            _mm256_stream_pd(p + 4, b);
-        } else {
-            _mm256_storeu_pd(p, a);
-            _mm256_storeu_pd(p + 4, b);
-        }
-    }
-}
-#elif defined(__SSE2__)
-enum { CK__B4 = 4, CK__VW4 = 16 };
-CK__BLOCK_INLINE void block_4(char *dst, intptr_t du, const char *buf, intptr_t brow, size_t u,
-                              size_t v, const int nt) {
-    __m128 o[4];
-    load_transpose_4x4(buf + (intptr_t)v * brow + (intptr_t)u * 4, brow, o);
-    for (int k = 0; k < 4; k++) {
-        float *p = (float *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 4);
-        if (nt) {
-            _mm_stream_ps(p, o[k]);
-        } else {
-            _mm_storeu_ps(p, o[k]);
-        }
-    }
-}
-
-/* 4 u x 8 v: two 4x4 transposes give each of four destination rows a line of float64. */
-enum { CK__BW = 4, CK__VWW = 16 };
-CK__BLOCK_INLINE void block_widen(char *dst, intptr_t du, const char *src, intptr_t sv,
-                                  size_t u, size_t v, const int from_float, const int nt) {
-    __m128 lo[4], hi[4];
-    const char *p0 = src + (intptr_t)v * sv + (intptr_t)u * 4;
-    load_transpose_4x4(p0, sv, lo);
-    load_transpose_4x4(p0 + 4 * sv, sv, hi);
-    for (int k = 0; k < 4; k++) {
-        const __m128d o[4] = {widen_pair(lo[k], 0, from_float), widen_pair(lo[k], 1, from_float),
-                              widen_pair(hi[k], 0, from_float), widen_pair(hi[k], 1, from_float)};
-        double *p = (double *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 8);
-        for (int h = 0; h < 4; h++) {
-            if (nt) {
-                _mm_stream_pd(p + 2 * h, o[h]);
-            } else {
-                _mm_storeu_pd(p + 2 * h, o[h]);
-            }
-        }
-    }
-}
-#endif
-
-#if CK__HAVE_AVX512
-enum { CK__B8 = 8, CK__VW8 = 64 };
-CK__BLOCK_INLINE void block_8(char *dst, intptr_t du, const char *buf, intptr_t brow, size_t u,
-                              size_t v, const int nt) {
-    __m512d r[8], t[8], w[8];
-    for (int k = 0; k < 8; k++) {
-        r[k] = _mm512_loadu_pd((const double *)(const void *)(buf + (intptr_t)(v + (size_t)k) * brow + (intptr_t)u * 8));
-    }
-    /* pairs of rows interleaved, then 128-bit lanes gathered twice: lane l of r[k] holds
-     * columns 2l and 2l + 1, so two lane shuffles put column m of every row together */
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm512_unpacklo_pd(r[k], r[k + 1]);
-        t[k + 1] = _mm512_unpackhi_pd(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {
-        w[k] = _mm512_shuffle_f64x2(t[k], t[k + 2], 0x88);
-        w[k + 2] = _mm512_shuffle_f64x2(t[k], t[k + 2], 0xDD);
-        w[k + 1] = _mm512_shuffle_f64x2(t[k + 1], t[k + 3], 0x88);
-        w[k + 3] = _mm512_shuffle_f64x2(t[k + 1], t[k + 3], 0xDD);
-    }
-    for (int k = 0; k < 8; k++) {
-        /* row u + k: columns k of every buffer row (k < 4: from w[k], w[k + 4] even lanes) */
-        const __m512d o = k < 4 ? _mm512_shuffle_f64x2(w[k], w[k + 4], 0x88)
-                                : _mm512_shuffle_f64x2(w[k - 4], w[k], 0xDD);
-        double *p = (double *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 8);
-        if (nt) {
-            _mm512_stream_pd(p, o);
-        } else {
-            _mm512_storeu_pd(p, o);
-        }
-    }
-}
-#elif defined(__AVX2__)
-enum { CK__B8 = 4, CK__VW8 = 32 };
-CK__BLOCK_INLINE void block_8(char *dst, intptr_t du, const char *buf, intptr_t brow, size_t u,
-                              size_t v, const int nt) {
-    __m256d r[4];
-    for (int k = 0; k < 4; k++) {
-        r[k] = _mm256_loadu_pd((const double *)(const void *)(buf + (intptr_t)(v + (size_t)k) * brow + (intptr_t)u * 8));
-    }
-    const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
-    const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
-    const __m256d o[4] = {_mm256_permute2f128_pd(t0, t2, 0x20), _mm256_permute2f128_pd(t1, t3, 0x20),
-                          _mm256_permute2f128_pd(t0, t2, 0x31), _mm256_permute2f128_pd(t1, t3, 0x31)};
-    for (int k = 0; k < 4; k++) {
-        double *p = (double *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 8);
-        if (nt) {
-            _mm256_stream_pd(p, o[k]);
-        } else {
-            _mm256_storeu_pd(p, o[k]);
-        }
-    }
-}
-#elif defined(__SSE2__)
-enum { CK__B8 = 2, CK__VW8 = 16 };
-CK__BLOCK_INLINE void block_8(char *dst, intptr_t du, const char *buf, intptr_t brow, size_t u,
-                              size_t v, const int nt) {
-    const __m128d r0 = _mm_loadu_pd((const double *)(const void *)(buf + (intptr_t)v * brow + (intptr_t)u * 8));
-    const __m128d r1 = _mm_loadu_pd((const double *)(const void *)(buf + (intptr_t)(v + 1) * brow + (intptr_t)u * 8));
-    const __m128d o[2] = {_mm_unpacklo_pd(r0, r1), _mm_unpackhi_pd(r0, r1)};
-    for (int k = 0; k < 2; k++) {
-        double *p = (double *)(void *)(dst + (intptr_t)(u + (size_t)k) * du + (intptr_t)v * 8);
-        if (nt) {
-            _mm_stream_pd(p, o[k]);
-        } else {
-            _mm_storeu_pd(p, o[k]);
-        }
-    }
-}
-#endif
-
 /* The whole blocks of a tile, destination row block by row block (so each row's lines are
  * completed together), then the edges element by element. */
 #define CK__TRANSPOSE_BLOCKS(B, VW, block)                                                      \
@@ -267,20 +67,21 @@ CK__BLOCK_INLINE void block_8(char *dst, intptr_t du, const char *buf, intptr_t 
 
 static void transpose_tile(char *dst, intptr_t du, intptr_t dv, const char *buf, intptr_t brow,
                            size_t size, size_t nu, size_t nv, int stream) {
-#if defined(__SSE2__)
+#ifdef CK__SIMD_BLOCK_4
     if (size == 4 && dv == 4) {
         CK__TRANSPOSE_BLOCKS(CK__B4, CK__VW4, block_4);
     }
+#endif
+#ifdef CK__SIMD_BLOCK_8
     if (size == 8 && dv == 8) {
         CK__TRANSPOSE_BLOCKS(CK__B8, CK__VW8, block_8);
     }
-#else
-    (void)stream;
 #endif
+    (void)stream;
     transpose_scalar(dst, du, dv, buf, brow, size, 0, nu, 0, nv);
 }
 
-#if defined(__SSE2__)
+#ifdef CK__SIMD_BLOCK_4
 /* The whole widening blocks with the conversion and the store kind fixed, so that each
  * of the four combinations is its own loop. */
 CK__BLOCK_INLINE void widen_blocks(char *dst, intptr_t du, const char *src, intptr_t sv,
@@ -295,7 +96,7 @@ CK__BLOCK_INLINE void widen_blocks(char *dst, intptr_t du, const char *src, intp
 
 static void widen_transpose(char *dst, intptr_t du, const char *src, intptr_t sv, int from_float,
                             size_t nu, size_t nv, int stream) {
-#if defined(__SSE2__)
+#ifdef CK__SIMD_BLOCK_4
     const size_t bu = nu / CK__BW * CK__BW, bv = nv / 8 * 8;
     const int nt = stream && (uintptr_t)dst % CK__VWW == 0 && (uintptr_t)du % CK__VWW == 0;
     if (from_float) {

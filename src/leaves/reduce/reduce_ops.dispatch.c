@@ -14,6 +14,7 @@
 #include "common/float_formats.h"
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
+#include "leaves/simd/simd.h"
 #include "leaves/numeric/arith_ops.h"
 #include "leaves/reduce/reduce_ops.h"
 
@@ -350,36 +351,8 @@ static const ck__ct_complex128 ck__c128_lo = {{-__builtin_inf(), -__builtin_inf(
         }                                                                                    \
         return 1;                                                                            \
     }
-/* The vector primitives of this target: 256 bits with AVX, 128 with SSE2. */
-#if defined(__AVX__)
-#  define CK__VPD __m256d
-#  define CK__VPS __m256
-#  define CK__WPD 4
-#  define CK__WPS 8
-#  define CK__PD_LOAD(p) _mm256_loadu_pd((const double *)(const void *)(p))
-#  define CK__PD_STORE(p, v) _mm256_storeu_pd((double *)(void *)(p), v)
-#  define CK__PD_UNORD(a, b) _mm256_cmp_pd(a, b, _CMP_UNORD_Q)
-#  define CK__PS_LOAD(p) _mm256_loadu_ps((const float *)(const void *)(p))
-#  define CK__PS_STORE(p, v) _mm256_storeu_ps((float *)(void *)(p), v)
-#  define CK__PS_UNORD(a, b) _mm256_cmp_ps(a, b, _CMP_UNORD_Q)
-#  define CK__PD(op) _mm256_##op##_pd
-#  define CK__PS(op) _mm256_##op##_ps
-#elif defined(__SSE2__)
-#  include <emmintrin.h>
-#  define CK__VPD __m128d
-#  define CK__VPS __m128
-#  define CK__WPD 2
-#  define CK__WPS 4
-#  define CK__PD_LOAD(p) _mm_loadu_pd((const double *)(const void *)(p))
-#  define CK__PD_STORE(p, v) _mm_storeu_pd((double *)(void *)(p), v)
-#  define CK__PD_UNORD(a, b) _mm_cmpunord_pd(a, b)
-#  define CK__PS_LOAD(p) _mm_loadu_ps((const float *)(const void *)(p))
-#  define CK__PS_STORE(p, v) _mm_storeu_ps((float *)(void *)(p), v)
-#  define CK__PS_UNORD(a, b) _mm_cmpunord_ps(a, b)
-#  define CK__PD(op) _mm_##op##_pd
-#  define CK__PS(op) _mm_##op##_ps
-#endif
-#if defined(__AVX__) || defined(__SSE2__)
+/* The vector primitives of this target (leaves/simd/): 256 bits with AVX2, 128 with SSE2. */
+#ifdef CK__SIMD_MINMAX
 #  define CK__DEF_VMINMAX(SUF, T, OP)                                                       \
     CK__VMM(ck__v##OP##_##SUF, CK__V##T, CK__W##T, CK__##T##_LOAD, CK__##T##_STORE,          \
             CK__##T(OP), CK__##T##_UNORD, CK__##T(and), CK__##T(andnot), CK__##T(or))        \
