@@ -35,10 +35,24 @@ static int arith_instantiate(void *data, ck_builder *ckb, size_t *offset,
     return ck__make_arith_leaf(ckb, offset, op, info->args[0], info->req);
 }
 
-_Static_assert(CK__JIT_OP_SUBTRACT - CK__JIT_OP_ADD == CK__ARITH_SUBTRACT - CK__ARITH_ADD &&
-                   CK__JIT_OP_MULTIPLY - CK__JIT_OP_ADD == CK__ARITH_MULTIPLY - CK__ARITH_ADD &&
-                   CK__JIT_OP_DIVIDE - CK__JIT_OP_ADD == CK__ARITH_DIVIDE - CK__ARITH_ADD,
-               "the JIT's operations follow the arithmetic leaves' order");
+/* What builtins need of each row of CK__ARITH_LIST (leaves/numeric/arith_leaves.h). */
+typedef struct arith_builtin {
+    int bool_ret; /* the result type of bool's signature, -1: a signature that refuses */
+    int ret_bool; /* every signature returns bool */
+    const char *identity;
+    int jit_op; /* a ck__jit_op, -1 for none */
+} arith_builtin;
+
+#define CK__JIT_OP_NONE (-1)
+#define CK__ARITH_BOOL_RET_bool CK_TYPE_BOOL
+#define CK__ARITH_BOOL_RET_int8 CK_TYPE_INT8
+#define CK__ARITH_BOOL_RET_NONE (-1)
+#define CK__ARITH_RET_BOOL_SAME 0
+#define CK__ARITH_RET_BOOL_BOOL 1
+#define CK__ARITH_BUILTIN_ROW(A, name, E, BR, RET, ID, CHK, JIT)                             \
+    [CK__ARITH_##E] = {CK__ARITH_BOOL_RET_##BR, CK__ARITH_RET_BOOL_##RET, ID, CK__JIT_OP_##JIT},
+static const arith_builtin arith_builtins[CK__ARITH_NUM_OPS] = {
+    CK__ARITH_LIST(CK__ARITH_BUILTIN_ROW, ~)};
 
 int ck__builtin_arith_op(const ck_factory *f) {
     return f->instantiate == arith_instantiate ? (int)(uintptr_t)f->data : -1;
@@ -54,10 +68,8 @@ typedef struct unary_builtin {
     int jit_op; /* a ck__jit_op, -1 for none */
 } unary_builtin;
 
-#define CK__UNARY_JIT_NONE (-1)
-#define CK__UNARY_JIT_NEGATIVE CK__JIT_OP_NEGATIVE
 #define CK__UNARY_ROW(name, jit, refusal)                                                      \
-    {#name, ck__##name##_has_leaf, ck__make_##name##_leaf, refusal, CK__UNARY_JIT_##jit},
+    {#name, ck__##name##_has_leaf, ck__make_##name##_leaf, refusal, CK__JIT_OP_##jit},
 static const unary_builtin unary_builtins[] = {CK__UNARY_LIST(CK__UNARY_ROW)};
 
 static int unary_instantiate(void *data, ck_builder *ckb, size_t *offset,
@@ -115,12 +127,7 @@ int ck__builtin_jit_op(const ck_factory *f) {
     if (f->instantiate != arith_instantiate) {
         return -1;
     }
-    const uintptr_t op = (uintptr_t)f->data;
-    if (op == CK__ARITH_MINIMUM || op == CK__ARITH_MAXIMUM) {
-        return op == CK__ARITH_MINIMUM ? CK__JIT_OP_MINIMUM : CK__JIT_OP_MAXIMUM;
-    }
-    /* ck__arith_op and ck__jit_op list the four operations in the same order. */
-    return op <= CK__ARITH_DIVIDE ? CK__JIT_OP_ADD + (int)op : -1;
+    return arith_builtins[(uintptr_t)f->data].jit_op;
 }
 
 /* subtract(bool, bool): NumPy refuses it, and no bool is a difference of two bools. The
@@ -141,18 +148,6 @@ static int bool_subtract_instantiate(void *data, ck_builder *ckb, size_t *offset
     return bool_subtract_refused();
 }
 
-/* The identity a reduction of each operation starts from (NULL: none; minimum and maximum
- * have none, as in NumPy: reductions give them a type's extreme and refuse zero elements). */
-static const char *builtin_identity(ck__arith_op op) {
-    switch (op) {
-    case CK__ARITH_ADD: return "0";
-    case CK__ARITH_MULTIPLY: return "1";
-    case CK__ARITH_LOGICAL_AND: return "true";
-    case CK__ARITH_LOGICAL_OR: return "false";
-    default: return NULL;
-    }
-}
-
 static int add_builtin(const char *name, ck__arith_op op, int arith) {
     if (ck__registry_has(name)) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
@@ -168,12 +163,8 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
         if (!arith) {
             snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
         } else if (ck__arith_has_leaf(op, (ck_type_id)id)) {
-            /* bool divide writes int8, NumPy's floor_divide type for two bools; the logical
-             * operations write bool */
-            int ret = op == CK__ARITH_DIVIDE && id == CK_TYPE_BOOL ? CK_TYPE_INT8 : id;
-            if (op == CK__ARITH_LOGICAL_AND || op == CK__ARITH_LOGICAL_OR) {
-                ret = CK_TYPE_BOOL;
-            }
+            const arith_builtin *row = &arith_builtins[op];
+            const int ret = id == CK_TYPE_BOOL ? row->bool_ret : row->ret_bool ? CK_TYPE_BOOL : id;
             snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, ck_type_id_name((ck_type_id)ret));
         } else if (op == CK__ARITH_SUBTRACT && id == CK_TYPE_BOOL) {
             snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
@@ -183,7 +174,7 @@ static int add_builtin(const char *name, ck__arith_op op, int arith) {
         }
         rc = ck_callable_add(c, sig, &f);
     }
-    const char *identity = arith ? builtin_identity(op) : NULL;
+    const char *identity = arith ? arith_builtins[op].identity : NULL;
     if (rc == CK_OK && identity != NULL) {
         rc = ck_callable_set_identity(c, identity);
     }

@@ -31,8 +31,10 @@ static const ck__arith_target ck__arith_targets[] = {CK_DISPATCH_TARGETS_arith(C
 static const ck_cpu_target ck__arith_target_ids[] = {CK_DISPATCH_TARGETS_arith(CK__TARGET_ID)};
 #undef CK__TARGET_ID
 
+#define CK__ARITH_NAME(A, name, ...) #name,
 static const char *const ck__arith_op_names[CK__ARITH_NUM_OPS] = {
-    "add", "subtract", "multiply", "divide", "minimum", "maximum", "logical_and", "logical_or"};
+    CK__ARITH_LIST(CK__ARITH_NAME, ~)};
+#undef CK__ARITH_NAME
 
 static const char *const ck__compare_op_names[CK__COMPARE_NUM_OPS] = {
     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};

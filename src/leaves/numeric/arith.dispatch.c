@@ -61,21 +61,19 @@
 #include "leaves/numeric/compare_leaves.h"
 #include "leaves/numeric/compare_ops.h"
 
-#define CK__OP_add CK__ARITH_ADD
-#define CK__OP_subtract CK__ARITH_SUBTRACT
-#define CK__OP_multiply CK__ARITH_MULTIPLY
-#define CK__OP_divide CK__ARITH_DIVIDE
-#define CK__OP_minimum CK__ARITH_MINIMUM
-#define CK__OP_maximum CK__ARITH_MAXIMUM
-#define CK__OP_logical_and CK__ARITH_LOGICAL_AND
-#define CK__OP_logical_or CK__ARITH_LOGICAL_OR
-/* The comparisons (compare_leaves.h) share the loops; they have no float16 vectors. */
-#define CK__OP_equal CK__ARITH_NUM_OPS
-#define CK__OP_not_equal CK__ARITH_NUM_OPS
-#define CK__OP_less CK__ARITH_NUM_OPS
-#define CK__OP_less_equal CK__ARITH_NUM_OPS
-#define CK__OP_greater CK__ARITH_NUM_OPS
-#define CK__OP_greater_equal CK__ARITH_NUM_OPS
+/* CK__OP_<name>: a leaf's operation by its name, for the float16 vectors. The comparisons
+ * (compare_leaves.h) share the loops; they have no float16 vectors. */
+#define CK__OP_BY_NAME(A, name, E, ...) CK__OP_##name = CK__ARITH_##E,
+enum {
+    CK__ARITH_LIST(CK__OP_BY_NAME, ~)
+    CK__OP_equal = CK__ARITH_NUM_OPS,
+    CK__OP_not_equal = CK__ARITH_NUM_OPS,
+    CK__OP_less = CK__ARITH_NUM_OPS,
+    CK__OP_less_equal = CK__ARITH_NUM_OPS,
+    CK__OP_greater = CK__ARITH_NUM_OPS,
+    CK__OP_greater_equal = CK__ARITH_NUM_OPS
+};
+#undef CK__OP_BY_NAME
 
 /* 1. Element operations: leaves/numeric/arith_ops.h. */
 
@@ -160,7 +158,8 @@ static CK__COLD int ck__zero_division_at(size_t i) {
     }                                                                                        \
     CK__HOT int ck__##OP##_##T##_fast(ck__ct_##RT *d, const ck__ct_##T *a, size_t as,        \
                                       const ck__ct_##T *b, size_t bs, size_t n) {            \
-        size_t i = ck__vector_head(ck__id_##T, CK__OP_##OP, d, a, as, b, bs, n);             \
+        size_t i =                                                                           \
+            ck__vector_head(ck__id_##T, (ck__arith_op)CK__OP_##OP, d, a, as, b, bs, n);      \
         for (; i < n; i++) {                                                                 \
             if (CHECKED && CK__UNLIKELY(ck__zero_##T(b[i * bs]))) {                           \
                 return ck__zero_division_at(i);                                              \
@@ -203,32 +202,27 @@ static CK__COLD int ck__zero_division_at(size_t i) {
 
 #define CK__DEF_LEAF(OP, T, CHECKED) CK__DEF_LEAF_R(OP, T, T, CHECKED)
 
-/* minimum, maximum (of T) and logical_and, logical_or (bool) of every type. */
-#define CK__DEF_MINMAX_LOGICAL(T)                                                           \
-    CK__DEF_LEAF(minimum, T, 0)                                                              \
-    CK__DEF_LEAF(maximum, T, 0)                                                              \
-    CK__DEF_LEAF_R(logical_and, T, bool, 0)                                                  \
-    CK__DEF_LEAF_R(logical_or, T, bool, 0)
-
-#define CK__DEF_FOUR(T, CHECKED_DIVIDE)                                                     \
-    CK__DEF_LEAF(add, T, 0)                                                                  \
-    CK__DEF_LEAF(subtract, T, 0)                                                             \
-    CK__DEF_LEAF(multiply, T, 0)                                                             \
-    CK__DEF_LEAF(divide, T, CHECKED_DIVIDE)                                                  \
-    CK__DEF_MINMAX_LOGICAL(T)
-
-CK__DEF_LEAF(add, bool, 0)
-CK__DEF_LEAF(multiply, bool, 0)
-CK__DEF_LEAF(divide, bool, 1)
-CK__DEF_MINMAX_LOGICAL(bool)
-/* Every other row of the scalar table: integers divide checked (by zero). */
-#define CK__FOUR_BOOL(n)
-#define CK__FOUR_SIGNED(n) CK__DEF_FOUR(n, 1)
-#define CK__FOUR_UNSIGNED(n) CK__DEF_FOUR(n, 1)
-#define CK__FOUR_FLOAT(n) CK__DEF_FOUR(n, 0)
-#define CK__FOUR_COMPLEX(n) CK__DEF_FOUR(n, 0)
-#define CK__FOUR_ROW(E, n, part, psize, parts, kind, ...) CK__FOUR_##kind(n)
-CK_SCALAR_TABLE(CK__FOUR_ROW)
+/* Every row of CK__ARITH_LIST for every scalar type: its result the operands' type or bool
+ * (RET); bool only where the row gives it a leaf (BOOL_RET), its result bits bool's (divide's
+ * int8 of 0 or 1 is the same byte); integers check a zero divisor where the row says so. */
+#define CK__ARITH_RT_SAME(T) T
+#define CK__ARITH_RT_BOOL(T) bool
+#define CK__ARITH_DEF_BOOL_NONE(name, CHK)
+#define CK__ARITH_DEF_BOOL_bool(name, CHK) CK__DEF_LEAF_R(name, bool, bool, CHK)
+#define CK__ARITH_DEF_BOOL_int8(name, CHK) CK__DEF_LEAF_R(name, bool, bool, CHK)
+#define CK__ARITH_DEF_BOOL(T, name, E, BR, RET, ID, CHK, JIT) CK__ARITH_DEF_BOOL_##BR(name, CHK)
+#define CK__DEF_LEAF_RX(OP, T, RT, CHECKED) CK__DEF_LEAF_R(OP, T, RT, CHECKED) /* RT expanded */
+#define CK__ARITH_DEF_INT(T, name, E, BR, RET, ID, CHK, JIT)                                \
+    CK__DEF_LEAF_RX(name, T, CK__ARITH_RT_##RET(T), CHK)
+#define CK__ARITH_DEF_REAL(T, name, E, BR, RET, ID, CHK, JIT)                               \
+    CK__DEF_LEAF_RX(name, T, CK__ARITH_RT_##RET(T), 0)
+#define CK__ARITH_DEFS_BOOL(n) CK__ARITH_LIST(CK__ARITH_DEF_BOOL, n)
+#define CK__ARITH_DEFS_SIGNED(n) CK__ARITH_LIST(CK__ARITH_DEF_INT, n)
+#define CK__ARITH_DEFS_UNSIGNED(n) CK__ARITH_LIST(CK__ARITH_DEF_INT, n)
+#define CK__ARITH_DEFS_FLOAT(n) CK__ARITH_LIST(CK__ARITH_DEF_REAL, n)
+#define CK__ARITH_DEFS_COMPLEX(n) CK__ARITH_LIST(CK__ARITH_DEF_REAL, n)
+#define CK__ARITH_DEFS_ROW(E, n, part, psize, parts, kind, ...) CK__ARITH_DEFS_##kind(n)
+CK_SCALAR_TABLE(CK__ARITH_DEFS_ROW)
 
 /* The comparisons of every type, a bool result (compare_ops.h). */
 #define CK__DEF_COMPARE(T)                                                                  \
@@ -252,16 +246,12 @@ CK_SCALAR_TABLE(CK__COMPARE_LEAF_ROW)
 #define CK__NUMERIC_ROW(OP, E, n, part, psize, parts, kind, ...) CK__NUMERIC_##kind(OP, n)
 #define CK__NUMERIC(OP) CK_SCALAR_TABLE_WITH(CK__NUMERIC_ROW, OP)
 
-const ck__arith_table CK_TARGET_NAME(ck__arith_leaves) = {
-    [CK__ARITH_ADD] = {CK__E(add, bool), CK__NUMERIC(add)},
-    [CK__ARITH_SUBTRACT] = {CK__NUMERIC(subtract)},
-    [CK__ARITH_MULTIPLY] = {CK__E(multiply, bool), CK__NUMERIC(multiply)},
-    [CK__ARITH_DIVIDE] = {CK__E(divide, bool), CK__NUMERIC(divide)},
-    [CK__ARITH_MINIMUM] = {CK__E(minimum, bool), CK__NUMERIC(minimum)},
-    [CK__ARITH_MAXIMUM] = {CK__E(maximum, bool), CK__NUMERIC(maximum)},
-    [CK__ARITH_LOGICAL_AND] = {CK__E(logical_and, bool), CK__NUMERIC(logical_and)},
-    [CK__ARITH_LOGICAL_OR] = {CK__E(logical_or, bool), CK__NUMERIC(logical_or)},
-};
+#define CK__ARITH_BOOL_ENTRY_NONE(name)
+#define CK__ARITH_BOOL_ENTRY_bool(name) CK__E(name, bool),
+#define CK__ARITH_BOOL_ENTRY_int8(name) CK__E(name, bool),
+#define CK__ARITH_TABLE_ROW(A, name, E, BR, ...)                                            \
+    [CK__ARITH_##E] = {CK__ARITH_BOOL_ENTRY_##BR(name) CK__NUMERIC(name)},
+const ck__arith_table CK_TARGET_NAME(ck__arith_leaves) = {CK__ARITH_LIST(CK__ARITH_TABLE_ROW, ~)};
 
 const ck__compare_table CK_TARGET_NAME(ck__compare_leaves) = {
     [CK__COMPARE_EQUAL] = {CK__E(equal, bool), CK__NUMERIC(equal)},

@@ -1,7 +1,8 @@
 /* src/leaves/numeric/arith_leaves.h: the built-in elementwise leaves of two operands of one scalar
- * type (add, subtract, multiply, divide, minimum, maximum, logical_and, logical_or),
- * compiled per CPU target from arith.dispatch.c, and how the kernel layer builds and
- * describes them (arith.c). The one-operand functions are unary_leaves.h's. */
+ * type, one row per function in CK__ARITH_LIST (the built-in callable of its name and its
+ * signatures come from the row, callables/builtins.c), compiled per CPU target from
+ * arith.dispatch.c, and how the kernel layer builds and describes them (arith.c). The
+ * one-operand functions are unary_leaves.h's. */
 #ifndef CKERNEL_ARITH_LEAVES_H
 #define CKERNEL_ARITH_LEAVES_H
 
@@ -17,17 +18,34 @@
 extern "C" {
 #endif
 
-typedef enum ck__arith_op {
-    CK__ARITH_ADD,
-    CK__ARITH_SUBTRACT,
-    CK__ARITH_MULTIPLY,
-    CK__ARITH_DIVIDE,
-    CK__ARITH_MINIMUM,
-    CK__ARITH_MAXIMUM,
-    CK__ARITH_LOGICAL_AND,
-    CK__ARITH_LOGICAL_OR,
-    CK__ARITH_NUM_OPS
-} ck__arith_op;
+/* The elementwise functions of two operands of one scalar type, one row per function:
+ * X(A, name, ENUM, BOOL_RET, RET, IDENTITY, CHECKED, JIT), A the list's second argument
+ * passed through (a type, where a file expands the list per scalar type)
+ *   BOOL_RET  what bool's signature returns: bool, int8 (divide: NumPy's floor_divide type
+ *             of two bools), or NONE (no bool leaf; subtract's bool signature refuses, so
+ *             that bool selects it rather than tying between int8 and uint8: builtins.c)
+ *   RET       SAME (the operands' type) or BOOL (the logical functions)
+ *   IDENTITY  the value a reduction starts from, as text, or NULL (none: minimum and
+ *             maximum, whose reductions start from a type's extreme and refuse no elements)
+ *   CHECKED   1 when an integer zero divisor is an error
+ *   JIT       the JIT's operation (CK__JIT_OP_<JIT>), NONE for none
+ * The four arithmetic functions come first, in this order: the float16 vector path
+ * (arith.dispatch.c) computes them in float32. */
+/* clang-format off */
+#define CK__ARITH_LIST(X, A)                                                                 \
+    X(A, add,         ADD,         bool, SAME, "0",     0, ADD)                              \
+    X(A, subtract,    SUBTRACT,    NONE, SAME, NULL,    0, SUBTRACT)                         \
+    X(A, multiply,    MULTIPLY,    bool, SAME, "1",     0, MULTIPLY)                         \
+    X(A, divide,      DIVIDE,      int8, SAME, NULL,    1, DIVIDE)                           \
+    X(A, minimum,     MINIMUM,     bool, SAME, NULL,    0, MINIMUM)                          \
+    X(A, maximum,     MAXIMUM,     bool, SAME, NULL,    0, MAXIMUM)                          \
+    X(A, logical_and, LOGICAL_AND, bool, BOOL, "true",  0, NONE)                             \
+    X(A, logical_or,  LOGICAL_OR,  bool, BOOL, "false", 0, NONE)
+/* clang-format on */
+
+#define CK__ARITH_ENUM(A, name, E, ...) CK__ARITH_##E,
+typedef enum ck__arith_op { CK__ARITH_LIST(CK__ARITH_ENUM, ~) CK__ARITH_NUM_OPS } ck__arith_op;
+#undef CK__ARITH_ENUM
 
 /* [op][type id]: dst, src[0] and src[1] all have that type (but bool divide writes int8, and
  * logical_and and logical_or write bool);
@@ -44,8 +62,7 @@ int ck__make_arith_leaf(ck_builder *ckb, size_t *offset, ck__arith_op op, ck_typ
 /* 1 when (op, id) has a leaf, else 0. */
 int ck__arith_has_leaf(ck__arith_op op, ck_type_id id);
 
-/* "add", "subtract", "multiply", "divide", "minimum", "maximum", "logical_and",
- * "logical_or"; NULL for other values. */
+/* The row's name ("add", ...); NULL for other values. */
 const char *ck__arith_op_name(ck__arith_op op);
 
 /* Writes "add float64 strided [avx2]" and returns 1 when fn is a leaf of any compiled
