@@ -592,7 +592,8 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
 }
 
 /* ======================================================================================
- * 3a. Vector bodies for the contiguous loops, per target (leaves/simd/: one header per ISA).
+ * 3a. Vector bodies for the contiguous loops, per target (leaves/simd/: one header per ISA
+ *     level).
  *
  * ck__fast_contig(dst, src, n, dst id, src id, mode) converts a prefix of a contiguous run
  * with intrinsics where this target has the instruction and returns its length (0 when it
@@ -603,9 +604,9 @@ static CK__COLD int ck__leaf_error(int status, int dst_id, int src_id, char *src
  *
  * float16 <-> float32 use F16C (vcvtph2ps, vcvtps2ph with an explicit round to nearest
  * even, whatever MXCSR says), or on aarch64 FCVTL/FCVTN (under FPCR's defaults only).
- * They equal float16.h bit for bit, NaNs included: the hardware keeps the sign and the top payload bits and sets the quiet bit, as float16.h
- * does (tests/cast checks all halves and a large float32 sample on every target).
- * float64 -> float16 has no single-rounding instruction before AVX512-FP16 and stays in
+ * They equal float16.h bit for bit, NaNs included: the hardware keeps the sign and the top
+ * payload bits and sets the quiet bit, as float16.h does (tests/cast checks all halves and
+ * a large float32 sample on every target). float64 -> float16 has no single-rounding instruction before AVX512-FP16 and stays in
  * C (going through float would round twice).
  * ====================================================================================== */
 /* See above. The always-inline makes the constant tests fold in every leaf. */
