@@ -1,5 +1,5 @@
 /* ckernel/callable.h: callables (a name with signatures, each with a kernel factory), the
- * registry they live in, best-match selection, and the N-ary composition that lifts a
+ * registry they live in, selection, and the N-ary composition that lifts a
  * factory's leaf over fixed, var and pointer dimensions with broadcasting and argument casts
  * (docs/design.md §10, docs/kernels.md §8).
  *
@@ -117,6 +117,23 @@ CK_EXTERN int ck_lookup(const char *name, ck_callable **out);
 CK_EXTERN int ck_registry_names(char **out);
 
 /* ---- selection ---- */
+
+/* How a callable picks a signature for its arguments' types (docs/design.md §10). */
+typedef enum ck_selection {
+    /* The best match by conversion kinds, whatever the order of the signatures; a tie is
+     * CK_ERR_AMBIGUOUS (the default). */
+    CK_SELECT_BEST = 0,
+    /* NumPy's ufunc rule: the first signature, in the order they were added, to which every
+     * argument casts safely as np.can_cast(from, to, "safe") says (int64 to float64 is safe,
+     * int32 to float32 is not); never a tie. With CK_EVAL_ALLOW_UNSAFE and no such
+     * signature, the best match. The built-in NumPy functions select so. */
+    CK_SELECT_FIRST_SAFE = 1
+} ck_selection;
+
+/* Sets c's rule; only before its first signature is added (CK_ERR_INVALID after, and for an
+ * unknown rule). */
+CK_EXTERN int ck_callable_set_selection(ck_callable *c, ck_selection rule);
+CK_EXTERN ck_selection ck_callable_selection(const ck_callable *c);
 
 /* CK_EVAL_ALLOW_UNSAFE (ckernel/eval.h) lets selection use signatures that need an unsafe
  * argument conversion. Which signature `args` (scalar ids) select: its index in the sorted

@@ -1,13 +1,9 @@
 /* src/callables/builtins.c: the built-in callables, registered through the same factory API
  * as users' (ck_callable_new, ck_callable_add): assign (one signature per scalar type, a copy
- * leaf, so a call converts through its argument and result casts) and add, subtract,
- * multiply, divide, minimum, maximum, logical_and, logical_or (one same-type signature per
- * scalar type that has a leaf in the per-target arithmetic tables, leaves/numeric/arith.dispatch.c;
- * bool divide gives int8, the logical ones bool, and bool subtract is a signature that
- * refuses). add, multiply, logical_and and logical_or have identities (0, 1, true, false),
- * which reductions start from. Mixed argument types select by the conversion kinds
- * (docs/design.md §10). The factories' data is the operation itself, so nothing is
- * allocated for them. dot takes rows: core dimensions (docs/design.md §14). The unary
+ * leaf, so a call converts through its argument and result casts); NumPy's functions
+ * (ufuncs.c), whose arithmetic loops run this file's factory of the per-target arithmetic
+ * leaves (leaves/numeric/arith.dispatch.c; its data is the operation itself, so nothing is
+ * allocated for it). dot takes rows: core dimensions (docs/design.md §14). The unary
  * functions (negative, the unary minus of expressions) are (T) -> T for every scalar, one
  * generic registration per row of leaves/numeric/unary_leaves.h (a type without a leaf has a
  * signature that refuses, as bool subtract's). The comparisons, length and concat (which take text too)
@@ -17,6 +13,7 @@
 
 #include "callables/callable_internal.h"
 #include "common/internal.h"
+#include "leaves/math/ufunc_list.h"
 #include "leaves/numeric/arith_leaves.h"
 #include "leaves/numeric/unary_leaves.h"
 #include "jit/jit_plugin.h"
@@ -35,24 +32,14 @@ static int arith_instantiate(void *data, ck_builder *ckb, size_t *offset,
     return ck__make_arith_leaf(ckb, offset, op, info->args[0], info->req);
 }
 
-/* What builtins need of each row of CK__ARITH_LIST (leaves/numeric/arith_leaves.h). */
-typedef struct arith_builtin {
-    int bool_ret; /* the result type of bool's signature, -1: a signature that refuses */
-    int ret_bool; /* every signature returns bool */
-    const char *identity;
-    int jit_op; /* a ck__jit_op, -1 for none */
-} arith_builtin;
-
+/* The JIT's operation of each row of CK__ARITH_LIST (leaves/numeric/arith_leaves.h). */
 #define CK__JIT_OP_NONE (-1)
-#define CK__ARITH_BOOL_RET_bool CK_TYPE_BOOL
-#define CK__ARITH_BOOL_RET_int8 CK_TYPE_INT8
-#define CK__ARITH_BOOL_RET_NONE (-1)
-#define CK__ARITH_RET_BOOL_SAME 0
-#define CK__ARITH_RET_BOOL_BOOL 1
-#define CK__ARITH_BUILTIN_ROW(A, name, E, BR, RET, ID, CHK, JIT)                             \
-    [CK__ARITH_##E] = {CK__ARITH_BOOL_RET_##BR, CK__ARITH_RET_BOOL_##RET, ID, CK__JIT_OP_##JIT},
-static const arith_builtin arith_builtins[CK__ARITH_NUM_OPS] = {
-    CK__ARITH_LIST(CK__ARITH_BUILTIN_ROW, ~)};
+#define CK__ARITH_JIT_ROW(A, name, E, BR, RET, CHK, JIT) [CK__ARITH_##E] = CK__JIT_OP_##JIT,
+static const int arith_jit_ops[CK__ARITH_NUM_OPS] = {CK__ARITH_LIST(CK__ARITH_JIT_ROW, ~)};
+
+ck_factory ck__arith_factory(int op) {
+    return (ck_factory){arith_instantiate, NULL, (void *)(uintptr_t)op, NULL};
+}
 
 int ck__builtin_arith_op(const ck_factory *f) {
     return f->instantiate == arith_instantiate ? (int)(uintptr_t)f->data : -1;
@@ -100,8 +87,13 @@ static int add_unary(const unary_builtin *u) {
     ck_callable *c = NULL;
     CK__RETURN_IF_ERROR(ck_callable_new(u->name, &c));
     void *data = (void *)(uintptr_t)u; /* the factories' data: read only */
-    int rc = CK_OK;
-    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
+    /* NumPy's rule and order, as its ufuncs (leaves/math/ufunc_list.h). */
+#define CK__UF_ID(T, _) ck__id_##T,
+    static const int numpy_order[] = {CK__UF_ALL(CK__UF_ID, ~)};
+#undef CK__UF_ID
+    int rc = ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE);
+    for (size_t k = 0; k < CK__ARRAY_SIZE(numpy_order) && rc == CK_OK; k++) {
+        const int id = numpy_order[k];
         const char *t = ck_type_id_name((ck_type_id)id);
         char sig[96];
         snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
@@ -127,56 +119,24 @@ int ck__builtin_jit_op(const ck_factory *f) {
     if (f->instantiate != arith_instantiate) {
         return -1;
     }
-    return arith_builtins[(uintptr_t)f->data].jit_op;
+    return arith_jit_ops[(uintptr_t)f->data];
 }
 
-/* subtract(bool, bool): NumPy refuses it, and no bool is a difference of two bools. The
- * signature exists so that selection finds it (else int8 and uint8 tie) and refuses. */
-static int bool_subtract_refused(void) {
-    return ck_set_error(CK_ERR_TYPE, "subtract: bool - bool is not defined (NumPy refuses it "
-                                     "too); cast an argument to an integer type to subtract");
-}
-
-static int bool_subtract_resolve(void *data, const ck_leaf_info *info, ck_type_id *ret) {
-    (void)data, (void)info, (void)ret;
-    return bool_subtract_refused();
-}
-
-static int bool_subtract_instantiate(void *data, ck_builder *ckb, size_t *offset,
-                                     const ck_leaf_info *info) {
-    (void)data, (void)ckb, (void)offset, (void)info;
-    return bool_subtract_refused();
-}
-
-static int add_builtin(const char *name, ck__arith_op op, int arith) {
-    if (ck__registry_has(name)) {
+/* assign, (T) -> T for every scalar: a copy leaf, so a call converts through its argument
+ * and result casts. */
+static int add_assign(void) {
+    if (ck__registry_has("assign")) {
         return CK_OK; /* registered by an earlier, interrupted attempt */
     }
     ck_callable *c = NULL;
-    CK__RETURN_IF_ERROR(ck_callable_new(name, &c));
+    CK__RETURN_IF_ERROR(ck_callable_new("assign", &c));
     int rc = CK_OK;
     for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
         const char *t = ck_type_id_name((ck_type_id)id);
-        ck_factory f = {arith ? arith_instantiate : assign_instantiate, NULL,
-                        (void *)(uintptr_t)op, NULL};
+        const ck_factory f = {assign_instantiate, NULL, NULL, NULL};
         char sig[96];
-        if (!arith) {
-            snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
-        } else if (ck__arith_has_leaf(op, (ck_type_id)id)) {
-            const arith_builtin *row = &arith_builtins[op];
-            const int ret = id == CK_TYPE_BOOL ? row->bool_ret : row->ret_bool ? CK_TYPE_BOOL : id;
-            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, ck_type_id_name((ck_type_id)ret));
-        } else if (op == CK__ARITH_SUBTRACT && id == CK_TYPE_BOOL) {
-            snprintf(sig, sizeof sig, "(%s, %s) -> %s", t, t, t);
-            f = (ck_factory){bool_subtract_instantiate, bool_subtract_resolve, NULL, NULL};
-        } else {
-            continue;
-        }
+        snprintf(sig, sizeof sig, "(%s) -> %s", t, t);
         rc = ck_callable_add(c, sig, &f);
-    }
-    const char *identity = arith ? arith_builtins[op].identity : NULL;
-    if (rc == CK_OK && identity != NULL) {
-        rc = ck_callable_set_identity(c, identity);
     }
     if (rc == CK_OK) {
         rc = ck__registry_add(c);
@@ -218,10 +178,8 @@ static int add_dot(void) {
 }
 
 int ck__register_builtins(void) {
-    CK__RETURN_IF_ERROR(add_builtin("assign", CK__ARITH_ADD, 0));
-    for (int op = 0; op < CK__ARITH_NUM_OPS; op++) {
-        CK__RETURN_IF_ERROR(add_builtin(ck__arith_op_name((ck__arith_op)op), (ck__arith_op)op, 1));
-    }
+    CK__RETURN_IF_ERROR(add_assign());
+    CK__RETURN_IF_ERROR(ck__register_ufuncs());
     for (size_t i = 0; i < sizeof unary_builtins / sizeof unary_builtins[0]; i++) {
         CK__RETURN_IF_ERROR(add_unary(&unary_builtins[i]));
     }

@@ -38,6 +38,8 @@ struct ck__snapshot {
     int n;
     ck__entry *entries;   /* sorted by text */
     ck__signature *sigs;  /* entries[i].sig, for ck__select */
+    int *order;           /* entries[i]'s place in the order of adds (CK_SELECT_FIRST_SAFE) */
+    ck_selection rule;
     _Atomic(ck__cache *) cache;
     struct ck__snapshot *retired_next;
 };
@@ -50,6 +52,7 @@ struct ck_callable {
     char identity[64];
     atomic_int has_identity;
     _Atomic(ck__snapshot *) snap;
+    ck_selection rule;    /* copied into each snapshot; set before the first add */
     pthread_mutex_t lock; /* writers only */
     ck__snapshot *retired;
     ck__cache *retired_caches;
@@ -99,6 +102,7 @@ static void free_snapshot(ck__snapshot *s) {
     ck__meta_free(atomic_load_explicit(&s->cache, memory_order_relaxed));
     ck__meta_free(s->entries);
     ck__meta_free(s->sigs);
+    ck__meta_free(s->order);
     ck__meta_free(s);
 }
 
@@ -135,6 +139,36 @@ void ck_callable_decref(ck_callable *c) {
 
 const char *ck_callable_name(const ck_callable *c) {
     return c != NULL ? c->name : NULL;
+}
+
+int ck_callable_set_selection(ck_callable *c, ck_selection rule) {
+    if (c == NULL || (rule != CK_SELECT_BEST && rule != CK_SELECT_FIRST_SAFE)) {
+        return ck_set_error(CK_ERR_INVALID, "ck_callable_set_selection: %s",
+                            c == NULL ? "NULL callable" : "unknown rule");
+    }
+    pthread_mutex_lock(&c->lock);
+    const int n = atomic_load_explicit(&c->snap, memory_order_relaxed)->n;
+    if (n == 0) {
+        c->rule = rule;
+    }
+    pthread_mutex_unlock(&c->lock);
+    if (n != 0) {
+        return ck_set_error(CK_ERR_INVALID,
+                            "ck_callable_set_selection: %s has signatures already; set the "
+                            "rule before the first",
+                            c->name);
+    }
+    return CK_OK;
+}
+
+ck_selection ck_callable_selection(const ck_callable *c) {
+    if (c == NULL) {
+        return CK_SELECT_BEST;
+    }
+    pthread_mutex_lock(&((ck_callable *)(uintptr_t)c)->lock);
+    const ck_selection r = c->rule;
+    pthread_mutex_unlock(&((ck_callable *)(uintptr_t)c)->lock);
+    return r;
 }
 
 int ck_callable_set_identity(ck_callable *c, const char *literal) {
@@ -249,8 +283,9 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
     if (s != NULL) {
         s->entries = (ck__entry *)ck__meta_calloc(n, sizeof *s->entries);
         s->sigs = (ck__signature *)ck__meta_calloc(n, sizeof *s->sigs);
+        s->order = (int *)ck__meta_calloc(n, sizeof *s->order);
     }
-    if (s == NULL || s->entries == NULL || s->sigs == NULL) {
+    if (s == NULL || s->entries == NULL || s->sigs == NULL || s->order == NULL) {
         pthread_mutex_unlock(&c->lock);
         if (s != NULL) {
             free_snapshot(s);
@@ -261,12 +296,16 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
     if (old->n > 0) {
         memcpy(s->entries, old->entries, (size_t)old->n * sizeof *s->entries);
     }
+    e.order = old->n;
     s->entries[old->n] = e;
     s->n = (int)n;
-    /* Sorted by text: indices, listings and selection never depend on the order of adds. */
+    s->rule = c->rule;
+    /* Sorted by text: indices and listings never depend on the order of adds (nor does
+     * selection, but CK_SELECT_FIRST_SAFE's, which is that order's by definition). */
     qsort(s->entries, n, sizeof *s->entries, compare_entries);
     for (size_t i = 0; i < n; i++) {
         s->sigs[i] = s->entries[i].sig;
+        s->order[i] = s->entries[i].order;
     }
     atomic_store_explicit(&s->cache, NULL, memory_order_relaxed);
     atomic_store_explicit(&c->snap, s, memory_order_release);
@@ -380,8 +419,11 @@ int ck__callable_choose(const ck_callable *cc, int nargs, const ck_type_id *args
         *rating = hit->rating;
         return CK_OK;
     }
-    CK__RETURN_IF_ERROR(
-        ck__select(c->name, s->sigs, s->n, args, nargs, allow_unsafe, index, rating));
+    CK__RETURN_IF_ERROR(s->rule == CK_SELECT_FIRST_SAFE
+                            ? ck__select_first_safe(c->name, s->sigs, s->order, s->n, args,
+                                                    nargs, allow_unsafe, index, rating)
+                            : ck__select(c->name, s->sigs, s->n, args, nargs, allow_unsafe,
+                                         index, rating));
     cache_insert(c, s, key, *index, rating);
     return CK_OK;
 }

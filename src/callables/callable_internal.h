@@ -19,6 +19,7 @@ typedef struct ck__entry {
     ck_factory factory;
     char text[160];
     ck__core_sig core; /* its core dimensions (the same in every entry of a callable) */
+    int order;         /* how many signatures were added before it */
 } ck__entry;
 
 /* A call's selected signature (call.c). */
@@ -160,6 +161,11 @@ int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst
                          uint64_t *reduced);
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
+/* Registers NumPy's functions (ufuncs.c: leaves/math/ufunc_list.h) not registered yet. */
+int ck__register_ufuncs(void);
+/* The factory of the arithmetic leaf of op (leaves/numeric/arith_leaves.h) for the
+ * signature's first argument type: what the ufuncs' ARITH loops run. */
+struct ck_factory ck__arith_factory(int op);
 
 /* ---- text (text_call.c) ---- */
 

@@ -1,8 +1,9 @@
 /* src/common/scalars.h (private): what the library asks of a scalar type, generated from the
  * one table (ckernel/scalar_types.h). By name, as constant expressions for the per-target
  * leaves and static tables: ck__id_<name>, ck__kind_<name>, ck__bits_<name>,
- * ck__exp_bits_<name>, ck__size_<name>. By id, for the rest: ck__scalar_info(id) and the
- * kind predicates, which take any id (a non-scalar id is of no kind). */
+ * ck__exp_bits_<name>, ck__size_<name>, ck__part_size_<name>. By id, for the rest:
+ * ck__scalar_info(id) and the kind predicates, which take any id (a non-scalar id is of no
+ * kind). */
 #ifndef CKERNEL_COMMON_SCALARS_H
 #define CKERNEL_COMMON_SCALARS_H
 
@@ -25,7 +26,7 @@ typedef enum ck__scalar_kind {
 /* clang-format off */
 #define CK__SCALAR_BY_NAME(E, n, part, psize, parts, kind, bits, exp, na, letters, npk)         \
     ck__id_##n = CK_TYPE_##E, ck__kind_##n = CK__SCALAR_KIND_##kind, ck__bits_##n = (bits),     \
-    ck__exp_bits_##n = (exp), ck__size_##n = (psize) * (parts),
+    ck__exp_bits_##n = (exp), ck__size_##n = (psize) * (parts), ck__part_size_##n = (psize),
 enum { CK_SCALAR_TABLE(CK__SCALAR_BY_NAME) };
 /* clang-format on */
 

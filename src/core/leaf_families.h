@@ -79,6 +79,8 @@ typedef struct ck__leaf_family {
 #define CK__CLAIMS_numeric (CK__TYPE_ID_BIT(CK_NUM_SCALAR_TYPES) - 1) /* the scalar table */
 #define CK__TRAITS_reduce 0u
 #define CK__CLAIMS_reduce ((uint64_t)0) /* no values of its own */
+#define CK__TRAITS_math 0u
+#define CK__CLAIMS_math ((uint64_t)0) /* no values of its own */
 
 /* The start of family f's row: its name, traits and claims. */
 #define CK__LEAF_FAMILY_HEAD(f) #f, CK__TRAITS_##f, CK__CLAIMS_##f
@@ -90,7 +92,8 @@ typedef struct ck__leaf_family {
     X(datetime) /* datetime64, timedelta64: leaves/datetime */                             \
     X(text)     /* string, bytes and their fixed kinds: leaves/text */                     \
     X(numeric)  /* the scalar table's types: leaves/numeric */                             \
-    X(reduce)   /* the reductions' steps, no values of their own: leaves/reduce */
+    X(reduce)   /* the reductions' steps, no values of their own: leaves/reduce */       \
+    X(math)     /* NumPy's other functions, no values of their own: leaves/math */
 /* clang-format on */
 #define CK__LEAF_FAMILY_DECLARE(f) extern const ck__leaf_family ck__##f##_family;
 CK__LEAF_FAMILY_LIST(CK__LEAF_FAMILY_DECLARE)

@@ -1,6 +1,7 @@
-/* src/signatures/select.c: best-match selection of a callable's signature for argument types
- * (src/signatures/signature.h): rating by conversion kinds, Numba's ranking (with the inexact
- * kind), and messages that list the candidates when none or several fit. */
+/* src/signatures/select.c: selection of a callable's signature for argument types
+ * (src/signatures/signature.h): the best match by conversion kinds, Numba's ranking (with the
+ * inexact kind), or NumPy's first loop the arguments cast to safely; and messages that list
+ * the candidates when none or several fit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,5 +206,38 @@ int ck__select(const char *name, const ck__signature *cands, int n, const ck_typ
     }
     *best = found;
     *rating = unpack(top);
+    return CK_OK;
+}
+
+int ck__select_first_safe(const char *name, const ck__signature *cands, const int *order, int n,
+                          const ck_type_id *args, int nargs, int allow_unsafe, int *best,
+                          ck__rating *rating) {
+    if ((cands == NULL || order == NULL) && n > 0) {
+        return ck_set_error(CK_ERR_INVALID, "%s: NULL candidate list", name);
+    }
+    int found = -1;
+    for (int i = 0; i < n; i++) {
+        const ck__signature *s = &cands[i];
+        if (s->nargs != nargs || (found >= 0 && order[i] > order[found])) {
+            continue;
+        }
+        int safe = 1;
+        for (int k = 0; k < nargs && safe; k++) {
+            safe = ck__numpy_safe(args[k], s->args[k]);
+        }
+        if (safe) {
+            found = i;
+        }
+    }
+    if (found < 0) {
+        if (allow_unsafe) {
+            return ck__select(name, cands, n, args, nargs, allow_unsafe, best, rating);
+        }
+        return no_match(name, cands, n, args, nargs, allow_unsafe);
+    }
+    uint64_t key = 0;
+    (void)rate_key(&cands[found], args, nargs, &key); /* scalars of the right arity: rated */
+    *best = found;
+    *rating = unpack(key);
     return CK_OK;
 }

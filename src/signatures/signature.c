@@ -462,6 +462,28 @@ _Static_assert(CK__SIG_MAX_ARGS * 15 < (1 << CK__RATING_PROMOTE_SHIFT) &&
 const uint64_t ck__rating_steps[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
     CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__STEP_ROW))};
 
+/* NumPy's safe casts (signature.h), by the same facts: a component's size is its part's. */
+#define CK__PSIZE(n) ck__part_size_##n
+#define CK__NUMPY_SAFE(f, t)                                                                    \
+    (ck__id_##f == ck__id_##t || CK__KIND(f) == CK__SCALAR_KIND_BOOL                            \
+         ? 1                                                                                    \
+     : CK__KIND(t) == CK__SCALAR_KIND_BOOL ? 0                                                  \
+     : CK__INTY(f) && CK__KIND(f) == CK__KIND(t) ? CK__BITS(t) >= CK__BITS(f)                   \
+     : CK__KIND(f) == CK__SCALAR_KIND_UNSIGNED && CK__KIND(t) == CK__SCALAR_KIND_SIGNED         \
+         ? ck__size_##t > ck__size_##f                                                          \
+     : CK__INTY(f) ? CK__FLOATY(t) && (CK__PSIZE(t) > ck__size_##f || CK__PSIZE(t) == 8)       \
+     : CK__KIND(f) == CK__SCALAR_KIND_FLOAT                                                     \
+         ? CK__FLOATY(t) && CK__FORMAT_HOLDS(t, f)                                              \
+         : CK__KIND(t) == CK__SCALAR_KIND_COMPLEX && CK__FORMAT_HOLDS(t, f))
+#define CK__NUMPY_SAFE_CELL(f, t) [ck__id_##t] = CK__NUMPY_SAFE(f, t),
+#define CK__NUMPY_SAFE_ROW(f) [ck__id_##f] = {CK__SCALAR_EACH_WITH_LATER(CK__NUMPY_SAFE_CELL, f)},
+static const unsigned char ck__numpy_safe_table[CK_NUM_SCALAR_TYPES][CK_NUM_SCALAR_TYPES] = {
+    CK__SCALAR_EXPAND(CK__SCALAR_EACH(CK__NUMPY_SAFE_ROW))};
+
+int ck__numpy_safe(ck_type_id from, ck_type_id to) {
+    return ck__id_is_scalar(from) && ck__id_is_scalar(to) && ck__numpy_safe_table[from][to];
+}
+
 ck__conversion ck__conversion_kind(ck_type_id from, ck_type_id to) {
     if (!ck__id_is_scalar(from) || !ck__id_is_scalar(to)) {
         return CK__CONV_NONE;

@@ -136,6 +136,21 @@ void ck__rating_format(const ck__rating *r, char *buf, size_t cap);
 int ck__select(const char *name, const ck__signature *cands, int n, const ck_type_id *args,
                int nargs, int allow_unsafe, int *best, ck__rating *rating);
 
+/* NumPy's safe casting of one scalar type to another (np.can_cast(from, to, "safe") for the
+ * types NumPy has; bfloat16 by the same rules): the same type; from bool; an integer to one
+ * of its kind that holds it, an unsigned one to a wider signed one; an integer to a float or
+ * complex whose component is wider than it (or float64, the widest: int64 and uint64 cast to
+ * it "safely" in NumPy); a float to a float or complex whose format holds it; a complex to a
+ * wider complex. 1 or 0 (0 for ids that are no scalars). */
+int ck__numpy_safe(ck_type_id from, ck_type_id to);
+/* Selection by NumPy's ufunc rule (CK_SELECT_FIRST_SAFE): the candidate lowest in `order`
+ * (the order of registration) to which every argument casts safely (ck__numpy_safe). None:
+ * with allow_unsafe, ck__select's best-rated choice; without, CK_ERR_TYPE listing the
+ * candidates. *rating as ck__select's. */
+int ck__select_first_safe(const char *name, const ck__signature *cands, const int *order, int n,
+                          const ck_type_id *args, int nargs, int allow_unsafe, int *best,
+                          ck__rating *rating);
+
 #ifdef __cplusplus
 }
 #endif

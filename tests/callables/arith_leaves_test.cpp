@@ -61,9 +61,9 @@ const TInfo kTypes[CK_NUM_SCALAR_TYPES] = {
 };
 // The four arithmetic operations this file's oracles cover (the table's other entries,
 // minimum .. logical_or, are tested in minmax_logical_leaves_test.cpp).
-constexpr int kArithOps = CK__ARITH_DIVIDE + 1;
+constexpr int kArithOps = CK__ARITH_TRUNC_DIVIDE + 1;
 const char *const kOpNames[CK__ARITH_NUM_OPS] = {"add",     "subtract", "multiply",
-                                                 "divide",  "minimum",  "maximum",
+                                                 "trunc_divide",  "minimum",  "maximum",
                                                  "logical_and", "logical_or"};
 
 bool is_int(const TInfo &t) {
@@ -74,7 +74,7 @@ bool has_leaf_expected(int op, const TInfo &t) {
 }
 // The divides whose zero divisor is CK_ERR_ZERO_DIVISION: the integers' and bool's.
 bool checked_divide(int op, const TInfo &t) {
-    return op == CK__ARITH_DIVIDE && (is_int(t) || t.kind == 'B');
+    return op == CK__ARITH_TRUNC_DIVIDE && (is_int(t) || t.kind == 'B');
 }
 
 // One element, room for any scalar.
@@ -168,7 +168,7 @@ Elem expected(int op, const TInfo &t, const unsigned char *a, const unsigned cha
     Elem r{};
     if (t.kind == 'B') {
         const bool x = a[0] != 0, y = b[0] != 0;
-        r.b[0] = op == CK__ARITH_ADD ? (x || y) : op == CK__ARITH_DIVIDE ? x : (x && y);
+        r.b[0] = op == CK__ARITH_ADD ? (x || y) : op == CK__ARITH_TRUNC_DIVIDE ? x : (x && y);
     } else if (is_int(t)) {
         const i128 x = int_value(t, a), y = int_value(t, b);
         i128 v;
@@ -549,7 +549,7 @@ T run1(int op, ck_type_id id, T a, T b) {
 
 TEST_P(ArithLeaves, IntegerWrapAndTruncation) {
     const int ADD = CK__ARITH_ADD, SUB = CK__ARITH_SUBTRACT, MUL = CK__ARITH_MULTIPLY,
-              DIV = CK__ARITH_DIVIDE;
+              DIV = CK__ARITH_TRUNC_DIVIDE;
     EXPECT_EQ(run1<int8_t>(ADD, CK_TYPE_INT8, INT8_MAX, 1), INT8_MIN);
     EXPECT_EQ(run1<int8_t>(SUB, CK_TYPE_INT8, INT8_MIN, 1), INT8_MAX);
     EXPECT_EQ(run1<int16_t>(ADD, CK_TYPE_INT16, INT16_MAX, INT16_MAX), -2);
@@ -588,8 +588,8 @@ TEST_P(ArithLeaves, IntegerWrapAndTruncation) {
 // paths.
 TEST_P(ArithLeaves, IntegerDivisionByZero) {
     for (const TInfo &t : kTypes) {
-        if (!checked_divide(CK__ARITH_DIVIDE, t)) continue;
-        ck_strided_fn fn = strided_of(CK__ARITH_DIVIDE, t.id);
+        if (!checked_divide(CK__ARITH_TRUNC_DIVIDE, t)) continue;
+        ck_strided_fn fn = strided_of(CK__ARITH_TRUNC_DIVIDE, t.id);
         for (int general = 0; general < 2; general++) {
             const size_t n = 10, es = t.size, step = general ? 3 : 1;
             std::vector<unsigned char> a(n * es * step), b(n * es * step), d(n * es * step, 0x5a);
@@ -604,7 +604,7 @@ TEST_P(ArithLeaves, IntegerDivisionByZero) {
             EXPECT_EQ(fn(nullptr, reinterpret_cast<char *>(d.data()), st, src, ss, n),
                       CK_ERR_ZERO_DIVISION)
                 << t.name;
-            EXPECT_STREQ(ck_last_error(), "divide: integer division by zero at element [5]")
+            EXPECT_STREQ(ck_last_error(), "trunc_divide: integer division by zero at element [5]")
                 << t.name;
             for (size_t i = 0; i < n; i++) {
                 int64_t got = 0;
@@ -626,22 +626,22 @@ TEST_P(ArithLeaves, IntegerDivisionByZero) {
         const intptr_t ss[2] = {static_cast<intptr_t>(t.size), 0};
         EXPECT_EQ(fn(nullptr, reinterpret_cast<char *>(d.data()), ss[0], src, ss, 8),
                   CK_ERR_ZERO_DIVISION);
-        EXPECT_STREQ(ck_last_error(), "divide: integer division by zero at element [0]");
+        EXPECT_STREQ(ck_last_error(), "trunc_divide: integer division by zero at element [0]");
         for (unsigned char c : d) EXPECT_EQ(c, 0x5a);
         // single
-        ck_single_fn sfn = single_of(CK__ARITH_DIVIDE, t.id);
+        ck_single_fn sfn = single_of(CK__ARITH_TRUNC_DIVIDE, t.id);
         Elem x{}, y{}, z{};
         x.b[0] = 1;
         std::memset(z.b, 0x5a, sizeof z.b);
         char *s1[2] = {reinterpret_cast<char *>(x.b), reinterpret_cast<char *>(y.b)};
         EXPECT_EQ(sfn(nullptr, reinterpret_cast<char *>(z.b), s1), CK_ERR_ZERO_DIVISION);
-        EXPECT_STREQ(ck_last_error(), "divide: integer division by zero");
+        EXPECT_STREQ(ck_last_error(), "trunc_divide: integer division by zero");
         EXPECT_EQ(z.b[0], 0x5a);
     }
 }
 
 TEST_P(ArithLeaves, FloatDivisionByZero) {
-    const int DIV = CK__ARITH_DIVIDE;
+    const int DIV = CK__ARITH_TRUNC_DIVIDE;
     const double inf = std::numeric_limits<double>::infinity();
     EXPECT_EQ(run1<double>(DIV, CK_TYPE_FLOAT64, 1.0, 0.0), inf);
     EXPECT_EQ(run1<double>(DIV, CK_TYPE_FLOAT64, -1.0, 0.0), -inf);
@@ -662,7 +662,7 @@ TEST_P(ArithLeaves, FloatDivisionByZero) {
 // 1 + 2^-10 = 0x3c01, 65504 = 0x7bff, 2^-24 = 0x0001.
 TEST_P(ArithLeaves, Float16Rounding) {
     const int ADD = CK__ARITH_ADD, SUB = CK__ARITH_SUBTRACT, MUL = CK__ARITH_MULTIPLY,
-              DIV = CK__ARITH_DIVIDE;
+              DIV = CK__ARITH_TRUNC_DIVIDE;
     const ck_type_id H = CK_TYPE_FLOAT16;
     EXPECT_EQ(run1<uint16_t>(ADD, H, 0x6800, 0x3c00), 0x6800);  // 2048 + 1: tie, to even 2048
     EXPECT_EQ(run1<uint16_t>(ADD, H, 0x6801, 0x3c00), 0x6802);  // 2050 + 1: tie, to even 2052
@@ -730,7 +730,7 @@ TEST_P(ArithLeaves, ComplexMatchesNumpy) {
     for (const NumpyCase &c : kNumpy) {
         const C128 a{{c.ar, c.ai}}, b{{c.br, c.bi}};
         const C128 m = run1<C128>(CK__ARITH_MULTIPLY, CK_TYPE_COMPLEX128, a, b);
-        const C128 q = run1<C128>(CK__ARITH_DIVIDE, CK_TYPE_COMPLEX128, a, b);
+        const C128 q = run1<C128>(CK__ARITH_TRUNC_DIVIDE, CK_TYPE_COMPLEX128, a, b);
         EXPECT_TRUE(same_real(m.v[0], c.mul_re) && same_real(m.v[1], c.mul_im))
             << c.ar << "+" << c.ai << "i * " << c.br << "+" << c.bi << "i = " << m.v[0] << ", "
             << m.v[1];
@@ -740,7 +740,7 @@ TEST_P(ArithLeaves, ComplexMatchesNumpy) {
         const C64 fa{{static_cast<float>(c.ar), static_cast<float>(c.ai)}};
         const C64 fb{{static_cast<float>(c.br), static_cast<float>(c.bi)}};
         const C64 fm = run1<C64>(CK__ARITH_MULTIPLY, CK_TYPE_COMPLEX64, fa, fb);
-        const C64 fq = run1<C64>(CK__ARITH_DIVIDE, CK_TYPE_COMPLEX64, fa, fb);
+        const C64 fq = run1<C64>(CK__ARITH_TRUNC_DIVIDE, CK_TYPE_COMPLEX64, fa, fb);
         EXPECT_TRUE(same_real(fm.v[0], c.fmul_re) && same_real(fm.v[1], c.fmul_im))
             << "complex64 " << c.ar << "+" << c.ai << "i * " << c.br << "+" << c.bi << "i";
         EXPECT_TRUE(same_real(fq.v[0], c.fdiv_re) && same_real(fq.v[1], c.fdiv_im))
@@ -754,7 +754,7 @@ TEST_P(ArithLeaves, ComplexMatchesNumpy) {
 // re = fl(5 * fl(0.4)) = 2 (fl(0.4) is above 0.4 by less than 2^-55, so 5 * fl(0.4) is within
 // a quarter ulp of 2), im = 0 * scl = 0.
 TEST_P(ArithLeaves, ComplexByHand) {
-    const int MUL = CK__ARITH_MULTIPLY, DIV = CK__ARITH_DIVIDE;
+    const int MUL = CK__ARITH_MULTIPLY, DIV = CK__ARITH_TRUNC_DIVIDE;
     C128 q = run1<C128>(DIV, CK_TYPE_COMPLEX128, C128{{1, 2}}, C128{{3, 4}});
     EXPECT_EQ(q.v[0], 2.75 * 0.16);
     EXPECT_EQ(q.v[1], 0.08);

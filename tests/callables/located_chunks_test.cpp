@@ -29,13 +29,13 @@ struct Callable {
 
 TEST(LocatedChunks, DivideThroughArgumentCastsNamesTheElementInTheRun) {
     // int32 / int64: the int32 argument is cast in chunks by call_args.
-    Callable div("divide");
+    Callable div("trunc_divide");
     const std::string n = "3000 * int32", d = "3000 * int64";
     for (int at : {5, 1500, 2999}) {
         SCOPED_TRACE(at);
         EXPECT_EQ(ckt::call(div.c, {{n.c_str(), list_with(3000, "7", -1, "")},
                                     {d.c_str(), list_with(3000, "2", at, "0")}}),
-                  "CK_ERR_ZERO_DIVISION: divide: integer division by zero at element [" +
+                  "CK_ERR_ZERO_DIVISION: trunc_divide: integer division by zero at element [" +
                       std::to_string(at) + "]");
     }
     // Two dimensions, coalesced into one run: row 2, element 700 of rows of 1000 is [2700].
@@ -47,12 +47,12 @@ TEST(LocatedChunks, DivideThroughArgumentCastsNamesTheElementInTheRun) {
     sevens += "]";
     rows += "]";
     EXPECT_EQ(ckt::call(div.c, {{"3 * 1000 * int32", sevens}, {"3 * 1000 * int64", rows}}),
-              "CK_ERR_ZERO_DIVISION: divide: integer division by zero at element [2700]");
+              "CK_ERR_ZERO_DIVISION: trunc_divide: integer division by zero at element [2700]");
 }
 
 TEST(LocatedChunks, ExpressionNodesNameTheElementInTheRun) {
     ck_expr *e = nullptr;
-    ASSERT_EQ(ck_expr_parse("a + a / b", &e), CK_OK);
+    ASSERT_EQ(ck_expr_parse("a + trunc_divide(a, b)", &e), CK_OK);
     ck_type *t = nullptr;
     ASSERT_EQ(ck_type_parse("2500 * int32", &t), CK_OK);
     ck_array *a = nullptr, *b = nullptr, *out = nullptr;
@@ -64,7 +64,7 @@ TEST(LocatedChunks, ExpressionNodesNameTheElementInTheRun) {
     ctx.flags = CK_EVAL_NO_JIT;
     EXPECT_EQ(ck_expr_eval_new(e, 2, names, src, &ctx, &out), CK_ERR_ZERO_DIVISION);
     EXPECT_STREQ(ck_last_error(),
-                 "expression column 7: divide: integer division by zero at element [2100]");
+                 "expression column 5: trunc_divide: integer division by zero at element [2100]");
     ck_array_free(out);
     ck_array_free(a);
     ck_array_free(b);

@@ -264,7 +264,7 @@ TEST(Reduce, NamesAndLookup) {
         EXPECT_STREQ(ck_callable_identity(b), p.second);
         ck_callable_decref(b);
     }
-    for (const char *name : {"minimum", "maximum", "subtract", "divide", "assign"}) {
+    for (const char *name : {"minimum", "maximum", "subtract", "trunc_divide", "assign"}) {
         ck_callable *b = nullptr;
         ASSERT_EQ(ck_lookup(name, &b), CK_OK);
         EXPECT_EQ(ck_callable_identity(b), nullptr) << name;

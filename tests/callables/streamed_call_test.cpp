@@ -109,7 +109,7 @@ TEST_F(StreamedCall, EveryArithmeticOpWritesWhatTheUnstreamedCallWrites) {
                           {CK_TYPE_INT16, CK_TYPE_INT16, CK_TYPE_INT16},
                           {CK_TYPE_UINT8, CK_TYPE_UINT8, CK_TYPE_UINT8},
                           {CK_TYPE_COMPLEX128, CK_TYPE_COMPLEX128, CK_TYPE_COMPLEX128}};
-    const char *const names[] = {"add", "subtract", "multiply", "divide", "minimum", "maximum"};
+    const char *const names[] = {"add", "subtract", "multiply", "trunc_divide", "minimum", "maximum"};
     uint32_t seed = 1;
     for (const Pair &p : pairs) {
         for (const char *name : names) {
@@ -200,12 +200,12 @@ TEST_F(StreamedCall, ADivisionByZeroInsideAChunkIsLocatedAndTheElementsBeforeItW
         const std::vector<Operand> ops = {{CK_TYPE_INT64, reinterpret_cast<char *>(x.data()), 1},
                                           {CK_TYPE_INT64, reinterpret_cast<char *>(ys.data()), 1}};
         ck_set_streaming_threshold(1);
-        const Outcome s = call_1d("divide", CK_TYPE_INT64, reinterpret_cast<char *>(d + 3), ops, n);
+        const Outcome s = call_1d("trunc_divide", CK_TYPE_INT64, reinterpret_cast<char *>(d + 3), ops, n);
         ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
-        const Outcome p = call_1d("divide", CK_TYPE_INT64, reinterpret_cast<char *>(e + 3), ops, n);
+        const Outcome p = call_1d("trunc_divide", CK_TYPE_INT64, reinterpret_cast<char *>(e + 3), ops, n);
         EXPECT_TRUE(streams(s)) << s.tree;
         EXPECT_EQ(s.rc, CK_ERR_ZERO_DIVISION);
-        EXPECT_EQ(s.message, "divide: integer division by zero at element [" +
+        EXPECT_EQ(s.message, "trunc_divide: integer division by zero at element [" +
                                  std::to_string(bad) + "]");
         EXPECT_EQ(s.message, p.message);
         EXPECT_EQ(std::memcmp(d, e, sizeof d), 0);

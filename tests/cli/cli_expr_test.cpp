@@ -35,10 +35,14 @@ TEST(CliExpr, OutTypesModesBroadcastingAndNegation) {
 }
 
 TEST(CliExpr, Errors) {
-    Result r = ckernel_baseline("eval 'x / y' --arg x '2 * int32' '[1, 2]' --arg y int32 0");
+    Result r = ckernel_baseline(
+        "eval 'trunc_divide(x, y)' --arg x '2 * int32' '[1, 2]' --arg y int32 0");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
-                     "division by zero at element [0]\n");
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 1: trunc_divide: "
+                     "integer division by zero at element [0]\n");
+    r = ckernel_baseline("eval 'x / y' --arg x '2 * int32' '[1, -2]' --arg y int32 0");
+    EXPECT_EQ(r.status, 0); // NumPy's true division
+    EXPECT_EQ(r.out, "[inf, -inf]\n");
     r = ckernel_baseline("eval 'x +' --arg x int32 1");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_PARSE: expression: expected a number, a name or '(' "
@@ -60,10 +64,10 @@ TEST(CliExpr, Errors) {
     r = ckernel_baseline("eval '1 / 8.0' --out '2 * float32'");
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.out, "[0.125, 0.125]\n");
-    r = ckernel_baseline("eval '1 / 0'");
+    r = ckernel_baseline("eval '1 + trunc_divide(1, 0)'");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 3: divide: integer "
-                     "division by zero at element [0]\n");
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: expression column 5: trunc_divide: "
+                     "integer division by zero at element [0]\n");
     r = ckernel_baseline("eval 'x + 1' --arg x int32");
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "ckernel: usage error: --arg needs a name, a type and a literal\nTry "
@@ -122,7 +126,8 @@ TEST(CliExpr, ExplainWithJitSaysWhatTheJitDid) {
         EXPECT_NE(r.out.find("\njit: not used: " + std::string(jit.status)), std::string::npos)
             << r.out;
     }
-    r = ckernel_baseline("explain --jit --eval 'x / y' --arg x '3 * int32' --arg y int32");
+    r = ckernel_baseline(
+        "explain --jit --eval 'trunc_divide(x, y)' --arg x '3 * int32' --arg y int32");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("\n  expr @"), std::string::npos) << r.out;
     if (jit.available) {

@@ -360,11 +360,18 @@ TEST(CliCall, TheIssuesExampleAndBroadcasting) {
     EXPECT_EQ(r.out, "[[-100, 0, 155], [100, 200, 355]]\n");
     r = ckernel("call multiply --in 'var * float32' '[1.5, -2]' --in 'var * float32' '[2]'");
     EXPECT_EQ(r.out, "[3, -4]\n");
-    // Integer wraparound and truncating division are documented, not errors.
+    // Integer wraparound and truncating division are documented, not errors; divide is
+    // NumPy's true division, floor_divide its floor.
     r = ckernel("call subtract --in int8 '-128' --in int8 1");
     EXPECT_EQ(r.out, "127\n");
-    r = ckernel("call divide --in '2 * int32' '[-7, 7]' --in int32 2");
+    r = ckernel("call trunc_divide --in '2 * int32' '[-7, 7]' --in int32 2");
     EXPECT_EQ(r.out, "[-3, 3]\n");
+    r = ckernel("call divide --in '2 * int32' '[-7, 7]' --in int32 2");
+    EXPECT_EQ(r.out, "[-3.5, 3.5]\n");
+    r = ckernel("call floor_divide --in '2 * int32' '[-7, 7]' --in int32 2");
+    EXPECT_EQ(r.out, "[-4, 3]\n");
+    r = ckernel("call floor_divide --in int64 7 --in int64 0");
+    EXPECT_EQ(r.out, "0\n");
 }
 
 TEST(CliCall, OutTypesErrorModesAndUnsafe) {
@@ -409,9 +416,9 @@ TEST(CliCall, OutTypesErrorModesAndUnsafe) {
               0u)
         << r.out;
     EXPECT_EQ(r.out.find("..."), std::string::npos) << "the whole list fits the message";
-    r = ckernel("call divide --in '3 * int16' '[1, 2, 3]' --in '3 * int16' '[1, 0, 1]'");
+    r = ckernel("call trunc_divide --in '3 * int16' '[1, 2, 3]' --in '3 * int16' '[1, 0, 1]'");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: divide: integer division by zero at "
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: trunc_divide: integer division by zero at "
                      "element [1]\n");
     r = ckernel("call nosuch --in int8 1");
     EXPECT_EQ(r.status, 1);
@@ -440,15 +447,20 @@ TEST(CliCall, Bfloat16Arguments) {
 TEST(CliCall, CallablesListsEveryBuiltIn) {
     Result r = ckernel("callables");
     EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(r.out.rfind("add\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n"
-                          "  (complex128, complex128) -> complex128\n",
+    EXPECT_EQ(r.out.rfind("abs\n  (bfloat16) -> bfloat16\n  (bool) -> bool\n"
+                          "  (complex128) -> float64\n",
                           0),
               0u)
         << r.out;
-    // bool divide gives int8; bool subtract is listed, and refuses when called.
+    // bool divide gives float64, bool trunc_divide int8; bool subtract is listed, and
+    // refuses when called.
     for (const char *name :
-         {"\nassign\n  (bfloat16) -> bfloat16\n  (bool) -> bool\n",
-          "\ndivide\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> int8\n", "\nmultiply\n",
+         {"\nadd\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n"
+          "  (complex128, complex128) -> complex128\n",
+          "\nassign\n  (bfloat16) -> bfloat16\n  (bool) -> bool\n",
+          "\ndivide\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> float64\n",
+          "\ntrunc_divide\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> int8\n",
+          "\nmultiply\n",
           "\nsubtract\n  (bfloat16, bfloat16) -> bfloat16\n  (bool, bool) -> bool\n"
           "  (complex128, complex128) -> complex128\n"})
         EXPECT_NE(r.out.find(name), std::string::npos) << name;
@@ -516,7 +528,7 @@ TEST(CliJit, ExplainShowsTheJitLeafOrWhyNot) {
     }
     // What the JIT does not compile (integer division needs its status): the composed
     // kernel, and why.
-    r = ckernel("explain --jit --call divide --in '1000 * 3 * int32' --in int32");
+    r = ckernel("explain --jit --call trunc_divide --in '1000 * 3 * int32' --in int32");
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("\nstrided_dim @0"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\njit: not used: "), std::string::npos) << r.out;

@@ -205,9 +205,9 @@ TEST_F(ExprStreaming, FailingRootWritesAndSaysWhatTheUnstreamedDoes) {
     }
     for (unsigned flag : {unsigned{CK_EVAL_NO_JIT}, unsigned{CK_EVAL_JIT}}) {
         if (flag == CK_EVAL_JIT && !have_jit()) continue;
-        const Outcome on = run("a / b", CK_TYPE_INT32, {a, b}, n, 0, 1, flag);
-        const Outcome off =
-            run("a / b", CK_TYPE_INT32, {a, b}, n, 0, std::numeric_limits<size_t>::max(), flag);
+        const Outcome on = run("trunc_divide(a, b)", CK_TYPE_INT32, {a, b}, n, 0, 1, flag);
+        const Outcome off = run("trunc_divide(a, b)", CK_TYPE_INT32, {a, b}, n, 0,
+                                std::numeric_limits<size_t>::max(), flag);
         EXPECT_EQ(on.rc, CK_ERR_ZERO_DIVISION);
         EXPECT_EQ(off.rc, CK_ERR_ZERO_DIVISION);
         EXPECT_EQ(on.message, off.message);

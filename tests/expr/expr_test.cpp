@@ -350,12 +350,16 @@ TEST(Expr, BroadcastingOverFixedVarAndPointerDimensions) {
 }
 
 TEST(Expr, ErrorsInsideANodeAreTheNodes) {
-    EXPECT_EQ(eval("x / y", {{"x", "3 * int32", "[6, 7, 8]"}, {"y", "3 * int32", "[3, 0, 1]"}}),
-              "CK_ERR_ZERO_DIVISION: expression column 3: divide: integer division by zero at "
-              "element [1]");
-    EXPECT_EQ(eval("1 + x / (y - 2)", {{"x", "int32", "6"}, {"y", "int32", "2"}}),
-              "CK_ERR_ZERO_DIVISION: expression column 7: divide: integer division by zero at "
-              "element [0]");
+    EXPECT_EQ(eval("trunc_divide(x, y)",
+                   {{"x", "3 * int32", "[6, 7, 8]"}, {"y", "3 * int32", "[3, 0, 1]"}}),
+              "CK_ERR_ZERO_DIVISION: expression column 1: trunc_divide: integer division by "
+              "zero at element [1]");
+    EXPECT_EQ(eval("1 + trunc_divide(x, y - 2)", {{"x", "int32", "6"}, {"y", "int32", "2"}}),
+              "CK_ERR_ZERO_DIVISION: expression column 5: trunc_divide: integer division by "
+              "zero at element [0]");
+    // / is NumPy's true division: integers divide as float64, a zero divisor gives inf.
+    EXPECT_EQ(eval("x / y", {{"x", "3 * int32", "[6, 7, -8]"}, {"y", "3 * int32", "[4, 0, 0]"}}),
+              "[1.5, inf, -inf]");
     // A cast of an argument in front of a node's leaf: that node's column.
     EXPECT_EQ(eval("x * 2 + y", {{"x", "float64", "0.75"}, {"y", "int64", "1"}}, "int32"),
               "CK_ERR_FRACTIONAL: expression column 7: float64 value 2.5 has a fractional part "
@@ -372,13 +376,13 @@ TEST(Expr, ErrorsInsideANodeAreTheNodes) {
 TEST(Expr, AnIntermediateWithTheNAsBitsIsAValue) {
     ck_eval_ctx nocheck = CK_EVAL_CTX_INIT;
     nocheck.errmode = CK_ERRMODE_NOCHECK;
-    const char *text = "(-2147483648 + c) / a";
+    const char *text = "trunc_divide(-2147483648 + c, a)";
     EXPECT_EQ(eval(text, {{"c", "?bool", "false"}, {"a", "2 * uint16", "[2, 4]"}}, nullptr, nocheck),
               "[-1073741824, -536870912]");
     EXPECT_EQ(eval(text, {{"c", "?bool", "false"}, {"a", "3 * uint16", "[2, 0, 4]"}}, nullptr,
                    nocheck),
-              "CK_ERR_ZERO_DIVISION: expression column 19: divide: integer division by zero at "
-              "element [1]");
+              "CK_ERR_ZERO_DIVISION: expression column 1: trunc_divide: integer division by zero "
+              "at element [1]");
     EXPECT_EQ(eval(text, {{"c", "?bool", "NA"}, {"a", "3 * uint16", "[2, 0, 4]"}}, nullptr, nocheck),
               "[NA, NA, NA]");
 }
@@ -389,7 +393,8 @@ TEST(Expr, AnIntermediateWithTheNAsBitsIsAValue) {
 TEST(Expr, LiteralsOnly) {
     EXPECT_EQ(eval("2 + 3", {}), "5");
     EXPECT_EQ(eval("100 + 100", {}), "-56"); // int8 wraps, as np.int8(100) + np.int8(100)
-    EXPECT_EQ(eval("7 / 2 * 2", {}), "6");
+    EXPECT_EQ(eval("7 / 2 * 2", {}), "7"); // true division, as NumPy's 7 / 2
+    EXPECT_EQ(eval("trunc_divide(7, 2) * 2", {}), "6");
     EXPECT_EQ(eval("-(1.5 * 3)", {}), "-4.5");
     EXPECT_EQ(eval("-128", {}), "-128");                       // a literal as the root
     EXPECT_EQ(eval("float32(0.1)", {}), "0.1"); // a folded cast as the root: float32 0.1
@@ -402,9 +407,10 @@ TEST(Expr, LiteralsOnly) {
     EXPECT_EQ(eval("5 - 6", {}, "uint8"),
               "CK_ERR_OVERFLOW: expression column 3: int8 value -1 is out of range for uint8");
     // A node's error: its status and message, with its column.
-    EXPECT_EQ(eval("1 + 1 / 0", {}),
-              "CK_ERR_ZERO_DIVISION: expression column 7: divide: integer division by zero at "
-              "element [0]");
+    EXPECT_EQ(eval("1 + trunc_divide(1, 0)", {}),
+              "CK_ERR_ZERO_DIVISION: expression column 5: trunc_divide: integer division by "
+              "zero at element [0]");
+    EXPECT_EQ(eval("1 + 1 / 0", {}), "inf");
     EXPECT_EQ(eval("uint8(0 - 1)", {}),
               "CK_ERR_OVERFLOW: expression column 1: int8 value -1 is out of range for uint8");
     EXPECT_EQ(eval("int8(300)", {}),

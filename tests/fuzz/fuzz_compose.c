@@ -176,7 +176,7 @@ static void describe_am(const fz_type *t, const char *am, FILE *out) {
 }
 
 static void describe(const fz_case *c, FILE *out) {
-    static const char *const ops[] = {"add", "subtract", "multiply", "divide", "assign", "sum3"};
+    static const char *const ops[] = {"add", "subtract", "multiply", "trunc_divide", "assign", "sum3"};
     char text[FZ_MSG];
     fz_type_text(c->dst.t, text, sizeof text);
     if (c->op == FZ_OP_REDUCE || c->op == FZ_OP_ACCUMULATE) {

@@ -1136,7 +1136,7 @@ static int materialize(fz_case *c, fz_in *in, fz_operand *o, int which, int dst,
 /* ---- calls ---- */
 
 static ck_callable *lookup(const char *name) {
-    static const char *const names[5] = {"add", "subtract", "multiply", "divide", "assign"};
+    static const char *const names[5] = {"add", "subtract", "multiply", "trunc_divide", "assign"};
     static ck_callable *cache[5];
     for (int i = 0; i < 5; i++) {
         if (strcmp(names[i], name) == 0) {
@@ -1501,7 +1501,7 @@ int fz_generate(fz_case *c, fz_in *in) {
         c->nsrc = 1;
         g.fields_ok = 1;
     } else {
-        static const char *const ops[] = {"add", "subtract", "multiply", "divide", "assign"};
+        static const char *const ops[] = {"add", "subtract", "multiply", "trunc_divide", "assign"};
         c->op = FZ_OP_CALL;
         if (what < 14) {
             c->arith = (int)fz_pick(in, 4);

@@ -544,8 +544,8 @@ static void leaf_call(ref_state *r, const fz_type *d, fz_loc dl, const fz_type *
     if (rc != CK_OK) {
         fz_fail *f = ref_add_fail(r->x, rc, ctx->prefix);
         /* from a single call, or located by the loops that reached the element */
-        ref_set_text(f, 0, "divide: integer division by zero");
-        ref_set_text(f, 1, "divide: integer division by zero at element %c", FZ_ANY_INDEX);
+        ref_set_text(f, 0, "trunc_divide: integer division by zero");
+        ref_set_text(f, 1, "trunc_divide: integer division by zero at element %c", FZ_ANY_INDEX);
         write_keep(r, dl, dsize);
         return;
     }

@@ -1,19 +1,23 @@
-"""tests/host/numpy_call_test.py: the built-in callables add, subtract, multiply and divide,
+"""tests/host/numpy_call_test.py: the built-in callables add, subtract, multiply and
+trunc_divide (C's division; divide, NumPy's true division, and the other ufuncs are
+tests/host/numpy_ufunc_test.py's),
 called through ctypes on NumPy arrays in place (ck_array_wrap over each ndarray's own buffer,
 zero copies); NumPy, or an oracle computed by hand from ckernel's documented semantics, is
 the reference.
 
 Reference semantics (src/leaves/numeric/arith.dispatch.c, docs/design.md §7 and §10):
-  * one same-type signature per scalar type; bool has add (or), multiply (and) and divide
-    (to int8); bool subtract is refused with CK_ERR_TYPE, as NumPy refuses it;
+  * one same-type signature per scalar type; bool has add (or), multiply (and) and
+    trunc_divide (to int8); bool subtract is refused with CK_ERR_TYPE, as NumPy refuses it;
   * integers wrap modulo 2^n for add/subtract/multiply (NumPy wraps too, same dtype);
-    divide truncates toward zero, INT_MIN / -1 == INT_MIN (oracle: Python ints, never
+    trunc_divide truncates toward zero, INT_MIN / -1 == INT_MIN (oracle: Python ints, never
     np.floor_divide); a zero divisor is CK_ERR_ZERO_DIVISION with the elements before it
     written and the failing one and those after it not;
   * float16/32/64 and complex: IEEE in the type, complex divide by Smith's algorithm as
     NumPy's loops: compared bit for bit with NumPy (NaN: both NaN is enough);
-  * mixed argument types: the signature is chosen by Numba's ranking of (unsafe, inexact,
-    safe, promote) conversion counts, then the fewest bytes of widening; a tie is
+  * mixed argument types: the signature is NumPy's first safe loop (CK_SELECT_FIRST_SAFE),
+    which over these same-type signatures is what Numba's ranking of (unsafe, inexact,
+    safe, promote) conversion counts, then the fewest bytes of widening, picks (the model
+    here, so the two rules are checked against each other); a tie would be
     CK_ERR_AMBIGUOUS; unsafe conversions only with CK_EVAL_ALLOW_UNSAFE. The expectations
     (MIXED below) are rated by hand from the conversion table of docs/design.md §10; for
     every pair of the 14 scalars the result type is NumPy's (computed by NumPy here);
@@ -63,9 +67,9 @@ CK_ERR_AMBIGUOUS, CK_ERR_ZERO_DIVISION = 13, 14
 CK_ERRMODE_NOCHECK, CK_ERRMODE_OVERFLOW, CK_ERRMODE_FRACTIONAL, CK_ERRMODE_INEXACT = 0, 1, 2, 3
 CK_EVAL_ALLOW_UNSAFE = 0x8
 
-OPS = ["add", "subtract", "multiply", "divide"]
+OPS = ["add", "subtract", "multiply", "trunc_divide"]
 NP_OPS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
-          "divide": np.true_divide}
+          "trunc_divide": np.true_divide}
 # Every scalar type in ck_type_id order (include/ckernel/scalar_types.h): NumPy's and
 # bfloat16, which NumPy lacks (it takes part in selection; NumPy's values never reach it).
 ALL = SCALARS[:SCALARS.index("float16") + 1] + ["bfloat16"] + SCALARS[SCALARS.index("float32"):]
@@ -76,7 +80,7 @@ SIZE = {t: (2 if t == "bfloat16" else np.dtype(t).itemsize) for t in ALL}
 def signature_result(op, t):
     """The result type of op's (t, t) signature, docs/design.md §10: t, but bool divide gives
     int8. Every operation has a signature for every type; bool subtract's refuses."""
-    return "int8" if (op, t) == ("divide", "bool") else t
+    return "int8" if (op, t) == ("trunc_divide", "bool") else t
 
 
 def computes(op, t):
@@ -86,7 +90,7 @@ def computes(op, t):
 
 def int_division(op, t):
     """The divides that truncate and refuse a zero divisor: integers' and bool's."""
-    return op == "divide" and np.dtype(t).kind in "biu"
+    return op == "trunc_divide" and np.dtype(t).kind in "biu"
 
 
 def load(path):
@@ -418,18 +422,18 @@ def same_type_values(ck, rng):
         ("add", "int8", 127, 1, -128), ("subtract", "int8", -128, 1, 127),
         ("multiply", "int16", 300, 300, 90000 - 65536 * 1), ("add", "uint8", 255, 1, 0),
         ("subtract", "uint32", 0, 1, 2 ** 32 - 1), ("multiply", "int64", 2 ** 62, 4, 0),
-        ("divide", "int32", -7, 2, -3), ("divide", "int32", 7, -2, -3),
-        ("divide", "int8", -128, -1, -128), ("divide", "int64", -2 ** 63, -1, -2 ** 63),
-        ("divide", "int16", -32768, 2, -16384), ("divide", "uint8", 255, 2, 127),
-        ("divide", "int64", -1, 2 ** 62, 0), ("add", "bool", True, True, True),
+        ("trunc_divide", "int32", -7, 2, -3), ("trunc_divide", "int32", 7, -2, -3),
+        ("trunc_divide", "int8", -128, -1, -128), ("trunc_divide", "int64", -2 ** 63, -1, -2 ** 63),
+        ("trunc_divide", "int16", -32768, 2, -16384), ("trunc_divide", "uint8", 255, 2, 127),
+        ("trunc_divide", "int64", -1, 2 ** 62, 0), ("add", "bool", True, True, True),
         ("multiply", "bool", True, False, False),
         ("add", "float16", 2048.0, 1.0, 2048.0), ("add", "float16", 2048.0, 3.0, 2052.0),
         ("add", "float16", 1.0, 2.0 ** -11, 1.0),
         ("add", "float16", 1.0, 2.0 ** -11 * (1 + 2.0 ** -10), 1.0 + 2.0 ** -10),
-        ("multiply", "float16", 65504.0, 2.0, np.inf), ("divide", "float16", 1.0, 3.0,
+        ("multiply", "float16", 65504.0, 2.0, np.inf), ("trunc_divide", "float16", 1.0, 3.0,
                                                          float(np.float16(1.0 / 3))),
-        ("divide", "float64", 1.0, 0.0, np.inf), ("divide", "float32", -1.0, 0.0, -np.inf),
-        ("divide", "complex128", 1 + 1j, 0j, complex(np.inf, np.inf)),
+        ("trunc_divide", "float64", 1.0, 0.0, np.inf), ("trunc_divide", "float32", -1.0, 0.0, -np.inf),
+        ("trunc_divide", "complex128", 1 + 1j, 0j, complex(np.inf, np.inf)),
         ("multiply", "complex64", 1 + 2j, 3 - 1j, 5 + 5j),
     ]
     for op, t, x, y, r in hand:
@@ -449,7 +453,7 @@ def same_type_values(ck, rng):
         ck.count("hand-written")
     # divide: true / true is 1, false / true 0, as int8 (divisors all true here).
     raw_t = np.array([1, 3, 255, 2, 7, 2, 1, 128], dtype=np.uint8)
-    run_call(ck, "divide", raw_a.view(np.bool_), raw_t.view(np.bool_),
+    run_call(ck, "trunc_divide", raw_a.view(np.bool_), raw_t.view(np.bool_),
              (raw_a != 0).astype(np.int8), "divide bool with non-0/1 bytes")
     ck.count("hand-written")
 
@@ -760,7 +764,7 @@ def mixed_cases(ck, rng):
                                            np.array_equal(bt.astype(y), b, equal_nan=True)),
                          "%s/%s -> %s is not exact" % (x, y, tr))
                 want = expected(op, at, bt, tr)
-                if op != "divide":
+                if op != "trunc_divide":
                     # NumPy on the original arrays: same dtype, same values.
                     npr = NP_OPS[op](a, b)
                     ck.check(npr.dtype == np.dtype(tr) and same_bits(npr, want)[0],
@@ -788,7 +792,7 @@ def numpy_type(op, ta, tb):
     """NumPy's result dtype name for op on arrays of ta and tb, or None when NumPy refuses."""
     x, y = np.ones(1, ta), np.ones(1, tb)
     fn = NP_OPS[op]
-    if op == "divide" and x.dtype.kind in "biu" and y.dtype.kind in "biu":
+    if op == "trunc_divide" and x.dtype.kind in "biu" and y.dtype.kind in "biu":
         fn = np.floor_divide
     try:
         return fn(x, y).dtype.name
@@ -803,7 +807,7 @@ def numpy_pairs(ck, rng):
         for ta in SCALARS:
             for tb in SCALARS:
                 tr = numpy_type(op, ta, tb)
-                if op != "divide" and tr is not None:
+                if op != "trunc_divide" and tr is not None:
                     ck.check(np.result_type(ta, tb).name == tr, "np.%s(%s, %s) is %s, "
                              "np.result_type %s" % (op, ta, tb, tr, np.result_type(ta, tb)))
                 a = mixed_values(ta, n, rng)
@@ -813,7 +817,7 @@ def numpy_pairs(ck, rng):
                         refused_call(ck, op, a, b, ectx, CK_ERR_TYPE, BOOL_SUBTRACT)
                     ck.count("NumPy pairs")
                     continue
-                int_div = op == "divide" and np.dtype(tr).kind in "iu"
+                int_div = op == "trunc_divide" and np.dtype(tr).kind in "iu"
                 if int_div:
                     b = nonzero_divisors(b)
                 # Each argument converted to NumPy's type by NumPy, then the operation there.
@@ -916,11 +920,11 @@ def result_casts(ck, rng):
     b = np.array([1, -1, 3, -9, 0, 2 ** 30, -2 ** 30 - 1, 987654321] * 40, dtype=np.int32)
     b = b[rng.permutation(b.size)]
     for op in OPS:
-        bb = nonzero_divisors(b) if op == "divide" else b
+        bb = nonzero_divisors(b) if op == "trunc_divide" else b
         inner = expected(op, a, bb, "int32")  # the int32 signature wraps first
         for dst in ("float64", "int64", "complex128", "float32", "float16", "int32"):
             want = inner.astype(dst)  # exact, or rounded to nearest even
-            if op != "divide":
+            if op != "trunc_divide":
                 # NumPy picks the int32 loop from the inputs and casts into out= too.
                 ref = np.zeros(a.shape, dtype=dst)
                 NP_OPS[op](a, bb, out=ref, casting="unsafe")
@@ -1004,10 +1008,10 @@ def result_cast_refusal(ck, op, a, b, want, k, dst, ectx, status, text=None):
 
 def zero_division(ck, rng):
     for t in SCALARS:
-        if not int_division("divide", t):
+        if not int_division("trunc_divide", t):
             continue
         v = values(t)
-        r = signature_result("divide", t)  # bool: int8
+        r = signature_result("trunc_divide", t)  # bool: int8
         for n, k in ((20, 7), (20, 0), (20, 19), (1000, 613)):
             a = fill((n,), v, rng)
             b = nonzero_divisors(fill((n,), v, rng))
@@ -1037,7 +1041,7 @@ def zero_division(ck, rng):
 def zero_div_case(ck, t, a, b, want, k, what, where=None):
     got_buf, got, mask = guarded_like(want.shape, t)
     a0, b0 = a.copy(), b.copy()
-    rc, msg = ck.call("divide", got, [a, b])
+    rc, msg = ck.call("trunc_divide", got, [a, b])
     ck.check(rc == CK_ERR_ZERO_DIVISION and "divide: integer division by zero" in msg and
              (where is None or where in msg),
              "%s: %s '%s' (expected CK_ERR_ZERO_DIVISION%s)"

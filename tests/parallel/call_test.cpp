@@ -49,16 +49,16 @@ TEST_F(Leakless, ParallelCallErrorsMatchTheSerialCall) {
         pb[k] = 1 + k % 5;
     }
     pb[2345 * n + 3] = 0;
-    ck_callable *div = builtin("divide");
+    ck_callable *div = builtin("trunc_divide");
     const ck_array *src[] = {a.get(), b.get()};
     ASSERT_EQ(ck_call(div, out1.get(), 2, src, nullptr), CK_ERR_ZERO_DIVISION);
     const std::string serial = ck_last_error();
     const ck_eval_ctx ctx = par::ctx(2, 1024);
     ASSERT_EQ(ck_parallel_call(div, out2.get(), 2, src, &ctx), CK_ERR_ZERO_DIVISION);
-    EXPECT_EQ(serial, "divide: integer division by zero at element [18763]");
+    EXPECT_EQ(serial, "trunc_divide: integer division by zero at element [18763]");
     // Without oneTBB (CK_WITH_TBB=OFF) ck_parallel_call is the serial call, message included.
     EXPECT_EQ(std::string(ck_last_error()),
-              par::tbb_backend() ? "divide: integer division by zero at element [2345][3]"
+              par::tbb_backend() ? "trunc_divide: integer division by zero at element [2345][3]"
                                  : serial);
     // Which other rows ran is the scheduler's business (the failure cancels the rest); the
     // serial call wrote every row before the failing element.

@@ -213,10 +213,11 @@ TEST_F(Leakless, ParallelExprNodeErrorsNameTheElementAsSerially) {
     // row's index and the element within it (proof that the rows ran split). Without oneTBB,
     // ck_parallel_expr is the serial call, message included.
     for (int k : {1024, 1000}) {
-        const auto msgs = zero_divisor(k, k == 1024 ? "x + x / y" : "x / y");
-        const std::string column = k == 1024 ? "7" : "3";
-        const std::string head =
-            "expression column " + column + ": divide: integer division by zero at element ";
+        const auto msgs =
+            zero_divisor(k, k == 1024 ? "x + trunc_divide(x, y)" : "trunc_divide(x, y)");
+        const std::string column = k == 1024 ? "5" : "1";
+        const std::string head = "expression column " + column +
+                                 ": trunc_divide: integer division by zero at element ";
         EXPECT_EQ(msgs.first, head + (k == 1024 ? "[353287]" : "[345007]"));
         EXPECT_EQ(msgs.second, par::tbb_backend() ? head + "[345][7]" : msgs.first);
     }

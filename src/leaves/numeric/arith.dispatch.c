@@ -1,5 +1,5 @@
 /* src/leaves/numeric/arith.dispatch.c: the built-in arithmetic leaves, dst = src[0] op src[1] for
- * op in add, subtract, multiply, divide, minimum, maximum, logical_and, logical_or over
+ * op in add, subtract, multiply, trunc_divide, minimum, maximum, logical_and, logical_or over
  * operands of one scalar type, single and strided.
  *
  * Compiled once per CPU target with CK_CPU_TARGET_CURRENT defined (baseline, avx2, avx512),
@@ -12,14 +12,14 @@
  *
  * Semantics:
  *   int8..int64, uint8..uint64: add, subtract and multiply wrap modulo 2^n (computed in an
- *     unsigned type, so there is no signed overflow). divide truncates toward zero;
+ *     unsigned type, so there is no signed overflow). trunc_divide truncates toward zero;
  *     INT_MIN / -1 wraps to INT_MIN (computed as 0 - a in unsigned, the trapping idiv never
- *     runs). A zero divisor is CK_ERR_ZERO_DIVISION: "divide: integer division by zero",
+ *     runs). A zero divisor is CK_ERR_ZERO_DIVISION: "trunc_divide: integer division by zero",
  *     and from a strided call "... at element [i]" (a located error: the loops above add
  *     their indices, chunked kernels their offsets); the
  *     elements before it are written, the failing one and those after it are not.
  *   bool: add is logical or, multiply logical and (results 0 or 1; any non-zero byte is
- *     true). divide is the integer division of the truth values, written as int8 (0 or 1:
+ *     true). trunc_divide is the integer division of the truth values, written as int8 (0 or 1:
  *     the same bytes; a false divisor is CK_ERR_ZERO_DIVISION as for the integers). No
  *     subtract (NULL in the table; NumPy refuses it too).
  *   float32, float64: IEEE 754 in the type (round to nearest under the default MXCSR);
@@ -29,7 +29,7 @@
  *     rounded float16 operation: float32's 24 bits are >= 2 * 11 + 2, so the double rounding
  *     is innocuous for + - * /.
  *   complex64, complex128 (real part first): add and subtract by parts; multiply is
- *     (ar*br - ai*bi, ar*bi + ai*br); divide is Smith's algorithm as NumPy's loops.c.src
+ *     (ar*br - ai*bi, ar*bi + ai*br); trunc_divide is Smith's algorithm as NumPy's loops.c.src
  *     writes it: if |br| >= |bi| (then, when both are 0, re = ar/|br|, im = ai/|br|, which
  *     gives inf or NaN parts; else rat = bi/br, scl = 1/(br + bi*rat),
  *     re = (ar + ai*rat)*scl, im = (ai - ar*rat)*scl), otherwise (a NaN divisor part lands
@@ -117,7 +117,7 @@ CK__HOT size_t ck__vector_head(int id, ck__arith_op op, void *d, const void *a, 
                                const void *b, size_t bs, size_t n) {
 #ifdef CK__SIMD_HALF_VECTORS
     /* Only the four arithmetic operations compute in float32; the others select. */
-    if (id == CK_TYPE_FLOAT16 && op <= CK__ARITH_DIVIDE) {
+    if (id == CK_TYPE_FLOAT16 && op <= CK__ARITH_TRUNC_DIVIDE) {
         return ck__half_vectors(op, (uint16_t *)d, (const uint16_t *)a, as,
                                 (const uint16_t *)b, bs, n);
     }
@@ -133,11 +133,11 @@ CK__HOT size_t ck__vector_head(int id, ck__arith_op op, void *d, const void *a, 
 /* Cold: the hot loops only branch here. */
 static CK__COLD int ck__zero_division(void) {
     return ck__set_located_error(CK_ERR_ZERO_DIVISION, NULL, 0,
-                                 "divide: integer division by zero");
+                                 "trunc_divide: integer division by zero");
 }
 static CK__COLD int ck__zero_division_at(size_t i) {
-    const int rc =
-        ck__set_located_error(CK_ERR_ZERO_DIVISION, NULL, 0, "divide: integer division by zero");
+    const int rc = ck__set_located_error(CK_ERR_ZERO_DIVISION, NULL, 0,
+                                         "trunc_divide: integer division by zero");
     ck__error_at(rc, (intptr_t)i);
     return rc;
 }
@@ -203,18 +203,18 @@ static CK__COLD int ck__zero_division_at(size_t i) {
 #define CK__DEF_LEAF(OP, T, CHECKED) CK__DEF_LEAF_R(OP, T, T, CHECKED)
 
 /* Every row of CK__ARITH_LIST for every scalar type: its result the operands' type or bool
- * (RET); bool only where the row gives it a leaf (BOOL_RET), its result bits bool's (divide's
+ * (RET); bool only where the row gives it a leaf (BOOL_RET), its result bits bool's (trunc_divide's
  * int8 of 0 or 1 is the same byte); integers check a zero divisor where the row says so. */
 #define CK__ARITH_RT_SAME(T) T
 #define CK__ARITH_RT_BOOL(T) bool
 #define CK__ARITH_DEF_BOOL_NONE(name, CHK)
 #define CK__ARITH_DEF_BOOL_bool(name, CHK) CK__DEF_LEAF_R(name, bool, bool, CHK)
 #define CK__ARITH_DEF_BOOL_int8(name, CHK) CK__DEF_LEAF_R(name, bool, bool, CHK)
-#define CK__ARITH_DEF_BOOL(T, name, E, BR, RET, ID, CHK, JIT) CK__ARITH_DEF_BOOL_##BR(name, CHK)
+#define CK__ARITH_DEF_BOOL(T, name, E, BR, RET, CHK, JIT) CK__ARITH_DEF_BOOL_##BR(name, CHK)
 #define CK__DEF_LEAF_RX(OP, T, RT, CHECKED) CK__DEF_LEAF_R(OP, T, RT, CHECKED) /* RT expanded */
-#define CK__ARITH_DEF_INT(T, name, E, BR, RET, ID, CHK, JIT)                                \
+#define CK__ARITH_DEF_INT(T, name, E, BR, RET, CHK, JIT)                                \
     CK__DEF_LEAF_RX(name, T, CK__ARITH_RT_##RET(T), CHK)
-#define CK__ARITH_DEF_REAL(T, name, E, BR, RET, ID, CHK, JIT)                               \
+#define CK__ARITH_DEF_REAL(T, name, E, BR, RET, CHK, JIT)                               \
     CK__DEF_LEAF_RX(name, T, CK__ARITH_RT_##RET(T), 0)
 #define CK__ARITH_DEFS_BOOL(n) CK__ARITH_LIST(CK__ARITH_DEF_BOOL, n)
 #define CK__ARITH_DEFS_SIGNED(n) CK__ARITH_LIST(CK__ARITH_DEF_INT, n)

@@ -1,6 +1,6 @@
 /* src/leaves/numeric/arith_leaves.h: the built-in elementwise leaves of two operands of one scalar
- * type, one row per function in CK__ARITH_LIST (the built-in callable of its name and its
- * signatures come from the row, callables/builtins.c), compiled per CPU target from
+ * type, one row per function in CK__ARITH_LIST (the callables that run them are
+ * leaves/math/ufunc_list.h's), compiled per CPU target from
  * arith.dispatch.c, and how the kernel layer builds and describes them (arith.c). The
  * one-operand functions are unary_leaves.h's. */
 #ifndef CKERNEL_ARITH_LEAVES_H
@@ -19,35 +19,34 @@ extern "C" {
 #endif
 
 /* The elementwise functions of two operands of one scalar type, one row per function:
- * X(A, name, ENUM, BOOL_RET, RET, IDENTITY, CHECKED, JIT), A the list's second argument
- * passed through (a type, where a file expands the list per scalar type)
- *   BOOL_RET  what bool's signature returns: bool, int8 (divide: NumPy's floor_divide type
- *             of two bools), or NONE (no bool leaf; subtract's bool signature refuses, so
- *             that bool selects it rather than tying between int8 and uint8: builtins.c)
+ * X(A, name, ENUM, BOOL_RET, RET, CHECKED, JIT), A the list's second argument passed through
+ * (a type, where a file expands the list per scalar type)
+ *   BOOL_RET  what bool's leaf returns: bool, int8 (trunc_divide: the integer quotient of
+ *             the truth values), or NONE (no bool leaf: subtract)
  *   RET       SAME (the operands' type) or BOOL (the logical functions)
- *   IDENTITY  the value a reduction starts from, as text, or NULL (none: minimum and
- *             maximum, whose reductions start from a type's extreme and refuse no elements)
  *   CHECKED   1 when an integer zero divisor is an error
  *   JIT       the JIT's operation (CK__JIT_OP_<JIT>), NONE for none
- * The four arithmetic functions come first, in this order: the float16 vector path
- * (arith.dispatch.c) computes them in float32. */
+ * The callables whose loops run these leaves, their signatures and identities are
+ * leaves/math/ufunc_list.h's (divide's floating loops are trunc_divide's leaves: IEEE
+ * division). The four arithmetic functions come first, in this order: the float16 vector
+ * path (arith.dispatch.c) computes them in float32. */
 /* clang-format off */
 #define CK__ARITH_LIST(X, A)                                                                 \
-    X(A, add,         ADD,         bool, SAME, "0",     0, ADD)                              \
-    X(A, subtract,    SUBTRACT,    NONE, SAME, NULL,    0, SUBTRACT)                         \
-    X(A, multiply,    MULTIPLY,    bool, SAME, "1",     0, MULTIPLY)                         \
-    X(A, divide,      DIVIDE,      int8, SAME, NULL,    1, DIVIDE)                           \
-    X(A, minimum,     MINIMUM,     bool, SAME, NULL,    0, MINIMUM)                          \
-    X(A, maximum,     MAXIMUM,     bool, SAME, NULL,    0, MAXIMUM)                          \
-    X(A, logical_and, LOGICAL_AND, bool, BOOL, "true",  0, NONE)                             \
-    X(A, logical_or,  LOGICAL_OR,  bool, BOOL, "false", 0, NONE)
+    X(A, add,          ADD,          bool, SAME, 0, ADD)                                     \
+    X(A, subtract,     SUBTRACT,     NONE, SAME, 0, SUBTRACT)                                \
+    X(A, multiply,     MULTIPLY,     bool, SAME, 0, MULTIPLY)                                \
+    X(A, trunc_divide, TRUNC_DIVIDE, int8, SAME, 1, DIVIDE)                                  \
+    X(A, minimum,      MINIMUM,      bool, SAME, 0, MINIMUM)                                 \
+    X(A, maximum,      MAXIMUM,      bool, SAME, 0, MAXIMUM)                                 \
+    X(A, logical_and,  LOGICAL_AND,  bool, BOOL, 0, NONE)                                    \
+    X(A, logical_or,   LOGICAL_OR,   bool, BOOL, 0, NONE)
 /* clang-format on */
 
 #define CK__ARITH_ENUM(A, name, E, ...) CK__ARITH_##E,
 typedef enum ck__arith_op { CK__ARITH_LIST(CK__ARITH_ENUM, ~) CK__ARITH_NUM_OPS } ck__arith_op;
 #undef CK__ARITH_ENUM
 
-/* [op][type id]: dst, src[0] and src[1] all have that type (but bool divide writes int8, and
+/* [op][type id]: dst, src[0] and src[1] all have that type (but bool trunc_divide writes int8, and
  * logical_and and logical_or write bool);
  * the leaf computes dst = src[0] op src[1] on aligned elements. The entry without a leaf
  * (bool subtract) is NULL. One table per compiled target, named ck__arith_leaves_<target>. */

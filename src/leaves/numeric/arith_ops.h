@@ -1,5 +1,5 @@
 /* src/leaves/numeric/arith_ops.h: the element operations of the built-in arithmetic, as inline
- * functions ck__<op>_<type>(a, b) for op in add, subtract, multiply, divide, minimum,
+ * functions ck__<op>_<type>(a, b) for op in add, subtract, multiply, trunc_divide, minimum,
  * maximum (of the arguments' type), logical_and, logical_or (a bool, 0 or 1), and
  * ck__zero_<type>(b), 1 when b makes an integer divide fail, shared by the files compiled
  * per CPU target that apply them: the arithmetic leaves (arith.dispatch.c) and the
@@ -34,7 +34,7 @@ extern "C" {
         return (ck__ct_##T)((WT)(UT)a * (WT)(UT)b);                                          \
     }                                                                                        \
     /* b != 0 (checked before); b == -1 negates in unsigned: INT_MIN / -1 is INT_MIN. */     \
-    CK__HOT ck__ct_##T ck__divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
+    CK__HOT ck__ct_##T ck__trunc_divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
         if (SIGNED && b == (ck__ct_##T)-1) {                                                 \
             return (ck__ct_##T)((WT)0 - (WT)(UT)a);                                          \
         }                                                                                    \
@@ -52,7 +52,7 @@ CK__HOT uint8_t ck__add_bool(uint8_t a, uint8_t b) {
 CK__HOT uint8_t ck__multiply_bool(uint8_t a, uint8_t b) {
     return (uint8_t)((a != 0) & (b != 0));
 }
-CK__HOT uint8_t ck__divide_bool(uint8_t a, uint8_t b) {
+CK__HOT uint8_t ck__trunc_divide_bool(uint8_t a, uint8_t b) {
     (void)b;
     return (uint8_t)(a != 0);
 }
@@ -71,7 +71,7 @@ CK__HOT int ck__zero_bool(uint8_t b) {
     CK__HOT ck__ct_##T ck__multiply_##T(ck__ct_##T a, ck__ct_##T b) {                        \
         return a * b;                                                                        \
     }                                                                                        \
-    CK__HOT ck__ct_##T ck__divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
+    CK__HOT ck__ct_##T ck__trunc_divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
         return a / b;                                                                        \
     }                                                                                        \
     CK__HOT int ck__zero_##T(ck__ct_##T b) {                                                 \
@@ -91,7 +91,7 @@ CK__HOT int ck__zero_bool(uint8_t b) {
     CK__DEF_NARROW_OP(add, T, x + y)                                                         \
     CK__DEF_NARROW_OP(subtract, T, x - y)                                                    \
     CK__DEF_NARROW_OP(multiply, T, x * y)                                                    \
-    CK__DEF_NARROW_OP(divide, T, x / y)                                                      \
+    CK__DEF_NARROW_OP(trunc_divide, T, x / y)                                                      \
     CK__HOT int ck__zero_##T(uint16_t b) {                                                   \
         (void)b;                                                                             \
         return 0;                                                                            \
@@ -133,7 +133,7 @@ CK__HOT int ck__zero_bool(uint8_t b) {
     }                                                                                        \
     /* Smith's algorithm, as NumPy: no overflow of |b|^2, and a zero divisor divides each  \
      * part by +0 (inf or NaN parts). */                                                     \
-    CK__HOT ck__ct_##T ck__divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
+    CK__HOT ck__ct_##T ck__trunc_divide_##T(ck__ct_##T a, ck__ct_##T b) {                          \
         const FT ar = a.v[0], ai = a.v[1], br = b.v[0], bi = b.v[1];                         \
         const FT abs_br = FABS(br), abs_bi = FABS(bi);                                       \
         ck__ct_##T r;                                                                        \
