@@ -1,6 +1,8 @@
 // tests/callables/select_test.cpp: best-match selection of a signature (Numba's rule):
 // ratings, the ranking, unsafe conversions only when allowed, ambiguity and no-match
-// messages, and independence from the order of the candidates. Expected choices and
+// messages, and independence from the order of the candidates; and NumPy's rule
+// (CK_SELECT_FIRST_SAFE): its safe casts against NumPy's table, the first safe signature in
+// the order of adds. Expected choices and
 // messages are worked out by hand from the conversion table (docs/design.md §10).
 #include <gtest/gtest.h>
 
@@ -252,6 +254,119 @@ TEST(Select, AllocationFailureWhileReporting) {
     }
     ckt_alloc_fail_at(0);
     EXPECT_EQ(ckt_alloc_uninstall(), CK_OK);
+}
+
+// ---- NumPy's rule (CK_SELECT_FIRST_SAFE) ----
+
+// np.can_cast(row, column, "safe") as NumPy 1.24 prints it, in ck_type_id order without
+// bfloat16 (bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64
+// complex64 complex128); bfloat16's row and column by NumPy's rules (docs/design.md §10).
+TEST(SelectFirstSafe, NumPysSafeCastsAreNumPysTable) {
+    const char *const numpy[] = {
+        "11111111111111", "01111000011111", "00111000001111", "00011000000101", "00001000000101",
+        "00111111111111", "00011011101111", "00001001100101", "00000000100101", "00000000011111",
+        "00000000001111", "00000000000101", "00000000000011", "00000000000001"};
+    std::vector<ck_type_id> ids;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        if (id != CK_TYPE_BFLOAT16) ids.push_back(static_cast<ck_type_id>(id));
+    }
+    ASSERT_EQ(ids.size(), 14u);
+    for (size_t r = 0; r < ids.size(); r++) {
+        for (size_t c = 0; c < ids.size(); c++) {
+            EXPECT_EQ(ck__numpy_safe(ids[r], ids[c]), numpy[r][c] - '0')
+                << ck_type_id_name(ids[r]) << " -> " << ck_type_id_name(ids[c]);
+        }
+    }
+    // bfloat16: from bool, int8 and uint8 (a component wider than the integer); to float32,
+    // float64 and the complex types; not to or from float16 (neither holds the other).
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        const ck_type_id t = static_cast<ck_type_id>(id);
+        const bool from = t == CK_TYPE_BOOL || t == CK_TYPE_INT8 || t == CK_TYPE_UINT8 ||
+                          t == CK_TYPE_BFLOAT16;
+        const bool to = t == CK_TYPE_BFLOAT16 || t == CK_TYPE_FLOAT32 || t == CK_TYPE_FLOAT64 ||
+                        t == CK_TYPE_COMPLEX64 || t == CK_TYPE_COMPLEX128;
+        EXPECT_EQ(ck__numpy_safe(t, CK_TYPE_BFLOAT16), from ? 1 : 0) << ck_type_id_name(t);
+        EXPECT_EQ(ck__numpy_safe(CK_TYPE_BFLOAT16, t), to ? 1 : 0) << ck_type_id_name(t);
+    }
+    EXPECT_EQ(ck__numpy_safe(CK_TYPE_FIXED_DIM, CK_TYPE_INT8), 0);
+}
+
+int never_instantiated(void *, ck_builder *, size_t *, const ck_leaf_info *) {
+    return ck_set_error(CK_ERR_INTERNAL, "not built here");
+}
+
+// A callable whose signatures are added in `order`, with `rule`; the selection's text.
+std::string select_in(ck_selection rule, std::vector<const char *> order,
+                      std::vector<ck_type_id> args, bool unsafe = false) {
+    ck_callable *c = nullptr;
+    EXPECT_EQ(ck_callable_new("f", &c), CK_OK);
+    EXPECT_EQ(ck_callable_set_selection(c, rule), CK_OK);
+    EXPECT_EQ(ck_callable_selection(c), rule);
+    for (const char *s : order) {
+        const ck_factory f = {never_instantiated, nullptr, nullptr, nullptr};
+        EXPECT_EQ(ck_callable_add(c, s, &f), CK_OK) << ck_last_error();
+    }
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = unsafe ? CK_EVAL_ALLOW_UNSAFE : 0;
+    int index = -1;
+    char *why = nullptr;
+    const int rc = ck_callable_select(c, static_cast<int>(args.size()), args.data(), &ctx, &index,
+                                      &why);
+    std::string out = rc == CK_OK ? std::string(why)
+                                  : ck_status_name(rc) + std::string(": ") + ck_last_error();
+    ck_free(why);
+    ck_callable_decref(c);
+    return out.substr(0, out.find(':', rc == CK_OK ? 0 : out.find(':') + 1));
+}
+
+TEST(SelectFirstSafe, TheFirstSignatureInTheOrderOfAddsThatTakesTheArgumentsSafely) {
+    // int16 goes safely to float64 and float32: the first added wins, where the ranking
+    // takes the narrower.
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"d)d", "f)f"}, {CK_TYPE_INT16}),
+              "(float64) -> float64");
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"f)f", "d)d"}, {CK_TYPE_INT16}),
+              "(float32) -> float32");
+    EXPECT_EQ(select_in(CK_SELECT_BEST, {"d)d", "f)f"}, {CK_TYPE_INT16}), "(float32) -> float32");
+    // int64 -> float64 is safe by NumPy's table (inexact by the kinds), int32 -> float32 not.
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"f)f", "d)d"}, {CK_TYPE_INT64}),
+              "(float64) -> float64");
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"f)f", "d)d"}, {CK_TYPE_INT32}),
+              "(float64) -> float64");
+    // uint16 skips uint8 (narrower) and int16 (not wider) for int32.
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"B)B", "h)h", "i)i", "H)H"}, {CK_TYPE_UINT16}),
+              "(int32) -> int32");
+    // Two arguments: both must cast safely.
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"bb)b", "BB)B", "hh)h"},
+                        {CK_TYPE_INT8, CK_TYPE_UINT8}),
+              "(int16, int16) -> int16");
+    // None safe: a refusal listing the candidates, or with unsafe allowed the ranking's choice.
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"B)B", "b)b"}, {CK_TYPE_FLOAT64}), "CK_ERR_TYPE: f");
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"b)b", "B)B", "h)h"}, {CK_TYPE_FLOAT64}, true),
+              "CK_ERR_AMBIGUOUS: f");
+    EXPECT_EQ(select_in(CK_SELECT_FIRST_SAFE, {"bb)b", "ff)f"}, {CK_TYPE_FLOAT64, CK_TYPE_FLOAT32},
+                        true),
+              "(float32, float32) -> float32");
+}
+
+TEST(SelectFirstSafe, TheRuleIsSetBeforeTheFirstSignature) {
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_callable_new("g", &c), CK_OK);
+    EXPECT_EQ(ck_callable_selection(c), CK_SELECT_BEST);
+    EXPECT_EQ(ck_callable_set_selection(c, static_cast<ck_selection>(7)), CK_ERR_INVALID);
+    EXPECT_STREQ(ck_last_error(), "ck_callable_set_selection: unknown rule");
+    const ck_factory f = {never_instantiated, nullptr, nullptr, nullptr};
+    ASSERT_EQ(ck_callable_add(c, "d)d", &f), CK_OK);
+    EXPECT_EQ(ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE), CK_ERR_INVALID);
+    EXPECT_STREQ(ck_last_error(), "ck_callable_set_selection: g has signatures already; set the "
+                                  "rule before the first");
+    EXPECT_EQ(ck_callable_selection(c), CK_SELECT_BEST);
+    EXPECT_EQ(ck_callable_set_selection(nullptr, CK_SELECT_BEST), CK_ERR_INVALID);
+    EXPECT_EQ(ck_callable_selection(nullptr), CK_SELECT_BEST);
+    ck_callable_decref(c);
+    // The built-ins select by NumPy's rule.
+    ASSERT_EQ(ck_lookup("add", &c), CK_OK);
+    EXPECT_EQ(ck_callable_selection(c), CK_SELECT_FIRST_SAFE);
+    ck_callable_decref(c);
 }
 
 }  // namespace
