@@ -45,9 +45,10 @@ endif()
 # The archive's C++ (the number text over fast_float and double-conversion, which it carries
 # inside, and the oneTBB shim) needs the C++ runtime; with oneTBB, oneTBB too.
 string(APPEND CK_PC_STATIC_LIBS " -lstdc++")
-set(CK_PC_STATIC_REQUIRES "")
+# The transcendental functions' vector kernels call SLEEF.
+set(CK_PC_STATIC_REQUIRES "sleef")
 if(CK_WITH_TBB)
-  set(CK_PC_STATIC_REQUIRES "tbb")
+  string(APPEND CK_PC_STATIC_REQUIRES " tbb")
 endif()
 if(CK_FFI)
   # Native calls (callables/native.c): the archive references libffi.

@@ -16,7 +16,7 @@ bash "$repo/scripts/install-deps.sh"
 packages=(
   gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
   libtbb-dev:arm64 libcpu-features-dev:arm64 libgtest-dev:arm64 libffi-dev:arm64
-  libdouble-conversion-dev:arm64
+  libdouble-conversion-dev:arm64 libsleef-dev:arm64
 )
 
 sudo_cmd=()

@@ -14,7 +14,7 @@ packages=(
   cmake make ninja-build pkg-config binutils
   gcc g++ clang lld libclang-rt-dev llvm
   libgtest-dev libtbb-dev libcpu-features-dev libjemalloc-dev libffi-dev
-  libdouble-conversion-dev libfast-float-dev locales
+  libdouble-conversion-dev libfast-float-dev libsleef-dev locales
   llvm-15-dev
   python3 python3-numpy python3-matplotlib python3-numexpr
   python3-dev python3-pytest python3-hypothesis python3-numba python3-dask python3-distributed

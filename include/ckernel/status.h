@@ -23,7 +23,8 @@
     X(ERR_AMBIGUOUS, 13, "several signatures match equally well")                \
     X(ERR_ZERO_DIVISION, 14, "integer division by zero")                         \
     X(ERR_NA, 15, "a missing value (NA) where the destination cannot hold one")       \
-    X(ERR_TEXT, 16, "text that does not read as the destination's value or encoding")
+    X(ERR_TEXT, 16, "text that does not read as the destination's value or encoding")  \
+    X(ERR_DOMAIN, 17, "argument outside the function's domain")
 
 typedef enum ck_status {
 #define CK__STATUS_ENUM(name, value, msg) CK_##name = value,

@@ -15,7 +15,9 @@
 #include "leaves/numeric/arith_leaves.h"
 
 enum { ck__id_none = -1, CK__ARITH_NONE = -1 };
+/* CHECKED and VMATH loops have leaves of leaves/math as LEAF ones do. */
 enum { CK__UF_IMPL_LEAF, CK__UF_IMPL_ARITH, CK__UF_IMPL_REFUSE };
+enum { CK__UF_IMPL_CHECKED = CK__UF_IMPL_LEAF, CK__UF_IMPL_VMATH = CK__UF_IMPL_LEAF };
 
 typedef struct ufunc_row {
     const char *name;

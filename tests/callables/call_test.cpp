@@ -362,7 +362,7 @@ TEST(Callable, RegistryLookupsAndNames) {
     char *names = nullptr;
     ASSERT_EQ(ck_registry_names(&names), CK_OK);
     // Sorted, one per line: the first built-ins, and a sample of the others in order.
-    EXPECT_EQ(std::string(names).rfind("abs\nabsolute\nadd\nassign\nbitwise_and\n", 0), 0u)
+    EXPECT_EQ(std::string(names).rfind("abs\nabsolute\nadd\narccos\narccosh\narcsin\n", 0), 0u)
         << names;
     EXPECT_NE(std::string(names).find("\nconcat\nconj\nconjugate\ncopysign\n"), std::string::npos)
         << names;

@@ -22,7 +22,7 @@ TEST(Status, ValuesAndNamesArePinned) {
         {6, "CK_ERR_OVERFLOW"}, {7, "CK_ERR_FRACTIONAL"}, {8, "CK_ERR_INEXACT"},
         {9, "CK_ERR_IMAGINARY"}, {10, "CK_ERR_UNINITIALIZED"}, {11, "CK_ERR_UNSUPPORTED"},
         {12, "CK_ERR_INTERNAL"}, {13, "CK_ERR_AMBIGUOUS"}, {14, "CK_ERR_ZERO_DIVISION"},
-        {15, "CK_ERR_NA"},      {16, "CK_ERR_TEXT"},
+        {15, "CK_ERR_NA"},      {16, "CK_ERR_TEXT"},          {17, "CK_ERR_DOMAIN"},
     };
     EXPECT_EQ(CK_OK, 0);
     EXPECT_EQ(CK_ERR_NOMEM, 1);
@@ -33,7 +33,8 @@ TEST(Status, ValuesAndNamesArePinned) {
     EXPECT_EQ(CK_ERR_ZERO_DIVISION, 14);
     EXPECT_EQ(CK_ERR_NA, 15);
     EXPECT_EQ(CK_ERR_TEXT, 16);
-    EXPECT_EQ(static_cast<int>(CK__STATUS_END), 17);
+    EXPECT_EQ(CK_ERR_DOMAIN, 17);
+    EXPECT_EQ(static_cast<int>(CK__STATUS_END), 18);
 }
 
 TEST(Status, MessagesAreDistinctAndUnknownValuesAreNamedSo) {

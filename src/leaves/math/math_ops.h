@@ -21,8 +21,10 @@
 #ifndef CKERNEL_MATH_OPS_H
 #define CKERNEL_MATH_OPS_H
 
+#include <complex.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/float_formats.h"
 #include "common/scalars.h"
@@ -198,9 +200,30 @@ CK__HOT double ck__uf_divide_bool_bool(uint8_t a, uint8_t b) {
     CK__HOT ck__ct_##T ck__uf_fmin_##T##_##T(ck__ct_##T a, ck__ct_##T b) {                  \
         return a <= b ? a : b;                                                              \
     }                                                                                       \
+    /* NumPy's: by squaring, wrapping; b < 0 is refused (the _bad test) before. */          \
+    CK__HOT ck__ct_##T ck__uf_power_##T##_##T(ck__ct_##T a, ck__ct_##T b) {                 \
+        if (b == 0 || a == 1) {                                                             \
+            return 1;                                                                       \
+        }                                                                                   \
+        WT base = (WT)(UT)a, out = (b & 1) ? base : 1u;                                     \
+        for (UT e = (UT)((UT)b >> 1); e > 0; e = (UT)(e >> 1)) {                            \
+            base *= base;                                                                   \
+            if (e & 1u) {                                                                   \
+                out *= base;                                                                \
+            }                                                                               \
+        }                                                                                   \
+        return (ck__ct_##T)out;                                                             \
+    }                                                                                       \
+    CK__HOT int ck__uf_power_##T##_##T##_bad(ck__ct_##T a, ck__ct_##T b) {                  \
+        (void)a, (void)b;                                                                   \
+        return CK__UF_NEG_##SIGNED(b);                                                      \
+    }                                                                                       \
     CK__HOT double ck__uf_divide_##T##_##T(ck__ct_##T a, ck__ct_##T b) {                    \
         return (double)a / (double)b;                                                       \
     }
+
+/* What a CHECKED loop's refused arguments are (CK_ERR_DOMAIN), by function. */
+#define CK__UF_REFUSED_power "power: integers to negative integer powers are not allowed"
 
 /* ======================================================================================
  * float32, float64: T, FT its C type, S the libm suffix (f or nothing), and its pi.
@@ -319,6 +342,9 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
     }                                                                                       \
     CK__HOT FT ck__uf_rint_##T(FT a) {                                                      \
         return CK__UF_ROUND(rint##S, a);                                                    \
+    }                                                                                       \
+    CK__HOT FT ck__uf_sqrt_##T(FT a) {                                                      \
+        return sqrt##S(a); /* IEEE's, correctly rounded (no errno: -fno-math-errno) */      \
     }                                                                                       \
     CK__HOT FT ck__uf_fabs_##T(FT a) {                                                      \
         return fabs##S(a);                                                                  \
@@ -479,6 +505,7 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
         const int e = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : (int)b;       \
         return ck__narrow_##T(ldexpf(ck__widen_##T(a), e));                                 \
     }                                                                                       \
+    CK__UF_DEF_NARROW1(sqrt, T, sqrtf(x))                                                   \
     CK__UF_DEF_NARROW1(square, T, x * x)                                                    \
     CK__UF_DEF_NARROW1(reciprocal, T, 1.0f / x)                                             \
     CK__UF_DEF_NARROW1(floor, T, CK__UF_ROUND(floorf, x))                                   \
@@ -586,6 +613,112 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
                    : b;                                                                     \
     }
 
+/* ---- complex functions: libm's (C99 Annex G: its branch cuts and special values), as
+ * NumPy's loops call them; exp2, expm1, log2, log10, log1p by NumPy's formulas over libm's
+ * real and complex functions; power by NumPy's nc_pow (small integer exponents by
+ * squaring, else libm's cpow) ---- */
+#define CK__UF_CX_LIBM(name, T, CT, fn)                                                     \
+    CK__HOT ck__ct_##T ck__uf_##name##_##T(ck__ct_##T a) {                                  \
+        CT z;                                                                               \
+        memcpy(&z, &a, sizeof z);                                                           \
+        z = fn(z);                                                                          \
+        memcpy(&a, &z, sizeof z);                                                           \
+        return a;                                                                           \
+    }
+#define CK__UF_DEF_COMPLEX_MATH(T, FT, S, CT)                                               \
+    CK__UF_CX_LIBM(exp, T, CT, cexp##S)                                                     \
+    CK__UF_CX_LIBM(log, T, CT, clog##S)                                                     \
+    CK__UF_CX_LIBM(sqrt, T, CT, csqrt##S)                                                   \
+    CK__UF_CX_LIBM(sin, T, CT, csin##S)                                                     \
+    CK__UF_CX_LIBM(cos, T, CT, ccos##S)                                                     \
+    CK__UF_CX_LIBM(tan, T, CT, ctan##S)                                                     \
+    CK__UF_CX_LIBM(arcsin, T, CT, casin##S)                                                 \
+    CK__UF_CX_LIBM(arccos, T, CT, cacos##S)                                                 \
+    CK__UF_CX_LIBM(arctan, T, CT, catan##S)                                                 \
+    CK__UF_CX_LIBM(sinh, T, CT, csinh##S)                                                   \
+    CK__UF_CX_LIBM(cosh, T, CT, ccosh##S)                                                   \
+    CK__UF_CX_LIBM(tanh, T, CT, ctanh##S)                                                   \
+    CK__UF_CX_LIBM(arcsinh, T, CT, casinh##S)                                               \
+    CK__UF_CX_LIBM(arccosh, T, CT, cacosh##S)                                               \
+    CK__UF_CX_LIBM(arctanh, T, CT, catanh##S)                                               \
+    CK__HOT ck__ct_##T ck__uf_exp2_##T(ck__ct_##T a) {                                      \
+        const FT ln2 = (FT)0.693147180559945309417232121458176568;                          \
+        return ck__uf_exp_##T(ck__uf_make_##T(a.v[0] * ln2, a.v[1] * ln2));                 \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_log2_##T(ck__ct_##T a) {                                      \
+        const FT log2e = (FT)1.442695040888963407359924681001892137;                        \
+        const ck__ct_##T l = ck__uf_log_##T(a);                                             \
+        return ck__uf_make_##T(l.v[0] * log2e, l.v[1] * log2e);                             \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_log10_##T(ck__ct_##T a) {                                     \
+        const FT log10e = (FT)0.434294481903251827651128918916605082;                       \
+        const ck__ct_##T l = ck__uf_log_##T(a);                                             \
+        return ck__uf_make_##T(l.v[0] * log10e, l.v[1] * log10e);                           \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_expm1_##T(ck__ct_##T a) {                                     \
+        const FT h = sin##S(a.v[1] / 2);                                                    \
+        FT re = expm1##S(a.v[0]) * cos##S(a.v[1]), hh = 2 * h * h;                          \
+        CK__OPAQUE(re);                                                                     \
+        CK__OPAQUE(hh);                                                                     \
+        return ck__uf_make_##T(re - hh, exp##S(a.v[0]) * sin##S(a.v[1]));                   \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_log1p_##T(ck__ct_##T a) {                                     \
+        const FT l = hypot##S(a.v[0] + 1, a.v[1]);                                          \
+        return ck__uf_make_##T(log##S(l), atan2##S(a.v[1], a.v[0] + 1));                    \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_cmul_##T(ck__ct_##T a, ck__ct_##T b) {                        \
+        FT rr = a.v[0] * b.v[0], ii = a.v[1] * b.v[1], ri = a.v[0] * b.v[1];                \
+        FT ir = a.v[1] * b.v[0];                                                            \
+        CK__OPAQUE(rr);                                                                     \
+        CK__OPAQUE(ii);                                                                     \
+        CK__OPAQUE(ri);                                                                     \
+        CK__OPAQUE(ir);                                                                     \
+        return ck__uf_make_##T(rr - ii, ri + ir);                                           \
+    }                                                                                       \
+    CK__HOT ck__ct_##T ck__uf_power_##T##_##T(ck__ct_##T a, ck__ct_##T b) {                 \
+        const FT ar = a.v[0], ai = a.v[1], br = b.v[0], bi = b.v[1];                        \
+        if (br == 0 && bi == 0) {                                                           \
+            return ck__uf_make_##T(1, 0);                                                   \
+        }                                                                                   \
+        if (ar == 0 && ai == 0) {                                                           \
+            return br > 0 && bi == 0 ? ck__uf_make_##T(0, 0)                                \
+                                     : ck__uf_make_##T((FT)NAN, (FT)NAN);                   \
+        }                                                                                   \
+        if (bi == 0 && br > -100 && br < 100 && (FT)(long)br == br) {                       \
+            long n = (long)br;                                                              \
+            if (n == 1) {                                                                   \
+                return a;                                                                   \
+            }                                                                               \
+            if (n == 2) {                                                                   \
+                return ck__uf_cmul_##T(a, a);                                               \
+            }                                                                               \
+            if (n == 3) {                                                                   \
+                return ck__uf_cmul_##T(a, ck__uf_cmul_##T(a, a));                           \
+            }                                                                               \
+            ck__ct_##T acc = ck__uf_make_##T(1, 0), p = a;                                  \
+            n = n < 0 ? -n : n;                                                             \
+            for (long mask = 1;; mask <<= 1) {                                              \
+                if (n & mask) {                                                             \
+                    acc = ck__uf_cmul_##T(acc, p);                                          \
+                }                                                                           \
+                if (n < (mask << 1)) {                                                      \
+                    break;                                                                  \
+                }                                                                           \
+                p = ck__uf_cmul_##T(p, p);                                                  \
+            }                                                                               \
+            if (br < 0) { /* 1 / acc: Smith's division, as NumPy's */                       \
+                acc = ck__trunc_divide_##T(ck__uf_make_##T(1, 0), acc);                     \
+            }                                                                               \
+            return acc;                                                                     \
+        }                                                                                   \
+        CT z, w;                                                                            \
+        memcpy(&z, &a, sizeof z);                                                           \
+        memcpy(&w, &b, sizeof w);                                                           \
+        z = cpow##S(z, w);                                                                  \
+        memcpy(&a, &z, sizeof z);                                                           \
+        return a;                                                                           \
+    }
+
 /* ---- every scalar type by its kind ---- */
 #define CK__UF_WIDE_1 unsigned
 #define CK__UF_WIDE_2 unsigned
@@ -601,12 +734,17 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
 #define CK__UF_KIND_FLOAT_4(n) CK__UF_DEF_FLOAT(n, float, f)
 #define CK__UF_KIND_FLOAT_8(n) CK__UF_DEF_FLOAT(n, double, )
 #define CK__UF_KIND_COMPLEX(n, psize, min) CK__UF_KIND_COMPLEX_##psize(n)
-#define CK__UF_KIND_COMPLEX_4(n) CK__UF_DEF_COMPLEX(n, float, f)
-#define CK__UF_KIND_COMPLEX_8(n) CK__UF_DEF_COMPLEX(n, double, )
+#define CK__UF_KIND_COMPLEX_4(n)                                                            \
+    CK__UF_DEF_COMPLEX(n, float, f) CK__UF_DEF_COMPLEX_MATH(n, float, f, float _Complex)
+#define CK__UF_KIND_COMPLEX_8(n)                                                            \
+    CK__UF_DEF_COMPLEX(n, double, ) CK__UF_DEF_COMPLEX_MATH(n, double, , double _Complex)
 /* The signed types' minimum: the sign bit alone (the NA bits column holds it). */
 #define CK__UF_KIND_ROW(E, n, part, psize, parts, kind, bits, exp, na, ...)                 \
     CK__UF_KIND_##kind(n, psize, (ck__ct_##n)(na))
 CK_SCALAR_TABLE(CK__UF_KIND_ROW)
+
+/* float_power of complex128: power's. */
+#define ck__uf_float_power_complex128_complex128 ck__uf_power_complex128_complex128
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
-/* src/leaves/math/ufunc.dispatch.c: the leaves of the LEAF loops of ufunc_list.h, single and
- * strided, each applying its element function (math_ops.h) to aligned elements.
+/* src/leaves/math/ufunc.dispatch.c: the leaves of the LEAF, CHECKED and VMATH loops of
+ * ufunc_list.h, single and strided: a LEAF loop applies its element function (math_ops.h)
+ * to aligned elements, a CHECKED one tests each element's arguments first, a VMATH one runs
+ * its vector kernel (vmath_ops.h) over chunks.
  *
  * Compiled once per CPU target with CK_CPU_TARGET_CURRENT defined, like arith.dispatch.c: the
  * one exported symbol is the table ck__ufunc_leaves_<target>, indexed by loop. The strided
@@ -14,6 +16,7 @@
 #include "common/internal.h"
 #include "leaves/math/math_ops.h"
 #include "leaves/math/ufunc_list.h"
+#include "leaves/math/vmath_ops.h"
 #include "targets/dispatch_target.h"
 
 #define CK__UF_FN1(name, a) ck__uf_##name##_##a
@@ -100,9 +103,119 @@
         return CK_OK;                                                                       \
     }
 
-/* Every LEAF loop of every function; the others have no leaf here. */
+/* Two operands, some refused: d = f(a, b) after ck__uf_<name>_<a>_<b>_bad(a, b) said no;
+ * the first refused element is CK_ERR_DOMAIN, located (the elements before it written). */
+static CK__COLD int ck__uf_refused_at(const char *what, size_t i) {
+    const int rc = ck__set_located_error(CK_ERR_DOMAIN, NULL, 0, "%s", what);
+    ck__error_at(rc, (intptr_t)i);
+    return rc;
+}
+#define CK__UF_DEF_CHECKED(name, a, b, r)                                                   \
+    static int CK__UF_LEAF(name, a, b, r, single)(ck_prefix *self, char *dst,               \
+                                                  char *const *src) {                       \
+        (void)self;                                                                         \
+        const ck__ct_##a x = *(const ck__ct_##a *)(const void *)src[0];                     \
+        const ck__ct_##b y = *(const ck__ct_##b *)(const void *)src[1];                     \
+        if (CK__UNLIKELY(ck__uf_##name##_##a##_##b##_bad(x, y))) {                          \
+            return ck_set_error(CK_ERR_DOMAIN, "%s", CK__UF_REFUSED_##name);                \
+        }                                                                                   \
+        *(ck__ct_##r *)(void *)dst = CK__UF_FN2(name, a, b)(x, y);                          \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
+        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
+        const intptr_t *src_stride, size_t count) {                                         \
+        (void)self;                                                                         \
+        const char *pa = src[0], *pb = src[1];                                              \
+        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0],          \
+                    pb += src_stride[1]) {                                                  \
+            const ck__ct_##a x = *(const ck__ct_##a *)(const void *)pa;                     \
+            const ck__ct_##b y = *(const ck__ct_##b *)(const void *)pb;                     \
+            if (CK__UNLIKELY(ck__uf_##name##_##a##_##b##_bad(x, y))) {                      \
+                return ck__uf_refused_at(CK__UF_REFUSED_##name, i);                         \
+            }                                                                               \
+            *(ck__ct_##r *)(void *)dst = CK__UF_FN2(name, a, b)(x, y);                      \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }
+
+/* The vector kernels (vmath_ops.h) in chunks: each operand of the compute type and
+ * contiguous is read in place, any other gathered (and widened: float16 and bfloat16
+ * compute in float32) into a chunk on the stack; the kernel writes a chunk, which is
+ * stored (and narrowed) into the destination. The compute type of each float type: */
+#define CK__UF_CT_float16 float32
+#define CK__UF_CT_bfloat16 float32
+#define CK__UF_CT_float32 float32
+#define CK__UF_CT_float64 float64
+#define CK__UF_CTX(T) CK__UF_CTX_(CK__UF_CT_##T)
+#define CK__UF_CTX_(C) CK__UF_CTX__(C)
+#define CK__UF_CTX__(C) ck__ct_##C
+#define CK__UF_VM_FN(name, T) CK__UF_VM_FN_(name, CK__UF_CT_##T)
+#define CK__UF_VM_FN_(name, C) CK__UF_VM_FN__(name, C)
+#define CK__UF_VM_FN__(name, C) ck__vm_##name##_##C
+/* Operand k's chunk of m elements from p (stride s): in place or into buf. */
+#define CK__UF_VM_GATHER(T)                                                                 \
+    CK__HOT const CK__UF_CTX(T) *ck__uf_vm_in_##T(const char *p, intptr_t s, size_t m,      \
+                                                CK__UF_CTX(T) *buf) {                       \
+        if (sizeof(ck__ct_##T) == sizeof(CK__UF_CTX(T)) && s == (intptr_t)sizeof(ck__ct_##T)) { \
+            return (const CK__UF_CTX(T) *)(const void *)p;                                  \
+        }                                                                                   \
+        for (size_t i = 0; i < m; i++, p += s) {                                            \
+            buf[i] = CK__UF_WIDEN_##T(*(const ck__ct_##T *)(const void *)p);                \
+        }                                                                                   \
+        return buf;                                                                         \
+    }                                                                                       \
+    CK__HOT void ck__uf_vm_out_##T(char *p, intptr_t s, size_t m, const CK__UF_CTX(T) *buf) { \
+        for (size_t i = 0; i < m; i++, p += s) {                                            \
+            *(ck__ct_##T *)(void *)p = CK__UF_NARROW_##T(buf[i]);                           \
+        }                                                                                   \
+    }
+#define CK__UF_WIDEN_float16(x) ck__widen_float16(x)
+#define CK__UF_WIDEN_bfloat16(x) ck__widen_bfloat16(x)
+#define CK__UF_WIDEN_float32(x) (x)
+#define CK__UF_WIDEN_float64(x) (x)
+#define CK__UF_NARROW_float16(x) ck__narrow_float16(x)
+#define CK__UF_NARROW_bfloat16(x) ck__narrow_bfloat16(x)
+#define CK__UF_NARROW_float32(x) (x)
+#define CK__UF_NARROW_float64(x) (x)
+CK__UF_VM_GATHER(float16)
+CK__UF_VM_GATHER(bfloat16)
+CK__UF_VM_GATHER(float32)
+CK__UF_VM_GATHER(float64)
+
+#define CK__UF_DEF_VMATH(name, a, b, r, NIN)                                                \
+    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
+        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
+        const intptr_t *src_stride, size_t count) {                                         \
+        (void)self;                                                                         \
+        CK__UF_CTX(a) ba[CK__VM_CHUNK], bb[CK__VM_CHUNK], out[CK__VM_CHUNK];                \
+        for (size_t done = 0; done < count;) {                                              \
+            const size_t m = count - done < CK__VM_CHUNK ? count - done : CK__VM_CHUNK;     \
+            const intptr_t at = (intptr_t)done;                                             \
+            const CK__UF_CTX(a) *xa =                                                       \
+                ck__uf_vm_in_##a(src[0] + at * src_stride[0], src_stride[0], m, ba);        \
+            const CK__UF_CTX(a) *xb =                                                       \
+                NIN == 2 ? ck__uf_vm_in_##a(src[NIN - 1] + at * src_stride[NIN - 1],        \
+                                            src_stride[NIN - 1], m, bb)                     \
+                         : xa;                                                              \
+            CK__UF_VM_FN(name, a)(out, xa, xb, m);                                          \
+            ck__uf_vm_out_##r(dst + at * dst_stride, dst_stride, m, out);                   \
+            done += m;                                                                      \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    static int CK__UF_LEAF(name, a, b, r, single)(ck_prefix *self, char *dst,               \
+                                                  char *const *src) {                       \
+        static const intptr_t zero[2] = {0, 0};                                             \
+        return CK__UF_LEAF(name, a, b, r, strided)(self, dst, 0, src, zero, 1);             \
+    }
+
+/* Every LEAF, CHECKED and VMATH loop of every function; the others have no leaf here. */
 #define CK__UF_DEF_LEAF_1 CK__UF_DEF_UNARY
 #define CK__UF_DEF_LEAF_2 CK__UF_DEF_BINARY
+#define CK__UF_DEF_CHECKED_2 CK__UF_DEF_CHECKED
+#define CK__UF_DEF_VMATH_1(name, a, b, r) CK__UF_DEF_VMATH(name, a, b, r, 1)
+#define CK__UF_DEF_VMATH_2(name, a, b, r) CK__UF_DEF_VMATH(name, a, b, r, 2)
 #define CK__UF_DEF_ARITH_2(...)
 #define CK__UF_DEF_REFUSE_1(...)
 #define CK__UF_DEF_REFUSE_2(...)
@@ -114,6 +227,8 @@ CK__UFUNC_LIST(CK__UF_DEF_LOOPS)
 #define CK__UF_ENTRY_LEAF(name, a, b, r)                                                    \
     [CK__UFLOOP_##name##__##a##_##b##__##r] = {CK__UF_LEAF(name, a, b, r, single),          \
                                                CK__UF_LEAF(name, a, b, r, strided)},
+#define CK__UF_ENTRY_CHECKED CK__UF_ENTRY_LEAF
+#define CK__UF_ENTRY_VMATH CK__UF_ENTRY_LEAF
 #define CK__UF_ENTRY_ARITH(...)
 #define CK__UF_ENTRY_REFUSE(...)
 #define CK__UF_ENTRY(name, I, NIN, a, b, r) CK__UF_ENTRY_##I(name, a, b, r)

@@ -13,6 +13,10 @@
  * and its loops, CK__UFL_<name>(L), each L(name, IMPL, NIN, in0, in1, out) (in1 `none` for one
  * operand), with IMPL
  *   LEAF      a leaf of this folder, out = ck__uf_<name>_<in0>[_<in1>](in0, in1)
+ *   CHECKED   a LEAF whose arguments may be refused: ck__uf_<name>_<in0>_<in1>_bad(in0, in1)
+ *             says so, and CK__UF_REFUSED_<name> (math_ops.h) is the message (CK_ERR_DOMAIN)
+ *   VMATH     a vector leaf of vmath_ops.h (SLEEF's functions that give the same bits on
+ *             every CPU, float32 and float64; float16 and bfloat16 computed in float32)
  *   ARITH     the arithmetic leaf of ARITH for in0 (in0, in1 and out one type but for bool,
  *             and the logical functions' bool results)
  *   REFUSE    a signature that refuses, with REFUSAL: NumPy refuses the types, and without it
@@ -124,6 +128,42 @@ extern "C" {
     L(ldexp, LEAF, 2, bfloat16, int64, bfloat16) L(ldexp, LEAF, 2, float32, int64, float32) \
     L(ldexp, LEAF, 2, float64, int32, float64) L(ldexp, LEAF, 2, float64, int64, float64)
 
+/* The functions of vmath_ops.h: floats by SLEEF, complex numbers by libm (NumPy's). */
+#define CK__UF_VM1(L, name)                                                                  \
+    CK__UF_F(CK__UF_SAME1, L, name, VMATH) CK__UF_C(CK__UF_SAME1, L, name, LEAF)
+#define CK__UFL_exp(L) CK__UF_VM1(L, exp)
+#define CK__UFL_exp2(L) CK__UF_VM1(L, exp2)
+#define CK__UFL_expm1(L) CK__UF_VM1(L, expm1)
+#define CK__UFL_log(L) CK__UF_VM1(L, log)
+#define CK__UFL_log2(L) CK__UF_VM1(L, log2)
+#define CK__UFL_log10(L) CK__UF_VM1(L, log10)
+#define CK__UFL_log1p(L) CK__UF_VM1(L, log1p)
+#define CK__UFL_sin(L) CK__UF_VM1(L, sin)
+#define CK__UFL_cos(L) CK__UF_VM1(L, cos)
+#define CK__UFL_tan(L) CK__UF_VM1(L, tan)
+#define CK__UFL_arcsin(L) CK__UF_VM1(L, arcsin)
+#define CK__UFL_arccos(L) CK__UF_VM1(L, arccos)
+#define CK__UFL_arctan(L) CK__UF_VM1(L, arctan)
+#define CK__UFL_sinh(L) CK__UF_VM1(L, sinh)
+#define CK__UFL_cosh(L) CK__UF_VM1(L, cosh)
+#define CK__UFL_tanh(L) CK__UF_VM1(L, tanh)
+#define CK__UFL_arcsinh(L) CK__UF_VM1(L, arcsinh)
+#define CK__UFL_arccosh(L) CK__UF_VM1(L, arccosh)
+#define CK__UFL_arctanh(L) CK__UF_VM1(L, arctanh)
+#define CK__UFL_cbrt(L) CK__UF_F(CK__UF_SAME1, L, cbrt, VMATH)
+/* sqrt is IEEE's correctly rounded operation: plain vector code. */
+#define CK__UFL_sqrt(L) CK__UF_F(CK__UF_SAME1, L, sqrt, LEAF) CK__UF_C(CK__UF_SAME1, L, sqrt, LEAF)
+#define CK__UFL_arctan2(L) CK__UF_F(CK__UF_SAME2, L, arctan2, VMATH)
+#define CK__UFL_hypot(L) CK__UF_F(CK__UF_SAME2, L, hypot, VMATH)
+#define CK__UFL_logaddexp(L) CK__UF_F(CK__UF_SAME2, L, logaddexp, VMATH)
+#define CK__UFL_logaddexp2(L) CK__UF_F(CK__UF_SAME2, L, logaddexp2, VMATH)
+#define CK__UFL_power(L)                                                                     \
+    CK__UF_I(CK__UF_SAME2, L, power, CHECKED) CK__UF_F(CK__UF_SAME2, L, power, VMATH)         \
+    CK__UF_C(CK__UF_SAME2, L, power, LEAF)
+#define CK__UFL_float_power(L)                                                               \
+    L(float_power, VMATH, 2, float64, float64, float64)                                       \
+    L(float_power, LEAF, 2, complex128, complex128, complex128)
+
 /* clang-format off */
 #define CK__BOOL_SUBTRACT_REFUSAL                                                           \
     "bool - bool is not defined (NumPy refuses it too); cast an argument to an integer type " \
@@ -179,7 +219,34 @@ extern "C" {
     X(copysign,     2, NONE,         NULL,    NULL)                                         \
     X(nextafter,    2, NONE,         NULL,    NULL)                                         \
     X(heaviside,    2, NONE,         NULL,    NULL)                                         \
-    X(ldexp,        2, NONE,         NULL,    NULL)
+    X(ldexp,        2, NONE,         NULL,    NULL)                                          \
+    X(exp,          1, NONE,         NULL,    NULL)                                          \
+    X(exp2,         1, NONE,         NULL,    NULL)                                          \
+    X(expm1,        1, NONE,         NULL,    NULL)                                          \
+    X(log,          1, NONE,         NULL,    NULL)                                          \
+    X(log2,         1, NONE,         NULL,    NULL)                                          \
+    X(log10,        1, NONE,         NULL,    NULL)                                          \
+    X(log1p,        1, NONE,         NULL,    NULL)                                          \
+    X(sqrt,         1, NONE,         NULL,    NULL)                                          \
+    X(cbrt,         1, NONE,         NULL,    NULL)                                          \
+    X(sin,          1, NONE,         NULL,    NULL)                                          \
+    X(cos,          1, NONE,         NULL,    NULL)                                          \
+    X(tan,          1, NONE,         NULL,    NULL)                                          \
+    X(arcsin,       1, NONE,         NULL,    NULL)                                          \
+    X(arccos,       1, NONE,         NULL,    NULL)                                          \
+    X(arctan,       1, NONE,         NULL,    NULL)                                          \
+    X(sinh,         1, NONE,         NULL,    NULL)                                          \
+    X(cosh,         1, NONE,         NULL,    NULL)                                          \
+    X(tanh,         1, NONE,         NULL,    NULL)                                          \
+    X(arcsinh,      1, NONE,         NULL,    NULL)                                          \
+    X(arccosh,      1, NONE,         NULL,    NULL)                                          \
+    X(arctanh,      1, NONE,         NULL,    NULL)                                          \
+    X(arctan2,      2, NONE,         NULL,    NULL)                                          \
+    X(hypot,        2, NONE,         "0",     NULL)                                          \
+    X(logaddexp,    2, NONE,         "-inf",  NULL)                                          \
+    X(logaddexp2,   2, NONE,         "-inf",  NULL)                                          \
+    X(power,        2, NONE,         NULL,    NULL)                                          \
+    X(float_power,  2, NONE,         NULL,    NULL)
 /* clang-format on */
 
 /* NumPy's other names for some: X(alias, name). */

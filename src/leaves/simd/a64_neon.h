@@ -88,6 +88,25 @@ CK__SIMD_BODY size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, i
     return i;
 }
 
+/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
+ * ISA), advsimdnofma here: CK__SLEEF_D(exp, u10) names
+ * Sleef_cinz_expd2_u10advsimdnofma (vmath_ops.h) ---- */
+#ifndef CK__SIMD_SLEEF
+#  define CK__SIMD_SLEEF 1
+#  include <sleef.h>
+typedef float64x2_t ck__vmd;
+typedef float32x4_t ck__vmf;
+#  define CK__VMD_LANES 2
+#  define CK__VMF_LANES 4
+#  define CK__VMD_LOAD vld1q_f64
+#  define CK__VMD_STORE vst1q_f64
+#  define CK__VMF_LOAD vld1q_f32
+#  define CK__VMF_STORE vst1q_f32
+#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d2_##u##advsimdnofma
+#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f4_##u##advsimdnofma
+#  define CK__SLEEF_ISA "advsimdnofma"
+#endif
+
 #ifdef __cplusplus
 }
 #endif

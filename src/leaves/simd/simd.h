@@ -17,6 +17,9 @@
  *   CK__SIMD_STREAM_LINES  ck__nt_line_copy, _i32_f64, _f32_f64, _f64_f32, _f64_i32: one
  *                          64-byte destination line with non-temporal stores
  *   CK__SIMD_MINMAX        CK__VPD, CK__VPS and their primitives (reduce_ops.dispatch.c)
+ *   CK__SIMD_SLEEF         ck__vmd, ck__vmf (CK__VMD_LANES, CK__VMF_LANES lanes), their
+ *                          unaligned loads and stores, and CK__SLEEF_D(f, u), CK__SLEEF_F:
+ *                          the names of SLEEF's deterministic functions (vmath_ops.h)
  * A new ISA level is one header here and its line below. */
 #ifndef CKERNEL_SIMD_H
 #define CKERNEL_SIMD_H

@@ -303,6 +303,25 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #define CK__PD(op) _mm256_##op##_pd
 #define CK__PS(op) _mm256_##op##_ps
 
+/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
+ * ISA), avx here: CK__SLEEF_D(exp, u10) names
+ * Sleef_cinz_expd4_u10avx (vmath_ops.h) ---- */
+#ifndef CK__SIMD_SLEEF
+#  define CK__SIMD_SLEEF 1
+#  include <sleef.h>
+typedef __m256d ck__vmd;
+typedef __m256 ck__vmf;
+#  define CK__VMD_LANES 4
+#  define CK__VMF_LANES 8
+#  define CK__VMD_LOAD _mm256_loadu_pd
+#  define CK__VMD_STORE _mm256_storeu_pd
+#  define CK__VMF_LOAD _mm256_loadu_ps
+#  define CK__VMF_STORE _mm256_storeu_ps
+#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d4_##u##avx
+#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f8_##u##avx
+#  define CK__SLEEF_ISA "avx"
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -234,6 +234,25 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
         }                                                                                   \
     } while (0)
 
+/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
+ * ISA), avx512fnofma here: CK__SLEEF_D(exp, u10) names
+ * Sleef_cinz_expd8_u10avx512fnofma (vmath_ops.h) ---- */
+#ifndef CK__SIMD_SLEEF
+#  define CK__SIMD_SLEEF 1
+#  include <sleef.h>
+typedef __m512d ck__vmd;
+typedef __m512 ck__vmf;
+#  define CK__VMD_LANES 8
+#  define CK__VMF_LANES 16
+#  define CK__VMD_LOAD _mm512_loadu_pd
+#  define CK__VMD_STORE _mm512_storeu_pd
+#  define CK__VMF_LOAD _mm512_loadu_ps
+#  define CK__VMF_STORE _mm512_storeu_ps
+#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d8_##u##avx512fnofma
+#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f16_##u##avx512fnofma
+#  define CK__SLEEF_ISA "avx512fnofma"
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -206,6 +206,25 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__PS(op) _mm_##op##_ps
 #endif
 
+/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
+ * ISA), sse2 here: CK__SLEEF_D(exp, u10) names
+ * Sleef_cinz_expd2_u10sse2 (vmath_ops.h) ---- */
+#ifndef CK__SIMD_SLEEF
+#  define CK__SIMD_SLEEF 1
+#  include <sleef.h>
+typedef __m128d ck__vmd;
+typedef __m128 ck__vmf;
+#  define CK__VMD_LANES 2
+#  define CK__VMF_LANES 4
+#  define CK__VMD_LOAD _mm_loadu_pd
+#  define CK__VMD_STORE _mm_storeu_pd
+#  define CK__VMF_LOAD _mm_loadu_ps
+#  define CK__VMF_STORE _mm_storeu_ps
+#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d2_##u##sse2
+#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f4_##u##sse2
+#  define CK__SLEEF_ISA "sse2"
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,265 @@
+/* src/leaves/math/vmath_ops.h: the vector kernels of the VMATH loops of ufunc_list.h:
+ * ck__vm_<name>_<float32|float64>(out, a, b, n) computes n <= CK__VM_CHUNK elements of a
+ * contiguous chunk (b only for two operands; out never overlaps them) with SLEEF's
+ * deterministic functions for this target's ISA (leaves/simd: Sleef_cinz_*, no FMA, the same
+ * bits on every ISA and in their scalar tails), whole vectors first, then the tail in one
+ * vector padded with copies of the last element (so that the padding raises no flag the
+ * elements do not). Every result NaN is then the type's one quiet NaN (SLEEF's NaNs differ
+ * in sign between its ISAs), and the few inputs where a SLEEF function is off by more than
+ * its bound are recomputed (ck__vm_fix_<name>_<type>). Without SLEEF (an architecture with no
+ * vector target), libm's functions, element by element. logaddexp and logaddexp2 are
+ * NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64). Included only from ufunc.dispatch.c,
+ * after targets/dispatch_target.h. */
+#ifndef CKERNEL_VMATH_OPS_H
+#define CKERNEL_VMATH_OPS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "leaves/simd/simd.h"
+#include "targets/dispatch_target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Elements per chunk: 256 float64 are 2 KiB of stack per operand. */
+#define CK__VM_CHUNK 256
+
+/* The functions: X(name, NIN, f, ulp) with f SLEEF's (and libm's) name and ulp its
+ * accuracy suffix (u10: 1.0 ULP; hypot's u05: 0.5). */
+/* clang-format off */
+#define CK__VMATH_LIST(X)                                                                   \
+    X(exp,         1, exp,   u10) X(exp2,        1, exp2,  u10) X(expm1,       1, expm1, u10) \
+    X(log,         1, log,   u10) X(log2,        1, log2,  u10) X(log10,       1, log10, u10) \
+    X(log1p,       1, log1p, u10) X(cbrt,        1, cbrt,  u10) X(sin,         1, sin,   u10) \
+    X(cos,         1, cos,   u10) X(tan,         1, tan,   u10) X(arcsin,      1, asin,  u10) \
+    X(arccos,      1, acos,  u10) X(arctan,      1, atan,  u10) X(sinh,        1, sinh,  u10) \
+    X(cosh,        1, cosh,  u10) X(tanh,        1, tanh,  u10) X(arcsinh,     1, asinh, u10) \
+    X(arccosh,     1, acosh, u10) X(arctanh,     1, atanh, u10) X(arctan2,     2, atan2, u10) \
+    X(hypot,       2, hypot, u05) X(power,       2, pow,   u10) X(float_power, 2, pow,   u10)
+/* clang-format on */
+
+/* ---- one function over a chunk, per element type ---- */
+#ifdef CK__SIMD_SLEEF
+#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, V, LANES, LOAD, STORE, SLEEF)               \
+    CK__HOT void ck__vm_raw_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
+        size_t i = 0;                                                                       \
+        for (; i + LANES <= n; i += LANES) {                                                \
+            STORE(out + i, CK__VM_CALL_##NIN(SLEEF(f, u), LOAD, a + i, b + i));             \
+        }                                                                                   \
+        if (i < n) {                                                                        \
+            FT pa[LANES], pb[LANES], po[LANES];                                             \
+            for (size_t k = 0; k < LANES; k++) {                                            \
+                pa[k] = a[i + k < n ? i + k : n - 1];                                       \
+                pb[k] = NIN == 2 ? b[i + k < n ? i + k : n - 1] : pa[k];                    \
+            }                                                                               \
+            STORE(po, CK__VM_CALL_##NIN(SLEEF(f, u), LOAD, pa, pb));                        \
+            (void)pb;                                                                       \
+            memcpy(out + i, po, (n - i) * sizeof(FT));                                      \
+        }                                                                                   \
+    }
+#  define CK__VM_CALL_1(fn, LOAD, pa, pb) fn(LOAD(pa))
+#  define CK__VM_CALL_2(fn, LOAD, pa, pb) fn(LOAD(pa), LOAD(pb))
+#  define CK__VM_KERNELS(name, NIN, f, u)                                                   \
+    CK__VM_KERNEL(name, NIN, f, u, double, float64, ck__vmd, CK__VMD_LANES, CK__VMD_LOAD,   \
+                  CK__VMD_STORE, CK__SLEEF_D)                                               \
+    CK__VM_KERNEL(name, NIN, f, u, float, float32, ck__vmf, CK__VMF_LANES, CK__VMF_LOAD,    \
+                  CK__VMF_STORE, CK__SLEEF_F)
+#else
+#  define CK__VM_LIBM_1(fn, x, y) fn(x)
+#  define CK__VM_LIBM_2(fn, x, y) fn(x, y)
+#  define CK__VM_KERNELS(name, NIN, f, u)                                                   \
+    CK__HOT void ck__vm_raw_##name##_float64(double *out, const double *a, const double *b, \
+                                             size_t n) {                                    \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            out[i] = CK__VM_LIBM_##NIN(f, a[i], NIN == 2 ? b[i] : 0.0);                     \
+        }                                                                                   \
+    }                                                                                       \
+    CK__HOT void ck__vm_raw_##name##_float32(float *out, const float *a, const float *b,    \
+                                             size_t n) {                                    \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            out[i] = CK__VM_LIBM_##NIN(f##f, a[i], NIN == 2 ? b[i] : 0.0f);                 \
+        }                                                                                   \
+    }
+#endif
+CK__VMATH_LIST(CK__VM_KERNELS)
+
+/* ---- the corrections: inputs where SLEEF's result is off by more than its bound (found
+ * by python/tests/test_ufuncs.py against mpmath), recomputed more precisely ----
+ * float32: in float64 by SLEEF's float64 function (its error is 2^-29 of a float32 ULP),
+ * rounded once, where SLEEF's float32 function overflows early (log1p past 1e38, sinh and
+ * cosh past 88, arcsinh and arccosh past 1.8e19, power where its result is infinite
+ * from finite arguments) or is 1 ULP off (tanh below 2^-12, arctan2 of results below
+ * 1e-30).
+ * float64: in long double (x87's 64-bit significand, aarch64's 113), rounded once, where
+ * SLEEF overflows early: exp in (709.78271114955750, 709.782712893384], where exp(x) is
+ * still finite, sinh and cosh past 709, arcsinh and arccosh past 1.3e154 (log|x| + ln 2),
+ * log1p past 1e307, power (and float_power) where its result is infinite from finite
+ * arguments (pow(DBL_MAX, 1) is DBL_MAX). */
+#define CK__VM_FIX_F(name, COND)                                                            \
+    CK__HOT void ck__vm_fix_##name##_float32(float *out, const float *a, const float *b,    \
+                                             size_t n) {                                    \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const float x = a[i], y = b[i], r0 = out[i];                                    \
+            (void)x, (void)y, (void)r0;                                                     \
+            if (CK__UNLIKELY(COND)) {                                                       \
+                const double da = a[i], db = b[i];                                          \
+                double r;                                                                   \
+                ck__vm_raw_##name##_float64(&r, &da, &db, 1);                               \
+                out[i] = (float)r;                                                          \
+            }                                                                               \
+        }                                                                                   \
+    }
+CK__VM_FIX_F(log1p, x > 1e38f)
+CK__VM_FIX_F(sinh, fabsf(x) > 88.0f)
+CK__VM_FIX_F(cosh, fabsf(x) > 88.0f)
+CK__VM_FIX_F(tanh, fabsf(x) < 0x1p-12f)
+CK__VM_FIX_F(arcsinh, fabsf(x) > 1.8e19f)
+CK__VM_FIX_F(arccosh, x > 1.8e19f)
+CK__VM_FIX_F(power, isinf(r0) && isfinite(x) && isfinite(y))
+CK__VM_FIX_F(arctan2, fabsf(r0) < 1e-30f && r0 != 0)
+#define CK__VM_FIX_D(name, COND, EXPR)                                                      \
+    CK__HOT void ck__vm_fix_##name##_float64(double *out, const double *a, const double *b, \
+                                             size_t n) {                                    \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const double x = a[i], y = b[i], r0 = out[i];                                   \
+            (void)x, (void)y, (void)r0;                                                     \
+            if (CK__UNLIKELY(COND)) {                                                       \
+                const long double lx = (long double)x, ly = (long double)y;                 \
+                (void)ly;                                                                   \
+                out[i] = (double)(EXPR);                                                    \
+            }                                                                               \
+        }                                                                                   \
+    }
+#define CK__VM_LN2L 0.693147180559945309417232121458176568L
+CK__VM_FIX_D(exp, x > 709.7827111495575 && x <= 709.782712893384, expl(lx))
+CK__VM_FIX_D(sinh, fabs(x) > 709.0, sinhl(lx))
+CK__VM_FIX_D(cosh, fabs(x) > 709.0, coshl(lx))
+CK__VM_FIX_D(arcsinh, fabs(x) > 1.3e154, copysignl(logl(fabsl(lx)) + CK__VM_LN2L, lx))
+CK__VM_FIX_D(arccosh, x > 1.3e154, logl(lx) + CK__VM_LN2L)
+CK__VM_FIX_D(log1p, x > 1e307, log1pl(lx))
+CK__VM_FIX_D(power, isinf(r0) && isfinite(x) && isfinite(y), powl(lx, ly))
+CK__VM_FIX_D(float_power, isinf(r0) && isfinite(x) && isfinite(y), powl(lx, ly))
+/* The functions without a correction in a type. */
+#define CK__VM_NO_FIX(name, T, FT)                                                          \
+    CK__HOT void ck__vm_fix_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
+        (void)out, (void)a, (void)b, (void)n;                                               \
+    }
+#define CK__VM_NO_FIX_ROW(name, NIN, f, u) CK__VM_NO_FIX_D_##name CK__VM_NO_FIX_F_##name
+#define CK__VM_NO_FIX_D_exp
+#define CK__VM_NO_FIX_D_exp2 CK__VM_NO_FIX(exp2, float64, double)
+#define CK__VM_NO_FIX_D_expm1 CK__VM_NO_FIX(expm1, float64, double)
+#define CK__VM_NO_FIX_D_log CK__VM_NO_FIX(log, float64, double)
+#define CK__VM_NO_FIX_D_log2 CK__VM_NO_FIX(log2, float64, double)
+#define CK__VM_NO_FIX_D_log10 CK__VM_NO_FIX(log10, float64, double)
+#define CK__VM_NO_FIX_D_log1p
+#define CK__VM_NO_FIX_D_cbrt CK__VM_NO_FIX(cbrt, float64, double)
+#define CK__VM_NO_FIX_D_sin CK__VM_NO_FIX(sin, float64, double)
+#define CK__VM_NO_FIX_D_cos CK__VM_NO_FIX(cos, float64, double)
+#define CK__VM_NO_FIX_D_tan CK__VM_NO_FIX(tan, float64, double)
+#define CK__VM_NO_FIX_D_arcsin CK__VM_NO_FIX(arcsin, float64, double)
+#define CK__VM_NO_FIX_D_arccos CK__VM_NO_FIX(arccos, float64, double)
+#define CK__VM_NO_FIX_D_arctan CK__VM_NO_FIX(arctan, float64, double)
+#define CK__VM_NO_FIX_D_sinh
+#define CK__VM_NO_FIX_D_cosh
+#define CK__VM_NO_FIX_D_tanh CK__VM_NO_FIX(tanh, float64, double)
+#define CK__VM_NO_FIX_D_arcsinh
+#define CK__VM_NO_FIX_D_arccosh
+#define CK__VM_NO_FIX_D_arctanh CK__VM_NO_FIX(arctanh, float64, double)
+#define CK__VM_NO_FIX_D_arctan2 CK__VM_NO_FIX(arctan2, float64, double)
+#define CK__VM_NO_FIX_D_hypot CK__VM_NO_FIX(hypot, float64, double)
+#define CK__VM_NO_FIX_D_power
+#define CK__VM_NO_FIX_D_float_power
+#define CK__VM_NO_FIX_F_exp CK__VM_NO_FIX(exp, float32, float)
+#define CK__VM_NO_FIX_F_exp2 CK__VM_NO_FIX(exp2, float32, float)
+#define CK__VM_NO_FIX_F_expm1 CK__VM_NO_FIX(expm1, float32, float)
+#define CK__VM_NO_FIX_F_log CK__VM_NO_FIX(log, float32, float)
+#define CK__VM_NO_FIX_F_log2 CK__VM_NO_FIX(log2, float32, float)
+#define CK__VM_NO_FIX_F_log10 CK__VM_NO_FIX(log10, float32, float)
+#define CK__VM_NO_FIX_F_log1p
+#define CK__VM_NO_FIX_F_cbrt CK__VM_NO_FIX(cbrt, float32, float)
+#define CK__VM_NO_FIX_F_sin CK__VM_NO_FIX(sin, float32, float)
+#define CK__VM_NO_FIX_F_cos CK__VM_NO_FIX(cos, float32, float)
+#define CK__VM_NO_FIX_F_tan CK__VM_NO_FIX(tan, float32, float)
+#define CK__VM_NO_FIX_F_arcsin CK__VM_NO_FIX(arcsin, float32, float)
+#define CK__VM_NO_FIX_F_arccos CK__VM_NO_FIX(arccos, float32, float)
+#define CK__VM_NO_FIX_F_arctan CK__VM_NO_FIX(arctan, float32, float)
+#define CK__VM_NO_FIX_F_sinh
+#define CK__VM_NO_FIX_F_cosh
+#define CK__VM_NO_FIX_F_tanh
+#define CK__VM_NO_FIX_F_arcsinh
+#define CK__VM_NO_FIX_F_arccosh
+#define CK__VM_NO_FIX_F_arctanh CK__VM_NO_FIX(arctanh, float32, float)
+#define CK__VM_NO_FIX_F_arctan2
+#define CK__VM_NO_FIX_F_hypot CK__VM_NO_FIX(hypot, float32, float)
+#define CK__VM_NO_FIX_F_power
+#define CK__VM_NO_FIX_F_float_power CK__VM_NO_FIX(float_power, float32, float)
+CK__VMATH_LIST(CK__VM_NO_FIX_ROW)
+
+/* ---- the kernels: raw, corrected, NaNs made one ---- */
+#define CK__VM_DEF(name, NIN, f, u)                                                         \
+    CK__HOT void ck__vm_##name##_float64(double *out, const double *a, const double *b,     \
+                                         size_t n) {                                        \
+        ck__vm_raw_##name##_float64(out, a, b, n);                                          \
+        ck__vm_fix_##name##_float64(out, a, b, n);                                          \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            out[i] = out[i] != out[i] ? (double)NAN : out[i];                               \
+        }                                                                                   \
+    }                                                                                       \
+    CK__HOT void ck__vm_##name##_float32(float *out, const float *a, const float *b,        \
+                                         size_t n) {                                        \
+        ck__vm_raw_##name##_float32(out, a, b, n);                                          \
+        ck__vm_fix_##name##_float32(out, a, b, n);                                          \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            out[i] = out[i] != out[i] ? (float)NAN : out[i];                                \
+        }                                                                                   \
+    }
+CK__VMATH_LIST(CK__VM_DEF)
+
+/* logaddexp(x, y) = log(e^x + e^y), NumPy's npy_logaddexp: x + ln 2 for x == y (infinities
+ * of one sign too), else the larger plus log1p(exp(-|x - y|)), and x - y's NaN where that
+ * is NaN; logaddexp2 in base 2 (log2(1 + t) as log1p(t) / ln 2, NumPy's npy_log2_1p). */
+#define CK__VM_LOGADDEXP(name, T, FT, EXP, LN2, SCALE)                                      \
+    CK__HOT void ck__vm_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {         \
+        FT t[CK__VM_CHUNK], e[CK__VM_CHUNK];                                                \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const FT d = a[i] - b[i];                                                       \
+            t[i] = d > 0 ? -d : d; /* -|d|; NaN stays NaN */                                \
+        }                                                                                   \
+        ck__vm_raw_##EXP##_##T(e, t, t, n);                                                 \
+        ck__vm_raw_log1p_##T(t, e, e, n);                                                   \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const FT x = a[i], y = b[i], d = x - y, l = t[i] * (FT)(SCALE);                 \
+            const FT r = x == y ? x + (FT)(LN2) : d > 0 ? x + l : d <= 0 ? y + l : d;       \
+            out[i] = r != r ? (FT)NAN : r;                                                  \
+        }                                                                                   \
+    }
+#define CK__VM_LN2 0.693147180559945309417232121458176568
+#define CK__VM_LOG2E 1.442695040888963407359924681001892137
+CK__VM_LOGADDEXP(logaddexp, float64, double, exp, CK__VM_LN2, 1.0)
+CK__VM_LOGADDEXP(logaddexp2, float64, double, exp2, 1.0, CK__VM_LOG2E)
+/* float32: the float64 formula, rounded once (the formula's cancellation, where the result
+ * is much smaller than the larger argument, costs float64 a few bits it can spare). */
+#define CK__VM_LOGADDEXP_F(name)                                                            \
+    CK__HOT void ck__vm_##name##_float32(float *out, const float *a, const float *b,        \
+                                         size_t n) {                                        \
+        double x[CK__VM_CHUNK], y[CK__VM_CHUNK], r[CK__VM_CHUNK];                           \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            x[i] = a[i];                                                                    \
+            y[i] = b[i];                                                                    \
+        }                                                                                   \
+        ck__vm_##name##_float64(r, x, y, n);                                                \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            out[i] = (float)r[i];                                                           \
+        }                                                                                   \
+    }
+CK__VM_LOGADDEXP_F(logaddexp)
+CK__VM_LOGADDEXP_F(logaddexp2)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
