@@ -14,6 +14,7 @@
 /* The 2-d shape (2d/, the broadcast add, reduce/sum/float64/axis0; call/dot: ROWS_2D
  * square), here beside the rows that use it: tests/host/compare_tool_test.py reads these
  * two lines to check that bench/compare_numpy.py's 2-d shape is bench's. */
+#define MATH_N ((size_t)1024 * 1024) /* the math/ rows: 1 Mi, as workloads_math.c */
 #define ROWS_2D 1000
 #define COLS_2D 10000
 const size_t ckb_rows_2d = ROWS_2D, ckb_cols_2d = COLS_2D;
@@ -40,6 +41,9 @@ const size_t ckb_rows_2d = ROWS_2D, ckb_cols_2d = COLS_2D;
     X(K_ADD_BCAST,  ckb_add_setup_broadcast, ckb_run_kernel, ckb_add_loop_broadcast, ckb_verify_equal, ckb_measure_vs_loop, CKB_PLAIN, NULL, NULL) \
     X(K_ADD_VAR,    ckb_add_setup_var,       ckb_run_kernel, ckb_add_loop_var,       ckb_verify_equal, ckb_measure_vs_loop, CKB_PLAIN, NULL, NULL) \
     X(K_ADD_OPTION, ckb_add_setup_option,    ckb_run_kernel, ckb_add_loop_option,    ckb_verify_equal, ckb_measure_vs_loop, CKB_PLAIN, NULL, NULL) \
+    /* NumPy's functions (workloads_math.c) */ \
+    X(K_MATH,          ckb_math_setup,          ckb_math_run, ckb_math_loop, ckb_math_verify, ckb_measure_vs_loop, CKB_PLAIN, NULL, NULL) \
+    X(K_MATH_2THREADS, ckb_math_setup_2threads, ckb_math_run, ckb_math_loop, ckb_math_verify, ckb_measure_vs_loop, CKB_PLAIN, NULL, NULL) \
     /* ck_callable_select alone (workloads_select.c): no loop */ \
     X(K_SELECT_WARM, ckb_select_setup_warm, ckb_select_run, NULL, ckb_select_verify, ckb_measure_alone, CKB_PLAIN, NULL, NULL) \
     X(K_SELECT_COLD, ckb_select_setup_cold, ckb_select_run, NULL, ckb_select_verify, ckb_measure_alone, CKB_PLAIN, NULL, NULL) \
@@ -144,6 +148,28 @@ static const ckb_def defs[] = {
     {"elementwise/add/int32+float64", K_ADD_CONTIG, 0, F64, I32, NOCHECK, F_I32, MI, NULL,
      "selects (float64, float64) -> float64: the int32 argument is cast in the same kernel "
      "(call_args: chunks through stack scratch)"},
+    {"math/exp/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [-700, 700); plain loop: glibc's exp"},
+    {"math/exp/float64/2threads", K_MATH_2THREADS, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N,
+     NULL, "as math/exp/float64, ck_parallel_strided on 2 threads; plain loop on one"},
+    {"math/sin/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [-100, 100); plain loop: glibc's sin"},
+    {"math/cos/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [-100, 100); plain loop: glibc's cos"},
+    {"math/log/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [0.001, 1e6); plain loop: glibc's log"},
+    {"math/power/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi bases in [0.001, 10), exponents in [-10, 10); plain loop: glibc's pow"},
+    {"math/exp/float32", K_MATH, 0, F32, F32, NOCHECK, F_F32_PLAIN, MATH_N, NULL,
+     "1 Mi in [-80, 80); plain loop: glibc's expf"},
+    {"math/sin/float32", K_MATH, 0, F32, F32, NOCHECK, F_F32_PLAIN, MATH_N, NULL,
+     "1 Mi in [-100, 100); plain loop: glibc's sinf"},
+    {"math/sqrt/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [0.001, 1e6); plain loop: sqrt (the instruction)"},
+    {"math/floor/float64", K_MATH, 0, F64, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [-1e6, 1e6); plain loop: floor"},
+    {"math/isnan/float64", K_MATH, 0, CK_TYPE_BOOL, F64, NOCHECK, F_F64_PLAIN, MATH_N, NULL,
+     "1 Mi in [-1e6, 1e6), every 7th NaN; bool results"},
     {"small/1", K_SMALL, 0, F64, I32, NOCHECK, F_I32, 1, NULL,
      "ck_builder_init + ck_make_assign + 1 call + ck_builder_destroy, per op"},
     {"small/10", K_SMALL, 0, F64, I32, NOCHECK, F_I32, 10, NULL,

@@ -9,6 +9,7 @@
  *                            small/, build/, incache/: ck_make_assign over array layouts
  *   workloads_struct.c       struct/: assignment of records
  *   workloads_elementwise.c  elementwise/add/..., option/add/...: the built-in add
+ *   workloads_math.c         math/: NumPy's functions (exp, sin, power, sqrt, ...)
  *   workloads_select.c       select/: ck_callable_select alone
  *   workloads_jit.c          jit/: kernels composed and compiled, and JIT kernel builds
  *   workloads_text.c         text/: the literals, text casts, equal on strings
@@ -243,6 +244,8 @@ int ckb_wl_build_composed(ckb_wl *w);
 int ckb_wl_check_jit_used(const ckb_wl *w, int hit_ok);
 /* A ckb_make_fn: the callable w->callable on (st, sam) and (st2, sam2). */
 int ckb_make_call(const ckb_wl *w, ck_builder *b, size_t *off, const ck_eval_ctx *ctx);
+/* The same with one argument, (st, sam). */
+int ckb_make_call_1(const ckb_wl *w, ck_builder *b, size_t *off, const ck_eval_ctx *ctx);
 
 /* run: the kernel built in w->b, once. */
 int ckb_run_kernel(ckb_wl *w);
@@ -305,6 +308,14 @@ int ckb_struct_setup_copy(ckb_wl *w);
 int ckb_struct_setup_cast(ckb_wl *w);
 int ckb_struct_loop_copy(const ckb_wl *w, ckb_out out);
 int ckb_struct_loop_cast(const ckb_wl *w, ckb_out out);
+
+/* ---------------------------------------------------------------- workloads_math.c */
+
+int ckb_math_setup(ckb_wl *w);
+int ckb_math_setup_2threads(ckb_wl *w);
+int ckb_math_run(ckb_wl *w);
+int ckb_math_loop(const ckb_wl *w, ckb_out out);
+int ckb_math_verify(ckb_wl *w, int *equal, char *msg, size_t msg_size);
 
 /* ---------------------------------------------------------------- workloads_elementwise.c */
 

@@ -329,6 +329,12 @@ int ckb_make_call(const ckb_wl *w, ck_builder *b, size_t *off, const ck_eval_ctx
     return ck_make_call(b, off, w->callable, w->dt, w->dam, 2, st, sam, CK_REQUEST_SINGLE, ctx);
 }
 
+int ckb_make_call_1(const ckb_wl *w, ck_builder *b, size_t *off, const ck_eval_ctx *ctx) {
+    const ck_type *const st[1] = {w->st};
+    const char *const sam[1] = {w->sam};
+    return ck_make_call(b, off, w->callable, w->dt, w->dam, 1, st, sam, CK_REQUEST_SINGLE, ctx);
+}
+
 /* Or the jit figures would time the composed kernel under a jit name. */
 int ckb_wl_check_jit_used(const ckb_wl *w, int hit_ok) {
     const char *d = ck_jit_last_decision();

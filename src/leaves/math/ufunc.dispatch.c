@@ -198,8 +198,14 @@ CK__UF_VM_GATHER(float64)
                 NIN == 2 ? ck__uf_vm_in_##a(src[NIN - 1] + at * src_stride[NIN - 1],        \
                                             src_stride[NIN - 1], m, bb)                     \
                          : xa;                                                              \
-            CK__UF_VM_FN(name, a)(out, xa, xb, m);                                          \
-            ck__uf_vm_out_##r(dst + at * dst_stride, dst_stride, m, out);                   \
+            char *d = dst + at * dst_stride;                                                \
+            if (sizeof(ck__ct_##r) == sizeof(CK__UF_CTX(r)) &&                              \
+                dst_stride == (intptr_t)sizeof(ck__ct_##r)) { /* straight into dst */       \
+                CK__UF_VM_FN(name, a)((CK__UF_CTX(r) *)(void *)d, xa, xb, m);               \
+            } else {                                                                        \
+                CK__UF_VM_FN(name, a)(out, xa, xb, m);                                      \
+                ck__uf_vm_out_##r(d, dst_stride, m, out);                                   \
+            }                                                                               \
             done += m;                                                                      \
         }                                                                                   \
         return CK_OK;                                                                       \

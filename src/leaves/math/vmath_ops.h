@@ -6,10 +6,10 @@
  * vector padded with copies of the last element (so that the padding raises no flag the
  * elements do not). Every result NaN is then the type's one quiet NaN (SLEEF's NaNs differ
  * in sign between its ISAs), and the few inputs where a SLEEF function is off by more than
- * its bound are recomputed (ck__vm_fix_<name>_<type>). Without SLEEF (an architecture with no
- * vector target), libm's functions, element by element. logaddexp and logaddexp2 are
- * NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64). Included only from ufunc.dispatch.c,
- * after targets/dispatch_target.h. */
+ * its bound are recomputed (ck__vm_fix_<name>_<type>). Without SLEEF (an architecture with
+ * no vector target), libm's functions, element by element. logaddexp and logaddexp2 are
+ * NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64). Included only
+ * from ufunc.dispatch.c, after targets/dispatch_target.h. */
 #ifndef CKERNEL_VMATH_OPS_H
 #define CKERNEL_VMATH_OPS_H
 
@@ -99,12 +99,22 @@ CK__VMATH_LIST(CK__VM_KERNELS)
  * log1p past 1e307, power (and float_power) where its result is infinite from finite
  * arguments (pow(DBL_MAX, 1) is DBL_MAX). */
 #define CK__VM_FIX_F(name, COND)                                                            \
+    CK__HOT int ck__vm_needs_##name##_float32(const float *out, const float *a,             \
+                                              const float *b, size_t n) {                   \
+        int any = 0;                                                                        \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const float x = a[i], y = b[i], r0 = out[i];                                    \
+            (void)x, (void)y, (void)r0;                                                     \
+            any |= (COND);                                                                  \
+        }                                                                                   \
+        return any;                                                                         \
+    }                                                                                       \
     CK__HOT void ck__vm_fix_##name##_float32(float *out, const float *a, const float *b,    \
                                              size_t n) {                                    \
         for (size_t i = 0; i < n; i++) {                                                    \
             const float x = a[i], y = b[i], r0 = out[i];                                    \
             (void)x, (void)y, (void)r0;                                                     \
-            if (CK__UNLIKELY(COND)) {                                                       \
+            if (COND) {                                                                     \
                 const double da = a[i], db = b[i];                                          \
                 double r;                                                                   \
                 ck__vm_raw_##name##_float64(&r, &da, &db, 1);                               \
@@ -118,15 +128,25 @@ CK__VM_FIX_F(cosh, fabsf(x) > 88.0f)
 CK__VM_FIX_F(tanh, fabsf(x) < 0x1p-12f)
 CK__VM_FIX_F(arcsinh, fabsf(x) > 1.8e19f)
 CK__VM_FIX_F(arccosh, x > 1.8e19f)
-CK__VM_FIX_F(power, isinf(r0) && isfinite(x) && isfinite(y))
-CK__VM_FIX_F(arctan2, fabsf(r0) < 1e-30f && r0 != 0)
+CK__VM_FIX_F(power, isinf(r0) & isfinite(x) & isfinite(y))
+CK__VM_FIX_F(arctan2, (fabsf(r0) < 1e-30f) & (r0 != 0))
 #define CK__VM_FIX_D(name, COND, EXPR)                                                      \
+    CK__HOT int ck__vm_needs_##name##_float64(const double *out, const double *a,           \
+                                              const double *b, size_t n) {                  \
+        int any = 0;                                                                        \
+        for (size_t i = 0; i < n; i++) {                                                    \
+            const double x = a[i], y = b[i], r0 = out[i];                                   \
+            (void)x, (void)y, (void)r0;                                                     \
+            any |= (COND);                                                                  \
+        }                                                                                   \
+        return any;                                                                         \
+    }                                                                                       \
     CK__HOT void ck__vm_fix_##name##_float64(double *out, const double *a, const double *b, \
                                              size_t n) {                                    \
         for (size_t i = 0; i < n; i++) {                                                    \
             const double x = a[i], y = b[i], r0 = out[i];                                   \
-            (void)x, (void)y, (void)r0;                                                     \
-            if (CK__UNLIKELY(COND)) {                                                       \
+            (void)y, (void)r0;                                                              \
+            if (COND) {                                                                     \
                 const long double lx = (long double)x, ly = (long double)y;                 \
                 (void)ly;                                                                   \
                 out[i] = (double)(EXPR);                                                    \
@@ -134,16 +154,21 @@ CK__VM_FIX_F(arctan2, fabsf(r0) < 1e-30f && r0 != 0)
         }                                                                                   \
     }
 #define CK__VM_LN2L 0.693147180559945309417232121458176568L
-CK__VM_FIX_D(exp, x > 709.7827111495575 && x <= 709.782712893384, expl(lx))
+CK__VM_FIX_D(exp, (x > 709.7827111495575) & (x <= 709.782712893384), expl(lx))
 CK__VM_FIX_D(sinh, fabs(x) > 709.0, sinhl(lx))
 CK__VM_FIX_D(cosh, fabs(x) > 709.0, coshl(lx))
 CK__VM_FIX_D(arcsinh, fabs(x) > 1.3e154, copysignl(logl(fabsl(lx)) + CK__VM_LN2L, lx))
 CK__VM_FIX_D(arccosh, x > 1.3e154, logl(lx) + CK__VM_LN2L)
 CK__VM_FIX_D(log1p, x > 1e307, log1pl(lx))
-CK__VM_FIX_D(power, isinf(r0) && isfinite(x) && isfinite(y), powl(lx, ly))
-CK__VM_FIX_D(float_power, isinf(r0) && isfinite(x) && isfinite(y), powl(lx, ly))
+CK__VM_FIX_D(power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
+CK__VM_FIX_D(float_power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
 /* The functions without a correction in a type. */
 #define CK__VM_NO_FIX(name, T, FT)                                                          \
+    CK__HOT int ck__vm_needs_##name##_##T(const FT *out, const FT *a, const FT *b,          \
+                                          size_t n) {                                       \
+        (void)out, (void)a, (void)b, (void)n;                                               \
+        return 0;                                                                           \
+    }                                                                                       \
     CK__HOT void ck__vm_fix_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
         (void)out, (void)a, (void)b, (void)n;                                               \
     }
@@ -198,24 +223,29 @@ CK__VM_FIX_D(float_power, isinf(r0) && isfinite(x) && isfinite(y), powl(lx, ly))
 #define CK__VM_NO_FIX_F_float_power CK__VM_NO_FIX(float_power, float32, float)
 CK__VMATH_LIST(CK__VM_NO_FIX_ROW)
 
-/* ---- the kernels: raw, corrected, NaNs made one ---- */
-#define CK__VM_DEF(name, NIN, f, u)                                                         \
-    CK__HOT void ck__vm_##name##_float64(double *out, const double *a, const double *b,     \
-                                         size_t n) {                                        \
-        ck__vm_raw_##name##_float64(out, a, b, n);                                          \
-        ck__vm_fix_##name##_float64(out, a, b, n);                                          \
-        for (size_t i = 0; i < n; i++) {                                                    \
-            out[i] = out[i] != out[i] ? (double)NAN : out[i];                               \
+/* ---- the kernels: raw, corrected, NaNs made one ----
+ * out may be a or b (in place): the operands are then copied first, for the corrections
+ * read them after out is written. Whether any element needs a correction is one vector
+ * pass (most chunks need none: the conditions are written with & so that it vectorizes);
+ * the corrections themselves run element by element. */
+#define CK__VM_DEF_T(name, T, FT)                                                           \
+    CK__HOT void ck__vm_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {         \
+        FT ca[CK__VM_CHUNK], cb[CK__VM_CHUNK];                                              \
+        if ((out < a + n && a < out + n) || (out < b + n && b < out + n)) {                 \
+            memcpy(ca, a, n * sizeof(FT));                                                  \
+            memcpy(cb, b, n * sizeof(FT));                                                  \
+            a = ca, b = cb;                                                                 \
         }                                                                                   \
-    }                                                                                       \
-    CK__HOT void ck__vm_##name##_float32(float *out, const float *a, const float *b,        \
-                                         size_t n) {                                        \
-        ck__vm_raw_##name##_float32(out, a, b, n);                                          \
-        ck__vm_fix_##name##_float32(out, a, b, n);                                          \
+        ck__vm_raw_##name##_##T(out, a, b, n);                                              \
+        if (CK__UNLIKELY(ck__vm_needs_##name##_##T(out, a, b, n))) {                        \
+            ck__vm_fix_##name##_##T(out, a, b, n);                                          \
+        }                                                                                   \
         for (size_t i = 0; i < n; i++) {                                                    \
-            out[i] = out[i] != out[i] ? (float)NAN : out[i];                                \
+            out[i] = out[i] != out[i] ? (FT)NAN : out[i];                                   \
         }                                                                                   \
     }
+#define CK__VM_DEF(name, NIN, f, u)                                                         \
+    CK__VM_DEF_T(name, float64, double) CK__VM_DEF_T(name, float32, float)
 CK__VMATH_LIST(CK__VM_DEF)
 
 /* logaddexp(x, y) = log(e^x + e^y), NumPy's npy_logaddexp: x + ln 2 for x == y (infinities
