@@ -114,7 +114,7 @@ CK__HOT double ck__uf_divide_bool_bool(uint8_t a, uint8_t b) {
         return (ck__ct_##T)((a > 0) - (CK__UF_NEG_##SIGNED(a)));                            \
     }                                                                                       \
     CK__HOT ck__ct_##T ck__uf_square_##T(ck__ct_##T a) {                                    \
-        return (ck__ct_##T)((WT)(UT)a * (WT)(UT)a);                                         \
+        return ck__multiply_##T(a, a); /* arith_ops.h's: wrapping */                        \
     }                                                                                       \
     CK__HOT ck__ct_##T ck__uf_reciprocal_##T(ck__ct_##T a) {                                \
         return a == 1 ? (ck__ct_##T)1                                                       \
@@ -355,13 +355,7 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
     CK__HOT FT ck__uf_deg2rad_##T(FT a) {                                                   \
         return ck__uf_deg2rad##S(a);                                                        \
     }                                                                                       \
-    CK__HOT FT ck__uf_radians_##T(FT a) {                                                   \
-        return ck__uf_deg2rad##S(a);                                                        \
-    }                                                                                       \
     CK__HOT FT ck__uf_rad2deg_##T(FT a) {                                                   \
-        return ck__uf_rad2deg##S(a);                                                        \
-    }                                                                                       \
-    CK__HOT FT ck__uf_degrees_##T(FT a) {                                                   \
         return ck__uf_rad2deg##S(a);                                                        \
     }                                                                                       \
     CK__HOT uint8_t ck__uf_logical_xor_##T##_##T(FT a, FT b) {                              \
@@ -513,9 +507,7 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
     CK__UF_DEF_NARROW1(trunc, T, CK__UF_ROUND(truncf, x))                                   \
     CK__UF_DEF_NARROW1(rint, T, CK__UF_ROUND(rintf, x))                                     \
     CK__UF_DEF_NARROW1(deg2rad, T, ck__uf_deg2radf(x))                                      \
-    CK__UF_DEF_NARROW1(radians, T, ck__uf_deg2radf(x))                                      \
     CK__UF_DEF_NARROW1(rad2deg, T, ck__uf_rad2degf(x))                                      \
-    CK__UF_DEF_NARROW1(degrees, T, ck__uf_rad2degf(x))                                      \
     CK__UF_DEF_NARROW2(floor_divide, T, ck__uf_floor_dividef(x, y))                         \
     CK__UF_DEF_NARROW2(remainder, T, ck__uf_remainderf(x, y))                               \
     CK__UF_DEF_NARROW2(fmod, T, fmodf(x, y))                                                \
@@ -556,14 +548,8 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
                                               : (FT)NAN;                                    \
         return ck__uf_make_##T(s, z);                                                       \
     }                                                                                       \
-    CK__HOT ck__ct_##T ck__uf_square_##T(ck__ct_##T a) {                                    \
-        FT rr = a.v[0] * a.v[0], ii = a.v[1] * a.v[1], ri = a.v[0] * a.v[1];                \
-        FT ir = a.v[1] * a.v[0];                                                            \
-        CK__OPAQUE(rr);                                                                     \
-        CK__OPAQUE(ii);                                                                     \
-        CK__OPAQUE(ri);                                                                     \
-        CK__OPAQUE(ir);                                                                     \
-        return ck__uf_make_##T(rr - ii, ri + ir);                                           \
+    CK__HOT ck__ct_##T ck__uf_square_##T(ck__ct_##T a) { /* NumPy's: the product */         \
+        return ck__multiply_##T(a, a);                                                      \
     }                                                                                       \
     /* NumPy's: divide by the larger part, as Smith's division of 1 by a. */                \
     CK__HOT ck__ct_##T ck__uf_reciprocal_##T(ck__ct_##T a) {                                \
@@ -616,7 +602,7 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
 /* ---- complex functions: libm's (C99 Annex G: its branch cuts and special values), as
  * NumPy's loops call them; exp2, expm1, log2, log10, log1p by NumPy's formulas over libm's
  * real and complex functions; power by NumPy's nc_pow (small integer exponents by
- * squaring, else libm's cpow) ---- */
+ * squaring with the textbook product, arith_ops.h's multiply, else libm's cpow) ---- */
 #define CK__UF_CX_LIBM(name, T, CT, fn)                                                     \
     CK__HOT ck__ct_##T ck__uf_##name##_##T(ck__ct_##T a) {                                  \
         CT z;                                                                               \
@@ -666,15 +652,6 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
         const FT l = hypot##S(a.v[0] + 1, a.v[1]);                                          \
         return ck__uf_make_##T(log##S(l), atan2##S(a.v[1], a.v[0] + 1));                    \
     }                                                                                       \
-    CK__HOT ck__ct_##T ck__uf_cmul_##T(ck__ct_##T a, ck__ct_##T b) {                        \
-        FT rr = a.v[0] * b.v[0], ii = a.v[1] * b.v[1], ri = a.v[0] * b.v[1];                \
-        FT ir = a.v[1] * b.v[0];                                                            \
-        CK__OPAQUE(rr);                                                                     \
-        CK__OPAQUE(ii);                                                                     \
-        CK__OPAQUE(ri);                                                                     \
-        CK__OPAQUE(ir);                                                                     \
-        return ck__uf_make_##T(rr - ii, ri + ir);                                           \
-    }                                                                                       \
     CK__HOT ck__ct_##T ck__uf_power_##T##_##T(ck__ct_##T a, ck__ct_##T b) {                 \
         const FT ar = a.v[0], ai = a.v[1], br = b.v[0], bi = b.v[1];                        \
         if (br == 0 && bi == 0) {                                                           \
@@ -690,21 +667,21 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
                 return a;                                                                   \
             }                                                                               \
             if (n == 2) {                                                                   \
-                return ck__uf_cmul_##T(a, a);                                               \
+                return ck__multiply_##T(a, a);                                              \
             }                                                                               \
             if (n == 3) {                                                                   \
-                return ck__uf_cmul_##T(a, ck__uf_cmul_##T(a, a));                           \
+                return ck__multiply_##T(a, ck__multiply_##T(a, a));                         \
             }                                                                               \
             ck__ct_##T acc = ck__uf_make_##T(1, 0), p = a;                                  \
             n = n < 0 ? -n : n;                                                             \
             for (long mask = 1;; mask <<= 1) {                                              \
                 if (n & mask) {                                                             \
-                    acc = ck__uf_cmul_##T(acc, p);                                          \
+                    acc = ck__multiply_##T(acc, p);                                         \
                 }                                                                           \
                 if (n < (mask << 1)) {                                                      \
                     break;                                                                  \
                 }                                                                           \
-                p = ck__uf_cmul_##T(p, p);                                                  \
+                p = ck__multiply_##T(p, p);                                                 \
             }                                                                               \
             if (br < 0) { /* 1 / acc: Smith's division, as NumPy's */                       \
                 acc = ck__trunc_divide_##T(ck__uf_make_##T(1, 0), acc);                     \

@@ -101,9 +101,7 @@ extern "C" {
 #define CK__UFL_fabs(L) CK__UF_F(CK__UF_SAME1, L, fabs, LEAF)
 #define CK__UFL_spacing(L) CK__UF_F(CK__UF_SAME1, L, spacing, LEAF)
 #define CK__UFL_deg2rad(L) CK__UF_F(CK__UF_SAME1, L, deg2rad, LEAF)
-#define CK__UFL_radians(L) CK__UF_F(CK__UF_SAME1, L, radians, LEAF)
 #define CK__UFL_rad2deg(L) CK__UF_F(CK__UF_SAME1, L, rad2deg, LEAF)
-#define CK__UFL_degrees(L) CK__UF_F(CK__UF_SAME1, L, degrees, LEAF)
 
 /* Two operands, exact. */
 #define CK__UFL_bitwise_and(L) CK__UF_BI(CK__UF_SAME2, L, bitwise_and, LEAF)
@@ -198,9 +196,7 @@ extern "C" {
     X(fabs,         1, NONE,         NULL,    NULL)                                         \
     X(spacing,      1, NONE,         NULL,    NULL)                                         \
     X(deg2rad,      1, NONE,         NULL,    NULL)                                         \
-    X(radians,      1, NONE,         NULL,    NULL)                                         \
     X(rad2deg,      1, NONE,         NULL,    NULL)                                         \
-    X(degrees,      1, NONE,         NULL,    NULL)                                         \
     X(bitwise_and,  2, NONE,         "-1",    NULL)                                         \
     X(bitwise_or,   2, NONE,         "0",     NULL)                                         \
     X(bitwise_xor,  2, NONE,         "0",     NULL)                                         \
@@ -249,10 +245,11 @@ extern "C" {
     X(float_power,  2, NONE,         NULL,    NULL)
 /* clang-format on */
 
-/* NumPy's other names for some: X(alias, name). */
+/* NumPy's other names for some: X(alias, name). NumPy's radians and degrees are ufuncs of
+ * their own, with deg2rad's and rad2deg's loops. */
 #define CK__UFUNC_ALIASES(X)                                                                \
     X(abs, absolute) X(conj, conjugate) X(true_divide, divide) X(bitwise_not, invert)       \
-    X(mod, remainder)
+    X(mod, remainder) X(radians, deg2rad) X(degrees, rad2deg)
 
 /* The functions' and the loops' numbers. */
 #define CK__UFUNC_ENUM(name, ...) CK__UFUNC_##name,

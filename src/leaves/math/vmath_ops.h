@@ -27,23 +27,40 @@ extern "C" {
 /* Elements per chunk: 256 float64 are 2 KiB of stack per operand. */
 #define CK__VM_CHUNK 256
 
-/* The functions: X(name, NIN, f, ulp) with f SLEEF's (and libm's) name and ulp its
- * accuracy suffix (u10: 1.0 ULP; hypot's u05: 0.5). */
+/* The functions: X(name, NIN, f, ulp, F64, F32) with f SLEEF's (and libm's) name, ulp its
+ * accuracy suffix (u10: 1.0 ULP; hypot's u05: 0.5), and F64, F32 FIX where the type has a
+ * correction (ck__vm_fix_<name>_<type> below), else NONE. */
 /* clang-format off */
 #define CK__VMATH_LIST(X)                                                                   \
-    X(exp,         1, exp,   u10) X(exp2,        1, exp2,  u10) X(expm1,       1, expm1, u10) \
-    X(log,         1, log,   u10) X(log2,        1, log2,  u10) X(log10,       1, log10, u10) \
-    X(log1p,       1, log1p, u10) X(cbrt,        1, cbrt,  u10) X(sin,         1, sin,   u10) \
-    X(cos,         1, cos,   u10) X(tan,         1, tan,   u10) X(arcsin,      1, asin,  u10) \
-    X(arccos,      1, acos,  u10) X(arctan,      1, atan,  u10) X(sinh,        1, sinh,  u10) \
-    X(cosh,        1, cosh,  u10) X(tanh,        1, tanh,  u10) X(arcsinh,     1, asinh, u10) \
-    X(arccosh,     1, acosh, u10) X(arctanh,     1, atanh, u10) X(arctan2,     2, atan2, u10) \
-    X(hypot,       2, hypot, u05) X(power,       2, pow,   u10) X(float_power, 2, pow,   u10)
+    X(exp,         1, exp,   u10, FIX,  NONE)                                               \
+    X(exp2,        1, exp2,  u10, NONE, NONE)                                               \
+    X(expm1,       1, expm1, u10, NONE, NONE)                                               \
+    X(log,         1, log,   u10, NONE, NONE)                                               \
+    X(log2,        1, log2,  u10, NONE, NONE)                                               \
+    X(log10,       1, log10, u10, NONE, NONE)                                               \
+    X(log1p,       1, log1p, u10, FIX,  FIX)                                                \
+    X(cbrt,        1, cbrt,  u10, NONE, NONE)                                               \
+    X(sin,         1, sin,   u10, NONE, NONE)                                               \
+    X(cos,         1, cos,   u10, NONE, NONE)                                               \
+    X(tan,         1, tan,   u10, NONE, NONE)                                               \
+    X(arcsin,      1, asin,  u10, NONE, NONE)                                               \
+    X(arccos,      1, acos,  u10, NONE, NONE)                                               \
+    X(arctan,      1, atan,  u10, NONE, NONE)                                               \
+    X(sinh,        1, sinh,  u10, FIX,  FIX)                                                \
+    X(cosh,        1, cosh,  u10, FIX,  FIX)                                                \
+    X(tanh,        1, tanh,  u10, NONE, FIX)                                                \
+    X(arcsinh,     1, asinh, u10, FIX,  FIX)                                                \
+    X(arccosh,     1, acosh, u10, FIX,  FIX)                                                \
+    X(arctanh,     1, atanh, u10, NONE, NONE)                                               \
+    X(arctan2,     2, atan2, u10, NONE, FIX)                                                \
+    X(hypot,       2, hypot, u05, NONE, NONE)                                               \
+    X(power,       2, pow,   u10, FIX,  FIX)                                                \
+    X(float_power, 2, pow,   u10, FIX,  NONE)
 /* clang-format on */
 
 /* ---- one function over a chunk, per element type ---- */
 #ifdef CK__SIMD_SLEEF
-#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, V, LANES, LOAD, STORE, SLEEF)               \
+#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, LANES, LOAD, STORE, SLEEF)                  \
     CK__HOT void ck__vm_raw_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
         size_t i = 0;                                                                       \
         for (; i + LANES <= n; i += LANES) {                                                \
@@ -62,15 +79,15 @@ extern "C" {
     }
 #  define CK__VM_CALL_1(fn, LOAD, pa, pb) fn(LOAD(pa))
 #  define CK__VM_CALL_2(fn, LOAD, pa, pb) fn(LOAD(pa), LOAD(pb))
-#  define CK__VM_KERNELS(name, NIN, f, u)                                                   \
-    CK__VM_KERNEL(name, NIN, f, u, double, float64, ck__vmd, CK__VMD_LANES, CK__VMD_LOAD,   \
+#  define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
+    CK__VM_KERNEL(name, NIN, f, u, double, float64, CK__VMD_LANES, CK__VMD_LOAD,            \
                   CK__VMD_STORE, CK__SLEEF_D)                                               \
-    CK__VM_KERNEL(name, NIN, f, u, float, float32, ck__vmf, CK__VMF_LANES, CK__VMF_LOAD,    \
+    CK__VM_KERNEL(name, NIN, f, u, float, float32, CK__VMF_LANES, CK__VMF_LOAD,             \
                   CK__VMF_STORE, CK__SLEEF_F)
 #else
 #  define CK__VM_LIBM_1(fn, x, y) fn(x)
 #  define CK__VM_LIBM_2(fn, x, y) fn(x, y)
-#  define CK__VM_KERNELS(name, NIN, f, u)                                                   \
+#  define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
     CK__HOT void ck__vm_raw_##name##_float64(double *out, const double *a, const double *b, \
                                              size_t n) {                                    \
         for (size_t i = 0; i < n; i++) {                                                    \
@@ -172,55 +189,11 @@ CK__VM_FIX_D(float_power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
     CK__HOT void ck__vm_fix_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
         (void)out, (void)a, (void)b, (void)n;                                               \
     }
-#define CK__VM_NO_FIX_ROW(name, NIN, f, u) CK__VM_NO_FIX_D_##name CK__VM_NO_FIX_F_##name
-#define CK__VM_NO_FIX_D_exp
-#define CK__VM_NO_FIX_D_exp2 CK__VM_NO_FIX(exp2, float64, double)
-#define CK__VM_NO_FIX_D_expm1 CK__VM_NO_FIX(expm1, float64, double)
-#define CK__VM_NO_FIX_D_log CK__VM_NO_FIX(log, float64, double)
-#define CK__VM_NO_FIX_D_log2 CK__VM_NO_FIX(log2, float64, double)
-#define CK__VM_NO_FIX_D_log10 CK__VM_NO_FIX(log10, float64, double)
-#define CK__VM_NO_FIX_D_log1p
-#define CK__VM_NO_FIX_D_cbrt CK__VM_NO_FIX(cbrt, float64, double)
-#define CK__VM_NO_FIX_D_sin CK__VM_NO_FIX(sin, float64, double)
-#define CK__VM_NO_FIX_D_cos CK__VM_NO_FIX(cos, float64, double)
-#define CK__VM_NO_FIX_D_tan CK__VM_NO_FIX(tan, float64, double)
-#define CK__VM_NO_FIX_D_arcsin CK__VM_NO_FIX(arcsin, float64, double)
-#define CK__VM_NO_FIX_D_arccos CK__VM_NO_FIX(arccos, float64, double)
-#define CK__VM_NO_FIX_D_arctan CK__VM_NO_FIX(arctan, float64, double)
-#define CK__VM_NO_FIX_D_sinh
-#define CK__VM_NO_FIX_D_cosh
-#define CK__VM_NO_FIX_D_tanh CK__VM_NO_FIX(tanh, float64, double)
-#define CK__VM_NO_FIX_D_arcsinh
-#define CK__VM_NO_FIX_D_arccosh
-#define CK__VM_NO_FIX_D_arctanh CK__VM_NO_FIX(arctanh, float64, double)
-#define CK__VM_NO_FIX_D_arctan2 CK__VM_NO_FIX(arctan2, float64, double)
-#define CK__VM_NO_FIX_D_hypot CK__VM_NO_FIX(hypot, float64, double)
-#define CK__VM_NO_FIX_D_power
-#define CK__VM_NO_FIX_D_float_power
-#define CK__VM_NO_FIX_F_exp CK__VM_NO_FIX(exp, float32, float)
-#define CK__VM_NO_FIX_F_exp2 CK__VM_NO_FIX(exp2, float32, float)
-#define CK__VM_NO_FIX_F_expm1 CK__VM_NO_FIX(expm1, float32, float)
-#define CK__VM_NO_FIX_F_log CK__VM_NO_FIX(log, float32, float)
-#define CK__VM_NO_FIX_F_log2 CK__VM_NO_FIX(log2, float32, float)
-#define CK__VM_NO_FIX_F_log10 CK__VM_NO_FIX(log10, float32, float)
-#define CK__VM_NO_FIX_F_log1p
-#define CK__VM_NO_FIX_F_cbrt CK__VM_NO_FIX(cbrt, float32, float)
-#define CK__VM_NO_FIX_F_sin CK__VM_NO_FIX(sin, float32, float)
-#define CK__VM_NO_FIX_F_cos CK__VM_NO_FIX(cos, float32, float)
-#define CK__VM_NO_FIX_F_tan CK__VM_NO_FIX(tan, float32, float)
-#define CK__VM_NO_FIX_F_arcsin CK__VM_NO_FIX(arcsin, float32, float)
-#define CK__VM_NO_FIX_F_arccos CK__VM_NO_FIX(arccos, float32, float)
-#define CK__VM_NO_FIX_F_arctan CK__VM_NO_FIX(arctan, float32, float)
-#define CK__VM_NO_FIX_F_sinh
-#define CK__VM_NO_FIX_F_cosh
-#define CK__VM_NO_FIX_F_tanh
-#define CK__VM_NO_FIX_F_arcsinh
-#define CK__VM_NO_FIX_F_arccosh
-#define CK__VM_NO_FIX_F_arctanh CK__VM_NO_FIX(arctanh, float32, float)
-#define CK__VM_NO_FIX_F_arctan2
-#define CK__VM_NO_FIX_F_hypot CK__VM_NO_FIX(hypot, float32, float)
-#define CK__VM_NO_FIX_F_power
-#define CK__VM_NO_FIX_F_float_power CK__VM_NO_FIX(float_power, float32, float)
+/* The rows' NONE: that function has no correction in that type. */
+#define CK__VM_FIXES_NONE(name, T, FT) CK__VM_NO_FIX(name, T, FT)
+#define CK__VM_FIXES_FIX(name, T, FT)
+#define CK__VM_NO_FIX_ROW(name, NIN, f, u, F64, F32)                                        \
+    CK__VM_FIXES_##F64(name, float64, double) CK__VM_FIXES_##F32(name, float32, float)
 CK__VMATH_LIST(CK__VM_NO_FIX_ROW)
 
 /* ---- the kernels: raw, corrected, NaNs made one ----
@@ -244,7 +217,7 @@ CK__VMATH_LIST(CK__VM_NO_FIX_ROW)
             out[i] = out[i] != out[i] ? (FT)NAN : out[i];                                   \
         }                                                                                   \
     }
-#define CK__VM_DEF(name, NIN, f, u)                                                         \
+#define CK__VM_DEF(name, NIN, f, u, ...)                                                    \
     CK__VM_DEF_T(name, float64, double) CK__VM_DEF_T(name, float32, float)
 CK__VMATH_LIST(CK__VM_DEF)
 

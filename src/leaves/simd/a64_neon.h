@@ -94,8 +94,6 @@ CK__SIMD_BODY size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, i
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
-typedef float64x2_t ck__vmd;
-typedef float32x4_t ck__vmf;
 #  define CK__VMD_LANES 2
 #  define CK__VMF_LANES 4
 #  define CK__VMD_LOAD vld1q_f64

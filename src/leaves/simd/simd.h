@@ -17,7 +17,7 @@
  *   CK__SIMD_STREAM_LINES  ck__nt_line_copy, _i32_f64, _f32_f64, _f64_f32, _f64_i32: one
  *                          64-byte destination line with non-temporal stores
  *   CK__SIMD_MINMAX        CK__VPD, CK__VPS and their primitives (reduce_ops.dispatch.c)
- *   CK__SIMD_SLEEF         ck__vmd, ck__vmf (CK__VMD_LANES, CK__VMF_LANES lanes), their
+ *   CK__SIMD_SLEEF         CK__VMD_LANES, CK__VMF_LANES (float64 and float32 lanes), their
  *                          unaligned loads and stores, and CK__SLEEF_D(f, u), CK__SLEEF_F:
  *                          the names of SLEEF's deterministic functions (vmath_ops.h)
  * A new ISA level is one header here and its line below. */

@@ -309,8 +309,6 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
-typedef __m256d ck__vmd;
-typedef __m256 ck__vmf;
 #  define CK__VMD_LANES 4
 #  define CK__VMF_LANES 8
 #  define CK__VMD_LOAD _mm256_loadu_pd
