@@ -47,6 +47,15 @@ sample in the same alternating rounds; numexpr on several threads is timed by th
 whatever --clock says (its worker threads' CPU time is not this thread's). ckernel's result
 must equal NumPy's bit for bit; numexpr's and Numba's are compared and reported too.
 
+The math/... workloads (MATH: bench/workloads_math.c's functions, types, threads and input
+ranges, 1 Mi elements or --size if smaller) time ckernel's ck_make_call kernel over scalars,
+built once and run by ck_parallel_strided on the row's threads (the /2threads row by the wall
+clock), against NumPy's ufunc (`np.exp(x, out=dst)`, one thread) and, when installed, a
+Numba @vectorize of the math module's function into the same destination. sqrt, floor and
+isnan must equal NumPy's bits; the others must agree within 5 ULP (ckernel's 1 and NumPy's
+SIMD loops' 4), and each contestant's largest error against mpmath (120 bits, the first 400
+elements) is printed beside its time: the accuracy that the time buys.
+
     bench/compare_numpy.py [--lib PATH] [--size N] [--repeat N] [--quick] [--filter S]
                            [--per-call-build] [--clock wall|cpu] [--json FILE]
                            [--plot FILE.png|FILE.svg]
@@ -69,6 +78,7 @@ import time
 CK_OK = 0
 CK_ERRMODE_NOCHECK = 0
 CK_REQUEST_SINGLE = 0
+CK_REQUEST_STRIDED = 1
 CK_EVAL_SRC_UNALIGNED = 0x1
 CK_EVAL_DST_UNALIGNED = 0x2
 CK_EVAL_JIT = 0x10
@@ -107,6 +117,23 @@ REDUCTIONS = {"reduce/sum/float64": ("sum", None, False),
               "reduce/min/float64": ("min", None, False),
               "reduce/sum/float64/axis0": ("sum", [0], False),
               "accumulate/cumsum/float64": ("cumsum", [0], True)}
+MATH_N = MI  # bench/workloads_math.c's size (smaller with --size)
+# The math/ rows of `ckernel bench` (bench/workloads_math.c: the same functions, types,
+# threads and input ranges): name -> (function, dtype, threads, (lo, hi) of the uniform
+# inputs; a second operand in [-10, 10) for power; every 7th isnan input a NaN).
+MATH = {"math/exp/float64": ("exp", "float64", 1, (-700, 700)),
+        "math/exp/float64/2threads": ("exp", "float64", 2, (-700, 700)),
+        "math/sin/float64": ("sin", "float64", 1, (-100, 100)),
+        "math/cos/float64": ("cos", "float64", 1, (-100, 100)),
+        "math/log/float64": ("log", "float64", 1, (1e-3, 1e6)),
+        "math/power/float64": ("power", "float64", 1, (1e-3, 10)),
+        "math/exp/float32": ("exp", "float32", 1, (-80, 80)),
+        "math/sin/float32": ("sin", "float32", 1, (-100, 100)),
+        "math/sqrt/float64": ("sqrt", "float64", 1, (1e-3, 1e6)),
+        "math/floor/float64": ("floor", "float64", 1, (-1e6, 1e6)),
+        "math/isnan/float64": ("isnan", "float64", 1, (-1e6, 1e6))}
+# Exact in both: their results must be NumPy's bit for bit (the others within their bounds).
+MATH_EXACT = {"sqrt", "floor", "isnan"}
 
 
 class UsageError(Exception):
@@ -184,13 +211,16 @@ def load(path):
             ("ck_make_expr", i, [p, C.POINTER(C.c_size_t), p, p, p, i, C.POINTER(C.c_char_p),
                                  C.POINTER(p), C.POINTER(p), i, C.POINTER(EvalCtx)]),
             ("ck_jit_last_decision", C.c_char_p, []),
+            ("ck_parallel_strided", i, [p, p, C.c_ssize_t, C.POINTER(p),
+                                        C.POINTER(C.c_ssize_t), C.c_size_t,
+                                        C.POINTER(EvalCtx)]),
             ("ck_last_error", C.c_char_p, []),
             ("ck_version_string", C.c_char_p, []),
             ("ck_get_streaming_threshold", C.c_size_t, [])]:
         fn = getattr(lib, name, None)
         if fn is None:
             if name == "ck_get_streaming_threshold" or name.startswith("ck_expr") or \
-                    name in ("ck_make_expr", "ck_jit_last_decision"):
+                    name in ("ck_make_expr", "ck_jit_last_decision", "ck_parallel_strided"):
                 continue  # an older library: compared all the same, without expressions
             raise UsageError("%s has no %s" % (path, name))
         fn.restype, fn.argtypes = res, args
@@ -369,6 +399,58 @@ class ExprKernel:
     def run(self, dst):
         if self.fn(self.root, dst.ctypes.data, self.srcs) != CK_OK:
             raise ck_error(self.lib, "expression kernel call")
+
+    def free(self):
+        self.lib.ck_builder_destroy(self.addr)
+
+
+class MathKernel:
+    """math/...: dst <- function(src[, second]) through ck_make_call over scalars (strided
+    request, nocheck), run by ck_parallel_strided on `threads` threads, as bench/
+    workloads_math.c runs it; the arrays contiguous."""
+
+    def __init__(self, lib, fn, dst, srcs, threads):
+        if not hasattr(lib, "ck_parallel_strided"):
+            raise UsageError("this libckernel has no ck_parallel_strided")
+        self.lib, self.n = lib, dst.size
+        self.mem = C.create_string_buffer(C.sizeof(Builder) + 16)
+        self.addr = (C.addressof(self.mem) + 15) & ~15
+        self.b = Builder.from_address(self.addr)
+        lib.ck_builder_init(self.addr)
+        c = C.c_void_p()
+        if lib.ck_lookup(fn.encode(), C.byref(c)) != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            raise ck_error(lib, "lookup of " + fn)
+        types = []
+        try:
+            for a in [dst] + srcs:
+                t = C.c_void_p()
+                if lib.ck_type_parse(Wrapped.NAMES[a.dtype.name].encode(), C.byref(t)) != CK_OK:
+                    raise ck_error(lib, "ck_type_parse")
+                types.append(t)
+            off = C.c_size_t(0)
+            self.ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, max_threads=threads)
+            st = (C.c_void_p * len(srcs))(*[t.value for t in types[1:]])
+            rc = lib.ck_make_call(self.addr, C.byref(off), c, types[0], None, len(srcs), st,
+                                  None, CK_REQUEST_STRIDED, C.byref(self.ctx))
+        finally:
+            lib.ck_callable_decref(c)
+            for t in types:
+                lib.ck_type_decref(t)
+        if rc != CK_OK:
+            lib.ck_builder_destroy(self.addr)
+            raise ck_error(lib, "ck_make_call of " + fn)
+        self.root = self.b.heap or self.addr + Builder.inline_buf.offset
+        self.srcs = (C.c_void_p * len(srcs))(*[a.ctypes.data for a in srcs])
+        self.strides = (C.c_ssize_t * len(srcs))(*[a.itemsize for a in srcs])
+        self.ds = dst.itemsize
+
+    def run(self, dst):
+        if dst.size != self.n:
+            raise ValueError("the kernel was built for another size")
+        if self.lib.ck_parallel_strided(self.root, dst.ctypes.data, self.ds, self.srcs,
+                                        self.strides, self.n, C.byref(self.ctx)) != CK_OK:
+            raise ck_error(self.lib, "math kernel call")
 
     def free(self):
         self.lib.ck_builder_destroy(self.addr)
@@ -796,6 +878,147 @@ def print_expressions(rows, skipped):
         print("%-22s skipped: %s" % (name, why))
 
 
+def math_inputs(np, name, n):
+    """The math/ row's operands: uniform in its range (the second of power in [-10, 10)),
+    every 7th isnan input a NaN."""
+    fn, dtype, _, (lo, hi) = MATH[name]
+    rng = np.random.default_rng(777)
+    srcs = [rng.uniform(lo, hi, n).astype(dtype)]
+    if fn == "power":
+        srcs.append(rng.uniform(-10, 10, n).astype(dtype))
+    if fn == "isnan":
+        srcs[0][::7] = np.nan
+    return fn, srcs
+
+
+def ulps_from_mpmath(np, fn, srcs, got, count=400):
+    """The largest error, in units in the last place of the correctly rounded value, of
+    `got` over the first `count` elements (mpmath at 120 bits); None without mpmath."""
+    try:
+        import mpmath
+    except ImportError:
+        return None
+    f = {"exp": mpmath.exp, "sin": mpmath.sin, "cos": mpmath.cos, "log": mpmath.log,
+         "power": mpmath.power}.get(fn)
+    if f is None:
+        return None
+    worst = 0.0
+    with mpmath.workprec(120):
+        for i in range(min(count, got.size)):
+            exact = f(*[mpmath.mpf(float(s[i])) for s in srcs])
+            near = got.dtype.type(float(exact))
+            if not np.isfinite(near) or near == 0:
+                continue
+            ulp = float(np.spacing(np.abs(near)))
+            worst = max(worst, float(abs(mpmath.mpf(float(got[i])) - exact)) / ulp)
+    return worst
+
+
+def math_contestants(np, fn, srcs, dst, clock):
+    """NumPy's ufunc into dst, and a Numba @vectorize of the math module's function (its
+    absence said by the caller): [(label, run, clock)]."""
+    uf = getattr(np, fn)
+    out = [("NumPy", lambda: uf(*srcs, out=dst), clock)]
+    try:
+        import math
+        import numba
+    except ImportError:
+        return out
+    body = {"power": "math.pow(x, y)", "isnan": "math.isnan(x)"}.get(fn, "math.%s(x)" % fn)
+    names = ["x", "y"][:len(srcs)]
+    scope = {"math": math}
+    exec("def f(%s):\n    return %s\n" % (", ".join(names), body), scope)
+    sig = "%s(%s)" % ("boolean" if fn == "isnan" else dst.dtype.name,
+                      ", ".join(s.dtype.name for s in srcs))
+    vec = numba.vectorize([sig])(scope["f"])
+    out.append(("Numba @vectorize", lambda: vec(*srcs, out=dst), clock))
+    return out
+
+
+def compare_math(np, lib, n, repeat, clock, flt):
+    """The math/ rows: ckernel's kernel (built once) against NumPy's ufunc and Numba's
+    @vectorize into the same destination, and each one's largest ULP error against mpmath on
+    a sample where a function rounds (the exact ones must equal NumPy's bits)."""
+    rows = []
+    for name, (_, dtype, threads, _) in MATH.items():
+        if flt and flt not in name:
+            continue
+        fn, srcs = math_inputs(np, name, n)
+        dst = np.empty(n, bool if fn == "isnan" else dtype)
+        ck = MathKernel(lib, fn, dst, srcs, threads)
+        try:
+            others = math_contestants(np, fn, srcs, dst, clock)
+            times = [[] for _ in range(1 + len(others))]
+            wall = time.perf_counter_ns  # two threads: their CPU time is not this thread's
+            for k in range(repeat + 1):  # round 0 warms all up uncounted
+                c = wall if threads > 1 else clock
+                t0 = c()
+                ck.run(dst)
+                t1 = c()
+                if k > 0:
+                    times[0].append((t1 - t0) / n)
+                for j, (_, run, oc) in enumerate(others):
+                    t0 = oc()
+                    run()
+                    t1 = oc()
+                    if k > 0:
+                        times[j + 1].append((t1 - t0) / n)
+            dst.view(np.uint8).fill(0x5A)
+            ck.run(dst)
+            mine = dst.copy()
+            results = {}
+            for label, run, _ in others:
+                dst.view(np.uint8).fill(0xA5)
+                run()
+                results[label] = dst.copy()
+        finally:
+            ck.free()
+        medians = [statistics.median(t) for t in times]
+        theirs = results["NumPy"]
+        if fn in MATH_EXACT:
+            ok = mine.tobytes() == theirs.tobytes()
+        else:  # within 1 ULP (ours) + 4 (NumPy's SIMD loops) of each other, NaNs alike
+            ok = bool(np.all((np.isnan(mine) == np.isnan(theirs)) &
+                             ((mine == theirs) | np.isnan(mine) |
+                              (np.abs(mine - theirs) <= 5 * np.spacing(np.abs(theirs))))))
+        row = {"workload": name, "elements": n, "shape": [n], "threads": threads,
+               "ckernel_ns_per_elem": medians[0], "numpy_ns_per_elem": medians[1],
+               "ratio": medians[0] / medians[1] if medians[1] > 0 else None,
+               "same_bytes": mine.tobytes() == theirs.tobytes(), "agrees": ok,
+               "ckernel_max_ulp": ulps_from_mpmath(np, fn, srcs, mine),
+               "numpy_max_ulp": ulps_from_mpmath(np, fn, srcs, theirs), "others": {}}
+        for (label, _, _), m in zip(others[1:], medians[2:]):
+            row["others"][label] = {"ns_per_elem": m, "same_bytes_as_ckernel":
+                                    results[label].tobytes() == mine.tobytes(),
+                                    "max_ulp": ulps_from_mpmath(np, fn, srcs, results[label])}
+        rows.append(row)
+    return rows
+
+
+def print_math(rows):
+    labels = []
+    for r in rows:
+        labels += [k for k in r["others"] if k not in labels]
+    print("math: ckernel's kernel (ck_make_call, built once; ck_parallel_strided on the row's "
+          "threads, timed by the wall clock on 2) against NumPy's ufunc (1 thread)%s into the "
+          "same destination; ulp: the largest error against mpmath on the first 400 elements"
+          % (" and " + ", ".join(labels) if labels else " (Numba: not installed)"))
+
+    def ulp(v):
+        return "%.2f" % v if v is not None else "-"
+    print("%-28s %14s %8s %14s %8s %14s%s" % (
+        "workload", "ckernel ns/el", "ulp", "NumPy ns/el", "ulp", "NumPy/ckernel",
+        "".join(" %22s %8s" % (k + " ns/el", "ulp") for k in labels)))
+    for r in rows:
+        print("%-28s %14.3f %8s %14.3f %8s %14s%s%s" % (
+            r["workload"], r["ckernel_ns_per_elem"], ulp(r["ckernel_max_ulp"]),
+            r["numpy_ns_per_elem"], ulp(r["numpy_max_ulp"]),
+            "%.2f" % (1 / r["ratio"]) if r["ratio"] else "-",
+            "".join(" %22.3f %8s" % (r["others"][k]["ns_per_elem"], ulp(r["others"][k]["max_ulp"]))
+                    if k in r["others"] else " %22s %8s" % ("-", "-") for k in labels),
+            "" if r["agrees"] else "  RESULTS DIFFER"))
+
+
 def compare(args):
     import numpy as np
     path = find_lib(args.lib)
@@ -838,9 +1061,13 @@ def compare(args):
         expr_rows, expr_skipped = compare_expressions(np, lib, args.size, repeat, clock,
                                                       args.filter)
     failed += [r["workload"] for r in expr_rows if not r["same_bytes"]]
-    if not rows and not expr_rows and not expr_skipped:
+    math_rows = []
+    if any(not args.filter or args.filter in name for name in MATH):
+        math_rows = compare_math(np, lib, min(args.size, MATH_N), repeat, clock, args.filter)
+    failed += [r["workload"] for r in math_rows if not r["agrees"]]
+    if not rows and not expr_rows and not expr_skipped and not math_rows:
         raise UsageError("no workload matches --filter %r (workloads: %s)"
-                         % (args.filter, ", ".join(WORKLOADS + list(EXPRESSIONS))))
+                         % (args.filter, ", ".join(WORKLOADS + list(EXPRESSIONS) + list(MATH))))
     threshold = (lib.ck_get_streaming_threshold()
                  if hasattr(lib, "ck_get_streaming_threshold") else None)
     version = lib.ck_version_string().decode()
@@ -864,7 +1091,9 @@ def compare(args):
             "" if r["same_bytes"] else "  RESULTS DIFFER"))
     if expr_rows or expr_skipped:
         print_expressions(expr_rows, expr_skipped)
-    rows += expr_rows
+    if math_rows:
+        print_math(math_rows)
+    rows += expr_rows + math_rows
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"ckernel_version": version, "numpy_version": np.__version__,

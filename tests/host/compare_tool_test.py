@@ -31,6 +31,10 @@ WORKLOADS = ["contig/int32->float64", "contig/float64->int32", "contig/float64->
              "accumulate/cumsum/float64", "call/dot/float64"]
 EXPRESSIONS = ["expr/fma3/composed", "expr/fma3/jit", "expr/poly/jit", "expr/mixed/composed"]
 JIT_EXPRESSIONS = ["expr/fma3/jit", "expr/poly/jit"]  # run, or skipped with the reason
+MATH = ["math/exp/float64", "math/exp/float64/2threads", "math/sin/float64", "math/cos/float64",
+        "math/log/float64", "math/power/float64", "math/exp/float32", "math/sin/float32",
+        "math/sqrt/float64", "math/floor/float64", "math/isnan/float64"]
+MATH_EXACT = ["math/sqrt/float64", "math/floor/float64", "math/isnan/float64"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SKIP = 77
 failures = []
@@ -71,7 +75,7 @@ def check_full_run(lib, tmp):
     check(all(w in JIT_EXPRESSIONS and why.startswith("the JIT did not compile the expression")
               for w, why in skipped.items()), "only the jit expressions skip, saying why: %r"
           % skipped)
-    want_names = WORKLOADS + [w for w in EXPRESSIONS if w not in skipped]
+    want_names = WORKLOADS + [w for w in EXPRESSIONS if w not in skipped] + MATH
     check([r["workload"] for r in rows] == want_names, "one row per workload, in bench order: "
           "%r" % [r["workload"] for r in rows])
     for w, why in skipped.items():
@@ -87,6 +91,9 @@ def check_full_run(lib, tmp):
         if name.startswith("text/"):  # 1 Mi values at the default 10 Mi: size // 10
             want = 65536 // 10
         check(r["elements"] == want, "%s: %d elements, not %d" % (name, r["elements"], want))
+        if name.startswith("math/"):
+            check_math_row(r, out, others)
+            continue
         check(r["same_bytes"] is True, name + ": same bytes as NumPy")
         ck, nq = r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"]
         check(0 < ck < 1e4 and 0 < nq < 1e4, "%s: plausible times %r %r" % (name, ck, nq))
@@ -109,6 +116,35 @@ def check_full_run(lib, tmp):
             check(0 < v["ns_per_elem"] < 1e4 and v["same_bytes_as_ckernel"] is True,
                   "%s: %s: plausible time, same bytes as ckernel: %r" % (name, k, v))
     check(head(png, 8) == PNG_MAGIC and os.path.getsize(png) > 1000, "the plot is a PNG")
+
+
+def check_math_row(r, out, others):
+    """A math/ row: NumPy's bits for the exact functions, agreement within the bounds for
+    the others, ckernel within its 1 ULP of mpmath where mpmath is installed, its times and
+    its table line (the NumPy/ckernel column is 1 / ratio), Numba's column when installed."""
+    name = r["workload"]
+    check(r["elements"] == 65536, "%s: %d elements" % (name, r["elements"]))
+    check(r["agrees"] is True, name + ": agrees with NumPy")
+    check(r["same_bytes"] is (True if name in MATH_EXACT else r["same_bytes"]),
+          name + ": the exact functions give NumPy's bytes")
+    check(r["threads"] == (2 if name.endswith("/2threads") else 1), name + ": threads")
+    ck, nq = r["ckernel_ns_per_elem"], r["numpy_ns_per_elem"]
+    check(0 < ck < 1e4 and 0 < nq < 1e4, "%s: plausible times %r %r" % (name, ck, nq))
+    check(abs(r["ratio"] - ck / nq) < 1e-9 * r["ratio"], name + ": ratio = ckernel / NumPy")
+    rounds = name not in MATH_EXACT
+    if rounds and importlib.util.find_spec("mpmath") is not None:
+        check(r["ckernel_max_ulp"] is not None and r["ckernel_max_ulp"] <= 1.0 and
+              r["numpy_max_ulp"] is not None,
+              "%s: ULP errors against mpmath: %r" % (name, r["ckernel_max_ulp"]))
+    else:
+        check(r["ckernel_max_ulp"] is None, name + ": no ULP figure for an exact function")
+    line = [ln for ln in out.splitlines() if ln.startswith(name + " ")]
+    check(len(line) == 1 and line[0].split()[5] == "%.2f" % (1 / r["ratio"]),
+          name + ": one table line with NumPy/ckernel: %r" % line)
+    want = ["Numba @vectorize"] if "numba" in others else []
+    check(sorted(r["others"]) == want, name + ": Numba's column when installed")
+    for k, v in r["others"].items():
+        check(0 < v["ns_per_elem"] < 1e4, "%s: %s: plausible time %r" % (name, k, v))
 
 
 def check_filtered_svg(lib, tmp):
