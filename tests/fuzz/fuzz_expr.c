@@ -4,6 +4,7 @@
  * row of N, a column of M * 1, the whole M * N, or ragged M * var rows of lengths the input
  * gives, rows that cross the expression kernel's chunks of 1024 included), their values, an
  * error mode and a random expression tree over them (+ - * /, unary -, minimum, maximum,
+ * every registered function of one or two scalars by name (NumPy's ufuncs among them),
  * casts to every scalar type, integer and float literals). The tree is built as ONE kernel
  * (ck_expr_eval_new: the composed `expr` leaf, or the JIT's loop where it compiles the
  * expression) and held against the same tree evaluated node by node with ck_call_new (and
@@ -85,6 +86,64 @@ static ck_type_id random_scalar(fz_bytes *in) {
     return b >= 252 ? CK_TYPE_BFLOAT16 : kScalars[b % 14];
 }
 
+/* Every registered callable whose signatures all take one or two scalars (the built-in
+ * functions, NumPy's ufuncs among them, and any a build adds), sorted by name: the tree
+ * calls them by name, so a new function is fuzzed without an edit here. Read once. */
+#define XMAX_FUNCTIONS 256
+static struct {
+    int n;
+    char names[XMAX_FUNCTIONS][32];
+    int arity[XMAX_FUNCTIONS];
+} g_functions;
+
+/* The arity of a signature list's lines ("(a, b) -> r"), 0 if any line is not over one or
+ * two scalars (core dimensions, tuples) or they disagree. */
+static int scalar_arity(const char *sigs) {
+    int arity = 0;
+    for (const char *line = sigs; *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end != NULL ? (size_t)(end - line) : strlen(line);
+        int commas = 0, scalar = len > 0;
+        for (size_t i = 0; i < len; i++) {
+            commas += line[i] == ',';
+            scalar &= line[i] != '*' && (line[i] != '(' || i == 0);
+        }
+        if (!scalar || commas > 1 || (arity != 0 && arity != commas + 1)) {
+            return 0;
+        }
+        arity = commas + 1;
+        line += len + (end != NULL);
+    }
+    return arity;
+}
+
+static void load_functions(void) {
+    if (g_functions.n != 0) {
+        return;
+    }
+    char *names = NULL;
+    CKF_CHECK(ck_registry_names(&names) == CK_OK, "ck_registry_names: %s", ck_last_error());
+    for (char *name = strtok(names, "\n"); name != NULL && g_functions.n < XMAX_FUNCTIONS;
+         name = strtok(NULL, "\n")) {
+        ck_callable *c = NULL;
+        char *sigs = NULL;
+        if (strlen(name) >= sizeof g_functions.names[0] || ck_lookup(name, &c) != CK_OK) {
+            continue;
+        }
+        const int have = ck_callable_signatures(c, &sigs) == CK_OK;
+        ck_callable_decref(c);
+        const int arity = have ? scalar_arity(sigs) : 0;
+        ck_free(sigs);
+        if (arity == 0) {
+            continue;
+        }
+        snprintf(g_functions.names[g_functions.n], sizeof g_functions.names[0], "%s", name);
+        g_functions.arity[g_functions.n++] = arity;
+    }
+    ck_free(names);
+    CKF_CHECK(g_functions.n > 0, "no scalar functions registered");
+}
+
 /* A literal: its text and the type the expression's rule gives it (the smallest of int8 ..
  * int64 holding an integer; float64 with a point), worked out here by range. */
 static void literal(fz_bytes *in, xnode *nd) {
@@ -149,6 +208,22 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
         const int a = tree(in, c, depth - 1, t);
         put(t, "))");
         c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
+    } else if (r < 86) {
+        /* a registered function by name, its arguments trees */
+        load_functions();
+        const int f = (int)fz_take(in, (unsigned)g_functions.n);
+        nd->kind = X_CALL;
+        nd->fn = g_functions.names[f];
+        put(t, nd->fn);
+        put(t, "(");
+        const int a = tree(in, c, depth - 1, t);
+        c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
+        if (g_functions.arity[f] == 2) {
+            put(t, ", ");
+            const int b = tree(in, c, depth - 1, t);
+            c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+        }
+        put(t, ")");
     } else if (r < 90) {
         nd->kind = X_CALL;
         nd->fn = fz_take(in, 2) ? "minimum" : "maximum";
