@@ -17,117 +17,11 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "target_fixture.hpp"
-extern "C" {
-#include "common/scalars.h"
-#include "leaves/math/ufunc_list.h"
-}
+#include "ufunc_loops.hpp"
 
 namespace {
 
-enum { ck__id_none = -1 };
-
-struct Loop {
-    ck__ufunc_loop id;
-    const char *text;
-    int nin;
-    int in[2];
-    int out;
-    bool checked;  // negative second operands are refused: the test gives none
-};
-#define KT_LOOP_ROW(name, NIN, a, b, r, checked)                                                   \
-  {CK__UFLOOP_##name##__##a##_##b##__##r,                                                          \
-   #name "(" #a ", " #b ") -> " #r,                                                                \
-   NIN,                                                                                            \
-   {ck__id_##a, ck__id_##b},                                                                       \
-   ck__id_##r,                                                                                     \
-   checked},
-#define KT_LOOP_LEAF(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false)
-#define KT_LOOP_VMATH(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false)
-#define KT_LOOP_CHECKED(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, true)
-#define KT_LOOP_ARITH(...)
-#define KT_LOOP_REFUSE(...)
-#define KT_LOOP(name, I, NIN, a, b, r) KT_LOOP_##I(name, NIN, a, b, r)
-#define KT_LOOPS(name, ...) CK__UFL_##name(KT_LOOP)
-const Loop kLoops[] = {CK__UFUNC_LIST(KT_LOOPS)};
-
-size_t size_of(int id) {
-    const ck__scalar_facts *f = ck__scalar_info(static_cast<ck_type_id>(id));
-    return size_t{f->part_size} * f->parts;
-}
-
-// xorshift64*: the same bits in every run.
-struct Bits {
-    uint64_t s = 0x9E3779B97F4A7C15ull;
-    uint64_t next() {
-        s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
-        return s * 0x2545F4914F6CDD1Dull;
-    }
-};
-
-// n elements of type id: its special values first (as bits), then random bits.
-std::vector<unsigned char> values(int id, size_t n, Bits &r) {
-    const size_t es = size_of(id);
-    std::vector<unsigned char> v(n * es);
-    std::vector<uint64_t> special;
-    const int k = ck__scalar_info(static_cast<ck_type_id>(id))->kind;
-    const size_t part = k == CK__SCALAR_KIND_COMPLEX ? es / 2 : es;
-    if (k == CK__SCALAR_KIND_FLOAT || k == CK__SCALAR_KIND_COMPLEX) {
-        // 0, -0, 1, -1, inf, -inf, quiet NaN, -NaN, the smallest subnormal, the largest value
-        const int m = part == 2 ? (id == CK_TYPE_BFLOAT16 ? 7 : 10) : part == 4 ? 23 : 52;
-        const int w = static_cast<int>(part) * 8;
-        const uint64_t sign = uint64_t{1} << (w - 1), expo = (sign - 1) & ~((uint64_t{1} << m) - 1);
-        const uint64_t one = (expo >> 1) & expo;
-        special = {0,
-                   sign,
-                   one,
-                   one | sign,
-                   expo,
-                   expo | sign,
-                   expo | (uint64_t{1} << (m - 1)),
-                   expo | sign | (uint64_t{1} << (m - 1)),
-                   1,
-                   expo - 1,
-                   (expo - 1) | sign};
-    } else {
-        special = {0, 1, 2, ~uint64_t{0}, uint64_t{1} << (part * 8 - 1), 7, 64};
-    }
-    // The first elements special (a complex's parts two of them), the rest random bits.
-    const size_t ns = special.size();
-    for (size_t i = 0; i < n; i++) {
-        for (size_t p = 0; p < es; p += part) {
-            const uint64_t x = i < ns ? special[(i + (p / part) * (i / 2 + 1)) % ns] : r.next();
-            std::memcpy(&v[i * es + p], &x, part);  // little-endian: the low bytes
-        }
-    }
-    return v;
-}
-
-// The bytes of a value, most significant first.
-std::string hex(const void *p, size_t n) {
-    std::string s;
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = n; i-- > 0;) {
-        const unsigned char c = static_cast<const unsigned char *>(p)[i];
-        s += digits[c >> 4];
-        s += digits[c & 15];
-    }
-    return s;
-}
-
-void *leaf_fn(ck__ufunc_loop loop, ck_request req) {
-    ck_builder b;
-    ck_builder_init(&b);
-    size_t offset = 0;
-    void *fn = nullptr;
-    const int rc = ck__make_ufunc_leaf(&b, &offset, loop, req);
-    EXPECT_EQ(rc, CK_OK) << ck_last_error();
-    if (rc == CK_OK) {
-        EXPECT_EQ(offset, sizeof(ck_prefix));
-        fn = ck_builder_root(&b)->function;
-    }
-    ck_builder_destroy(&b);
-    return fn;
-}
+using namespace ckt_ufunc;
 
 struct Layout {
     const char *name;
