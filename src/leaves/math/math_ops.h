@@ -295,8 +295,17 @@ CK__UF_DEF_FLOAT_MATH(double, , CK__UF_PI)
 
 /* A rounding function of x, a NaN quieted (x + x) as the vector rounding instructions quiet
  * it, where libm's scalar functions return a signaling NaN as it is: the same bits on every
- * target. */
-#define CK__UF_ROUND(f, x) ((x) != (x) ? (x) + (x) : f(x))
+ * target. Both sides are computed and one selected (no branch), so the loops vectorize. */
+static inline float ck__uf_round_quietf(float x, float r) {
+    const float quiet = x + x;
+    return x != x ? quiet : r;
+}
+static inline double ck__uf_round_quiet(double x, double r) {
+    const double quiet = x + x;
+    return x != x ? quiet : r;
+}
+#define CK__UF_ROUND(f, x)                                                                  \
+    _Generic((x), float: ck__uf_round_quietf, default: ck__uf_round_quiet)((x), f(x))
 #define CK__UF_DEF_FLOAT(T, FT, S)                                                          \
     CK__HOT FT ck__uf_absolute_##T(FT a) {                                                  \
         return fabs##S(a);                                                                  \
