@@ -9,8 +9,12 @@
 // loop's digest is added with
 //   CKT_WRITE_UFUNC_DIGESTS=tests/callables/ufunc_digests.txt ck_callables_tests
 //       --gtest_filter='Targets/UfuncDigest.*/baseline'
-// on x86-64, and then seen to pass on the other architectures. Values themselves are
-// checked against NumPy and mpmath by python/tests/test_ufuncs.py; this is about sameness.
+// on x86-64, and then seen to pass on the other architectures. The complex loops of the
+// transcendental functions call the host's libm, as NumPy's do (C99's csqrt, clog, csin, ...
+// and hypot), whose bits are the host's (aarch64's glibc, compiled with fused multiply-adds,
+// differs from x86-64's in 26 of them): those are compared on x86-64 only, and elsewhere
+// counted and skipped. Values themselves are checked against NumPy and mpmath by
+// python/tests/test_ufuncs.py; this is about sameness.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -92,6 +96,23 @@ uint64_t digest(const Loop &l) {
     return h;
 }
 
+// A complex loop of a function whose complex form is the host libm's.
+bool uses_host_libm(const Loop &l) {
+    static const char *const kLibm[] = {
+        "absolute", "sqrt",    "exp",    "exp2",   "expm1",   "log",     "log2",    "log10",
+        "log1p",    "sin",     "cos",    "tan",    "arcsin",  "arccos",  "arctan",  "sinh",
+        "cosh",     "tanh",    "arcsinh", "arccosh", "arctanh", "power", "float_power"};
+    if (float_part(l.in[0]) == 0 ||
+        ck__scalar_info(static_cast<ck_type_id>(l.in[0]))->kind != CK__SCALAR_KIND_COMPLEX) {
+        return false;
+    }
+    const std::string name(l.text, std::strchr(l.text, '(') - l.text);
+    for (const char *f : kLibm) {
+        if (name == f) return true;
+    }
+    return false;
+}
+
 std::map<std::string, std::string> read_digests(const char *path) {
     std::map<std::string, std::string> m;
     std::ifstream f(path);
@@ -122,12 +143,21 @@ TEST_P(UfuncDigest, EveryLoopGivesTheDigestWrittenOnX86) {
     if (write == nullptr) {
         ASSERT_FALSE(want.empty()) << "no digests in " << CKT_UFUNC_DIGESTS;
     }
-    int compared = 0;
+    int compared = 0, host_libm = 0;
+#if defined(__x86_64__)
+    const bool compare_libm = true;
+#else
+    const bool compare_libm = false;
+#endif
     for (const Loop &l : kLoops) {
         SCOPED_TRACE(l.text);
         const std::string got = hex64(digest(l));
         fresh << l.text << " " << got << "\n";
         if (write != nullptr) continue;
+        if (uses_host_libm(l) && !compare_libm) {
+            host_libm++;
+            continue;
+        }
         const auto it = want.find(l.text);
         if (it == want.end()) {
             ADD_FAILURE() << l.text << " has no digest in " << CKT_UFUNC_DIGESTS
@@ -141,7 +171,12 @@ TEST_P(UfuncDigest, EveryLoopGivesTheDigestWrittenOnX86) {
         std::ofstream(write) << fresh.str();
         GTEST_SKIP() << "wrote the digests to " << write;
     }
-    EXPECT_EQ(compared, static_cast<int>(sizeof kLoops / sizeof kLoops[0]));
+    if (host_libm > 0) {
+        std::printf("[ ckernel  ] %d complex loops on the host's libm not compared here\n",
+                    host_libm);
+    }
+    EXPECT_GT(compared, 400);
+    EXPECT_EQ(compared + host_libm, static_cast<int>(sizeof kLoops / sizeof kLoops[0]));
     EXPECT_EQ(want.size(), sizeof kLoops / sizeof kLoops[0]) << "a digest of no loop is left";
 }
 
