@@ -166,6 +166,18 @@ int ckpy_key_init(ckpy_kernel_key *k, ck_callable *c, ck_expr *x, const ck_eval_
                         too_large((PyArrayObject *)dst) || push_operand(k, dst) < 0)) {
         return 0;
     }
+    /* A 0-d source beside arrays is typed by its value (scalars.c): its kernel is not the
+     * next value's. */
+    int zero_d = 0, arrays = 0;
+    for (int i = 0; i < nsrc; i++) {
+        if (PyArray_Check(src[i])) {
+            zero_d |= PyArray_NDIM((PyArrayObject *)src[i]) == 0;
+            arrays |= PyArray_NDIM((PyArrayObject *)src[i]) > 0;
+        }
+    }
+    if (zero_d && arrays) {
+        return 0;
+    }
     for (int i = 0; i < nsrc; i++) {
         /* A source overlapping the destination is copied first: the uncached run does it. */
         if (push_operand(k, src[i]) < 0 ||

@@ -128,6 +128,18 @@ typedef struct ckpy_operand {
 
 #define CKPY_OPERAND_INIT {NULL, 0, NULL, NULL, {0}}
 
+/* The types of a call's scalar arguments, as NumPy 1.24's ufuncs type them (scalars.c): for
+ * each of the n arguments that is a scalar typed so, types[i] and numbers[i] (its value as a
+ * Python number, a new reference: ckpy_operand_number makes the operand); numbers[i] NULL
+ * for the others, which ckpy_operand_source takes as they are. `uniform`: the call is typed
+ * as np.result_type types it (expressions, and ckpy_types_uniformly's ufuncs), not by a
+ * search of loops; alt[i] (or -1) the type to try where no loop takes types[i]. 0, or -1
+ * with an exception. */
+int ckpy_scalar_types(int n, PyObject *const *args, int uniform, ck_type_id *types,
+                      int *alt, PyObject **numbers);
+/* Whether NumPy 1.24 types the ufunc `name` by np.result_type (add, ...): `uniform` above. */
+int ckpy_types_uniformly(const char *name);
+
 /* Any argument as a source: an ndarray or anything NumPy makes one of (zero copies where
  * NumPy's is), a ckernel.Array, a Python number (0-d bool, int64, float64 or complex128), a
  * nested list. `what` names it in messages ("argument 2"). 0 or -1 with an exception. */

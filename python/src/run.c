@@ -254,6 +254,18 @@ static ck_type_id weak_type(PyObject *obj, const call_plan *p, PyObject *const *
     return widest;
 }
 
+/* Whether the callable has a signature for the sources' types. */
+static int selects(const call_plan *p) {
+    const ck_type *types[CK_CALL_MAX_ARGS];
+    for (int i = 0; i < p->nsrc; i++) {
+        types[i] = ck_array_type(p->src[i].array);
+    }
+    ck_type *rt = NULL;
+    const int rc = ck_call_result_type(p->callable, p->nsrc, types, &p->ctx, &rt);
+    ck_type_decref(rt);
+    return rc != CK_ERR_TYPE;
+}
+
 /* The arguments' names in messages, written out: formatting them on every call cost more
  * than the rest of a small call's preparation. */
 static const char *const argument_names[CK_CALL_MAX_ARGS] = {
@@ -289,25 +301,66 @@ static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyO
 
 /* The rest of what the run needs: its sources (named `what` in messages) as arrays and its
  * destination. */
+static int finish_operands(call_plan *p, const char *const *what, PyObject *out);
+
 static int call_operands(call_plan *p, PyObject *const *srcs, const char *const *what,
                          PyObject *out) {
-    /* Arrays first; then Python numbers, typed after them (weak_type). */
-    ck_type_id number_types[CK_CALL_MAX_ARGS];
-    for (int pass = 0; pass < 3; pass++) {
-        for (int i = 0; i < p->nsrc; i++) {
-            PyObject *arg = srcs[i];
-            if (ckpy_is_python_number(arg) != (pass > 0)) {
-                continue;
+    /* Scalars typed as NumPy 1.24 types them beside the arrays (scalars.c); the rest as
+     * they are. */
+    ck_type_id types[CK_CALL_MAX_ARGS];
+    int alt[CK_CALL_MAX_ARGS];
+    PyObject *numbers[CK_CALL_MAX_ARGS];
+    if (p->expr != NULL) {
+        /* An expression's Python numbers are weak (its intermediate values are not typed
+         * by value as NumPy's scalars would be, so typing the arguments by value would not
+         * be NumPy's eval), NumPy scalars and 0-d arrays keep their dtypes. */
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < p->nsrc; i++) {
+                if (ckpy_is_python_number(srcs[i]) != (pass > 0)) {
+                    continue;
+                }
+                if ((pass == 0 ? ckpy_operand_source(srcs[i], what[i], &p->src[i])
+                               : ckpy_operand_number(srcs[i], weak_type(srcs[i], p, srcs),
+                                                     what[i], &p->src[i])) < 0) {
+                    return -1;
+                }
             }
-            if (pass == 1) {
-                number_types[i] = weak_type(arg, p, srcs);
-            } else if ((pass == 0 ? ckpy_operand_source(arg, what[i], &p->src[i])
-                                  : ckpy_operand_number(arg, number_types[i], what[i],
-                                                        &p->src[i])) < 0) {
-                return -1;
+        }
+        return finish_operands(p, what, out);
+    }
+    if (ckpy_scalar_types(p->nsrc, srcs, ckpy_types_uniformly(ck_callable_name(p->callable)),
+                          types, alt, numbers) < 0) {
+        return -1;
+    }
+    int rc = 0, alternatives = 0;
+    for (int i = 0; i < p->nsrc; i++) {
+        alternatives |= alt[i] >= 0;
+        if (rc == 0) {
+            rc = numbers[i] != NULL
+                     ? ckpy_operand_number(numbers[i], types[i], what[i], &p->src[i])
+                     : ckpy_operand_source(srcs[i], what[i], &p->src[i]);
+        }
+    }
+    if (rc == 0 && alternatives && !selects(p)) {
+        /* No loop takes the small integers so: the other signedness (NumPy's per loop). */
+        for (int i = 0; i < p->nsrc && rc == 0; i++) {
+            if (alt[i] >= 0) {
+                ckpy_operand_clear(&p->src[i]);
+                rc = ckpy_operand_number(numbers[i], (ck_type_id)alt[i], what[i], &p->src[i]);
             }
         }
     }
+    for (int i = 0; i < p->nsrc; i++) {
+        Py_XDECREF(numbers[i]);
+    }
+    if (rc < 0) {
+        return -1;
+    }
+    return finish_operands(p, what, out);
+}
+
+/* The destination: a new result, or `out` (the sources copied where they overlap it). */
+static int finish_operands(call_plan *p, const char *const *what, PyObject *out) {
     if (out == NULL) {
         return make_result(p);
     }

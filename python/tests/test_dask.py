@@ -37,14 +37,16 @@ def test_chunks_broadcast_and_the_dtype_is_ckernels():
     v = ck.dask.call("subtract", x, np.arange(6.0))
     assert v.dtype == np.float64 and v.chunks == ((3, 1), (4, 2))
     assert np.array_equal(v.compute(scheduler="sync"), np.ones((4, 6)) - np.arange(6.0))
-    z = ck.dask.call("add", da.from_array(np.float32(1.5)), 1)  # 0-d
-    assert z.dtype == np.float32 and z.compute(scheduler="sync") == 2.5
+    z = ck.dask.call("add", da.from_array(np.float32(1.5)), 1)  # 0-d: scalars alone,
+    assert z.dtype == np.float64 and z.compute(scheduler="sync") == 2.5  # as NumPy's
 
 
 def test_errors_come_when_numpy_would_raise_them():
     x = da.from_array(np.arange(4, dtype=np.int8), chunks=2)
-    with raises_status("CK_ERR_OVERFLOW", "300"):  # typing the number: before anything runs
-        ck.dask.call("add", x, 300)
+    y = ck.dask.call("add", x, 300)  # typed by its value, as NumPy 1.24 types it: int16
+    assert y.dtype == np.int16 and y.compute(scheduler="sync").tolist() == [300, 301, 302, 303]
+    with raises_status("CK_ERR_TYPE"):  # NumPy's object array: before anything runs
+        ck.dask.call("add", x, 2**64)
     with raises_status("CK_ERR_INVALID"):
         ck.dask.call("add", 1, 2)  # no array: nothing for Dask to chunk
     with raises_status("CK_ERR_TYPE", "name"):
