@@ -133,8 +133,8 @@ static int wider_part(int a, int b) {
 /* The smallest type of the scalar's value, NumPy's: *id, and in *number the value as a
  * Python number (a new reference); a float or complex one at least of `part` bytes (the
  * arrays' widest float). 0, or -1 with an exception. */
-static int min_scalar(PyObject *obj, int signed_too, int unsigned_bytes, int part,
-                      ck_type_id *id, int *alt, PyObject **number) {
+static int min_scalar(PyObject *obj, int signed_too, int unsigned_bytes, int part, ck_type_id *id,
+                      int *alt, PyObject **number) {
     PyArrayObject *a = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
     if (a == NULL) {
         return -1;
@@ -201,8 +201,8 @@ int ckpy_types_uniformly(const char *name) {
     return 0;
 }
 
-int ckpy_scalar_types(int n, PyObject *const *args, int uniform, ck_type_id *types,
-                      int *alt, PyObject **numbers) {
+int ckpy_scalar_types(int n, PyObject *const *args, int uniform, ck_type_id *types, int *alt,
+                      PyObject **numbers) {
     int max_array = -1, max_scalar = -1, all_unsigned = 1, numeric = 1, part = 0, widest = 0;
     for (int i = 0; i < n; i++) {
         numbers[i] = NULL;
@@ -230,8 +230,8 @@ int ckpy_scalar_types(int n, PyObject *const *args, int uniform, ck_type_id *typ
              * never (result_type) */
             const int signed_too = !all_unsigned || !uniform;
             int other = -1;
-            if (min_scalar(args[i], signed_too, all_unsigned ? widest : 0, part, &types[i],
-                           &other, &numbers[i]) < 0) {
+            if (min_scalar(args[i], signed_too, all_unsigned ? widest : 0, part, &types[i], &other,
+                           &numbers[i]) < 0) {
                 for (int j = 0; j < i; j++) {
                     Py_CLEAR(numbers[j]);
                 }
