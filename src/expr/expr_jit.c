@@ -36,10 +36,9 @@ static void call_why(const ck__expr_plan *pl, int i, char *why, size_t cap) {
     if (ck__builtin_jit_op(&p->entry->factory) < 0 &&
         !ck__native_function(&p->entry->factory, &fn)) {
         snprintf(why, cap,
-                 "expression column %d: %s %s has no compiled form (built-in "
-                 "arithmetic, minimum, maximum, negative, native functions and "
-                 "NumPy's functions over 32/64-bit integers, float32 and float64 "
-                 "have, but integer power)",
+                 "expression column %d: %s has no compiled form for %s (arithmetic, minimum, "
+                 "maximum, negative, native functions and NumPy's on 32/64-bit types but "
+                 "integer power have)",
                  nd->column, p->name, p->entry->text);
     } else if (nd->nops > CK__JIT_MAX_ARGS) {
         snprintf(why, cap, "expression column %d: %s has more than %d arguments", nd->column,
