@@ -109,9 +109,32 @@ std::vector<uint64_t> specials(const std::string &t) {
                                    0x0010000000000000ull,
                                    0x7fefffffffffffffull,
                                    0xffefffffffffffffull};
-        for (double x : {1.0, -1.0, 0.5, 2.0, -2.0, 3.0, 10.0, 1e-300, 709.7827112, 709.782712,
-                         709.782712893384, 709.7827128933841, 709.5, -709.5, 710.0, 88.5, -89.5,
-                         1e-5, 3e-5, 1.4e154, -1.4e154, 2e307, 1e308, 1e10, 1e-20, 0.75})
+        for (double x : {1.0,
+                         -1.0,
+                         0.5,
+                         2.0,
+                         -2.0,
+                         3.0,
+                         10.0,
+                         1e-300,
+                         709.7827112,
+                         709.782712,
+                         709.782712893384,
+                         709.7827128933841,
+                         709.5,
+                         -709.5,
+                         710.0,
+                         88.5,
+                         -89.5,
+                         1e-5,
+                         3e-5,
+                         1.4e154,
+                         -1.4e154,
+                         2e307,
+                         1e308,
+                         1e10,
+                         1e-20,
+                         0.75})
             v.push_back(bits_of(x));
         return v;
     }
@@ -119,16 +142,50 @@ std::vector<uint64_t> specials(const std::string &t) {
         std::vector<uint64_t> v = {0,          0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
                                    0xffc00000, 0x7f800001, 0x7fc0beef, 0xffa00123, 1,
                                    0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff};
-        for (float x : {1.0f, -1.0f, 0.5f, 2.0f, -2.0f, 3.0f, 10.0f, 1e-30f, 88.5f, -88.7f, 89.5f,
-                        0x1p-13f, -0x1p-14f, 1e-5f, 2e19f, -2e19f, 2e38f, 3e38f, 1e10f, 1e-20f,
-                        1e15f, 1e-35f, 0.75f})
+        for (float x : {1.0f,  -1.0f,  0.5f,  2.0f,     -2.0f,     3.0f,   10.0f, 1e-30f,
+                        88.5f, -88.7f, 89.5f, 0x1p-13f, -0x1p-14f, 1e-5f,  2e19f, -2e19f,
+                        2e38f, 3e38f,  1e10f, 1e-20f,   1e15f,     1e-35f, 0.75f})
             v.push_back(bits_of(x));
         return v;
     }
     const int w = t.find("64") != std::string::npos ? 64 : 32;
     const uint64_t all = w == 64 ? ~uint64_t{0} : 0xffffffffull;
-    return {0, 1, 2, 3, 7, 31, 32, 63, 64, all, all - 1, all - 6, uint64_t{1} << (w - 1),
-            (uint64_t{1} << (w - 1)) - 1, 1000, all - 999};
+    return {0,
+            1,
+            2,
+            3,
+            7,
+            31,
+            32,
+            63,
+            64,
+            all,
+            all - 1,
+            all - 6,
+            uint64_t{1} << (w - 1),
+            (uint64_t{1} << (w - 1)) - 1,
+            1000,
+            all - 999};
+}
+
+// Values across the ranges where vmath_ops.h corrects SLEEF, densely (a correction that
+// changes no special value still changes some of these): sinh and cosh near float32's and
+// float64's overflow, tanh's small arguments, exp's last finite binade.
+std::vector<uint64_t> ranges(const std::string &t) {
+    std::vector<uint64_t> v;
+    for (int i = 0; i < 64; i++) {
+        const double f = i / 64.0;
+        if (t == "float32") {
+            for (float x :
+                 {88.0f + 1.5f * static_cast<float>(f), -88.0f - 1.5f * static_cast<float>(f),
+                  std::ldexp(1.0f + static_cast<float>(f), -13 - i / 4)})
+                v.push_back(bits_of(x));
+        } else if (t == "float64") {
+            for (double x : {709.0 + 1.5 * f, -709.0 - 1.5 * f, 709.7827111495575 + 1.8e-6 * f})
+                v.push_back(bits_of(x));
+        }
+    }
+    return v;
 }
 
 // Element k of a type's values (stream `seed`): specials, then (floats) one value of every
@@ -163,7 +220,8 @@ std::vector<std::vector<unsigned char>> operands(const Loop &l, size_t *count) {
     const size_t ea = va.width / 8, eb = vb.width / 8;
     const size_t pairs = l.nin == 2 ? va.special.size() * vb.special.size() : va.special.size();
     const size_t nb = va.binades() > vb.binades() ? va.binades() : vb.binades();
-    const size_t n = pairs + nb + 1000;
+    const std::vector<uint64_t> dense = ranges(l.in[0]);
+    const size_t n = pairs + nb + dense.size() + 1000;
     std::vector<std::vector<unsigned char>> r(l.nin);
     r[0].resize(n * ea);
     if (l.nin == 2) r[1].resize(n * eb);
@@ -178,6 +236,9 @@ std::vector<std::vector<unsigned char>> operands(const Loop &l, size_t *count) {
             a = va.fl ? va.binade(k % va.binades(), ra) : ra.next() & va.mask();
             b = vb.fl ? vb.binade(k % vb.binades(), rb) : rb.next() & vb.mask();
             if (!vb.fl) b = (rb.next() % 2) ? b : b % 70;  // small integers too (shifts, ldexp)
+        } else if (i < pairs + nb + dense.size()) {
+            a = dense[i - pairs - nb];
+            b = vb.fl ? vb.binade(rb.next() % vb.binades(), rb) : rb.next() % 70;
         } else {
             a = ra.next() & va.mask();
             b = rb.next() & vb.mask();
@@ -205,9 +266,8 @@ struct Run {
 };
 
 // c(src...) -> dst, 1-D arrays of n elements, each with its byte stride (0: broadcast).
-Run call(ck_callable *c, const std::vector<std::string> &scalars, const std::string &out,
-         size_t n, const std::vector<intptr_t> &strides, std::vector<char *> src, char *dst,
-         unsigned flags) {
+Run call(ck_callable *c, const std::vector<std::string> &scalars, const std::string &out, size_t n,
+         const std::vector<intptr_t> &strides, std::vector<char *> src, char *dst, unsigned flags) {
     Run r;
     std::vector<ck_type *> types;
     std::vector<ck_fixed_dim_arrmeta> metas(scalars.size() + 1);
@@ -229,10 +289,9 @@ Run call(ck_callable *c, const std::vector<std::string> &scalars, const std::str
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    r.rc = ck_make_call(&b, &off, c, types.back(),
-                        reinterpret_cast<const char *>(&metas[scalars.size()]),
-                        static_cast<int>(scalars.size()), st.data(), sm.data(), CK_REQUEST_SINGLE,
-                        &ctx);
+    r.rc = ck_make_call(
+        &b, &off, c, types.back(), reinterpret_cast<const char *>(&metas[scalars.size()]),
+        static_cast<int>(scalars.size()), st.data(), sm.data(), CK_REQUEST_SINGLE, &ctx);
     r.decision = ck_jit_last_decision();
     if (r.rc == CK_OK) {
         char *text = nullptr;
@@ -296,18 +355,18 @@ int compare_loop(const Loop &l, Layout layout) {
     std::vector<unsigned char> d1(n * eo, 0x5A), d2(n * eo, 0xC3);
     const Run composed = call(c, scalars, l.out, n, strides, src,
                               reinterpret_cast<char *>(d1.data()), CK_EVAL_NO_JIT);
-    const Run jitted = call(c, scalars, l.out, n, strides, src,
-                            reinterpret_cast<char *>(d2.data()), CK_EVAL_JIT);
+    const Run jitted = call(c, scalars, l.out, n, strides, src, reinterpret_cast<char *>(d2.data()),
+                            CK_EVAL_JIT);
     ck_callable_decref(c);
     EXPECT_EQ(composed.rc, CK_OK) << text_of(l) << ": " << composed.message;
     EXPECT_EQ(jitted.rc, CK_OK) << text_of(l) << ": " << jitted.message;
     // The composed kernel is this loop's leaf (selection picked the loop), the JIT's a
     // direct call.
-    EXPECT_NE(composed.tree.find(text_of(l) + " "), std::string::npos)
-        << text_of(l) << ":\n" << composed.tree;
+    EXPECT_NE(composed.tree.find(text_of(l) + " "), std::string::npos) << text_of(l) << ":\n"
+                                                                       << composed.tree;
     EXPECT_TRUE(compiled(jitted.decision)) << text_of(l) << ": " << jitted.decision;
-    EXPECT_NE(jitted.tree.find(" native call ("), std::string::npos)
-        << text_of(l) << ":\n" << jitted.tree;
+    EXPECT_NE(jitted.tree.find(" native call ("), std::string::npos) << text_of(l) << ":\n"
+                                                                     << jitted.tree;
     int differ = 0;
     for (size_t i = 0; i < n; i++) {
         if (std::memcmp(&d1[i * eo], &d2[i * eo], eo) == 0) continue;
@@ -394,8 +453,8 @@ ExprRun eval(const char *text, const std::vector<std::string> &scalars,
     ck_builder_init(&b);
     size_t off = 0;
     if (r.rc == CK_OK) {
-        r.rc = ck_make_expr(&b, &off, e, rt, ck_array_arrmeta(out), ns, names, st.data(),
-                            sm.data(), CK_REQUEST_SINGLE, &ctx);
+        r.rc = ck_make_expr(&b, &off, e, rt, ck_array_arrmeta(out), ns, names, st.data(), sm.data(),
+                            CK_REQUEST_SINGLE, &ctx);
         r.decision = ck_jit_last_decision();
     }
     if (r.rc == CK_OK) r.rc = ck_call_single(ck_builder_root(&b), ck_array_data(out), sd.data());
@@ -413,8 +472,7 @@ ExprRun eval(const char *text, const std::vector<std::string> &scalars,
 }
 
 // Sources for an expression: the operands of loop (name, t, t) and a third stream.
-std::vector<std::vector<unsigned char>> expr_sources(const std::string &t, int count,
-                                                     size_t *n) {
+std::vector<std::vector<unsigned char>> expr_sources(const std::string &t, int count, size_t *n) {
     Loop l = {"x", "LEAF", 2, {t.c_str(), t.c_str()}, t.c_str()};
     std::vector<std::vector<unsigned char>> ops = operands(l, n);
     if (count == 3) {
@@ -481,8 +539,8 @@ TEST(JitUfuncExpr, ExpressionsOfNumPysFunctionsGiveTheComposedKernelsBytes) {
         const ExprRun jitted = eval(k.text, scalars, src, n, CK_EVAL_JIT);
         ASSERT_EQ(composed.rc, CK_OK) << k.text << " " << k.type << ": " << composed.message;
         ASSERT_EQ(jitted.rc, CK_OK) << k.text << " " << k.type << ": " << jitted.message;
-        EXPECT_TRUE(compiled(jitted.decision)) << k.text << " " << k.type << ": "
-                                                << jitted.decision;
+        EXPECT_TRUE(compiled(jitted.decision))
+            << k.text << " " << k.type << ": " << jitted.decision;
         ASSERT_EQ(composed.out.size(), jitted.out.size());
         size_t differ = 0, first = 0, nan_pairs = 0;
         const size_t eo = composed.out.size() / n;
@@ -498,7 +556,8 @@ TEST(JitUfuncExpr, ExpressionsOfNumPysFunctionsGiveTheComposedKernelsBytes) {
             }
             if (differ++ == 0) first = i;
         }
-        if (nan_pairs > 0) std::printf("%s %s: %zu NaNs of either sign\n", k.text, k.type, nan_pairs);
+        if (nan_pairs > 0)
+            std::printf("%s %s: %zu NaNs of either sign\n", k.text, k.type, nan_pairs);
         EXPECT_EQ(differ, 0u) << k.text << " " << k.type << ": first at element " << first
                               << ": composed " << hex(&composed.out[first * eo], eo) << ", jit "
                               << hex(&jitted.out[first * eo], eo);
@@ -607,8 +666,8 @@ TEST(JitUfuncPolicy, NestsThatCallVectorMathStayComposedUnlessAsked) {
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;
-    ASSERT_EQ(ck_make_expr(&b, &off, e, t, reinterpret_cast<const char *>(dm), 1, names, st,
-                           smeta, CK_REQUEST_SINGLE, nullptr),
+    ASSERT_EQ(ck_make_expr(&b, &off, e, t, reinterpret_cast<const char *>(dm), 1, names, st, smeta,
+                           CK_REQUEST_SINGLE, nullptr),
               CK_OK)
         << ck_last_error();
     EXPECT_EQ(std::string(ck_jit_last_decision()),
