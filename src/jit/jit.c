@@ -386,8 +386,16 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
     }
     const uint64_t fp = ck__jit_fingerprint(n);
     const char *why = "asked (CK_EVAL_JIT)";
-    const char *vm = (flags & CK_EVAL_JIT) == 0 ? vector_math_call(n) : NULL;
-    if (vm != NULL) {
+    const char *vm = vector_math_call(n);
+    char asked[160];
+    if (vm != NULL && (flags & CK_EVAL_JIT) != 0) {
+        /* Compiled as asked; explain --jit says what the policy would have done. */
+        snprintf(asked, sizeof asked,
+                 "asked (CK_EVAL_JIT); by default not used: it calls %.60s, faster in its "
+                 "vector leaf",
+                 vm);
+        why = asked;
+    } else if (vm != NULL) {
         snprintf(text, sizeof text,
                  "not used: the nest calls %.100s, whose vector leaf is faster "
                  "than a call per element (CK_EVAL_JIT compiles it)",

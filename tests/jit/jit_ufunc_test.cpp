@@ -649,7 +649,13 @@ TEST(JitUfuncPolicy, NestsThatCallVectorMathStayComposedUnlessAsked) {
     const std::string vm = "not used: the nest calls exp float64 -> float64, whose vector leaf "
                            "is faster than a call per element (CK_EVAL_JIT compiles it)";
     for (int i = 0; i < 4; i++) EXPECT_EQ(build("exp", 0), vm) << "build " << i;
-    EXPECT_TRUE(compiled(build("exp", CK_EVAL_JIT)));
+    const std::string asked = build("exp", CK_EVAL_JIT);
+    EXPECT_TRUE(compiled(asked)) << asked;
+    // explain --jit shows what the policy alone would do.
+    EXPECT_NE(asked.find("(asked (CK_EVAL_JIT); by default not used: it calls exp float64 -> "
+                         "float64, faster in its vector leaf)"),
+              std::string::npos)
+        << asked;
     EXPECT_EQ(build("exp", 0), vm) << "compiled, still not used by default";
     // An exact function's direct call is as fast as its leaf on short rows: the usual policy.
     std::vector<std::string> floor;
