@@ -144,8 +144,13 @@ int ck__builtin_arith_op(const ck_factory *f);
 /* The JIT operation (ck__jit_op) a built-in arithmetic factory's leaf computes; -1 for any
  * other factory (and for the operations the JIT does not compile). */
 int ck__builtin_jit_op(const ck_factory *f);
-/* 1 and the function when f is a native function's factory (native.c), else 0. */
+/* 1 and the function the JIT calls directly (CK__JIT_OP_NATIVE) for f's leaf: a native
+ * function's (native.c), or the scalar function of a ufunc loop (ck__ufunc_jit_function);
+ * else 0. */
 int ck__native_function(const ck_factory *f, void (**fn)(void));
+/* 1 and the scalar function with the leaf's bits when f is the factory of a ufunc loop the
+ * JIT calls (ufuncs.c, leaves/math/jit_scalars.c), else 0. */
+int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void));
 /* ck_make_reduce for the element types of one row of the source's outermost (kept)
  * dimension (the parallel split): messages number dimensions from first_dim, as in the
  * whole. */

@@ -239,7 +239,7 @@ static void native_release(void *data) {
 
 int ck__native_function(const ck_factory *f, void (**fn)(void)) {
     if (f->instantiate != native_instantiate) {
-        return 0;
+        return ck__ufunc_jit_function(f, fn);
     }
     *fn = ((const ck__native_def *)f->data)->fn;
     return 1;
@@ -278,9 +278,7 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
 #else /* !CK_WITH_FFI */
 
 int ck__native_function(const ck_factory *f, void (**fn)(void)) {
-    (void)f;
-    (void)fn;
-    return 0;
+    return ck__ufunc_jit_function(f, fn);
 }
 
 int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void)) {

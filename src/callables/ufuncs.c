@@ -4,7 +4,8 @@
  * (CK_SELECT_FIRST_SAFE), with the row's identity. A LEAF loop's factory builds its
  * leaf from leaves/math, an ARITH loop's is the arithmetic built-in factory (builtins.c: the
  * JIT and the reductions know it), and a REFUSE loop's refuses with the row's message. The
- * factories' data is the loop itself, so nothing is allocated for them. */
+ * factories' data is the loop itself, so nothing is allocated for them; it also names the
+ * scalar function the JIT calls for the loop (leaves/math/jit_scalars.c). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -44,6 +45,18 @@ static const ufunc_loop loops[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK__UF_LOOP
 
 static int leaf_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
     return ck__make_ufunc_leaf(ckb, offset, (ck__ufunc_loop)(uintptr_t)data, info->req);
+}
+
+int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void)) {
+    if (f->instantiate != leaf_instantiate) {
+        return 0;
+    }
+    const ck__ufunc_scalar_fn s = ck__ufunc_scalar((ck__ufunc_loop)(uintptr_t)f->data);
+    if (s == NULL) {
+        return 0;
+    }
+    *fn = s;
+    return 1;
 }
 
 static int refused(const void *data) {

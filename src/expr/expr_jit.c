@@ -35,9 +35,11 @@ static void call_why(const ck__expr_plan *pl, int i, char *why, size_t cap) {
     void (*fn)(void) = NULL;
     if (ck__builtin_jit_op(&p->entry->factory) < 0 &&
         !ck__native_function(&p->entry->factory, &fn)) {
-        snprintf(why, cap, "expression column %d: %s has no compiled form (built-in arithmetic, "
-                           "minimum, maximum, negative and native functions have)",
-                 nd->column, p->name);
+        snprintf(why, cap,
+                 "expression column %d: %s has no compiled form for %s (arithmetic, minimum, "
+                 "maximum, negative, native functions and NumPy's on 32/64-bit types but "
+                 "integer power have)",
+                 nd->column, p->name, p->entry->text);
     } else if (nd->nops > CK__JIT_MAX_ARGS) {
         snprintf(why, cap, "expression column %d: %s has more than %d arguments", nd->column,
                  p->name, CK__JIT_MAX_ARGS);

@@ -273,6 +273,14 @@ int ck__make_ufunc_leaf(ck_builder *ckb, size_t *offset, ck__ufunc_loop loop, ck
 /* Writes "floor float64 strided [avx2]" and returns 1 when fn is a leaf of a compiled
  * table, else returns 0. */
 int ck__ufunc_leaf_describe(const void *fn, ck__strbuf *out);
+/* The JIT's direct calls (jit_scalars.c): the scalar function of a LEAF or VMATH loop over
+ * 32/64-bit integers, float32 and float64, with the leaf's bits for each element, or NULL
+ * (other types, CHECKED, ARITH and REFUSE loops); and the loop's text ("exp float64 ->
+ * float64") when fn is a VMATH loop's (a vector kernel called one element at a time: slower
+ * than its leaf), else NULL. */
+typedef void (*ck__ufunc_scalar_fn)(void);
+ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop);
+const char *ck__ufunc_scalar_vector_math(ck__ufunc_scalar_fn fn);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,142 @@
+/* src/leaves/math/jit_scalars.c: the scalar entry points the JIT calls for NumPy's functions
+ * (ufunc_list.h), one C function per LEAF and VMATH loop whose operands and result are types
+ * the JIT computes in (32- and 64-bit integers, float32, float64), with exactly the leaf's
+ * bits for each element, and their lookup by loop (docs/design.md §11).
+ *
+ * A LEAF loop's entry is its element function (math_ops.h). A VMATH loop's is its vector
+ * kernel of vmath_ops.h itself, one element at a time, compiled here with SLEEF's portable C
+ * functions of the same deterministic family (Sleef_cinz_expd1_u10purec for the leaves'
+ * Sleef_cinz_expd4_u10avx ...: cinz gives the same bits on every ISA) in one-lane "vectors":
+ * the corrections and the NaN canonicalization are vmath_ops.h's own, not a copy. Where the
+ * leaves have no SLEEF (an architecture without a vector target), neither has this file,
+ * and both use libm's functions. Compiled once (not per target), with the leaves' flags
+ * (no FMA contraction, no errno; src/leaves/math/CMakeLists.txt): the element functions give
+ * the same bits on every target, which tests/jit/jit_ufunc_test.cpp checks under each one.
+ * Generated from the tables: a new function or loop needs no edit here. */
+#include <stdint.h>
+
+#include "common/internal.h"
+#include "targets/dispatch_target.h"
+
+#if defined(__SSE2__) || (defined(__aarch64__) && defined(__ARM_NEON))
+/* The ISAs whose leaves call SLEEF (leaves/simd); defining the group first makes the
+ * simd headers keep their own. */
+#  define CK__SIMD_SLEEF 1
+#  include <sleef.h>
+#  define CK__VMD_LANES 1
+#  define CK__VMF_LANES 1
+#  define CK__VM_SCALAR_LOAD(p) (*(p))
+#  define CK__VM_SCALAR_STORE(p, v) (*(p) = (v))
+#  define CK__VMD_LOAD CK__VM_SCALAR_LOAD
+#  define CK__VMD_STORE CK__VM_SCALAR_STORE
+#  define CK__VMF_LOAD CK__VM_SCALAR_LOAD
+#  define CK__VMF_STORE CK__VM_SCALAR_STORE
+#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d1_##u##purec
+#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f1_##u##purec
+#  define CK__SLEEF_ISA "purec"
+#endif
+
+#include "leaves/math/math_ops.h"
+#include "leaves/math/ufunc_list.h"
+#include "leaves/math/vmath_ops.h"
+
+/* CK__UJ_WHEN(a, b, r)(M, args...) is M(args...) when every type is one the JIT passes to a
+ * C function (`none`: no second operand), else nothing. */
+#define CK__UJ_OK_bool 0
+#define CK__UJ_OK_int8 0
+#define CK__UJ_OK_uint8 0
+#define CK__UJ_OK_int16 0
+#define CK__UJ_OK_uint16 0
+#define CK__UJ_OK_int32 1
+#define CK__UJ_OK_uint32 1
+#define CK__UJ_OK_int64 1
+#define CK__UJ_OK_uint64 1
+#define CK__UJ_OK_float16 0
+#define CK__UJ_OK_bfloat16 0
+#define CK__UJ_OK_float32 1
+#define CK__UJ_OK_float64 1
+#define CK__UJ_OK_complex64 0
+#define CK__UJ_OK_complex128 0
+#define CK__UJ_OK_none 1
+#define CK__UJ_AND_000 CK__UJ_DROP
+#define CK__UJ_AND_001 CK__UJ_DROP
+#define CK__UJ_AND_010 CK__UJ_DROP
+#define CK__UJ_AND_011 CK__UJ_DROP
+#define CK__UJ_AND_100 CK__UJ_DROP
+#define CK__UJ_AND_101 CK__UJ_DROP
+#define CK__UJ_AND_110 CK__UJ_DROP
+#define CK__UJ_AND_111 CK__UJ_KEEP
+#define CK__UJ_KEEP(M, ...) M(__VA_ARGS__)
+#define CK__UJ_DROP(M, ...)
+#define CK__UJ_WHEN__(x, y, z) CK__UJ_AND_##x##y##z
+#define CK__UJ_WHEN_(x, y, z) CK__UJ_WHEN__(x, y, z)
+#define CK__UJ_WHEN(a, b, r) CK__UJ_WHEN_(CK__UJ_OK_##a, CK__UJ_OK_##b, CK__UJ_OK_##r)
+
+#define CK__UJ_FN(name, a, b, r) ck__ujs_##name##__##a##_##b##__##r
+
+/* The entry points: LEAF and VMATH loops, by operands. */
+#define CK__UJ_DEF_LEAF_1(name, a, b, r)                                                           \
+  static ck__ct_##r CK__UJ_FN(name, a, b, r)(ck__ct_##a x) {                                       \
+    return ck__uf_##name##_##a(x);                                                                 \
+  }
+#define CK__UJ_DEF_LEAF_2(name, a, b, r)                                                           \
+  static ck__ct_##r CK__UJ_FN(name, a, b, r)(ck__ct_##a x, ck__ct_##b y) {                         \
+    return ck__uf_##name##_##a##_##b(x, y);                                                        \
+  }
+#define CK__UJ_DEF_VMATH_1(name, a, b, r)                                                          \
+  static ck__ct_##r CK__UJ_FN(name, a, b, r)(ck__ct_##a x) {                                       \
+    ck__ct_##r out;                                                                                \
+    ck__vm_##name##_##a(&out, &x, &x, 1);                                                          \
+    return out;                                                                                    \
+  }
+#define CK__UJ_DEF_VMATH_2(name, a, b, r)                                                          \
+  static ck__ct_##r CK__UJ_FN(name, a, b, r)(ck__ct_##a x, ck__ct_##b y) {                         \
+    ck__ct_##r out;                                                                                \
+    ck__vm_##name##_##a(&out, &x, &y, 1);                                                          \
+    return out;                                                                                    \
+  }
+/* CHECKED loops refuse some arguments with a status a direct call cannot return; ARITH ones
+ * are the JIT's own operations; REFUSE ones build nothing. */
+#define CK__UJ_DEF_CHECKED_2(...)
+#define CK__UJ_DEF_ARITH_2(...)
+#define CK__UJ_DEF_REFUSE_1(...)
+#define CK__UJ_DEF_REFUSE_2(...)
+#define CK__UJ_DEF(name, I, NIN, a, b, r)                                                          \
+  CK__UJ_WHEN(a, b, r)(CK__UJ_DEF_##I##_##NIN, name, a, b, r)
+#define CK__UJ_DEFS(name, ...) CK__UFL_##name(CK__UJ_DEF)
+CK__UFUNC_LIST(CK__UJ_DEFS)
+
+/* The table, by loop: the entry (NULL: none) and whether it is a vector-math one. */
+typedef struct ck__uj_entry {
+    ck__ufunc_scalar_fn fn;
+    const char *vector_math; /* a VMATH loop's name, else NULL */
+} ck__uj_entry;
+#define CK__UJ_VM_LEAF(text) NULL
+#define CK__UJ_VM_VMATH(text) text
+#define CK__UJ_TEXT_1(name, a, b, r) #name " " #a " -> " #r
+#define CK__UJ_TEXT_2(name, a, b, r) #name " " #a ", " #b " -> " #r
+#define CK__UJ_ENTRY_ROW(name, I, NIN, a, b, r)                                                    \
+  [CK__UFLOOP_##name##__##a##_##b##__##r] = {(ck__ufunc_scalar_fn)CK__UJ_FN(name, a, b, r),        \
+                                             CK__UJ_VM_##I(CK__UJ_TEXT_##NIN(name, a, b, r))},
+#define CK__UJ_ENTRY_LEAF CK__UJ_ENTRY_ROW
+#define CK__UJ_ENTRY_VMATH CK__UJ_ENTRY_ROW
+#define CK__UJ_ENTRY_CHECKED(...)
+#define CK__UJ_ENTRY_ARITH(...)
+#define CK__UJ_ENTRY_REFUSE(...)
+#define CK__UJ_ENTRY(name, I, NIN, a, b, r)                                                        \
+  CK__UJ_WHEN(a, b, r)(CK__UJ_ENTRY_##I, name, I, NIN, a, b, r)
+#define CK__UJ_ENTRIES(name, ...) CK__UFL_##name(CK__UJ_ENTRY)
+static const ck__uj_entry ck__uj_table[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK__UJ_ENTRIES)};
+
+ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop) {
+    return (unsigned)loop < CK__UFUNC_NUM_LOOPS ? ck__uj_table[loop].fn : NULL;
+}
+
+const char *ck__ufunc_scalar_vector_math(ck__ufunc_scalar_fn fn) {
+    for (int i = 0; fn != NULL && i < CK__UFUNC_NUM_LOOPS; i++) {
+        if (ck__uj_table[i].fn == fn) {
+            return ck__uj_table[i].vector_math;
+        }
+    }
+    return NULL;
+}
