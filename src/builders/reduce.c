@@ -381,6 +381,21 @@ static int build_init(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
                                 CK_REQUEST_STRIDED);
 }
 
+/* The init child of a reduction without start value: the levels below the reduced one (all
+ * kept: it is the only one) with their source strides, over the cast of each element into
+ * the accumulator's type, so the accumulators start as the first element's row. */
+static int build_first(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
+                       const ck__rlevel *lv, int from, int n, const ck_type *st,
+                       uintptr_t sbits) {
+    for (int i = from; i < n; i++) {
+        CK__RETURN_IF_ERROR(ck__make_strided_dim(ckb, offset, lv[i].size, lv[i].dstride, 1,
+                                                &lv[i].sstride, CK_REQUEST_STRIDED));
+    }
+    return ck__make_assign_leaf(ckb, offset, ck_type_scalar(p->acc_id), st,
+                                ck__reduce_cast_mode(p), CK_REQUEST_STRIDED,
+                                p->flags & ~(unsigned)CK_EVAL_DST_UNALIGNED, 0, sbits);
+}
+
 /* A kernel with an init and a fold child (reduce_dim, reduce_var_grow) at `at`: builds both
  * for the levels from `from` on, each recorded once its prefix is reserved. */
 static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan *p,
@@ -388,7 +403,8 @@ static int build_children(ck_builder *ckb, size_t *offset, const ck__reduce_plan
                           uintptr_t sbits, size_t at,
                           int (*set_child)(ck_builder *, size_t, int, size_t)) {
     CK__RETURN_IF_ERROR(set_child(ckb, at, 1, *offset));
-    CK__RETURN_IF_ERROR(build_init(ckb, offset, p, lv, from, n));
+    CK__RETURN_IF_ERROR(p->first_start ? build_first(ckb, offset, p, lv, from, n, st, sbits)
+                                       : build_init(ckb, offset, p, lv, from, n));
     *offset = CK_ALIGN_OFFSET(*offset);
     CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
     CK__RETURN_IF_ERROR(set_child(ckb, at, 0, *offset));
@@ -532,6 +548,25 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
             }
         }
     }
+    if (q.na_start) {
+        q.first_start = 0; /* reduce_option starts each accumulator from its first value */
+    }
+    if (q.first_start) {
+        /* The first element's row is cast as it is: no NA to skip, no var row to grow. */
+        int var_below = 0;
+        for (int i = 0, seen = 0; i < n; i++) {
+            var_below |= seen && (lv[i].skind == CK__DIM_VAR || lv[i].dkind == CK__DIM_VAR);
+            seen |= lv[i].reduced;
+        }
+        if (st->id == CK_TYPE_OPTION || var_below) {
+            return ck__reduce_shape_error(
+                p, dst_tp, src_tp, CK_ERR_UNSUPPORTED,
+                st->id == CK_TYPE_OPTION
+                    ? "a reduction without identity takes options with skipna only"
+                    : "a reduction without identity does not take var dimensions inside the "
+                      "reduced one yet");
+        }
+    }
     CK__RETURN_IF_ERROR(ck__reduce_check_accumulators(p, dst_tp, src_tp, dt, dbits));
     /* Without an identity, a reduced dimension of size 0 is refused whatever the rest of the
      * shape, as NumPy refuses it (a var row of no elements: when the kernel runs). */
@@ -570,6 +605,7 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
     spec.check_empty = p->check_empty && lv[r].skind == CK__DIM_VAR; /* fixed: checked above */
     spec.op = p->op < 0 ? 0 : p->op;
     spec.dim = lv[r].dim;
+    spec.skip_first = p->first_start;
     size_t at = 0;
     CK__RETURN_IF_ERROR(ck__make_reduce_dim(ckb, offset, &spec, req, &at));
     return build_children(ckb, offset, p, lv, r + 1, n, st, sbits, at, ck__reduce_dim_set_child);

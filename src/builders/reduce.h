@@ -24,6 +24,9 @@ struct ck__reduce_plan {
     ck_type_id acc_id;       /* the accumulator's scalar type A (the destination's) */
     unsigned char start[16]; /* the value each accumulator starts from (A's bytes) */
     int check_empty;         /* no identity (minimum, maximum): zero elements is an error */
+    int first_start;         /* no start value either: each accumulator starts from the first
+                              * element along the one reduced dimension (NumPy's reduction
+                              * of a function without identity) */
     int op;                  /* the built-in operation (ck__arith_op) for messages, or -1 */
     ck_errmode mode;         /* concrete: for casting the source's elements to A */
     unsigned flags;          /* CK_EVAL_* */

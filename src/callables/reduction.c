@@ -11,6 +11,7 @@
 #include "callables/callable_internal.h"
 #include "ckernel/assign.h"
 #include "common/internal.h"
+#include "common/scalars.h"
 #include "core/kinds.h"
 #include "leaves/reduce/reduce_ops.h"
 #include "types/type_internal.h"
@@ -143,11 +144,30 @@ static ck_type_id widen_for_sum(ck_type_id id) {
     return id == CK_TYPE_FLOAT32 ? id : ck__widened(id); /* floats keep their type */
 }
 
-/* The identity literal read as a value of type id. */
+/* The identity literal read as a value of type id; an integer one that id cannot hold is
+ * converted as C converts it, as NumPy converts its identities (bitwise_and's -1 is 255
+ * in uint8 and true in bool). */
 static int parse_identity(const char *name, const char *literal, ck_type_id id,
                           unsigned char out[16]) {
     ck_array *a = NULL;
-    const int rc = ck_array_parse(ck_type_scalar(id), literal, &a);
+    int rc = ck_array_parse(ck_type_scalar(id), literal, &a);
+    if (rc != CK_OK && rc != CK_ERR_NOMEM &&
+        (ck__scalar_is_integer(id) || id == CK_TYPE_BOOL)) {
+        ck_array *wide = NULL;
+        if (ck_array_parse(ck_type_scalar(CK_TYPE_INT64), literal, &wide) == CK_OK) {
+            ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+            ctx.errmode = CK_ERRMODE_NOCHECK;
+            rc = ck_array_new(ck_type_scalar(id), &a);
+            if (rc == CK_OK) {
+                rc = ck_assign(a, wide, &ctx);
+            }
+            ck_array_free(wide);
+            if (rc != CK_OK) {
+                ck_array_free(a);
+                a = NULL;
+            }
+        }
+    }
     if (rc != CK_OK) {
         if (rc == CK_ERR_NOMEM) {
             return rc; /* keep the allocator's message */
@@ -206,6 +226,18 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
         a = (ck_type_id)dst_id;
     } else {
         CK__RETURN_IF_ERROR(select_pair(c, value->id, p->flags, p->mode, &entry, &a));
+        if (entry->sig.args[0] != a && a == CK_TYPE_BOOL && ck_callable_identity(c) == NULL) {
+            /* NumPy's rule: a function reduces in its loop's type, which a comparison's
+             * (int8, int8) -> bool is not; one with an identity reduces in its result's
+             * (logical_and of integers, in bool), and integers' true division in float64
+             * (NumPy's loop for them is float64's). */
+            return ck_set_error(CK_ERR_TYPE,
+                                "%s cannot reduce %s: its signature for it, %s, does not give "
+                                "the type it takes, and %s has no identity to start from in "
+                                "%s",
+                                p->name, ck_type_id_name(value->id), entry->text, p->name,
+                                ck_type_id_name(a));
+        }
         const int op = ck__builtin_arith_op(&entry->factory);
         if (op == CK__ARITH_ADD || op == CK__ARITH_MULTIPLY) {
             a = widen_for_sum(a);
@@ -232,10 +264,21 @@ static int plan_reduce(const ck_reduce_spec *r, const ck_type *src_tp, int dst_i
     } else {
         const char *identity = ck_callable_identity(c);
         if (identity == NULL && !accumulate) {
-            return ck_set_error(CK_ERR_TYPE,
-                                "%s has no identity, which a reduction starts from (set one "
-                                "with ck_callable_set_identity)",
-                                p->name);
+            /* NumPy's reduction of a function without identity: from the first element
+             * along one axis, in order (its "not reorderable" rule for more axes). */
+            int axes = 0;
+            for (uint64_t m = p->reduced; m != 0; m &= m - 1) {
+                axes++;
+            }
+            if (axes > 1) {
+                return ck_set_error(CK_ERR_INVALID,
+                                    "%s has no identity: its reduction starts from the first "
+                                    "element and runs along one axis, not %d (set an identity "
+                                    "with ck_callable_set_identity, or reduce one axis at a "
+                                    "time)",
+                                    p->name, axes);
+            }
+            p->first_start = 1;
         }
         /* An accumulation needs none; with one, a skipna accumulation of options starts
          * from it where NA comes first. */

@@ -336,6 +336,8 @@ typedef struct ck__reduce_dim_spec {
     ck__dim_side kind;
     intptr_t size, offset, src_stride;
     int check_empty, op, dim;
+    int skip_first; /* the init child starts the accumulators from the first element; the
+                     * fold takes the rest (a reduction without identity) */
 } ck__reduce_dim_spec;
 int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_spec *spec,
                         ck_request req, size_t *at);

@@ -270,11 +270,15 @@ TEST(Reduce, NamesAndLookup) {
         EXPECT_EQ(ck_callable_identity(b), nullptr) << name;
         ck_callable_decref(b);
     }
-    // subtract has no identity: it does not reduce
-    const Outcome o = reduce("subtract", "2 * int32", "[1, 2]", nullptr);
-    EXPECT_EQ(o.rc, CK_ERR_TYPE);
-    EXPECT_EQ(o.message, "subtract has no identity, which a reduction starts from (set one with "
-                         "ck_callable_set_identity)");
+    // subtract has no identity: it reduces one axis from the first element, (8 - 2) - 1
+    Outcome o = reduce("subtract", "3 * int32", "[8, 2, 1]", nullptr);
+    EXPECT_EQ(o.rc, CK_OK) << o.message;
+    EXPECT_EQ(o.value, "5");
+    o = reduce("subtract", "2 * 2 * int32", "[[1, 2], [3, 4]]", nullptr);  // not two axes
+    EXPECT_EQ(o.rc, CK_ERR_INVALID);
+    EXPECT_EQ(o.message, "subtract has no identity: its reduction starts from the first element "
+                         "and runs along one axis, not 2 (set an identity with "
+                         "ck_callable_set_identity, or reduce one axis at a time)");
 }
 
 // The destination's scalar type is the accumulator's (NumPy's dtype follows out=).
@@ -367,11 +371,14 @@ TEST(Reduce, AUsersCallableWithAnIdentity) {
     const int axis = -1;
     ck_reduce_spec r = {c, &axis, 1, 0};
     ck_array *out = nullptr;
-    // no identity yet
-    EXPECT_EQ(ck_reduce_new(&r, a.get(), nullptr, &out), CK_ERR_TYPE);
-    EXPECT_EQ(std::string(ck_last_error()),
-              "gcd_test has no identity, which a reduction starts from (set one with "
-              "ck_callable_set_identity)");
+    // no identity yet: along one axis from each row's first element; not over both axes
+    ASSERT_EQ(ck_reduce_new(&r, a.get(), nullptr, &out), CK_OK) << ck_last_error();
+    ck_array_free(out);
+    out = nullptr;
+    ck_reduce_spec both = {c, nullptr, 0, 0};
+    EXPECT_EQ(ck_reduce_new(&both, a.get(), nullptr, &out), CK_ERR_INVALID);
+    EXPECT_NE(std::string(ck_last_error()).find("gcd_test has no identity"), std::string::npos)
+        << ck_last_error();
     EXPECT_EQ(ck_callable_set_identity(c, ""), CK_ERR_INVALID);
     EXPECT_EQ(ck_callable_set_identity(c, std::string(64, '0').c_str()), CK_ERR_INVALID);
     ASSERT_EQ(ck_callable_set_identity(c, "0"), CK_OK);
@@ -704,6 +711,10 @@ TEST(Reduce, AllocationFailureAtEveryPoint) {
         {"max", "3 * 4 * float64", "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]", {1}},
         {"all", "2 * 2 * 2 * float32", "[[[1, 2], [3, 4]], [[5, 6], [7, 0]]]", {0, 2}},
         {"sum", "5 * 3 * float64", "[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6]]", {0}},
+        // no identity: the init child casts the first row, the fold takes the rest
+        {"subtract", "5 * 3 * int16", "[[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 2, 3], [4, 5, 6]]",
+         {0}},
+        {"arctan2", "3 * 4 * float32", "[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]", {1}},
     };
     for (const Case &c : cases) {
         EXPECT_GT(rs::alloc_failure_points(rs::Kind::reduce, c.name, c.type, c.literal, c.axes), 3)

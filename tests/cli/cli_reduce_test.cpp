@@ -59,10 +59,14 @@ TEST(CliReduce, Errors) {
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: reduce: axis 2 is out of range for a "
                      "source of 1 dimension\n");
-    r = ckernel("reduce subtract --in '2 * int32' '[1, 2]'");
+    r = ckernel("reduce subtract --in '2 * 2 * int32' '[[1, 2], [3, 4]]'");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: subtract has no identity, which a reduction "
-                     "starts from (set one with ck_callable_set_identity)\n");
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: subtract has no identity: its reduction "
+                     "starts from the first element and runs along one axis, not 2 (set an "
+                     "identity with ck_callable_set_identity, or reduce one axis at a time)\n");
+    r = ckernel("reduce subtract --in '3 * int32' '[8, 2, 1]'");  // (8 - 2) - 1
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out, "5\n");
     r = ckernel("reduce nosuch --in '2 * int32' '[1, 2]'");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "ckernel: error: CK_ERR_TYPE: no callable named 'nosuch' (ckernel "

@@ -10,7 +10,10 @@
  *                destination element, reading no source;
  *   reduce_fold  the accumulate form of a user's binary leaf: dst = f(dst, src), the
  *                callable's leaf called with dst also as its first argument (same pointer,
- *                same stride). */
+ *                same stride: the in-place elementwise form), or, folding a run into one
+ *                accumulator (destination stride 0), once per element in order: a leaf
+ *                may compute a whole run before it stores (the vector math does), so a
+ *                run's call would compute every element from the first accumulator. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,7 @@ typedef struct ck__reduce_dim {
     uint8_t check_empty;
     uint8_t dim;         /* the source dimension's number, for messages */
     uint8_t op;          /* ck__arith_op, for messages */
+    uint8_t skip_first;  /* init from the first element, fold the rest */
 } ck__reduce_dim;
 
 #define CK__REDUCE_DIM_CHILD CK_ALIGN_OFFSET(sizeof(ck__reduce_dim))
@@ -103,8 +107,16 @@ static int reduce_dim_one(ck_prefix *self, char *dst, char *src) {
         CK__RETURN_IF_ERROR(ck_call_strided(ck_child(self, k->child[0]), dst, 0, &first, &zero,
                                            1));
     }
-    return ck_call_strided(ck_child(self, k->child[1]), dst, 0, &first, &k->src_stride,
-                           (size_t)n);
+    if (k->skip_first) { /* n >= 1: check_empty is set with it */
+        first += k->src_stride;
+        n--;
+    }
+    const int rc = ck_call_strided(ck_child(self, k->child[1]), dst, 0, &first, &k->src_stride,
+                                   (size_t)n);
+    if (rc != CK_OK && k->skip_first) {
+        ck__error_offset_outer(rc, 1); /* the fold's element 0 is the dimension's 1 */
+    }
+    return rc;
 }
 
 static CK__KERNEL_ALIGN int reduce_dim_single(ck_prefix *self, char *dst, char *const *src) {
@@ -134,6 +146,7 @@ int ck__make_reduce_dim(ck_builder *ckb, size_t *offset, const ck__reduce_dim_sp
     k->check_empty = (uint8_t)(spec->check_empty != 0);
     k->dim = (uint8_t)spec->dim;
     k->op = (uint8_t)spec->op;
+    k->skip_first = (uint8_t)(spec->skip_first != 0);
     *at = *offset;
     *offset += CK__REDUCE_DIM_CHILD;
     return CK_OK;
@@ -152,7 +165,10 @@ static void reduce_dim_describe(const ck_prefix *self, ck__strbuf *out, size_t *
     } else {
         ck__strbuf_printf(out, "size=%td src_stride=%td", k->extent, k->src_stride);
     }
-    ck__strbuf_printf(out, "%s%s", k->child[0] != 0 ? " init, fold" : " fold",
+    ck__strbuf_printf(out, "%s%s",
+                      k->skip_first      ? " init from the first element, fold the rest"
+                      : k->child[0] != 0 ? " init, fold"
+                                         : " fold",
                       k->check_empty ? " (no identity: refuses an empty row)" : "");
     *size = sizeof(ck__reduce_dim);
     ck__children_list(children, k->child, 2);
@@ -241,8 +257,19 @@ static CK__KERNEL_ALIGN int reduce_fold_strided(ck_prefix *self, char *dst, intp
                                                 size_t count) {
     char *args[2] = {dst, src[0]};
     const intptr_t strides[2] = {dst_stride, src_stride[0]};
-    return ck_call_strided(ck_child(self, CK__REDUCE_FOLD_CHILD), dst, dst_stride, args, strides,
-                           count);
+    ck_prefix *leaf = ck_child(self, CK__REDUCE_FOLD_CHILD);
+    if (dst_stride != 0) {
+        return ck_call_strided(leaf, dst, dst_stride, args, strides, count);
+    }
+    const ck_strided_fn fn = ck_prefix_strided(leaf);
+    for (size_t i = 0; i < count; i++, args[1] += src_stride[0]) {
+        const int rc = fn(leaf, dst, 0, args, strides, 1);
+        if (CK__UNLIKELY(rc != CK_OK)) {
+            ck__error_offset_outer(rc, (intptr_t)i); /* the leaf said element 0 of its run */
+            return rc;
+        }
+    }
+    return CK_OK;
 }
 
 static CK__KERNEL_ALIGN int reduce_fold_single(ck_prefix *self, char *dst, char *const *src) {
