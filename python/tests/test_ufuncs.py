@@ -25,7 +25,7 @@ ALIASES = {"abs": "absolute", "conj": "conjugate", "true_divide": "divide",
            "bitwise_not": "invert", "mod": "remainder", "radians": "deg2rad",
            "degrees": "rad2deg"}
 # NumPy's ufuncs ckernel lacks so far; the test below fails when this list is not exact.
-PENDING = {"divmod", "frexp", "isnat", "matmul", "modf"}
+PENDING = {"divmod", "frexp", "matmul", "modf"}
 # The functions whose float loops are SLEEF's (vmath_ops.h): their float values are checked
 # against mpmath (within SLEEF's bound), not against NumPy's bits (glibc's, or SVML's on
 # AVX-512, up to 4 ULP); their complex loops are libm's, as NumPy's, and checked against it.
@@ -364,3 +364,19 @@ def test_sleef_functions_of_other_types_are_their_loops_on_numpys_casts(name):
         if not same(got, want):
             wrong.append("%s%s %s" % (name, dtypes, first_difference(args, got, want)))
     assert not wrong, "\n".join(wrong[:20]) + ("\n... %d in all" % len(wrong) if len(wrong) > 20 else "")
+
+
+def test_isnat_of_every_unit_and_nat():
+    units = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns"]
+    for kind in ("M8", "m8"):
+        for u in units:
+            a = np.array([0, np.iinfo(np.int64).min, 5, -7, np.iinfo(np.int64).max],
+                         dtype=np.int64).view("%s[%s]" % (kind, u))
+            got = ck.call("isnat", a)
+            assert got.dtype == np.bool_ and np.array_equal(got, np.isnat(a)), (kind, u, got)
+            assert np.array_equal(ck.call("isnat", a[::-2]), np.isnat(a[::-2]))
+            assert ck.call("isnat", a[1]) == np.isnat(a[1])
+    for dt in TYPES:  # NumPy defines isnat for times only
+        with pytest.raises(ck.Error) as e:
+            ck.call("isnat", np.ones(2, dtype=dt))
+        assert e.value.status == "CK_ERR_TYPE"

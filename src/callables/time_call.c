@@ -2,7 +2,7 @@
  * greater_equal) on datetime64 and timedelta64 operands (NumPy's rules): datetime - datetime
  * is a timedelta, datetime +- timedelta and timedelta + datetime a datetime, timedelta +-
  * timedelta a timedelta, each in the finer of the two units; a timedelta in years or months
- * meets only those (NumPy refuses the rest). A comparison takes two of one kind, in any
+ * meets only those (NumPy refuses the rest); `isnat` of one says whether it is NaT. A comparison takes two of one kind, in any
  * units, and gives bool, compared exactly (leaves/datetime/datetime_compare.c). NaT in gives NaT
  * out (comparisons: false, not_equal true). A call whose arguments hold a datetime or timedelta
  * comes here (the time row of call.c's routes) instead of the signature selection: signatures
@@ -52,7 +52,7 @@ static void type_name(const ck_type *t, char *buf, size_t cap) {
 }
 
 /* What a call does with times: a comparison (a ck__compare_op) or one of these. */
-enum { TIME_ADD = CK__COMPARE_NUM_OPS, TIME_SUBTRACT };
+enum { TIME_ADD = CK__COMPARE_NUM_OPS, TIME_SUBTRACT, TIME_ISNAT };
 
 static int op_of(const ck_callable *c) {
     const int compare = ck__text_builtin_op(c); /* the comparisons are the text ones */
@@ -60,7 +60,10 @@ static int op_of(const ck_callable *c) {
         return compare;
     }
     const char *name = ck_callable_name(c);
-    return strcmp(name, "add") == 0 ? TIME_ADD : strcmp(name, "subtract") == 0 ? TIME_SUBTRACT : -1;
+    return strcmp(name, "add") == 0        ? TIME_ADD
+           : strcmp(name, "subtract") == 0 ? TIME_SUBTRACT
+           : strcmp(name, "isnat") == 0    ? TIME_ISNAT
+                                           : -1;
 }
 
 /* The result of the call `name` doing op on the values a and b. */
@@ -118,11 +121,22 @@ static int plan(ck_callable *c, int nsrc, const ck_type *const *src_tp, const ck
             return ck_set_error(CK_ERR_INVALID, "%s: source type %d is NULL", name, k);
         }
     }
+    *op = op_of(c);
+    if (*op == TIME_ISNAT) {
+        if (nsrc != 1) {
+            return ck_set_error(CK_ERR_TYPE, "%s takes one argument, not %d", name, nsrc);
+        }
+        const ck_type *a = value_of(src_tp[0], option);
+        if (!ck__is_time(a->id)) { /* not claimed by the time route: the call's own message */
+            return ck_set_error(CK_ERR_INTERNAL, "%s of a %s", name, ck_type_id_name(a->id));
+        }
+        *res = ck_type_scalar(CK_TYPE_BOOL);
+        return CK_OK;
+    }
     if (nsrc != 2) {
         return ck_set_error(CK_ERR_TYPE, "%s: datetime64 and timedelta64 take two arguments, not %d",
                             name, nsrc);
     }
-    *op = op_of(c);
     const ck_type *a = value_of(src_tp[0], option), *b = value_of(src_tp[1], option);
     return result_of(name, *op, a, b, res);
 }
@@ -139,6 +153,13 @@ static int time_leaf_make(const ck__compose *c, ck_builder *ckb, size_t *offset,
     (void)dst_bits;
     (void)src_bits;
     const time_leaf *p = (const time_leaf *)c->leaf_data;
+    if (p->op == TIME_ISNAT) {
+        if (dt->id != CK_TYPE_BOOL) {
+            return ck_set_error(CK_ERR_TYPE, "isnat gives bool; it cannot be written to %s values",
+                                ck_type_id_name(dt->id));
+        }
+        return ck__make_datetime_isnat(ckb, offset, st[0], req);
+    }
     const ck_type *res = NULL;
     CK__RETURN_IF_ERROR(result_of(p->name, p->op, st[0], st[1], &res));
     if (p->op >= TIME_ADD) {

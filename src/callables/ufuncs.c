@@ -111,6 +111,22 @@ static int add_ufunc(const char *name, int u, int first, int end) {
     return rc;
 }
 
+/* isnat: of datetime64 and timedelta64 only, which take the time route
+ * (callables/time_call.c); no signature of scalars, so any other argument is refused. */
+static int add_isnat(void) {
+    if (ck__registry_has("isnat")) {
+        return CK_OK;
+    }
+    ck_callable *c = NULL;
+    CK__RETURN_IF_ERROR(ck_callable_new("isnat", &c));
+    int rc = ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE);
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
+
 int ck__register_ufuncs(void) {
     int first[CK__UFUNC_NUM + 1];
     for (int u = 0, i = 0; u <= CK__UFUNC_NUM; u++) {
@@ -129,5 +145,5 @@ int ck__register_ufuncs(void) {
   }
     CK__UFUNC_ALIASES(CK__UF_ALIAS)
 #undef CK__UF_ALIAS
-    return CK_OK;
+    return add_isnat();
 }

@@ -274,6 +274,9 @@ int ck__make_datetime_arith(ck_builder *ckb, size_t *offset, int subtract, const
  * result; CK_ERR_INTERNAL for other operands (callables/time_call.c refuses them first). */
 int ck__make_datetime_compare(ck_builder *ckb, size_t *offset, int op, const ck_type *a,
                               const ck_type *b, ck_request req);
+/* isnat's leaf (the same kind): whether a datetime64 or timedelta64 a is NaT, a bool. */
+#define CK__DATETIME_ISNAT 255
+int ck__make_datetime_isnat(ck_builder *ckb, size_t *offset, const ck_type *a, ck_request req);
 
 /* The copy_bytes leaf (copy_bytes.c): `size` bytes per element, as they are; with `stream`,
  * a contiguous run of at least 256 bytes with non-temporal stores (ck__streaming_supported

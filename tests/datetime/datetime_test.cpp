@@ -455,7 +455,7 @@ struct Call {
     const char *name, *a_type, *a, *b_type, *b;
     int status;
     const char *expect;  // the result's type and literal ("timedelta64[s]: 5"), or a message part
-};
+};  // b_type NULL: a call of one argument, a
 
 txt::Outcome call(const Call &c, ck_errmode mode = FRACTIONAL) {
     txt::Outcome o;
@@ -467,12 +467,12 @@ txt::Outcome call(const Call &c, ck_errmode mode = FRACTIONAL) {
     ctx.errmode = mode;
     int rc = ck_lookup(c.name, &f);
     if (rc == CK_OK) rc = ck_type_parse(c.a_type, &at);
-    if (rc == CK_OK) rc = ck_type_parse(c.b_type, &bt);
+    if (rc == CK_OK && c.b_type != nullptr) rc = ck_type_parse(c.b_type, &bt);
     if (rc == CK_OK) rc = ck_array_parse(at, c.a, &a);
-    if (rc == CK_OK) rc = ck_array_parse(bt, c.b, &b);
+    if (rc == CK_OK && c.b_type != nullptr) rc = ck_array_parse(bt, c.b, &b);
     if (rc == CK_OK) {
         const ck_array *args[2] = {a, b};
-        rc = ck_call_new(f, 2, args, &ctx, &r);
+        rc = ck_call_new(f, c.b_type != nullptr ? 2 : 1, args, &ctx, &r);
     }
     if (rc == CK_OK) rc = ck_type_format(ck_array_type(r), &rt);
     if (rc == CK_OK) rc = ck_array_format(r, &out);
@@ -551,6 +551,29 @@ TEST_F(Datetime, AddAndSubtract) {
                        CK_OK, "timedelta64[s]: -9223372036854775807"};
     EXPECT_EQ(call(wrap, NOCHECK).text, wrap.expect);
     EXPECT_EQ(call(wrap, FRACTIONAL).status, CK_ERR_OVERFLOW);
+}
+
+// isnat: whether each time is NaT (NumPy's), in every unit; only of times.
+TEST_F(Datetime, IsnatSaysWhichAreNaT) {
+    const Call cases[] = {
+        {"isnat", "3 * datetime64[s]", "[\"2026-01-01T00:00:00\", NaT, \"1969-12-31T23:59:59\"]",
+         nullptr, nullptr, CK_OK, "3 * bool: [false, true, false]"},
+        {"isnat", "2 * timedelta64[Y]", "[NaT, -1]", nullptr, nullptr, CK_OK,
+         "2 * bool: [true, false]"},
+        {"isnat", "2 * 1 * datetime64[ns]", "[[NaT], [\"2262-04-11T23:47:16\"]]", nullptr,
+         nullptr, CK_OK, "2 * 1 * bool: [[true], [false]]"},
+        {"isnat", "datetime64[W]", "NaT", nullptr, nullptr, CK_OK, "bool: true"},
+        {"isnat", "2 * ?timedelta64[ms]", "[NA, 3]", nullptr, nullptr, CK_OK,
+         "2 * ?bool: [NA, false]"},  // NaT's bits are the option's NA: NA stays NA
+        {"isnat", "float64", "1.5", nullptr, nullptr, CK_ERR_TYPE, "isnat: no signature"},
+        {"isnat", "datetime64[s]", "NaT", "datetime64[s]", "NaT", CK_ERR_TYPE,
+         "isnat takes one argument, not 2"},
+    };
+    for (const auto &c : cases) {
+        check_call(c);
+    }
+    const Call c = cases[0];
+    ckt::for_each_alloc_failure([&] { return call(c).status; });
 }
 
 TEST_F(Datetime, AddAllocationFailsCleanly) {

@@ -4,7 +4,8 @@
  * coarser operand is converted to the finer unit, and when that leaves int64 its sign says
  * which side of every finer value it lies; a year or month against weeks (a year's first day
  * is seldom a week's) compares the week floored to the year, then the year's first week.
- * NaT compares false, except not_equal, which is true (NumPy 1.24). docs/design.md §17. */
+ * NaT compares false, except not_equal, which is true (NumPy 1.24). The same kind is isnat's
+ * leaf (one operand: whether it is NaT). docs/design.md §17. */
 #include <string.h>
 
 #include "common/internal.h"
@@ -44,6 +45,9 @@ static int coarse_vs_fine(int64_t c, int uc, int64_t f, int uf, int delta) {
 static uint8_t compare_one(const ck__datetime_compare *k, const char *a_, const char *b_) {
     int64_t a, b;
     memcpy(&a, a_, sizeof a);
+    if (k->op == CK__DATETIME_ISNAT) {
+        return a == CK_DATETIME_NAT;
+    }
     memcpy(&b, b_, sizeof b);
     if (a == CK_DATETIME_NAT || b == CK_DATETIME_NAT) {
         return k->op == CK__COMPARE_NOT_EQUAL;
@@ -69,8 +73,10 @@ static CK__KERNEL_ALIGN int datetime_compare_strided(ck_prefix *self, char *dst,
                                                      intptr_t dst_stride, char *const *src,
                                                      const intptr_t *src_stride, size_t count) {
     const ck__datetime_compare *k = (const ck__datetime_compare *)self;
-    const char *a = src[0], *b = src[1];
-    for (size_t i = 0; i < count; i++, dst += dst_stride, a += src_stride[0], b += src_stride[1]) {
+    const int unary = k->op == CK__DATETIME_ISNAT;
+    const char *a = src[0], *b = unary ? src[0] : src[1];
+    const intptr_t bs = unary ? src_stride[0] : src_stride[1];
+    for (size_t i = 0; i < count; i++, dst += dst_stride, a += src_stride[0], b += bs) {
         *(uint8_t *)dst = compare_one(k, a, b);
     }
     return CK_OK;
@@ -96,11 +102,31 @@ int ck__make_datetime_compare(ck_builder *ckb, size_t *offset, int op, const ck_
     return CK_OK;
 }
 
+int ck__make_datetime_isnat(ck_builder *ckb, size_t *offset, const ck_type *a, ck_request req) {
+    const int ua = ck_type_datetime_unit(a);
+    if (ua < 0) {
+        return ck_set_error(CK_ERR_INTERNAL, "isnat leaf of a %s", ck_type_id_name(ck_type_get_id(a)));
+    }
+    CK__RETURN_IF_ERROR(ck_builder_reserve_leaf(ckb, *offset + sizeof(ck__datetime_compare)));
+    ck__datetime_compare *k = (ck__datetime_compare *)ck_builder_at(ckb, *offset);
+    ck_prefix_set_function(&k->base, req, datetime_compare_single, datetime_compare_strided);
+    k->unit[0] = k->unit[1] = (uint8_t)ua;
+    k->delta = (uint8_t)(ck_type_get_id(a) == CK_TYPE_TIMEDELTA);
+    k->op = CK__DATETIME_ISNAT;
+    *offset += sizeof(ck__datetime_compare);
+    return CK_OK;
+}
+
 static void datetime_compare_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
                                       ck__children *children) {
     (void)children;
     const ck__datetime_compare *k = (const ck__datetime_compare *)self;
     const char *kind = k->delta ? "timedelta64" : "datetime64";
+    if (k->op == CK__DATETIME_ISNAT) {
+        ck__strbuf_printf(out, "isnat %s[%s] -> bool", kind, ck__unit_name(k->unit[0]));
+        *size = sizeof(ck__datetime_compare);
+        return;
+    }
     ck__strbuf_printf(out, "%s %s[%s], %s[%s] -> bool", ck__compare_op_name((ck__compare_op)k->op),
                       kind, ck__unit_name(k->unit[0]), kind, ck__unit_name(k->unit[1]));
     *size = sizeof(ck__datetime_compare);
