@@ -40,6 +40,12 @@ typedef enum ck_errmode {
  * caller's explicit choice: NumPy changed its default between releases, and code that
  * relied on the other one broke silently. */
 #define CK_EVAL_FIELDS_BY_POSITION 0x40u
+/* Floating-point errors are statuses, as np.errstate(all="raise") makes them exceptions
+ * (underflow aside): an invalid operation (a NaN result of non-NaN arguments) is
+ * CK_ERR_DOMAIN, a division by zero (integer floor_divide, remainder and fmod too)
+ * CK_ERR_ZERO_DIVISION, an overflow CK_ERR_OVERFLOW; the message names the function, the
+ * values and the element. Without it math is silent: IEEE's results, NumPy's values. */
+#define CK_EVAL_FP_ERRORS 0x80u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */

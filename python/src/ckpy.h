@@ -135,6 +135,10 @@ typedef struct ckpy_operand {
  * as np.result_type types it (expressions, and ckpy_types_uniformly's ufuncs), not by a
  * search of loops; alt[i] (or -1) the type to try where no loop takes types[i]. 0, or -1
  * with an exception. */
+/* fp_errors= ('ignore', the default, or 'raise': CK_EVAL_FP_ERRORS into *flags); None is
+ * the default. 0, or -1 with ckernel.Error. */
+int ckpy_parse_fp_errors(PyObject *obj, unsigned *flags);
+
 int ckpy_scalar_types(int n, PyObject *const *args, int uniform, ck_type_id *types,
                       int *alt, PyObject **numbers);
 /* Whether NumPy 1.24 types the ufunc `name` by np.result_type (add, ...): `uniform` above. */

@@ -77,7 +77,11 @@ static const fold_kind accumulation = {"accumulate", ck_accumulation_lookup,
 /* r(a) into out, or into a new result of the library's result type; the spec's axes and
  * flags are set, its callable is looked up here. */
 static PyObject *fold(const fold_kind *k, ck_reduce_spec *r, PyObject *name, PyObject *a,
-                      PyObject *out) {
+                      PyObject *out, PyObject *fp_errors) {
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    if (ckpy_parse_fp_errors(fp_errors, &ctx.flags) < 0) {
+        return NULL;
+    }
     ckpy_operand src = CKPY_OPERAND_INIT, dst = CKPY_OPERAND_INIT;
     PyObject *result = NULL, *ret = NULL;
     int scalar = 0, rc;
@@ -97,7 +101,7 @@ static PyObject *fold(const fold_kind *k, ck_reduce_spec *r, PyObject *name, PyO
         result = Py_NewRef(out);
     } else {
         ck_type *rt = NULL;
-        rc = k->result_type(r, ck_array_type(src.array), NULL, &rt);
+        rc = k->result_type(r, ck_array_type(src.array), &ctx, &rt);
         if (rc != CK_OK) {
             ckpy_raise_status(rc);
             goto done;
@@ -109,7 +113,7 @@ static PyObject *fold(const fold_kind *k, ck_reduce_spec *r, PyObject *name, PyO
         }
     }
     Py_BEGIN_ALLOW_THREADS
-    rc = k->run(r, dst.array, src.array, NULL);
+    rc = k->run(r, dst.array, src.array, &ctx);
     Py_END_ALLOW_THREADS
     ret = rc == CK_OK ? ckpy_return(result, scalar) : ckpy_raise_status(rc);
 done:
@@ -128,11 +132,13 @@ PyObject *ckpy_reduce(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char kw_keepdims[] = "keepdims";
     static char kw_skipna[] = "skipna";
     static char kw_out[] = "out";
-    static char *kwlist[] = {kw_name, kw_a, kw_axis, kw_keepdims, kw_skipna, kw_out, NULL};
-    PyObject *name, *a, *axis = Py_None, *out = Py_None;
+    static char kw_fp_errors[] = "fp_errors";
+    static char *kwlist[] = {kw_name, kw_a,   kw_axis,      kw_keepdims,
+                             kw_skipna, kw_out, kw_fp_errors, NULL};
+    PyObject *name, *a, *axis = Py_None, *out = Py_None, *fp_errors = NULL;
     int keepdims = 0, skipna = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OppO:reduce", kwlist, &name, &a, &axis,
-                                     &keepdims, &skipna, &out)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OppO$O:reduce", kwlist, &name, &a, &axis,
+                                     &keepdims, &skipna, &out, &fp_errors)) {
         return NULL;
     }
     int axes[CKPY_MAX_AXES];
@@ -141,7 +147,7 @@ PyObject *ckpy_reduce(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     r.flags = (keepdims ? CK_REDUCE_KEEPDIMS : 0u) | (skipna ? CK_REDUCE_SKIPNA : 0u);
-    return fold(&reduction, &r, name, a, out == Py_None ? NULL : out);
+    return fold(&reduction, &r, name, a, out == Py_None ? NULL : out, fp_errors);
 }
 
 PyObject *ckpy_accumulate(PyObject *self, PyObject *args, PyObject *kwargs) {
@@ -150,10 +156,11 @@ PyObject *ckpy_accumulate(PyObject *self, PyObject *args, PyObject *kwargs) {
     static char kw_a[] = "a";
     static char kw_axis[] = "axis";
     static char kw_out[] = "out";
-    static char *kwlist[] = {kw_name, kw_a, kw_axis, kw_out, NULL};
-    PyObject *name, *a, *axis = NULL, *out = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO:accumulate", kwlist, &name, &a, &axis,
-                                     &out)) {
+    static char kw_fp_errors[] = "fp_errors";
+    static char *kwlist[] = {kw_name, kw_a, kw_axis, kw_out, kw_fp_errors, NULL};
+    PyObject *name, *a, *axis = NULL, *out = Py_None, *fp_errors = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|OO$O:accumulate", kwlist, &name, &a,
+                                     &axis, &out, &fp_errors)) {
         return NULL;
     }
     int ax = -1;
@@ -165,5 +172,5 @@ PyObject *ckpy_accumulate(PyObject *self, PyObject *args, PyObject *kwargs) {
         return NULL;
     }
     ck_reduce_spec r = {NULL, &ax, 1, 0};
-    return fold(&accumulation, &r, name, a, out == Py_None ? NULL : out);
+    return fold(&accumulation, &r, name, a, out == Py_None ? NULL : out, fp_errors);
 }

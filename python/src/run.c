@@ -30,6 +30,26 @@ int ckpy_parse_errmode(PyObject *obj, ck_errmode *out) {
     return 0;
 }
 
+int ckpy_parse_fp_errors(PyObject *obj, unsigned *flags) {
+    if (obj == NULL || obj == Py_None) {
+        return 0;
+    }
+    const char *name = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (name != NULL && strcmp(name, "ignore") == 0) {
+        return 0;
+    }
+    if (name != NULL && strcmp(name, "raise") == 0) {
+        *flags |= CK_EVAL_FP_ERRORS;
+        return 0;
+    }
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    ckpy_raise(CK_ERR_INVALID, "fp_errors is 'ignore' (IEEE results) or 'raise' (invalid "
+               "operations, divisions by zero and overflows raise ckernel.Error), not %R", obj);
+    return -1;
+}
+
 /* ---- assign ---- */
 
 /* The arguments of assign and explain: (dst, src, errmode=, by_position=). */
@@ -111,7 +131,8 @@ typedef struct call_plan {
 } call_plan;
 
 static int parse_call_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                               PyObject **out, PyObject **errmode, int *allow_unsafe) {
+                               PyObject **out, PyObject **errmode, int *allow_unsafe,
+                               unsigned *flags) {
     const Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
@@ -122,6 +143,10 @@ static int parse_call_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject
         } else if (PyUnicode_CompareWithASCIIString(key, "allow_unsafe") == 0) {
             *allow_unsafe = PyObject_IsTrue(value);
             if (*allow_unsafe < 0) {
+                return -1;
+            }
+        } else if (PyUnicode_CompareWithASCIIString(key, "fp_errors") == 0) {
+            if (ckpy_parse_fp_errors(value, flags) < 0) {
                 return -1;
             }
         } else {
@@ -283,7 +308,8 @@ static int call_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs, PyO
         PyErr_SetString(PyExc_TypeError, "call() needs a callable's name and its arguments");
         return -1;
     }
-    if (parse_call_keywords(args, nargs, kwnames, out, &errmode, &allow_unsafe) < 0 ||
+    if (parse_call_keywords(args, nargs, kwnames, out, &errmode, &allow_unsafe,
+                            &p->ctx.flags) < 0 ||
         ckpy_parse_errmode(errmode, &p->ctx.errmode) < 0) {
         return -1;
     }
@@ -486,6 +512,12 @@ static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
         PyObject *key = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
         if (PyUnicode_CompareWithASCIIString(key, "out") == 0) {
             *out = value == Py_None ? NULL : value;
+            continue;
+        }
+        if (PyUnicode_CompareWithASCIIString(key, "fp_errors") == 0) {
+            if (ckpy_parse_fp_errors(value, &p->ctx.flags) < 0) {
+                return -1;
+            }
             continue;
         }
         int j = 0;

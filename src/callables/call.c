@@ -54,11 +54,13 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
                                                                                  : 0;
     if (!converted && out_size == 0) {
         info.req = req;
+        CK__RETURN_IF_ERROR(ck__fp_check_wrap(ckb, offset, &info, flags, &info.req));
         return f->instantiate(f->data, ckb, offset, &info);
     }
     const size_t at = *offset;
     CK__RETURN_IF_ERROR(ck__make_call_args(ckb, offset, sig->nargs, arg_size, out_size, req));
     info.req = CK_REQUEST_STRIDED;
+    CK__RETURN_IF_ERROR(ck__fp_check_wrap(ckb, offset, &info, flags, &info.req));
     CK__RETURN_IF_ERROR(f->instantiate(f->data, ckb, offset, &info));
     for (int k = 0; k < sig->nargs; k++) {
         if (arg_size[k] == 0) {

@@ -166,6 +166,12 @@ int ck__reduce_plan_info(const ck_reduce_spec *r, const ck_type *src_tp, int dst
                          uint64_t *reduced);
 /* Registers the built-in callables (builtins.c) that are not registered yet. */
 int ck__register_builtins(void);
+/* Under CK_EVAL_FP_ERRORS in flags, and for a signature whose values can raise one
+ * (fp_errors.c), the fp_check kernel at *offset, above the leaf its caller builds next
+ * (*req becomes the leaf's: strided); else nothing. */
+int ck__fp_check_wrap(ck_builder *ckb, size_t *offset, const ck_leaf_info *info,
+                      unsigned flags, ck_request *req);
+
 /* Registers NumPy's functions (ufuncs.c: leaves/math/ufunc_list.h) not registered yet. */
 int ck__register_ufuncs(void);
 /* The factory of the arithmetic leaf of op (leaves/numeric/arith_leaves.h) for the

@@ -68,6 +68,7 @@ static int make_binary_leaf(const ck__reduce_plan *p, ck_builder *ckb, size_t *o
     info.errmode = p->mode;
     info.target = ck_cpu_best_target();
     info.req = CK_REQUEST_STRIDED;
+    CK__RETURN_IF_ERROR(ck__fp_check_wrap(ckb, offset, &info, p->flags, &info.req));
     return a->entry->factory.instantiate(a->entry->factory.data, ckb, offset, &info);
 }
 

@@ -381,6 +381,11 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
         decide_fixed("not used: CK_EVAL_NO_JIT");
         return CK__JIT_DECLINED;
     }
+    if ((flags & CK_EVAL_FP_ERRORS) != 0) {
+        /* The composed kernel checks each element's values (callables/fp_errors.c). */
+        decide_fixed("not used: CK_EVAL_FP_ERRORS (the composed kernel checks the values)");
+        return CK__JIT_DECLINED;
+    }
     if (!ck__jit_worth_a_nest(flags, n->ndim, n->size[n->ndim - 1])) {
         return CK__JIT_DECLINED;
     }

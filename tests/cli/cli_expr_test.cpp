@@ -138,4 +138,24 @@ TEST(CliExpr, ExplainWithJitSaysWhatTheJitDid) {
     }
 }
 
+TEST(CliFpErrors, FloorDivideByZeroIsZeroOrWithFpErrorsAnErrorNamingTheElement) {
+    Result r = ckernel_baseline("call floor_divide --in int64 7 --in int64 0");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "0\n");
+    r = ckernel_baseline("call --fp-errors floor_divide --in int64 7 --in int64 0");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_ZERO_DIVISION: floor_divide: division by zero: "
+                     "floor_divide(7, 0) at element [0]\n");
+    r = ckernel_baseline("eval --fp-errors 'exp(x) + 1' --arg x '3 * float64' '[0, 1000, 1]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_OVERFLOW: expression column 1: exp: overflow: "
+                     "exp(1000) = inf at element [1]\n");
+    r = ckernel_baseline("reduce --fp-errors subtract --in '2 * float64' '[inf, inf]'");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_DOMAIN: subtract: invalid value: subtract(inf, "
+                     "inf) = nan at element [1]\n");
+    r = ckernel_baseline("call exp --in '3 * float64' '[0, -inf, inf]'");
+    EXPECT_EQ(r.out, "[1, 0, inf]\n");
+}
+
 }  // namespace

@@ -13,7 +13,7 @@ static const char callables_help[] =
     "Lists every registered callable with its signatures.\n";
 
 static const char call_help[] =
-    "usage: ckernel call [--errmode MODE] [--allow-unsafe] [--target T] NAME [--out DST]\n"
+    "usage: ckernel call [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] NAME [--out DST]\n"
     "                    --in SRC LITERAL [--in SRC LITERAL ...]\n\n"
     "Calls the callable NAME on the literals (each parsed as its SRC type) and prints the\n"
     "result. The signature is the best match for the arguments' scalar types; arguments are\n"
@@ -24,13 +24,14 @@ static const char call_help[] =
     "options:\n"
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
+    "  --fp-errors      invalid operations, divisions by zero and overflows are errors\n"
     "  --target T       cap the CPU target: {targets}\n\n"
     "example:\n"
     "  ckernel call add --in \"3 * int32\" \"[1, 2, 3]\" --in \"float64\" \"0.5\"\n"
     "  ckernel call less --in \"2 * string\" '[\"a\", \"b\"]' --in \"string\" '\"b\"'\n";
 
 static const char explain_call_help[] =
-    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned] [--jit]\n"
+    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] [--unaligned] [--jit]\n"
     "                       --call NAME [--out DST] --in SRC [--in SRC ...]\n\n"
     "Selects the signature of NAME for the SRC types, builds the call's kernel (C-order\n"
     "data) and prints the choice with its rating, then the kernel tree.\n";

@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const char eval_help[] =
-    "usage: ckernel eval [--errmode MODE] [--allow-unsafe] [--target T] EXPR [--out DST]\n"
+    "usage: ckernel eval [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] EXPR [--out DST]\n"
     "                    [--arg NAME SRC LITERAL ...]\n\n"
     "Evaluates the expression EXPR (+ - * /, unary -, parentheses, numbers, casts such as\n"
     "float64(x), and calls of any registered callable: hypot(x, y)) as one kernel over the\n"
@@ -21,13 +21,14 @@ static const char eval_help[] =
     "options:\n"
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casts\n"
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
+    "  --fp-errors      invalid operations, divisions by zero and overflows are errors\n"
     "  --target T       cap the CPU target: baseline|avx2|avx512\n\n"
     "example:\n"
     "  ckernel eval \"a * x + b\" --arg a float64 2 --arg x \"3 * int32\" \"[1, 2, 3]\" \\\n"
     "               --arg b float64 0.5\n";
 
 static const char explain_eval_help[] =
-    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
+    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] [--unaligned]\n"
     "                       --eval EXPR [--out DST] [--arg NAME SRC ...]\n\n"
     "Parses EXPR, builds its kernel for C-order arguments of the SRC types and prints the\n"
     "expression with its parentheses and literal types, then the kernel tree.\n";

@@ -11,7 +11,7 @@
 #include "cli.h"
 
 static const char reduce_help[] =
-    "usage: ckernel reduce [--errmode MODE] [--allow-unsafe] [--target T] NAME\n"
+    "usage: ckernel reduce [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] NAME\n"
     "                      [--axis A[,B...]] [--keepdims] [--skipna] [--out DST]\n"
     "                      --in SRC LITERAL\n\n"
     "Reduces the literal (parsed as SRC) over the axes with NAME and prints the result. NAME\n"
@@ -29,12 +29,13 @@ static const char reduce_help[] =
     "  --errmode MODE   nocheck|overflow|fractional|inexact (default fractional), for casting\n"
     "                   the elements\n"
     "  --allow-unsafe   let the signature's selection use unsafe conversions\n"
+    "  --fp-errors      invalid operations, divisions by zero and overflows are errors\n"
     "  --target T       cap the CPU target: {targets}\n\n"
     "example:\n"
     "  ckernel reduce sum --axis 1 --in \"2 * 3 * int32\" \"[[1, 2, 3], [4, 5, 6]]\"\n";
 
 static const char accumulate_help[] =
-    "usage: ckernel accumulate [--errmode MODE] [--allow-unsafe] [--target T] NAME --axis A\n"
+    "usage: ckernel accumulate [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] NAME --axis A\n"
     "                          [--out DST] --in SRC LITERAL\n\n"
     "Accumulates the literal (parsed as SRC) along axis A with NAME and prints the result:\n"
     "out[0] = x[0], out[i] = f(out[i-1], x[i]). NAME is cumsum, cumprod, cummin or cummax,\n"
@@ -45,7 +46,7 @@ static const char accumulate_help[] =
     "  ckernel accumulate cumsum --axis 0 --in \"4 * int32\" \"[1, 2, 3, 4]\"\n";
 
 static const char explain_reduce_help[] =
-    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--target T] [--unaligned]\n"
+    "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] [--unaligned]\n"
     "                       --reduce NAME [--axis A[,B...]] [--keepdims] [--skipna]\n"
     "                       [--out DST] --in SRC\n"
     "       ckernel explain ... --accumulate NAME --axis A [--out DST] --in SRC\n\n"

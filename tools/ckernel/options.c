@@ -77,6 +77,8 @@ int cli_callable_option(const char *command, int argc, char **argv, int *i, int 
     }
     if (strcmp(arg, "--allow-unsafe") == 0) {
         c->ctx.flags |= CK_EVAL_ALLOW_UNSAFE;
+    } else if (strcmp(arg, "--fp-errors") == 0) {
+        c->ctx.flags |= CK_EVAL_FP_ERRORS;
     } else if (explain && strcmp(arg, "--unaligned") == 0) {
         c->ctx.flags |= CK_EVAL_SRC_UNALIGNED | CK_EVAL_DST_UNALIGNED;
     } else if (cli_option_value(argc, argv, i, "--out", &value)) {
