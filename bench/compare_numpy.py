@@ -757,6 +757,20 @@ def same_result(np, ck, src, make_dst, np_op=None, name=""):
     return a.tobytes() == b.tobytes()
 
 
+def alternating_medians(runs, n, repeat):
+    """Each (run, clock)'s median time per element over `repeat` rounds in which they take
+    turns, so that all see the same machine state; round 0 warms them up uncounted."""
+    times = [[] for _ in runs]
+    for k in range(repeat + 1):
+        for j, (run, clock) in enumerate(runs):
+            t0 = clock()
+            run()
+            t1 = clock()
+            if k > 0:
+                times[j].append((t1 - t0) / n)
+    return [statistics.median(t) for t in times]
+
+
 def expression_contestants(np, name, text, args, dst, clock):
     """What times the expression besides ckernel: [(label, run() -> its result, clock)],
     NumPy's always, numexpr's and Numba's when installed (their absence is said once)."""
@@ -819,19 +833,8 @@ def compare_expressions(np, lib, n, repeat, clock, flt):
                 skipped.append((name, ck.skip))
                 continue
             others = expression_contestants(np, name, text, args, dst, clock)
-            times = [[] for _ in range(1 + len(others))]
-            for k in range(repeat + 1):  # round 0 warms all up uncounted
-                t0 = clock()
-                ck.run(dst)
-                t1 = clock()
-                if k > 0:
-                    times[0].append((t1 - t0) / n)
-                for j, (_, run, c) in enumerate(others):
-                    t0 = c()
-                    run()
-                    t1 = c()
-                    if k > 0:
-                        times[j + 1].append((t1 - t0) / n)
+            medians = alternating_medians([(lambda: ck.run(dst), clock)] +
+                                          [(run, c) for _, run, c in others], n, repeat)
             # The results, each into its own destination where it takes one.
             dst.fill(np.nan)
             ck.run(dst)
@@ -843,7 +846,6 @@ def compare_expressions(np, lib, n, repeat, clock, flt):
                 same[label] = np.asarray(r, dtype=np.float64).tobytes() == mine
         finally:
             ck.free()
-        medians = [statistics.median(t) for t in times]
         row = {"workload": name, "expression": text, "elements": n, "shape": [n],
                "ckernel_ns_per_elem": medians[0], "numpy_ns_per_elem": medians[1],
                "ratio": medians[0] / medians[1] if medians[1] > 0 else None,
@@ -948,21 +950,10 @@ def compare_math(np, lib, n, repeat, clock, flt):
         ck = MathKernel(lib, fn, dst, srcs, threads)
         try:
             others = math_contestants(np, fn, srcs, dst, clock)
-            times = [[] for _ in range(1 + len(others))]
-            wall = time.perf_counter_ns  # two threads: their CPU time is not this thread's
-            for k in range(repeat + 1):  # round 0 warms all up uncounted
-                c = wall if threads > 1 else clock
-                t0 = c()
-                ck.run(dst)
-                t1 = c()
-                if k > 0:
-                    times[0].append((t1 - t0) / n)
-                for j, (_, run, oc) in enumerate(others):
-                    t0 = oc()
-                    run()
-                    t1 = oc()
-                    if k > 0:
-                        times[j + 1].append((t1 - t0) / n)
+            # two threads: their CPU time is not this thread's, so the wall clock
+            mine_clock = time.perf_counter_ns if threads > 1 else clock
+            medians = alternating_medians([(lambda: ck.run(dst), mine_clock)] +
+                                          [(run, c) for _, run, c in others], n, repeat)
             dst.view(np.uint8).fill(0x5A)
             ck.run(dst)
             mine = dst.copy()
@@ -973,7 +964,6 @@ def compare_math(np, lib, n, repeat, clock, flt):
                 results[label] = dst.copy()
         finally:
             ck.free()
-        medians = [statistics.median(t) for t in times]
         theirs = results["NumPy"]
         if fn in MATH_EXACT:
             ok = mine.tobytes() == theirs.tobytes()

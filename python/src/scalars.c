@@ -39,6 +39,16 @@ static int kind_order(char kind) {
     }
 }
 
+/* The scalar type under a ckernel.Array's dimensions, pointers and option; NULL for records
+ * and text, and for anything but an Array. */
+static const ck_type *array_scalar(PyObject *obj) {
+    const ck_type *t = ckpy_Array_Check(obj) ? ck_array_type(((ckpy_Array *)obj)->array) : NULL;
+    while (t != NULL && !ck_type_is_scalar(t)) {
+        t = ck_type_element(t);
+    }
+    return t;
+}
+
 static int is_scalar(PyObject *obj) {
     return ckpy_is_python_number(obj) || PyArray_IsScalar(obj, Generic) ||
            (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) == 0);
@@ -67,14 +77,8 @@ static char kind_of(PyObject *obj) {
         Py_XDECREF(d);
         return k;
     }
-    if (ckpy_Array_Check(obj)) {
-        const ck_type *t = ck_array_type(((ckpy_Array *)obj)->array);
-        while (t != NULL && !ck_type_is_scalar(t)) {
-            t = ck_type_element(t);
-        }
-        if (t == NULL) {
-            return 'O';
-        }
+    const ck_type *t = array_scalar(obj);
+    if (t != NULL) {
         switch (ckpy_scalar_kind(ck_type_get_id(t))) {
         case 'B': return 'b';
         case 'S': return 'i';
@@ -94,20 +98,14 @@ static int float_part(PyObject *obj) {
         PyArray_Descr *d = PyArray_DESCR((PyArrayObject *)obj);
         return d->kind == 'f' ? d->elsize : d->kind == 'c' ? d->elsize / 2 : 0;
     }
-    if (ckpy_Array_Check(obj)) {
-        const ck_type *t = ck_array_type(((ckpy_Array *)obj)->array);
-        while (t != NULL && !ck_type_is_scalar(t)) {
-            t = ck_type_element(t);
-        }
-        if (t == NULL) {
-            return 0;
-        }
-        const ck_type_id id = ck_type_get_id(t);
-        const char k = ckpy_scalar_kind(id);
-        const int size = (int)ck_type_data_size(t);
-        return id == CK_TYPE_BFLOAT16 ? 3 : k == 'F' ? size : k == 'C' ? size / 2 : 0;
+    const ck_type *t = array_scalar(obj);
+    if (t == NULL) {
+        return 0;
     }
-    return 0;
+    const ck_type_id id = ck_type_get_id(t);
+    const char k = ckpy_scalar_kind(id);
+    const int size = (int)ck_type_data_size(t);
+    return id == CK_TYPE_BFLOAT16 ? 3 : k == 'F' ? size : k == 'C' ? size / 2 : 0;
 }
 
 /* The bytes of an unsigned integer array argument's elements. */
@@ -115,10 +113,7 @@ static int unsigned_size(PyObject *obj) {
     if (PyArray_Check(obj)) {
         return PyArray_DESCR((PyArrayObject *)obj)->elsize;
     }
-    const ck_type *t = ckpy_Array_Check(obj) ? ck_array_type(((ckpy_Array *)obj)->array) : NULL;
-    while (t != NULL && !ck_type_is_scalar(t)) {
-        t = ck_type_element(t);
-    }
+    const ck_type *t = array_scalar(obj);
     return t != NULL ? (int)ck_type_data_size(t) : 0;
 }
 

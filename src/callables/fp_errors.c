@@ -146,51 +146,35 @@ static int is_value(const double *v, int n, double x) {
     return v[0] == x && (n == 1 || v[1] == 0.0);
 }
 
-/* The integer at p as int64 or uint64 bits (its type's), and whether it is the signed
- * minimum. */
+/* The integer at p (any alignment) as int64 (a uint64 as its bits), and in *minimum whether
+ * it is its signed type's minimum. */
+#define CK__FP_INT_CASE(bits)                                                                      \
+  case bits / 8: {                                                                                 \
+    int##bits##_t x;                                                                               \
+    uint##bits##_t u;                                                                              \
+    memcpy(&x, p, sizeof x), memcpy(&u, p, sizeof u);                                              \
+    *minimum = sign && x == INT##bits##_MIN;                                                       \
+    return sign ? (int64_t)x : (int64_t)u;                                                         \
+  }
 static int64_t int_value(ck_type_id id, const char *p, int *minimum) {
-    const size_t n = ck_type_data_size(ck_type_scalar(id));
     const int sign = ck__scalar_is(id, CK__SCALAR_KIND_SIGNED);
-    int64_t v;
-    switch (n) {
-    case 1: {
-        int8_t x;
-        uint8_t u;
-        memcpy(&x, p, 1), memcpy(&u, p, 1);
-        v = sign ? (int64_t)x : (int64_t)u;
-        break;
+    switch (ck_type_data_size(ck_type_scalar(id))) {
+        CK__FP_INT_CASE(8)
+        CK__FP_INT_CASE(16)
+        CK__FP_INT_CASE(32)
+        CK__FP_INT_CASE(64)
+    default: *minimum = 0; return 0;
     }
-    case 2: {
-        int16_t x;
-        uint16_t u;
-        memcpy(&x, p, 2), memcpy(&u, p, 2);
-        v = sign ? (int64_t)x : (int64_t)u;
-        break;
-    }
-    case 4: {
-        int32_t x;
-        uint32_t u;
-        memcpy(&x, p, 4), memcpy(&u, p, 4);
-        v = sign ? (int64_t)x : (int64_t)u;
-        break;
-    }
-    default: memcpy(&v, p, 8); break;
-    }
-    *minimum = sign && v == (n == 1   ? INT8_MIN
-                             : n == 2 ? INT16_MIN
-                             : n == 4 ? INT32_MIN
-                                      : INT64_MIN);
-    return v;
 }
+#undef CK__FP_INT_CASE
 
 /* The status element (a, b) -> r raises, or CK_OK. *what: the error's name. */
 static int classify(const ck__fp_check *k, const char *r, const char *a, const char *b,
                     const char **what) {
     if (k->rule == CK__FP_INT_DIVISION || k->rule == CK__FP_INT_FLOOR_DIVISION) {
         int amin, bmin;
-        const int64_t x = int_value((ck_type_id)k->args[0], a, &amin);
+        (void)int_value((ck_type_id)k->args[0], a, &amin);
         const int64_t y = int_value((ck_type_id)k->args[1], b, &bmin);
-        (void)bmin;
         if (y == 0) {
             *what = "division by zero";
             return CK_ERR_ZERO_DIVISION;
@@ -200,7 +184,6 @@ static int classify(const ck__fp_check *k, const char *r, const char *a, const c
             *what = "overflow";
             return CK_ERR_OVERFLOW;
         }
-        (void)x;
         return CK_OK;
     }
     double rv[2], av[2], bv[2] = {0, 0};
