@@ -63,6 +63,10 @@ typedef struct ck_leaf_info {
      * built for (copy what the leaf needs; it lives while instantiate runs). NULL for a
      * scalar signature, and for resolve. */
     const ck_core_dims *core;
+    /* 2 for a signature of two results ("(float64) -> (float64, int32)"): the leaf writes
+     * both into one C struct {ret; ret2;} at dst (the tuple type of the two), else 1. */
+    int nret;
+    ck_type_id ret2;
 } ck_leaf_info;
 
 /* A kernel factory. `instantiate` builds the leaf at *offset in ckb (reserve, write the
@@ -99,6 +103,9 @@ CK_EXTERN int ck_callable_add_native(ck_callable *c, const char *signature, void
 CK_EXTERN void ck_callable_incref(ck_callable *c);
 CK_EXTERN void ck_callable_decref(ck_callable *c);
 CK_EXTERN const char *ck_callable_name(const ck_callable *c);
+/* How many results the callable's signatures have: 1, or 2 (divmod, modf, frexp: a call's
+ * destination holds the tuple of the two); 0 for a callable with no signature or NULL. */
+CK_EXTERN int ck_callable_result_count(const ck_callable *c);
 /* The signatures, one per line in the datashape style, sorted ("(float64, float64) ->
  * float64\n..."); free *out with ck_free. */
 CK_EXTERN int ck_callable_signatures(const ck_callable *c, char **out);

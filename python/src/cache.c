@@ -211,6 +211,9 @@ ckpy_kernel *ckpy_cache_add(const ckpy_kernel_key *k, ck_callable *c, ck_expr *x
     if (too_large(dst_nd)) { /* a call's new result, larger than its arguments */
         return NULL;
     }
+    if (PyDataType_HASFIELDS(PyArray_DESCR(dst_nd))) {
+        return NULL; /* a call of two results: its record result is no type number */
+    }
     ckpy_kernel *e = PyMem_Calloc(1, sizeof *e);
     if (e == NULL) {
         return NULL; /* not cached: the run goes the uncached way */

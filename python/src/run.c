@@ -209,6 +209,61 @@ int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_oper
     return *result == NULL ? -1 : ckpy_operand_dest(*result, "the result", dst);
 }
 
+/* A call of two results (divmod, modf, frexp) over fixed dimensions: a NumPy structured
+ * array of the (first, second) pairs its kernel writes, which ckpy_call returns as NumPy's
+ * tuple of two arrays (the two fields). 1 when made, 0 when rt is not such a type. */
+static int new_pair_result(const ck_type *rt, call_plan *p) {
+    npy_intp dims[NPY_MAXDIMS];
+    int nd = 0;
+    const ck_type *t = rt;
+    for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
+        dims[nd] = (npy_intp)ck_type_fixed_size(t);
+        t = ck_type_element(t);
+    }
+    if (ck_type_get_id(t) != CK_TYPE_TUPLE || ck_type_field_count(t) != 2) {
+        return 0;
+    }
+    _Alignas(16) char am[2 * sizeof(intptr_t)];
+    ck_arrmeta_default_construct(t, am, NULL); /* the fields' C offsets */
+    PyArray_Descr *d = ckpy_descr_from_type(t, am); /* stolen below */
+    p->result = d == NULL ? NULL : PyArray_SimpleNewFromDescr(nd, dims, d);
+    p->scalar_result = nd == 0;
+    if (p->result == NULL) {
+        return -1;
+    }
+    return ckpy_operand_dest(p->result, "the result", &p->dst) < 0 ? -1 : 1;
+}
+
+/* The two results of a call of two results, a structured array's fields (views of its
+ * buffer), as NumPy's tuple; 0-d ones as two scalars. Other results pass through. */
+static PyObject *split_pair(PyObject *result, const call_plan *p) {
+    if (result == NULL || p->expr != NULL || ck_callable_result_count(p->callable) != 2) {
+        return result;
+    }
+    PyObject *arr = PyArray_Check(result) ? Py_NewRef(result) : PyArray_FromAny(result, NULL, 0, 0, 0, NULL);
+    Py_DECREF(result);
+    if (arr == NULL) {
+        return NULL;
+    }
+    PyObject *out = NULL, *f0 = PyUnicode_FromString("f0"), *f1 = PyUnicode_FromString("f1");
+    PyObject *a = f0 == NULL ? NULL : PyObject_GetItem(arr, f0);
+    PyObject *b = a == NULL || f1 == NULL ? NULL : PyObject_GetItem(arr, f1);
+    if (a != NULL && b != NULL) {
+        const int scalar = PyArray_Check(a) && PyArray_NDIM((PyArrayObject *)a) == 0;
+        PyObject *ra = scalar ? PyArray_Return((PyArrayObject *)Py_NewRef(a)) : Py_NewRef(a);
+        PyObject *rb = scalar ? PyArray_Return((PyArrayObject *)Py_NewRef(b)) : Py_NewRef(b);
+        out = ra != NULL && rb != NULL ? PyTuple_Pack(2, ra, rb) : NULL;
+        Py_XDECREF(ra);
+        Py_XDECREF(rb);
+    }
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(f0);
+    Py_XDECREF(f1);
+    Py_DECREF(arr);
+    return out;
+}
+
 /* The destination of a call or evaluation without out=, of ck_call_result_type or
  * ck_expr_result_type. */
 static int make_result(call_plan *p) {
@@ -223,6 +278,13 @@ static int make_result(call_plan *p) {
     if (rc != CK_OK) {
         ckpy_raise_status(rc);
         return -1;
+    }
+    if (p->expr == NULL && ck_callable_result_count(p->callable) == 2) {
+        rc = new_pair_result(rt, p);
+        if (rc != 0) {
+            ck_type_decref(rt);
+            return rc < 0 ? -1 : 0;
+        }
     }
     rc = ckpy_new_result(rt, &p->result, &p->scalar_result, &p->dst);
     ck_type_decref(rt);
@@ -477,7 +539,36 @@ PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
     p.ctx = init;
     PyObject *result = NULL, *out = NULL;
     if (call_start(&p, args, PyVectorcall_NARGS(nargs), kwnames, &out) == 0) {
+        /* out=(first, second) of a call of two results, as NumPy's: the pairs are computed,
+         * then each assigned (cast as ck.assign casts) into its array. */
+        PyObject *pair_out = NULL;
+        if (out != NULL && PyTuple_Check(out) && ck_callable_result_count(p.callable) == 2) {
+            if (PyTuple_GET_SIZE(out) != 2) {
+                call_clear(&p);
+                return ckpy_raise(CK_ERR_INVALID, "%s gives two results: out= takes a tuple of "
+                                  "two arrays, not %zd", ck_callable_name(p.callable),
+                                  PyTuple_GET_SIZE(out));
+            }
+            pair_out = out;
+            out = NULL;
+        }
         result = run_plan(&p, args + 1, argument_names, out);
+        if (out == NULL) {
+            result = split_pair(result, &p);
+        }
+        for (Py_ssize_t k = 0; pair_out != NULL && result != NULL && k < 2; k++) {
+            PyObject *a = Py_BuildValue("(OO)", PyTuple_GET_ITEM(pair_out, k),
+                                        PyTuple_GET_ITEM(result, k));
+            PyObject *r = a == NULL ? NULL : ckpy_assign(NULL, a, NULL);
+            Py_XDECREF(a);
+            Py_XDECREF(r);
+            if (r == NULL) {
+                Py_CLEAR(result);
+            }
+        }
+        if (pair_out != NULL && result != NULL) {
+            Py_SETREF(result, Py_NewRef(pair_out));
+        }
     }
     call_clear(&p);
     return result;

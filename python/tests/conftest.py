@@ -53,7 +53,10 @@ def numpy_on_contiguous(fn, *operands):
         out.real = np.subtract(np.multiply(x.real, y.real), np.multiply(x.imag, y.imag))
         out.imag = np.add(np.multiply(x.real, y.imag), np.multiply(x.imag, y.real))
         return out.reshape(shape)
-    return fn(*flat).reshape(shape)
+    r = fn(*flat)
+    if isinstance(r, tuple):  # divmod, modf, frexp
+        return tuple(x.reshape(shape) for x in r)
+    return r.reshape(shape)
 
 
 SANITIZED = os.environ.get("CKERNEL_TEST_SANITIZED") == "1"

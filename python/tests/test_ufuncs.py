@@ -25,7 +25,7 @@ ALIASES = {"abs": "absolute", "conj": "conjugate", "true_divide": "divide",
            "bitwise_not": "invert", "mod": "remainder", "radians": "deg2rad",
            "degrees": "rad2deg"}
 # NumPy's ufuncs ckernel lacks so far; the test below fails when this list is not exact.
-PENDING = {"divmod", "frexp", "matmul", "modf"}
+PENDING = {"matmul"}
 # The functions whose float loops are SLEEF's (vmath_ops.h): their float values are checked
 # against mpmath (within SLEEF's bound), not against NumPy's bits (glibc's, or SVML's on
 # AVX-512, up to 4 ULP); their complex loops are libm's, as NumPy's, and checked against it.
@@ -57,14 +57,19 @@ def numpy_result(fn, dtypes):
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            return fn(*[np.ones(1, dtype=d) for d in dtypes]).dtype
+            return dtypes_of(fn(*[np.ones(1, dtype=d) for d in dtypes]))
     except TypeError:  # UFuncTypeError is one
         return None
 
 
+def dtypes_of(r):
+    """A result's dtype, or the tuple of two results' (divmod, modf, frexp)."""
+    return tuple(np.asarray(x).dtype for x in r) if isinstance(r, tuple) else np.asarray(r).dtype
+
+
 def ck_result(name, dtypes):
     try:
-        return np.asarray(ck.call(name, *[np.ones(1, dtype=d) for d in dtypes])).dtype
+        return dtypes_of(ck.call(name, *[np.ones(1, dtype=d) for d in dtypes]))
     except ck.Error as e:
         assert e.status == "CK_ERR_TYPE", (name, dtypes, str(e))
         return None
@@ -132,7 +137,10 @@ def operands(dtypes, rng):
 
 
 def same(got, want):
-    """Bit for bit, but any two NaNs agree."""
+    """Bit for bit, but any two NaNs agree; two results each."""
+    if isinstance(want, tuple):
+        return isinstance(got, tuple) and len(got) == len(want) and all(
+            same(np.asarray(g), np.asarray(w)) for g, w in zip(got, want))
     if got.dtype != want.dtype or got.shape != want.shape:
         return False
     if got.dtype.kind in "fc":
@@ -145,11 +153,26 @@ def same(got, want):
 
 
 def first_difference(args, got, want):
+    if isinstance(want, tuple):
+        if not isinstance(got, tuple):
+            return "ckernel gave one result where NumPy gives %d" % len(want)
+        for k, (g, w) in enumerate(zip(got, want)):
+            if not same(np.asarray(g), np.asarray(w)):
+                return "result %d %s" % (k, first_difference(args, np.asarray(g), np.asarray(w)))
+        return "?"
     for i in range(got.size):
         if not same(got.ravel()[i:i + 1], want.ravel()[i:i + 1]):
             return "at %d: %s -> ckernel %r, NumPy %r" % (
                 i, [a.ravel()[i] for a in args], got.ravel()[i], want.ravel()[i])
     return "?"
+
+
+def as_arrays(r):
+    return tuple(np.asarray(x) for x in r) if isinstance(r, tuple) else np.asarray(r)
+
+
+def reverse(r):
+    return tuple(x[::-1] for x in r) if isinstance(r, tuple) else r[::-1]
 
 
 def reference(name, dtypes):
@@ -174,22 +197,22 @@ def test_values_are_numpys_for_every_type_pair(name):
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             want = numpy_on_contiguous(ref, *args)
-        got = np.asarray(ck.call(name, *args))
+        got = as_arrays(ck.call(name, *args))
         if not same(got, want):
             wrong.append("%s%s %s" % (name, dtypes, first_difference(args, got, want)))
             continue
         # The other paths of a leaf: a reversed (strided) operand and a broadcast one.
         rev = [a[::-1] for a in args]
-        got = np.asarray(ck.call(name, *rev))
-        if not same(got, want[::-1]):
-            wrong.append("%s%s reversed %s" % (name, dtypes, first_difference(rev, got, want[::-1])))
+        got = as_arrays(ck.call(name, *rev))
+        if not same(got, reverse(want)):
+            wrong.append("%s%s reversed %s" % (name, dtypes, first_difference(rev, got, reverse(want))))
         if fn.nin == 2:
             k = len(args[0]) // 3
             b = [args[0], args[1][k:k + 1]]
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
                 wb = numpy_on_contiguous(ref, *b)
-            got = np.asarray(ck.call(name, *b))
+            got = as_arrays(ck.call(name, *b))
             if not same(got, wb):
                 wrong.append("%s%s broadcast %s" % (name, dtypes, first_difference(
                     [b[0], np.broadcast_to(b[1], b[0].shape)], got, wb)))
@@ -205,6 +228,33 @@ def test_divide_is_true_division_and_trunc_divide_is_cs():
     assert ck.call("trunc_divide", a[:2], b[:2]).tolist() == [-3, -3]
     assert ck.call("floor_divide", a, b).tolist() == [-4, -4, 0, 0, 0]  # NumPy's zeros
     assert ck.call("remainder", a, b).tolist() == [1, -1, 0, 0, 0]
+
+
+def test_two_results_are_a_tuple_as_numpys():
+    a = np.array([7, -7, 5, -5], np.int64)
+    b = np.array([2, 2, 0, -3], np.int64)
+    q, r = ck.call("divmod", a, b)
+    assert q.tolist() == [3, -4, 0, 1] and r.tolist() == [1, 1, 0, -2]
+    assert ck.call("divmod", 7.5, -2.0) == (-4.0, -0.5)  # 0-d: two scalars
+    m, e = ck.call("frexp", np.array([8.0, 0.375], np.float32))
+    assert m.dtype == np.float32 and e.dtype == np.int32 and e.tolist() == [4, -1]
+    # out=(first, second), cast into each as ck.assign casts
+    q2, r2 = np.zeros(4), np.zeros(4, np.int32)
+    got = ck.call("divmod", a, b, out=(q2, r2))
+    assert got[0] is q2 and got[1] is r2
+    assert q2.tolist() == [3.0, -4.0, 0.0, 1.0] and r2.tolist() == [1, 1, 0, -2]
+    # out= a record array of the pairs is written in place
+    rec = np.zeros(4, [("q", "i8"), ("r", "i8")])
+    ck.call("divmod", a, b, out=rec)
+    assert rec["q"].tolist() == [3, -4, 0, 1] and rec["r"].tolist() == [1, 1, 0, -2]
+    with pytest.raises(ck.Error, match="out= takes a tuple of two arrays, not 1"):
+        ck.call("divmod", a, b, out=(q2,))
+    with pytest.raises(ck.Error, match="writes its two results as"):
+        ck.call("divmod", a, b, out=np.zeros(4))
+    with pytest.raises(ck.Error, match="gives two results"):
+        ck.reduce("divmod", a)
+    with pytest.raises(ck.Error, match="gives two results"):
+        ck.evaluate("modf(x) + 1", x=np.ones(2))
 
 
 def test_hand_computed_cases():

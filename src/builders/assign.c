@@ -67,6 +67,7 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.core = NULL;
     c.make_core_leaf = NULL;
     c.make_text_leaf = NULL;
+    c.leaf_writes_tuple = 0;
     CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
 }

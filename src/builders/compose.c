@@ -837,6 +837,14 @@ static int compose_walk(ck_builder *ckb, size_t *offset, const ck__compose *c, c
             return c->make_core_leaf(c, ckb, offset, w->dt, w->dam, w->st, w->sam, req,
                                      w->flags, w->dbits, w->sbits);
         }
+        if (dnd == 0 && c->leaf_writes_tuple && ck__is_fields(w->dt->id)) {
+            if (!dense_arrmeta(w->dt, w->dam)) {
+                return ck_set_error(CK_ERR_TYPE, "a call's two results are written as one C "
+                                                 "struct: the destination tuple's fields must "
+                                                 "be at their default offsets");
+            }
+            return c->make_leaf(c, ckb, offset, w->dt, w->st, req, w->flags, w->dbits, w->sbits);
+        }
         if (dnd == 0) {
             int fields = ck__is_fields(w->dt->id), option = w->dt->id == CK_TYPE_OPTION;
             int arrmeta = ck__leaf_family_has(w->dt->id, CK__FAMILY_READS_ARRMETA);

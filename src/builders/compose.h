@@ -92,6 +92,10 @@ struct ck__compose {
     /* A call's leaf where an operand is text (a built-in's text operation; NULL: callables
      * take numbers), given the operands' types and arrmeta there. */
     ck__core_leaf_maker make_text_leaf;
+    /* 1 for a call of two results: its leaf writes a destination tuple (or struct: the
+     * names do not matter) whole, laid out as a C struct, where an assignment's walk goes
+     * into the fields. */
+    int leaf_writes_tuple;
 };
 
 /* Dimensions of t, counting those behind pointers: pointers are dereferenced before

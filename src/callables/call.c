@@ -48,10 +48,31 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
         arg_size[k] = cast ? ck_type_data_size(ck_type_scalar(sig->args[k])) : 0;
         converted |= cast;
     }
-    const ck_type *rt = ck_type_scalar(p->ret);
-    const size_t out_size =
-        dt->id != p->ret || ck__misaligned(flags, CK_EVAL_DST_UNALIGNED, dbits, dt) ? rt->data_size
-                                                                                 : 0;
+    const int pair = sig->nret == 2;
+    if (pair) {
+        /* Two results: the leaf writes the tuple of the two, exactly (no cast of fields). */
+        if (!ck__is_fields(dt->id) || ck_type_field_count(dt) != 2 ||
+            ck_type_field(dt, 0)->id != sig->ret || ck_type_field(dt, 1)->id != sig->ret2) {
+            char *text = NULL;
+            const int have = ck_type_format(dt, &text) == CK_OK;
+            const int rc = ck_set_error(CK_ERR_TYPE,
+                                        "%s: the destination holds %s; a call of signature %s "
+                                        "writes its two results as (%s, %s)",
+                                        p->name, have ? text : "another type", p->entry->text,
+                                        ck_type_id_name(sig->ret), ck_type_id_name(sig->ret2));
+            ck_free(text);
+            return rc;
+        }
+        info.nret = 2;
+        info.ret2 = sig->ret2;
+    } else {
+        info.nret = 1;
+    }
+    const ck_type *rt = pair ? dt : ck_type_scalar(p->ret);
+    const size_t out_size = (!pair && dt->id != p->ret) ||
+                                    ck__misaligned(flags, CK_EVAL_DST_UNALIGNED, dbits, dt)
+                                ? rt->data_size
+                                : 0;
     if (!converted && out_size == 0) {
         info.req = req;
         CK__RETURN_IF_ERROR(ck__fp_check_wrap(ckb, offset, &info, flags, &info.req));
@@ -78,6 +99,9 @@ int ck__call_leaf_build(const ck__call_plan *p, ck_errmode mode, ck_builder *ckb
     if (out_size != 0) {
         CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset));
         CK__RETURN_IF_ERROR(ck__call_args_set_child(ckb, at, sig->nargs + 1, *offset));
+        if (pair) { /* to a misaligned tuple: its bytes */
+            return ck__make_copy_bytes(ckb, offset, dt->data_size, 0, CK_REQUEST_STRIDED);
+        }
         CK__RETURN_IF_ERROR(ck__make_assign_leaf(ckb, offset, dt, rt, mode,
                                                 CK_REQUEST_STRIDED,
                                                 flags & ~CK_EVAL_SRC_UNALIGNED, dbits, 0));
@@ -147,14 +171,14 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     plan->jit_fn = NULL;
     if (rating.unsafe == 0 &&
         (rating.inexact == 0 || !ck__conversion_can_fail(CK__CONV_INEXACT, *mode)) &&
-        nsrc <= CK__JIT_MAX_ARGS) {
+        nsrc <= CK__JIT_MAX_ARGS && plan->entry->sig.nret != 2) {
         plan->jit_op = ck__builtin_jit_op(&plan->entry->factory);
         if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn)) {
             plan->jit_op = CK__JIT_OP_NATIVE;
         }
     }
     const ck_factory *f = &plan->entry->factory;
-    if (f->resolve != NULL) {
+    if (f->resolve != NULL && plan->entry->sig.nret != 2) { /* two results are the signature's */
         ck_leaf_info info;
         memset(&info, 0, sizeof info);
         info.name = plan->name;
@@ -243,6 +267,11 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
         return route->make(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp,
                            src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, ectx, first_dim);
     }
+    if (option && plan.entry->sig.nret == 2) {
+        return ck_set_error(CK_ERR_TYPE, "%s: an argument is an option; a call of two results "
+                                         "(%s) takes none",
+                            plan.name, plan.entry->text);
+    }
     int core[1 + CK__MAX_SRC];
     cmp.core = NULL;
     cmp.make_core_leaf = NULL;
@@ -269,6 +298,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.may_stream = CK__MAY_STREAM_DENSE; /* call_leaf: the streaming kernel over the leaf */
     cmp.outer_rows = outer_rows;
     cmp.assign = 0;
+    cmp.leaf_writes_tuple = plan.entry->sig.nret == 2;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
 }
@@ -344,7 +374,14 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     CK__RETURN_IF_ERROR(ck__broadcast_dims(plan.name, nsrc, src_tp, core, size, &nd, cur));
     /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
-    if (plan.entry->core.any) {
+    if (plan.entry->sig.nret == 2) {
+        if (option) {
+            return ck_set_error(CK_ERR_TYPE, "%s: an argument is an option; a call of two "
+                                             "results (%s) takes none",
+                                plan.name, plan.entry->text);
+        }
+        CK__RETURN_IF_ERROR(ck__signature_result(&plan.entry->sig, &t));
+    } else if (plan.entry->core.any) {
         CK__RETURN_IF_ERROR(ck__core_result_inner(&plan, nsrc, cur, &t));
     } else if (option) {
         CK__RETURN_IF_ERROR(ck_type_make_option(t, &t));

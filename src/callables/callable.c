@@ -141,6 +141,15 @@ const char *ck_callable_name(const ck_callable *c) {
     return c != NULL ? c->name : NULL;
 }
 
+int ck_callable_result_count(const ck_callable *c) {
+    if (c == NULL) {
+        return 0;
+    }
+    const ck__snapshot *s =
+        atomic_load_explicit(&((ck_callable *)(uintptr_t)c)->snap, memory_order_acquire);
+    return s->n == 0 ? 0 : s->entries[0].sig.nret == 2 ? 2 : 1;
+}
+
 int ck_callable_set_selection(ck_callable *c, ck_selection rule) {
     if (c == NULL || (rule != CK_SELECT_BEST && rule != CK_SELECT_FIRST_SAFE)) {
         return ck_set_error(CK_ERR_INVALID, "ck_callable_set_selection: %s",
@@ -265,6 +274,15 @@ int ck_callable_add(ck_callable *c, const char *signature, const ck_factory *fac
                                   "ck_callable_add: %s's signatures have other core dimensions "
                                   "(%s); every signature of a callable has the same",
                                   c->name, old->entries[0].text));
+    }
+    if (old->n > 0 && (old->entries[0].sig.nret == 2) != (e.sig.nret == 2)) {
+        pthread_mutex_unlock(&c->lock);
+        return release_and_fail(
+            factory, ck_set_error(CK_ERR_INVALID,
+                                  "ck_callable_add: %s's signatures have %s (%s); every "
+                                  "signature of a callable has as many",
+                                  c->name, e.sig.nret == 2 ? "one result" : "two results",
+                                  old->entries[0].text));
     }
     for (int i = 0; i < old->n; i++) {
         const ck__signature *o = &old->entries[i].sig;

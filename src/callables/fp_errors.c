@@ -48,6 +48,7 @@ static const struct {
     {"divide", CK__FP_DIVISOR, CK__FP_PLAIN},
     {"true_divide", CK__FP_DIVISOR, CK__FP_PLAIN},
     {"floor_divide", CK__FP_DIVISOR, CK__FP_INT_FLOOR_DIVISION},
+    {"divmod", CK__FP_DIVISOR, CK__FP_INT_FLOOR_DIVISION}, /* its quotient, the first result */
     {"remainder", CK__FP_PLAIN, CK__FP_INT_DIVISION},
     {"mod", CK__FP_PLAIN, CK__FP_INT_DIVISION},
     {"fmod", CK__FP_PLAIN, CK__FP_INT_DIVISION},

@@ -251,6 +251,12 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
     }
     ck__signature sig;
     CK__RETURN_IF_ERROR(ck__signature_parse(signature, &sig));
+    if (sig.nret == 2) {
+        return ck_set_error(CK_ERR_UNSUPPORTED,
+                            "ck_callable_add_native: '%.200s': a C function returns one value, "
+                            "not two",
+                            signature);
+    }
     for (int a = 0; a <= sig.nargs; a++) {
         const ck_type_id id = a < sig.nargs ? sig.args[a] : sig.ret;
         const char *why = unsupported_reason(id);

@@ -123,6 +123,13 @@ static int select_pair(ck_callable *c, ck_type_id a, unsigned flags, ck_errmode 
                             "scalars with a signature (A, A) -> A",
                             ck_callable_name(c), (*entry)->text);
     }
+    if ((*entry)->sig.nret == 2) { /* NumPy's "reduce only supported for functions returning a
+                                    * single value" */
+        return ck_set_error(CK_ERR_TYPE,
+                            "%s gives two results (%s); a reduction or accumulation folds "
+                            "with one (A, A) -> A",
+                            ck_callable_name(c), (*entry)->text);
+    }
     *ret = (*entry)->sig.ret;
     const ck_factory *f = &(*entry)->factory;
     if (f->resolve != NULL) {

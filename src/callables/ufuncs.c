@@ -19,6 +19,7 @@ enum { ck__id_none = -1, CK__ARITH_NONE = -1 };
 /* CHECKED and VMATH loops have leaves of leaves/math as LEAF ones do. */
 enum { CK__UF_IMPL_LEAF, CK__UF_IMPL_ARITH, CK__UF_IMPL_REFUSE };
 enum { CK__UF_IMPL_CHECKED = CK__UF_IMPL_LEAF, CK__UF_IMPL_VMATH = CK__UF_IMPL_LEAF };
+enum { CK__UF_IMPL_PAIR = CK__UF_IMPL_LEAF };
 
 typedef struct ufunc_row {
     const char *name;
@@ -33,13 +34,24 @@ typedef struct ufunc_loop {
     int ufunc;
     int in[2]; /* in[1] -1 for one operand */
     int out;
+    int out2; /* a PAIR loop's second result, else -1 */
 } ufunc_loop;
+
+#define CK__UF_ID(T) CK__UF_ID_(T)
+#define CK__UF_ID_(T) ck__id_##T
+#define CK__UF_OUT2_LEAF(name, a) -1
+#define CK__UF_OUT2_CHECKED CK__UF_OUT2_LEAF
+#define CK__UF_OUT2_VMATH CK__UF_OUT2_LEAF
+#define CK__UF_OUT2_ARITH CK__UF_OUT2_LEAF
+#define CK__UF_OUT2_REFUSE CK__UF_OUT2_LEAF
+#define CK__UF_OUT2_PAIR(name, a) CK__UF_ID(CK__UF_SECOND_##name(a))
 
 #define CK__UF_ROW(name, NIN, ARITH, ID, REF) {#name, NIN, CK__ARITH_##ARITH, ID, REF},
 static const ufunc_row rows[CK__UFUNC_NUM] = {CK__UFUNC_LIST(CK__UF_ROW)};
 
 #define CK__UF_LOOP_ROW(name, I, NIN, a, b, r)                                                     \
-  {CK__UF_IMPL_##I, CK__UFUNC_##name, {ck__id_##a, ck__id_##b}, ck__id_##r},
+  {CK__UF_IMPL_##I, CK__UFUNC_##name, {ck__id_##a, ck__id_##b}, ck__id_##r,   \
+   CK__UF_OUT2_##I(name, a)},
 #define CK__UF_LOOP_ROWS(name, ...) CK__UFL_##name(CK__UF_LOOP_ROW)
 static const ufunc_loop loops[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK__UF_LOOP_ROWS)};
 
@@ -85,13 +97,18 @@ static int add_ufunc(const char *name, int u, int first, int end) {
     int rc = ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE);
     for (int i = first; i < end && rc == CK_OK; i++) {
         const ufunc_loop *l = &loops[i];
-        char sig[96];
+        char args[64], sig[128];
         if (rows[u].nin == 1) {
-            snprintf(sig, sizeof sig, "(%s) -> %s", ck_type_id_name((ck_type_id)l->in[0]),
-                     ck_type_id_name((ck_type_id)l->out));
+            snprintf(args, sizeof args, "%s", ck_type_id_name((ck_type_id)l->in[0]));
         } else {
-            snprintf(sig, sizeof sig, "(%s, %s) -> %s", ck_type_id_name((ck_type_id)l->in[0]),
-                     ck_type_id_name((ck_type_id)l->in[1]), ck_type_id_name((ck_type_id)l->out));
+            snprintf(args, sizeof args, "%s, %s", ck_type_id_name((ck_type_id)l->in[0]),
+                     ck_type_id_name((ck_type_id)l->in[1]));
+        }
+        if (l->out2 < 0) {
+            snprintf(sig, sizeof sig, "(%s) -> %s", args, ck_type_id_name((ck_type_id)l->out));
+        } else {
+            snprintf(sig, sizeof sig, "(%s) -> (%s, %s)", args,
+                     ck_type_id_name((ck_type_id)l->out), ck_type_id_name((ck_type_id)l->out2));
         }
         void *data = (void *)(uintptr_t)i;
         const ck_factory f = l->impl == CK__UF_IMPL_LEAF

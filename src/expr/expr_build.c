@@ -156,6 +156,12 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
                                   "calls elementwise callables",
                                   pn->call.name);
             }
+            if (rc == CK_OK && pn->call.entry->sig.nret == 2) {
+                rc = ck_set_error(CK_ERR_UNSUPPORTED,
+                                  "%s gives two results (%s); an expression's value is one: "
+                                  "call it on its own",
+                                  pn->call.name, pn->call.entry->text);
+            }
             if (rc != CK_OK) {
                 ck__error_prefix(rc, "expression column %d: ", nd->column);
                 return rc;

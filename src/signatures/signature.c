@@ -98,12 +98,19 @@ static int parse_compact(const char *text, ck__signature *out) {
     size_t len;
     const int id = text[i] == '\0' ? -1 : compact_scalar(text + i, &len);
     if (id < 0) {
-        return sig_error(text, i, "expected one result type letter after ')'");
-    }
-    if (text[i + len] != '\0') {
-        return sig_error(text, i + len, "unexpected text after the result type");
+        return sig_error(text, i, "expected one or two result type letters after ')'");
     }
     out->ret = (ck_type_id)id;
+    i += len;
+    if (text[i] != '\0') {
+        const int id2 = compact_scalar(text + i, &len);
+        if (id2 < 0 || text[i + len] != '\0') {
+            return sig_error(text, id2 < 0 ? i : i + len,
+                             "unexpected text after the result types (one or two letters)");
+        }
+        out->nret = 2;
+        out->ret2 = (ck_type_id)id2;
+    }
     return CK_OK;
 }
 
@@ -287,9 +294,28 @@ static int parse_datashape_style(const char *text, size_t i, ck__signature *out,
         return sig_error(text, i, "expected '->' after the arguments");
     }
     i = skip_blanks(text, i + 2);
-    CK__RETURN_IF_ERROR(parse_core_dims(text, &i, core, CK__SIG_MAX_ARGS));
-    CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
-    i = skip_blanks(text, i);
+    if (text[i] == '(') { /* two results: (T0, T1), scalars */
+        i = skip_blanks(text, i + 1);
+        CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
+        i = skip_blanks(text, i);
+        if (text[i] != ',') {
+            return sig_error(text, i, "expected ',' and a second result type (a result tuple "
+                                      "holds two scalars)");
+        }
+        i = skip_blanks(text, i + 1);
+        CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret2));
+        i = skip_blanks(text, i);
+        if (text[i] != ')') {
+            return sig_error(text, i, "expected ')' after the second result type (a result "
+                                      "tuple holds two scalars)");
+        }
+        out->nret = 2;
+        i = skip_blanks(text, i + 1);
+    } else {
+        CK__RETURN_IF_ERROR(parse_core_dims(text, &i, core, CK__SIG_MAX_ARGS));
+        CK__RETURN_IF_ERROR(parse_scalar_name(text, &i, &out->ret));
+        i = skip_blanks(text, i);
+    }
     if (text[i] != '\0') {
         return sig_error(text, i, "unexpected text after the result type");
     }
@@ -305,17 +331,31 @@ int ck__signature_parse_core(const char *text, ck__signature *out, ck__core_sig 
         return ck_set_error(CK_ERR_INVALID, "signature: NULL text or output");
     }
     memset(out, 0, sizeof *out);
+    out->nret = 1;
     if (core != NULL) {
         memset(core, 0, sizeof *core);
     }
     const size_t i = skip_blanks(text, 0);
     if (text[i] == '(') {
-        return parse_datashape_style(text, i, out, core);
+        CK__RETURN_IF_ERROR(parse_datashape_style(text, i, out, core));
+        if (out->nret == 2 && core != NULL && core->any) {
+            return sig_error(text, i, "two results take no core dimensions");
+        }
+        return CK_OK;
     }
     if (i != 0) {
         return sig_error(text, 0, "blanks before a compact signature");
     }
     return parse_compact(text, out);
+}
+
+int ck__signature_result(const ck__signature *sig, ck_type **out) {
+    if (sig->nret != 2) {
+        *out = (ck_type *)(uintptr_t)ck_type_scalar(sig->ret);
+        return CK_OK;
+    }
+    const ck_type *const fields[2] = {ck_type_scalar(sig->ret), ck_type_scalar(sig->ret2)};
+    return ck_type_make_tuple(2, fields, out);
 }
 
 /* ---- printing ---- */
@@ -366,6 +406,14 @@ size_t ck__signature_format_core(const ck__signature *sig, const ck__core_sig *c
         put_operand(buf, cap, &used, core, a, sig->args[a]);
     }
     put(buf, cap, &used, ") -> ");
+    if (sig->nret == 2) {
+        put(buf, cap, &used, "(");
+        put(buf, cap, &used, ck_type_id_name(sig->ret));
+        put(buf, cap, &used, ", ");
+        put(buf, cap, &used, ck_type_id_name(sig->ret2));
+        put(buf, cap, &used, ")");
+        return used;
+    }
     put_operand(buf, cap, &used, core, CK__SIG_MAX_ARGS, sig->ret);
     return used;
 }
@@ -380,6 +428,9 @@ size_t ck__signature_format_compact(const ck__signature *sig, char *buf, size_t 
     }
     put(buf, cap, &used, ")");
     put(buf, cap, &used, ck__scalar_facts_table[sig->ret].letters);
+    if (sig->nret == 2) {
+        put(buf, cap, &used, ck__scalar_facts_table[sig->ret2].letters);
+    }
     return used;
 }
 

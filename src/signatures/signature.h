@@ -2,9 +2,12 @@
  * selection ranks them by, and the selection (docs/design.md §10). Internal: the callables
  * (src/callables) select through it.
  *
- * A signature is N argument scalar types and one result scalar type, written either way:
+ * A signature is N argument scalar types and one result scalar type, or two (NumPy's
+ * divmod, modf, frexp: the leaf writes both into a C struct of the two, the tuple type of
+ * ck__signature_result), written either way:
  *   (float64, float64) -> float64    datashape style: scalar names, whitespace free
- *   dd)d                             compact: argument letters, ')', the result letter
+ *   (float64) -> (float64, int32)    two results: a tuple of two scalars
+ *   dd)d, d)di                       compact: argument letters, ')', the result letter(s)
  * Letters (fixed widths, as on LP64): ? bool; b h i l q int8 int16 int32 int64 int64;
  * B H I L Q the unsigned ones; e f d float16 float32 float64; E bfloat16 (ckernel's own: NumPy
  * has none); Zf Zd complex64 complex128 (the letters are the scalar table's).
@@ -27,8 +30,14 @@ extern "C" {
 typedef struct ck__signature {
     int nargs;
     ck_type_id args[CK__SIG_MAX_ARGS];
-    ck_type_id ret;
+    ck_type_id ret;  /* the result, or the first of two */
+    int nret;        /* 1, or 2 (ret2 the second) */
+    ck_type_id ret2;
 } ck__signature;
+
+/* The type a signature's leaf writes: its scalar (borrowed: the caller decrefs it as
+ * usual, which scalars ignore), or the tuple of its two results (a new reference). */
+int ck__signature_result(const ck__signature *sig, ck_type **out);
 
 /* Core dimensions of a datashape-style signature ("(N * float64, N * float64) -> float64"):
  * per argument (ndim[k], dim[k]) and, at index CK__SIG_MAX_ARGS, the result's, outermost
@@ -51,7 +60,8 @@ typedef struct ck__core_sig {
  * dimensions are CK_ERR_PARSE ("... takes scalars only"). */
 int ck__signature_parse(const char *text, ck__signature *out);
 /* The same, taking core dimensions into *core (zeroed first). The result's may not be var,
- * and its symbols must appear in an argument (CK_ERR_PARSE at their column otherwise). */
+ * and its symbols must appear in an argument (CK_ERR_PARSE at their column otherwise); two
+ * results take none. */
 int ck__signature_parse_core(const char *text, ck__signature *out, ck__core_sig *core);
 /* 1 when a and b have the same core dimensions (symbols compared by their order). */
 int ck__core_sig_same(const ck__core_sig *a, const ck__core_sig *b);

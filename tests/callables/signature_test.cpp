@@ -79,8 +79,24 @@ TEST(Signature, ErrorsSayWhatAndWhichColumn) {
         {"Zq)d",
          "signature 'Zq)d': unknown type letter 'Zq' (letters: ? b h i l q B H I L Q e E f d Zf "
          "Zd) at column 1"},
-        {"dd)", "signature 'dd)': expected one result type letter after ')' at column 4"},
-        {"dd)dd", "signature 'dd)dd': unexpected text after the result type at column 5"},
+        {"dd)", "signature 'dd)': expected one or two result type letters after ')' at column 4"},
+        {"dd)ddd",
+         "signature 'dd)ddd': unexpected text after the result types (one or two letters) at "
+         "column 6"},
+        {"dd)dx",
+         "signature 'dd)dx': unexpected text after the result types (one or two letters) at "
+         "column 5"},
+        {"(float64) -> (float64)",
+         "signature '(float64) -> (float64)': expected ',' and a second result type (a result "
+         "tuple holds two scalars) at column 22"},
+        {"(float64) -> (float64, int32, int32)",
+         "signature '(float64) -> (float64, int32, int32)': expected ')' after the second result "
+         "type (a result tuple holds two scalars) at column 29"},
+        {"(float64) -> (float64, 3 * int32)",
+         "signature '(float64) -> (float64, 3 * int32)': unknown scalar type '3' at column 24"},
+        {"(N * float64) -> (float64, int32)",
+         "signature '(N * float64) -> (float64, int32)': a dimension in a signature that takes "
+         "scalars only at column 2"},
         {" dd)d", "signature ' dd)d': blanks before a compact signature at column 1"},
         {"(float64, flaot64) -> float64",
          "signature '(float64, flaot64) -> float64': unknown scalar type 'flaot64' at column 11"},
@@ -110,6 +126,39 @@ TEST(Signature, ErrorsSayWhatAndWhichColumn) {
     }
     ck__signature s;
     EXPECT_EQ(ck__signature_parse(nullptr, &s), CK_ERR_INVALID);
+}
+
+TEST(Signature, TwoResultsParseInBothFormsAndPrintAsATuple) {
+    ck__signature s, c;
+    ASSERT_EQ(ck__signature_parse("(float64) -> (float64, int32)", &s), CK_OK) << ck_last_error();
+    ASSERT_EQ(ck__signature_parse("d)di", &c), CK_OK) << ck_last_error();
+    for (const ck__signature *x : {&s, &c}) {
+        EXPECT_EQ(x->nargs, 1);
+        EXPECT_EQ(x->nret, 2);
+        EXPECT_EQ(x->ret, CK_TYPE_FLOAT64);
+        EXPECT_EQ(x->ret2, CK_TYPE_INT32);
+    }
+    char text[64];
+    ck__signature_format(&c, text, sizeof text);
+    EXPECT_STREQ(text, "(float64) -> (float64, int32)");
+    ck__signature_format_compact(&s, text, sizeof text);
+    EXPECT_STREQ(text, "d)di");
+    ck_type *t = nullptr;
+    ASSERT_EQ(ck__signature_result(&s, &t), CK_OK);
+    char *shown = nullptr;
+    ASSERT_EQ(ck_type_format(t, &shown), CK_OK);
+    EXPECT_STREQ(shown, "(float64, int32)");
+    ck_free(shown);
+    EXPECT_EQ(ck_type_data_size(t), 16u);  // a C struct: the int32 after the double, padded
+    EXPECT_EQ(ck_type_field_offset(t, 1), 8u);
+    ck_type_decref(t);
+    ASSERT_EQ(ck__signature_parse("dd)d", &s), CK_OK);
+    EXPECT_EQ(s.nret, 1);
+    ck__core_sig core;
+    EXPECT_EQ(ck__signature_parse_core("(N * float64) -> (float64, int32)", &s, &core),
+              CK_ERR_PARSE);
+    EXPECT_STREQ(ck_last_error(), "signature '(N * float64) -> (float64, int32)': two results "
+                                  "take no core dimensions at column 1");
 }
 
 TEST(Signature, FormattingReportsTheLengthItNeeds) {

@@ -81,7 +81,7 @@ uint64_t digest(const Loop &l) {
         src[k] = reinterpret_cast<char *>(in[k].data());
         ss[k] = static_cast<intptr_t>(es);
     }
-    const size_t ds = size_of(l.out), part = float_part(l.out);
+    const size_t ds = result_size(l);
     std::vector<unsigned char> out(kInputs * ds + 16);
     EXPECT_EQ(strided(nullptr, reinterpret_cast<char *>(out.data()), static_cast<intptr_t>(ds),
                       src, ss, kInputs),
@@ -89,9 +89,15 @@ uint64_t digest(const Loop &l) {
         << ck_last_error();
     static const unsigned char kNaN[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
     uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < kInputs * ds; i += part != 0 ? part : ds) {
-        const bool nan = part != 0 && is_nan(&out[i], part, l.out);
-        h = fnv1a(h, nan ? kNaN : &out[i], part != 0 ? part : ds);
+    for (size_t e = 0; e < kInputs; e++) {
+        for (const Field &f : result_fields(l)) {  // each field's parts (padding is no result)
+            const size_t fs = size_of(f.id), part = float_part(f.id);
+            for (size_t i = e * ds + f.offset; i < e * ds + f.offset + fs;
+                 i += part != 0 ? part : fs) {
+                const bool nan = part != 0 && is_nan(&out[i], part, f.id);
+                h = fnv1a(h, nan ? kNaN : &out[i], part != 0 ? part : fs);
+            }
+        }
     }
     return h;
 }

@@ -52,7 +52,8 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
         std::memcpy(&single, &sp, sizeof single);
         std::memcpy(&strided, &tp, sizeof strided);
         const size_t es[2] = {size_of(l.in[0]), l.nin == 2 ? size_of(l.in[1]) : 1};
-        const size_t ds = size_of(l.out);
+        const size_t ds = result_size(l);
+        const std::vector<Field> fields = result_fields(l);
         for (const Layout &lay : kLayouts) {
             if (l.nin == 1 && lay.s0 == 0) continue;
             SCOPED_TRACE(lay.name);
@@ -92,10 +93,14 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
                     ASSERT_EQ(single(nullptr, reinterpret_cast<char *>(want.data()), one), CK_OK);
                     const char *got = d0 + static_cast<intptr_t>(i) * lay.dst *
                                                static_cast<intptr_t>(ds);
-                    ASSERT_EQ(std::memcmp(got, want.data(), ds), 0)
-                        << "n " << n << " element " << i << ": " << hex(got, ds) << " where the "
-                        << "baseline's single gives " << hex(want.data(), ds) << " for "
-                        << hex(one[0], es[0]) << (l.nin == 2 ? " " + hex(one[1], es[1]) : "");
+                    for (const Field &f : fields) {  // the results, not a struct's padding
+                        const size_t fs = size_of(f.id);
+                        ASSERT_EQ(std::memcmp(got + f.offset, want.data() + f.offset, fs), 0)
+                            << "n " << n << " element " << i << " field at " << f.offset << ": "
+                            << hex(got + f.offset, fs) << " where the baseline's single gives "
+                            << hex(want.data() + f.offset, fs) << " for " << hex(one[0], es[0])
+                            << (l.nin == 2 ? " " + hex(one[1], es[1]) : "");
+                    }
                     checked++;
                 }
                 // Nothing but the elements written.
@@ -103,7 +108,10 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
                     unsigned char *got = reinterpret_cast<unsigned char *>(d0) +
                                          static_cast<intptr_t>(i) * lay.dst *
                                              static_cast<intptr_t>(ds);
-                    std::memcpy(got, before.data() + (got - all), ds);
+                    for (const Field &f : fields) {
+                        std::memcpy(got + f.offset, before.data() + (got + f.offset - all),
+                                    size_of(f.id));
+                    }
                 }
                 ASSERT_EQ(std::memcmp(all, before.data(), before.size()), 0) << "n " << n;
             }

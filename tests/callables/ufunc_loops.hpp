@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -29,17 +30,23 @@ struct Loop {
     int in[2];
     int out;
     bool checked;  // negative second operands are refused: the test gives none
+    int out2;      // a PAIR loop's second result (the leaf writes a C struct of both), else -1
 };
-#define KT_LOOP_ROW(name, NIN, a, b, r, checked)                                                   \
+#define KT_ID(T) KT_ID_(T)
+#define KT_ID_(T) ck__id_##T
+#define KT_LOOP_ROW(name, NIN, a, b, r, checked, r2)                                               \
   {CK__UFLOOP_##name##__##a##_##b##__##r,                                                          \
    #name "(" #a ", " #b ") -> " #r,                                                                \
    NIN,                                                                                            \
    {ck__id_##a, ck__id_##b},                                                                       \
    ck__id_##r,                                                                                     \
-   checked},
-#define KT_LOOP_LEAF(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false)
-#define KT_LOOP_VMATH(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false)
-#define KT_LOOP_CHECKED(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, true)
+   checked,                                                                                        \
+   r2},
+#define KT_LOOP_LEAF(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false, -1)
+#define KT_LOOP_VMATH(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, false, -1)
+#define KT_LOOP_CHECKED(name, NIN, a, b, r) KT_LOOP_ROW(name, NIN, a, b, r, true, -1)
+#define KT_LOOP_PAIR(name, NIN, a, b, r)                                                           \
+  KT_LOOP_ROW(name, NIN, a, b, r, false, KT_ID(CK__UF_SECOND_##name(a)))
 #define KT_LOOP_ARITH(...)
 #define KT_LOOP_REFUSE(...)
 #define KT_LOOP(name, I, NIN, a, b, r) KT_LOOP_##I(name, NIN, a, b, r)
@@ -59,6 +66,25 @@ struct Bits {
         return s * 0x2545F4914F6CDD1Dull;
     }
 };
+
+// The fields of a loop's result element: its one scalar at offset 0, or a PAIR loop's two at
+// their C struct offsets; and the element's size (the struct's, padding included).
+struct Field {
+    int id;
+    size_t offset;
+};
+inline std::vector<Field> result_fields(const Loop &l) {
+    if (l.out2 < 0) return {{l.out, 0}};
+    const size_t a2 = ck__scalar_info(static_cast<ck_type_id>(l.out2))->part_size;
+    return {{l.out, 0}, {l.out2, (size_of(l.out) + a2 - 1) / a2 * a2}};
+}
+inline size_t result_size(const Loop &l) {
+    if (l.out2 < 0) return size_of(l.out);
+    const size_t a = std::max<size_t>(ck__scalar_info(static_cast<ck_type_id>(l.out))->part_size,
+                                      ck__scalar_info(static_cast<ck_type_id>(l.out2))->part_size);
+    const size_t end = result_fields(l)[1].offset + size_of(l.out2);
+    return (end + a - 1) / a * a;
+}
 
 // n elements of type id: its special values first (as bits), then random bits.
 inline std::vector<unsigned char> values(int id, size_t n, Bits &r) {

@@ -98,6 +98,8 @@
 /* CHECKED loops refuse some arguments with a status a direct call cannot return; ARITH ones
  * are the JIT's own operations; REFUSE ones build nothing. */
 #define CK__UJ_DEF_CHECKED_2(...)
+#define CK__UJ_DEF_PAIR_1(...)
+#define CK__UJ_DEF_PAIR_2(...)
 #define CK__UJ_DEF_ARITH_2(...)
 #define CK__UJ_DEF_REFUSE_1(...)
 #define CK__UJ_DEF_REFUSE_2(...)
@@ -121,6 +123,7 @@ typedef struct ck__uj_entry {
 #define CK__UJ_ENTRY_LEAF CK__UJ_ENTRY_ROW
 #define CK__UJ_ENTRY_VMATH CK__UJ_ENTRY_ROW
 #define CK__UJ_ENTRY_CHECKED(...)
+#define CK__UJ_ENTRY_PAIR(...) /* two results: the JIT computes one value per node */
 #define CK__UJ_ENTRY_ARITH(...)
 #define CK__UJ_ENTRY_REFUSE(...)
 #define CK__UJ_ENTRY(name, I, NIN, a, b, r)                                                        \

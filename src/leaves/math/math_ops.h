@@ -732,6 +732,52 @@ CK_SCALAR_TABLE(CK__UF_KIND_ROW)
 /* float_power of complex128: power's. */
 #define ck__uf_float_power_complex128_complex128 ck__uf_power_complex128_complex128
 
+/* ======================================================================================
+ * Two results (ufunc_list.h's PAIR loops): the first returned, the second through *second.
+ * divmod is floor_divide's and remainder's results, so the three agree on every value, as
+ * NumPy's do; modf and frexp are libm's, float16 and bfloat16 through float32 (NumPy's).
+ * ====================================================================================== */
+#define CK__UF_DEF_DIVMOD_PAIR(T)                                                              \
+    CK__HOT ck__ct_##T ck__uf_divmod_##T##_##T(ck__ct_##T a, ck__ct_##T b, ck__ct_##T *mod) { \
+        *mod = ck__uf_remainder_##T##_##T(a, b);                                            \
+        return ck__uf_floor_divide_##T##_##T(a, b);                                         \
+    }
+#define CK__UF_DEF_DIVMOD_ROW(E, n, part, psize, parts, kind, ...) CK__UF_DEF_DIVMOD_##kind(n)
+#define CK__UF_DEF_DIVMOD_BOOL(n)
+#define CK__UF_DEF_DIVMOD_SIGNED(n) CK__UF_DEF_DIVMOD_PAIR(n)
+#define CK__UF_DEF_DIVMOD_UNSIGNED(n) CK__UF_DEF_DIVMOD_PAIR(n)
+#define CK__UF_DEF_DIVMOD_FLOAT(n) CK__UF_DEF_DIVMOD_PAIR(n)
+#define CK__UF_DEF_DIVMOD_COMPLEX(n)
+CK_SCALAR_TABLE(CK__UF_DEF_DIVMOD_ROW)
+
+#define CK__UF_DEF_MODF_FREXP(T, FT, S)                                                     \
+    CK__HOT FT ck__uf_modf_##T(FT a, FT *integral) {                                        \
+        return modf##S(a, integral);                                                        \
+    }                                                                                       \
+    CK__HOT FT ck__uf_frexp_##T(FT a, int32_t *exponent) {                                  \
+        int e = 0;                                                                          \
+        const FT m = frexp##S(a, &e);                                                       \
+        *exponent = (int32_t)e;                                                             \
+        return m;                                                                           \
+    }
+CK__UF_DEF_MODF_FREXP(float32, float, f)
+CK__UF_DEF_MODF_FREXP(float64, double, )
+#define CK__UF_DEF_MODF_FREXP_NARROW(T)                                                     \
+    CK__HOT uint16_t ck__uf_modf_##T(uint16_t a, uint16_t *integral) {                      \
+        float i;                                                                            \
+        const float f = modff(ck__widen_##T(a), &i);                                        \
+        *integral = ck__narrow_##T(i);                                                      \
+        return ck__narrow_##T(f);                                                           \
+    }                                                                                       \
+    CK__HOT uint16_t ck__uf_frexp_##T(uint16_t a, int32_t *exponent) {                      \
+        int e = 0;                                                                          \
+        const float m = frexpf(ck__widen_##T(a), &e);                                       \
+        *exponent = (int32_t)e;                                                             \
+        return ck__narrow_##T(m);                                                           \
+    }
+CK__UF_DEF_MODF_FREXP_NARROW(float16)
+CK__UF_DEF_MODF_FREXP_NARROW(bfloat16)
+
 #ifdef __cplusplus
 }
 #endif

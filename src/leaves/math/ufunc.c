@@ -25,10 +25,19 @@ static const ck_cpu_target ck__ufunc_target_ids[] = {CK_DISPATCH_TARGETS_ufunc(C
 #undef CK__TARGET_ID
 
 /* "name in0[, in1] -> out" of each loop, for descriptions. */
-#define CK__UF_LOOP_TEXT_1(name, a, b, r) #name " " #a " -> " #r
-#define CK__UF_LOOP_TEXT_2(name, a, b, r) #name " " #a ", " #b " -> " #r
+#define CK__UF_STR(x) CK__UF_STR_(x)
+#define CK__UF_STR_(x) #x
+#define CK__UF_LOOP_RESULT_LEAF(name, a, r) #r
+#define CK__UF_LOOP_RESULT_CHECKED CK__UF_LOOP_RESULT_LEAF
+#define CK__UF_LOOP_RESULT_VMATH CK__UF_LOOP_RESULT_LEAF
+#define CK__UF_LOOP_RESULT_ARITH CK__UF_LOOP_RESULT_LEAF
+#define CK__UF_LOOP_RESULT_REFUSE CK__UF_LOOP_RESULT_LEAF
+#define CK__UF_LOOP_RESULT_PAIR(name, a, r) "(" #r ", " CK__UF_STR(CK__UF_SECOND_##name(a)) ")"
+#define CK__UF_LOOP_TEXT_1(name, a, b) #name " " #a " -> "
+#define CK__UF_LOOP_TEXT_2(name, a, b) #name " " #a ", " #b " -> "
 #define CK__UF_LOOP_TEXT(name, I, NIN, a, b, r)                                                    \
-  [CK__UFLOOP_##name##__##a##_##b##__##r] = CK__UF_LOOP_TEXT_##NIN(name, a, b, r),
+  [CK__UFLOOP_##name##__##a##_##b##__##r] =                                                       \
+      CK__UF_LOOP_TEXT_##NIN(name, a, b) CK__UF_LOOP_RESULT_##I(name, a, r),
 #define CK__UF_LOOP_TEXTS(name, ...) CK__UFL_##name(CK__UF_LOOP_TEXT)
 static const char *const ck__ufunc_loop_text[CK__UFUNC_NUM_LOOPS] = {
     CK__UFUNC_LIST(CK__UF_LOOP_TEXTS)};

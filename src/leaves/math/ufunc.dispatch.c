@@ -216,7 +216,53 @@ CK__UF_VM_GATHER(float64)
         return CK__UF_LEAF(name, a, b, r, strided)(self, dst, 0, src, zero, 1);             \
     }
 
-/* Every LEAF, CHECKED and VMATH loop of every function; the others have no leaf here. */
+/* Two results: the leaf writes the C struct {first; second;} of the loop's two types (the
+ * tuple ck__signature_result describes), element by element. */
+#define CK__UF_CT_OF(T) CK__UF_CT_OF_(T)
+#define CK__UF_CT_OF_(T) ck__ct_##T
+#define CK__UF_PAIR_STRUCT(name, a, b, r)                                                   \
+    typedef struct {                                                                        \
+        ck__ct_##r first;                                                                   \
+        CK__UF_CT_OF(CK__UF_SECOND_##name(a)) second;                                       \
+    } CK__UF_LEAF(name, a, b, r, pair);
+#define CK__UF_PAIR_SINGLE(name, a, b, r)                                                   \
+    static int CK__UF_LEAF(name, a, b, r, single)(ck_prefix *self, char *dst,               \
+                                                  char *const *src) {                       \
+        static const intptr_t zero[2] = {0, 0};                                             \
+        return CK__UF_LEAF(name, a, b, r, strided)(self, dst, 0, src, zero, 1);             \
+    }
+#define CK__UF_DEF_PAIR_1(name, a, b, r)                                                    \
+    CK__UF_PAIR_STRUCT(name, a, b, r)                                                       \
+    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
+        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
+        const intptr_t *src_stride, size_t count) {                                         \
+        (void)self;                                                                         \
+        const char *pa = src[0];                                                            \
+        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0]) {        \
+            CK__UF_LEAF(name, a, b, r, pair) *d = (CK__UF_LEAF(name, a, b, r, pair) *)(void *)dst; \
+            d->first = CK__UF_FN1(name, a)(*(const ck__ct_##a *)(const void *)pa, &d->second); \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__UF_PAIR_SINGLE(name, a, b, r)
+#define CK__UF_DEF_PAIR_2(name, a, b, r)                                                    \
+    CK__UF_PAIR_STRUCT(name, a, b, r)                                                       \
+    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
+        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
+        const intptr_t *src_stride, size_t count) {                                         \
+        (void)self;                                                                         \
+        const char *pa = src[0], *pb = src[1];                                              \
+        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0],          \
+                    pb += src_stride[1]) {                                                  \
+            CK__UF_LEAF(name, a, b, r, pair) *d = (CK__UF_LEAF(name, a, b, r, pair) *)(void *)dst; \
+            d->first = CK__UF_FN2(name, a, b)(*(const ck__ct_##a *)(const void *)pa,        \
+                                              *(const ck__ct_##b *)(const void *)pb, &d->second); \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
+    CK__UF_PAIR_SINGLE(name, a, b, r)
+
+/* Every LEAF, CHECKED, VMATH and PAIR loop of every function; the others have no leaf here. */
 #define CK__UF_DEF_LEAF_1 CK__UF_DEF_UNARY
 #define CK__UF_DEF_LEAF_2 CK__UF_DEF_BINARY
 #define CK__UF_DEF_CHECKED_2 CK__UF_DEF_CHECKED
@@ -235,6 +281,7 @@ CK__UFUNC_LIST(CK__UF_DEF_LOOPS)
                                                CK__UF_LEAF(name, a, b, r, strided)},
 #define CK__UF_ENTRY_CHECKED CK__UF_ENTRY_LEAF
 #define CK__UF_ENTRY_VMATH CK__UF_ENTRY_LEAF
+#define CK__UF_ENTRY_PAIR CK__UF_ENTRY_LEAF
 #define CK__UF_ENTRY_ARITH(...)
 #define CK__UF_ENTRY_REFUSE(...)
 #define CK__UF_ENTRY(name, I, NIN, a, b, r) CK__UF_ENTRY_##I(name, a, b, r)

@@ -21,6 +21,9 @@
  *             and the logical functions' bool results)
  *   REFUSE    a signature that refuses, with REFUSAL: NumPy refuses the types, and without it
  *             selection would pick a loop NumPy does not (bool subtract would be int8's)
+ *   PAIR      a LEAF of two results (divmod, modf, frexp): out is the first, the second
+ *             CK__UF_SECOND_<name>(in0); the leaf writes the C struct of the two,
+ *             first = ck__uf_<name>_<in0>[_<in1>](in0, [in1,] &second)
  * NumPy's loops over long double and objects, and the datetime ones, have no rows; bfloat16
  * has a loop where float16 has one, after it (so that float16 keeps selecting float16's, and
  * an int8 float16's, as in NumPy). NumPy lists int64's loops twice (as C long and long long);
@@ -126,6 +129,14 @@ extern "C" {
     L(ldexp, LEAF, 2, bfloat16, int64, bfloat16) L(ldexp, LEAF, 2, float32, int64, float32) \
     L(ldexp, LEAF, 2, float64, int32, float64) L(ldexp, LEAF, 2, float64, int64, float64)
 
+/* Two results: the signature's (first, second), written as one C struct. */
+#define CK__UFL_divmod(L) CK__UF_IF(CK__UF_SAME2, L, divmod, PAIR)
+#define CK__UFL_modf(L) CK__UF_F(CK__UF_SAME1, L, modf, PAIR)
+#define CK__UFL_frexp(L) CK__UF_F(CK__UF_SAME1, L, frexp, PAIR)
+#define CK__UF_SECOND_divmod(T) T
+#define CK__UF_SECOND_modf(T) T
+#define CK__UF_SECOND_frexp(T) int32
+
 /* The functions of vmath_ops.h: floats by SLEEF, complex numbers by libm (NumPy's). */
 #define CK__UF_VM1(L, name)                                                                  \
     CK__UF_F(CK__UF_SAME1, L, name, VMATH) CK__UF_C(CK__UF_SAME1, L, name, LEAF)
@@ -216,6 +227,9 @@ extern "C" {
     X(nextafter,    2, NONE,         NULL,    NULL)                                         \
     X(heaviside,    2, NONE,         NULL,    NULL)                                         \
     X(ldexp,        2, NONE,         NULL,    NULL)                                          \
+    X(divmod,       2, NONE,         NULL,    NULL)                                          \
+    X(modf,         1, NONE,         NULL,    NULL)                                          \
+    X(frexp,        1, NONE,         NULL,    NULL)                                          \
     X(exp,          1, NONE,         NULL,    NULL)                                          \
     X(exp2,         1, NONE,         NULL,    NULL)                                          \
     X(expm1,        1, NONE,         NULL,    NULL)                                          \
