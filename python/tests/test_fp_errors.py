@@ -76,7 +76,9 @@ def cases(fn, dtype):
 
 
 def functions():
-    return [n for n in ours() if getattr(np, n).nout == 1 and getattr(np, n).nin in (1, 2)]
+    # (gufuncs, matmul, take blocks: their leaves are not checked, docs/design.md §10)
+    return [n for n in ours() if getattr(np, n).nout == 1 and getattr(np, n).nin in (1, 2)
+            and getattr(np, n).signature is None]
 
 
 @pytest.mark.parametrize("name", functions())

@@ -45,7 +45,8 @@ def ck_call(name, args):
 
 
 def binary():
-    return [n for n in ours() if getattr(np, n).nin == 2 and getattr(np, n).nout == 1]
+    return [n for n in ours() if getattr(np, n).nin == 2 and getattr(np, n).nout == 1
+            and getattr(np, n).signature is None]  # matmul takes no scalars
 
 
 @pytest.mark.parametrize("name", binary())

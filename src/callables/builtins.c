@@ -184,5 +184,6 @@ int ck__register_builtins(void) {
         CK__RETURN_IF_ERROR(add_unary(&unary_builtins[i]));
     }
     CK__RETURN_IF_ERROR(ck__register_text_builtins());
+    CK__RETURN_IF_ERROR(ck__register_matmul());
     return add_dot();
 }

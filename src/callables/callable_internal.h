@@ -61,7 +61,8 @@ int ck__broadcast_dims(const char *name, int nsrc, const ck_type *const *src_tp,
  *   ck__<f>_call_result_type  ck_call_result_type for it */
 #define CK__CALL_ROUTE_LIST(X)                                                                 \
     X(time) /* datetime64 and timedelta64: add, subtract, comparisons (time_call.c) */        \
-    X(text) /* text and bytes: comparisons, length, concat (text_call.c) */
+    X(text) /* text and bytes: comparisons, length, concat (text_call.c) */                  \
+    X(matmul) /* matmul of a 1-d operand: NumPy's optional core dimensions (matmul_call.c) */
 #define CK__CALL_ROUTE_DECLARE(f)                                                              \
     int ck__##f##_call_claims(const ck_callable *c, int nsrc, const ck_type *const *src_tp);   \
     int ck__make_##f##_call(ck_builder *ckb, size_t *offset, ck_callable *c,                   \
@@ -174,6 +175,8 @@ int ck__fp_check_wrap(ck_builder *ckb, size_t *offset, const ck_leaf_info *info,
 
 /* Registers NumPy's functions (ufuncs.c: leaves/math/ufunc_list.h) not registered yet. */
 int ck__register_ufuncs(void);
+/* matmul (matmul_call.c). */
+int ck__register_matmul(void);
 /* The factory of the arithmetic leaf of op (leaves/numeric/arith_leaves.h) for the
  * signature's first argument type: what the ufuncs' ARITH loops run. */
 struct ck_factory ck__arith_factory(int op);

@@ -105,6 +105,7 @@ typedef struct ck__kind {
     X(option_scan)          /* option_scan.c */        \
     X(option_fill)          /* option_scan.c */        \
     X(dot)                  /* dot.c */                \
+    X(matmul)               /* matmul.c */             \
     X(core_call)            /* core_call.c */          \
     X(text_cast)            /* text_cast.c */          \
     X(text_number)          /* text_number.c */        \
@@ -449,6 +450,10 @@ int ck__core_call_set_child(ck_builder *ckb, size_t at, int slot, size_t child_o
 /* The built-in dot's leaf (dot.c) for rows of type id as `core` describes them. */
 int ck__make_dot_leaf(ck_builder *ckb, size_t *offset, ck_type_id id, const ck_core_dims *core,
                       ck_request req);
+/* The built-in matmul's leaf (matmul.c): (N * K * T, K * M * T) -> N * M * T of fixed core
+ * dimensions as `core` describes them. */
+int ck__make_matmul_leaf(ck_builder *ckb, size_t *offset, ck_type_id id,
+                         const ck_core_dims *core, ck_request req);
 
 #ifdef __cplusplus
 }
