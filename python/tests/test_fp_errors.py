@@ -153,3 +153,50 @@ def test_the_message_names_the_function_the_values_and_the_element():
         ck.call("exp", x, fp_errors="always")
     assert e.value.status == "CK_ERR_INVALID"
     assert ck.call("exp", x, fp_errors="ignore")[2] == np.inf
+
+
+# The built-in sums and products of floats (their folds' own association: cases whose every
+# association overflows or meets inf - inf, so NumPy's pairwise sum agrees), over every
+# layout the reductions take: one run (parallel when large), rows, columns.
+BUILTIN_CASES = [
+    ("sum", np.array([np.inf, -np.inf]), {}, "CK_ERR_DOMAIN"),
+    ("sum", np.full(200000, 1e304), {}, "CK_ERR_OVERFLOW"),
+    ("sum", np.full((3, 1000), 1e306), {"axis": 1}, "CK_ERR_OVERFLOW"),
+    ("sum", np.full((1000, 3), 1e306), {"axis": 0}, "CK_ERR_OVERFLOW"),
+    ("sum", np.full(70000, 3e34, np.float32), {}, "CK_ERR_OVERFLOW"),
+    ("sum", np.array([1 + 1e308j, 1e308j]) * 1.7, {}, "CK_ERR_OVERFLOW"),
+    ("prod", np.array([1e200, 1e200]), {}, "CK_ERR_OVERFLOW"),
+    ("prod", np.array([0.0, np.inf, 2.0]), {}, "CK_ERR_DOMAIN"),
+    ("prod", np.full((4, 400), 10.0), {"axis": 1}, "CK_ERR_OVERFLOW"),
+    # no error: infinities and NaNs given, not made
+    ("sum", np.array([np.inf, 1.0, 2.0]), {}, None),
+    ("sum", np.array([np.nan, 1.0]), {}, None),
+    ("prod", np.array([np.inf, 2.0]), {}, None),
+    ("sum", np.arange(100000, dtype=np.float64), {}, None),
+    ("min", np.array([np.nan, 1.0, 2.0]), {}, None),
+    ("max", np.full(100000, np.nan), {}, None),
+]
+
+
+@pytest.mark.parametrize("name,a,kw,status", BUILTIN_CASES,
+                         ids=["%s-%d" % (c[0], i) for i, c in enumerate(BUILTIN_CASES)])
+def test_builtin_sums_and_products_raise_numpys_errors(name, a, kw, status):
+    ufunc = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum}[name]
+    try:
+        with np.errstate(all="raise"):
+            ufunc.reduce(a, **kw)
+        numpy_status = None
+    except FloatingPointError as e:
+        numpy_status = "CK_ERR_OVERFLOW" if "overflow" in str(e) else "CK_ERR_DOMAIN"
+    assert numpy_status == status
+    try:
+        got = ck.reduce(name, a, fp_errors="raise", **kw)
+        ck_status = None
+    except ck.Error as e:
+        ck_status = e.status
+        assert ("overflow" if status == "CK_ERR_OVERFLOW" else "invalid value") in str(e)
+    assert ck_status == status
+    if status is None:  # the same bits as without the check
+        assert np.array_equal(got, ck.reduce(name, a, **kw), equal_nan=True)
+    else:
+        ck.reduce(name, a, **kw)  # silent without it

@@ -172,6 +172,12 @@ int ck__register_builtins(void);
  * (*req becomes the leaf's: strided); else nothing. */
 int ck__fp_check_wrap(ck_builder *ckb, size_t *offset, const ck_leaf_info *info,
                       unsigned flags, ck_request *req);
+/* Under CK_EVAL_FP_ERRORS, and for a built-in sum or product (builtin_op add or multiply)
+ * of floats or complex numbers (acc), the fp_flags kernel at *offset (request req), above
+ * the reduction its caller builds next (request single... whichever: the caller's req);
+ * else nothing. */
+int ck__fp_flags_wrap(ck_builder *ckb, size_t *offset, const char *name, ck_type_id acc,
+                      int builtin_op, unsigned flags, ck_request req);
 
 /* Registers NumPy's functions (ufuncs.c: leaves/math/ufunc_list.h) not registered yet. */
 int ck__register_ufuncs(void);

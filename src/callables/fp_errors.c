@@ -16,6 +16,7 @@
  * every vector width, where flags depend on what a vector computes beyond the elements (its
  * padding lanes) and on the library's internal steps; and the caller's flags stay the
  * caller's. NumPy's spacing(inf) is NaN without an error: so is ckernel's. */
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "common/internal.h"
 #include "common/scalars.h"
 #include "core/kinds.h"
+#include "leaves/numeric/arith_leaves.h"
 #include "values/numtext.h"
 
 /* Where a function's infinite results of finite arguments are divisions by zero. */
@@ -364,3 +366,86 @@ static void fp_check_describe(const ck_prefix *self, ck__strbuf *out, size_t *si
 
 const ck__kind ck__fp_check_kind = {"fp_check", fp_check_single, fp_check_strided,
                                     fp_check_describe};
+
+/* ---- built-in sums and products of floats: the FPU's flags ----
+ * Their folds (the accumulate leaves, fold_rows, the pairwise trees of every target) are
+ * plain IEEE additions and multiplications of the elements and partial results, so the
+ * overflow and invalid flags they raise are the errors of that association of the sum,
+ * the same on every target (the bits are): the fp_flags kernel above such a reduction saves
+ * the caller's flags, clears them, runs the reduction, reads them and gives the caller's
+ * back. The element is not known (a partial sum of the tree overflows), so the message
+ * names the reduction and the error. min and max take the values' route: x86's min and max
+ * instructions raise invalid on a NaN operand where NumPy's minimum does not. */
+typedef struct ck__fp_flags {
+    ck_prefix base;
+    char name[32];
+    char type[16];
+} ck__fp_flags;
+
+#define CK__FP_FLAGS_CHILD CK_ALIGN_OFFSET(sizeof(ck__fp_flags))
+
+static int fp_flags_result(const ck__fp_flags *k, int rc, const fexcept_t *saved) {
+    const int raised = fetestexcept(FE_INVALID | FE_OVERFLOW | FE_DIVBYZERO);
+    fesetexceptflag(saved, FE_ALL_EXCEPT);
+    if (rc != CK_OK || raised == 0) {
+        return rc;
+    }
+    if (raised & FE_INVALID) {
+        return ck_set_error(CK_ERR_DOMAIN, "%s: invalid value: the %s %s meets inf - inf or 0 * inf",
+                            k->name, k->type, strcmp(k->name, "multiply") == 0 ? "product" : "sum");
+    }
+    return ck_set_error(CK_ERR_OVERFLOW, "%s: overflow: a partial %s of the %s values is past "
+                                         "the type's range",
+                        k->name, strcmp(k->name, "multiply") == 0 ? "product" : "sum", k->type);
+}
+
+static CK__KERNEL_ALIGN int fp_flags_single(ck_prefix *self, char *dst, char *const *src) {
+    fexcept_t saved;
+    fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    feclearexcept(FE_ALL_EXCEPT);
+    const int rc = ck_call_single(ck_child(self, CK__FP_FLAGS_CHILD), dst, src);
+    return fp_flags_result((const ck__fp_flags *)self, rc, &saved);
+}
+
+static CK__KERNEL_ALIGN int fp_flags_strided(ck_prefix *self, char *dst, intptr_t dst_stride,
+                                             char *const *src, const intptr_t *src_stride,
+                                             size_t count) {
+    fexcept_t saved;
+    fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    feclearexcept(FE_ALL_EXCEPT);
+    const int rc = ck_call_strided(ck_child(self, CK__FP_FLAGS_CHILD), dst, dst_stride, src,
+                                   src_stride, count);
+    return fp_flags_result((const ck__fp_flags *)self, rc, &saved);
+}
+
+static void fp_flags_destroy(ck_prefix *self) {
+    ck_prefix_destroy(ck_child(self, CK__FP_FLAGS_CHILD));
+}
+
+int ck__fp_flags_wrap(ck_builder *ckb, size_t *offset, const char *name, ck_type_id acc,
+                      int builtin_op, unsigned flags, ck_request req) {
+    if ((flags & CK_EVAL_FP_ERRORS) == 0 || !is_floating(acc) ||
+        (builtin_op != CK__ARITH_ADD && builtin_op != CK__ARITH_MULTIPLY)) {
+        return CK_OK;
+    }
+    CK__RETURN_IF_ERROR(ck_builder_reserve(ckb, *offset + CK__FP_FLAGS_CHILD));
+    ck__fp_flags *k = (ck__fp_flags *)ck_builder_at(ckb, *offset);
+    k->base.destructor = fp_flags_destroy;
+    ck_prefix_set_function(&k->base, req, fp_flags_single, fp_flags_strided);
+    snprintf(k->name, sizeof k->name, "%s", name != NULL ? name : "?");
+    snprintf(k->type, sizeof k->type, "%s", ck_type_id_name(acc));
+    *offset += CK__FP_FLAGS_CHILD;
+    return CK_OK;
+}
+
+static void fp_flags_describe(const ck_prefix *self, ck__strbuf *out, size_t *size,
+                              ck__children *children) {
+    const ck__fp_flags *k = (const ck__fp_flags *)self;
+    ck__strbuf_printf(out, "%s: overflows and invalid values of its %s folds are errors", k->name,
+                      k->type);
+    *size = sizeof(ck__fp_flags);
+    ck__children_add(children, CK__FP_FLAGS_CHILD);
+}
+
+const ck__kind ck__fp_flags_kind = {"fp_flags", fp_flags_single, fp_flags_strided,
+                                    fp_flags_describe};

@@ -114,7 +114,8 @@ typedef struct ck__kind {
     X(datetime_arith)       /* datetime_cast.c */      \
     X(datetime_compare)     /* datetime_compare.c */   \
     X(datetime_text)        /* datetime_text.c */      \
-    X(fp_check)             /* callables/fp_errors.c */
+    X(fp_check)             /* callables/fp_errors.c */ \
+    X(fp_flags)             /* callables/fp_errors.c */
 /* clang-format on */
 #define CK__KIND_DECLARE(name) extern const ck__kind ck__##name##_kind;
 CK__KIND_LIST(CK__KIND_DECLARE)

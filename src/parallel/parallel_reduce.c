@@ -227,6 +227,11 @@ int ck_parallel_reduce(const ck_reduce_spec *r, const ck_array *dst, const ck_ar
     if (done) {
         return CK_OK;
     }
+    if (ectx != NULL && (ectx->flags & CK_EVAL_FP_ERRORS) != 0) {
+        /* the one-run split folds outside the kernel, whose fp_flags read the errors: the
+         * serial kernel's bits are the split's */
+        return ck_reduce(r, dst, src, ectx);
+    }
     size_t n = 0;
     intptr_t xs = 0;
     const int nd = ck_type_ndim(st);

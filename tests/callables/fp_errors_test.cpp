@@ -7,6 +7,7 @@
 // NumPy's errstate comparison is python/tests/test_fp_errors.py's.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -158,6 +159,59 @@ TEST(FpErrors, AllocationFailureAtEveryPoint) {
         const std::vector<double> a = {1.0, 2.0, 3.0}, b = {1.0, 0.0, 2.0};
         const Outcome o = call("divide", a, &b, CK_EVAL_FP_ERRORS);
         return o.rc == CK_ERR_ZERO_DIVISION ? CK_OK : o.rc;
+    });
+    EXPECT_GT(points, 2);
+}
+
+// sum(x) of float64 values through ck_reduce_new, flags in the context.
+Outcome sum(const std::vector<double> &x, unsigned flags) {
+    ck_callable *c = nullptr;
+    ck_type *t = nullptr;
+    ck_array *a = nullptr, *r = nullptr;
+    const std::string ts = std::to_string(x.size()) + " * float64";
+    ck_fixed_dim_arrmeta am;
+    am.dim_size = static_cast<intptr_t>(x.size());
+    am.stride = sizeof(double);
+    int rc = ck_reduction_lookup("sum", &c);
+    if (rc == CK_OK) rc = ck_type_parse(ts.c_str(), &t);
+    if (rc == CK_OK) {
+        rc = ck_array_wrap(t, reinterpret_cast<const char *>(&am),
+                           const_cast<char *>(reinterpret_cast<const char *>(x.data())), nullptr,
+                           &a);
+    }
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = flags;
+    ck_reduce_spec spec = {c, nullptr, 0, 0};
+    if (rc == CK_OK) rc = ck_reduce_new(&spec, a, &ctx, &r);
+    Outcome o{rc, rc == CK_OK ? "" : ck_last_error()};
+    ck_array_free(r);
+    ck_array_free(a);
+    ck_type_decref(t);
+    ck_callable_decref(c);
+    return o;
+}
+
+TEST(FpErrors, ABuiltInSumReadsItsOwnFlagsAndGivesTheCallersBack) {
+    const std::vector<double> big = {1e308, 1e308}, fine = {1.0, 2.0};
+    std::feclearexcept(FE_ALL_EXCEPT);
+    std::feraiseexcept(FE_UNDERFLOW);  // the caller's, before the call
+    Outcome o = sum(big, CK_EVAL_FP_ERRORS);
+    EXPECT_EQ(o.rc, CK_ERR_OVERFLOW);
+    EXPECT_EQ(o.message, "add: overflow: a partial sum of the float64 values is past the type's "
+                         "range");
+    EXPECT_TRUE(std::fetestexcept(FE_UNDERFLOW));  // still the caller's
+    EXPECT_FALSE(std::fetestexcept(FE_OVERFLOW));  // the kernel's became the status
+    std::feraiseexcept(FE_OVERFLOW);  // a caller's earlier overflow is no error of the sum's
+    EXPECT_EQ(sum(fine, CK_EVAL_FP_ERRORS).rc, CK_OK);
+    EXPECT_TRUE(std::fetestexcept(FE_OVERFLOW));
+    std::feclearexcept(FE_ALL_EXCEPT);
+    EXPECT_EQ(sum(big, 0).rc, CK_OK);  // silent without the flag
+}
+
+TEST(FpErrors, ABuiltInSumsCheckFailsCleanlyAtEveryAllocation) {
+    const int64_t points = ckt::for_each_alloc_failure([]() {
+        const Outcome o = sum({1e308, 1e308, 1.0}, CK_EVAL_FP_ERRORS);
+        return o.rc == CK_ERR_OVERFLOW ? CK_OK : o.rc;
     });
     EXPECT_GT(points, 2);
 }
