@@ -181,20 +181,40 @@ int ckpy_lookup(PyObject *name, int (*by_name)(const char *, ck_callable **), co
     return 0;
 }
 
-int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_operand *dst) {
-    if (ckpy_is_fixed_scalar(rt)) {
-        npy_intp dims[NPY_MAXDIMS];
-        int nd = 0;
-        const ck_type *t = rt;
-        for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
-            dims[nd] = (npy_intp)ck_type_fixed_size(t);
-            t = ck_type_element(t);
+/* 1 when t is a tuple of scalars NumPy has (a call of two results writes one). */
+static int is_scalar_tuple(const ck_type *t) {
+    if (ck_type_get_id(t) != CK_TYPE_TUPLE || ck_type_field_count(t) > 16) {
+        return 0;
+    }
+    for (size_t i = 0; i < ck_type_field_count(t); i++) {
+        if (!ckpy_is_fixed_scalar(ck_type_field(t, i))) {
+            return 0;
         }
+    }
+    return 1;
+}
+
+int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_operand *dst) {
+    npy_intp dims[NPY_MAXDIMS];
+    int nd = 0;
+    const ck_type *t = rt;
+    for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
+        dims[nd] = (npy_intp)ck_type_fixed_size(t);
+        t = ck_type_element(t);
+    }
+    /* Fixed dimensions of a scalar NumPy has, or of a tuple of such scalars at their C
+     * offsets (a NumPy record: the pairs of a call of two results), are a NumPy array. */
+    const int record = is_scalar_tuple(t);
+    if (ckpy_is_fixed_scalar(rt) || record) {
         if (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
             ckpy_raise(CK_ERR_TYPE, "the result has more than %d dimensions", NPY_MAXDIMS);
             return -1;
         }
-        PyArray_Descr *d = ckpy_descr_from_type(t, NULL); /* stolen below */
+        _Alignas(16) char am[16 * sizeof(intptr_t)];
+        if (record) {
+            ck_arrmeta_default_construct(t, am, NULL); /* the fields' C offsets */
+        }
+        PyArray_Descr *d = ckpy_descr_from_type(t, record ? am : NULL); /* stolen below */
         *result = d == NULL ? NULL : PyArray_SimpleNewFromDescr(nd, dims, d);
         *scalar = nd == 0;
     } else {
@@ -207,31 +227,6 @@ int ckpy_new_result(const ck_type *rt, PyObject **result, int *scalar, ckpy_oper
         *result = ckpy_array_from_ck(a, NULL, 0);
     }
     return *result == NULL ? -1 : ckpy_operand_dest(*result, "the result", dst);
-}
-
-/* A call of two results (divmod, modf, frexp) over fixed dimensions: a NumPy structured
- * array of the (first, second) pairs its kernel writes, which ckpy_call returns as NumPy's
- * tuple of two arrays (the two fields). 1 when made, 0 when rt is not such a type. */
-static int new_pair_result(const ck_type *rt, call_plan *p) {
-    npy_intp dims[NPY_MAXDIMS];
-    int nd = 0;
-    const ck_type *t = rt;
-    for (; ck_type_get_id(t) == CK_TYPE_FIXED_DIM && nd < NPY_MAXDIMS; nd++) {
-        dims[nd] = (npy_intp)ck_type_fixed_size(t);
-        t = ck_type_element(t);
-    }
-    if (ck_type_get_id(t) != CK_TYPE_TUPLE || ck_type_field_count(t) != 2) {
-        return 0;
-    }
-    _Alignas(16) char am[2 * sizeof(intptr_t)];
-    ck_arrmeta_default_construct(t, am, NULL); /* the fields' C offsets */
-    PyArray_Descr *d = ckpy_descr_from_type(t, am); /* stolen below */
-    p->result = d == NULL ? NULL : PyArray_SimpleNewFromDescr(nd, dims, d);
-    p->scalar_result = nd == 0;
-    if (p->result == NULL) {
-        return -1;
-    }
-    return ckpy_operand_dest(p->result, "the result", &p->dst) < 0 ? -1 : 1;
 }
 
 /* The two results of a call of two results, a structured array's fields (views of its
@@ -278,13 +273,6 @@ static int make_result(call_plan *p) {
     if (rc != CK_OK) {
         ckpy_raise_status(rc);
         return -1;
-    }
-    if (p->expr == NULL && ck_callable_result_count(p->callable) == 2) {
-        rc = new_pair_result(rt, p);
-        if (rc != 0) {
-            ck_type_decref(rt);
-            return rc < 0 ? -1 : 0;
-        }
     }
     rc = ckpy_new_result(rt, &p->result, &p->scalar_result, &p->dst);
     ck_type_decref(rt);

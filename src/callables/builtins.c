@@ -153,21 +153,21 @@ static int dot_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck
     return ck__make_dot_leaf(ckb, offset, info->args[0], info->core, info->req);
 }
 
-static int add_dot(void) {
-    if (ck__registry_has("dot")) {
+int ck__register_core_callable(const char *name, ck_selection rule, const char *const core[3],
+                               const ck_type_id *ids, size_t n,
+                               int (*instantiate)(void *, ck_builder *, size_t *,
+                                                  const ck_leaf_info *)) {
+    if (ck__registry_has(name)) {
         return CK_OK;
     }
     ck_callable *c = NULL;
-    CK__RETURN_IF_ERROR(ck_callable_new("dot", &c));
-    int rc = CK_OK;
-    for (int id = 0; id < CK_NUM_SCALAR_TYPES && rc == CK_OK; id++) {
-        if (ck__scalar_computes_in_float32((ck_type_id)id)) {
-            continue;
-        }
-        const char *t = ck_type_id_name((ck_type_id)id);
-        char sig[96];
-        snprintf(sig, sizeof sig, "(N * %s, N * %s) -> %s", t, t, t);
-        const ck_factory f = {dot_instantiate, NULL, NULL, NULL};
+    CK__RETURN_IF_ERROR(ck_callable_new(name, &c));
+    int rc = ck_callable_set_selection(c, rule);
+    for (size_t i = 0; i < n && rc == CK_OK; i++) {
+        const char *t = ck_type_id_name(ids[i]);
+        char sig[128];
+        snprintf(sig, sizeof sig, "(%s%s, %s%s) -> %s%s", core[0], t, core[1], t, core[2], t);
+        const ck_factory f = {instantiate, NULL, NULL, NULL};
         rc = ck_callable_add(c, sig, &f);
     }
     if (rc == CK_OK) {
@@ -175,6 +175,18 @@ static int add_dot(void) {
     }
     ck_callable_decref(c);
     return rc;
+}
+
+static int add_dot(void) {
+    ck_type_id ids[CK_NUM_SCALAR_TYPES];
+    size_t n = 0;
+    for (int id = 0; id < CK_NUM_SCALAR_TYPES; id++) {
+        if (!ck__scalar_computes_in_float32((ck_type_id)id)) {
+            ids[n++] = (ck_type_id)id;
+        }
+    }
+    static const char *const core[3] = {"N * ", "N * ", ""};
+    return ck__register_core_callable("dot", CK_SELECT_BEST, core, ids, n, dot_instantiate);
 }
 
 int ck__register_builtins(void) {

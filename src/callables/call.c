@@ -164,6 +164,11 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     plan->name = ck_callable_name(c);
     plan->entry = ck__snapshot_entry(s, index);
     plan->ret = plan->entry->sig.ret;
+    if (*option && plan->entry->sig.nret == 2) { /* NA has no pair of results */
+        return ck_set_error(CK_ERR_TYPE, "%s: an argument is an option; a call of two results "
+                                         "(%s) takes none",
+                            plan->name, plan->entry->text);
+    }
     /* A built-in's body is known to the JIT; its argument casts are fused without checks,
      * so they must be unable to fail: lossless, or inexact (int64 -> float64) in a mode that
      * lets them round. */
@@ -266,11 +271,6 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     if (route != NULL) {
         return route->make(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp,
                            src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, ectx, first_dim);
-    }
-    if (option && plan.entry->sig.nret == 2) {
-        return ck_set_error(CK_ERR_TYPE, "%s: an argument is an option; a call of two results "
-                                         "(%s) takes none",
-                            plan.name, plan.entry->text);
     }
     int core[1 + CK__MAX_SRC];
     cmp.core = NULL;
@@ -375,11 +375,6 @@ int ck_call_result_type(ck_callable *c, int nsrc, const ck_type *const *src_tp,
     /* NA in any argument gives NA out: the result is an option when an argument is. */
     ck_type *t = (ck_type *)(uintptr_t)ck_type_scalar(plan.ret);
     if (plan.entry->sig.nret == 2) {
-        if (option) {
-            return ck_set_error(CK_ERR_TYPE, "%s: an argument is an option; a call of two "
-                                             "results (%s) takes none",
-                                plan.name, plan.entry->text);
-        }
         CK__RETURN_IF_ERROR(ck__signature_result(&plan.entry->sig, &t));
     } else if (plan.entry->core.any) {
         CK__RETURN_IF_ERROR(ck__core_result_inner(&plan, nsrc, cur, &t));

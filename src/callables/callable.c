@@ -145,8 +145,7 @@ int ck_callable_result_count(const ck_callable *c) {
     if (c == NULL) {
         return 0;
     }
-    const ck__snapshot *s =
-        atomic_load_explicit(&((ck_callable *)(uintptr_t)c)->snap, memory_order_acquire);
+    const ck__snapshot *s = ck__callable_snapshot(c);
     return s->n == 0 ? 0 : s->entries[0].sig.nret == 2 ? 2 : 1;
 }
 

@@ -174,8 +174,7 @@ int ck__fp_check_wrap(ck_builder *ckb, size_t *offset, const ck_leaf_info *info,
                       unsigned flags, ck_request *req);
 /* Under CK_EVAL_FP_ERRORS, and for a built-in sum or product (builtin_op add or multiply)
  * of floats or complex numbers (acc), the fp_flags kernel at *offset (request req), above
- * the reduction its caller builds next (request single... whichever: the caller's req);
- * else nothing. */
+ * the reduction its caller builds next with the same request; else nothing. */
 int ck__fp_flags_wrap(ck_builder *ckb, size_t *offset, const char *name, ck_type_id acc,
                       int builtin_op, unsigned flags, ck_request req);
 
@@ -183,6 +182,13 @@ int ck__fp_flags_wrap(ck_builder *ckb, size_t *offset, const char *name, ck_type
 int ck__register_ufuncs(void);
 /* matmul (matmul_call.c). */
 int ck__register_matmul(void);
+/* Registers `name` (unless it is) with one signature "(<core[0]>T, <core[1]>T) ->
+ * <core[2]>T" per scalar T of ids, in that order, each built by `instantiate`, selected by
+ * `rule`: dot's and matmul's (core dimensions, docs/design.md §14). */
+int ck__register_core_callable(const char *name, ck_selection rule, const char *const core[3],
+                               const ck_type_id *ids, size_t n,
+                               int (*instantiate)(void *, ck_builder *, size_t *,
+                                                  const ck_leaf_info *));
 /* The factory of the arithmetic leaf of op (leaves/numeric/arith_leaves.h) for the
  * signature's first argument type: what the ufuncs' ARITH loops run. */
 struct ck_factory ck__arith_factory(int op);

@@ -15,7 +15,9 @@
  * [3]". The values decide, not the FPU's flags: they are the same on every CPU target and in
  * every vector width, where flags depend on what a vector computes beyond the elements (its
  * padding lanes) and on the library's internal steps; and the caller's flags stay the
- * caller's. NumPy's spacing(inf) is NaN without an error: so is ckernel's. */
+ * caller's. NumPy's spacing(inf) is NaN without an error: so is ckernel's. The built-in
+ * sums and products of floats, whose folds are no callable's leaf, are the one place the
+ * flags decide (the fp_flags kernel, at the end of this file). */
 #include <fenv.h>
 #include <math.h>
 #include <stdio.h>
@@ -374,8 +376,9 @@ const ck__kind ck__fp_check_kind = {"fp_check", fp_check_single, fp_check_stride
  * the same on every target (the bits are): the fp_flags kernel above such a reduction saves
  * the caller's flags, clears them, runs the reduction, reads them and gives the caller's
  * back. The element is not known (a partial sum of the tree overflows), so the message
- * names the reduction and the error. min and max take the values' route: x86's min and max
- * instructions raise invalid on a NaN operand where NumPy's minimum does not. */
+ * names the reduction and the error. min and max are not checked: x86's min and max
+ * instructions raise invalid on a NaN operand where NumPy's minimum does not, and they make
+ * no value that is an error. */
 typedef struct ck__fp_flags {
     ck_prefix base;
     char name[32];
@@ -390,13 +393,14 @@ static int fp_flags_result(const ck__fp_flags *k, int rc, const fexcept_t *saved
     if (rc != CK_OK || raised == 0) {
         return rc;
     }
+    const char *fold = strcmp(k->name, "multiply") == 0 ? "product" : "sum";
     if (raised & FE_INVALID) {
         return ck_set_error(CK_ERR_DOMAIN, "%s: invalid value: the %s %s meets inf - inf or 0 * inf",
-                            k->name, k->type, strcmp(k->name, "multiply") == 0 ? "product" : "sum");
+                            k->name, k->type, fold);
     }
     return ck_set_error(CK_ERR_OVERFLOW, "%s: overflow: a partial %s of the %s values is past "
                                          "the type's range",
-                        k->name, strcmp(k->name, "multiply") == 0 ? "product" : "sum", k->type);
+                        k->name, fold, k->type);
 }
 
 static CK__KERNEL_ALIGN int fp_flags_single(ck_prefix *self, char *dst, char *const *src) {

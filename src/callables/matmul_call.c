@@ -22,30 +22,15 @@ static int matmul_instantiate(void *data, ck_builder *ckb, size_t *offset,
 }
 
 int ck__register_matmul(void) {
-    if (ck__registry_has("matmul")) {
-        return CK_OK;
-    }
     /* NumPy's order (?bBhHiIlLqQefdFD, its int64 loops once), bfloat16 after float16. */
     static const ck_type_id order[] = {
         CK_TYPE_BOOL,    CK_TYPE_INT8,     CK_TYPE_UINT8,   CK_TYPE_INT16,   CK_TYPE_UINT16,
         CK_TYPE_INT32,   CK_TYPE_UINT32,   CK_TYPE_INT64,   CK_TYPE_UINT64,  CK_TYPE_FLOAT16,
         CK_TYPE_BFLOAT16, CK_TYPE_FLOAT32, CK_TYPE_FLOAT64, CK_TYPE_COMPLEX64, CK_TYPE_COMPLEX128};
     _Static_assert(sizeof order / sizeof order[0] == CK_NUM_SCALAR_TYPES, "every scalar");
-    ck_callable *c = NULL;
-    CK__RETURN_IF_ERROR(ck_callable_new("matmul", &c));
-    int rc = ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE);
-    for (size_t i = 0; i < sizeof order / sizeof order[0] && rc == CK_OK; i++) {
-        const char *t = ck_type_id_name(order[i]);
-        char sig[128];
-        snprintf(sig, sizeof sig, "(N * K * %s, K * M * %s) -> N * M * %s", t, t, t);
-        const ck_factory f = {matmul_instantiate, NULL, NULL, NULL};
-        rc = ck_callable_add(c, sig, &f);
-    }
-    if (rc == CK_OK) {
-        rc = ck__registry_add(c);
-    }
-    ck_callable_decref(c);
-    return rc;
+    static const char *const core[3] = {"N * K * ", "K * M * ", "N * M * "};
+    return ck__register_core_callable("matmul", CK_SELECT_FIRST_SAFE, core, order,
+                                      sizeof order / sizeof order[0], matmul_instantiate);
 }
 
 static int is_matmul(const ck_callable *c) {
@@ -64,14 +49,15 @@ int ck__matmul_call_claims(const ck_callable *c, int nsrc, const ck_type *const 
 /* t (arrmeta am, may be NULL for types) with a fixed dimension of size 1 (stride 0) inserted
  * at depth `at` (0: outermost): *out a new type, its arrmeta into *out_am (allocated; NULL
  * when am is). Dimensions above `at` must be plain fixed or var ones. */
-static int insert_unit_dim(const char *name, const char *who, const ck_type *t, const char *am,
-                           int at, ck_type **out, char **out_am) {
+static int insert_unit_dim(const char *who, const ck_type *t, const char *am, int at,
+                           ck_type **out, char **out_am) {
     *out = NULL;
     *out_am = NULL;
-    const ck_type *levels[CK__CORE_MAX_DIMS + CK_TYPE_MAX_DEPTH];
+    const ck_type *levels[CK_TYPE_MAX_DEPTH];
     size_t am_at = 0;
     const ck_type *inner = t;
     for (int d = 0; d < at; d++) {
+        /* (at most CK_TYPE_MAX_DEPTH levels: a non-dimension ends the walk first) */
         if (inner->id != CK_TYPE_FIXED_DIM && inner->id != CK_TYPE_VAR_DIM) {
             return ck_set_error(CK_ERR_BROADCAST,
                                 "matmul: %s has %d dimension%s where the product needs %d "
@@ -83,7 +69,6 @@ static int insert_unit_dim(const char *name, const char *who, const ck_type *t, 
                                                 : sizeof(ck_var_dim_arrmeta);
         inner = inner->element;
     }
-    (void)name;
     ck_type *cur = NULL;
     CK__RETURN_IF_ERROR(ck_type_make_fixed_dim(1, inner, &cur));
     for (int d = at - 1; d >= 0; d--) {
@@ -153,7 +138,7 @@ static int make_views(const ck_type *const *src_tp, const char *const *src_arrme
             continue;
         }
         /* NumPy's rule: a first operand's missing n is before k, a second's missing m after */
-        CK__RETURN_IF_ERROR(insert_unit_dim("matmul", who[k], src_tp[k], v->sam[k], k == 0 ? 0 : 1,
+        CK__RETURN_IF_ERROR(insert_unit_dim(who[k], src_tp[k], v->sam[k], k == 0 ? 0 : 1,
                                             &v->made[k], &v->made_am[k]));
         v->st[k] = v->made[k];
         if (v->sam[k] != NULL) {
@@ -183,13 +168,13 @@ int ck__make_matmul_call(ck_builder *ckb, size_t *offset, ck_callable *c, const 
                           v.row ? "row (1-d first operand)" : "column (1-d second operand)");
     }
     if (rc == CK_OK && v.row) {
-        rc = insert_unit_dim("matmul", "the destination", dst_tp, dst_arrmeta,
+        rc = insert_unit_dim("the destination", dst_tp, dst_arrmeta,
                              v.column ? nd : nd - 1, &dt, &dam);
     }
     const ck_type *d1 = dt != NULL ? dt : dst_tp;
     const char *a1 = dt != NULL ? dam : dst_arrmeta;
     if (rc == CK_OK && v.column) {
-        rc = insert_unit_dim("matmul", "the destination", d1, a1, v.row ? nd + 1 : nd, &dt2,
+        rc = insert_unit_dim("the destination", d1, a1, v.row ? nd + 1 : nd, &dt2,
                              &dam2);
     }
     if (rc == CK_OK) {
@@ -228,9 +213,10 @@ int ck__matmul_call_result_type(ck_callable *c, int nsrc, const ck_type *const *
         }
     }
     views_free(&v);
-    *out = rc == CK_OK ? r : NULL;
     if (rc != CK_OK) {
         ck_type_decref(r);
+        r = NULL;
     }
+    *out = r;
     return rc;
 }

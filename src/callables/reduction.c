@@ -489,7 +489,8 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
         return make_cast(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
     }
     /* A built-in float sum's or product's errors (the child takes the same request). */
-    CK__RETURN_IF_ERROR(ck__fp_flags_wrap(ckb, offset, p.name, p.acc_id, acc.builtin, p.flags, req));
+    CK__RETURN_IF_ERROR(
+        ck__fp_flags_wrap(ckb, offset, p.name, p.acc_id, acc.builtin, p.flags, req));
     return ck__reduce_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
 }
 

@@ -225,42 +225,33 @@ CK__UF_VM_GATHER(float64)
         ck__ct_##r first;                                                                   \
         CK__UF_CT_OF(CK__UF_SECOND_##name(a)) second;                                       \
     } CK__UF_LEAF(name, a, b, r, pair);
-#define CK__UF_PAIR_SINGLE(name, a, b, r)                                                   \
+/* The first result of element i at pa (and pb), the second through &d->second. */
+#define CK__UF_PAIR_CALL_1(name, a, b, pa, pb, second)                                      \
+    CK__UF_FN1(name, a)(*(const ck__ct_##a *)(const void *)(pa), second)
+#define CK__UF_PAIR_CALL_2(name, a, b, pa, pb, second)                                      \
+    CK__UF_FN2(name, a, b)(*(const ck__ct_##a *)(const void *)(pa),                         \
+                           *(const ck__ct_##b *)(const void *)(pb), second)
+#define CK__UF_DEF_PAIR(name, a, b, r, NIN)                                                 \
+    CK__UF_PAIR_STRUCT(name, a, b, r)                                                       \
+    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
+        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
+        const intptr_t *src_stride, size_t count) {                                         \
+        (void)self;                                                                         \
+        const char *pa = src[0], *pb = src[NIN - 1];                                        \
+        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0],          \
+                    pb += src_stride[NIN - 1]) {                                            \
+            CK__UF_LEAF(name, a, b, r, pair) *d = (CK__UF_LEAF(name, a, b, r, pair) *)(void *)dst; \
+            d->first = CK__UF_PAIR_CALL_##NIN(name, a, b, pa, pb, &d->second);              \
+        }                                                                                   \
+        return CK_OK;                                                                       \
+    }                                                                                       \
     static int CK__UF_LEAF(name, a, b, r, single)(ck_prefix *self, char *dst,               \
                                                   char *const *src) {                       \
         static const intptr_t zero[2] = {0, 0};                                             \
         return CK__UF_LEAF(name, a, b, r, strided)(self, dst, 0, src, zero, 1);             \
     }
-#define CK__UF_DEF_PAIR_1(name, a, b, r)                                                    \
-    CK__UF_PAIR_STRUCT(name, a, b, r)                                                       \
-    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
-        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
-        const intptr_t *src_stride, size_t count) {                                         \
-        (void)self;                                                                         \
-        const char *pa = src[0];                                                            \
-        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0]) {        \
-            CK__UF_LEAF(name, a, b, r, pair) *d = (CK__UF_LEAF(name, a, b, r, pair) *)(void *)dst; \
-            d->first = CK__UF_FN1(name, a)(*(const ck__ct_##a *)(const void *)pa, &d->second); \
-        }                                                                                   \
-        return CK_OK;                                                                       \
-    }                                                                                       \
-    CK__UF_PAIR_SINGLE(name, a, b, r)
-#define CK__UF_DEF_PAIR_2(name, a, b, r)                                                    \
-    CK__UF_PAIR_STRUCT(name, a, b, r)                                                       \
-    static CK__KERNEL_ALIGN int CK__UF_LEAF(name, a, b, r, strided)(                        \
-        ck_prefix *self, char *dst, intptr_t dst_stride, char *const *src,                  \
-        const intptr_t *src_stride, size_t count) {                                         \
-        (void)self;                                                                         \
-        const char *pa = src[0], *pb = src[1];                                              \
-        for (size_t i = 0; i < count; i++, dst += dst_stride, pa += src_stride[0],          \
-                    pb += src_stride[1]) {                                                  \
-            CK__UF_LEAF(name, a, b, r, pair) *d = (CK__UF_LEAF(name, a, b, r, pair) *)(void *)dst; \
-            d->first = CK__UF_FN2(name, a, b)(*(const ck__ct_##a *)(const void *)pa,        \
-                                              *(const ck__ct_##b *)(const void *)pb, &d->second); \
-        }                                                                                   \
-        return CK_OK;                                                                       \
-    }                                                                                       \
-    CK__UF_PAIR_SINGLE(name, a, b, r)
+#define CK__UF_DEF_PAIR_1(name, a, b, r) CK__UF_DEF_PAIR(name, a, b, r, 1)
+#define CK__UF_DEF_PAIR_2(name, a, b, r) CK__UF_DEF_PAIR(name, a, b, r, 2)
 
 /* Every LEAF, CHECKED, VMATH and PAIR loop of every function; the others have no leaf here. */
 #define CK__UF_DEF_LEAF_1 CK__UF_DEF_UNARY
