@@ -69,6 +69,16 @@ CK_EXTERN const char *ck_cpu_target_reason(void);
  * ck_cpu_check(). Results are the same either way. *reason, when not NULL, says which rule
  * decided. */
 CK_EXTERN ck_cpu_target ck_cpu_bandwidth_target(const char **reason);
+/* Which of SLEEF's two deterministic families the vector-math functions (exp, log, sin,
+ * power, ...: docs/design.md §10) run: 1, the one with fused multiply-adds (finz), on every
+ * CPU that has them (x86-64 with AVX2 and FMA, every AArch64), the default; 0, the one
+ * without (cinz), on x86-64 CPUs without them or when CKERNEL_VMATH_FMA=off (read once, at
+ * first use; "on" is the default). Each family gives the same bits on every CPU and target
+ * that runs it, and each is within 1 ULP, but the two differ from each other in the last bit
+ * of some results: a cluster that mixes CPUs with and without FMA and wants one answer sets
+ * CKERNEL_VMATH_FMA=off everywhere (the FMA family is the faster one: bench's math/ rows).
+ * *reason, when not NULL, says why. */
+CK_EXTERN int ck_cpu_vector_math_fma(const char **reason);
 /* The detected features ckernel cares about, space separated ("sse2 avx avx2 fma f16c
  * avx512f ...", "asimd fphp asimdhp asimddp sve ..."). */
 CK_EXTERN const char *ck_cpu_features(void);

@@ -362,13 +362,25 @@ def accuracy_values(t, rng, name):
                                    -87.3, -103.9, 709.78, 709.7827, 709.78271, -708.4, -745.1,
                                    1e-300, 1e-40, 0.7, 1.3, 10.0, 100.0, 1000.0, 710.0, 710.47,
                                    -710.4, 89.4, 1.8e19, 2e19, 1.3e154, 1.4e154, 2e-12, 3e-4,
-                                   709.782712, 709.782712893384]
+                                   709.782712, 709.782712893384,
+                                   # tiny arguments of arcsinh and arctanh (float32)
+                                   -3.645122248485677e-08, 4.5654513e-08, 5.6935736e-08]
     lo, hi = int(np.log2(float(info.smallest_subnormal))), int(np.log2(float(info.max)))
     ex = rng.integers(lo, hi, 400)
     r = rng.uniform(1, 2, 400) * 2.0 ** ex * rng.choice([-1, 1], 400)
     with np.errstate(all="ignore"):
         return np.concatenate([np.array(v, dt), r.astype(dt),
                                rng.standard_normal(200).astype(dt) * dt.type(4)])
+
+
+# Pairs where SLEEF was found off by more than its bound (subnormal results of hypot and
+# arctan2) or NumPy's logaddexp2 formula near its own.
+ACCURACY_PAIRS = [(-1.2309268867004484, 1.406655002130005e+307), (-8.899094435331969e-39,
+                  2.854977465246096e-40), (-1.006945050494527e-40, 5.97401561310956e-41),
+                  (6.712219644115874e-43, 1.5267146768818882e-41), (-0.5474648990932387, 2.1e-322),
+                  (7.600743203467853e-38, 1.0731691547499e-38), (1.2578979060029618e-307,
+                  6.556769722447967e-308), (1.0689465185565255e-307, 4.614385946190471e-308),
+                  (1.7627393732944197e-308, 7.533063608161163e-309)]
 
 
 @pytest.mark.parametrize("name", sorted(VMATH))
@@ -378,8 +390,9 @@ def test_sleef_functions_within_one_ulp_of_mpmath_and_numpys_specials(name):
     mp.prec = 160
     bound = 0.5 if name == "hypot" else 1.0
     # float64 logaddexp and logaddexp2 are NumPy's formula, the larger argument plus
-    # log1p(e^-|x-y|) (over ln 2): each part within 1 ULP, the sum within 1.5.
-    bound64 = 1.5 if name in ("logaddexp", "logaddexp2") else bound
+    # log1p(e^-|x-y|) (times log2 e): each part within 1 ULP, the sum within 1.5; log2 e
+    # scales log1p's ULP by up to 1.44, and the product rounds: logaddexp2 within 2.
+    bound64 = {"logaddexp": 1.5, "logaddexp2": 2.0}.get(name, bound)
     wrong, worst = [], {}
     for t in ["float32", "float64"]:
         if name == "float_power" and t == "float32":
@@ -387,7 +400,10 @@ def test_sleef_functions_within_one_ulp_of_mpmath_and_numpys_specials(name):
         a = accuracy_values(t, rng, name)
         args = [a] if fn.nin == 1 else [np.repeat(a[:60], 60), np.tile(a[:60], 60)]
         if fn.nin == 2:
-            args = [np.concatenate([args[0], a]), np.concatenate([args[1], rng.permutation(a)])]
+            with np.errstate(over="ignore"):  # float32: the 1e307 is infinite
+                x, y = np.array(ACCURACY_PAIRS, t).T
+            args = [np.concatenate([args[0], a, x]),
+                    np.concatenate([args[1], rng.permutation(a), y])]
         with np.errstate(all="ignore"):
             want = fn(*args)
         got = np.asarray(ck.call(name, *args))
@@ -422,7 +438,10 @@ def test_sleef_functions_within_one_ulp_of_mpmath_and_numpys_specials(name):
                     abs(exact) / max(abs(mpmath.mpf(float(xs[0]))), abs(mpmath.mpf(float(xs[1]))),
                                      abs(exact))))
             worst[t] = max(worst.get(t, 0.0), err)
-            if err > (bound64 if t == "float64" else bound):
+            limit = bound64 if t == "float64" else bound
+            if name == "hypot" and t == "float64" and abs(exact) < np.finfo(t).tiny:
+                limit = 0.75  # SLEEF's 0.5 on operands scaled up, then rounded again
+            if err > limit:
                 wrong.append("%s %s%s: ckernel %r is %.2f ULP from %s (NumPy %r)" % (
                     name, t, xs, g, err, mpmath.nstr(exact, 20), w))
     assert not wrong, "\n".join(wrong[:15]) + "\n%d in all; worst %s" % (len(wrong), worst)

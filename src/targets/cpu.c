@@ -40,6 +40,8 @@ static struct {
     int env_set;
     int halves_512;  /* 512-bit operations run as two 256-bit halves (AMD family 19h) */
     int width_env;   /* CKERNEL_VECTOR_WIDTH: 0 unset, else 256 or 512 */
+    int vmath_fma_hw;  /* the CPU runs SLEEF's FMA family (x86: AVX2 and FMA; AArch64: always) */
+    int vmath_fma_env; /* CKERNEL_VMATH_FMA: -1 unset, 0 off, 1 on */
     char features[256];
 } ck__cpu;
 /* pthread_once, not C11 call_once: glibc's call_once reaches pthread_once internally, where
@@ -47,6 +49,9 @@ static struct {
 static pthread_once_t ck__cpu_once = PTHREAD_ONCE_INIT;
 /* The API cap; atomic because kernels may be built on other threads meanwhile. */
 static atomic_int ck__api_cap = CK_NUM_CPU_TARGETS - 1;
+/* ck__vmath_fma's answer once detection has run (-1 before): the vector-math kernels read it
+ * once per chunk, without pthread_once. */
+static atomic_int ck__vmath_fma_flag = -1;
 
 static void append_feature(const char *name, int have) {
     if (!have) {
@@ -85,6 +90,11 @@ static void ck__cpu_detect(void) {
         CK__CPU_ARCH_##arch(ok = ok && (1 pred); if (ok) ck__cpu.detected = CK_CPU_##ENUM;)
     CK_CPU_TARGET_TABLE(CK__CPU_DETECT_ROW)
 #  undef F
+#  if defined(__x86_64__) || defined(_M_X64)
+    ck__cpu.vmath_fma_hw = f->avx && f->avx2 && f->fma3;
+#  elif defined(__aarch64__) || defined(_M_ARM64)
+    ck__cpu.vmath_fma_hw = 1; /* fused multiply-adds are in every AArch64 CPU's base set */
+#  endif
 #  if defined(__x86_64__) || defined(_M_X64)
     /* Zen 4, the one AMD family 19h core with AVX-512 (Zen 5, family 1Ah, has whole 512-bit
      * units). */
@@ -133,6 +143,20 @@ static void ck__cpu_detect(void) {
                      "CKERNEL_VECTOR_WIDTH='%.60s' is not a vector width (256 or 512)", width);
         }
     }
+    ck__cpu.vmath_fma_env = -1;
+    const char *vm = getenv("CKERNEL_VMATH_FMA");
+    if (vm != NULL && vm[0] != '\0') {
+        if (strcmp(vm, "on") == 0 || strcmp(vm, "off") == 0) {
+            ck__cpu.vmath_fma_env = strcmp(vm, "on") == 0;
+        } else if (ck__cpu.env_status == CK_OK) {
+            ck__cpu.env_status = CK_ERR_INVALID;
+            snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
+                     "CKERNEL_VMATH_FMA='%.60s' is neither on nor off", vm);
+        }
+    }
+    atomic_store_explicit(&ck__vmath_fma_flag,
+                          ck__cpu.vmath_fma_hw && ck__cpu.vmath_fma_env != 0,
+                          memory_order_relaxed);
 #if CK__CPU_COMPILED_BASELINE_ID > 0
     if (ck__cpu.env_status == CK_OK && (int)ck__cpu.detected < CK__CPU_COMPILED_BASELINE_ID) {
         ck__cpu.env_status = CK_ERR_UNSUPPORTED;
@@ -312,4 +336,27 @@ ck_cpu_target ck_cpu_bandwidth_target(const char **reason) {
 const char *ck_cpu_features(void) {
     ck__cpu_init();
     return ck__cpu.features;
+}
+
+int ck__vmath_fma(void) {
+    int v = atomic_load_explicit(&ck__vmath_fma_flag, memory_order_relaxed);
+    if (v < 0) {
+        ck__cpu_init();
+        v = atomic_load_explicit(&ck__vmath_fma_flag, memory_order_relaxed);
+    }
+    return v;
+}
+
+int ck_cpu_vector_math_fma(const char **reason) {
+    ck__cpu_init();
+    const int fma = ck__vmath_fma();
+    if (reason != NULL) {
+        *reason = fma                            ? "the CPU has them"
+                  : ck__cpu.vmath_fma_env == 0   ? "CKERNEL_VMATH_FMA=off"
+#if defined(__x86_64__) || defined(_M_X64)
+                  : ck__cpu.vmath_fma_hw == 0    ? "the CPU has no AVX2 and FMA"
+#endif
+                                                 : "no SLEEF on this architecture";
+    }
+    return fma;
 }

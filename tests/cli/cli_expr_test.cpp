@@ -2,6 +2,8 @@
 // out by hand, the tree written out, exit statuses 0/1/2 and their messages.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "ckernel/ckernel.h"
@@ -11,6 +13,7 @@ namespace {
 
 using ckt::Result;
 using ckt::ckernel_baseline;
+using ckt::run_shell;
 using ckt::without_capacity;
 
 TEST(CliExpr, TheIssuesExample) {
@@ -156,6 +159,42 @@ TEST(CliFpErrors, FloorDivideByZeroIsZeroOrWithFpErrorsAnErrorNamingTheElement) 
                      "inf) = nan at element [1]\n");
     r = ckernel_baseline("call exp --in '3 * float64' '[0, -inf, inf]'");
     EXPECT_EQ(r.out, "[1, 0, inf]\n");
+}
+
+// The vector math's two SLEEF families (ck_cpu_vector_math_fma): `ckernel info` says which
+// runs, CKERNEL_VMATH_FMA=off chooses the one without fused multiply-adds, and the two give
+// other last bits for some inputs (exp(-2.1478129414411407) = 0.116739194235907915127...,
+// mpmath), each within 1 ULP of the exact value (x87's expl here: 64 bits of significand).
+TEST(CliVectorMath, InfoNamesTheFamilyAndTheEnvironmentChoosesTheOneWithoutFma) {
+    const char *reason = nullptr;
+    const bool fma = ck_cpu_vector_math_fma(&reason) != 0;
+    Result r = ckernel_baseline("info");
+    EXPECT_NE(r.out.find(std::string("  vector math:   SLEEF " CK_SLEEF_VERSION ", ") +
+                         (fma ? "with" : "without") + " fused multiply-adds (" + reason + ")\n"),
+              std::string::npos)
+        << r.out;
+    r = run_shell(std::string("CKERNEL_VMATH_FMA=off ") + CK_CLI_PATH + " info --json");
+    EXPECT_NE(r.out.find("\"vector_math\": {\"library\": \"SLEEF " CK_SLEEF_VERSION
+                         "\", \"fma\": false, \"reason\": \"CKERNEL_VMATH_FMA=off\"}"),
+              std::string::npos)
+        << r.out;
+    r = run_shell(std::string("CKERNEL_VMATH_FMA=maybe ") + CK_CLI_PATH +
+                  " call exp --in float64 1");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "ckernel: error: CK_ERR_INVALID: CKERNEL_VMATH_FMA='maybe' is neither on "
+                     "nor off\n");
+    if (!fma) GTEST_SKIP() << "this CPU runs only the family without FMA: " << reason;
+    const std::string call = std::string(CK_CLI_PATH) + " call exp --in float64 -2.1478129414411407";
+    const Result with = run_shell(call), without = run_shell("CKERNEL_VMATH_FMA=off " + call);
+    ASSERT_EQ(with.status, 0) << with.out;
+    ASSERT_EQ(without.status, 0) << without.out;
+    EXPECT_NE(with.out, without.out);
+#if defined(__x86_64__) || defined(__aarch64__)
+    const long double exact = expl(static_cast<long double>(-2.1478129414411407));
+    const long double ulp = 0x1p-56L;  // of 0.1167, in [2^-4, 2^-3)
+    EXPECT_LE(fabsl(std::strtold(with.out.c_str(), nullptr) - exact), ulp) << with.out;
+    EXPECT_LE(fabsl(std::strtold(without.out.c_str(), nullptr) - exact), ulp) << without.out;
+#endif
 }
 
 }  // namespace

@@ -219,7 +219,7 @@ TEST(Cli, InfoNamesTheNumberTextLibraries) {
     EXPECT_EQ(r.status, 0);
     EXPECT_NE(r.out.find("\"number_text\": \"fast_float " CK_FAST_FLOAT_VERSION
                          " (reading), double-conversion " CK_DOUBLE_CONVERSION_VERSION
-                         " (printing)\", \"native_calls\": "),
+                         " (printing)\", \"vector_math\": "),
               std::string::npos)
         << r.out;
 }

@@ -9,8 +9,8 @@ static const char info_help[] =
     "usage: ckernel info [--json]\n\n"
     "Prints the version, build options, allocator and allocation limit, CPU targets (compiled,\n"
     "detected, chosen and why), threading backend and thread count, the number text libraries\n"
-    "(fast_float, double-conversion), native calls (libffi) and JIT availability of this\n"
-    "ckernel.\n\n"
+    "(fast_float, double-conversion), the vector math (SLEEF, with or without fused\n"
+    "multiply-adds), native calls (libffi) and JIT availability of this ckernel.\n\n"
     "options:\n"
     "  --json   one JSON object instead of text\n";
 
@@ -68,6 +68,8 @@ int cmd_info(int argc, char **argv) {
     const char *bandwidth = ck_cpu_target_name(ck_cpu_bandwidth_target(&bandwidth_reason));
     /* Native functions as leaves (ck_callable_add_native): the libffi built against. */
     const char *native = CK_WITH_FFI ? "libffi " CK_FFI_VERSION : NULL;
+    const char *vmath_reason = "";
+    const int vmath_fma = ck_cpu_vector_math_fma(&vmath_reason);
     ck_jit_info jit;
     ck_jit_get_info(&jit);
     char jit_json[1024];
@@ -129,13 +131,15 @@ int cmd_info(int argc, char **argv) {
                "\"system_mode\": \"%s\"}, \"streaming\": {\"min_bytes\": %s, \"llc_bytes\": %zu, "
                "\"reason\": \"%s\"}, \"number_text\": \"fast_float %s (reading), "
                "double-conversion %s (printing)\", "
+               "\"vector_math\": {\"library\": \"SLEEF %s\", \"fma\": %s, \"reason\": \"%s\"}, "
                "\"native_calls\": %s%s%s, \"jit\": %s}\n",
                ck_version_string(), ck_build_options(), ck_allocator_name(), limit_json,
                cli_alloc_limit_origin(), targets, detected,
                ck_cpu_features(), chosen, bandwidth, bandwidth_reason, cpu_ok ? "true" : "false", ck_parallel_backend(),
                ck_get_num_threads(), advised ? "true" : "false", CK_HUGEPAGE_MIN_BYTES, thp,
                stream_json, ck_cpu_llc_bytes(), ck_streaming_threshold_reason(),
-               CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION, native != NULL ? "\"" : "",
+               CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION, CK_SLEEF_VERSION,
+               vmath_fma ? "true" : "false", vmath_reason, native != NULL ? "\"" : "",
                native != NULL ? native : "false", native != NULL ? "\"" : "", jit_json);
     } else {
         printf("ckernel %s\n", ck_version_string());
@@ -171,6 +175,8 @@ int cmd_info(int argc, char **argv) {
         printf("  number text:   fast_float %s reads, double-conversion %s prints (float32, "
                "float64; built in)\n",
                CK_FAST_FLOAT_VERSION, CK_DOUBLE_CONVERSION_VERSION);
+        printf("  vector math:   SLEEF %s, %s fused multiply-adds (%s)\n",
+               CK_SLEEF_VERSION, vmath_fma ? "with" : "without", vmath_reason);
         if (native != NULL) {
             printf("  native calls:  %s\n", native);
         } else {

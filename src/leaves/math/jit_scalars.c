@@ -4,10 +4,10 @@
  * bits for each element, and their lookup by loop (docs/design.md §11).
  *
  * A LEAF loop's entry is its element function (math_ops.h). A VMATH loop's is its vector
- * kernel of vmath_ops.h itself, one element at a time, compiled here with SLEEF's portable C
- * functions of the same deterministic family (Sleef_cinz_expd1_u10purec for the leaves'
- * Sleef_cinz_expd4_u10avx ...: cinz gives the same bits on every ISA) in one-lane "vectors":
- * the corrections and the NaN canonicalization are vmath_ops.h's own, not a copy. Where the
+ * kernel of vmath_ops.h itself, one element at a time, as the baseline target compiles it
+ * (SLEEF's 128-bit functions, of the family the process chose, ck_cpu_vector_math_fma: each
+ * family gives the same bits on every ISA, so these equal every target's leaves): the
+ * corrections and the NaN canonicalization are vmath_ops.h's own, not a copy. Where the
  * leaves have no SLEEF (an architecture without a vector target), neither has this file,
  * and both use libm's functions. Compiled once (not per target), with the leaves' flags
  * (no FMA contraction, no errno; src/leaves/math/CMakeLists.txt): the element functions give
@@ -17,24 +17,6 @@
 
 #include "common/internal.h"
 #include "targets/dispatch_target.h"
-
-#if defined(__SSE2__) || (defined(__aarch64__) && defined(__ARM_NEON))
-/* The ISAs whose leaves call SLEEF (leaves/simd); defining the group first makes the
- * simd headers keep their own. */
-#  define CK__SIMD_SLEEF 1
-#  include <sleef.h>
-#  define CK__VMD_LANES 1
-#  define CK__VMF_LANES 1
-#  define CK__VM_SCALAR_LOAD(p) (*(p))
-#  define CK__VM_SCALAR_STORE(p, v) (*(p) = (v))
-#  define CK__VMD_LOAD CK__VM_SCALAR_LOAD
-#  define CK__VMD_STORE CK__VM_SCALAR_STORE
-#  define CK__VMF_LOAD CK__VM_SCALAR_LOAD
-#  define CK__VMF_STORE CK__VM_SCALAR_STORE
-#  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d1_##u##purec
-#  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f1_##u##purec
-#  define CK__SLEEF_ISA "purec"
-#endif
 
 #include "leaves/math/math_ops.h"
 #include "leaves/math/ufunc_list.h"

@@ -1,8 +1,9 @@
 /* src/leaves/math/vmath_ops.h: the vector kernels of the VMATH loops of ufunc_list.h:
  * ck__vm_<name>_<float32|float64>(out, a, b, n) computes n <= CK__VM_CHUNK elements of a
  * contiguous chunk (b only for two operands; out never overlaps them) with SLEEF's
- * deterministic functions for this target's ISA (leaves/simd: Sleef_cinz_*, no FMA, the same
- * bits on every ISA and in their scalar tails), whole vectors first, then the tail in one
+ * deterministic functions for this target's ISA (leaves/simd: Sleef_finz_* where the CPU has
+ * fused multiply-adds, else Sleef_cinz_*: each family gives the same bits on every ISA and in
+ * every tail, ck_cpu_vector_math_fma), whole vectors first, then the tail in one
  * vector padded with copies of the last element (so that the padding raises no flag the
  * elements do not). Every result NaN is then the type's one quiet NaN (SLEEF's NaNs differ
  * in sign between its ISAs), and the few inputs where a SLEEF function is off by more than
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "leaves/simd/simd.h"
+#include "targets/cpu_internal.h"
 #include "targets/dispatch_target.h"
 
 #ifdef __cplusplus
@@ -51,20 +53,22 @@ extern "C" {
     X(tanh,        1, tanh,  u10, NONE, FIX)                                                \
     X(arcsinh,     1, asinh, u10, FIX,  FIX)                                                \
     X(arccosh,     1, acosh, u10, FIX,  FIX)                                                \
-    X(arctanh,     1, atanh, u10, NONE, NONE)                                               \
-    X(arctan2,     2, atan2, u10, NONE, FIX)                                                \
-    X(hypot,       2, hypot, u05, NONE, NONE)                                               \
+    X(arctanh,     1, atanh, u10, NONE, FIX)                                                \
+    X(arctan2,     2, atan2, u10, FIX,  FIX)                                                \
+    X(hypot,       2, hypot, u05, FIX,  FIX)                                                \
     X(power,       2, pow,   u10, FIX,  FIX)                                                \
     X(float_power, 2, pow,   u10, FIX,  NONE)
 /* clang-format on */
 
-/* ---- one function over a chunk, per element type ---- */
+/* ---- one function over a chunk, per element type ----
+ * With SLEEF: its FMA family where the CPU runs it (ck__vmath_fma: decided once per process,
+ * so every kernel of a process, and the JIT's calls, agree), else its family without. */
 #ifdef CK__SIMD_SLEEF
-#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, LANES, LOAD, STORE, SLEEF)                  \
-    CK__HOT void ck__vm_raw_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
+#  define CK__VM_LOOP(NIN, fn, FT, LANES, LOAD, STORE)                                      \
+    do {                                                                                    \
         size_t i = 0;                                                                       \
         for (; i + LANES <= n; i += LANES) {                                                \
-            STORE(out + i, CK__VM_CALL_##NIN(SLEEF(f, u), LOAD, a + i, b + i));             \
+            STORE(out + i, CK__VM_CALL_##NIN(fn, LOAD, a + i, b + i));                      \
         }                                                                                   \
         if (i < n) {                                                                        \
             FT pa[LANES], pb[LANES], po[LANES];                                             \
@@ -72,18 +76,26 @@ extern "C" {
                 pa[k] = a[i + k < n ? i + k : n - 1];                                       \
                 pb[k] = NIN == 2 ? b[i + k < n ? i + k : n - 1] : pa[k];                    \
             }                                                                               \
-            STORE(po, CK__VM_CALL_##NIN(SLEEF(f, u), LOAD, pa, pb));                        \
+            STORE(po, CK__VM_CALL_##NIN(fn, LOAD, pa, pb));                                 \
             (void)pb;                                                                       \
             memcpy(out + i, po, (n - i) * sizeof(FT));                                      \
+        }                                                                                   \
+    } while (0)
+#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, LANES, LOAD, STORE, SLEEF, SLEEF_FMA)       \
+    CK__HOT void ck__vm_raw_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
+        if (CK__LIKELY(ck__vmath_fma())) {                                                  \
+            CK__VM_LOOP(NIN, SLEEF_FMA(f, u), FT, LANES, LOAD, STORE);                      \
+        } else {                                                                            \
+            CK__VM_LOOP(NIN, SLEEF(f, u), FT, LANES, LOAD, STORE);                          \
         }                                                                                   \
     }
 #  define CK__VM_CALL_1(fn, LOAD, pa, pb) fn(LOAD(pa))
 #  define CK__VM_CALL_2(fn, LOAD, pa, pb) fn(LOAD(pa), LOAD(pb))
 #  define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
     CK__VM_KERNEL(name, NIN, f, u, double, float64, CK__VMD_LANES, CK__VMD_LOAD,            \
-                  CK__VMD_STORE, CK__SLEEF_D)                                               \
+                  CK__VMD_STORE, CK__SLEEF_D, CK__SLEEF_FMA_D)                              \
     CK__VM_KERNEL(name, NIN, f, u, float, float32, CK__VMF_LANES, CK__VMF_LOAD,             \
-                  CK__VMF_STORE, CK__SLEEF_F)
+                  CK__VMF_STORE, CK__SLEEF_F, CK__SLEEF_FMA_F)
 #else
 #  define CK__VM_LIBM_1(fn, x, y) fn(x)
 #  define CK__VM_LIBM_2(fn, x, y) fn(x, y)
@@ -108,13 +120,14 @@ CK__VMATH_LIST(CK__VM_KERNELS)
  * float32: in float64 by SLEEF's float64 function (its error is 2^-29 of a float32 ULP),
  * rounded once, where SLEEF's float32 function overflows early (log1p past 1e38, sinh and
  * cosh past 88, arcsinh and arccosh past 1.8e19, power where its result is infinite
- * from finite arguments) or is 1 ULP off (tanh below 2^-12, arctan2 of results below
- * 1e-30).
+ * from finite arguments), is 1 ULP off (tanh, arcsinh and arctanh below 2^-12, arctan2 of
+ * results below 1e-30) or more than half an ULP (hypot's results below 1e-30).
  * float64: in long double (x87's 64-bit significand, aarch64's 113), rounded once, where
  * SLEEF overflows early: exp in (709.78271114955750, 709.782712893384], where exp(x) is
  * still finite, sinh and cosh past 709, arcsinh and arccosh past 1.3e154 (log|x| + ln 2),
  * log1p past 1e307, power (and float_power) where its result is infinite from finite
- * arguments (pow(DBL_MAX, 1) is DBL_MAX). */
+ * arguments (pow(DBL_MAX, 1) is DBL_MAX); and where it is 1.08 ULP off, arctan2 of results
+ * below 1e-300 (without FMA). */
 #define CK__VM_FIX_F(name, COND)                                                            \
     CK__HOT int ck__vm_needs_##name##_float32(const float *out, const float *a,             \
                                               const float *b, size_t n) {                   \
@@ -143,10 +156,12 @@ CK__VM_FIX_F(log1p, x > 1e38f)
 CK__VM_FIX_F(sinh, fabsf(x) > 88.0f)
 CK__VM_FIX_F(cosh, fabsf(x) > 88.0f)
 CK__VM_FIX_F(tanh, fabsf(x) < 0x1p-12f)
-CK__VM_FIX_F(arcsinh, fabsf(x) > 1.8e19f)
+CK__VM_FIX_F(arctanh, fabsf(x) < 0x1p-12f)
+CK__VM_FIX_F(arcsinh, (fabsf(x) > 1.8e19f) | (fabsf(x) < 0x1p-12f))
 CK__VM_FIX_F(arccosh, x > 1.8e19f)
 CK__VM_FIX_F(power, isinf(r0) & isfinite(x) & isfinite(y))
 CK__VM_FIX_F(arctan2, (fabsf(r0) < 1e-30f) & (r0 != 0))
+CK__VM_FIX_F(hypot, fabsf(r0) < 1e-30f)
 #define CK__VM_FIX_D(name, COND, EXPR)                                                      \
     CK__HOT int ck__vm_needs_##name##_float64(const double *out, const double *a,           \
                                               const double *b, size_t n) {                  \
@@ -179,6 +194,29 @@ CK__VM_FIX_D(arccosh, x > 1.3e154, logl(lx) + CK__VM_LN2L)
 CK__VM_FIX_D(log1p, x > 1e307, log1pl(lx))
 CK__VM_FIX_D(power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
 CK__VM_FIX_D(float_power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
+CK__VM_FIX_D(arctan2, (fabs(r0) < 1e-300) & (r0 != 0), atan2l(lx, ly))
+/* hypot's results below 1e-300 (where SLEEF's are up to 1.8 ULP off): its own function of
+ * the operands scaled by 2^600 (exact: they are below 1e-300 too), scaled back (exact but
+ * for a subnormal result's one rounding). */
+CK__HOT int ck__vm_needs_hypot_float64(const double *out, const double *a, const double *b,
+                                      size_t n) {
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        any |= (fabs(out[i]) < 1e-300) & (out[i] != 0);
+    }
+    (void)a, (void)b;
+    return any;
+}
+CK__HOT void ck__vm_fix_hypot_float64(double *out, const double *a, const double *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if ((fabs(out[i]) < 1e-300) & (out[i] != 0)) {
+            const double sa = a[i] * 0x1p600, sb = b[i] * 0x1p600;
+            double r;
+            ck__vm_raw_hypot_float64(&r, &sa, &sb, 1);
+            out[i] = r * 0x1p-600;
+        }
+    }
+}
 /* The functions without a correction in a type. */
 #define CK__VM_NO_FIX(name, T, FT)                                                          \
     CK__HOT int ck__vm_needs_##name##_##T(const FT *out, const FT *a, const FT *b,          \

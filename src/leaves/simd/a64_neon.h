@@ -88,9 +88,9 @@ CK__SIMD_BODY size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, i
     return i;
 }
 
-/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
- * ISA), advsimdnofma here: CK__SLEEF_D(exp, u10) names
- * Sleef_cinz_expd2_u10advsimdnofma (vmath_ops.h) ---- */
+/* ---- SLEEF's two deterministic families (each gives the same bits on every ISA, vmath_ops.h):
+ * CK__SLEEF_D(exp, u10) names the one without FMA, Sleef_cinz_expd2_u10advsimdnofma, and
+ * CK__SLEEF_FMA_D(exp, u10) the one with, Sleef_finz_expd2_u10advsimd ---- */
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
@@ -102,7 +102,8 @@ CK__SIMD_BODY size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, i
 #  define CK__VMF_STORE vst1q_f32
 #  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d2_##u##advsimdnofma
 #  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f4_##u##advsimdnofma
-#  define CK__SLEEF_ISA "advsimdnofma"
+#  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d2_##u##advsimd
+#  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f4_##u##advsimd
 #endif
 
 #ifdef __cplusplus

@@ -18,8 +18,9 @@
  *                          64-byte destination line with non-temporal stores
  *   CK__SIMD_MINMAX        CK__VPD, CK__VPS and their primitives (reduce_ops.dispatch.c)
  *   CK__SIMD_SLEEF         CK__VMD_LANES, CK__VMF_LANES (float64 and float32 lanes), their
- *                          unaligned loads and stores, and CK__SLEEF_D(f, u), CK__SLEEF_F:
- *                          the names of SLEEF's deterministic functions (vmath_ops.h)
+ *                          unaligned loads and stores, and CK__SLEEF_D(f, u), CK__SLEEF_F,
+ *                          CK__SLEEF_FMA_D, CK__SLEEF_FMA_F: the names of SLEEF's
+ *                          deterministic functions without and with FMA (vmath_ops.h)
  * A new ISA level is one header here and its line below. */
 #ifndef CKERNEL_SIMD_H
 #define CKERNEL_SIMD_H

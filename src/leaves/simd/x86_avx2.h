@@ -303,9 +303,9 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #define CK__PD(op) _mm256_##op##_pd
 #define CK__PS(op) _mm256_##op##_ps
 
-/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
- * ISA), avx here: CK__SLEEF_D(exp, u10) names
- * Sleef_cinz_expd4_u10avx (vmath_ops.h) ---- */
+/* ---- SLEEF's two deterministic families (each gives the same bits on every ISA, vmath_ops.h):
+ * CK__SLEEF_D(exp, u10) names the one without FMA, Sleef_cinz_expd4_u10avx, and
+ * CK__SLEEF_FMA_D(exp, u10) the one with, Sleef_finz_expd4_u10avx2 ---- */
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
@@ -317,7 +317,8 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__VMF_STORE _mm256_storeu_ps
 #  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d4_##u##avx
 #  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f8_##u##avx
-#  define CK__SLEEF_ISA "avx"
+#  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d4_##u##avx2
+#  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f8_##u##avx2
 #endif
 
 #ifdef __cplusplus

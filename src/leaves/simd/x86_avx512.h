@@ -234,9 +234,9 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
         }                                                                                   \
     } while (0)
 
-/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
- * ISA), avx512fnofma here: CK__SLEEF_D(exp, u10) names
- * Sleef_cinz_expd8_u10avx512fnofma (vmath_ops.h) ---- */
+/* ---- SLEEF's two deterministic families (each gives the same bits on every ISA, vmath_ops.h):
+ * CK__SLEEF_D(exp, u10) names the one without FMA, Sleef_cinz_expd8_u10avx512fnofma, and
+ * CK__SLEEF_FMA_D(exp, u10) the one with, Sleef_finz_expd8_u10avx512f ---- */
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
@@ -248,7 +248,8 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__VMF_STORE _mm512_storeu_ps
 #  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d8_##u##avx512fnofma
 #  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f16_##u##avx512fnofma
-#  define CK__SLEEF_ISA "avx512fnofma"
+#  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d8_##u##avx512f
+#  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f16_##u##avx512f
 #endif
 
 #ifdef __cplusplus

@@ -206,9 +206,10 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__PS(op) _mm_##op##_ps
 #endif
 
-/* ---- SLEEF's functions of its deterministic family (cinz: no FMA, the same bits on every
- * ISA), sse2 here: CK__SLEEF_D(exp, u10) names
- * Sleef_cinz_expd2_u10sse2 (vmath_ops.h) ---- */
+/* ---- SLEEF's two deterministic families (each gives the same bits on every ISA, vmath_ops.h):
+ * CK__SLEEF_D(exp, u10) names the one without FMA, Sleef_cinz_expd2_u10sse2, and
+ * CK__SLEEF_FMA_D(exp, u10) the one with, Sleef_finz_expd2_u10avx2128 (SSE registers, AVX2
+ * and FMA instructions: called only where ck__vmath_fma() says the CPU has them) ---- */
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
@@ -220,7 +221,8 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__VMF_STORE _mm_storeu_ps
 #  define CK__SLEEF_D(f, u) Sleef_cinz_##f##d2_##u##sse2
 #  define CK__SLEEF_F(f, u) Sleef_cinz_##f##f4_##u##sse2
-#  define CK__SLEEF_ISA "sse2"
+#  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d2_##u##avx2128
+#  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f4_##u##avx2128
 #endif
 
 #ifdef __cplusplus
