@@ -105,6 +105,22 @@ CK__SIMD_BODY size_t ck__v_f16_from_f32(uint16_t *d, const float *s, size_t n, i
 #  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d2_##u##advsimd
 #  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f4_##u##advsimd
 #endif
+/* The narrowest vectors of both families, for the kernels' calls of one element (a fold's
+ * steps, whose speed is the functions' latency, lower on these): CK__SLEEF1_D and the rest,
+ * the same functions whatever the target's widest. */
+#ifndef CK__SIMD_SLEEF1
+#  define CK__SIMD_SLEEF1 1
+#  define CK__VMD1_LANES 2
+#  define CK__VMF1_LANES 4
+#  define CK__VMD1_LOAD vld1q_f64
+#  define CK__VMD1_STORE vst1q_f64
+#  define CK__VMF1_LOAD vld1q_f32
+#  define CK__VMF1_STORE vst1q_f32
+#  define CK__SLEEF1_D(f, u) Sleef_cinz_##f##d2_##u##advsimdnofma
+#  define CK__SLEEF1_F(f, u) Sleef_cinz_##f##f4_##u##advsimdnofma
+#  define CK__SLEEF1_FMA_D(f, u) Sleef_finz_##f##d2_##u##advsimd
+#  define CK__SLEEF1_FMA_F(f, u) Sleef_finz_##f##f4_##u##advsimd
+#endif
 
 #ifdef __cplusplus
 }

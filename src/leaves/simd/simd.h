@@ -21,6 +21,8 @@
  *                          unaligned loads and stores, and CK__SLEEF_D(f, u), CK__SLEEF_F,
  *                          CK__SLEEF_FMA_D, CK__SLEEF_FMA_F: the names of SLEEF's
  *                          deterministic functions without and with FMA (vmath_ops.h)
+ *   CK__SIMD_SLEEF1        the same of the narrowest vectors (CK__VMD1_LANES, CK__SLEEF1_D,
+ *                          ...), for one element at a time
  * A new ISA level is one header here and its line below. */
 #ifndef CKERNEL_SIMD_H
 #define CKERNEL_SIMD_H

@@ -224,6 +224,22 @@ CK__BLOCK_INLINE void ck__nt_line_f32x8_f64(double *out, __m128 a, __m128 b) {
 #  define CK__SLEEF_FMA_D(f, u) Sleef_finz_##f##d2_##u##avx2128
 #  define CK__SLEEF_FMA_F(f, u) Sleef_finz_##f##f4_##u##avx2128
 #endif
+/* The narrowest vectors of both families, for the kernels' calls of one element (a fold's
+ * steps, whose speed is the functions' latency, lower on these): CK__SLEEF1_D and the rest,
+ * the same functions whatever the target's widest. */
+#ifndef CK__SIMD_SLEEF1
+#  define CK__SIMD_SLEEF1 1
+#  define CK__VMD1_LANES 2
+#  define CK__VMF1_LANES 4
+#  define CK__VMD1_LOAD _mm_loadu_pd
+#  define CK__VMD1_STORE _mm_storeu_pd
+#  define CK__VMF1_LOAD _mm_loadu_ps
+#  define CK__VMF1_STORE _mm_storeu_ps
+#  define CK__SLEEF1_D(f, u) Sleef_cinz_##f##d2_##u##sse2
+#  define CK__SLEEF1_F(f, u) Sleef_cinz_##f##f4_##u##sse2
+#  define CK__SLEEF1_FMA_D(f, u) Sleef_finz_##f##d2_##u##avx2128
+#  define CK__SLEEF1_FMA_F(f, u) Sleef_finz_##f##f4_##u##avx2128
+#endif
 
 #ifdef __cplusplus
 }
