@@ -26,7 +26,8 @@
  * element 7", "the value at element 2 converts to the NA") are not compared: design.md
  * counts them within the leaf's or option kernel's run, which coalescing and chunking decide.
  * Inputs that start with FZ_EXPR_MAGIC are expressions (fuzz_expr.c, its own checks), with
- * FZ_TEXT_MAGIC text casts (fuzz_text.c).
+ * FZ_TEXT_MAGIC text casts (fuzz_text.c), with FZ_UFUNC_MAGIC two-result and matmul calls
+ * (fuzz_ufunc.c).
  * CKF_COMPOSE_VERBOSE=1 prints each case. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -693,6 +694,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (size >= 4 && memcmp(data, FZ_TEXT_MAGIC, 4) == 0) {
         fz_text_one(data + 4, size - 4);
+        ckf_check_no_leak();
+        return 0;
+    }
+    if (size >= 4 && memcmp(data, FZ_UFUNC_MAGIC, 4) == 0) {
+        fz_ufunc_one(data + 4, size - 4);
         ckf_check_no_leak();
         return 0;
     }

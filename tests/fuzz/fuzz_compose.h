@@ -129,6 +129,10 @@ int fz_expr_one(const uint8_t *data, size_t size);
  * <-> text, numbers <-> text) held against the reference of docs/design.md §16 there. */
 #define FZ_TEXT_MAGIC "CKTX"
 int fz_text_one(const uint8_t *data, size_t size);
+/* The two-result and matmul mode (fuzz_ufunc.c): divmod, modf, frexp and matmul against
+ * values computed there. */
+#define FZ_UFUNC_MAGIC "CKUF"
+int fz_ufunc_one(const uint8_t *data, size_t size);
 
 /* The built-in operations a reduction folds with: sum prod min max all any, and the
  * accumulations cumsum cumprod cummin cummax (the first four). */
