@@ -553,6 +553,24 @@ static size_t phantom_nas(const xcase *c, ck_array *const *args, const char *wan
  * fails only by an integer division by zero, and where no argument is NA the kernel runs
  * the operations that succeeded node by node, so the element its message names ("at
  * element [i][j]", "[j]" of a row, "[0]" of a 0-d result) must be a phantom. */
+/* The kernel converts a literal to its operation's type once, when it is built; node by
+ * node the conversion runs per element of the call, so it never runs where every element
+ * is NA or there is none. A literal that cannot be converted (0.1 to uint16 in fractional
+ * mode) fails the kernel whatever the data: the message's column is that literal's. */
+static int literal_conversion_failure(const char *text, const char *got_msg) {
+    const char *prefix = "expression column ";
+    if (strncmp(got_msg, prefix, strlen(prefix)) != 0 || strstr(got_msg, " value ") == NULL) {
+        return 0;
+    }
+    char *end = NULL;
+    const long col = strtol(got_msg + strlen(prefix), &end, 10);
+    if (end == NULL || *end != ':' || col < 1 || (size_t)col > strlen(text)) {
+        return 0;
+    }
+    const char first = text[col - 1];
+    return (first >= '0' && first <= '9') || first == '.';
+}
+
 static int phantom_failure(const xcase *c, const unsigned char *phantom, size_t count,
                            int got_rc, const char *got_msg) {
     if (got_rc != CK_ERR_ZERO_DIVISION) {
@@ -732,6 +750,9 @@ int fz_expr_one(const uint8_t *data, size_t size) {
          * where an argument is NA (the result is NA there): a node that fails only on an
          * operand element broadcast where the result has none (a size 0, a ragged row of
          * length 0) or is NA fails node by node, not in the kernel (§15). */
+    } else if ((any_option || holes) && want_rc == CK_OK && got_rc != CK_OK &&
+               literal_conversion_failure(text.s, got_msg)) {
+        /* A literal no element reached node by node (see literal_conversion_failure). */
     } else if (phantoms > 0 && got_rc != CK_OK &&
                phantom_failure(&c, phantom, phantom_count, got_rc, got_msg)) {
         /* Node by node ran no later node on a phantom NA; the kernel ran them on the value,
