@@ -54,10 +54,12 @@ def test_operators_precedence_and_calls():
 
 def test_literals_are_typed_values():
     x8 = np.array([100, -100, 7], dtype=np.int8)
-    r = ck.evaluate("x + 1", x=x8)  # 1 is an int8: int8 + int8 wraps as NumPy's does
+    r = ck.evaluate("x + 1", x=x8)  # 1 counts as an int8 (by value): int8 + int8 wraps
     assert r.dtype == np.int8 and r.tolist() == [101, -99, 8]
-    r = ck.evaluate("x * 0.5", x=np.array([1, 2], dtype=np.float32))  # 0.5 is a float64
-    assert r.dtype == np.float64 and r.tolist() == [0.5, 1.0]
+    r = ck.evaluate("x * 0.5", x=np.array([1, 2], dtype=np.float32))  # by value: float32
+    assert r.dtype == np.float32 and r.tolist() == [0.5, 1.0]
+    r = ck.evaluate("x * 1e300", x=np.array([1, 2], dtype=np.float32))  # needs float64
+    assert r.dtype == np.float64
     r = ck.evaluate("x * float32(0.5)", x=np.array([1, 2], dtype=np.float32))
     assert r.dtype == np.float32 and r.tolist() == [0.5, 1.0]
     r = ck.evaluate("int8(x)", x=np.array([1.0, -2.0]))
@@ -415,9 +417,9 @@ def test_random_expressions_match_numpy(data):
 
 
 def test_literals_only_give_a_scalar():
-    # NumPy's types for np.int8(2) + np.int8(3) and np.float64(2.5) * np.int8(2)
+    # Python's numbers' types: 2 + 3 is an int64, 2.5 * 2 - 1 a float64
     r = ck.evaluate("2 + 3")
-    assert r == 5 and isinstance(r, np.int8)
+    assert r == 5 and isinstance(r, np.int64)
     r = ck.evaluate("2.5 * 2 - 1")
     assert r == 4.0 and isinstance(r, np.float64)
     out = np.zeros(3, np.float32)

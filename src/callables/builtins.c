@@ -16,6 +16,7 @@
 #include "leaves/math/ufunc_list.h"
 #include "leaves/numeric/arith_leaves.h"
 #include "leaves/numeric/unary_leaves.h"
+#include "leaves/numeric/where_leaf.h"
 #include "jit/jit_plugin.h"
 #include "core/kinds.h"
 #include "common/scalars.h"
@@ -189,7 +190,40 @@ static int add_dot(void) {
     return ck__register_core_callable("dot", CK_SELECT_BEST, core, ids, n, dot_instantiate);
 }
 
+/* where, (bool, T, T) -> T for every scalar in NumPy's order, selected by NumPy's rule:
+ * the first T both values cast to safely is np.result_type's (int8 and uint8: int16). */
+static int where_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                             const ck_leaf_info *info) {
+    (void)data;
+    return ck__make_where_leaf(ckb, offset, info->ret, info->req);
+}
+
+static int add_where(void) {
+    if (ck__registry_has("where")) {
+        return CK_OK;
+    }
+    ck_callable *c = NULL;
+    CK__RETURN_IF_ERROR(ck_callable_new("where", &c));
+#define CK__UF_ID(T, _) ck__id_##T,
+    static const int numpy_order[] = {CK__UF_ALL(CK__UF_ID, ~)};
+#undef CK__UF_ID
+    int rc = ck_callable_set_selection(c, CK_SELECT_FIRST_SAFE);
+    for (size_t k = 0; k < CK__ARRAY_SIZE(numpy_order) && rc == CK_OK; k++) {
+        const char *t = ck_type_id_name((ck_type_id)numpy_order[k]);
+        char sig[96];
+        snprintf(sig, sizeof sig, "(bool, %s, %s) -> %s", t, t, t);
+        const ck_factory f = {where_instantiate, NULL, NULL, NULL};
+        rc = ck_callable_add(c, sig, &f);
+    }
+    if (rc == CK_OK) {
+        rc = ck__registry_add(c);
+    }
+    ck_callable_decref(c);
+    return rc;
+}
+
 int ck__register_builtins(void) {
+    CK__RETURN_IF_ERROR(add_where());
     CK__RETURN_IF_ERROR(add_assign());
     CK__RETURN_IF_ERROR(ck__register_ufuncs());
     for (size_t i = 0; i < sizeof unary_builtins / sizeof unary_builtins[0]; i++) {

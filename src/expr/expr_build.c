@@ -10,6 +10,7 @@
 #include "common/internal.h"
 #include "expr/expr_internal.h"
 #include "types/type_internal.h"
+#include "common/scalars.h"
 
 int ck__expr_cast_const(ck_type_id to, void *out, ck_type_id from, const void *in,
                         ck_errmode mode, int column) {
@@ -111,6 +112,145 @@ static int match_names(const ck_expr *e, int nargs, const char *const *names, in
     return CK_OK;
 }
 
+/* NumPy 1.24's rewrite of a power whose exponent is a scalar (its fast_scalar_power): over a
+ * float or complex base, -1 is reciprocal, 0 ones_like, 0.5 sqrt, 1 a copy and 2 square;
+ * over an integer or bool base only 2 is (square, in float64 if the exponent is a float).
+ * The name of the function, or NULL; *as_float64: the base is first cast to float64. */
+static const char *power_rewrite(const ck__expr_plan *pl, int i, int *as_float64) {
+    const ck_expr *e = pl->e;
+    const ck__expr_node *nd = &e->nodes[i];
+    const int *ops = e->operands + nd->first;
+    *as_float64 = 0;
+    if (nd->nops != 2 || nd->callable == NULL || strcmp(ck_callable_name(nd->callable), "power") != 0 ||
+        pl->nodes[ops[0]].is_const || !pl->nodes[ops[1]].is_const) {
+        return NULL;
+    }
+    const ck__expr_pnode *x = &pl->nodes[ops[1]];
+    if (ck__scalar_is_complex(x->type) || ck__scalar_is(x->type, CK__SCALAR_KIND_BOOL)) {
+        return NULL; /* NumPy's test takes Python ints and floats, NumPy integers and floats */
+    }
+    _Alignas(16) unsigned char v[16];
+    if (ck__expr_cast_const(CK_TYPE_FLOAT64, v, x->type, x->value, CK_ERRMODE_NOCHECK, 0) != CK_OK) {
+        return NULL;
+    }
+    double d;
+    memcpy(&d, v, sizeof d);
+    const ck_type_id base = pl->nodes[ops[0]].type;
+    if (ck__scalar_is_float(base) || ck__scalar_is_complex(base)) {
+        return d == 1.0 ? "copy" : d == -1.0 ? "reciprocal" : d == 0.0 ? "ones_like"
+               : d == 0.5 ? "sqrt" : d == 2.0 ? "square" : NULL;
+    }
+    if (d == 2.0) {
+        *as_float64 = ck__scalar_is_float(x->type);
+        return "square";
+    }
+    return NULL;
+}
+
+/* A call whose operands are all constants is computed once, now: its value is a constant. */
+static int fold_call(ck__expr_plan *pl, int i) {
+    const ck_expr *e = pl->e;
+    ck__expr_pnode *pn = &pl->nodes[i];
+    const ck__expr_node *nd = &e->nodes[i];
+    const ck_type *ot[CK_CALL_MAX_ARGS];
+    char *sp[CK_CALL_MAX_ARGS];
+    for (int k = 0; k < pn->nops; k++) {
+        ot[k] = ck_type_scalar(pn->call.entry->sig.args[k]);
+        sp[k] = (char *)pn->opval[k];
+    }
+    ck_builder b;
+    ck_builder_init(&b);
+    size_t off = 0;
+    static const uintptr_t no_bits[CK_CALL_MAX_ARGS];
+    int rc = ck__call_leaf_build(&pn->call, pl->mode, &b, &off, ck_type_scalar(pn->type), ot,
+                                 CK_REQUEST_SINGLE, pl->flags, 0, no_bits);
+    _Alignas(16) unsigned char out[16] = {0};
+    if (rc == CK_OK) {
+        rc = ck_call_single(ck_builder_root(&b), (char *)out, sp);
+    }
+    ck_builder_destroy(&b);
+    if (rc != CK_OK) {
+        ck__error_prefix(rc, "expression column %d: ", nd->column);
+        return rc;
+    }
+    memcpy(pn->value, out, sizeof pn->value);
+    pn->is_const = 1;
+    return CK_OK;
+}
+
+/* Plans call node i: NumPy's power rewrite, its operands' selection types (a constant's by
+ * value, expr_types.c), the selected signature, the constants cast to it, and the value
+ * itself when every operand is a constant. */
+static int plan_call(ck__expr_plan *pl, const ck_eval_ctx *ectx, int i) {
+    const ck_expr *e = pl->e;
+    const ck__expr_node *nd = &e->nodes[i];
+    ck__expr_pnode *pn = &pl->nodes[i];
+    const int *ops = e->operands + nd->first;
+    ck_callable *callable = nd->callable;
+    pn->nops = nd->nops;
+    int as_float64 = 0;
+    const char *rewrite = power_rewrite(pl, i, &as_float64);
+    if (rewrite != NULL) {
+        CK__RETURN_IF_ERROR(ck_lookup(rewrite, &pn->rewritten));
+        callable = pn->rewritten;
+        pn->nops = 1;
+    }
+    ck_type_id types[CK_CALL_MAX_ARGS];
+    int alt[CK_CALL_MAX_ARGS];
+    CK__RETURN_IF_ERROR(ck__expr_operand_types(pl, i, ck_callable_name(callable), types, alt));
+    if (as_float64) {
+        types[0] = CK_TYPE_FLOAT64;
+    }
+    const ck_type *ot[CK_CALL_MAX_ARGS];
+    int alternatives = 0;
+    for (int k = 0; k < pn->nops; k++) {
+        ot[k] = ck_type_scalar(types[k]);
+        alternatives |= alt[k] >= 0;
+    }
+    ck_errmode mode;
+    unsigned flags;
+    int option = 0;
+    int rc = ck__plan_call(callable, pn->nops, ot, ectx, &mode, &flags, &pn->call, &option);
+    if (rc == CK_ERR_TYPE && alternatives) {
+        for (int k = 0; k < pn->nops; k++) {
+            ot[k] = ck_type_scalar(alt[k] >= 0 ? (ck_type_id)alt[k] : types[k]);
+        }
+        if (ck__plan_call(callable, pn->nops, ot, ectx, &mode, &flags, &pn->call, &option) ==
+            CK_OK) {
+            ck_clear_error();
+            rc = CK_OK;
+        }
+    }
+    if (rc == CK_OK && pn->call.entry->core.any) {
+        rc = ck_set_error(CK_ERR_UNSUPPORTED,
+                          "%s takes core dimensions (blocks of elements); an expression "
+                          "calls elementwise callables",
+                          pn->call.name);
+    }
+    if (rc == CK_OK && pn->call.entry->sig.nret == 2) {
+        rc = ck_set_error(CK_ERR_UNSUPPORTED,
+                          "%s gives two results (%s); an expression's value is one: "
+                          "call it on its own",
+                          pn->call.name, pn->call.entry->text);
+    }
+    if (rc != CK_OK) {
+        ck__error_prefix(rc, "expression column %d: ", nd->column);
+        return rc;
+    }
+    pn->type = pn->call.ret;
+    int all_const = 1;
+    for (int k = 0; k < pn->nops; k++) {
+        const ck__expr_pnode *o = &pl->nodes[ops[k]];
+        all_const &= o->is_const;
+        if (o->is_const) {
+            CK__RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k], pn->opval[k],
+                                                   o->type, o->value, pl->mode,
+                                                   e->nodes[ops[k]].column));
+        }
+    }
+    return all_const ? fold_call(pl, i) : CK_OK;
+}
+
 /* Plans every node: its type, a constant's value, a call's selected signature. */
 static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *perm) {
     const ck_expr *e = pl->e;
@@ -120,6 +260,7 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
         const int *ops = e->operands + nd->first;
         pn->slot = -1;
         pn->src = -1;
+        pn->nops = nd->nops;
         switch (nd->kind) {
         case CK__EXPR_ARG:
             pn->src = perm[nd->arg];
@@ -140,51 +281,24 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
                                                        nd->column));
             }
             break;
-        case CK__EXPR_CALL: {
-            const ck_type *ot[CK_CALL_MAX_ARGS];
-            for (int k = 0; k < nd->nops; k++) {
-                ot[k] = ck_type_scalar(pl->nodes[ops[k]].type);
-            }
-            ck_errmode mode;
-            unsigned flags;
-            int option = 0;
-            int rc = ck__plan_call(nd->callable, nd->nops, ot, ectx, &mode, &flags, &pn->call,
-                                   &option);
-            if (rc == CK_OK && pn->call.entry->core.any) {
-                rc = ck_set_error(CK_ERR_UNSUPPORTED,
-                                  "%s takes core dimensions (blocks of elements); an expression "
-                                  "calls elementwise callables",
-                                  pn->call.name);
-            }
-            if (rc == CK_OK && pn->call.entry->sig.nret == 2) {
-                rc = ck_set_error(CK_ERR_UNSUPPORTED,
-                                  "%s gives two results (%s); an expression's value is one: "
-                                  "call it on its own",
-                                  pn->call.name, pn->call.entry->text);
-            }
-            if (rc != CK_OK) {
-                ck__error_prefix(rc, "expression column %d: ", nd->column);
-                return rc;
-            }
-            pn->type = pn->call.ret;
-            for (int k = 0; k < nd->nops; k++) {
-                const ck__expr_pnode *o = &pl->nodes[ops[k]];
-                if (o->is_const) {
-                    CK__RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k],
-                                                           pn->opval[k], o->type, o->value,
-                                                           pl->mode,
-                                                           e->nodes[ops[k]].column));
-                }
-            }
+        case CK__EXPR_CALL:
+            CK__RETURN_IF_ERROR(plan_call(pl, ectx, i));
             break;
-        }
         }
     }
     return CK_OK;
 }
 
+static void free_plan(ck__expr_plan *pl) {
+    for (int i = 0; pl->nodes != NULL && i < pl->e->nnodes; i++) {
+        ck_callable_decref(pl->nodes[i].rewritten);
+    }
+    ck__free(pl->nodes);
+    pl->nodes = NULL;
+}
+
 /* Checks the sources, matches them to the arguments and plans the nodes. pl->nodes is
- * allocated here (free it with ck__free, also on failure). */
+ * allocated here (free it with free_plan, also on failure). */
 static int make_plan(const ck_expr *e, int nargs, const char *const *names,
                      const ck_type *const *src_tp, const ck_eval_ctx *ectx, ck__expr_plan *pl) {
     memset(pl, 0, sizeof *pl);
@@ -282,7 +396,7 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
                                    first_dim);
         }
     }
-    ck__free(pl.nodes);
+    free_plan(&pl);
     return rc;
 }
 
@@ -295,7 +409,7 @@ int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
     ck__expr_plan pl;
     int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
     const ck_type_id root = rc == CK_OK ? pl.nodes[e->nnodes - 1].type : CK_TYPE_BOOL;
-    ck__free(pl.nodes);
+    free_plan(&pl);
     CK__RETURN_IF_ERROR(rc);
     static const int no_core[1 + CK_CALL_MAX_ARGS];
     const ck_type *cur[CK_CALL_MAX_ARGS];

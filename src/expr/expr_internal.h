@@ -23,7 +23,8 @@ extern "C" {
 
 typedef enum ck__expr_kind {
     CK__EXPR_ARG,  /* a named argument */
-    CK__EXPR_LIT,  /* a numeric literal of a scalar type */
+    CK__EXPR_LIT,  /* a literal: bool, int64 (uint64 beyond), float64 or complex128, as
+                    * Python types its numbers (value-based beside arrays: expr_types.c) */
     CK__EXPR_CAST, /* float64(x): one operand, cast to `type` */
     CK__EXPR_CALL  /* a callable applied to its operands (+ - * / and unary - included) */
 } ck__expr_kind;
@@ -34,7 +35,8 @@ typedef enum ck__expr_kind {
 typedef struct ck__expr_node {
     ck__expr_kind kind;
     int column;            /* 1-based column of its text (an operator's symbol) */
-    char op;               /* '+' '-' '*' '/', 'n' unary minus; 0 for a named call */
+    const char *op;        /* an operator's symbol ("+", "<=", "**"; "-" and "~" with one
+                            * operand are unary), ".real"/".imag"; NULL for a named call */
     ck_type_id type;       /* LIT: its type; CAST: the target */
     int arg;               /* ARG: its index among the names */
     int nops, first;       /* CALL, CAST: operands[first .. first + nops - 1] */
@@ -63,6 +65,9 @@ typedef struct ck__expr_pnode {
     ck__call_plan call;                   /* CALL: the selected signature */
     /* CALL: operand k's constant cast to the signature's type k (when operand k is one) */
     _Alignas(16) unsigned char opval[CK_CALL_MAX_ARGS][16];
+    int nops;                             /* CALL: the operands it reads (1 for a power
+                                           * rewritten as NumPy rewrites x ** 2) */
+    ck_callable *rewritten;               /* CALL: that power's callable, a reference */
     int last_use;                         /* the last step reading it (kernel building) */
     int slot;                             /* its scratch slot, or -1 */
 } ck__expr_pnode;
@@ -102,6 +107,12 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
                      const ck_type *const *src_tp, const char *const *src_arrmeta,
                      ck_request req, const ck_eval_ctx *ectx, int first_dim,
                      size_t outer_rows);
+
+/* The types call node i's operands take in selection (expr_types.c): a constant's by its
+ * value beside arrays, as NumPy 1.24's; alt[k] another type for operand k to try when no
+ * signature takes the first (-1: none). `name` is the call's callable. */
+int ck__expr_operand_types(const ck__expr_plan *pl, int i, const char *name, ck_type_id *types,
+                           int *alt);
 
 /* Casts a constant of type `from` to `to` in `mode` with the assignment leaf (what a call's
  * argument cast does to each element), prefixing a failure with the column. */

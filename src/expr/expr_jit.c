@@ -106,7 +106,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
             }
         } else {
             const ck__call_plan *p = &pn->call;
-            if (p->jit_op < 0 || nd->nops > CK__JIT_MAX_ARGS) {
+            if (p->jit_op < 0 || pn->nops > CK__JIT_MAX_ARGS) {
                 call_why(pl, i, why, cap);
                 return CK_OK;
             }
@@ -116,7 +116,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
                 return CK_OK;
             }
             int32_t arg[CK__JIT_MAX_ARGS];
-            for (int k = 0; k < nd->nops; k++) {
+            for (int k = 0; k < pn->nops; k++) {
                 arg[k] = map[ops[k]];
                 if (pl->nodes[ops[k]].is_const) {
                     ck__jit_node *c = add_node(prog, &n);
@@ -132,9 +132,9 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
             if ((j = add_node(prog, &n)) != NULL) {
                 j->op = p->jit_op;
                 j->type = (int32_t)p->ret;
-                j->nargs = nd->nops;
+                j->nargs = pn->nops;
                 j->native_fn = p->jit_op == CK__JIT_OP_NATIVE ? p->jit_fn : NULL;
-                for (int k = 0; k < nd->nops; k++) {
+                for (int k = 0; k < pn->nops; k++) {
                     j->arg[k] = arg[k];
                     j->param_id[k] = (int32_t)p->entry->sig.args[k];
                 }

@@ -259,7 +259,7 @@ static int assign_slots(const ck__expr_plan *pl, const ck_type *dt, int *nsteps,
     }
     for (int i = 0; i < e->nnodes; i++) {
         const ck__expr_node *nd = &e->nodes[i];
-        for (int k = 0; is_step(pl, i) && k < nd->nops; k++) {
+        for (int k = 0; is_step(pl, i) && k < pl->nodes[i].nops; k++) {
             pl->nodes[e->operands[nd->first + k]].last_use = i;
         }
     }
@@ -287,7 +287,7 @@ static int assign_slots(const ck__expr_plan *pl, const ck_type *dt, int *nsteps,
             const size_t size = ck_type_data_size(ck_type_scalar(pn->type));
             wide = size > wide ? size : wide;
         }
-        for (int k = 0; k < nd->nops; k++) {
+        for (int k = 0; k < pn->nops; k++) {
             const int o = e->operands[nd->first + k];
             consts += pl->nodes[o].is_const;
             /* An operand read twice by this step is given back once. */
@@ -324,7 +324,7 @@ static int build_step(const ck__compose *c, const ck__expr_plan *pl, ck_builder 
     const ck_type *ot[CK_CALL_MAX_ARGS];
     uintptr_t ob[CK_CALL_MAX_ARGS];
     /* The extra step reads the root itself; any other reads the node's operands. */
-    const int nops = extra ? 1 : nd->nops;
+    const int nops = extra ? 1 : pn->nops;
     for (int k = 0; k < nops; k++) {
         const int o = extra ? i : e->operands[nd->first + k];
         const ck__expr_pnode *on = &pl->nodes[o];

@@ -1,12 +1,21 @@
 /* src/expr/expr_parse.c: the expression text into an immutable DAG (expr_internal.h): a lexer,
- * a recursive-descent parser over
+ * a recursive-descent parser of Python's precedence and associativity over
+ *     compare := bitor (('<' | '<=' | '==' | '!=' | '>=' | '>') bitor)*   (chained as Python:
+ *                a < b < c is (a < b) & (b < c), b evaluated once)
+ *     bitor   := bitxor ('|' bitxor)*        bitxor := bitand ('^' bitand)*
+ *     bitand  := shift ('&' shift)*           shift  := sum (('<<' | '>>') sum)*
  *     sum     := product (('+' | '-') product)*
- *     product := unary (('*' | '/') unary)*
- *     unary   := '-' unary | primary          ('-' right before a number is part of it)
- *     primary := NUMBER | NAME | NAME '(' [sum (',' sum)*] ')' | '(' sum ')'
+ *     product := unary (('*' | '/' | '//' | '%') unary)*
+ *     unary   := ('-' | '+' | '~') unary | power   ('-' right before a number is part of it,
+ *                                                  unless a '**' follows: -2**2 is -(2**2))
+ *     power   := postfix ['**' unary]           (right-associative, tighter than unary minus)
+ *     postfix := primary ('.real' | '.imag')*
+ *     primary := NUMBER | NUMBERj | True | False | inf | nan | NAME | NAME '(' [compare
+ *                (',' compare)*] ')' | '(' compare ')'
  * literal typing, callable lookup (unknown names collected and listed together), the
  * expression's reference counting, its queries and its printed form. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,14 +24,14 @@
 #include "expr/expr_internal.h"
 #include "values/numtext.h"
 
-typedef enum tok_kind { TOK_END, TOK_INT, TOK_FLOAT, TOK_NAME, TOK_PUNCT } tok_kind;
+typedef enum tok_kind { TOK_END, TOK_INT, TOK_FLOAT, TOK_IMAG, TOK_NAME, TOK_PUNCT } tok_kind;
 
 typedef struct tok {
     tok_kind kind;
     int column;     /* 1-based */
     size_t start, len; /* in the text */
     uint64_t ival;  /* TOK_INT */
-    double fval;    /* TOK_FLOAT */
+    double fval;    /* TOK_FLOAT, TOK_IMAG (its imaginary part) */
 } tok;
 
 typedef struct parser {
@@ -54,7 +63,7 @@ static void describe_tok(const parser *p, const tok *t, char *buf, size_t cap) {
     switch (t->kind) {
     case TOK_END: snprintf(buf, cap, "the end of the expression"); break;
     case TOK_NAME: snprintf(buf, cap, "the name '%.*s'", len, p->text + t->start); break;
-    case TOK_PUNCT: snprintf(buf, cap, "'%c'", p->text[t->start]); break;
+    case TOK_PUNCT: snprintf(buf, cap, "'%.*s'", len, p->text + t->start); break;
     default: snprintf(buf, cap, "the number %.*s", len, p->text + t->start); break;
     }
 }
@@ -105,17 +114,18 @@ static int lex_number(const char *text, size_t i, tok *t) {
         is_float = 1;
         j = k;
     }
-    if (is_name_start(text[j]) || is_digit(text[j])) {
+    const int imag = text[j] == 'j' || text[j] == 'J';
+    if (is_name_start(text[j + imag]) || is_digit(text[j + imag])) {
         return ck_set_error(CK_ERR_PARSE,
                             "expression: unexpected '%c' after the number at column %zu",
-                            text[j], i + 1);
+                            text[j + imag], i + 1);
     }
     t->start = i;
-    t->len = j - i;
+    t->len = j + imag - i;
     t->column = (int)i + 1;
-    if (is_float) {
+    if (is_float || imag) {
         const char *end = NULL;
-        t->kind = TOK_FLOAT;
+        t->kind = imag ? TOK_IMAG : TOK_FLOAT;
         t->fval = ck__strtod_c(text + i, &end);
         if (end != text + j) {
             return ck_set_error(CK_ERR_PARSE, "expression: cannot read the number at column %zu",
@@ -178,15 +188,27 @@ static int lex(parser *p) {
             }
             t->kind = TOK_NAME;
             t->len = j - i;
-        } else if (strchr("+-*/(),", c) != NULL) {
+        } else if (strchr("+-*/%(),<>=!&|^~.", c) != NULL) {
+            static const char *const pairs[] = {"**", "//", "<<", ">>", "<=", ">=", "==", "!="};
             t->kind = TOK_PUNCT;
             t->len = 1;
+            for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+                if (c == pairs[k][0] && text[i + 1] == pairs[k][1]) {
+                    t->len = 2;
+                }
+            }
+            if (t->len == 1 && (c == '=' || c == '!')) {
+                return ck_set_error(CK_ERR_PARSE,
+                                    "expression: unexpected '%c' at column %zu (comparisons are "
+                                    "== and !=)",
+                                    c, i + 1);
+            }
         } else {
             const unsigned char u = (unsigned char)c;
             if (u >= 0x20 && u < 0x7f) {
                 return ck_set_error(CK_ERR_PARSE,
                                     "expression: unexpected character '%c' at column %zu (expected "
-                                    "a number, a name, an operator + - * /, '(', ')' or ',')",
+                                    "a number, a name, an operator, '(', ')' or ',')",
                                     c, i + 1);
             }
             return ck_set_error(CK_ERR_PARSE,
@@ -202,13 +224,25 @@ static const tok *peek(const parser *p) {
 }
 
 static int is_punct(const tok *t, const parser *p, char c) {
-    return t->kind == TOK_PUNCT && p->text[t->start] == c;
+    return t->kind == TOK_PUNCT && t->len == 1 && p->text[t->start] == c;
+}
+
+/* Whether t is the operator `sym` (one or two characters). */
+static int is_op(const tok *t, const parser *p, const char *sym) {
+    const size_t n = strlen(sym);
+    return t->kind == TOK_PUNCT && t->len == n && memcmp(p->text + t->start, sym, n) == 0;
+}
+
+static int is_name(const tok *t, const parser *p, const char *name) {
+    const size_t n = strlen(name);
+    return t->kind == TOK_NAME && t->len == n && memcmp(p->text + t->start, name, n) == 0;
 }
 
 static int new_node(parser *p, ck__expr_kind kind, int column, int *out) {
-    /* Every node takes a token of its own (a number, a name, an operator), so ntoks bounds
-     * them: a failure here is a bug. */
-    if ((size_t)p->nnodes >= p->ntoks) {
+    /* Every node takes a token of its own (a number, a name, an operator) but the '&' of a
+     * comparison chain, which shares its comparison's: 2 * ntoks bounds them, and a failure
+     * here is a bug. */
+    if ((size_t)p->nnodes >= 2 * p->ntoks) {
         return ck_set_error(CK_ERR_INTERNAL, "expression: more nodes than tokens");
     }
     ck__expr_node *nd = &p->nodes[p->nnodes];
@@ -220,42 +254,60 @@ static int new_node(parser *p, ck__expr_kind kind, int column, int *out) {
     return CK_OK;
 }
 
-/* A literal of the smallest type that holds it: int8..int64 for integers, float64 else. */
+/* A literal of the type Python gives the number: int64 (uint64 beyond int64, as
+ * np.asarray makes such an int), float64, complex128; True and False are bool, inf and nan
+ * float64. Beside arrays, selection types it by value (expr_types.c). */
 static int literal(parser *p, const tok *t, int negative, int column, int *out) {
     CK__RETURN_IF_ERROR(new_node(p, CK__EXPR_LIT, column, out));
     ck__expr_node *nd = &p->nodes[*out];
+    if (t->kind == TOK_NAME) { /* True, False, inf, nan */
+        const char first = p->text[t->start];
+        if (first == 'T' || first == 'F') {
+            nd->type = CK_TYPE_BOOL;
+            nd->value[0] = first == 'T';
+            return CK_OK;
+        }
+        const double v = first == 'i' ? (negative ? -HUGE_VAL : HUGE_VAL) : (double)NAN;
+        nd->type = CK_TYPE_FLOAT64;
+        memcpy(nd->value, &v, sizeof v);
+        return CK_OK;
+    }
     if (t->kind == TOK_FLOAT) {
         const double v = negative ? -t->fval : t->fval;
         nd->type = CK_TYPE_FLOAT64;
         memcpy(nd->value, &v, sizeof v);
         return CK_OK;
     }
-    const uint64_t limit = negative ? (uint64_t)1 << 63 : (uint64_t)INT64_MAX;
-    if (t->ival > limit) {
+    if (t->kind == TOK_IMAG) {
+        /* -2j is Python's -(0+2j): a real part of -0.0 */
+        const double v[2] = {negative ? -0.0 : 0.0, negative ? -t->fval : t->fval};
+        nd->type = CK_TYPE_COMPLEX128;
+        memcpy(nd->value, v, sizeof v);
+        return CK_OK;
+    }
+    if (!negative && t->ival > (uint64_t)INT64_MAX) {
+        nd->type = CK_TYPE_UINT64;
+        memcpy(nd->value, &t->ival, sizeof t->ival);
+        return CK_OK;
+    }
+    if (negative && t->ival > (uint64_t)1 << 63) {
         return ck_set_error(CK_ERR_PARSE,
                             "expression: the integer at column %d does not fit in int64 (write "
-                            "it with a point for a float64, or cast it: uint64(...))",
+                            "it with a point for a float64)",
                             t->column);
     }
     /* Two's complement of the magnitude: exact down to INT64_MIN. */
     const int64_t v = negative ? (int64_t)(0 - t->ival) : (int64_t)t->ival;
-    if (v >= INT8_MIN && v <= INT8_MAX) {
-        const int8_t x = (int8_t)v;
-        nd->type = CK_TYPE_INT8;
-        memcpy(nd->value, &x, sizeof x);
-    } else if (v >= INT16_MIN && v <= INT16_MAX) {
-        const int16_t x = (int16_t)v;
-        nd->type = CK_TYPE_INT16;
-        memcpy(nd->value, &x, sizeof x);
-    } else if (v >= INT32_MIN && v <= INT32_MAX) {
-        const int32_t x = (int32_t)v;
-        nd->type = CK_TYPE_INT32;
-        memcpy(nd->value, &x, sizeof x);
-    } else {
-        nd->type = CK_TYPE_INT64;
-        memcpy(nd->value, &v, sizeof v);
-    }
+    nd->type = CK_TYPE_INT64;
+    memcpy(nd->value, &v, sizeof v);
     return CK_OK;
+}
+
+/* Whether t is a literal's token: a number, True, False, inf or nan. */
+static int is_literal(const parser *p, const tok *t) {
+    return t->kind == TOK_INT || t->kind == TOK_FLOAT || t->kind == TOK_IMAG ||
+           is_name(t, p, "True") || is_name(t, p, "False") || is_name(t, p, "inf") ||
+           is_name(t, p, "nan");
 }
 
 /* The scalar type named by the token (a cast), or -1. */
@@ -270,7 +322,7 @@ static int cast_type(const parser *p, const tok *t) {
 }
 
 /* A call node of `name` over operands ops[0..n-1] (callable NULL: unknown, listed later). */
-static int call_node(parser *p, ck__expr_kind kind, int column, char op, ck_callable *c,
+static int call_node(parser *p, ck__expr_kind kind, int column, const char *op, ck_callable *c,
                      ck_type_id type, const int *ops, int n, int *out) {
     int rc = new_node(p, kind, column, out);
     if (rc != CK_OK) {
@@ -306,7 +358,7 @@ static int lookup(parser *p, const char *name, size_t len, int column, ck_callab
     return p->unknown.status;
 }
 
-static int parse_sum(parser *p, int *out);
+static int parse_compare(parser *p, int *out);
 
 static int parse_call(parser *p, const tok *name, int *out) {
     const int cast = cast_type(p, name);
@@ -326,7 +378,7 @@ static int parse_call(parser *p, const tok *name, int *out) {
                                   name->column, CK_CALL_MAX_ARGS);
                 break;
             }
-            rc = parse_sum(p, &ops[n]);
+            rc = parse_compare(p, &ops[n]);
             if (rc != CK_OK) {
                 break;
             }
@@ -351,7 +403,7 @@ static int parse_call(parser *p, const tok *name, int *out) {
         return rc;
     }
     p->pos++; /* ')' */
-    return call_node(p, cast >= 0 ? CK__EXPR_CAST : CK__EXPR_CALL, name->column, 0, c,
+    return call_node(p, cast >= 0 ? CK__EXPR_CAST : CK__EXPR_CALL, name->column, NULL, c,
                      cast >= 0 ? (ck_type_id)cast : CK_TYPE_BOOL, ops, n, out);
 }
 
@@ -381,7 +433,7 @@ static int parse_unary(parser *p, int *out);
 
 static int parse_primary(parser *p, int *out) {
     const tok *t = peek(p);
-    if (t->kind == TOK_INT || t->kind == TOK_FLOAT) {
+    if (is_literal(p, t)) {
         p->pos++;
         return literal(p, t, 0, t->column, out);
     }
@@ -394,10 +446,10 @@ static int parse_primary(parser *p, int *out) {
     }
     if (is_punct(t, p, '(')) {
         p->pos++;
-        CK__RETURN_IF_ERROR(parse_sum(p, out));
+        CK__RETURN_IF_ERROR(parse_compare(p, out));
         if (!is_punct(peek(p), p, ')')) {
             char expected[80];
-            snprintf(expected, sizeof expected, "an operator + - * / or ')' (closing the '(' at "
+            snprintf(expected, sizeof expected, "an operator or ')' (closing the '(' at "
                                                 "column %d)", t->column);
             return syntax_error(p, peek(p), expected);
         }
@@ -407,8 +459,49 @@ static int parse_primary(parser *p, int *out) {
     return syntax_error(p, t, "a number, a name or '('");
 }
 
-/* Every level of nesting (parentheses, a call's arguments, a unary minus) passes here once:
- * the depth is counted here. */
+/* A call node of the callable `name` over ops[0 .. n-1], for an operator at t. */
+static int op_node(parser *p, const tok *t, const char *sym, const char *name, const int *ops,
+                   int n, int *out) {
+    ck_callable *c = NULL;
+    CK__RETURN_IF_ERROR(lookup(p, name, strlen(name), t->column, &c));
+    return call_node(p, CK__EXPR_CALL, t->column, sym, c, CK_TYPE_BOOL, ops, n, out);
+}
+
+/* primary ('.real' | '.imag')* */
+static int parse_postfix(parser *p, int *out) {
+    CK__RETURN_IF_ERROR(parse_primary(p, out));
+    while (is_punct(peek(p), p, '.')) {
+        const tok *dot = peek(p);
+        p->pos++;
+        const tok *t = peek(p);
+        const int real = is_name(t, p, "real");
+        if (!real && !is_name(t, p, "imag")) {
+            return syntax_error(p, t, "the attribute real or imag after '.'");
+        }
+        p->pos++;
+        const int op = *out;
+        CK__RETURN_IF_ERROR(op_node(p, dot, real ? ".real" : ".imag", real ? "real" : "imag",
+                                    &op, 1, out));
+    }
+    return CK_OK;
+}
+
+/* postfix ['**' unary]: right-associative (its exponent is a unary, so 2 ** -1 and
+ * a ** b ** c read as Python reads them). */
+static int parse_power(parser *p, int *out) {
+    CK__RETURN_IF_ERROR(parse_postfix(p, out));
+    const tok *t = peek(p);
+    if (!is_op(t, p, "**")) {
+        return CK_OK;
+    }
+    p->pos++;
+    int ops[2] = {*out, -1};
+    CK__RETURN_IF_ERROR(parse_unary(p, &ops[1]));
+    return op_node(p, t, "**", "power", ops, 2, out);
+}
+
+/* Every level of nesting (parentheses, a call's arguments, a unary operator, an exponent)
+ * passes here once: the depth is counted here. */
 static int parse_unary(parser *p, int *out) {
     if (++p->depth > CK__EXPR_MAX_DEPTH) {
         return ck_set_error(CK_ERR_PARSE, "expression: nested more than %d levels deep at column %d",
@@ -416,64 +509,114 @@ static int parse_unary(parser *p, int *out) {
     }
     int rc;
     const tok *t = peek(p);
-    if (is_punct(t, p, '-')) {
+    const int minus = is_punct(t, p, '-'), plus = is_punct(t, p, '+'), invert = is_punct(t, p, '~');
+    if (minus || plus || invert) {
         p->pos++;
         const tok *next = peek(p);
-        if (next->kind == TOK_INT || next->kind == TOK_FLOAT) {
+        const int numeric = next->kind == TOK_INT || next->kind == TOK_FLOAT ||
+                            next->kind == TOK_IMAG || is_name(next, p, "inf");
+        if (minus && numeric && !is_op(&p->toks[p->pos + 1], p, "**") &&
+            !is_punct(&p->toks[p->pos + 1], p, '.')) {
             p->pos++;
             rc = literal(p, next, 1, t->column, out);
         } else {
             int op;
             rc = parse_unary(p, &op);
-            ck_callable *c = NULL;
-            if (rc == CK_OK) rc = lookup(p, "negative", 8, t->column, &c);
-            if (rc == CK_OK) rc = call_node(p, CK__EXPR_CALL, t->column, 'n', c, CK_TYPE_BOOL,
-                                            &op, 1, out);
+            if (rc == CK_OK) {
+                rc = op_node(p, t, minus ? "-" : plus ? "+" : "~",
+                             minus ? "negative" : plus ? "positive" : "invert", &op, 1, out);
+            }
         }
     } else {
-        rc = parse_primary(p, out);
+        rc = parse_power(p, out);
     }
     p->depth--;
     return rc;
 }
 
-static int binary(parser *p, const tok *t, int lhs, int rhs, int *out) {
-    const char op = p->text[t->start];
-    const char *name = op == '+' ? "add" : op == '-' ? "subtract" : op == '*' ? "multiply"
-                                                                              : "divide";
-    ck_callable *c = NULL;
-    CK__RETURN_IF_ERROR(lookup(p, name, strlen(name), t->column, &c));
-    const int ops[2] = {lhs, rhs};
-    return call_node(p, CK__EXPR_CALL, t->column, op, c, CK_TYPE_BOOL, ops, 2, out);
-}
-
-static int parse_product(parser *p, int *out) {
-    CK__RETURN_IF_ERROR(parse_unary(p, out));
+/* One level of left-associative binary operators: syms[k] calls names[k]. */
+typedef int (*parse_fn)(parser *p, int *out);
+static int parse_level(parser *p, parse_fn operand, const char *const *syms,
+                       const char *const *names, int *out) {
+    CK__RETURN_IF_ERROR(operand(p, out));
     for (;;) {
         const tok *t = peek(p);
-        if (!is_punct(t, p, '*') && !is_punct(t, p, '/')) {
+        int k = 0;
+        while (syms[k] != NULL && !is_op(t, p, syms[k])) {
+            k++;
+        }
+        if (syms[k] == NULL) {
             return CK_OK;
         }
         p->pos++;
-        int rhs;
-        CK__RETURN_IF_ERROR(parse_unary(p, &rhs));
-        CK__RETURN_IF_ERROR(binary(p, t, *out, rhs, out));
+        int ops[2] = {*out, -1};
+        CK__RETURN_IF_ERROR(operand(p, &ops[1]));
+        CK__RETURN_IF_ERROR(op_node(p, t, syms[k], names[k], ops, 2, out));
     }
 }
 
+static int parse_product(parser *p, int *out) {
+    static const char *const syms[] = {"*", "/", "//", "%", NULL};
+    static const char *const names[] = {"multiply", "divide", "floor_divide", "remainder"};
+    return parse_level(p, parse_unary, syms, names, out);
+}
 static int parse_sum(parser *p, int *out) {
-    int rc = parse_product(p, out);
-    while (rc == CK_OK) {
+    static const char *const syms[] = {"+", "-", NULL};
+    static const char *const names[] = {"add", "subtract"};
+    return parse_level(p, parse_product, syms, names, out);
+}
+static int parse_shift(parser *p, int *out) {
+    static const char *const syms[] = {"<<", ">>", NULL};
+    static const char *const names[] = {"left_shift", "right_shift"};
+    return parse_level(p, parse_sum, syms, names, out);
+}
+static int parse_bitand(parser *p, int *out) {
+    static const char *const syms[] = {"&", NULL};
+    static const char *const names[] = {"bitwise_and"};
+    return parse_level(p, parse_shift, syms, names, out);
+}
+static int parse_bitxor(parser *p, int *out) {
+    static const char *const syms[] = {"^", NULL};
+    static const char *const names[] = {"bitwise_xor"};
+    return parse_level(p, parse_bitand, syms, names, out);
+}
+static int parse_bitor(parser *p, int *out) {
+    static const char *const syms[] = {"|", NULL};
+    static const char *const names[] = {"bitwise_or"};
+    return parse_level(p, parse_bitxor, syms, names, out);
+}
+
+/* bitor (cmp bitor)*: a chain a < b <= c is (a < b) & (b <= c), each operand evaluated once
+ * (the middle ones are read by two comparisons). */
+static int parse_compare(parser *p, int *out) {
+    static const char *const syms[] = {"<", "<=", "==", "!=", ">=", ">", NULL};
+    static const char *const names[] = {"less", "less_equal", "equal", "not_equal",
+                                        "greater_equal", "greater"};
+    int lhs;
+    CK__RETURN_IF_ERROR(parse_bitor(p, &lhs));
+    int chain = -1;
+    for (;;) {
         const tok *t = peek(p);
-        if (!is_punct(t, p, '+') && !is_punct(t, p, '-')) {
+        int k = 0;
+        while (syms[k] != NULL && !is_op(t, p, syms[k])) {
+            k++;
+        }
+        if (syms[k] == NULL) {
             break;
         }
         p->pos++;
-        int rhs;
-        rc = parse_product(p, &rhs);
-        if (rc == CK_OK) rc = binary(p, t, *out, rhs, out);
+        int ops[2] = {lhs, -1}, cmp;
+        CK__RETURN_IF_ERROR(parse_bitor(p, &ops[1]));
+        CK__RETURN_IF_ERROR(op_node(p, t, syms[k], names[k], ops, 2, &cmp));
+        if (chain >= 0) {
+            const int both[2] = {chain, cmp};
+            CK__RETURN_IF_ERROR(op_node(p, t, "&", "bitwise_and", both, 2, &cmp));
+        }
+        chain = cmp;
+        lhs = ops[1];
     }
-    return rc;
+    *out = chain >= 0 ? chain : lhs;
+    return CK_OK;
 }
 
 static void release_nodes(ck__expr_node *nodes, int n) {
@@ -529,9 +672,10 @@ int ck_expr_parse(const char *text, ck_expr **out) {
     p.text = text;
     int rc = lex(&p);
     if (rc == CK_OK) {
-        /* Nodes and operands: at most one per token. */
+        /* Nodes and operands: at most two per token (new_node, and a call's operands are
+         * nodes). */
         size_t bytes;
-        if (ck__mul_overflow(p.ntoks, sizeof(ck__expr_node) + sizeof(int), &bytes)) {
+        if (ck__mul_overflow(2 * p.ntoks, sizeof(ck__expr_node) + 2 * sizeof(int), &bytes)) {
             rc = ck__nomem_error("expression of %zu tokens: too long", p.ntoks);
         } else {
             p.nodes = (ck__expr_node *)ck__malloc(bytes);
@@ -539,15 +683,15 @@ int ck_expr_parse(const char *text, ck_expr **out) {
                      ? ck__nomem_error("out of memory parsing an expression of %zu tokens",
                                        p.ntoks)
                      : CK_OK;
-            p.operands = p.nodes != NULL ? (int *)(void *)(p.nodes + p.ntoks) : NULL;
+            p.operands = p.nodes != NULL ? (int *)(void *)(p.nodes + 2 * p.ntoks) : NULL;
         }
     }
     int root = -1;
     if (rc == CK_OK) {
-        rc = parse_sum(&p, &root);
+        rc = parse_compare(&p, &root);
     }
     if (rc == CK_OK && peek(&p)->kind != TOK_END) {
-        rc = syntax_error(&p, peek(&p), "an operator + - * / or the end");
+        rc = syntax_error(&p, peek(&p), "an operator or the end");
     }
     if (rc == CK_OK && p.unknown.status != CK_OK) {
         rc = ck__nomem_error("out of memory listing unknown names");
@@ -603,36 +747,52 @@ static void format_node(const ck_expr *e, int i, ck__strbuf *b) {
     switch (nd->kind) {
     case CK__EXPR_ARG: ck__strbuf_puts(b, e->names[nd->arg]); return;
     case CK__EXPR_LIT: {
-        char text[64];
-        if (nd->type == CK_TYPE_FLOAT64) {
-            double v;
-            memcpy(&v, nd->value, sizeof v);
-            ck__format_float(v, CK__F64, 1, text);
-        } else {
-            int64_t v = 0;
-            switch (nd->type) {
-            case CK_TYPE_INT8: { int8_t x; memcpy(&x, nd->value, 1); v = x; break; }
-            case CK_TYPE_INT16: { int16_t x; memcpy(&x, nd->value, 2); v = x; break; }
-            case CK_TYPE_INT32: { int32_t x; memcpy(&x, nd->value, 4); v = x; break; }
-            default: memcpy(&v, nd->value, 8); break;
-            }
-            snprintf(text, sizeof text, "%" PRId64, v);
+        char text[96];
+        double v[2] = {0, 0};
+        memcpy(v, nd->value, sizeof v);
+        switch (nd->type) {
+        case CK_TYPE_BOOL: snprintf(text, sizeof text, "%s", nd->value[0] ? "True" : "False"); break;
+        case CK_TYPE_FLOAT64: ck__format_float(v[0], CK__F64, 1, text); break;
+        case CK_TYPE_COMPLEX128: {
+            char re[40], im[40];
+            ck__format_float(v[0], CK__F64, 1, re);
+            ck__format_float(v[1], CK__F64, 1, im);
+            snprintf(text, sizeof text, "(%s%s%sj)", re, v[1] < 0 || v[1] != v[1] ? "" : "+", im);
+            break;
+        }
+        case CK_TYPE_UINT64: {
+            uint64_t u;
+            memcpy(&u, nd->value, sizeof u);
+            snprintf(text, sizeof text, "%" PRIu64, u);
+            break;
+        }
+        default: {
+            int64_t n;
+            memcpy(&n, nd->value, sizeof n);
+            snprintf(text, sizeof text, "%" PRId64, n);
+            break;
+        }
         }
         ck__strbuf_printf(b, "%s:%s", text, ck_type_id_name(nd->type));
         return;
     }
     case CK__EXPR_CAST:
     case CK__EXPR_CALL:
-        if (nd->op == 'n') {
-            ck__strbuf_puts(b, "(-");
+        if (nd->op != NULL && nd->op[0] == '.') { /* x.real */
+            format_node(e, ops[0], b);
+            ck__strbuf_puts(b, nd->op);
+            return;
+        }
+        if (nd->op != NULL && nd->nops == 1) {
+            ck__strbuf_printf(b, "(%s", nd->op);
             format_node(e, ops[0], b);
             ck__strbuf_puts(b, ")");
             return;
         }
-        if (nd->op != 0) {
+        if (nd->op != NULL) {
             ck__strbuf_puts(b, "(");
             format_node(e, ops[0], b);
-            ck__strbuf_printf(b, " %c ", nd->op);
+            ck__strbuf_printf(b, " %s ", nd->op);
             format_node(e, ops[1], b);
             ck__strbuf_puts(b, ")");
             return;

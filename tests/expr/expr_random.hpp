@@ -42,7 +42,7 @@ class Gen {
         : rng_(seed), casts_(std::move(casts)) {}
     int pick(int n) { return static_cast<int>(rng_() % static_cast<uint32_t>(n)); }
 
-    // A literal: its text and the type the expression's rule gives it, computed here by range.
+    // A literal: its text and its own type, Python's (int64, float64).
     int literal(std::vector<Node> &nodes) {
         Node n;
         n.kind = Node::LIT;
@@ -57,10 +57,7 @@ class Gen {
             if (pick(2) == 0) v = -v;
             if (pick(3) == 0) v = v == 0 ? 0 : v - 1;
             n.text = std::to_string(v);
-            n.type = v >= -128 && v <= 127           ? CK_TYPE_INT8
-                     : v >= -32768 && v <= 32767     ? CK_TYPE_INT16
-                     : v >= -2147483648LL && v <= 2147483647LL ? CK_TYPE_INT32
-                                                     : CK_TYPE_INT64;
+            n.type = CK_TYPE_INT64; // Python's int; typed by value beside arrays
         }
         n.expr = n.text;
         nodes.push_back(n);

@@ -15,6 +15,7 @@
 #include "ckernel/ckernel.h"
 #include "ckt.hpp"
 #include "expr_random.hpp"
+#include "numpy_scalars.h"
 
 namespace {
 
@@ -22,10 +23,59 @@ using namespace ckt_expr;
 
 // The reference: node by node into full temporaries. Returns a status; *out a new array
 // (arguments are returned as borrowed: *owned 0).
+// A call of fn over ops whose constants (is_const[k]: 0-d values) are typed as NumPy 1.24
+// types scalars beside arrays (numpy_scalars.h): each such operand is converted to that type
+// first, and to its alternative when no signature takes the first.
+int call_typed_by_value(const char *fn, std::vector<ck_array *> &ops, std::vector<bool> &own,
+                        const std::vector<bool> &is_const, const ck_eval_ctx &ctx,
+                        ck_array **out) {
+    const int n = static_cast<int>(ops.size());
+    std::vector<ck_type_id> id(ops.size()), want(ops.size());
+    std::vector<int> scalar(ops.size()), alt(ops.size());
+    for (int k = 0; k < n; k++) {
+        const ck_type *t = ck_array_type(ops[static_cast<size_t>(k)]);
+        while (ck_type_element(t) != nullptr) t = ck_type_element(t);
+        id[static_cast<size_t>(k)] = ck_type_get_id(t);
+        scalar[static_cast<size_t>(k)] = is_const[static_cast<size_t>(k)] ? 1 : 0;
+    }
+    int rc = ckt_numpy_operand_types(fn, n, id.data(), scalar.data(), ops.data(), want.data(),
+                                     alt.data());
+    ck_callable *c = nullptr;
+    if (rc == CK_OK) rc = ck_lookup(fn, &c);
+    for (int attempt = 0; rc == CK_OK && attempt < 2; attempt++) {
+        std::vector<ck_array *> typed(ops);
+        std::vector<ck_array *> made;
+        bool any_alt = false;
+        for (int k = 0; rc == CK_OK && k < n; k++) {
+            const size_t u = static_cast<size_t>(k);
+            any_alt = any_alt || alt[u] >= 0;
+            const ck_type_id to = attempt == 1 && alt[u] >= 0 ? static_cast<ck_type_id>(alt[u])
+                                                              : want[u];
+            if (!scalar[u] || to == id[u]) continue;
+            ck_array *v = nullptr;
+            ck_eval_ctx nocheck = ctx;
+            nocheck.errmode = CK_ERRMODE_NOCHECK; // the type holds the value
+            rc = ck_array_new(ck_type_scalar(to), &v);
+            if (rc == CK_OK) rc = ck_assign(v, ops[u], &nocheck);
+            made.push_back(v);
+            typed[u] = v;
+        }
+        if (attempt == 1 && !any_alt) break;
+        if (rc == CK_OK) rc = ck_call_new(c, n, typed.data(), &ctx, out);
+        for (ck_array *v : made) ck_array_free(v);
+        if (rc != CK_ERR_TYPE || !any_alt || attempt == 1) break;
+        rc = CK_OK; // try the alternatives
+    }
+    ck_callable_decref(c);
+    (void)own;
+    return rc;
+}
+
 int reference(const std::vector<Node> &nodes, int i, const std::vector<ck_array *> &args,
-              const ck_eval_ctx &ctx, ck_array **out, bool *owned) {
+              const ck_eval_ctx &ctx, ck_array **out, bool *owned, bool *is_const) {
     const Node &n = nodes[static_cast<size_t>(i)];
     *owned = true;
+    *is_const = n.kind == Node::LIT;
     if (n.kind == Node::ARG) {
         *out = args[static_cast<size_t>(n.arg)];
         *owned = false;
@@ -35,21 +85,22 @@ int reference(const std::vector<Node> &nodes, int i, const std::vector<ck_array 
         return ck_array_parse(ck_type_scalar(n.type), n.text.c_str(), out);
     }
     std::vector<ck_array *> ops;
-    std::vector<bool> own;
+    std::vector<bool> own, consts;
     int rc = CK_OK;
+    bool all_const = true;
     for (int k : n.kids) {
         ck_array *a = nullptr;
-        bool o = false;
-        rc = reference(nodes, k, args, ctx, &a, &o);
+        bool o = false, cst = false;
+        rc = reference(nodes, k, args, ctx, &a, &o, &cst);
         if (rc != CK_OK) break;
         ops.push_back(a);
         own.push_back(o);
+        consts.push_back(cst);
+        all_const = all_const && cst;
     }
+    *is_const = all_const;
     if (rc == CK_OK && n.kind == Node::CALL) {
-        ck_callable *c = nullptr;
-        rc = ck_lookup(n.fn, &c);
-        if (rc == CK_OK) rc = ck_call_new(c, static_cast<int>(ops.size()), ops.data(), &ctx, out);
-        ck_callable_decref(c);
+        rc = call_typed_by_value(n.fn, ops, own, consts, ctx, out);
     } else if (rc == CK_OK) {
         // The operand's type with the target scalar in place of its own.
         char *ts = nullptr;
@@ -97,7 +148,8 @@ TEST(ExprRandom, TreesAgreeWithNodeByNodeEvaluation) {
         for (size_t j = 0; j < names.size(); j++) by_arg[static_cast<size_t>(names[j][0] - 'a')] = arrays[j];
         ck_array *ref = nullptr;
         bool owned = false;
-        const int ref_rc = reference(nodes, root, by_arg, ctx, &ref, &owned);
+        bool root_const = false;
+        const int ref_rc = reference(nodes, root, by_arg, ctx, &ref, &owned, &root_const);
         const std::string ref_msg = ck_last_error();
         // Ours: one kernel.
         ck_expr *e = nullptr;

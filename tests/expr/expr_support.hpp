@@ -76,6 +76,35 @@ inline std::string parsed(const char *text) {
     return result;
 }
 
+// The type of `text`'s result over the arguments (ck_expr_result_type), or the failure.
+inline std::string result_type(const char *text, const std::vector<ExprArg> &args) {
+    ck_expr *e = nullptr;
+    int rc = ck_expr_parse(text, &e);
+    std::vector<ck_type *> types;
+    std::vector<const char *> names;
+    for (size_t k = 0; rc == CK_OK && k < args.size(); k++) {
+        ck_type *t = nullptr;
+        rc = ck_type_parse(args[k].type, &t);
+        types.push_back(t);
+        names.push_back(args[k].name);
+    }
+    ck_type *rt = nullptr;
+    if (rc == CK_OK) {
+        std::vector<const ck_type *> st(types.begin(), types.end());
+        rc = ck_expr_result_type(e, static_cast<int>(st.size()), names.data(), st.data(), nullptr,
+                                 &rt);
+    }
+    std::string result;
+    char *s = nullptr;
+    if (rc == CK_OK) rc = ck_type_format(rt, &s);
+    result = rc == CK_OK ? std::string(s) : failure(rc);
+    ck_free(s);
+    ck_type_decref(rt);
+    for (auto *t : types) ck_type_decref(t);
+    ck_expr_decref(e);
+    return result;
+}
+
 }  // namespace ckt
 
 #endif

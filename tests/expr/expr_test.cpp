@@ -21,6 +21,7 @@ namespace {
 
 using ckt::eval;
 using ckt::parsed;
+using ckt::result_type;
 
 TEST(Expr, TheIssueExample) {
     EXPECT_EQ(eval("a * x + b", {{"a", "float64", "2"}, {"x", "3 * int32", "[1, 2, 3]"},
@@ -50,7 +51,7 @@ TEST(Expr, PrecedenceAndAssociativity) {
     EXPECT_EQ(parsed("-a * b"), "((-a) * b)");
     EXPECT_EQ(parsed("a * -b"), "(a * (-b))");
     EXPECT_EQ(parsed("- - a"), "(-(-a))");
-    EXPECT_EQ(parsed("minimum(a, b * 2) + hypot_unknown_free"), "(minimum(a, (b * 2:int8)) + hypot_unknown_free)");
+    EXPECT_EQ(parsed("minimum(a, b * 2) + hypot_unknown_free"), "(minimum(a, (b * 2:int64)) + hypot_unknown_free)");
     EXPECT_EQ(parsed("  a\t*\n(b)  "), "(a * b)");
     // Values: 10 - 4 - 3 = 3, not 10 - (4 - 3) = 9; 2 + 3 * 4 = 14.
     EXPECT_EQ(eval("a - b - c", {{"a", "int32", "10"}, {"b", "int32", "4"}, {"c", "int32", "3"}}), "3");
@@ -60,21 +61,13 @@ TEST(Expr, PrecedenceAndAssociativity) {
     EXPECT_EQ(eval("x * x - x", {{"x", "3 * int64", "[1, 2, 3]"}}), "[0, 2, 6]");
 }
 
-// Integers take the smallest of int8, int16, int32, int64 that holds them (a '-' right before
-// one is part of it); anything with a point or an exponent is float64.
+// A literal has the type Python gives the number (int64, uint64 beyond it, float64,
+// complex128, bool); beside arrays selection types it by value as NumPy 1.24 does.
 TEST(Expr, LiteralTypes) {
-    EXPECT_EQ(parsed("x + 0"), "(x + 0:int8)");
-    EXPECT_EQ(parsed("x + 127"), "(x + 127:int8)");
-    EXPECT_EQ(parsed("x + 128"), "(x + 128:int16)");
-    EXPECT_EQ(parsed("x + -128"), "(x + -128:int8)");
-    EXPECT_EQ(parsed("x + -129"), "(x + -129:int16)");
-    EXPECT_EQ(parsed("x + 32767"), "(x + 32767:int16)");
-    EXPECT_EQ(parsed("x + 32768"), "(x + 32768:int32)");
-    EXPECT_EQ(parsed("x + -32768"), "(x + -32768:int16)");
-    EXPECT_EQ(parsed("x + 2147483647"), "(x + 2147483647:int32)");
-    EXPECT_EQ(parsed("x + 2147483648"), "(x + 2147483648:int64)");
-    EXPECT_EQ(parsed("x + -2147483648"), "(x + -2147483648:int32)");
+    EXPECT_EQ(parsed("x + 0"), "(x + 0:int64)");
+    EXPECT_EQ(parsed("x + -128"), "(x + -128:int64)");
     EXPECT_EQ(parsed("x + 9223372036854775807"), "(x + 9223372036854775807:int64)");
+    EXPECT_EQ(parsed("x + 9223372036854775808"), "(x + 9223372036854775808:uint64)");
     EXPECT_EQ(parsed("x + -9223372036854775808"), "(x + -9223372036854775808:int64)");
     EXPECT_EQ(parsed("x + 2.5"), "(x + 2.5:float64)");
     EXPECT_EQ(parsed("x + 1e3"), "(x + 1000.0:float64)");
@@ -82,22 +75,38 @@ TEST(Expr, LiteralTypes) {
     EXPECT_EQ(parsed("x + 3."), "(x + 3.0:float64)");
     EXPECT_EQ(parsed("x + 1E-2"), "(x + 0.01:float64)");
     EXPECT_EQ(parsed("x + -0.0"), "(x + -0.0:float64)");
-    EXPECT_EQ(parsed("x + 007"), "(x + 7:int8)");
-    // A minus in front of parentheses is the operation: -(2) is negative of an int8.
-    EXPECT_EQ(parsed("x + -(2)"), "(x + (-2:int8))");
-    // The types at work: int8 + int8 stays int8 and wraps (100 + 100 = -56, as NumPy's
-    // np.int8(100) + np.int8(100)); 200 is int16, so the sum is int16.
-    EXPECT_EQ(eval("x + 100", {{"x", "int8", "100"}}), "-56");
-    EXPECT_EQ(eval("x + 200", {{"x", "int8", "100"}}), "300");
-    // uint8 with an int8 literal is int16 (NumPy 1.24's value-based casting would keep uint8).
-    EXPECT_EQ(eval("x + 1", {{"x", "2 * uint8", "[255, 0]"}}), "[256, 1]");
-    // float32 with a float64 literal is float64: 0.1 is not rounded to float32 first.
-    EXPECT_EQ(eval("x * 0.1", {{"x", "float32", "1"}}), "0.1");
-    EXPECT_EQ(eval("x + 9223372036854775807", {{"x", "int64", "1"}}), "-9223372036854775808");
+    EXPECT_EQ(parsed("x + 007"), "(x + 7:int64)");
+    EXPECT_EQ(parsed("x + 2j"), "(x + (0.0+2.0j):complex128)");
+    EXPECT_EQ(parsed("x + -1.5j"), "(x + (-0.0-1.5j):complex128)");
+    EXPECT_EQ(parsed("True | x & False"), "(True:bool | (x & False:bool))");
+    EXPECT_EQ(parsed("x + inf - -inf + nan"), "(((x + inf:float64) - -inf:float64) + nan:float64)");
+    // A minus in front of parentheses is the operation: -(2) is negative of an int64.
+    EXPECT_EQ(parsed("x + -(2)"), "(x + (-2:int64))");
+    // By value (NumPy 1.24: np.int8(100) + 100 wraps to -56; 200 is uint8, and int8 with
+    // uint8 is int16; uint8 + 1 stays uint8 and wraps; uint8 & 300 is int16's loop).
+    EXPECT_EQ(eval("x + 100", {{"x", "1 * int8", "[100]"}}), "[-56]");
+    EXPECT_EQ(eval("x + 200", {{"x", "1 * int8", "[100]"}}), "[300]");
+    EXPECT_EQ(eval("x + 1", {{"x", "2 * uint8", "[255, 0]"}}), "[0, 1]");
+    EXPECT_EQ(eval("x - 1", {{"x", "2 * uint8", "[255, 0]"}}), "[254, 255]");
+    EXPECT_EQ(eval("x + -1", {{"x", "2 * uint8", "[255, 0]"}}), "[254, -1]");
+    EXPECT_EQ(result_type("x & 300", {{"x", "2 * uint8", "[1, 2]"}}), "2 * int16");
+    EXPECT_EQ(result_type("x + 300", {{"x", "2 * uint8", "[1, 2]"}}), "2 * uint16");
+    EXPECT_EQ(result_type("x + 70000.0", {{"x", "2 * float16", "[1, 2]"}}), "2 * float32");
+    EXPECT_EQ(result_type("x + 2.5", {{"x", "2 * int8", "[1, 2]"}}), "2 * float64");
+    EXPECT_EQ(result_type("x * 1j", {{"x", "2 * float32", "[1, 2]"}}), "2 * complex64");
+    EXPECT_EQ(result_type("x * 1j", {{"x", "2 * float64", "[1, 2]"}}), "2 * complex128");
+    EXPECT_EQ(result_type("x * 1e39j", {{"x", "2 * float32", "[1, 2]"}}), "2 * complex128");
+    // float32 with a float literal is float32, the literal rounded once (float32(0.1)).
+    EXPECT_EQ(eval("x * 0.1", {{"x", "1 * float32", "[1]"}}), "[0.1]");
+    EXPECT_EQ(eval("float64(x * 0.1)", {{"x", "1 * float32", "[1]"}}), "[0.10000000149011612]");
+    EXPECT_EQ(eval("x + 9223372036854775807", {{"x", "1 * int64", "[1]"}}), "[-9223372036854775808]");
+    // Operations on literals alone are computed once, then typed by value too:
+    // (2 + 3) is 5, a uint8 beside uint8 values.
+    EXPECT_EQ(result_type("x + (2 + 3)", {{"x", "2 * uint8", "[1, 2]"}}), "2 * uint8");
 }
 
 TEST(Expr, Casts) {
-    EXPECT_EQ(parsed("float64(x) + int8(3)"), "(float64(x) + int8(3:int8))");
+    EXPECT_EQ(parsed("float64(x) + int8(3)"), "(float64(x) + int8(3:int64))");
     // float32(x) * 2: float32 with an int8 is float32; 16777217 rounds to 16777216 in float32.
     EXPECT_EQ(eval("float32(x) * 1", {{"x", "int32", "16777217"}}), "16777216");
     EXPECT_EQ(eval("float32(x) * 1", {{"x", "int32", "16777217"}}, nullptr,
@@ -111,7 +120,7 @@ TEST(Expr, Casts) {
               "CK_ERR_OVERFLOW: expression column 1: int32 value 300 is out of range for int8");
     // A cast of a literal is made when the kernel is built: its failure fails the build.
     EXPECT_EQ(eval("x + int8(300)", {{"x", "int32", "1"}}),
-              "CK_ERR_OVERFLOW: expression column 5: int16 value 300 is out of range for int8");
+              "CK_ERR_OVERFLOW: expression column 5: int64 value 300 is out of range for int8");
     EXPECT_EQ(eval("x + int8(300)", {{"x", "int32", "1"}}, nullptr, ckt::ctx(CK_ERRMODE_NOCHECK)),
               "45");
     // A cast at the root into another destination type: two conversions, as written.
@@ -215,9 +224,9 @@ TEST(Expr, ParseErrorsGiveTheColumn) {
                  "the end of the expression"},
         {"", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 1, found the "
              "end of the expression"},
-        {"a + (b * c", "CK_ERR_PARSE: expression: expected an operator + - * / or ')' (closing "
+        {"a + (b * c", "CK_ERR_PARSE: expression: expected an operator or ')' (closing "
                        "the '(' at column 5) at column 11, found the end of the expression"},
-        {"a b", "CK_ERR_PARSE: expression: expected an operator + - * / or the end at column 3, "
+        {"a b", "CK_ERR_PARSE: expression: expected an operator or the end at column 3, "
                 "found the name 'b'"},
         {"a + )", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 5, "
                   "found ')'"},
@@ -226,25 +235,32 @@ TEST(Expr, ParseErrorsGiveTheColumn) {
         {"minimum(a b)", "CK_ERR_PARSE: expression: expected ',' or ')' at column 11, found the "
                          "name 'b'"},
         {"a $ b", "CK_ERR_PARSE: expression: unexpected character '$' at column 3 (expected a "
-                  "number, a name, an operator + - * /, '(', ')' or ',')"},
+                  "number, a name, an operator, '(', ')' or ',')"},
         {"a + \x01", "CK_ERR_PARSE: expression: unexpected byte 0x01 at column 5"},
         {"2x", "CK_ERR_PARSE: expression: unexpected 'x' after the number at column 1"},
         {"x + 1e", "CK_ERR_PARSE: expression: expected the exponent's digits at column 7"},
         {"x + 1e+", "CK_ERR_PARSE: expression: expected the exponent's digits at column 8"},
         {"x + 1e999", "CK_ERR_PARSE: expression: the number at column 5 is out of the range of "
                       "float64"},
-        {"x + 9223372036854775808", "CK_ERR_PARSE: expression: the integer at column 5 does not "
-                                    "fit in int64 (write it with a point for a float64, or cast "
-                                    "it: uint64(...))"},
+        {"x + -9223372036854775809", "CK_ERR_PARSE: expression: the integer at column 6 does "
+                                     "not fit in int64 (write it with a point for a float64)"},
         {"x + 99999999999999999999", "CK_ERR_PARSE: expression: the integer at column 5 does not "
                                      "fit in 64 bits"},
         {"int8(a, b)", "CK_ERR_PARSE: expression: the cast int8(...) at column 1 takes one "
                        "argument, not 2"},
         {"float64()", "CK_ERR_PARSE: expression: the cast float64(...) at column 1 takes one "
                       "argument, not 0"},
-        {"+a", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 1, found "
-               "'+'"},
-        {"a, b", "CK_ERR_PARSE: expression: expected an operator + - * / or the end at column 2, "
+        {"*a", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 1, found "
+               "'*'"},
+        {"a = b", "CK_ERR_PARSE: expression: unexpected '=' at column 3 (comparisons are == and "
+                  "!=)"},
+        {"a.b", "CK_ERR_PARSE: expression: expected the attribute real or imag after '.' at "
+                "column 3, found the name 'b'"},
+        {"a < ", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 5, found "
+                 "the end of the expression"},
+        {"a ** ** b", "CK_ERR_PARSE: expression: expected a number, a name or '(' at column 6, "
+                      "found '**'"},
+        {"a, b", "CK_ERR_PARSE: expression: expected an operator or the end at column 2, "
                  "found ','"},
     };
     for (const Case &c : cases) {
@@ -388,11 +404,11 @@ TEST(Expr, AnIntermediateWithTheNAsBitsIsAValue) {
 }
 
 // An expression of literals only takes no sources: a 0-d result of the type selection gives
-// (NumPy's for np.int8(2) + np.int8(3) and the like), cast and broadcast into a destination
+// (Python's numbers' types: 2 + 3 is an int64), cast and broadcast into a destination
 // like any result, and a node's failure is the node's.
 TEST(Expr, LiteralsOnly) {
     EXPECT_EQ(eval("2 + 3", {}), "5");
-    EXPECT_EQ(eval("100 + 100", {}), "-56"); // int8 wraps, as np.int8(100) + np.int8(100)
+    EXPECT_EQ(eval("100 + 100", {}), "200"); // Python's ints: int64
     EXPECT_EQ(eval("7 / 2 * 2", {}), "7"); // true division, as NumPy's 7 / 2
     EXPECT_EQ(eval("trunc_divide(7, 2) * 2", {}), "6");
     EXPECT_EQ(eval("-(1.5 * 3)", {}), "-4.5");
@@ -405,16 +421,17 @@ TEST(Expr, LiteralsOnly) {
     EXPECT_EQ(eval("1 / 4.0", {}, "3 * float32"), "[0.25, 0.25, 0.25]");
     EXPECT_EQ(eval("-128", {}, "2 * int16"), "[-128, -128]");
     EXPECT_EQ(eval("5 - 6", {}, "uint8"),
-              "CK_ERR_OVERFLOW: expression column 3: int8 value -1 is out of range for uint8");
-    // A node's error: its status and message, with its column.
+              "CK_ERR_OVERFLOW: expression column 3: int64 value -1 is out of range for uint8");
+    // A node's error: its status and message, with its column (operations on literals are
+    // computed when the kernel is built: no element).
     EXPECT_EQ(eval("1 + trunc_divide(1, 0)", {}),
               "CK_ERR_ZERO_DIVISION: expression column 5: trunc_divide: integer division by "
-              "zero at element [0]");
+              "zero");
     EXPECT_EQ(eval("1 + 1 / 0", {}), "inf");
     EXPECT_EQ(eval("uint8(0 - 1)", {}),
-              "CK_ERR_OVERFLOW: expression column 1: int8 value -1 is out of range for uint8");
+              "CK_ERR_OVERFLOW: expression column 1: int64 value -1 is out of range for uint8");
     EXPECT_EQ(eval("int8(300)", {}),
-              "CK_ERR_OVERFLOW: expression column 1: int16 value 300 is out of range for int8");
+              "CK_ERR_OVERFLOW: expression column 1: int64 value 300 is out of range for int8");
     // The result type, and the kernel of ck_make_expr, run with no sources at all.
     ck_expr *e = nullptr;
     ASSERT_EQ(ck_expr_parse("2.5 * 2 - 1", &e), CK_OK);

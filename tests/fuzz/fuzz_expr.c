@@ -27,6 +27,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_compose.h"
+#include "numpy_scalars.h"
 
 /* A growing string (the harness's own memory). */
 typedef struct xstr {
@@ -144,8 +145,8 @@ static void load_functions(void) {
     CKF_CHECK(g_functions.n > 0, "no scalar functions registered");
 }
 
-/* A literal: its text and the type the expression's rule gives it (the smallest of int8 ..
- * int64 holding an integer; float64 with a point), worked out here by range. */
+/* A literal: its text and its own type, Python's (int64, float64); selection types it by
+ * value beside arrays (the reference: numpy_scalars.h). */
 static void literal(fz_bytes *in, xnode *nd) {
     static const long long mags[] = {0,     1,         7,          100,         127,
                                      128,   200,       300,        32767,       32768,
@@ -162,10 +163,7 @@ static void literal(fz_bytes *in, xnode *nd) {
         v = -v;
     }
     snprintf(nd->lit, sizeof nd->lit, "%lld", v);
-    nd->type = v >= -128 && v <= 127                       ? CK_TYPE_INT8
-               : v >= -32768 && v <= 32767                 ? CK_TYPE_INT16
-               : v >= -2147483648LL && v <= 2147483647LL   ? CK_TYPE_INT32
-                                                           : CK_TYPE_INT64;
+    nd->type = CK_TYPE_INT64;
 }
 
 /* A tree of at most `depth` more levels into c->nodes, its text appended to t; the node's
@@ -351,10 +349,70 @@ static int cast_type(const ck_array *x, ck_type_id to, ck_type **out) {
 }
 
 /* Node i evaluated into a new array (*owned 1) or one of the arguments (*owned 0). */
-static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **out, int *owned) {
+/* The innermost scalar of an array's type. */
+static ck_type_id scalar_of(const ck_array *a) {
+    const ck_type *t = ck_array_type(a);
+    while (ck_type_element(t) != NULL) {
+        t = ck_type_element(t);
+    }
+    return ck_type_get_id(t);
+}
+
+/* A call of fn over n kids, its constant kids (0-d values) typed as NumPy 1.24 types
+ * scalars beside arrays (numpy_scalars.h), their alternative types tried when no signature
+ * takes the first. */
+static int call_by_value(const xcase *c, const char *name, int n, ck_array *const *kid,
+                         const int *is_const, ck_array **out) {
+    ck_type_id id[3], want[3];
+    int alt[3];
+    int any_alt = 0;
+    for (int k = 0; k < n; k++) {
+        id[k] = scalar_of(kid[k]);
+    }
+    int rc = ckt_numpy_operand_types(name, n, id, is_const, kid, want, alt);
+    for (int k = 0; k < n; k++) {
+        any_alt |= alt[k] >= 0;
+    }
+    ck_callable *fn = NULL;
+    if (rc == CK_OK) {
+        rc = ck_lookup(name, &fn);
+    }
+    for (int attempt = 0; rc == CK_OK && attempt < 1 + any_alt; attempt++) {
+        ck_array *typed[3] = {NULL, NULL, NULL}, *made[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < n && rc == CK_OK; k++) {
+            const ck_type_id to = attempt == 1 && alt[k] >= 0 ? (ck_type_id)alt[k] : want[k];
+            typed[k] = kid[k];
+            if (is_const[k] && to != id[k]) {
+                ck_eval_ctx nocheck = c->ctx;
+                nocheck.errmode = CK_ERRMODE_NOCHECK; /* the type holds the value */
+                rc = ck_array_new(ck_type_scalar(to), &made[k]);
+                if (rc == CK_OK) {
+                    rc = ck_assign(made[k], kid[k], &nocheck);
+                }
+                typed[k] = made[k];
+            }
+        }
+        if (rc == CK_OK) {
+            rc = ck_call_new(fn, n, (const ck_array *const *)typed, &c->ctx, out);
+        }
+        for (int k = 0; k < n; k++) {
+            ck_array_free(made[k]);
+        }
+        if (rc != CK_ERR_TYPE || attempt == any_alt) {
+            break;
+        }
+        rc = CK_OK;
+    }
+    ck_callable_decref(fn);
+    return rc;
+}
+
+static int eval_node_c(const xcase *c, int i, ck_array *const *args, ck_array **out, int *owned,
+                       int *is_const) {
     const xnode *nd = &c->nodes[i];
     *owned = 1;
     *out = NULL;
+    *is_const = nd->kind == X_LIT;
     if (nd->kind == X_ARG) {
         *out = args[nd->arg];
         *owned = 0;
@@ -364,11 +422,12 @@ static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **ou
         return ck_array_parse(ck_type_scalar(nd->type), nd->lit, out);
     }
     ck_array *kid[2] = {NULL, NULL};
-    int kid_owned[2] = {0, 0};
+    int kid_owned[2] = {0, 0}, kid_const[2] = {1, 1};
     int rc = CK_OK;
     for (int k = 0; k < nd->nkids && rc == CK_OK; k++) {
-        rc = eval_node(c, nd->kids[k], args, &kid[k], &kid_owned[k]);
+        rc = eval_node_c(c, nd->kids[k], args, &kid[k], &kid_owned[k], &kid_const[k]);
     }
+    *is_const = kid_const[0] && kid_const[1];
     if (rc == CK_OK && nd->kind == X_CAST) {
         ck_type *t = NULL;
         rc = cast_type(kid[0], nd->type, &t);
@@ -380,12 +439,7 @@ static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **ou
             rc = ck_assign(*out, kid[0], &c->ctx);
         }
     } else if (rc == CK_OK) {
-        ck_callable *fn = NULL;
-        rc = ck_lookup(nd->fn, &fn);
-        if (rc == CK_OK) {
-            rc = ck_call_new(fn, nd->nkids, (const ck_array *const *)kid, &c->ctx, out);
-        }
-        ck_callable_decref(fn);
+        rc = call_by_value(c, nd->fn, nd->nkids, kid, kid_const, out);
     }
     if (rc != CK_OK && *out != NULL) {
         ck_array_free(*out);
@@ -397,6 +451,11 @@ static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **ou
         }
     }
     return rc;
+}
+
+static int eval_node(const xcase *c, int i, ck_array *const *args, ck_array **out, int *owned) {
+    int is_const = 0;
+    return eval_node_c(c, i, args, out, owned, &is_const);
 }
 
 static int has_var(const ck_array *a) {

@@ -369,7 +369,8 @@ TEST(ExprJit, NaNBitsAsTheComposedLeaf) {
         {"float32(minimum(float64(a), float64(b)))", "float32", 0x7f800aaaull, 0x3f800000ull,
          0x7fc00aaaull},
         {"-a * -b", "float32", 0x7fc00aaaull, 0x40000000ull, 0xffc00aaaull},
-        {"a / 2.0", "float32", 0x7f800aaaull, 0, 0x7ff8015540000000ull}, // float64 result
+        {"a / 2.0", "float32", 0x7f800aaaull, 0, 0x7fc00aaaull}, // 2.0 is float32 by value
+        {"a / 1e300", "float32", 0x7f800aaaull, 0, 0x7ff8015540000000ull}, // float64 result
     };
     std::vector<ck_cpu_target> targets;
     for (int t = 0; t <= static_cast<int>(ck_cpu_detected_target()); t++) {

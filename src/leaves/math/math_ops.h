@@ -778,6 +778,71 @@ CK__UF_DEF_MODF_FREXP(float64, double, )
 CK__UF_DEF_MODF_FREXP_NARROW(float16)
 CK__UF_DEF_MODF_FREXP_NARROW(bfloat16)
 
+/* ======================================================================================
+ * numexpr's functions that NumPy spells otherwise: copy(x), ones_like(x), real(x), imag(x)
+ * of every type (a real type's real part is itself, its imaginary part +0), and
+ * complex(re, im) (make_complex) of float32 and float64
+ * ====================================================================================== */
+#define CK__UF_ONE_BOOL(n) 1
+#define CK__UF_ONE_SIGNED(n) 1
+#define CK__UF_ONE_UNSIGNED(n) 1
+#define CK__UF_ONE_FLOAT(n) CK__UF_ONE_FLOAT_##n
+#define CK__UF_ONE_FLOAT_float16 0x3c00u /* the bits of 1 */
+#define CK__UF_ONE_FLOAT_bfloat16 0x3f80u
+#define CK__UF_ONE_FLOAT_float32 1.0f
+#define CK__UF_ONE_FLOAT_float64 1.0
+#define CK__UF_DEF_REAL_PARTS(n)                                                            \
+    CK__HOT ck__ct_##n ck__uf_real_##n(ck__ct_##n a) {                                      \
+        return a;                                                                           \
+    }                                                                                       \
+    CK__HOT ck__ct_##n ck__uf_imag_##n(ck__ct_##n a) {                                      \
+        (void)a;                                                                            \
+        return (ck__ct_##n)0;                                                               \
+    }
+#define CK__UF_DEF_NX_BOOL(n) CK__UF_DEF_REAL_PARTS(n)
+#define CK__UF_DEF_NX_SIGNED(n) CK__UF_DEF_REAL_PARTS(n)
+#define CK__UF_DEF_NX_UNSIGNED(n) CK__UF_DEF_REAL_PARTS(n)
+#define CK__UF_DEF_NX_FLOAT(n) CK__UF_DEF_REAL_PARTS(n)
+#define CK__UF_DEF_NX_COMPLEX(n)                                                            \
+    CK__HOT ck__ct_##n ck__uf_ones_like_##n(ck__ct_##n a) {                                 \
+        (void)a;                                                                            \
+        return ck__uf_make_##n(1, 0);                                                       \
+    }
+#define CK__UF_DEF_NX_ONE(n, kind)                                                          \
+    CK__HOT ck__ct_##n ck__uf_ones_like_##n(ck__ct_##n a) {                                 \
+        (void)a;                                                                            \
+        return (ck__ct_##n)CK__UF_ONE_##kind(n);                                            \
+    }
+#define CK__UF_DEF_NX_ONE_COMPLEX(n, kind)
+#define CK__UF_DEF_NX_ONE_BOOL(n, kind) CK__UF_DEF_NX_ONE(n, kind)
+#define CK__UF_DEF_NX_ONE_SIGNED(n, kind) CK__UF_DEF_NX_ONE(n, kind)
+#define CK__UF_DEF_NX_ONE_UNSIGNED(n, kind) CK__UF_DEF_NX_ONE(n, kind)
+#define CK__UF_DEF_NX_ONE_FLOAT(n, kind) CK__UF_DEF_NX_ONE(n, kind)
+#define CK__UF_DEF_NX_ROW(E, n, part, psize, parts, kind, ...)                              \
+    CK__HOT ck__ct_##n ck__uf_copy_##n(ck__ct_##n a) {                                      \
+        return a;                                                                           \
+    }                                                                                       \
+    CK__UF_DEF_NX_##kind(n) CK__UF_DEF_NX_ONE_##kind(n, kind)
+CK_SCALAR_TABLE(CK__UF_DEF_NX_ROW)
+CK__HOT float ck__uf_real_complex64(ck__ct_complex64 a) {
+    return a.v[0];
+}
+CK__HOT float ck__uf_imag_complex64(ck__ct_complex64 a) {
+    return a.v[1];
+}
+CK__HOT double ck__uf_real_complex128(ck__ct_complex128 a) {
+    return a.v[0];
+}
+CK__HOT double ck__uf_imag_complex128(ck__ct_complex128 a) {
+    return a.v[1];
+}
+CK__HOT ck__ct_complex64 ck__uf_make_complex_float32_float32(float re, float im) {
+    return ck__uf_make_complex64(re, im);
+}
+CK__HOT ck__ct_complex128 ck__uf_make_complex_float64_float64(double re, double im) {
+    return ck__uf_make_complex128(re, im);
+}
+
 #ifdef __cplusplus
 }
 #endif

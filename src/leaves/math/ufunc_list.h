@@ -173,6 +173,19 @@ extern "C" {
     L(float_power, VMATH, 2, float64, float64, float64)                                       \
     L(float_power, LEAF, 2, complex128, complex128, complex128)
 
+/* numexpr's spellings (not NumPy ufuncs: NumPy's real, imag and ones_like are functions). */
+#define CK__UFL_copy(L) CK__UF_ALL(CK__UF_SAME1, L, copy, LEAF)
+#define CK__UFL_ones_like(L) CK__UF_ALL(CK__UF_SAME1, L, ones_like, LEAF)
+#define CK__UFL_real(L)                                                                     \
+    CK__UF_BI(CK__UF_SAME1, L, real, LEAF) CK__UF_F(CK__UF_SAME1, L, real, LEAF)            \
+    L(real, LEAF, 1, complex64, none, float32) L(real, LEAF, 1, complex128, none, float64)
+#define CK__UFL_imag(L)                                                                     \
+    CK__UF_BI(CK__UF_SAME1, L, imag, LEAF) CK__UF_F(CK__UF_SAME1, L, imag, LEAF)            \
+    L(imag, LEAF, 1, complex64, none, float32) L(imag, LEAF, 1, complex128, none, float64)
+#define CK__UFL_make_complex(L)                                                                  \
+    L(make_complex, LEAF, 2, float32, float32, complex64)                                        \
+    L(make_complex, LEAF, 2, float64, float64, complex128)
+
 /* clang-format off */
 #define CK__BOOL_SUBTRACT_REFUSAL                                                           \
     "bool - bool is not defined (NumPy refuses it too); cast an argument to an integer type " \
@@ -256,14 +269,20 @@ extern "C" {
     X(logaddexp,    2, NONE,         "-inf",  NULL)                                          \
     X(logaddexp2,   2, NONE,         "-inf",  NULL)                                          \
     X(power,        2, NONE,         NULL,    NULL)                                          \
-    X(float_power,  2, NONE,         NULL,    NULL)
+    X(float_power,  2, NONE,         NULL,    NULL)                                          \
+    X(copy,         1, NONE,         NULL,    NULL)                                          \
+    X(ones_like,    1, NONE,         NULL,    NULL)                                          \
+    X(real,         1, NONE,         NULL,    NULL)                                          \
+    X(imag,         1, NONE,         NULL,    NULL)                                          \
+    X(make_complex, 2, NONE,         NULL,    NULL)
 /* clang-format on */
 
 /* NumPy's other names for some: X(alias, name). NumPy's radians and degrees are ufuncs of
  * their own, with deg2rad's and rad2deg's loops. */
 #define CK__UFUNC_ALIASES(X)                                                                \
     X(abs, absolute) X(conj, conjugate) X(true_divide, divide) X(bitwise_not, invert)       \
-    X(mod, remainder) X(radians, deg2rad) X(degrees, rad2deg)
+    X(mod, remainder) X(radians, deg2rad) X(degrees, rad2deg)              \
+    X(complex, make_complex)
 
 /* The functions' and the loops' numbers. */
 #define CK__UFUNC_ENUM(name, ...) CK__UFUNC_##name,
