@@ -217,6 +217,7 @@ PyObject *ckpy_cache_stats(void);
 
 PyObject *ckpy_assign(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *ckpy_expression_names(PyObject *self, PyObject *text);
 PyObject *ckpy_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames);
 PyObject *ckpy_explain(PyObject *self, PyObject *args, PyObject *kwargs);

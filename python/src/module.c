@@ -225,6 +225,8 @@ static PyMethodDef methods[] = {
      "evaluate(expr, /, out=None, **arrays)\n--\n\n"
      "The expression (\"a * x + b\") over the keyword arguments, as one kernel: broadcast "
      "together, evaluated in cache-sized chunks without full-size temporaries."},
+    {"_expression_names", ckpy_expression_names, METH_O,
+     "_expression_names(expr)\n--\n\nThe expression's argument names, in its order."},
     {"reduce", (PyCFunction)(void (*)(void))ckpy_reduce, METH_VARARGS | METH_KEYWORDS,
      "reduce(name, a, axis=None, keepdims=False, skipna=False, out=None)\n--\n\n"
      "Folds a over the axes (None: all) with the reduction `name` (sum, prod, min, max, all, "

@@ -567,9 +567,10 @@ PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 /* "argument '<name>'", a name of up to 48 bytes whole. */
 #define WHAT_MAX 64
 
-/* evaluate's expression and keywords: out=, and every other keyword the source of the
- * argument of its name (srcs in the expression's order, what[i] "argument 'x'" in buf).
- * Missing and unknown names are CK_ERR_INVALID, as the C API reports them. */
+/* evaluate's expression and keywords: out=, fp_errors=, and every other keyword the source
+ * of the argument of its name (srcs in the expression's order, what[i] "argument 'x'" in
+ * buf); a keyword the expression does not name is ignored. A missing name is CK_ERR_INVALID,
+ * as the C API reports it (ckernel.evaluate has looked it up in the caller's frame). */
 static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames, PyObject **srcs, const char **what,
                           char (*buf)[WHAT_MAX], PyObject **out) {
@@ -603,12 +604,9 @@ static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
         while (j < n && PyUnicode_CompareWithASCIIString(key, ck_expr_arg_name(p->expr, j)) != 0) {
             j++;
         }
-        if (j == n) {
-            ckpy_raise(CK_ERR_INVALID, "evaluate: %R is given, but %R has no argument of that "
-                       "name", key, args[0]);
-            return -1;
+        if (j < n) { /* a name the expression does not use is ignored, as numexpr does */
+            srcs[j] = value;
         }
-        srcs[j] = value;
     }
     for (int j = 0; j < n; j++) {
         const char *name = ck_expr_arg_name(p->expr, j);
@@ -640,6 +638,28 @@ PyObject *ckpy_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
     }
     call_clear(&p);
     return result;
+}
+
+/* The expression's argument names, in its order (ckernel.evaluate looks up the ones not
+ * passed, as numexpr does). */
+PyObject *ckpy_expression_names(PyObject *self, PyObject *text) {
+    (void)self;
+    ck_expr *e = NULL;
+    if (ckpy_expr_parse(text, &e) < 0) {
+        return NULL;
+    }
+    const int n = ck_expr_nargs(e);
+    PyObject *names = PyTuple_New(n);
+    for (int j = 0; names != NULL && j < n; j++) {
+        PyObject *s = PyUnicode_FromString(ck_expr_arg_name(e, j));
+        if (s == NULL) {
+            Py_CLEAR(names);
+            break;
+        }
+        PyTuple_SET_ITEM(names, j, s);
+    }
+    ck_expr_decref(e);
+    return names;
 }
 
 /* ---- explain ---- */

@@ -51,6 +51,9 @@ struct ck_callable {
      * is published (release), so readers need no lock. */
     char identity[64];
     atomic_int has_identity;
+    /* The signatures the library itself added (order below it): pure functions of their
+     * arguments, which an expression may compute once when it is planned. */
+    atomic_int library_entries;
     _Atomic(ck__snapshot *) snap;
     ck_selection rule;    /* copied into each snapshot; set before the first add */
     pthread_mutex_t lock; /* writers only */
@@ -92,6 +95,7 @@ int ck_callable_new(const char *name, ck_callable **out) {
     }
     atomic_init(&c->refs, 1);
     atomic_init(&c->has_identity, 0);
+    atomic_init(&c->library_entries, 0);
     strcpy(c->name, name);
     atomic_init(&c->snap, s);
     *out = c;
@@ -211,6 +215,16 @@ const char *ck_callable_identity(const ck_callable *c) {
 
 ck__snapshot *ck__callable_snapshot(const ck_callable *c) {
     return atomic_load_explicit(&((ck_callable *)(uintptr_t)c)->snap, memory_order_acquire);
+}
+
+void ck__callable_mark_library(ck_callable *c) {
+    const ck__snapshot *s = ck__callable_snapshot(c);
+    atomic_store_explicit(&c->library_entries, s != NULL ? s->n : 0, memory_order_release);
+}
+
+int ck__callable_entry_is_library(const ck_callable *c, const ck__entry *e) {
+    ck_callable *m = (ck_callable *)(uintptr_t)c;
+    return e->order < atomic_load_explicit(&m->library_entries, memory_order_acquire);
 }
 
 const ck__entry *ck__snapshot_entry(const ck__snapshot *s, int i) {

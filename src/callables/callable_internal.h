@@ -137,8 +137,13 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
                      const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
                      int first_dim, size_t outer_rows);
 
-/* The registry's insert (ck_register without registering the built-ins first). */
+/* The registry's insert of a built-in (ck_register without registering the built-ins
+ * first): its signatures so far are marked the library's (ck__callable_mark_library). */
 int ck__registry_add(ck_callable *c);
+/* Marks every signature c has now as the library's own: pure functions of their arguments. */
+void ck__callable_mark_library(ck_callable *c);
+/* 1 when e, an entry of c's, is one the library added (ck__callable_mark_library). */
+int ck__callable_entry_is_library(const ck_callable *c, const ck__entry *e);
 int ck__registry_has(const char *name);
 /* The operation (ck__arith_op) of a built-in elementwise factory; -1 for any other. */
 int ck__builtin_arith_op(const ck_factory *f);

@@ -33,7 +33,7 @@ static int registry_find(const char *name) {
     return -lo - 1;
 }
 
-int ck__registry_add(ck_callable *c) {
+static int registry_insert(ck_callable *c) {
     if (c == NULL) {
         return ck_set_error(CK_ERR_INVALID, "ck_register: NULL callable");
     }
@@ -67,6 +67,12 @@ int ck__registry_add(ck_callable *c) {
     return CK_OK;
 }
 
+int ck__registry_add(ck_callable *c) {
+    CK__RETURN_IF_ERROR(registry_insert(c));
+    ck__callable_mark_library(c);
+    return CK_OK;
+}
+
 int ck__registry_has(const char *name) {
     pthread_mutex_lock(&registry_lock);
     const int at = registry_find(name);
@@ -94,7 +100,7 @@ static int ensure_builtins(void) {
 
 int ck_register(ck_callable *c) {
     CK__RETURN_IF_ERROR(ensure_builtins());
-    return ck__registry_add(c);
+    return registry_insert(c);
 }
 
 int ck_unregister(const char *name) {

@@ -239,16 +239,22 @@ static int plan_call(ck__expr_plan *pl, const ck_eval_ctx *ectx, int i) {
     }
     pn->type = pn->call.ret;
     int all_const = 1;
+    pn->scalar = 1;
     for (int k = 0; k < pn->nops; k++) {
         const ck__expr_pnode *o = &pl->nodes[ops[k]];
         all_const &= o->is_const;
+        pn->scalar &= o->scalar;
         if (o->is_const) {
             CK__RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k], pn->opval[k],
                                                    o->type, o->value, pl->mode,
                                                    e->nodes[ops[k]].column));
         }
     }
-    return all_const ? fold_call(pl, i) : CK_OK;
+    /* Only the library's own signatures are folded: a user's factory or native function may
+     * have effects (it reads a file, calls back into Python), so it runs per element, never
+     * when the kernel is made. */
+    const int pure = ck__callable_entry_is_library(callable, pn->call.entry);
+    return all_const && pure ? fold_call(pl, i) : CK_OK;
 }
 
 /* Plans every node: its type, a constant's value, a call's selected signature. */
@@ -265,14 +271,17 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
         case CK__EXPR_ARG:
             pn->src = perm[nd->arg];
             pn->type = pl->src_id[pn->src];
+            pn->scalar = pl->src_0d[pn->src];
             break;
         case CK__EXPR_LIT:
             pn->type = nd->type;
             pn->is_const = 1;
+            pn->scalar = 1;
             memcpy(pn->value, nd->value, sizeof pn->value);
             break;
         case CK__EXPR_CAST:
             pn->type = nd->type;
+            pn->scalar = pl->nodes[ops[0]].scalar;
             if (pl->nodes[ops[0]].is_const) {
                 pn->is_const = 1;
                 CK__RETURN_IF_ERROR(ck__expr_cast_const(nd->type, pn->value,
@@ -314,6 +323,9 @@ static int make_plan(const ck_expr *e, int nargs, const char *const *names,
             return ck_set_error(CK_ERR_INVALID, "expression: source type %d is NULL", k);
         }
         CK__RETURN_IF_ERROR(source_scalar(src_tp[k], k, &pl->src_id[k], &pl->option));
+        const ck_type *t = src_tp[k];
+        t = ck_type_get_id(t) == CK_TYPE_OPTION ? ck_type_element(t) : t;
+        pl->src_0d[k] = ck_type_is_scalar(t);
     }
     CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &pl->mode, &pl->flags));
     pl->nodes = (ck__expr_pnode *)ck__calloc((size_t)e->nnodes, sizeof(ck__expr_pnode));

@@ -60,6 +60,8 @@ struct ck_expr {
 typedef struct ck__expr_pnode {
     ck_type_id type;
     int is_const;
+    int scalar; /* 0-d: a constant, a 0-d source, or an operation on such alone (NumPy's
+                 * scalars: beside arrays they do not count as arrays, expr_types.c) */
     _Alignas(16) unsigned char value[16]; /* is_const: the value in `type` */
     int src;                              /* ARG: the walk's source index */
     ck__call_plan call;                   /* CALL: the selected signature */
@@ -79,6 +81,7 @@ typedef struct ck__expr_plan {
     unsigned flags;
     int nsrc;
     ck_type_id src_id[CK_CALL_MAX_ARGS]; /* every source's innermost scalar */
+    int src_0d[CK_CALL_MAX_ARGS];        /* a source of no dimension (a scalar or ?scalar) */
     int option;                          /* a source holds an option */
 } ck__expr_plan;
 

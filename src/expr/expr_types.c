@@ -12,7 +12,10 @@
  * subtract, multiply, maximum, minimum, fmax, fmin, gcd, lcm, where's two values), or the
  * arrays are unsigned and at least as wide; the other signedness is the alternative when no
  * loop takes the first. Otherwise each constant keeps its own type (a Python int is int64, a
- * float float64). where's condition takes no part: NumPy types where's values alone. */
+ * float float64). where's condition takes no part: NumPy types where's values alone. A 0-d
+ * source, and an operation on such and constants alone, is a NumPy scalar too (it is no
+ * array: with no array, every operand keeps its own type, np.float32(1) + 1 is float64),
+ * but its value is not known when the kernel is made: beside arrays it keeps its type. */
 #include <math.h>
 #include <string.h>
 
@@ -131,7 +134,7 @@ int ck__expr_operand_types(const ck__expr_plan *pl, int i, const char *name, ck_
             continue;
         }
         const int order = kind_order(o->type);
-        if (o->is_const) {
+        if (o->scalar) {
             max_const = order > max_const ? order : max_const;
         } else {
             max_array = order > max_array ? order : max_array;

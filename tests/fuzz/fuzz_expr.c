@@ -358,9 +358,9 @@ static ck_type_id scalar_of(const ck_array *a) {
     return ck_type_get_id(t);
 }
 
-/* A call of fn over n kids, its constant kids (0-d values) typed as NumPy 1.24 types
- * scalars beside arrays (numpy_scalars.h), their alternative types tried when no signature
- * takes the first. */
+/* A call of fn over n kids, its constant kids (is_const 1: 0-d values; 2: 0-d of unknown
+ * value) typed as NumPy 1.24 types scalars beside arrays (numpy_scalars.h), their
+ * alternative types tried when no signature takes the first. */
 static int call_by_value(const xcase *c, const char *name, int n, ck_array *const *kid,
                          const int *is_const, ck_array **out) {
     ck_type_id id[3], want[3];
@@ -382,7 +382,7 @@ static int call_by_value(const xcase *c, const char *name, int n, ck_array *cons
         for (int k = 0; k < n && rc == CK_OK; k++) {
             const ck_type_id to = attempt == 1 && alt[k] >= 0 ? (ck_type_id)alt[k] : want[k];
             typed[k] = kid[k];
-            if (is_const[k] && to != id[k]) {
+            if (is_const[k] == 1 && to != id[k]) {
                 ck_eval_ctx nocheck = c->ctx;
                 nocheck.errmode = CK_ERRMODE_NOCHECK; /* the type holds the value */
                 rc = ck_array_new(ck_type_scalar(to), &made[k]);
@@ -416,6 +416,9 @@ static int eval_node_c(const xcase *c, int i, ck_array *const *args, ck_array **
     if (nd->kind == X_ARG) {
         *out = args[nd->arg];
         *owned = 0;
+        const ck_type *t = ck_array_type(*out);
+        t = ck_type_get_id(t) == CK_TYPE_OPTION ? ck_type_element(t) : t;
+        *is_const = ck_type_is_scalar(t) ? 2 : 0; /* a 0-d argument: a scalar of unknown value */
         return CK_OK;
     }
     if (nd->kind == X_LIT) {
@@ -427,7 +430,10 @@ static int eval_node_c(const xcase *c, int i, ck_array *const *args, ck_array **
     for (int k = 0; k < nd->nkids && rc == CK_OK; k++) {
         rc = eval_node_c(c, nd->kids[k], args, &kid[k], &kid_owned[k], &kid_const[k]);
     }
-    *is_const = kid_const[0] && kid_const[1];
+    /* 1 while every kid is a constant, 2 while every kid is 0-d */
+    *is_const = kid_const[0] == 0 || kid_const[1] == 0 ? 0
+                : kid_const[0] > kid_const[1]         ? kid_const[0]
+                                                      : kid_const[1];
     if (rc == CK_OK && nd->kind == X_CAST) {
         ck_type *t = NULL;
         rc = cast_type(kid[0], nd->type, &t);

@@ -81,7 +81,7 @@ int ckt_numpy_operand_types(const char *callable, int n, const ck_type_id *id,
     static const ck_type_id uints[] = {CK_TYPE_UINT8, CK_TYPE_UINT16, CK_TYPE_UINT32,
                                        CK_TYPE_UINT64};
     for (int k = skip; k < n; k++) {
-        if (!scalar[k] || id[k] == CK_TYPE_BOOL) continue;
+        if (scalar[k] != 1 || id[k] == CK_TYPE_BOOL) continue;
         if (ladder(id[k]) == 1) {
             int64_t s = 0;
             uint64_t u = 0;

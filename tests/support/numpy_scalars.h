@@ -11,8 +11,10 @@
 extern "C" {
 #endif
 
-/* For a call of `callable` over n operands of scalar types id[k], operand k a scalar (0-d,
- * its value in value[k]) where scalar[k]: the type each operand takes in NumPy's selection
+/* For a call of `callable` over n operands of scalar types id[k], operand k a scalar where
+ * scalar[k] is 1 (a constant: its 0-d value in value[k]) or 2 (0-d, its value unknown when
+ * the kernel is made, so typed as it is), an array where 0: the type each operand takes in
+ * NumPy's selection
  * (out[k]), and another to try for it when no loop takes that (alt[k], or -1). CK_OK, or a
  * failure reading a value. */
 int ckt_numpy_operand_types(const char *callable, int n, const ck_type_id *id,
