@@ -42,6 +42,15 @@ CK_EXTERN void ck_expr_decref(ck_expr *e);
 /* Its argument names, in the order of their first appearance in the text. */
 CK_EXTERN int ck_expr_nargs(const ck_expr *e);
 CK_EXTERN const char *ck_expr_arg_name(const ck_expr *e, int i);
+/* The expression with the arguments names[0 .. n-1] bound to values (each a 0-d array of a
+ * number type: bool, an integer, a float or a complex), into a new expression (one reference)
+ * whose other arguments keep their order. A bound argument is a constant of its value's type,
+ * typed by its value beside arrays as NumPy 1.24 types a 0-d array or NumPy scalar: an int16
+ * 0-d array holding 5 times an int8 array is int8, holding 300 it is int16; among 0-d values
+ * and literals alone each keeps its type (docs/design.md §17). The values are copied. An
+ * unknown name is CK_ERR_INVALID, a value that is not one number CK_ERR_TYPE. */
+CK_EXTERN int ck_expr_bind(const ck_expr *e, int n, const char *const *names,
+                           const ck_array *const *values, ck_expr **out);
 /* The expression with every operation in parentheses and every literal with its type:
  * "((a * x) + 0.5:float64)". Free *out with ck_free. */
 CK_EXTERN int ck_expr_format(const ck_expr *e, char **out);

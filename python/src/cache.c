@@ -75,6 +75,39 @@ static void expr_capsule_free(PyObject *capsule) {
     ck_expr_decref((ck_expr *)PyCapsule_GetPointer(capsule, "ckernel.expr"));
 }
 
+int ckpy_expr_cached(PyObject *key, ck_expr **out) {
+    *out = NULL;
+    if (parsed == NULL && (parsed = PyDict_New()) == NULL) {
+        return -1;
+    }
+    PyObject *found = PyDict_GetItemWithError(parsed, key); /* borrowed */
+    if (found != NULL) {
+        *out = (ck_expr *)PyCapsule_GetPointer(found, "ckernel.expr");
+        ck_expr_incref(*out);
+        return 1;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+void ckpy_expr_remember(PyObject *key, ck_expr *e) {
+    if (parsed == NULL) {
+        return;
+    }
+    if (PyDict_GET_SIZE(parsed) >= EXPR_SLOTS) {
+        PyDict_Clear(parsed);
+    }
+    /* The capsule holds a reference of its own; not remembering it only costs a parse. */
+    ck_expr_incref(e);
+    PyObject *capsule = PyCapsule_New(e, "ckernel.expr", expr_capsule_free);
+    if (capsule == NULL) {
+        ck_expr_decref(e);
+    }
+    if (capsule == NULL || PyDict_SetItem(parsed, key, capsule) < 0) {
+        PyErr_Clear();
+    }
+    Py_XDECREF(capsule);
+}
+
 int ckpy_expr_parse(PyObject *text, ck_expr **out) {
     *out = NULL;
     if (!PyUnicode_Check(text)) {
@@ -82,16 +115,11 @@ int ckpy_expr_parse(PyObject *text, ck_expr **out) {
                    "%.100s", Py_TYPE(text)->tp_name);
         return -1;
     }
-    if (parsed == NULL && (parsed = PyDict_New()) == NULL) {
-        return -1;
+    const int found = ckpy_expr_cached(text, out);
+    if (found != 0) {
+        return found < 0 ? -1 : 0;
     }
-    PyObject *found = PyDict_GetItemWithError(parsed, text); /* borrowed */
-    if (found != NULL) {
-        *out = (ck_expr *)PyCapsule_GetPointer(found, "ckernel.expr");
-        ck_expr_incref(*out);
-        return 0;
-    }
-    const char *utf8 = PyErr_Occurred() ? NULL : PyUnicode_AsUTF8(text);
+    const char *utf8 = PyUnicode_AsUTF8(text);
     if (utf8 == NULL) {
         return -1;
     }
@@ -100,19 +128,7 @@ int ckpy_expr_parse(PyObject *text, ck_expr **out) {
         ckpy_raise_status(rc);
         return -1;
     }
-    if (PyDict_GET_SIZE(parsed) >= EXPR_SLOTS) {
-        PyDict_Clear(parsed);
-    }
-    /* The capsule holds a reference of its own; not remembering it only costs a parse. */
-    ck_expr_incref(*out);
-    PyObject *capsule = PyCapsule_New(*out, "ckernel.expr", expr_capsule_free);
-    if (capsule == NULL) {
-        ck_expr_decref(*out);
-    }
-    if (capsule == NULL || PyDict_SetItem(parsed, text, capsule) < 0) {
-        PyErr_Clear();
-    }
-    Py_XDECREF(capsule);
+    ckpy_expr_remember(text, *out);
     return 0;
 }
 

@@ -210,6 +210,11 @@ void ckpy_cache_clear(void);
 /* The expression of the text (ck_expr_parse; one reference in *out), parsed once for the
  * texts used last. 0 or -1 with ckernel.Error (CK_ERR_PARSE, CK_ERR_TYPE, ...). */
 int ckpy_expr_parse(PyObject *text, ck_expr **out);
+/* The parsed-expression cache by any key (a text, or a text with bound values): 1 and a
+ * new reference in *out when found, 0 when not, -1 with an exception. */
+int ckpy_expr_cached(PyObject *key, ck_expr **out);
+/* Remembers e under key (a reference of its own); a failure only forgets it. */
+void ckpy_expr_remember(PyObject *key, ck_expr *e);
 /* (hits, misses, kernels held), for the tests. */
 PyObject *ckpy_cache_stats(void);
 

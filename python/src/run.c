@@ -567,6 +567,119 @@ PyObject *ckpy_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
 /* "argument '<name>'", a name of up to 48 bytes whole. */
 #define WHAT_MAX 64
 
+/* A 0-d array of the number held by obj when obj is one number NumPy types by value (a
+ * Python bool, int, float or complex, a NumPy scalar, a 0-d ndarray of a bool, integer,
+ * float or complex dtype in the machine's byte order); NULL otherwise, with no exception. */
+static PyArrayObject *value_of(PyObject *obj) {
+    const int number = PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj) ||
+                       PyComplex_Check(obj) || PyArray_IsScalar(obj, Generic) ||
+                       (PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) == 0);
+    if (!number) {
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+    if (a == NULL) {
+        PyErr_Clear(); /* not one NumPy takes: the operand's own conversion reports it */
+        return NULL;
+    }
+    PyArray_Descr *d = PyArray_DESCR(a);
+    if (PyArray_NDIM(a) != 0 || strchr("?biufc", d->kind) == NULL || d->kind == 0 ||
+        !PyArray_ISNBO(d->byteorder) || ckpy_scalar_id(d) < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* Binds the arguments whose values are single numbers (value_of) into the expression, as
+ * NumPy 1.24 types them by value (ck_expr_bind): np.float32(4) * 2 + float32_array is
+ * float32. The bound expression is cached by the text, the names, the dtypes and the
+ * values' bytes; srcs and n then hold the arguments left. */
+static int bind_values(call_plan *p, PyObject *text, PyObject **srcs, int *n) {
+    PyArrayObject *vals[CK_CALL_MAX_ARGS] = {NULL};
+    int nbound = 0;
+    for (int j = 0; j < *n; j++) {
+        vals[j] = value_of(srcs[j]);
+        nbound += vals[j] != NULL;
+    }
+    if (nbound == 0) {
+        return 0;
+    }
+    int rc = -1;
+    ck_array *arrays[CK_CALL_MAX_ARGS] = {NULL};
+    const char *names[CK_CALL_MAX_ARGS];
+    PyObject *key = PyTuple_New(1 + 3 * nbound);
+    if (key != NULL) {
+        Py_INCREF(text);
+        PyTuple_SET_ITEM(key, 0, text);
+        rc = 0;
+    }
+    for (int j = 0, b = 0; rc == 0 && j < *n; j++) {
+        if (vals[j] == NULL) {
+            continue;
+        }
+        PyArray_Descr *d = PyArray_DESCR(vals[j]);
+        PyObject *name = PyUnicode_FromString(ck_expr_arg_name(p->expr, j));
+        PyObject *code = PyUnicode_FromFormat("%c%d", d->kind, (int)d->elsize);
+        PyObject *bytes = PyBytes_FromStringAndSize(PyArray_BYTES(vals[j]), d->elsize);
+        if (name == NULL || code == NULL || bytes == NULL) {
+            Py_XDECREF(name);
+            Py_XDECREF(code);
+            Py_XDECREF(bytes);
+            rc = -1;
+            break;
+        }
+        PyTuple_SET_ITEM(key, 1 + 3 * b, name);
+        PyTuple_SET_ITEM(key, 2 + 3 * b, code);
+        PyTuple_SET_ITEM(key, 3 + 3 * b, bytes);
+        names[b] = ck_expr_arg_name(p->expr, j);
+        const ck_type *t = ckpy_type_from_descr(d); /* a new reference, or NULL raised */
+        const int st = t == NULL ? CK_ERR_TYPE
+                                 : ck_array_wrap(t, NULL, PyArray_BYTES(vals[j]), NULL, &arrays[b]);
+        ck_type_decref((ck_type *)(uintptr_t)t);
+        if (t == NULL) {
+            rc = -1;
+        } else if (st != CK_OK) {
+            ckpy_raise_status(st);
+            rc = -1;
+        }
+        b++;
+    }
+    ck_expr *bound = NULL;
+    if (rc == 0) {
+        const int found = ckpy_expr_cached(key, &bound);
+        if (found < 0) {
+            rc = -1;
+        } else if (found == 0) {
+            const int st = ck_expr_bind(p->expr, nbound, names, (const ck_array *const *)arrays,
+                                        &bound);
+            if (st != CK_OK) {
+                ckpy_raise_status(st);
+                rc = -1;
+            } else {
+                ckpy_expr_remember(key, bound);
+            }
+        }
+    }
+    if (rc == 0) {
+        int left = 0;
+        for (int j = 0; j < *n; j++) {
+            if (vals[j] == NULL) {
+                srcs[left++] = srcs[j];
+            }
+        }
+        *n = left;
+        ck_expr_decref(p->expr);
+        p->expr = bound;
+    }
+    for (int j = 0; j < CK_CALL_MAX_ARGS; j++) {
+        Py_XDECREF(vals[j]);
+        ck_array_free(arrays[j]);
+    }
+    Py_XDECREF(key);
+    return rc;
+}
+
 /* evaluate's expression and keywords: out=, fp_errors=, and every other keyword the source
  * of the argument of its name (srcs in the expression's order, what[i] "argument 'x'" in
  * buf); a keyword the expression does not name is ignored. A missing name is CK_ERR_INVALID,
@@ -583,7 +696,7 @@ static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
     if (ckpy_expr_parse(args[0], &p->expr) < 0) {
         return -1;
     }
-    const int n = ck_expr_nargs(p->expr); /* 0: literals only, a 0-d result */
+    int n = ck_expr_nargs(p->expr); /* 0: literals only, a 0-d result */
     for (int j = 0; j < n; j++) {
         srcs[j] = NULL;
     }
@@ -616,6 +729,12 @@ static int evaluate_start(call_plan *p, PyObject *const *args, Py_ssize_t nargs,
                                                            "rename the argument)" : "");
             return -1;
         }
+    }
+    if (bind_values(p, args[0], srcs, &n) < 0) {
+        return -1;
+    }
+    for (int j = 0; j < n; j++) {
+        const char *name = ck_expr_arg_name(p->expr, j);
         snprintf(buf[j], WHAT_MAX, "argument '%.48s'", name);
         what[j] = buf[j];
     }

@@ -20,9 +20,11 @@
 #include <string.h>
 
 #include "common/internal.h"
+#include "common/scalars.h"
 #include "common/strbuf.h"
 #include "expr/expr_internal.h"
 #include "values/numtext.h"
+#include "values/text_scalar.h"
 
 typedef enum tok_kind { TOK_END, TOK_INT, TOK_FLOAT, TOK_IMAG, TOK_NAME, TOK_PUNCT } tok_kind;
 
@@ -717,6 +719,95 @@ int ck_expr_parse(const char *text, ck_expr **out) {
     return rc;
 }
 
+int ck_expr_bind(const ck_expr *e, int n, const char *const *names,
+                 const ck_array *const *values, ck_expr **out) {
+    if (out == NULL) {
+        return ck_set_error(CK_ERR_INVALID, "ck_expr_bind: NULL out");
+    }
+    *out = NULL;
+    if (e == NULL || n < 0 || (n > 0 && (names == NULL || values == NULL))) {
+        return ck_set_error(CK_ERR_INVALID, "ck_expr_bind: NULL expression, names or values");
+    }
+    int bound[CK_CALL_MAX_ARGS] = {0};
+    const ck_array *value_of[CK_CALL_MAX_ARGS] = {NULL};
+    for (int k = 0; k < n; k++) {
+        int j = 0;
+        while (j < e->nnames && (names[k] == NULL || strcmp(names[k], e->names[j]) != 0)) {
+            j++;
+        }
+        if (j == e->nnames) {
+            return ck_set_error(CK_ERR_INVALID, "ck_expr_bind: the expression has no argument "
+                                "named '%.64s'", names[k] != NULL ? names[k] : "(NULL)");
+        }
+        const ck_type *t = values[k] != NULL ? ck_array_type(values[k]) : NULL;
+        if (t == NULL || !ck_type_is_scalar(t) || (int)ck_type_get_id(t) >= CK_NUM_SCALAR_TYPES) {
+            return ck_set_error(CK_ERR_TYPE, "ck_expr_bind: '%s' is bound to a value that is "
+                                "not one number (a 0-d array of a bool, integer, float or "
+                                "complex type)", e->names[j]);
+        }
+        bound[j] = 1;
+        value_of[j] = values[k];
+    }
+    int renumber[CK_CALL_MAX_ARGS], left = 0;
+    size_t name_bytes = 0;
+    for (int j = 0; j < e->nnames; j++) {
+        renumber[j] = bound[j] ? -1 : left++;
+        name_bytes += bound[j] ? 0 : strlen(e->names[j]) + 1;
+    }
+    int noperands = 0;
+    for (int i = 0; i < e->nnodes; i++) {
+        const int end = e->nodes[i].first + e->nodes[i].nops;
+        noperands = end > noperands ? end : noperands;
+    }
+    const size_t head = CK_ALIGN_OFFSET(sizeof(ck_expr));
+    const size_t nodes_at = (head + 15) & ~(size_t)15;
+    const size_t ops_at = nodes_at + (size_t)e->nnodes * sizeof(ck__expr_node);
+    const size_t names_at = ops_at + (size_t)noperands * sizeof(int);
+    ck_expr *b = (ck_expr *)ck__malloc(names_at + name_bytes);
+    if (b == NULL) {
+        return ck__nomem_error("out of memory binding an expression of %d nodes", e->nnodes);
+    }
+    char *base = (char *)b;
+    atomic_init(&b->refs, 1);
+    b->nnodes = e->nnodes;
+    b->nnames = left;
+    b->nodes = (ck__expr_node *)(void *)(base + nodes_at);
+    b->operands = (int *)(void *)(base + ops_at);
+    memcpy(b->nodes, e->nodes, (size_t)e->nnodes * sizeof(ck__expr_node));
+    memcpy(b->operands, e->operands, (size_t)noperands * sizeof(int));
+    char *s = base + names_at;
+    for (int j = 0; j < e->nnames; j++) {
+        if (!bound[j]) {
+            const size_t len = strlen(e->names[j]);
+            memcpy(s, e->names[j], len + 1);
+            b->names[renumber[j]] = s;
+            s += len + 1;
+        }
+    }
+    for (int i = 0; i < b->nnodes; i++) {
+        ck__expr_node *nd = &b->nodes[i];
+        ck_callable_incref(nd->callable);
+        if (nd->kind != CK__EXPR_ARG) {
+            continue;
+        }
+        if (!bound[nd->arg]) {
+            nd->arg = renumber[nd->arg];
+            continue;
+        }
+        /* The argument becomes a constant of its value's own type, typed by value beside
+         * arrays as NumPy types a 0-d array (expr_types.c). */
+        const ck_array *v = value_of[nd->arg];
+        const ck_type *t = ck_array_type(v);
+        nd->kind = CK__EXPR_LIT;
+        nd->type = ck_type_get_id(t);
+        nd->arg = 0;
+        memset(nd->value, 0, sizeof nd->value);
+        memcpy(nd->value, ck_array_data(v), ck_type_data_size(t));
+    }
+    *out = b;
+    return CK_OK;
+}
+
 void ck_expr_incref(ck_expr *e) {
     if (e != NULL) {
         atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
@@ -766,12 +857,19 @@ static void format_node(const ck_expr *e, int i, ck__strbuf *b) {
             snprintf(text, sizeof text, "%" PRIu64, u);
             break;
         }
-        default: {
+        case CK_TYPE_INT64: {
             int64_t n;
             memcpy(&n, nd->value, sizeof n);
             snprintf(text, sizeof text, "%" PRId64, n);
             break;
         }
+        default: /* a bound value of another type (ck_expr_bind) */
+            if (ck__scalar_is_complex(nd->type)) {
+                ck__format_bool_complex((int)nd->type, (const char *)nd->value, text);
+            } else {
+                ck__format_number((int)nd->type, (const char *)nd->value, 1, text);
+            }
+            break;
         }
         ck__strbuf_printf(b, "%s:%s", text, ck_type_id_name(nd->type));
         return;
