@@ -51,6 +51,13 @@ CK_EXTERN const char *ck_expr_arg_name(const ck_expr *e, int i);
  * unknown name is CK_ERR_INVALID, a value that is not one number CK_ERR_TYPE. */
 CK_EXTERN int ck_expr_bind(const ck_expr *e, int n, const char *const *names,
                            const ck_array *const *values, ck_expr **out);
+/* The number of reductions (sum prod min max any all) in the expression. An expression with
+ * reductions is evaluated by ck_expr_eval and ck_expr_eval_new: each reduction's operand is
+ * evaluated into its broadcast shape and reduced (ck_reduce: its types and bits), then used
+ * in its place, a reduction to one value as a NumPy scalar (typed by its value beside
+ * arrays: ck_expr_eval_new's result type follows it; ck_expr_result_type, which knows no
+ * values, types it by its type). ck_make_expr refuses them (CK_ERR_UNSUPPORTED). */
+CK_EXTERN int ck_expr_reductions(const ck_expr *e);
 /* The expression with every operation in parentheses and every literal with its type:
  * "((a * x) + 0.5:float64)". Free *out with ck_free. */
 CK_EXTERN int ck_expr_format(const ck_expr *e, char **out);

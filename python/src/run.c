@@ -128,6 +128,7 @@ typedef struct call_plan {
     ck_eval_ctx ctx;
     PyObject *result; /* what the call returns: out, a new ndarray or a new Array */
     int scalar_result; /* result is a new 0-d ndarray, returned as a NumPy scalar */
+    int evaluated;     /* result already holds the values (an evaluation with reductions) */
 } call_plan;
 
 static int parse_call_keywords(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
@@ -262,6 +263,34 @@ static PyObject *split_pair(PyObject *result, const call_plan *p) {
 /* The destination of a call or evaluation without out=, of ck_call_result_type or
  * ck_expr_result_type. */
 static int make_result(call_plan *p) {
+    if (p->expr != NULL && ck_expr_reductions(p->expr) > 0) {
+        /* Its type follows the reduced values (one value is a NumPy scalar, typed by value):
+         * evaluated here, the GIL released, and copied into the new result. */
+        const ck_array *arrays[CK_CALL_MAX_ARGS];
+        for (int i = 0; i < p->nsrc; i++) {
+            arrays[i] = p->src[i].array;
+        }
+        ck_array *r = NULL;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = ck_expr_eval_new(p->expr, p->nsrc, NULL, arrays, &p->ctx, &r);
+        Py_END_ALLOW_THREADS
+        if (rc == CK_OK && ckpy_new_result(ck_array_type(r), &p->result, &p->scalar_result,
+                                           &p->dst) < 0) {
+            ck_array_free(r);
+            return -1;
+        }
+        if (rc == CK_OK) {
+            rc = ck_assign(p->dst.array, r, NULL);
+        }
+        ck_array_free(r);
+        if (rc != CK_OK) {
+            ckpy_raise_status(rc);
+            return -1;
+        }
+        p->evaluated = 1;
+        return 0;
+    }
     const ck_type *types[CK_CALL_MAX_ARGS];
     for (int i = 0; i < p->nsrc; i++) {
         types[i] = ck_array_type(p->src[i].array);
@@ -495,6 +524,9 @@ static PyObject *run_plan(call_plan *p, PyObject *const *srcs, const char *const
     }
     if (call_operands(p, srcs, what, out) < 0) {
         return NULL;
+    }
+    if (p->evaluated) {
+        return ckpy_return(p->result, p->scalar_result);
     }
     const ck_array *arrays[CK_CALL_MAX_ARGS];
     char *sd[CK_CALL_MAX_ARGS];

@@ -454,3 +454,54 @@ def test_literals_only_give_a_scalar():
     assert ck.evaluate("1 / 0") == np.inf  # true division, as NumPy's
     with raises_status("CK_ERR_INVALID", "'x'", "not given"):
         ck.evaluate("2 + x")
+
+
+NUMPY_REDUCTIONS = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "any": np.any,
+                    "all": np.all}
+
+
+def test_reductions_match_numpy():
+    """sum prod min max any all with axis=, at the root and inside: NumPy's types and values
+    (integers and selections exactly, float sums within rounding: ckernel's sum is its own
+    blocked pairwise sum, whose bits are ck.reduce's of the evaluated operand)."""
+    rng = np.random.default_rng(5)
+    env = dict(a=rng.integers(-50, 50, (4, 6)).astype(np.int32),
+               b=rng.integers(0, 9, 6).astype(np.uint8),
+               f=rng.standard_normal((4, 6)), g=rng.standard_normal((4, 6)).astype(np.float32))
+    cases = ["sum(a * a)", "sum(a, axis=1)", "prod(a % 5 + 1, axis=0)", "min(f, axis=-1)",
+             "max(g)", "any(a > 40)", "all(a > -60, axis=0)", "a - sum(a, axis=0) // 4",
+             "f - max(f, axis=0)", "sum(b)", "b - min(b)", "sum(f * f, axis=(0, 1))",
+             "max(a, axis=(0,)) * b", "sum(g * g, axis=1) + 1", "sum(a, axis=())",
+             "where(f > 0, f, 0) / max(abs(f))", "sum(sum(a, axis=1) * 2) - prod(b + 1)"]
+    for text in cases:
+        with np.errstate(all="ignore"):
+            want = eval(text, dict(NUMPY_REDUCTIONS, where=np.where, abs=np.abs), dict(env))
+        got = ck.evaluate(text, **env)
+        assert np.asarray(got).dtype == np.asarray(want).dtype, (text, got, want)
+        assert np.shape(got) == np.shape(want), text
+        if np.asarray(want).dtype.kind == "f":
+            assert np.allclose(got, want, rtol=1e-6 if "g" in text else 1e-13, atol=0), text
+        else:
+            assert np.array_equal(got, want), (text, got, want)
+    # A float sum's bits are ck.reduce's of the evaluated operand, whatever the threads.
+    f = rng.standard_normal((3, 5000))
+    for axis in (None, 0, 1):
+        want = ck.reduce("sum", ck.evaluate("f * f - 1", f=f), axis=axis)
+        text = "sum(f * f - 1)" if axis is None else "sum(f * f - 1, axis=%d)" % axis
+        for threads in (1, 2):
+            ck.set_num_threads(threads)
+            try:
+                got = ck.evaluate(text, f=f)
+            finally:
+                ck.set_num_threads(0)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (text, threads)
+
+
+def test_reduction_errors_name_the_column():
+    x = np.arange(3.0)
+    with raises_status("CK_ERR_INVALID", "expression column 5", "axis 2 is out of range"):
+        ck.evaluate("1 + sum(x, axis=2)", x=x)
+    with raises_status("CK_ERR_INVALID", "no elements to reduce"):
+        ck.evaluate("min(x)", x=np.zeros(0))
+    with raises_status("CK_ERR_PARSE", "column 13", "an axis"):
+        ck.evaluate("sum(x, axis=)", x=x)

@@ -59,7 +59,7 @@ static int source_scalar(const ck_type *t, int k, ck_type_id *id, int *option) {
 }
 
 /* Which source each argument of e is (perm[j] for argument j), from the caller's names. */
-static int match_names(const ck_expr *e, int nargs, const char *const *names, int *perm) {
+int ck__expr_match_names(const ck_expr *e, int nargs, const char *const *names, int *perm) {
     if (nargs < 0 || nargs > CK_CALL_MAX_ARGS) {
         return ck_set_error(CK_ERR_INVALID, "expression: %d sources; it takes 0 to %d", nargs,
                             CK_CALL_MAX_ARGS);
@@ -279,6 +279,11 @@ static int plan_nodes(ck__expr_plan *pl, const ck_eval_ctx *ectx, const int *per
             pn->scalar = 1;
             memcpy(pn->value, nd->value, sizeof pn->value);
             break;
+        case CK__EXPR_REDUCE:
+            return ck_set_error(CK_ERR_UNSUPPORTED,
+                                "expression column %d: %s(...): a reduction is evaluated by "
+                                "ck_expr_eval and ck_expr_eval_new, not in one kernel",
+                                nd->column, nd->op);
         case CK__EXPR_CAST:
             pn->type = nd->type;
             pn->scalar = pl->nodes[ops[0]].scalar;
@@ -316,7 +321,7 @@ static int make_plan(const ck_expr *e, int nargs, const char *const *names,
         return ck_set_error(CK_ERR_INVALID, "expression: NULL expression or source types");
     }
     int perm[CK_CALL_MAX_ARGS];
-    CK__RETURN_IF_ERROR(match_names(e, nargs, names, perm));
+    CK__RETURN_IF_ERROR(ck__expr_match_names(e, nargs, names, perm));
     pl->nsrc = nargs;
     for (int k = 0; k < nargs; k++) {
         if (src_tp[k] == NULL) {
@@ -418,6 +423,9 @@ int ck_expr_result_type(const ck_expr *e, int nargs, const char *const *names,
         return ck_set_error(CK_ERR_INVALID, "ck_expr_result_type: NULL out");
     }
     *out = NULL;
+    if (ck_expr_reductions(e) > 0) {
+        return ck__expr_result_type_reduced(e, nargs, names, src_tp, ectx, out);
+    }
     ck__expr_plan pl;
     int rc = make_plan(e, nargs, names, src_tp, ectx, &pl);
     const ck_type_id root = rc == CK_OK ? pl.nodes[e->nnodes - 1].type : CK_TYPE_BOOL;
@@ -455,6 +463,12 @@ static int make_expr_kernel(const void *data, ck_builder *b, size_t *off, const 
 
 int ck_expr_eval(const ck_expr *e, const ck_array *dst, int nargs, const char *const *names,
                  const ck_array *const *src, const ck_eval_ctx *ectx) {
+    if (ck_expr_reductions(e) > 0) {
+        if (dst == NULL) {
+            return ck_set_error(CK_ERR_INVALID, "ck_expr_eval: NULL destination");
+        }
+        return ck__expr_eval_reduced(e, dst, nargs, names, src, ectx, NULL);
+    }
     const expr_make m = {e, names};
     return ck__run_on_arrays("ck_expr_eval", dst, nargs, src, ectx, make_expr_kernel, &m);
 }
@@ -485,6 +499,9 @@ int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
             return ck_set_error(CK_ERR_INVALID, "ck_expr_eval_new: source %d is NULL", k);
         }
         st[k] = ck_array_type(src[k]);
+    }
+    if (ck_expr_reductions(e) > 0) { /* typed by the reduced values, as NumPy types them */
+        return ck__expr_eval_reduced(e, NULL, nargs, names, src, ectx, out);
     }
     ck_type *rt = NULL;
     CK__RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));

@@ -26,7 +26,10 @@ typedef enum ck__expr_kind {
     CK__EXPR_LIT,  /* a literal: bool, int64 (uint64 beyond), float64 or complex128, as
                     * Python types its numbers (value-based beside arrays: expr_types.c) */
     CK__EXPR_CAST, /* float64(x): one operand, cast to `type` */
-    CK__EXPR_CALL  /* a callable applied to its operands (+ - * / and unary - included) */
+    CK__EXPR_CALL, /* a callable applied to its operands (+ - * / and unary - included) */
+    CK__EXPR_REDUCE /* sum prod min max any all of its one operand (expr_reduce.c): `op` the
+                     * name, `callable` the reduction's (add, ...), `naxes` -1 for every
+                     * axis, else that many axes in `value` as int8 */
 } ck__expr_kind;
 
 /* One node. Operands always come before the nodes that use them, so the nodes' order is an
@@ -39,7 +42,8 @@ typedef struct ck__expr_node {
                             * operand are unary), ".real"/".imag"; NULL for a named call */
     ck_type_id type;       /* LIT: its type; CAST: the target */
     int arg;               /* ARG: its index among the names */
-    int nops, first;       /* CALL, CAST: operands[first .. first + nops - 1] */
+    int nops, first;       /* CALL, CAST, REDUCE: operands[first .. first + nops - 1] */
+    int naxes;             /* REDUCE: -1 (every axis) or the count of axes in value */
     ck_callable *callable; /* CALL: a reference */
     _Alignas(16) unsigned char value[16]; /* LIT: the value, as its type stores it */
 } ck__expr_node;
@@ -101,6 +105,19 @@ int ck__expr_noargs(ck_builder *ckb, size_t *offset, ck_request req);
  * reason it cannot be compiled exactly in why. A failure status only for an internal error. */
 int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnodes, char *why,
                          size_t cap);
+
+/* Which source each argument of e is (perm[j] for argument j), from the caller's names (NULL:
+ * the arguments in order); CK_ERR_INVALID for a name missing, unknown or given twice. */
+int ck__expr_match_names(const ck_expr *e, int nargs, const char *const *names, int *perm);
+/* ck_expr_result_type, ck_expr_eval and ck_expr_eval_new (dst NULL: into a new *out) of an
+ * expression with reductions (expr_reduce.c): each reduction's operand evaluated, reduced and
+ * put in its place. */
+int ck__expr_result_type_reduced(const ck_expr *e, int nargs, const char *const *names,
+                                 const ck_type *const *src_tp, const ck_eval_ctx *ectx,
+                                 ck_type **out);
+int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
+                          const char *const *names, const ck_array *const *src,
+                          const ck_eval_ctx *ectx, ck_array **out);
 
 /* ck_make_expr for types that are the elements of `first_dim` enclosing dimensions (the
  * parallel split builds the kernel of one row): messages number dimensions as in the whole;

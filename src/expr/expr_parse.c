@@ -199,7 +199,11 @@ static int lex(parser *p) {
                     t->len = 2;
                 }
             }
-            if (t->len == 1 && (c == '=' || c == '!')) {
+            const tok *prev = p->ntoks > 0 ? &p->toks[p->ntoks - 1] : NULL;
+            const int keyword = c == '=' && t->len == 1 && prev != NULL &&
+                                prev->kind == TOK_NAME && prev->len == 4 &&
+                                memcmp(text + prev->start, "axis", 4) == 0;
+            if (t->len == 1 && (c == '=' || c == '!') && !keyword) {
                 return ck_set_error(CK_ERR_PARSE,
                                     "expression: unexpected '%c' at column %zu (comparisons are "
                                     "== and !=)",
@@ -362,7 +366,116 @@ static int lookup(parser *p, const char *name, size_t len, int column, ck_callab
 
 static int parse_compare(parser *p, int *out);
 
+/* The reductions an expression names (numexpr's): each folds with its callable. */
+static const char *const reductions[][2] = {{"sum", "add"},         {"prod", "multiply"},
+                                             {"min", "minimum"},     {"max", "maximum"},
+                                             {"any", "logical_or"}, {"all", "logical_and"}};
+
+static int reduction_index(const parser *p, const tok *t) {
+    for (int i = 0; i < (int)(sizeof reductions / sizeof reductions[0]); i++) {
+        if (is_name(t, p, reductions[i][0])) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* One axis: an integer literal, maybe negative, into *axis. */
+static int parse_axis(parser *p, int *axis) {
+    const tok *t = peek(p);
+    const int negative = is_op(t, p, "-");
+    if (negative) {
+        p->pos++;
+        t = peek(p);
+    }
+    if (t->kind != TOK_INT) {
+        return syntax_error(p, t, "an axis (an integer)");
+    }
+    if (t->ival > 63) {
+        return ck_set_error(CK_ERR_INVALID, "expression: axis %s%" PRIu64 " at column %d is "
+                            "out of range (arrays have at most 64 dimensions)",
+                            negative ? "-" : "", t->ival, t->column);
+    }
+    *axis = negative ? -(int)t->ival : (int)t->ival;
+    p->pos++;
+    return CK_OK;
+}
+
+/* After a reduction's operand and ',': `axis=` (optional), then an axis, or a parenthesized
+ * tuple of them (`()` reduces nothing, as NumPy's axis=()), or None (every axis). */
+static int parse_axes(parser *p, int column, ck__expr_node *nd) {
+    if (is_name(peek(p), p, "axis") && is_punct(&p->toks[p->pos + 1], p, '=')) {
+        p->pos += 2;
+    }
+    if (is_name(peek(p), p, "None")) {
+        p->pos++;
+        nd->naxes = -1;
+        return CK_OK;
+    }
+    int axes[CK_CALL_MAX_ARGS];
+    int n = 0;
+    if (!is_punct(peek(p), p, '(')) {
+        CK__RETURN_IF_ERROR(parse_axis(p, &axes[n++]));
+    } else {
+        p->pos++;
+        while (!is_punct(peek(p), p, ')')) {
+            if (n == CK_CALL_MAX_ARGS) {
+                return ck_set_error(CK_ERR_INVALID, "expression: the reduction at column %d "
+                                    "names more than %d axes", column, CK_CALL_MAX_ARGS);
+            }
+            CK__RETURN_IF_ERROR(parse_axis(p, &axes[n++]));
+            if (is_punct(peek(p), p, ',')) {
+                p->pos++;
+            } else if (!is_punct(peek(p), p, ')')) {
+                return syntax_error(p, peek(p), "',' or ')' in the tuple of axes");
+            }
+        }
+        p->pos++;
+    }
+    nd->naxes = n;
+    for (int k = 0; k < n; k++) {
+        nd->value[k] = (unsigned char)(signed char)axes[k];
+    }
+    return CK_OK;
+}
+
+/* sum(x), sum(x, axis=1), sum(x, (0, 1)), ...: a reduction node. */
+static int parse_reduction(parser *p, const tok *name, int which, int *out) {
+    ck_callable *c = NULL;
+    CK__RETURN_IF_ERROR(ck_reduction_lookup(reductions[which][0], &c));
+    p->pos++; /* '(' */
+    int op = -1;
+    int rc = parse_compare(p, &op);
+    ck__expr_node axes_of;
+    memset(&axes_of, 0, sizeof axes_of);
+    axes_of.naxes = -1;
+    if (rc == CK_OK && is_punct(peek(p), p, ',')) {
+        p->pos++;
+        rc = parse_axes(p, name->column, &axes_of);
+    }
+    if (rc == CK_OK && !is_punct(peek(p), p, ')')) {
+        rc = syntax_error(p, peek(p), is_punct(peek(p), p, ',')
+                                          ? "')' (a reduction takes one operand and its axes)"
+                                          : "',' or ')'");
+    }
+    if (rc != CK_OK) {
+        ck_callable_decref(c);
+        return rc;
+    }
+    p->pos++; /* ')' */
+    CK__RETURN_IF_ERROR(call_node(p, CK__EXPR_REDUCE, name->column, reductions[which][0], c,
+                                  CK_TYPE_BOOL, &op, 1, out));
+    ck__expr_node *nd = &p->nodes[*out];
+    nd->naxes = axes_of.naxes;
+    memcpy(nd->value, axes_of.value, sizeof nd->value);
+    return CK_OK;
+}
+
 static int parse_call(parser *p, const tok *name, int *out) {
+    const int which = reduction_index(p, name);
+    if (which >= 0) {
+        return parse_reduction(p, name, which, out);
+    }
     const int cast = cast_type(p, name);
     ck_callable *c = NULL;
     if (cast < 0) {
@@ -874,6 +987,18 @@ static void format_node(const ck_expr *e, int i, ck__strbuf *b) {
         ck__strbuf_printf(b, "%s:%s", text, ck_type_id_name(nd->type));
         return;
     }
+    case CK__EXPR_REDUCE:
+        ck__strbuf_printf(b, "%s(", nd->op);
+        format_node(e, ops[0], b);
+        if (nd->naxes >= 0) {
+            ck__strbuf_puts(b, ", axis=(");
+            for (int k = 0; k < nd->naxes; k++) {
+                ck__strbuf_printf(b, "%s%d", k > 0 ? ", " : "", (int)(signed char)nd->value[k]);
+            }
+            ck__strbuf_puts(b, nd->naxes == 1 ? ",)" : ")");
+        }
+        ck__strbuf_puts(b, ")");
+        return;
     case CK__EXPR_CAST:
     case CK__EXPR_CALL:
         if (nd->op != NULL && nd->op[0] == '.') { /* x.real */
