@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "builders/compose.h"
 #include "common/internal.h"
 #include "expr/expr_internal.h"
+#include "leaves/reduce/reduce_ops.h"
+#include "types/type_internal.h"
 
 int ck_expr_reductions(const ck_expr *e) {
     int n = 0;
@@ -324,6 +327,388 @@ int ck__expr_result_type_reduced(const ck_expr *e, int nargs, const char *const 
     return rc;
 }
 
+/* ---- the root's reduction without a full temporary ----
+ *
+ * Where the operand's shape D (n dimensions, fixed, of sources without options) is reduced
+ * along its innermost axis alone, the operand is evaluated a piece at a time into a small
+ * temporary, with the reduction's bits: rows (blocks of the outermost dimension) reduced as
+ * the whole temporary's rows are, each its own run; and a run longer than a block (a 1-d
+ * operand, or rows of a 2-d one) in chunks of 2^CHUNK_LEVEL blocks of the fold's tree: each
+ * chunk's lane vector (the parallel reduction's split, reduce_ops.h), then the rest of the
+ * tree over them and the tail, which is the one run's tree, bit for bit; exact folds (integers
+ * and bool) fold the chunks' partial results in order, as any association gives them. */
+
+/* Elements of the operand held at once: a block of rows, or a chunk of a run. Any chunk
+ * level gives the same tree; 2^7 blocks is 16384 elements (128 KiB of float64), and a
+ * chunk's lane vector is 1/128 of its values' bytes. */
+#define CHUNK_LEVEL 7u
+#define CHUNK_ELEMS (((size_t)1 << CHUNK_LEVEL) * CK__FOLD_BLOCK)
+
+/* The fixed dimensions of t (at most 64) and their arrmeta; 0 when t is not fixed dimensions
+ * over a scalar of the numeric types. */
+static int fixed_shape(const ck_type *t, int *nd) {
+    *nd = 0;
+    while (ck_type_get_id(t) == CK_TYPE_FIXED_DIM) {
+        if (*nd == 64) {
+            return 0;
+        }
+        (*nd)++;
+        t = ck_type_element(t);
+    }
+    return ck_type_is_scalar(t) && (int)ck_type_get_id(t) < CK_NUM_SCALAR_TYPES;
+}
+
+/* A view of a (m dimensions, the innermost m of an n-dimensional broadcast shape): with
+ * `row` >= 0 the broadcast axis 0 fixed at that row (dropped), then broadcast axis `axis` (of
+ * what is left) cut to [lo, lo + len). A dimension of size 1, or one a does not have, is
+ * broadcast and stays. *row_step and *lo_step: the bytes the view's data moves per row and
+ * per element of lo. */
+static int view_of(const ck_array *a, int n, intptr_t row, int axis, intptr_t lo, intptr_t len,
+                   ck_array **out, intptr_t *row_step, intptr_t *lo_step) {
+    const ck_type *t = ck_array_type(a);
+    int m = 0;
+    fixed_shape(t, &m);
+    ck_fixed_dim_arrmeta am[64];
+    const ck_type *el = t;
+    for (int l = 0; l < m; l++) {
+        am[l] = ((const ck_fixed_dim_arrmeta *)(const void *)ck_array_arrmeta(a))[l];
+        el = ck_type_element(el);
+    }
+    char *data = ck_array_data(a);
+    int first = 0;
+    *row_step = *lo_step = 0;
+    if (row >= 0) {
+        n--;
+        if (m > n) { /* a has broadcast axis 0: take the row (row 0 of a size-1 one) */
+            *row_step = am[0].dim_size == 1 ? 0 : am[0].stride;
+            data += row * *row_step;
+            first = 1;
+        }
+    }
+    const int level = first + axis - (n - (m - first));
+    if (level >= first && level < m && am[level].dim_size != 1) {
+        *lo_step = am[level].stride;
+        data += lo * am[level].stride;
+        am[level].dim_size = len;
+    }
+    ck_type *vt = (ck_type *)(uintptr_t)el;
+    ck_type_incref(vt);
+    int rc = CK_OK;
+    for (int l = m - 1; l >= first && rc == CK_OK; l--) {
+        ck_type *outer = NULL;
+        rc = ck_type_make_fixed_dim(am[l].dim_size, vt, &outer);
+        ck_type_decref(vt);
+        vt = outer;
+    }
+    if (rc == CK_OK) {
+        rc = ck_array_wrap(vt, m > first ? (const char *)(am + first) : NULL, data, NULL, out);
+    }
+    ck_type_decref(vt);
+    return rc;
+}
+
+typedef struct fused {
+    const ck_expr *sub;          /* the operand */
+    int nsrc;
+    const ck_array *src[CK_CALL_MAX_ARGS];
+    int n;                       /* the operand's dimensions */
+    intptr_t shape[64];
+    ck_reduce_spec spec;         /* along the innermost axis */
+    const ck_eval_ctx *ectx;
+} fused;
+
+/* The operand's kernel over pieces of one shape (view_of's row mode, axis and len), built
+ * once and run at any row and lo into its own result array, and the reduction of that
+ * result (into `red_tp`: the piece's rows, or one accumulator) built once too. */
+typedef struct piece {
+    ck_builder kernel, reduce;
+    ck_array *out;
+    char *base[CK_CALL_MAX_ARGS];
+    intptr_t row_step[CK_CALL_MAX_ARGS], lo_step[CK_CALL_MAX_ARGS];
+    int has_reduce;
+} piece;
+
+static void piece_free(piece *p) {
+    ck_builder_destroy(&p->kernel);
+    ck_builder_destroy(&p->reduce);
+    ck_array_free(p->out);
+}
+
+static int piece_make(piece *p, const fused *f, int row_mode, int axis, intptr_t len,
+                      const ck_type *red_tp, const char *red_am, const ck_reduce_spec *red) {
+    memset(p, 0, sizeof *p);
+    ck_builder_init(&p->kernel);
+    ck_builder_init(&p->reduce);
+    ck_array *views[CK_CALL_MAX_ARGS] = {NULL};
+    const ck_type *vt[CK_CALL_MAX_ARGS];
+    const char *vam[CK_CALL_MAX_ARGS];
+    int rc = CK_OK;
+    for (int k = 0; k < f->nsrc && rc == CK_OK; k++) {
+        rc = view_of(f->src[k], f->n, row_mode ? 0 : -1, axis, 0, len, &views[k],
+                     &p->row_step[k], &p->lo_step[k]);
+        if (rc == CK_OK) {
+            vt[k] = ck_array_type(views[k]);
+            vam[k] = ck_array_arrmeta(views[k]);
+            p->base[k] = ck_array_data(views[k]);
+        }
+    }
+    const char *const *names = (const char *const *)f->sub->names;
+    ck_type *ot = NULL;
+    if (rc == CK_OK) rc = ck_expr_result_type(f->sub, f->nsrc, names, vt, f->ectx, &ot);
+    if (rc == CK_OK) rc = ck_array_new(ot, &p->out);
+    ck_type_decref(ot);
+    size_t off = 0;
+    if (rc == CK_OK) {
+        rc = ck_make_expr(&p->kernel, &off, f->sub, ck_array_type(p->out),
+                          ck_array_arrmeta(p->out), f->nsrc, names, vt, vam, CK_REQUEST_SINGLE,
+                          f->ectx);
+    }
+    off = 0;
+    if (rc == CK_OK && red_tp != NULL) {
+        rc = ck_make_reduce(&p->reduce, &off, red, red_tp, red_am, ck_array_type(p->out),
+                            ck_array_arrmeta(p->out), CK_REQUEST_SINGLE, f->ectx);
+        p->has_reduce = rc == CK_OK;
+    }
+    for (int k = 0; k < f->nsrc; k++) {
+        ck_array_free(views[k]);
+    }
+    return rc;
+}
+
+/* The piece at (row, lo) into p->out, then reduced into red_dst when it has a reduction. */
+static int piece_run(const piece *p, int nsrc, intptr_t row, intptr_t lo, char *red_dst) {
+    char *src[CK_CALL_MAX_ARGS];
+    for (int k = 0; k < nsrc; k++) {
+        src[k] = p->base[k] + row * p->row_step[k] + lo * p->lo_step[k];
+    }
+    CK__RETURN_IF_ERROR(ck_call_single(ck_builder_root((ck_builder *)(uintptr_t)&p->kernel),
+                                       ck_array_data(p->out), src));
+    if (!p->has_reduce) {
+        return CK_OK;
+    }
+    char *x = ck_array_data(p->out);
+    return ck_call_single(ck_builder_root((ck_builder *)(uintptr_t)&p->reduce), red_dst, &x);
+}
+
+/* One run of the operand (row `row` of a 2-d one, or the whole 1-d one: row -1) folded in
+ * chunks into the accumulator at acc (of acc_id; op its built-in fold): a tree fold's
+ * chunks through its split (the operand is of acc_id), an exact fold's as partial results
+ * (each chunk reduced, its elements cast as the reduction casts them) folded in order. The
+ * pieces' kernels are made by the caller (full chunks and the tail). */
+static int fold_run(const fused *f, const piece *chunk, const piece *tail, intptr_t row,
+                    ck__arith_op op, ck_type_id acc_id, char *acc) {
+    const size_t n = (size_t)f->shape[f->n - 1];
+    const size_t nchunks = n / CHUNK_ELEMS, tail_n = n - nchunks * CHUNK_ELEMS;
+    const ck__fold_split *split = ck__fold_split_for(op, acc_id);
+    const size_t acc_size = ck_type_data_size(ck_type_scalar(acc_id));
+    const size_t part = split != NULL ? split->lanes_bytes : acc_size;
+    unsigned char start[16];
+    ck__reduce_start_value(op, acc_id, start);
+    ck_builder lb;
+    ck_builder_init(&lb);
+    size_t off = 0;
+    int rc = split == NULL ? ck__make_acc_leaf(&lb, &off, op, acc_id) : CK_OK;
+    char *parts = rc == CK_OK ? (char *)ck__malloc((nchunks + 1) * part) : NULL;
+    if (rc == CK_OK && parts == NULL) {
+        rc = ck__nomem_error("out of memory folding a run of %zu elements", n);
+    }
+    for (size_t c = 0; c < nchunks && rc == CK_OK; c++) {
+        rc = piece_run(chunk, f->nsrc, row, (intptr_t)(c * CHUNK_ELEMS), parts + c * part);
+        if (rc == CK_OK && split != NULL) {
+            split->chunk(ck_array_data(chunk->out), (intptr_t)acc_size,
+                         (size_t)1 << CHUNK_LEVEL, parts + c * part);
+        }
+    }
+    if (rc == CK_OK && tail_n > 0) {
+        rc = piece_run(tail, f->nsrc, row, (intptr_t)(nchunks * CHUNK_ELEMS),
+                       parts + nchunks * part);
+    }
+    if (rc == CK_OK) {
+        memcpy(acc, start, acc_size);
+        if (split != NULL) {
+            split->finish(acc, parts, nchunks, CHUNK_LEVEL,
+                          tail_n > 0 ? ck_array_data(tail->out) : NULL, (intptr_t)acc_size,
+                          tail_n);
+        } else {
+            char *p = parts;
+            const intptr_t ps = (intptr_t)part;
+            rc = ck_call_strided(ck_builder_root(&lb), acc, 0, &p, &ps, nchunks + (tail_n > 0));
+        }
+    }
+    ck__free(parts);
+    ck_builder_destroy(&lb);
+    return rc;
+}
+
+/* dst <- the root's reduction of the operand sub over the stage's sources, without a full
+ * temporary; *done 0 (and nothing written) where the case is not one this takes. */
+static int fused_root(const stage *st, const ck_expr *sub, const ck__expr_node *root,
+                      const ck_array *dst, const ck_eval_ctx *ectx, ck_array **out, int *done) {
+    *done = 0;
+    fused f;
+    memset(&f, 0, sizeof f);
+    f.sub = sub;
+    f.nsrc = sub->nnames;
+    f.ectx = ectx;
+    const ck_type *type[CK_CALL_MAX_ARGS];
+    CK__RETURN_IF_ERROR(sources_of(st, sub, f.src, type));
+    /* The broadcast shape of fixed sources. */
+    size_t total = 1;
+    for (int k = 0; k < f.nsrc; k++) {
+        int m = 0;
+        if (!fixed_shape(type[k], &m)) {
+            return CK_OK;
+        }
+        const ck_fixed_dim_arrmeta *am =
+            (const ck_fixed_dim_arrmeta *)(const void *)ck_array_arrmeta(f.src[k]);
+        if (m > f.n) {
+            for (int l = f.n; l < m; l++) { /* new outer axes: shift the shape right */
+                memmove(f.shape + 1, f.shape, (size_t)l * sizeof f.shape[0]);
+                f.shape[0] = 1;
+            }
+            f.n = m;
+        }
+        for (int l = 0; l < m; l++) {
+            intptr_t *d = &f.shape[f.n - m + l];
+            if (*d == 1 || *d == 0) {
+                *d = *d == 0 && am[l].dim_size == 1 ? 0 : am[l].dim_size;
+            } else if (am[l].dim_size != 1 && am[l].dim_size != *d) {
+                return CK_OK; /* the full evaluation reports it */
+            }
+        }
+    }
+    for (int l = 0; l < f.n; l++) {
+        if (__builtin_mul_overflow(total, (size_t)f.shape[l], &total)) {
+            return CK_OK;
+        }
+    }
+    int axes[CK_CALL_MAX_ARGS];
+    f.spec = spec_of(root, axes);
+    const int inner_only = f.n >= 1 && ((f.spec.axes == NULL && f.n == 1) ||
+                                        (f.spec.naxes == 1 && (axes[0] == f.n - 1 || axes[0] == -1)));
+    if (!inner_only || total <= 2 * CHUNK_ELEMS || f.shape[f.n - 1] == 0) {
+        return CK_OK; /* small, or not along the innermost axis alone: one temporary */
+    }
+    int one_axis = -1;
+    f.spec.axes = &one_axis;
+    f.spec.naxes = 1;
+    /* The accumulator: the destination's, which must be the one the reduction gives. */
+    ck_type *operand_type = NULL;
+    CK__RETURN_IF_ERROR(ck_expr_result_type(sub, f.nsrc, (const char *const *)sub->names, type,
+                                            ectx, &operand_type));
+    ck_type_id acc_id = CK_TYPE_BOOL;
+    int op = -1;
+    uint64_t reduced = 0;
+    ck_type *rt = NULL;
+    int rc = at_column(ck__reduce_plan_info(&f.spec, operand_type, -1, ectx, &acc_id, &op,
+                                            &reduced), root);
+    if (rc == CK_OK) {
+        rc = at_column(ck_reduce_result_type(&f.spec, operand_type, ectx, &rt), root);
+    }
+    int t_ok = 0;
+    if (rc == CK_OK) {
+        const ck_type *ot = operand_type;
+        while (ck_type_get_id(ot) == CK_TYPE_FIXED_DIM) ot = ck_type_element(ot);
+        const int tree = op >= 0 && ck__fold_split_for((ck__arith_op)op, acc_id) != NULL;
+        t_ok = op >= 0 && (!tree || ck_type_get_id(ot) == acc_id);
+        if (dst != NULL && !ck_type_equal(ck_array_type(dst), rt)) {
+            t_ok = 0; /* another accumulator (out= of another type): one temporary */
+        }
+        unsigned flags = 0;
+        ck_errmode mode;
+        if (ck__resolve_eval_ctx(ectx, &mode, &flags) == CK_OK && (flags & CK_EVAL_FP_ERRORS)) {
+            t_ok = 0;
+        }
+    }
+    ck_type_decref(operand_type);
+    if (rc != CK_OK || !t_ok) {
+        ck_type_decref(rt);
+        return rc;
+    }
+    ck_array *made = NULL;
+    if (dst == NULL) {
+        rc = ck_array_new(rt, &made);
+        dst = made;
+    }
+    ck_type_decref(rt);
+    /* Rows of the outermost axis a block at a time, or runs in chunks. */
+    const intptr_t row_elems = f.n >= 2 ? (intptr_t)(total / (size_t)f.shape[0]) : 0;
+    if (rc == CK_OK && f.n >= 2 && row_elems <= (intptr_t)CHUNK_ELEMS) {
+        const intptr_t rows = (intptr_t)CHUNK_ELEMS / row_elems;
+        const intptr_t full = f.shape[0] / rows, rest = f.shape[0] - full * rows;
+        const ck_fixed_dim_arrmeta *dm =
+            (const ck_fixed_dim_arrmeta *)(const void *)ck_array_arrmeta(dst);
+        piece blk[2];
+        int made_blk = 0;
+        for (int k = 0; k < 2 && rc == CK_OK; k++) {
+            const intptr_t len = k == 0 ? rows : rest;
+            if (len == 0 || (k == 0 && full == 0)) {
+                continue;
+            }
+            intptr_t rs = 0, ls = 0;
+            ck_array *dv = NULL;
+            rc = view_of(dst, f.n - 1, -1, 0, 0, len, &dv, &rs, &ls);
+            if (rc == CK_OK) {
+                rc = piece_make(&blk[k], &f, 0, 0, len, ck_array_type(dv), ck_array_arrmeta(dv),
+                                &f.spec);
+                made_blk |= 1 << k;
+            }
+            ck_array_free(dv);
+        }
+        for (intptr_t b = 0; b < full + (rest > 0) && rc == CK_OK; b++) {
+            const intptr_t r0 = b * rows;
+            rc = at_column(piece_run(&blk[b < full ? 0 : 1], f.nsrc, 0, r0,
+                                     ck_array_data(dst) + r0 * dm->stride),
+                           root);
+        }
+        for (int k = 0; k < 2; k++) {
+            if (made_blk & (1 << k)) piece_free(&blk[k]);
+        }
+    } else if (rc == CK_OK && (f.n == 1 || f.n == 2)) {
+        const ck_fixed_dim_arrmeta *dm =
+            f.n == 2 ? (const ck_fixed_dim_arrmeta *)(const void *)ck_array_arrmeta(dst) : NULL;
+        const int exact = ck__fold_split_for((ck__arith_op)op, acc_id) == NULL;
+        const size_t n = (size_t)f.shape[f.n - 1], tail_n = n % CHUNK_ELEMS;
+        /* An exact fold reduces each piece into its partial result (a 0-d accumulator). */
+        ck_reduce_spec all = f.spec;
+        all.axes = NULL;
+        all.naxes = 0;
+        const ck_type *acc_tp = exact ? ck_type_scalar(acc_id) : NULL;
+        piece chunk, tail;
+        int made_pieces = 0;
+        if (n >= CHUNK_ELEMS) {
+            rc = piece_make(&chunk, &f, f.n == 2, f.n - 1 - (f.n == 2), (intptr_t)CHUNK_ELEMS,
+                            acc_tp, NULL, &all);
+            made_pieces |= 1;
+        }
+        if (rc == CK_OK && tail_n > 0) {
+            rc = piece_make(&tail, &f, f.n == 2, f.n - 1 - (f.n == 2), (intptr_t)tail_n, acc_tp,
+                            NULL, &all);
+            made_pieces |= 2;
+        }
+        for (intptr_t r = 0; r < (f.n == 2 ? f.shape[0] : 1) && rc == CK_OK; r++) {
+            char *acc = ck_array_data(dst) + (dm != NULL ? r * dm->stride : 0);
+            rc = at_column(fold_run(&f, &chunk, &tail, f.n == 2 ? r : 0, (ck__arith_op)op,
+                                    acc_id, acc),
+                           root);
+        }
+        if (made_pieces & 1) piece_free(&chunk);
+        if (made_pieces & 2) piece_free(&tail);
+    } else if (rc == CK_OK) {
+        ck_array_free(made);
+        return CK_OK; /* rows too long to block, above two dimensions: one temporary */
+    }
+    if (rc == CK_OK) {
+        *done = 1;
+        if (out != NULL) {
+            *out = made;
+            made = NULL;
+        }
+    }
+    ck_array_free(made);
+    return rc;
+}
+
 int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
                           const char *const *names, const ck_array *const *src,
                           const ck_eval_ctx *ectx, ck_array **out) {
@@ -341,14 +726,16 @@ int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
         const ck_type *type[CK_CALL_MAX_ARGS];
         ck_array *operand = NULL;
         rc = extract(x, x->operands[root->first], -1, NULL, &sub);
-        if (rc == CK_OK) rc = sources_of(&st, sub, srcs, type);
-        if (rc == CK_OK) {
+        int done = 0;
+        if (rc == CK_OK) rc = fused_root(&st, sub, root, dst, ectx, out, &done);
+        if (rc == CK_OK && !done) rc = sources_of(&st, sub, srcs, type);
+        if (rc == CK_OK && !done) {
             rc = ck_expr_eval_new(sub, sub->nnames, (const char *const *)sub->names, srcs, ectx,
                                   &operand);
         }
         int axes[CK_CALL_MAX_ARGS];
         const ck_reduce_spec spec = spec_of(root, axes);
-        if (rc == CK_OK) {
+        if (rc == CK_OK && !done) {
             rc = at_column(dst != NULL ? ck_reduce(&spec, dst, operand, ectx)
                                        : ck_reduce_new(&spec, operand, ectx, out),
                            root);

@@ -181,3 +181,162 @@ TEST(ExprReduce, AllocationFailureAtEveryPoint) {
 }
 
 } // namespace
+
+namespace {
+
+// A new array of `type` filled from a small integer generator (values -8 .. 8 scaled, so
+// products stay exact only where the test wants them to be; NaN where nan_every > 0).
+ck_array *filled(const char *type, uint64_t seed, int nan_every = 0) {
+    ck_type *t = nullptr;
+    ck_array *a = nullptr;
+    if (ck_type_parse(type, &t) != CK_OK || ck_array_new(t, &a) != CK_OK) {
+        ck_type_decref(t);
+        return nullptr;
+    }
+    const ck_type *el = t;
+    while (ck_type_get_id(el) == CK_TYPE_FIXED_DIM) el = ck_type_element(el);
+    const ck_type_id id = ck_type_get_id(el);
+    const size_t size = ck_type_data_size(el), n = ck_type_data_size(t) / size;
+    char *d = ck_array_data(a);
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const double v = static_cast<double>(static_cast<int64_t>(x % 1000003) - 500001) / 65536.0;
+        const bool nan = nan_every > 0 && i % static_cast<size_t>(nan_every) == 7;
+        switch (id) {
+        case CK_TYPE_FLOAT64: {
+            const double w = nan ? NAN : v;
+            std::memcpy(d + i * size, &w, size);
+            break;
+        }
+        case CK_TYPE_FLOAT32: {
+            const float w = nan ? NAN : static_cast<float>(v);
+            std::memcpy(d + i * size, &w, size);
+            break;
+        }
+        case CK_TYPE_COMPLEX128: {
+            const double w[2] = {v, v / 3};
+            std::memcpy(d + i * size, w, size);
+            break;
+        }
+        case CK_TYPE_INT32: {
+            const int32_t w = static_cast<int32_t>(x % 201) - 100;
+            std::memcpy(d + i * size, &w, size);
+            break;
+        }
+        case CK_TYPE_BOOL: d[i] = static_cast<char>(x % 50 != 0); break;
+        default: ADD_FAILURE() << "filled: type " << type; break;
+        }
+    }
+    ck_type_decref(t);
+    return a;
+}
+
+std::string bytes_of(const ck_array *a) {
+    return std::string(ck_array_data(a), ck_type_data_size(ck_array_type(a)));
+}
+
+// The reduction at the root, evaluated a piece at a time (no full temporary), against the
+// reduction of the operand evaluated whole: the same type and bytes.
+void expect_as_whole(const std::string &red, const char *operand, const char *axis,
+                     const std::vector<std::pair<const char *, ck_array *>> &args) {
+    const std::string text = red + "(" + operand + (axis ? std::string(", axis=") + axis : "") + ")";
+    std::vector<const char *> names;
+    std::vector<const ck_array *> srcs;
+    for (auto &a : args) {
+        names.push_back(a.first);
+        srcs.push_back(a.second);
+    }
+    const int n = static_cast<int>(args.size());
+    ck_expr *whole = nullptr, *op = nullptr;
+    ASSERT_EQ(ck_expr_parse(text.c_str(), &whole), CK_OK) << text;
+    ASSERT_EQ(ck_expr_parse(operand, &op), CK_OK);
+    ck_array *got = nullptr, *tmp = nullptr, *want = nullptr;
+    ASSERT_EQ(ck_expr_eval_new(whole, n, names.data(), srcs.data(), nullptr, &got), CK_OK)
+        << text << ": " << ck_last_error();
+    ASSERT_EQ(ck_expr_eval_new(op, n, names.data(), srcs.data(), nullptr, &tmp), CK_OK);
+    ck_callable *c = nullptr;
+    ASSERT_EQ(ck_reduction_lookup(red.c_str(), &c), CK_OK);
+    int ax = axis ? std::atoi(axis) : 0;
+    ck_reduce_spec spec = {c, axis ? &ax : nullptr, axis ? 1 : 0, 0};
+    ASSERT_EQ(ck_reduce_new(&spec, tmp, nullptr, &want), CK_OK) << ck_last_error();
+    EXPECT_TRUE(ck_type_equal(ck_array_type(got), ck_array_type(want))) << text;
+    EXPECT_EQ(bytes_of(got), bytes_of(want)) << text;
+    // ... and into an existing destination of that type
+    ck_array *into = nullptr;
+    ASSERT_EQ(ck_array_new(ck_array_type(want), &into), CK_OK);
+    ASSERT_EQ(ck_expr_eval(whole, into, n, names.data(), srcs.data(), nullptr), CK_OK) << text;
+    EXPECT_EQ(bytes_of(into), bytes_of(want)) << text << " (into a destination)";
+    ck_array_free(into);
+    ck_callable_decref(c);
+    ck_array_free(got);
+    ck_array_free(tmp);
+    ck_array_free(want);
+    ck_expr_decref(whole);
+    ck_expr_decref(op);
+}
+
+} // namespace
+
+TEST(ExprReduce, AtTheRootAPieceAtATimeGivesTheWholeReductionsBits) {
+    // 1-d runs just above two chunks of 16384, a few chunks, and with a tail; rows of a 2-d
+    // operand longer than a chunk; blocks of short rows, 2-d and 3-d; broadcast operands.
+    for (const char *n : {"32769", "81920", "100003", "44768"}) {
+        const std::string f = std::string(n) + " * float64", s = std::string(n) + " * float32";
+        ck_array *a = filled(f.c_str(), 1), *b = filled(f.c_str(), 2), *g = filled(s.c_str(), 3),
+                 *h = filled(f.c_str(), 4, 997);
+        for (const char *red : {"sum", "prod", "min", "max"}) {
+            expect_as_whole(red, "a * b - 1", nullptr, {{"a", a}, {"b", b}});
+            expect_as_whole(red, "g * 2", "0", {{"g", g}});
+            expect_as_whole(red, "h + a", nullptr, {{"a", a}, {"h", h}}); // NaNs on the way
+        }
+        const std::string c = std::string(n) + " * complex128", i = std::string(n) + " * int32";
+        ck_array *z = filled(c.c_str(), 5), *k = filled(i.c_str(), 6);
+        expect_as_whole("sum", "z * z", nullptr, {{"z", z}});
+        for (const char *red : {"sum", "prod", "min", "max", "any", "all"}) {
+            expect_as_whole(red, "k * 3 + 1", nullptr, {{"k", k}}); // int64 accumulators
+        }
+        ck_array *bits = filled((std::string(n) + " * bool").c_str(), 7);
+        expect_as_whole("all", "bits", nullptr, {{"bits", bits}});
+        expect_as_whole("any", "~bits", nullptr, {{"bits", bits}});
+        for (ck_array *x : {a, b, g, h, z, k, bits}) ck_array_free(x);
+    }
+    ck_array *m = filled("3 * 40000 * float64", 8), *row = filled("40000 * float64", 9),
+             *col = filled("3 * 1 * float64", 10), *w = filled("300 * 1000 * float64", 11),
+             *q = filled("40 * 30 * 100 * int32", 12);
+    expect_as_whole("sum", "m * row + col", "1", {{"m", m}, {"row", row}, {"col", col}});
+    expect_as_whole("max", "m - col", "-1", {{"m", m}, {"col", col}});
+    expect_as_whole("sum", "w * w", "1", {{"w", w}});
+    expect_as_whole("min", "w", "-1", {{"w", w}});
+    expect_as_whole("sum", "q * q", "2", {{"q", q}});
+    expect_as_whole("prod", "q % 3 + 1", "-1", {{"q", q}});
+    for (ck_array *x : {m, row, col, w, q}) ck_array_free(x);
+}
+
+TEST(ExprReduce, APieceAtATimeUnderAllocationFailure) {
+    const int64_t points = ckt::for_each_alloc_failure([]() {
+        ck_array *a = filled("40000 * float64", 1), *m = filled("4 * 20000 * int32", 2);
+        int rc = a != nullptr && m != nullptr ? CK_OK : CK_ERR_NOMEM;
+        ck_expr *e = nullptr;
+        if (rc == CK_OK) rc = ck_expr_parse("sum(a * a) + sum(m * 2, axis=1)", &e);
+        const char *names[] = {"a", "m"};
+        const ck_array *src[] = {a, m};
+        ck_array *out = nullptr;
+        if (rc == CK_OK) rc = ck_expr_eval_new(e, 2, names, src, nullptr, &out);
+        ck_array_free(out);
+        out = nullptr;
+        ck_expr_decref(e);
+        ck_expr *r = nullptr;
+        if (rc == CK_OK) rc = ck_expr_parse("max(a * 2 - 1)", &r);
+        const ck_array *one[] = {a};
+        if (rc == CK_OK) rc = ck_expr_eval_new(r, 1, nullptr, one, nullptr, &out);
+        ck_array_free(out);
+        ck_expr_decref(r);
+        ck_array_free(a);
+        ck_array_free(m);
+        return rc;
+    });
+    EXPECT_GT(points, 10);
+}
