@@ -111,9 +111,28 @@ static int add_unary(const unary_builtin *u) {
     return rc;
 }
 
+/* where, (bool, T, T) -> T for every scalar in NumPy's order, selected by NumPy's rule:
+ * the first T both values cast to safely is np.result_type's (int8 and uint8: int16). */
+static int where_instantiate(void *data, ck_builder *ckb, size_t *offset,
+                             const ck_leaf_info *info) {
+    (void)data;
+    return ck__make_where_leaf(ckb, offset, info->ret, info->req);
+}
+
 int ck__builtin_jit_op(const ck_factory *f) {
-    /* The JIT compiles the four arithmetic operations, minimum, maximum and the unary
-     * functions whose row names a JIT operation. */
+    /* The JIT compiles the four arithmetic operations, minimum, maximum, the logical ones,
+     * the comparisons, where, the bitwise functions and the unary functions whose row names
+     * a JIT operation. */
+    if (f->instantiate == where_instantiate) {
+        return CK__JIT_OP_WHERE;
+    }
+    const int op = ck__compare_jit_op(f);
+    if (op >= 0) {
+        return op;
+    }
+    if (ck__ufunc_jit_op(f) >= 0) {
+        return ck__ufunc_jit_op(f);
+    }
     if (f->instantiate == unary_instantiate) {
         return ((const unary_builtin *)f->data)->jit_op;
     }
@@ -188,14 +207,6 @@ static int add_dot(void) {
     }
     static const char *const core[3] = {"N * ", "N * ", ""};
     return ck__register_core_callable("dot", CK_SELECT_BEST, core, ids, n, dot_instantiate);
-}
-
-/* where, (bool, T, T) -> T for every scalar in NumPy's order, selected by NumPy's rule:
- * the first T both values cast to safely is np.result_type's (int8 and uint8: int16). */
-static int where_instantiate(void *data, ck_builder *ckb, size_t *offset,
-                             const ck_leaf_info *info) {
-    (void)data;
-    return ck__make_where_leaf(ckb, offset, info->ret, info->req);
 }
 
 static int add_where(void) {

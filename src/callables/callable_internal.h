@@ -150,6 +150,10 @@ int ck__builtin_arith_op(const ck_factory *f);
 /* The JIT operation (ck__jit_op) a built-in arithmetic factory's leaf computes; -1 for any
  * other factory (and for the operations the JIT does not compile). */
 int ck__builtin_jit_op(const ck_factory *f);
+/* The JIT operation of a comparison's factory (text_call.c), of a ufunc loop's the JIT
+ * compiles inline (bitwise and logical: ufuncs.c); -1 for any other. */
+int ck__compare_jit_op(const ck_factory *f);
+int ck__ufunc_jit_op(const ck_factory *f);
 /* 1 and the function the JIT calls directly (CK__JIT_OP_NATIVE) for f's leaf: a native
  * function's (native.c), or the scalar function of a ufunc loop (ck__ufunc_jit_function);
  * else 0. */

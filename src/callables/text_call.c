@@ -24,6 +24,7 @@
 #include "common/internal.h"
 #include "leaves/numeric/compare_leaves.h"
 #include "core/kinds.h"
+#include "jit/jit_plugin.h"
 #include "types/type_internal.h"
 
 /* ---- registration ---- */
@@ -32,6 +33,11 @@ static int compare_instantiate(void *data, ck_builder *ckb, size_t *offset,
                                const ck_leaf_info *info) {
     return ck__make_compare_leaf(ckb, offset, (ck__compare_op)(uintptr_t)data, info->args[0],
                                  info->req);
+}
+
+int ck__compare_jit_op(const ck_factory *f) {
+    return f->instantiate == compare_instantiate ? CK__JIT_OP_EQUAL + (int)(uintptr_t)f->data
+                                                 : -1;
 }
 
 static const char *text_op_name(int op) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "callables/callable_internal.h"
+#include "jit/jit_plugin.h"
 #include "common/internal.h"
 #include "common/scalars.h"
 #include "leaves/math/ufunc_list.h"
@@ -57,6 +58,21 @@ static const ufunc_loop loops[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK__UF_LOOP
 
 static int leaf_instantiate(void *data, ck_builder *ckb, size_t *offset, const ck_leaf_info *info) {
     return ck__make_ufunc_leaf(ckb, offset, (ck__ufunc_loop)(uintptr_t)data, info->req);
+}
+
+int ck__ufunc_jit_op(const ck_factory *f) {
+    if (f->instantiate != leaf_instantiate) {
+        return -1;
+    }
+    switch (loops[(uintptr_t)f->data].ufunc) {
+    case CK__UFUNC_bitwise_and: return CK__JIT_OP_BIT_AND;
+    case CK__UFUNC_bitwise_or: return CK__JIT_OP_BIT_OR;
+    case CK__UFUNC_bitwise_xor: return CK__JIT_OP_BIT_XOR;
+    case CK__UFUNC_invert: return CK__JIT_OP_INVERT;
+    case CK__UFUNC_logical_xor: return CK__JIT_OP_LOGICAL_XOR;
+    case CK__UFUNC_logical_not: return CK__JIT_OP_LOGICAL_NOT;
+    default: return -1;
+    }
 }
 
 int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void)) {

@@ -245,8 +245,19 @@ static int plan_call(ck__expr_plan *pl, const ck_eval_ctx *ectx, int i) {
         all_const &= o->is_const;
         pn->scalar &= o->scalar;
         if (o->is_const) {
+            /* Typed by value, the constant is that type's value first (rounded: 0.1 is a
+             * float16 beside float16 arrays, as NumPy takes it), then converted to the
+             * signature's type in the context's mode. */
+            const ck_type_id by_value = ck_type_get_id(ot[k]);
+            _Alignas(16) unsigned char v[16];
+            memcpy(v, o->value, sizeof v);
+            if (by_value != o->type) {
+                CK__RETURN_IF_ERROR(ck__expr_cast_const(by_value, v, o->type, o->value,
+                                                       CK_ERRMODE_NOCHECK,
+                                                       e->nodes[ops[k]].column));
+            }
             CK__RETURN_IF_ERROR(ck__expr_cast_const(pn->call.entry->sig.args[k], pn->opval[k],
-                                                   o->type, o->value, pl->mode,
+                                                   by_value, v, pl->mode,
                                                    e->nodes[ops[k]].column));
         }
     }

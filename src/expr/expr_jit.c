@@ -5,7 +5,8 @@
  * operation per call, in the plan's order. Where a node cannot be compiled to the composed
  * leaf's bits and status (a callable with no JIT form, an argument cast or a cast that can
  * fail), the whole expression is declined and the reason given; the plugin declines the
- * types it does not compute in (bool, float16, complex) and integer division itself. */
+ * types it does not compute in (float16, complex; bool only in comparisons, where, and the
+ * logical and bitwise operations) and integer division itself. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,8 +38,9 @@ static void call_why(const ck__expr_plan *pl, int i, char *why, size_t cap) {
         !ck__native_function(&p->entry->factory, &fn)) {
         snprintf(why, cap,
                  "expression column %d: %s has no compiled form for %s (arithmetic, minimum, "
-                 "maximum, negative, native functions and NumPy's on 32/64-bit types but "
-                 "integer power have)",
+                 "maximum, negative, the comparisons, where, the logical and bitwise "
+                 "functions, native functions and NumPy's on 32/64-bit types but integer "
+                 "power have)",
                  nd->column, p->name, p->entry->text);
     } else if (nd->nops > CK__JIT_MAX_ARGS) {
         snprintf(why, cap, "expression column %d: %s has more than %d arguments", nd->column,

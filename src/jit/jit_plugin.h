@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 5
+#define CK__JIT_ABI_VERSION 6
 #define CK__JIT_MAX_DIMS 8
 #define CK__JIT_MAX_ARGS 8
 /* An expression's nodes (loads, constants, casts and operations together). */
@@ -53,7 +53,25 @@ typedef enum ck__jit_op {
     CK__JIT_OP_MAXIMUM,
     CK__JIT_OP_EXPR,  /* the nest's program (node[0 .. nnodes-1]) */
     CK__JIT_OP_LOAD,  /* expression node: source arg[0] */
-    CK__JIT_OP_CONST  /* expression node: `value` */
+    CK__JIT_OP_CONST, /* expression node: `value` */
+    /* The comparisons, in ck__compare_op's order: a bool of two operands of one type (NaN
+     * compares false, but not equal). */
+    CK__JIT_OP_EQUAL,
+    CK__JIT_OP_NOT_EQUAL,
+    CK__JIT_OP_LESS,
+    CK__JIT_OP_LESS_EQUAL,
+    CK__JIT_OP_GREATER,
+    CK__JIT_OP_GREATER_EQUAL,
+    CK__JIT_OP_WHERE,       /* arg[0] (bool) ? arg[1] : arg[2], a select (no branch) */
+    CK__JIT_OP_LOGICAL_AND, /* the operands' truth values (a NaN is true), a bool */
+    CK__JIT_OP_LOGICAL_OR,
+    CK__JIT_OP_LOGICAL_XOR,
+    CK__JIT_OP_LOGICAL_NOT,
+    CK__JIT_OP_BIT_AND, /* integers' bits, bool's truth values (NumPy's & | ^ ~) */
+    CK__JIT_OP_BIT_OR,
+    CK__JIT_OP_BIT_XOR,
+    CK__JIT_OP_INVERT,
+    CK__JIT_NUM_OPS
 } ck__jit_op;
 
 /* One node of an expression's program. Its value has type `type`; an operation's operands
@@ -61,7 +79,7 @@ typedef enum ck__jit_op {
  * (CK__JIT_OP_ASSIGN) converts node arg[0] as ASSIGN's body does, in NOCHECK mode (casts
  * that can fail are not compiled): `slow` is the precompiled single leaf of the pair. */
 typedef struct ck__jit_node {
-    int32_t op;   /* ck__jit_op: LOAD, CONST, ASSIGN, or ADD .. MAXIMUM but EXPR */
+    int32_t op;   /* ck__jit_op: LOAD, CONST, ASSIGN, or any operation but EXPR */
     int32_t type; /* ck_type_id of its value */
     int32_t nargs;
     int32_t pad;

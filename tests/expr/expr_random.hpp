@@ -1,7 +1,8 @@
 // tests/expr/expr_random.hpp: random expression trees for the expression suites: the tree
 // generator (depth <= 6, 1-5 arguments of chosen scalar types, broadcast scalars, rows and
 // columns, fixed and var inner dimensions, casts, literals of every integer width and
-// float64, + - * /, unary -, minimum and maximum), the arrays it evaluates on, and bit-for-bit
+// float64, + - * /, unary -, minimum and maximum, and Python's comparisons, & | ^ ~ // % **
+// and where), the arrays it evaluates on, and bit-for-bit
 // comparison of results. Used by tests/expr/expr_random_test.cpp (against node-by-node
 // evaluation) and tests/jit/expr_jit_test.cpp (the JIT against the composed leaf).
 #ifndef CK_TEST_EXPR_RANDOM_HPP
@@ -38,8 +39,12 @@ const ck_type_id kTypes[] = {CK_TYPE_BOOL,      CK_TYPE_INT8,      CK_TYPE_INT16
 class Gen {
   public:
     // casts: the target types a cast node picks from (every scalar type by default).
-    explicit Gen(uint32_t seed, std::vector<ck_type_id> casts = {std::begin(kTypes), std::end(kTypes)})
-        : rng_(seed), casts_(std::move(casts)) {}
+    // Which operators trees use: the arithmetic ones (+ - * /, unary -, minimum, maximum and
+    // casts) or also the comparisons, & | ^ ~, // %, ** and where.
+    enum class Ops { ARITHMETIC, ALL };
+    explicit Gen(uint32_t seed, std::vector<ck_type_id> casts = {std::begin(kTypes), std::end(kTypes)},
+                 Ops ops = Ops::ALL)
+        : rng_(seed), casts_(std::move(casts)), ops_(ops) {}
     int pick(int n) { return static_cast<int>(rng_() % static_cast<uint32_t>(n)); }
 
     // A literal: its text and its own type, Python's (int64, float64).
@@ -94,6 +99,55 @@ class Gen {
             n.kids.push_back(tree(nodes, depth - 1, nargs, a));
             n.kids.push_back(tree(nodes, depth - 1, nargs, b));
             text = "(" + a + " " + ops[o] + " " + b + ")";
+        } else if (r < 80 && ops_ == Ops::ALL) {
+            // Python's other operators and where, fully parenthesized (no chains): the
+            // comparisons, & | ^ ~, // %, ** by a literal outside NumPy's rewritten exponents
+            // (-1, 0, 0.5, 1, 2: those are square, sqrt, ... here and power node by node)
+            static const char *syms[] = {"<", "<=", "==", "!=", ">", ">=", "&", "|", "^",
+                                         "//", "%", "**"};
+            static const char *names[] = {"less", "less_equal", "equal", "not_equal",
+                                          "greater", "greater_equal", "bitwise_and",
+                                          "bitwise_or", "bitwise_xor", "floor_divide",
+                                          "remainder", "power"};
+            const int o = pick(15);
+            if (o < 12) {
+                n.fn = names[o];
+                n.kids.push_back(tree(nodes, depth - 1, nargs, a));
+                if (o == 11) { // a literal exponent: 3, -3 or 1.5
+                    Node lit;
+                    lit.kind = Node::LIT;
+                    static const char *exps[] = {"3", "-3", "1.5"};
+                    lit.text = exps[pick(3)];
+                    lit.type = lit.text == std::string("1.5") ? CK_TYPE_FLOAT64 : CK_TYPE_INT64;
+                    lit.expr = lit.text;
+                    nodes.push_back(lit);
+                    n.kids.push_back(static_cast<int>(nodes.size()) - 1);
+                    b = lit.text;
+                } else {
+                    n.kids.push_back(tree(nodes, depth - 1, nargs, b));
+                }
+                // ** binds tighter than a literal's minus: its base in parentheses
+                text = o == 11 ? "((" + a + ") ** " + b + ")" : "(" + a + " " + syms[o] + " " + b + ")";
+            } else if (o == 12) {
+                n.fn = "invert";
+                n.kids.push_back(tree(nodes, depth - 1, nargs, a));
+                text = "(~(" + a + "))";
+            } else {
+                // where(x < y, a, b): the condition a comparison, so a bool
+                Node c;
+                c.kind = Node::CALL;
+                c.fn = o == 13 ? "less" : "greater_equal";
+                std::string x, y;
+                c.kids.push_back(tree(nodes, depth - 1, nargs, x));
+                c.kids.push_back(tree(nodes, depth - 1, nargs, y));
+                c.expr = "(" + x + (o == 13 ? " < " : " >= ") + y + ")";
+                nodes.push_back(c);
+                n.fn = "where";
+                n.kids.push_back(static_cast<int>(nodes.size()) - 1);
+                n.kids.push_back(tree(nodes, depth - 1, nargs, a));
+                n.kids.push_back(tree(nodes, depth - 1, nargs, b));
+                text = "where(" + c.expr + ", " + a + ", " + b + ")";
+            }
         } else if (r < 82) {
             n.fn = "negative";
             n.kids.push_back(tree(nodes, depth - 1, nargs, a));
@@ -147,6 +201,7 @@ class Gen {
   private:
     std::mt19937 rng_;
     std::vector<ck_type_id> casts_;
+    Ops ops_;
 };
 
 // The literal of an array of `dims` ("3", "var", "1", ...: outermost first) over values.

@@ -64,6 +64,26 @@ TEST(Expr, PrecedenceAndAssociativity) {
 
 // A literal has the type Python gives the number (int64, uint64 beyond it, float64,
 // complex128, bool); beside arrays selection types it by value as NumPy 1.24 does.
+// A literal typed by value is that type's value, rounded as NumPy rounds it (0.1 beside
+// float32 values is float32's 0.1), whatever the error mode: the mode checks the data's casts.
+TEST(Expr, ValueTypedLiteralsRoundInEveryMode) {
+    for (ck_errmode m : {CK_ERRMODE_NOCHECK, CK_ERRMODE_FRACTIONAL, CK_ERRMODE_INEXACT}) {
+        // NumPy: np.array([1, 2], np.float32) * 0.1 -> [0.10000000149011612, 0.20000000298023224]
+        EXPECT_EQ(eval("y * 0.1", {{"y", "2 * float32", "[1, 2]"}}, nullptr, ckt::ctx(m)),
+                  "[0.1, 0.2]");
+        EXPECT_EQ(eval("float64(y * 0.1)", {{"y", "2 * float32", "[1, 2]"}}, nullptr, ckt::ctx(m)),
+                  "[0.10000000149011612, 0.20000000298023224]");
+        // np.array([1, 2], np.float16) - (-1e-3) -> [1.0009765625, 2.001953125]
+        EXPECT_EQ(eval("float64(x - -1e-3)", {{"x", "2 * float16", "[1, 2]"}}, nullptr, ckt::ctx(m)),
+                  "[1.0009765625, 2.001953125]");
+    }
+    // A cast the mode checks still fails: 2.5 into an int8 signature is not typed by value
+    EXPECT_EQ(eval("int8(2.5) + x", {{"x", "2 * int8", "[1, 2]"}}, nullptr,
+                   ckt::ctx(CK_ERRMODE_FRACTIONAL))
+                  .rfind("CK_ERR_", 0),
+              0u);
+}
+
 TEST(Expr, LiteralTypes) {
     EXPECT_EQ(parsed("x + 0"), "(x + 0:int64)");
     EXPECT_EQ(parsed("x + -128"), "(x + -128:int64)");

@@ -4,6 +4,7 @@
  * row of N, a column of M * 1, the whole M * N, or ragged M * var rows of lengths the input
  * gives, rows that cross the expression kernel's chunks of 1024 included), their values, an
  * error mode and a random expression tree over them (+ - * /, unary -, minimum, maximum,
+ * Python's comparisons, & | ^ ~ // % ** and where,
  * every registered function of one or two scalars by name (NumPy's ufuncs among them),
  * casts to every scalar type, integer and float literals). The tree is built as ONE kernel
  * (ck_expr_eval_new: the composed `expr` leaf, or the JIT's loop where it compiles the
@@ -60,7 +61,8 @@ typedef struct xnode {
     char lit[32];
     ck_type_id type; /* a literal's (the parser's rule) or a cast's target */
     const char *fn;
-    int kids[2], nkids;
+    int kids[3], nkids;
+    int col; /* CALL, CAST: the 1-based column the parser gives it (an operator's symbol) */
 } xnode;
 
 typedef struct xcase {
@@ -174,7 +176,7 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
     xnode *nd = &c->nodes[me];
     memset(nd, 0, sizeof *nd);
     const unsigned r = fz_take(in, 100);
-    if (depth == 0 || r < 25 || c->nnodes + 3 > XMAX_NODES) {
+    if (depth == 0 || r < 25 || c->nnodes + 8 > XMAX_NODES) {
         if (fz_take(in, 10) < 7) {
             nd->kind = X_ARG;
             nd->arg = (int)fz_take(in, (unsigned)c->nargs);
@@ -195,13 +197,85 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
         nd->fn = fns[o];
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
+        c->nodes[me].col = (int)t->len + 2;
         put(t, ops[o]);
         const int b = tree(in, c, depth - 1, t);
         put(t, ")");
         c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+    } else if (r < 80) {
+        /* Python's other operators, fully parenthesized: the comparisons, & | ^ // %, ** by a
+         * literal outside NumPy's rewritten exponents (-1, 0, 0.5, 1, 2), ~, and where with a
+         * comparison for its condition */
+        static const char *const syms[] = {" < ", " <= ", " == ", " != ", " > ", " >= ",
+                                           " & ", " | ",  " ^ ",  " // ", " % "};
+        static const char *const fns[] = {"less",        "less_equal",   "equal",
+                                          "not_equal",   "greater",      "greater_equal",
+                                          "bitwise_and", "bitwise_or",   "bitwise_xor",
+                                          "floor_divide", "remainder"};
+        const unsigned o = fz_take(in, 14);
+        nd->kind = X_CALL;
+        if (o < 11) {
+            nd->fn = fns[o];
+            put(t, "(");
+            const int a = tree(in, c, depth - 1, t);
+            c->nodes[me].col = (int)t->len + 2;
+            put(t, syms[o]);
+            const int b = tree(in, c, depth - 1, t);
+            put(t, ")");
+            c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+        } else if (o == 11) {
+            nd->fn = "power";
+            put(t, "((");
+            const int a = tree(in, c, depth - 1, t);
+            c->nodes[me].col = (int)t->len + 3;
+            put(t, ") ** ");
+            CKF_CHECK(c->nnodes < XMAX_NODES, "too many nodes");
+            const int b = c->nnodes++;
+            xnode *e = &c->nodes[b];
+            memset(e, 0, sizeof *e);
+            static const char *const exps[] = {"3", "-3", "1.5"};
+            const unsigned k = fz_take(in, 3);
+            e->kind = X_LIT;
+            e->type = k == 2 ? CK_TYPE_FLOAT64 : CK_TYPE_INT64;
+            snprintf(e->lit, sizeof e->lit, "%s", exps[k]);
+            put(t, e->lit);
+            put(t, ")");
+            c->nodes[me].kids[0] = a, c->nodes[me].kids[1] = b, c->nodes[me].nkids = 2;
+        } else if (o == 12) {
+            nd->fn = "invert";
+            nd->col = (int)t->len + 2;
+            put(t, "(~(");
+            const int a = tree(in, c, depth - 1, t);
+            put(t, "))");
+            c->nodes[me].kids[0] = a, c->nodes[me].nkids = 1;
+        } else {
+            nd->fn = "where";
+            nd->col = (int)t->len + 1;
+            put(t, "where(");
+            CKF_CHECK(c->nnodes < XMAX_NODES, "too many nodes");
+            const int q = c->nnodes++;
+            xnode *cond = &c->nodes[q];
+            memset(cond, 0, sizeof *cond);
+            cond->kind = X_CALL;
+            cond->fn = "less";
+            put(t, "(");
+            const int x = tree(in, c, depth - 1, t);
+            c->nodes[q].col = (int)t->len + 2;
+            put(t, " < ");
+            const int y = tree(in, c, depth - 1, t);
+            put(t, "), ");
+            c->nodes[q].kids[0] = x, c->nodes[q].kids[1] = y, c->nodes[q].nkids = 2;
+            const int a = tree(in, c, depth - 1, t);
+            put(t, ", ");
+            const int b = tree(in, c, depth - 1, t);
+            put(t, ")");
+            c->nodes[me].kids[0] = q, c->nodes[me].kids[1] = a, c->nodes[me].kids[2] = b;
+            c->nodes[me].nkids = 3;
+        }
     } else if (r < 82) {
         nd->kind = X_CALL;
         nd->fn = "negative";
+        nd->col = (int)t->len + 2;
         put(t, "(-(");
         const int a = tree(in, c, depth - 1, t);
         put(t, "))");
@@ -212,6 +286,7 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
         const int f = (int)fz_take(in, (unsigned)g_functions.n);
         nd->kind = X_CALL;
         nd->fn = g_functions.names[f];
+        nd->col = (int)t->len + 1;
         put(t, nd->fn);
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
@@ -225,6 +300,7 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
     } else if (r < 90) {
         nd->kind = X_CALL;
         nd->fn = fz_take(in, 2) ? "minimum" : "maximum";
+        nd->col = (int)t->len + 1;
         put(t, nd->fn);
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
@@ -235,6 +311,7 @@ static int tree(fz_bytes *in, xcase *c, int depth, xstr *t) {
     } else {
         nd->kind = X_CAST;
         nd->type = random_scalar(in);
+        nd->col = (int)t->len + 1;
         put(t, ck_type_id_name(nd->type));
         put(t, "(");
         const int a = tree(in, c, depth - 1, t);
@@ -424,16 +501,19 @@ static int eval_node_c(const xcase *c, int i, ck_array *const *args, ck_array **
     if (nd->kind == X_LIT) {
         return ck_array_parse(ck_type_scalar(nd->type), nd->lit, out);
     }
-    ck_array *kid[2] = {NULL, NULL};
-    int kid_owned[2] = {0, 0}, kid_const[2] = {1, 1};
+    ck_array *kid[3] = {NULL, NULL, NULL};
+    int kid_owned[3] = {0, 0, 0}, kid_const[3] = {1, 1, 1};
     int rc = CK_OK;
     for (int k = 0; k < nd->nkids && rc == CK_OK; k++) {
         rc = eval_node_c(c, nd->kids[k], args, &kid[k], &kid_owned[k], &kid_const[k]);
     }
     /* 1 while every kid is a constant, 2 while every kid is 0-d */
-    *is_const = kid_const[0] == 0 || kid_const[1] == 0 ? 0
-                : kid_const[0] > kid_const[1]         ? kid_const[0]
-                                                      : kid_const[1];
+    *is_const = 1;
+    for (int k = 0; k < 3; k++) {
+        *is_const = kid_const[k] == 0 || *is_const == 0 ? 0
+                    : kid_const[k] > *is_const          ? kid_const[k]
+                                                        : *is_const;
+    }
     if (rc == CK_OK && nd->kind == X_CAST) {
         ck_type *t = NULL;
         rc = cast_type(kid[0], nd->type, &t);
@@ -451,7 +531,7 @@ static int eval_node_c(const xcase *c, int i, ck_array *const *args, ck_array **
         ck_array_free(*out);
         *out = NULL;
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         if (kid_owned[k]) {
             ck_array_free(kid[k]);
         }
@@ -621,8 +701,24 @@ static size_t phantom_nas(const xcase *c, ck_array *const *args, const char *wan
 /* The kernel converts a literal to its operation's type once, when it is built; node by
  * node the conversion runs per element of the call, so it never runs where every element
  * is NA or there is none. A literal that cannot be converted (0.1 to uint16 in fractional
- * mode) fails the kernel whatever the data: the message's column is that literal's. */
-static int literal_conversion_failure(const char *text, const char *got_msg) {
+ * mode) fails the kernel whatever the data: the message's column is that literal's, or the
+ * operator's of a call of constants (computed when planned: 127 * -1e-3 into bool). */
+/* 1 when node i is a constant: a literal, or a call or cast of constants alone (the kernel
+ * computes those when it is planned, and converts the value as it converts a literal). */
+static int constant_node(const xcase *c, int i) {
+    const xnode *nd = &c->nodes[i];
+    if (nd->kind == X_LIT || nd->kind == X_ARG) {
+        return nd->kind == X_LIT;
+    }
+    for (int k = 0; k < nd->nkids; k++) {
+        if (!constant_node(c, nd->kids[k])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int literal_conversion_failure(const xcase *c, const char *text, const char *got_msg) {
     const char *prefix = "expression column ";
     if (strncmp(got_msg, prefix, strlen(prefix)) != 0 || strstr(got_msg, " value ") == NULL) {
         return 0;
@@ -633,7 +729,16 @@ static int literal_conversion_failure(const char *text, const char *got_msg) {
         return 0;
     }
     const char first = text[col - 1];
-    return (first >= '0' && first <= '9') || first == '.';
+    if ((first >= '0' && first <= '9') || first == '.') {
+        return 1;
+    }
+    for (int i = 0; i < c->nnodes; i++) { /* a folded constant: its operator's column */
+        if ((c->nodes[i].kind == X_CALL || c->nodes[i].kind == X_CAST) &&
+            c->nodes[i].col == (int)col && constant_node(c, i)) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int phantom_failure(const xcase *c, const unsigned char *phantom, size_t count,
@@ -816,7 +921,7 @@ int fz_expr_one(const uint8_t *data, size_t size) {
          * operand element broadcast where the result has none (a size 0, a ragged row of
          * length 0) or is NA fails node by node, not in the kernel (§15). */
     } else if ((any_option || holes) && want_rc == CK_OK && got_rc != CK_OK &&
-               literal_conversion_failure(text.s, got_msg)) {
+               literal_conversion_failure(&c, text.s, got_msg)) {
         /* A literal no element reached node by node (see literal_conversion_failure). */
     } else if (phantoms > 0 && got_rc != CK_OK &&
                phantom_failure(&c, phantom, phantom_count, got_rc, got_msg)) {

@@ -31,20 +31,77 @@ static int numeric(int id) {
     return is_int(id) || is_float(id);
 }
 
+/* A value the body computes with: an integer, float32, float64, or a bool (held as 0 or 1 in
+ * a byte). */
+static int computed(int id) {
+    return numeric(id) || is_bool(id);
+}
+
+/* Operands cast losslessly to param_id: numbers widen, a bool to any (0 or 1); nothing
+ * narrows into a bool. */
+static int operands_ok(int nargs, const int32_t *arg_id, const int32_t *param_id) {
+    for (int k = 0; k < nargs; k++) {
+        const int a = arg_id[k], p = param_id[k];
+        if (!computed(a) || !computed(p) || (is_bool(p) && !is_bool(a))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The bool and bitwise operations: their types, 0 when compiled exactly, else -1 with why. */
+static int check_logic(int op, int op_id, int nargs, const int32_t *arg_id,
+                       const int32_t *param_id, char *what, size_t cap) {
+    int ok = operands_ok(nargs, arg_id, param_id);
+    if (op >= CK__JIT_OP_EQUAL && op <= CK__JIT_OP_GREATER_EQUAL) {
+        ok = ok && is_bool(op_id) && param_id[0] == param_id[1];
+    } else if (op == CK__JIT_OP_WHERE) {
+        ok = ok && computed(op_id) && is_bool(param_id[0]) && param_id[1] == op_id &&
+             param_id[2] == op_id;
+    } else if (op >= CK__JIT_OP_LOGICAL_AND && op <= CK__JIT_OP_LOGICAL_NOT) {
+        ok = ok && is_bool(op_id);
+    } else { /* bitwise: of integers or bools, in their own type */
+        ok = ok && (is_int(op_id) || is_bool(op_id));
+        for (int k = 0; ok && k < nargs; k++) {
+            ok = param_id[k] == op_id;
+        }
+    }
+    if (!ok) {
+        snprintf(what, cap, "a comparison, select or logical operation in %s is not compiled "
+                            "(of bool, integers, float32 and float64 it is)",
+                 type_name(nargs > 0 && !computed(arg_id[nargs - 1]) ? arg_id[nargs - 1] : op_id));
+        return -1;
+    }
+    return 0;
+}
+
 /* 0 when the operation `op` in op_id on arguments of types arg_id, cast to param_id, is
  * compiled exactly, else -1 with the reason in what: a nest's one operation, or a node of an
  * expression. The types are valid scalar ids. */
 static int check_op(int op, int op_id, int nargs, const int32_t *arg_id, const int32_t *param_id,
                     void (*native_fn)(void), char *what, size_t cap) {
-    static const int arity[] = {1, 2, 2, 2, 2, -1, 1, 2, 2};
-    if (op < CK__JIT_OP_ASSIGN || op > CK__JIT_OP_MAXIMUM ||
-        (arity[op] >= 0 ? nargs != arity[op] : (nargs < 0 || nargs > CK__JIT_MAX_ARGS))) {
+    static const int arity[CK__JIT_NUM_OPS] = {
+        [CK__JIT_OP_ASSIGN] = 1,       [CK__JIT_OP_ADD] = 2,          [CK__JIT_OP_SUBTRACT] = 2,
+        [CK__JIT_OP_MULTIPLY] = 2,     [CK__JIT_OP_DIVIDE] = 2,       [CK__JIT_OP_NATIVE] = -1,
+        [CK__JIT_OP_NEGATIVE] = 1,     [CK__JIT_OP_MINIMUM] = 2,      [CK__JIT_OP_MAXIMUM] = 2,
+        [CK__JIT_OP_EXPR] = 0,         [CK__JIT_OP_LOAD] = 0,         [CK__JIT_OP_CONST] = 0,
+        [CK__JIT_OP_EQUAL] = 2,        [CK__JIT_OP_NOT_EQUAL] = 2,    [CK__JIT_OP_LESS] = 2,
+        [CK__JIT_OP_LESS_EQUAL] = 2,   [CK__JIT_OP_GREATER] = 2,      [CK__JIT_OP_GREATER_EQUAL] = 2,
+        [CK__JIT_OP_WHERE] = 3,        [CK__JIT_OP_LOGICAL_AND] = 2,  [CK__JIT_OP_LOGICAL_OR] = 2,
+        [CK__JIT_OP_LOGICAL_XOR] = 2,  [CK__JIT_OP_LOGICAL_NOT] = 1,  [CK__JIT_OP_BIT_AND] = 2,
+        [CK__JIT_OP_BIT_OR] = 2,       [CK__JIT_OP_BIT_XOR] = 2,      [CK__JIT_OP_INVERT] = 1};
+    const int bad_op = op < CK__JIT_OP_ASSIGN || op >= CK__JIT_NUM_OPS ||
+                       op == CK__JIT_OP_EXPR || op == CK__JIT_OP_LOAD || op == CK__JIT_OP_CONST;
+    if (bad_op || (arity[op] >= 0 ? nargs != arity[op] : (nargs < 0 || nargs > CK__JIT_MAX_ARGS))) {
         snprintf(what, cap, "malformed nest");
         return -1;
     }
+    if (op >= CK__JIT_OP_EQUAL) {
+        return check_logic(op, op_id, nargs, arg_id, param_id, what, cap);
+    }
     int ok = numeric(op_id);
     for (int k = 0; ok && k < nargs; k++) {
-        ok = numeric(arg_id[k]) && numeric(param_id[k]);
+        ok = computed(arg_id[k]) && numeric(param_id[k]);
     }
     if (!ok) {
         snprintf(what, cap, "arithmetic in %s is not compiled (integers, float32 and float64 are)",
@@ -108,9 +165,9 @@ static int check_program(const ck__jit_nest *n, char *what, size_t cap) {
                 snprintf(what, cap, "malformed nest");
                 return -1;
             }
-            if (!numeric(nd->type)) {
-                snprintf(what, cap, "%s values are not compiled (integers, float32 and float64 "
-                                    "are)", type_name(nd->type));
+            if (!computed(nd->type)) {
+                snprintf(what, cap, "%s values are not compiled (bool, integers, float32 and "
+                                    "float64 are)", type_name(nd->type));
                 return -1;
             }
         } else if (nd->op == CK__JIT_OP_ASSIGN) {
@@ -159,7 +216,7 @@ int ck__llvm_check_nest(const ck__jit_nest *n, char *err, size_t cap) {
                  ? check_program(n, what, sizeof what)
                  : check_op(n->op, n->op_id, n->nargs, n->arg_id, n->param_id, n->native_fn, what,
                             sizeof what);
-    if (rc == 0 && !supported_conversion(n->op_id, n->dst_id)) {
+    if (rc == 0 && n->op_id != n->dst_id && !supported_conversion(n->op_id, n->dst_id)) {
         snprintf(what, sizeof what, "the result's conversion %s -> %s is not compiled "
                                     "(integers, float32 and float64 are)",
                  type_name(n->op_id), type_name(n->dst_id));

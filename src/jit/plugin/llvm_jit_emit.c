@@ -14,6 +14,9 @@
 #include "jit/plugin/llvm_jit_internal.h"
 
 static LLVMTypeRef type_of(gen *g, int id) {
+    if (is_bool(id)) {
+        return g->i8; /* 0 or 1 */
+    }
     if (is_int(id)) {
         return LLVMIntTypeInContext(g->ctx, int_bits(id));
     }
@@ -33,6 +36,10 @@ static LLVMValueRef load_aligned(gen *g, LLVMTypeRef t, LLVMValueRef p, unsigned
     LLVMSetAlignment(v, align);
     return v;
 }
+/* An operand of type id at p: a bool's byte read as its truth value (0 or 1), as the
+ * precompiled leaves read it. */
+static LLVMValueRef load_value(gen *g, int id, LLVMValueRef p);
+
 static void store_aligned(gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align) {
     LLVMValueRef s = LLVMBuildStore(g->b, v, p);
     LLVMSetAlignment(s, align);
@@ -79,9 +86,51 @@ static LLVMValueRef flip_sign(gen *g, LLVMValueRef x) {
 }
 
 /* A lossless conversion of an argument into the op's type (selection guarantees it). */
+static LLVMValueRef load_value(gen *g, int id, LLVMValueRef p) {
+    LLVMValueRef v = load_aligned(g, type_of(g, id), p, bytes_of(id));
+    if (!is_bool(id)) {
+        return v;
+    }
+    return LLVMBuildZExt(g->b, LLVMBuildICmp(g->b, LLVMIntNE, v, LLVMConstInt(g->i8, 0, 0), ""),
+                         g->i8, "");
+}
+
+/* A bool (i8, 0 or 1) of an i1. */
+static LLVMValueRef to_bool(gen *g, LLVMValueRef bit) {
+    return LLVMBuildZExt(g->b, bit, g->i8, "");
+}
+
+/* The truth value (i1) of x of type id: nonzero, and for floats NaN too (C's x != 0). */
+static LLVMValueRef truth(gen *g, LLVMValueRef x, int id) {
+    if (is_float(id)) {
+        return LLVMBuildFCmp(g->b, LLVMRealUNE, x, LLVMConstReal(type_of(g, id), 0.0), "");
+    }
+    return LLVMBuildICmp(g->b, LLVMIntNE, x, LLVMConstInt(type_of(g, id), 0, 0), "");
+}
+
+/* The comparisons, bool-valued: floats ordered (a NaN compares false) but not_equal
+ * (unordered: true with a NaN), integers signed or unsigned by type, bool as unsigned. */
+static LLVMValueRef emit_compare(gen *g, int op, int id, LLVMValueRef x, LLVMValueRef y) {
+    const int k = op - CK__JIT_OP_EQUAL;
+    if (is_float(id)) {
+        static const LLVMRealPredicate fp[6] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                                LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+        return to_bool(g, LLVMBuildFCmp(g->b, fp[k], x, y, ""));
+    }
+    static const LLVMIntPredicate sp[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT,
+                                           LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate up[6] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT,
+                                           LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    return to_bool(g, LLVMBuildICmp(g->b, is_signed(id) ? sp[k] : up[k], x, y, ""));
+}
+
 static LLVMValueRef widen(gen *g, LLVMValueRef v, int from, int to) {
     if (from == to) {
         return v;
+    }
+    if (is_bool(from)) { /* 0 or 1 */
+        return is_int(to) ? LLVMBuildZExt(g->b, v, type_of(g, to), "")
+                          : LLVMBuildUIToFP(g->b, v, type_of(g, to), "");
     }
     if (is_int(from) && is_int(to)) {
         return is_signed(from) ? LLVMBuildSExt(g->b, v, type_of(g, to), "")
@@ -226,6 +275,30 @@ static LLVMValueRef emit_op(gen *g, int op, int op_id, int nargs, const int32_t 
             LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
         return LLVMBuildCall2(g->b, fty, fp, (LLVMValueRef *)(uintptr_t)c, (unsigned)nargs, "");
     }
+    case CK__JIT_OP_EQUAL:
+    case CK__JIT_OP_NOT_EQUAL:
+    case CK__JIT_OP_LESS:
+    case CK__JIT_OP_LESS_EQUAL:
+    case CK__JIT_OP_GREATER:
+    case CK__JIT_OP_GREATER_EQUAL: return emit_compare(g, op, param_id[0], c[0], c[1]);
+    case CK__JIT_OP_WHERE:
+        return LLVMBuildSelect(g->b, truth(g, c[0], CK_TYPE_BOOL), c[1], c[2], "");
+    case CK__JIT_OP_LOGICAL_AND:
+    case CK__JIT_OP_LOGICAL_OR:
+    case CK__JIT_OP_LOGICAL_XOR: {
+        LLVMValueRef x = truth(g, c[0], param_id[0]), y = truth(g, c[1], param_id[1]);
+        return to_bool(g, op == CK__JIT_OP_LOGICAL_AND ? LLVMBuildAnd(g->b, x, y, "")
+                          : op == CK__JIT_OP_LOGICAL_OR ? LLVMBuildOr(g->b, x, y, "")
+                                                        : LLVMBuildXor(g->b, x, y, ""));
+    }
+    case CK__JIT_OP_LOGICAL_NOT:
+        return to_bool(g, LLVMBuildNot(g->b, truth(g, c[0], param_id[0]), ""));
+    case CK__JIT_OP_BIT_AND: return LLVMBuildAnd(g->b, c[0], c[1], "");
+    case CK__JIT_OP_BIT_OR: return LLVMBuildOr(g->b, c[0], c[1], "");
+    case CK__JIT_OP_BIT_XOR: return LLVMBuildXor(g->b, c[0], c[1], "");
+    case CK__JIT_OP_INVERT: /* a bool's: not (0 and 1 stay bools) */
+        return is_bool(op_id) ? LLVMBuildXor(g->b, c[0], LLVMConstInt(g->i8, 1, 0), "")
+                              : LLVMBuildNot(g->b, c[0], "");
     default: return c[0]; /* assign: the conversion follows */
     }
 }
@@ -330,7 +403,7 @@ static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
         const ck__jit_node *nd = &n->node[i];
         LLVMTypeRef t = type_of(g, nd->type);
         if (nd->op == CK__JIT_OP_LOAD) {
-            v[i] = load_aligned(g, t, a[nd->arg[0]], bytes_of(nd->type));
+            v[i] = load_value(g, nd->type, a[nd->arg[0]]);
         } else if (nd->op == CK__JIT_OP_CONST) {
             v[i] = const_value(g, nd->type, nd->value);
         } else if (nd->op == CK__JIT_OP_ASSIGN) {
@@ -371,8 +444,7 @@ static int emit_element(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
     } else {
         LLVMValueRef c[CK__JIT_MAX_ARGS];
         for (int k = 0; k < n->nargs; k++) {
-            LLVMValueRef v =
-                load_aligned(g, type_of(g, n->arg_id[k]), a[k], bytes_of(n->arg_id[k]));
+            LLVMValueRef v = load_value(g, n->arg_id[k], a[k]);
             c[k] = widen(g, v, n->arg_id[k], n->param_id[k]);
         }
         r = emit_op(g, n->op, n->op_id, n->nargs, n->param_id, n->native_fn, c);

@@ -38,6 +38,9 @@ static inline int is_int(int id) {
 static inline int is_signed(int id) {
     return ck__llvm_scalars[id].kind == JIT_SIGNED;
 }
+static inline int is_bool(int id) {
+    return ck__llvm_scalars[id].kind == JIT_BOOL;
+}
 /* A float the plugin computes in: float32 or float64 (not the 16-bit formats). */
 static inline int is_float(int id) {
     return ck__llvm_scalars[id].kind == JIT_FLOAT && ck__llvm_scalars[id].part_size >= 4;

@@ -38,8 +38,8 @@ extern "C" {
     X(A, trunc_divide, TRUNC_DIVIDE, int8, SAME, 1, DIVIDE)                                  \
     X(A, minimum,      MINIMUM,      bool, SAME, 0, MINIMUM)                                 \
     X(A, maximum,      MAXIMUM,      bool, SAME, 0, MAXIMUM)                                 \
-    X(A, logical_and,  LOGICAL_AND,  bool, BOOL, 0, NONE)                                    \
-    X(A, logical_or,   LOGICAL_OR,   bool, BOOL, 0, NONE)
+    X(A, logical_and,  LOGICAL_AND,  bool, BOOL, 0, LOGICAL_AND)                             \
+    X(A, logical_or,   LOGICAL_OR,   bool, BOOL, 0, LOGICAL_OR)
 /* clang-format on */
 
 #define CK__ARITH_ENUM(A, name, E, ...) CK__ARITH_##E,
