@@ -23,6 +23,26 @@ TEST(CliExpr, TheIssuesExample) {
     EXPECT_EQ(r.out, "[2.5, 4.5, 6.5]\n");
 }
 
+// numexpr's language: where, comparisons, ** (x ** 2 is square(x)), and a reduction at the
+// root (1*4 + 2*5 + 3*6); the issue's examples, with the bool of all() and a chained compare.
+TEST(CliExpr, NumexprsLanguageAndReductions) {
+    Result r = ckernel_baseline("eval \"where(x > 1, x ** 2, -x)\" --arg x \"3 * float64\" "
+                                "\"[0.5, 2, 3]\"");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "[-0.5, 4, 9]\n");
+    r = ckernel_baseline("eval \"sum(a * b)\" --arg a \"3 * float64\" \"[1, 2, 3]\" --arg b "
+                         "\"3 * float64\" \"[4, 5, 6]\"");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out, "32\n");
+    r = ckernel_baseline("eval \"all(0 < x <= 3)\" --arg x \"3 * int8\" \"[1, 2, 3]\"");
+    EXPECT_EQ(r.out, "true\n");
+    r = ckernel_baseline("eval \"sum(x, axis=1) // 2 % 3\" --arg x \"2 * 2 * int32\" "
+                         "\"[[1, 2], [30, 4]]\"");
+    EXPECT_EQ(r.out, "[1, 2]\n"); // (3 // 2) % 3, (34 // 2) % 3
+    r = ckernel_baseline("eval --help");
+    EXPECT_NE(r.out.find("where(x > 1, x ** 2, -x)"), std::string::npos) << r.out;
+}
+
 TEST(CliExpr, OutTypesModesBroadcastingAndNegation) {
     Result r = ckernel_baseline("eval 'a * x + b' --out '3 * int16' --errmode nocheck --arg a "
                                 "float64 2 --arg x '3 * int32' '[1, 2, 3]' --arg b float64 0.5");

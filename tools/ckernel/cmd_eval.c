@@ -11,10 +11,13 @@
 static const char eval_help[] =
     "usage: ckernel eval [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] EXPR [--out DST]\n"
     "                    [--arg NAME SRC LITERAL ...]\n\n"
-    "Evaluates the expression EXPR (+ - * /, unary -, parentheses, numbers, casts such as\n"
-    "float64(x), and calls of any registered callable: hypot(x, y)) as one kernel over the\n"
-    "named arguments, each a literal parsed as its SRC type, broadcast together, and prints\n"
-    "the result. Each operation's signature is selected as `ckernel call` selects it. Without\n"
+    "Evaluates the expression EXPR (Python's operators and precedence: + - * / // % **,\n"
+    "unary - + ~, comparisons (chained as Python's), & | ^, << >>; numbers, True, False, inf,\n"
+    "nan, 2j; casts such as float64(x); x.real, x.imag; where(c, a, b) and calls of any\n"
+    "registered callable: hypot(x, y); reductions sum prod min max any all with axis=) as one\n"
+    "kernel over the named arguments, each a literal parsed as its SRC type, broadcast\n"
+    "together, and prints the result. Each operation's signature is selected as `ckernel\n"
+    "call` selects it, literals typed by value as NumPy 1.24 types Python's numbers. Without\n"
     "--out the result type is the last operation's over the broadcast shape; with it the\n"
     "result is cast to DST. An expression of literals only (\"2 + 3\") takes no --arg and\n"
     "gives a 0-d result.\n\n"
@@ -23,9 +26,12 @@ static const char eval_help[] =
     "  --allow-unsafe   let selection use signatures that need an unsafe conversion\n"
     "  --fp-errors      invalid operations, divisions by zero and overflows are errors\n"
     "  --target T       cap the CPU target: baseline|avx2|avx512\n\n"
-    "example:\n"
+    "examples:\n"
     "  ckernel eval \"a * x + b\" --arg a float64 2 --arg x \"3 * int32\" \"[1, 2, 3]\" \\\n"
-    "               --arg b float64 0.5\n";
+    "               --arg b float64 0.5\n"
+    "  ckernel eval \"where(x > 1, x ** 2, -x)\" --arg x \"3 * float64\" \"[0.5, 2, 3]\"\n"
+    "  ckernel eval \"sum(a * b)\" --arg a \"3 * float64\" \"[1, 2, 3]\" \\\n"
+    "               --arg b \"3 * float64\" \"[4, 5, 6]\"\n";
 
 static const char explain_eval_help[] =
     "usage: ckernel explain [--errmode MODE] [--allow-unsafe] [--fp-errors] [--target T] [--unaligned]\n"
