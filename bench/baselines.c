@@ -9,6 +9,7 @@
  * of them at the project's optimisation level. They are noinline so each call is one real
  * piece of work. They return 0, or 1 where the kernel would return an error. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,54 @@ CKB_NOINLINE int ckb_loop_fma3_float64_var(const ck_var_data *dst, const ck_var_
                                   (const double *)(const void *)b[r].begin, dst[r].size)) {
             return 1;
         }
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_linear_float64(double *dst, const double *a, const double *b,
+                                         size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const double p = 2.0 * a[i];
+        const double q = 3.0 * b[i];
+        dst[i] = p + q;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_trig_float64(double *dst, const double *a, const double *b,
+                                       size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const double s = sin(a[i]);
+        const double c = cos(b[i]);
+        const double s2 = s * s;
+        const double c2 = c * c;
+        dst[i] = s2 + c2;
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_where_float64(double *dst, const double *a, const double *b,
+                                        size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = a[i] > b[i] ? a[i] : b[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_gauss_float64(double *dst, const double *a, const double *c,
+                                        size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const double p = -a[i] * a[i];
+        const double e = exp(p / 2.0);
+        dst[i] = e * c[i];
+    }
+    return 0;
+}
+
+CKB_NOINLINE int ckb_loop_logic_float64(uint8_t *dst, const double *a, const double *b,
+                                        const double *c, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        dst[i] = (uint8_t)(((a[i] < 0.5) & (b[i] > 0.0)) | (c[i] > 0.9));
     }
     return 0;
 }

@@ -103,6 +103,20 @@ int ckb_loop_mul_add_int32_float64_float32(double *dst, const int32_t *a, const 
 int ckb_loop_fma3_float64_var(const ck_var_data *dst, const ck_var_data *a,
                               const ck_var_data *x, const ck_var_data *b, size_t rows);
 
+/* dst[i] = 2.0 * a[i] + 3.0 * b[i] (the int literals as float64, exact). */
+int ckb_loop_linear_float64(double *dst, const double *a, const double *b, size_t n);
+/* dst[i] = s * s + c * c with s = sin(a[i]), c = cos(b[i]): the C library's sin and cos,
+ * which are not ckernel's (SLEEF's): compared within a few ULP. */
+int ckb_loop_trig_float64(double *dst, const double *a, const double *b, size_t n);
+/* dst[i] = a[i] > b[i] ? a[i] : b[i]. */
+int ckb_loop_where_float64(double *dst, const double *a, const double *b, size_t n);
+/* dst[i] = exp((-a[i] * a[i]) / 2.0) * c[i]: the C library's exp (compared within a few
+ * ULP). */
+int ckb_loop_gauss_float64(double *dst, const double *a, const double *c, size_t n);
+/* dst[i] = ((a[i] < 0.5) & (b[i] > 0)) | (c[i] > 0.9), a bool as one byte 0 or 1. */
+int ckb_loop_logic_float64(uint8_t *dst, const double *a, const double *b, const double *c,
+                           size_t n);
+
 /* The jit/... workloads: rows x cols, the destination C order, the source rows `src_row`
  * (resp. `a_row`) elements apart (padded). */
 int ckb_loop_int16_float32_rows(float *dst, const int16_t *src, size_t rows, size_t cols,

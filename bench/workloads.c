@@ -73,7 +73,19 @@ const size_t ckb_rows_2d = ROWS_2D, ckb_cols_2d = COLS_2D;
     X(K_EXPR_FMA3_JIT,      ckb_expr_setup_fma3_paired, ckb_expr_run, ckb_expr_loop_fma3,  ckb_verify_equal, ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_fma3, NULL) \
     X(K_EXPR_POLY_JIT,      ckb_expr_setup_poly_paired, ckb_expr_run, ckb_expr_loop_poly,  ckb_verify_equal, ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_poly, NULL) \
     X(K_EXPR_MIXED,         ckb_expr_setup_mixed,       ckb_expr_run, ckb_expr_loop_mixed, ckb_verify_equal, ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
-    X(K_EXPR_VAR,           ckb_expr_setup_var,         ckb_expr_run, ckb_expr_loop_var,   ckb_verify_equal, ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL)
+    X(K_EXPR_VAR,           ckb_expr_setup_var,         ckb_expr_run, ckb_expr_loop_var,   ckb_verify_equal, ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_LINEAR_COMPOSED, ckb_expr_setup_linear,        ckb_expr_run, ckb_expr_loop_linear, ckb_verify_equal,      ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_LINEAR_JIT,      ckb_expr_setup_linear_paired, ckb_expr_run, ckb_expr_loop_linear, ckb_verify_equal,      ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_linear, NULL) \
+    X(K_EXPR_TRIG_COMPOSED,   ckb_expr_setup_trig,          ckb_expr_run, ckb_expr_loop_trig,   ckb_expr_verify_ulps,  ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_TRIG_JIT,        ckb_expr_setup_trig_paired,   ckb_expr_run, ckb_expr_loop_trig,   ckb_expr_verify_ulps,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_trig, NULL) \
+    X(K_EXPR_TRIG_JIT_2THR,   ckb_expr_setup_trig_2threads, ckb_expr_run, ckb_expr_loop_trig,   ckb_expr_verify_ulps,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_trig_2threads, NULL) \
+    X(K_EXPR_WHERE_COMPOSED,  ckb_expr_setup_where,         ckb_expr_run, ckb_expr_loop_where,  ckb_verify_equal,      ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_WHERE_JIT,       ckb_expr_setup_where_paired,  ckb_expr_run, ckb_expr_loop_where,  ckb_verify_equal,      ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_where, NULL) \
+    X(K_EXPR_GAUSS_COMPOSED,  ckb_expr_setup_gauss,         ckb_expr_run, ckb_expr_loop_gauss,  ckb_expr_verify_ulps,  ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_GAUSS_JIT,       ckb_expr_setup_gauss_paired,  ckb_expr_run, ckb_expr_loop_gauss,  ckb_expr_verify_ulps,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_gauss, NULL) \
+    X(K_EXPR_LOGIC_COMPOSED,  ckb_expr_setup_logic,         ckb_expr_run, ckb_expr_loop_logic,  ckb_verify_equal,      ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
+    X(K_EXPR_LOGIC_JIT,       ckb_expr_setup_logic_paired,  ckb_expr_run, ckb_expr_loop_logic,  ckb_verify_equal,      ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_logic, NULL) \
+    X(K_EXPR_DOTSUM_JIT,      ckb_expr_setup_dotsum_paired, ckb_expr_run, ckb_expr_loop_dotsum, ckb_expr_verify_sum,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_dotsum, NULL)
 /* clang-format on */
 
 /* K_<kind>: the kind's row of kinds[] (ckb_def.kind). */
@@ -209,7 +221,7 @@ static const ckb_def defs[] = {
     {"jit/compile/steady", K_JIT_STEADY, 0, F32, I16, NOCHECK, F_I16,
      (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
      "ck_make_assign with CK_EVAL_JIT of a nest never seen before (the source row stride "
-     "changes every build), LLVM started: one compile; + ck_builder_destroy (frees the code)"},
+     "changes every build), LLVM started: one compile; + ck_builder_destroy (the code retained, the oldest past 64 freed)"},
     {"jit/compile/cache-hit", K_JIT_HIT, 0, F32, I16, NOCHECK, F_I16,
      (size_t)JIT_COMPILE_ROWS * JIT_COLS, NULL,
      "ck_make_assign with CK_EVAL_JIT of a nest a live kernel holds: the JIT code cache's hit "
@@ -293,6 +305,40 @@ static const ckb_def defs[] = {
     {"expr/var/composed", K_EXPR_VAR, 0, F64, F64, NOCHECK, F_F64_PLAIN, 0, NULL,
      "a * x + b over three 100000 * var * float64, the rows of var/float32->float64, "
      "CK_EVAL_NO_JIT; destination rows preallocated before timing"},
+    /* issue 41: numexpr's language */
+    {"expr/linear/composed", K_EXPR_LINEAR_COMPOSED, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
+     NULL, "2*a + 3*b, 10 Mi float64 each, CK_EVAL_NO_JIT (the literals int64 typed by value: "
+           "float64 beside the arrays); plain loop: 2.0 * a, 3.0 * b, the sum"},
+    {"expr/linear/jit", K_EXPR_LINEAR_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/trig/composed", K_EXPR_TRIG_COMPOSED, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "sin(a)**2 + cos(b)**2, 10 Mi float64 each uniform in [-100, 100), CK_EVAL_NO_JIT (**2 "
+     "as square); plain loop: the C library's sin and cos, squared, summed (verified within 4 "
+     "ULP)"},
+    {"expr/trig/jit", K_EXPR_TRIG_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/trig/jit/2threads", K_EXPR_TRIG_JIT_2THR, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
+     NULL, "the same through ck_parallel_expr on 2 threads with CK_EVAL_JIT (the kernels "
+           "built in each timed call); x composed: the same call with CK_EVAL_NO_JIT"},
+    {"expr/where/composed", K_EXPR_WHERE_COMPOSED, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
+     NULL, "where(a > b, a, b), 10 Mi float64 each, CK_EVAL_NO_JIT; plain loop: a > b ? a : b"},
+    {"expr/where/jit", K_EXPR_WHERE_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/gauss/composed", K_EXPR_GAUSS_COMPOSED, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI,
+     NULL, "exp(-a*a/2) * c, 10 Mi float64 each uniform in [-10, 10), CK_EVAL_NO_JIT; plain "
+           "loop: the C library's exp (verified within 4 ULP)"},
+    {"expr/gauss/jit", K_EXPR_GAUSS_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/logic/composed", K_EXPR_LOGIC_COMPOSED, 0, CK_TYPE_BOOL, F64, NOCHECK, F_F64_PLAIN,
+     MI, NULL, "(a < 0.5) & (b > 0) | (c > 0.9), 10 Mi float64 each uniform in [-1, 1), into "
+               "bool, CK_EVAL_NO_JIT; plain loop: the same comparisons as 0 or 1 bytes"},
+    {"expr/logic/jit", K_EXPR_LOGIC_JIT, 0, CK_TYPE_BOOL, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
+    {"expr/dotsum/jit", K_EXPR_DOTSUM_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
+     "sum(a * b), 10 Mi float64 each, into a 0-d float64 through ck_expr_eval with CK_EVAL_JIT "
+     "(a reduction at the root: no temporary; kernels built in each timed call); x composed: "
+     "the same call with CK_EVAL_NO_JIT; plain loop: a running sum of the products (verified "
+     "within 2^-40 of the sum of magnitudes)"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},
     {"incache/int64->float64", K_CONTIG, 1, F64, I64, NOCHECK, F_I64, INCACHE,
@@ -387,6 +433,9 @@ int ckb_wl_setup(ckb_wl *w, const ckb_def *d, int threads) {
     w->n = d->n != 0 ? d->n : ckb_var_lengths(NULL);
     w->threads = threads;
     w->compile_ms = -1.0;
+    if (w->kind->eval == CKB_JIT) {
+        ck_jit_trim(); /* an earlier run's code kept for later builds: compile_ms is a compile */
+    }
     return w->kind->setup(w);
 }
 

@@ -138,6 +138,9 @@ struct ckb_wl {
     ck_builder cb;
     int cbuilt;
     double compile_ms;
+    /* an evaluated expr/<case>/jit (no kernel built before timing): its CK_EVAL_NO_JIT twin
+     * as one call, timed in place of the kernel in cb */
+    int (*run_composed)(ckb_wl *w);
     /* text/...: the array over the source values, their literal (ckernel's printing of
      * them, ck_free'd: parse reads it, print's comparison reads it back) and its length */
     ck_array *text_array;
@@ -401,7 +404,34 @@ int ckb_expr_loop_fma3(const ckb_wl *w, ckb_out out);
 int ckb_expr_loop_poly(const ckb_wl *w, ckb_out out);
 int ckb_expr_loop_mixed(const ckb_wl *w, ckb_out out);
 int ckb_expr_loop_var(const ckb_wl *w, ckb_out out);
+int ckb_expr_setup_linear(ckb_wl *w);
+int ckb_expr_setup_linear_paired(ckb_wl *w);
+int ckb_expr_setup_trig(ckb_wl *w);
+int ckb_expr_setup_trig_paired(ckb_wl *w);
+int ckb_expr_setup_trig_2threads(ckb_wl *w);
+int ckb_expr_setup_where(ckb_wl *w);
+int ckb_expr_setup_where_paired(ckb_wl *w);
+int ckb_expr_setup_gauss(ckb_wl *w);
+int ckb_expr_setup_gauss_paired(ckb_wl *w);
+int ckb_expr_setup_logic(ckb_wl *w);
+int ckb_expr_setup_logic_paired(ckb_wl *w);
+int ckb_expr_setup_dotsum_paired(ckb_wl *w);
+int ckb_expr_loop_linear(const ckb_wl *w, ckb_out out);
+int ckb_expr_loop_trig(const ckb_wl *w, ckb_out out);
+int ckb_expr_loop_where(const ckb_wl *w, ckb_out out);
+int ckb_expr_loop_gauss(const ckb_wl *w, ckb_out out);
+int ckb_expr_loop_logic(const ckb_wl *w, ckb_out out);
+int ckb_expr_loop_dotsum(const ckb_wl *w, ckb_out out);
+int ckb_expr_verify_ulps(ckb_wl *w, int *equal, char *msg, size_t msg_size);
+int ckb_expr_verify_sum(ckb_wl *w, int *equal, char *msg, size_t msg_size);
 int ckb_expr_skip_fma3(const ckb_def *d, char *why, size_t why_size);
 int ckb_expr_skip_poly(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_linear(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_trig(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_trig_2threads(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_where(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_gauss(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_logic(const ckb_def *d, char *why, size_t why_size);
+int ckb_expr_skip_dotsum(const ckb_def *d, char *why, size_t why_size);
 
 #endif

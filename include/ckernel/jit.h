@@ -32,6 +32,8 @@ typedef struct ck_jit_info {
     size_t cached_codes;      /* compiled nests alive now (held by kernels) */
     size_t compiles;          /* compiles since the process started */
     double compile_ms;        /* their total time */
+    size_t retained_codes;    /* compiled nests no kernel holds, kept for the next build of
+                                 the same nest (the 64 most recently released) */
 } ck_jit_info;
 
 /* Loads the plugin if it was not tried yet, and describes the JIT. The strings are static. */
@@ -40,6 +42,9 @@ CK_EXTERN void ck_jit_get_info(ck_jit_info *out);
  * in 11.8 ms, fingerprint ...", "cache hit, fingerprint ...", "not used: ..." ; "" when the
  * last build had no nest to compile. */
 CK_EXTERN const char *ck_jit_last_decision(void);
+/* Frees the compiled nests no kernel holds (ck_jit_info.retained_codes): the next build of
+ * such a nest compiles it again. For a host short of memory, and for leak checks. */
+CK_EXTERN void ck_jit_trim(void);
 
 CK_END_DECLS
 

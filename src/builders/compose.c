@@ -26,6 +26,7 @@
 #include "signatures/signature.h"
 #include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
+#include "leaves/math/ufunc_list.h" /* the chunk calls of vector math */
 #include "core/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
 #include "values/datetime.h"
@@ -149,6 +150,30 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         nest.param_id[k] = c->jit_param_id != NULL ? (int32_t)c->jit_param_id[k] : nest.op_id;
     }
     nest.native_fn = c->jit_fn;
+    ck__ufunc_chunk_fn chunk = c->jit_op == CK__JIT_OP_NATIVE
+                                   ? ck__ufunc_scalar_chunk((ck__ufunc_scalar_fn)c->jit_fn)
+                                   : NULL;
+    if (chunk != NULL) {
+        /* A vector-math call runs in chunks (ck__jit_node.vector_fn): as the program of
+         * its loads and the call. */
+        nest.op = CK__JIT_OP_EXPR;
+        nest.native_fn = NULL;
+        nest.nnodes = c->nsrc + 1;
+        ck__jit_node *call = &nest.node[c->nsrc];
+        call->op = CK__JIT_OP_NATIVE;
+        call->type = nest.op_id;
+        call->nargs = c->nsrc;
+        call->native_fn = c->jit_fn;
+        call->vector_fn = (void (*)(void))chunk;
+        for (int k = 0; k < c->nsrc; k++) {
+            nest.node[k].op = CK__JIT_OP_LOAD;
+            nest.node[k].type = nest.arg_id[k];
+            nest.node[k].nargs = 1;
+            nest.node[k].arg[0] = k;
+            call->arg[k] = k;
+            call->param_id[k] = nest.param_id[k];
+        }
+    }
     /* An expression streams its destination, as its composed leaf would (expr_kernel.c);
      * a call or an assignment compiled keeps the elements before a failing one written. */
     if (c->jit_op == CK__JIT_OP_EXPR && (w->flags & CK__EVAL_STREAM) != 0) {

@@ -14,6 +14,7 @@
 #include "signatures/signature.h"
 #include "expr/expr_internal.h"
 #include "core/kinds.h"
+#include "leaves/math/ufunc_list.h" /* the chunk calls of vector math */
 
 /* Plan nodes followed (literals and casts of them fold away, so a plan may be larger than
  * its program; beyond this it is declined). */
@@ -136,6 +137,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
                 j->type = (int32_t)p->ret;
                 j->nargs = pn->nops;
                 j->native_fn = p->jit_op == CK__JIT_OP_NATIVE ? p->jit_fn : NULL;
+                j->vector_fn = (void (*)(void))ck__ufunc_scalar_chunk(j->native_fn);
                 for (int k = 0; k < pn->nops; k++) {
                     j->arg[k] = arg[k];
                     j->param_id[k] = (int32_t)p->entry->sig.args[k];

@@ -16,7 +16,6 @@
 #include "ckernel/jit.h"
 #include "common/internal.h"
 #include "jit/jit_internal.h"
-#include "leaves/math/ufunc_list.h" /* the vector-math calls the policy leaves composed */
 
 /* ---- the plugin ---- */
 
@@ -152,7 +151,8 @@ static void decide(const char *text) {
 #define CK__JIT_BUCKETS 256
 
 struct ck__jit_code {
-    long refs; /* under cache_lock */
+    long refs; /* under cache_lock; 0: retained (on the retained list) */
+    struct ck__jit_code *older, *newer; /* the retained list, while refs == 0 */
     uint64_t fingerprint;
     ck__jit_compiled compiled;
     struct ck__jit_code *next;
@@ -160,9 +160,14 @@ struct ck__jit_code {
     ck__jit_nest key; /* last: only its used nodes are allocated */
 };
 
+/* Codes no kernel holds, kept for a build to come: at most this many, the least recently
+ * released freed first (each is a few KiB of machine code and its LLVM session). */
+#define CK__JIT_RETAIN 64
+
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static ck__jit_code *buckets[CK__JIT_BUCKETS];
-static size_t live_codes, total_compiles;
+static ck__jit_code *retained_oldest, *retained_newest;
+static size_t live_codes, retained_codes, total_compiles;
 /* live_codes, readable without the lock: 0 lets a build skip the cache lookup. */
 static atomic_size_t any_codes;
 static double total_compile_ms;
@@ -199,6 +204,24 @@ static ck__jit_code *find_locked(const ck__jit_nest *n, uint64_t fp) {
     return NULL;
 }
 
+/* Takes c off the retained list (refs == 0, under the lock). */
+static void unretain_locked(ck__jit_code *c) {
+    *(c->older != NULL ? &c->older->newer : &retained_oldest) = c->newer;
+    *(c->newer != NULL ? &c->newer->older : &retained_newest) = c->older;
+    c->older = c->newer = NULL;
+    retained_codes--;
+}
+
+/* Takes c out of its bucket (under the lock); the caller frees it. */
+static void unlink_locked(ck__jit_code *c) {
+    ck__jit_code **link = &buckets[c->fingerprint % CK__JIT_BUCKETS];
+    while (*link != c) {
+        link = &(*link)->next;
+    }
+    *link = c->next;
+    atomic_store_explicit(&any_codes, live_codes + retained_codes, memory_order_relaxed);
+}
+
 static void ck__jit_code_release(ck__jit_code *c) {
     if (c == NULL) {
         return;
@@ -208,16 +231,23 @@ static void ck__jit_code_release(ck__jit_code *c) {
         pthread_mutex_unlock(&cache_lock);
         return;
     }
-    ck__jit_code **link = &buckets[c->fingerprint % CK__JIT_BUCKETS];
-    while (*link != c) {
-        link = &(*link)->next;
-    }
-    *link = c->next;
+    /* The newest retained; past the cap, the oldest goes. */
     live_codes--;
-    atomic_store_explicit(&any_codes, live_codes, memory_order_relaxed);
+    c->older = retained_newest;
+    *(retained_newest != NULL ? &retained_newest->newer : &retained_oldest) = c;
+    retained_newest = c;
+    retained_codes++;
+    ck__jit_code *evict = NULL;
+    if (retained_codes > CK__JIT_RETAIN) {
+        evict = retained_oldest;
+        unretain_locked(evict);
+        unlink_locked(evict);
+    }
     pthread_mutex_unlock(&cache_lock);
-    loaded_plugin()->release(c->compiled.handle);
-    ck__free(c);
+    if (evict != NULL) {
+        loaded_plugin()->release(evict->compiled.handle);
+        ck__free(evict);
+    }
 }
 
 /* A counted reference to the nest's code: from the cache, else compiled now (outside the
@@ -227,7 +257,10 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     pthread_mutex_lock(&cache_lock);
     ck__jit_code *c = find_locked(n, fp);
     if (c != NULL) {
-        c->refs++;
+        if (c->refs++ == 0) {
+            unretain_locked(c);
+            live_codes++;
+        }
         pthread_mutex_unlock(&cache_lock);
         *out = c;
         *hit = 1;
@@ -258,7 +291,10 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     total_compile_ms += made->compiled.compile_ms;
     c = find_locked(n, fp);
     if (c != NULL) { /* another thread won */
-        c->refs++;
+        if (c->refs++ == 0) {
+            unretain_locked(c);
+            live_codes++;
+        }
         pthread_mutex_unlock(&cache_lock);
         loaded_plugin()->release(made->compiled.handle);
         ck__free(made);
@@ -268,7 +304,7 @@ static int acquire_code(const ck__jit_nest *n, uint64_t fp, ck__jit_code **out, 
     made->next = buckets[fp % CK__JIT_BUCKETS];
     buckets[fp % CK__JIT_BUCKETS] = made;
     live_codes++;
-    atomic_store_explicit(&any_codes, live_codes, memory_order_relaxed);
+    atomic_store_explicit(&any_codes, live_codes + retained_codes, memory_order_relaxed);
     pthread_mutex_unlock(&cache_lock);
     *out = made;
     return CK_OK;
@@ -334,29 +370,6 @@ static int worth_compiling(const ck__jit_nest *n, uint64_t fp, const char **why)
     return 1;
 }
 
-/* The first vector-math function the nest calls (a VMATH ufunc loop's scalar entry,
- * leaves/math/jit_scalars.c), or NULL. Compiled, it runs one element per call (SLEEF's
- * portable code): measured on exp(a) * b + c over 1 Mi float64, 12.5 ms against the
- * composed kernel's 2.3 ms (sin: 22 against 3), and no faster for the short inner runs the
- * policy compiles (16 or 8 elements a row: 13 against 2.5 and 4), so the policy leaves such
- * nests composed; CK_EVAL_JIT still compiles them (the same bits). The exact functions'
- * direct calls (floor, sqrt, integer divide, ...) are as fast as their leaves on such runs
- * and faster on shorter ones: the policy treats them as any nest. */
-static const char *vector_math_call(const ck__jit_nest *n) {
-    if (n->op == CK__JIT_OP_NATIVE) {
-        return ck__ufunc_scalar_vector_math(n->native_fn);
-    }
-    for (int i = 0; n->op == CK__JIT_OP_EXPR && i < n->nnodes; i++) {
-        const char *name = n->node[i].op == CK__JIT_OP_NATIVE
-                               ? ck__ufunc_scalar_vector_math(n->node[i].native_fn)
-                               : NULL;
-        if (name != NULL) {
-            return name;
-        }
-    }
-    return NULL;
-}
-
 static void jit_leaf_destroy(ck_prefix *self) {
     ck__jit_leaf *k = (ck__jit_leaf *)self;
     ck__jit_code_release(k->code);
@@ -391,23 +404,6 @@ int ck__jit_try_leaf(ck_builder *ckb, size_t *offset, const ck__jit_nest *n, uns
     }
     const uint64_t fp = ck__jit_fingerprint(n);
     const char *why = "asked (CK_EVAL_JIT)";
-    const char *vm = vector_math_call(n);
-    char asked[160];
-    if (vm != NULL && (flags & CK_EVAL_JIT) != 0) {
-        /* Compiled as asked; explain --jit says what the policy would have done. */
-        snprintf(asked, sizeof asked,
-                 "asked (CK_EVAL_JIT); by default not used: it calls %.60s, faster in its "
-                 "vector leaf",
-                 vm);
-        why = asked;
-    } else if (vm != NULL) {
-        snprintf(text, sizeof text,
-                 "not used: the nest calls %.100s, whose vector leaf is faster "
-                 "than a call per element (CK_EVAL_JIT compiles it)",
-                 vm);
-        decide(text);
-        return CK__JIT_DECLINED;
-    }
     if ((flags & CK_EVAL_JIT) == 0) {
         why = "already compiled";
         if (!(loaded_plugin() != NULL && cached(n, fp)) && !worth_compiling(n, fp, &why)) {
@@ -463,7 +459,14 @@ int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {
     ck__strbuf_printf(out, "jit_%s  fingerprint=%016llx %s", node->function == single ? "single" : "strided",
                       (unsigned long long)k->code->fingerprint, op_name(n->op));
     if (n->op == CK__JIT_OP_EXPR) {
+        int chunked = 0;
+        for (int i = 0; i < n->nnodes; i++) {
+            chunked += n->node[i].vector_fn != NULL;
+        }
         ck__strbuf_printf(out, " of %d nodes", (int)n->nnodes);
+        if (chunked > 0) {
+            ck__strbuf_printf(out, " (%d call%s in chunks)", chunked, chunked == 1 ? "" : "s");
+        }
     }
     for (int a = 0; a < n->nargs; a++) {
         ck__strbuf_printf(out, "%s%s", a == 0 ? " (" : ", ", ck_type_id_name((ck_type_id)n->arg_id[a]));
@@ -491,6 +494,23 @@ int ck__jit_describe(const ck_prefix *node, ck__strbuf *out, size_t *size) {
     return 1;
 }
 
+void ck_jit_trim(void) {
+    for (;;) {
+        pthread_mutex_lock(&cache_lock);
+        ck__jit_code *c = retained_oldest;
+        if (c != NULL) {
+            unretain_locked(c);
+            unlink_locked(c);
+        }
+        pthread_mutex_unlock(&cache_lock);
+        if (c == NULL) {
+            return;
+        }
+        loaded_plugin()->release(c->compiled.handle);
+        ck__free(c);
+    }
+}
+
 void ck_jit_get_info(ck_jit_info *out) {
     if (out == NULL) {
         return;
@@ -504,6 +524,7 @@ void ck_jit_get_info(ck_jit_info *out) {
     out->plugin_path = plugin_path;
     pthread_mutex_lock(&cache_lock);
     out->cached_codes = live_codes;
+    out->retained_codes = retained_codes;
     out->compiles = total_compiles;
     out->compile_ms = total_compile_ms;
     pthread_mutex_unlock(&cache_lock);

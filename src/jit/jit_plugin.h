@@ -35,7 +35,7 @@
 extern "C" {
 #endif
 
-#define CK__JIT_ABI_VERSION 6
+#define CK__JIT_ABI_VERSION 7
 #define CK__JIT_MAX_DIMS 8
 #define CK__JIT_MAX_ARGS 8
 /* An expression's nodes (loads, constants, casts and operations together). */
@@ -86,9 +86,18 @@ typedef struct ck__jit_node {
     int32_t arg[CK__JIT_MAX_ARGS];
     int32_t param_id[CK__JIT_MAX_ARGS];
     void (*native_fn)(void);
+    /* NATIVE of one or two operands: NULL, or the same function over a chunk, void (void
+     * *out, const void *x, const void *y, size_t n), n <= CK__JIT_CHUNK contiguous elements
+     * of its parameter and result types, out apart from x and y (y is x for one operand),
+     * each element native_fn's bits. The innermost runs of a nest with such nodes
+     * go in blocks of CK__JIT_CHUNK: the operands of each such node computed for the block
+     * into buffers, the call, then the rest of the program per element. */
+    void (*vector_fn)(void);
     ck_single_fn slow;
     CK__ALIGNAS(16) unsigned char value[16]; /* CONST: as the type stores it */
 } ck__jit_node;
+
+#define CK__JIT_CHUNK 256
 
 /* A nest, normalised: every byte is part of the fingerprint (zero what is unused). */
 typedef struct ck__jit_nest {

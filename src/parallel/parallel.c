@@ -272,6 +272,86 @@ static int make_row_kernel(ck_builder *b, size_t *off, const ck__par_rows *r,
                               ctx, 1, rows);
 }
 
+/* A 1-d expression split with CK_EVAL_JIT: its elements as rows of SPLIT_RUN elements (then
+ * the row kernel has a fixed dimension for the JIT to compile; split element by element it
+ * has none), the last count % SPLIT_RUN elements by a kernel of their own on this thread.
+ * The same leaves over the same values: the bits of the serial call. A failure is reported
+ * by the serial call (its message numbers the elements as the whole does). */
+#define SPLIT_RUN ((size_t)4096)
+
+static int split_1d_runs(ck__par_job *job, const ck__par_settings *s, const ck__par_rows *r,
+                         const ck_array *dst, const ck_type *delem,
+                         const ck_type *const *selem, const char *const *sam_elem,
+                         const ck_eval_ctx *ctx, const ck_eval_ctx *ectx) {
+    const size_t count = job->count, runs = count / SPLIT_RUN, tail = count % SPLIT_RUN;
+    ck_type *rt[2][17] = {{NULL}};
+    ck_fixed_dim_arrmeta am[2][17];
+    const ck_type *st[2][16];
+    const char *sm[2][16];
+    int rc = CK_OK;
+    for (int part = 0; part < 2 && rc == CK_OK; part++) {
+        const intptr_t len = (intptr_t)(part == 0 ? SPLIT_RUN : (tail > 0 ? tail : 1));
+        rc = ck_type_make_fixed_dim(len, delem, &rt[part][16]);
+        am[part][16] = (ck_fixed_dim_arrmeta){len, job->dst_stride};
+        for (int k = 0; k < r->nsrc && rc == CK_OK; k++) {
+            st[part][k] = selem[k];
+            sm[part][k] = sam_elem[k];
+            if (job->src_stride[k] != 0) {
+                rc = ck_type_make_fixed_dim(len, selem[k], &rt[part][k]);
+                am[part][k] = (ck_fixed_dim_arrmeta){len, job->src_stride[k]};
+                st[part][k] = rt[part][k];
+                sm[part][k] = (const char *)&am[part][k];
+            }
+        }
+    }
+    ck_builder b, tb;
+    ck_builder_init(&b);
+    ck_builder_init(&tb);
+    size_t off = 0;
+    if (rc == CK_OK) {
+        rc = make_row_kernel(&b, &off, r, rt[0][16], (const char *)&am[0][16], st[0], sm[0], ctx,
+                             runs);
+    }
+    off = 0;
+    if (rc == CK_OK && tail > 0) {
+        rc = make_row_kernel(&tb, &off, r, rt[1][16], (const char *)&am[1][16], st[1], sm[1], ctx,
+                             1);
+    }
+    ck__par_job run = *job;
+    run.count = runs;
+    run.dst_stride = job->dst_stride * (intptr_t)SPLIT_RUN;
+    for (int k = 0; k < r->nsrc; k++) {
+        run.src_stride[k] = job->src_stride[k] * (intptr_t)SPLIT_RUN;
+    }
+    if (rc == CK_OK) {
+        run.kernel = ck_builder_root(&b);
+        run.fn = ck_prefix_strided(run.kernel);
+        rc = plan_job(s, &run) ? ck__par_backend_run(&run)
+                               : run_serial(run.kernel, run.dst, run.dst_stride, run.src,
+                                            run.src_stride, run.count, s->flags);
+    }
+    if (rc == CK_OK && tail > 0) {
+        char *src[16];
+        for (int k = 0; k < r->nsrc; k++) {
+            src[k] = job->src[k] + job->src_stride[k] * (intptr_t)(runs * SPLIT_RUN);
+        }
+        static const intptr_t zero[16] = {0};
+        rc = run_serial(ck_builder_root(&tb), job->dst + job->dst_stride * (intptr_t)(runs * SPLIT_RUN),
+                        0, src, zero, 1, s->flags);
+    }
+    ck_builder_destroy(&b);
+    ck_builder_destroy(&tb);
+    for (int part = 0; part < 2; part++) {
+        for (int k = 0; k < 17; k++) {
+            ck_type_decref(rt[part][k]);
+        }
+    }
+    if (rc != CK_OK && rc != CK_ERR_NOMEM) {
+        return rows_serial(dst, r, ectx, s->flags);
+    }
+    return rc;
+}
+
 /* Splits dst's outermost fixed dimension across threads: every source's share of it is its
  * own fixed dim (size N or 1) or none (the whole source broadcasts to every row). A ragged
  * source, a pointer, a size mismatch or more source dimensions go through the serial call,
@@ -345,6 +425,10 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     static const ck_eval_ctx defaults = CK_EVAL_CTX_INIT;
     ck_eval_ctx ctx = ectx != NULL ? *ectx : defaults;
     ctx.flags |= unaligned;
+    if (r->expr != NULL && (ctx.flags & CK_EVAL_JIT) != 0 && ck_type_ndim(dt) == 1 &&
+        job.count >= 2 * SPLIT_RUN) {
+        return split_1d_runs(&job, &s, r, dst, delem, selem, sam_elem, &ctx, ectx);
+    }
     ck_builder b;
     ck_builder_init(&b);
     size_t off = 0;

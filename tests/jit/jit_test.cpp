@@ -4,6 +4,7 @@
 // calls of built-ins compile with their argument casts fused, allocation failure at every
 // point of a JIT build, concurrent compiles and cache hits (TSan runs this suite too). Tests
 // skip, saying why, when this build or machine has no JIT.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -208,7 +209,7 @@ TEST(Jit, CheckedModesFailAtTheSameElementWithTheSameMessage) {
     }
 }
 
-TEST(Jit, CodeIsSharedByEqualNestsAndFreedWithTheLastKernel) {
+TEST(Jit, CodeIsSharedByEqualNestsAndRetainedAfterTheLastKernel) {
     REQUIRE_JIT();
     ck_jit_info before;
     ck_jit_get_info(&before);
@@ -231,8 +232,53 @@ TEST(Jit, CodeIsSharedByEqualNestsAndFreedWithTheLastKernel) {
     for (auto &b : kernels) ck_builder_destroy(&b);
     ck_jit_info after;
     ck_jit_get_info(&after);
-    EXPECT_EQ(after.cached_codes, before.cached_codes) << "freed with the last kernel";
+    EXPECT_EQ(after.cached_codes, before.cached_codes) << "no kernel holds it";
+    EXPECT_EQ(after.retained_codes, std::min<size_t>(before.retained_codes + 1, 64))
+        << "kept for the next build";
+    // Built again: the retained code, no compile.
+    ck_builder again;
+    ck_builder_init(&again);
+    size_t off = 0;
+    ASSERT_EQ(ck_make_assign(&again, &off, dst.type, dst.arrmeta(), src.type, src.arrmeta(),
+                             CK_REQUEST_SINGLE, &ctx),
+              CK_OK);
+    EXPECT_EQ(std::string(ck_jit_last_decision()).rfind("cache hit", 0), 0u)
+        << ck_jit_last_decision();
+    ck_jit_info held;
+    ck_jit_get_info(&held);
+    EXPECT_EQ(held.compiles, before.compiles + 1);
+    EXPECT_EQ(held.cached_codes, before.cached_codes + 1);
+    EXPECT_EQ(held.retained_codes, after.retained_codes - 1);
+    ck_builder_destroy(&again);
 }
+
+TEST(Jit, AtMostSixtyFourCodesAreRetainedTheOldestFreedFirst) {
+    REQUIRE_JIT();
+    ck_eval_ctx ctx = CK_EVAL_CTX_INIT;
+    ctx.flags = CK_EVAL_JIT;
+    // 65 nests of their own (rows of 100..164 elements), each built and destroyed.
+    auto build = [&](int rows) {
+        View src({rows, 3}, {8, 2}, CK_TYPE_INT16), dst({rows, 3}, {12, 4}, CK_TYPE_FLOAT32);
+        ck_builder b;
+        ck_builder_init(&b);
+        size_t off = 0;
+        const int rc = ck_make_assign(&b, &off, dst.type, dst.arrmeta(), src.type, src.arrmeta(),
+                                      CK_REQUEST_SINGLE, &ctx);
+        const std::string decision = ck_jit_last_decision();
+        ck_builder_destroy(&b);
+        EXPECT_EQ(rc, CK_OK);
+        return decision;
+    };
+    for (int k = 0; k < 65; k++) build(1000 + k);
+    ck_jit_info info;
+    ck_jit_get_info(&info);
+    EXPECT_EQ(info.retained_codes, 64u);
+    // The newest is kept, the oldest was freed.
+    EXPECT_EQ(build(1064).rfind("cache hit", 0), 0u);
+    EXPECT_EQ(build(1000).rfind("compiled", 0), 0u);
+}
+
+
 
 TEST(Jit, DescribeSaysWhenInnerRunsGoThroughThePrecompiledLeaf) {
     REQUIRE_JIT();

@@ -5,6 +5,7 @@
 // that run serially); errors from a node and from a ragged row with the serial status and
 // message; allocation failure at every point. Run under ThreadSanitizer in CI
 // (tests/parallel/run_tsan.sh).
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -93,6 +94,61 @@ TEST_F(Leakless, ParallelExprSplitsRowsBitForBit) {
                             EXPECT_EQ(wrong, 0);
                         },
                         true);
+}
+
+TEST_F(Leakless, ParallelExprSplitsOneDimensionIntoRunsTheJitCompiles) {
+    // sqrt(a) * b + c over 1-d arrays of 3 * 4096 + 77 elements (runs of 4096 split, the 77
+    // after them on the calling thread), 2 * 4096 (no tail), b a float64 scalar: with
+    // CK_EVAL_JIT the runs compile, and every count gives the serial call's bits, which are
+    // the values computed here (squares of multiples of 1/8: exact).
+    for (size_t n : {size_t{3 * 4096 + 77}, size_t{2 * 4096}}) {
+        SCOPED_TRACE(n);
+        const std::string s = std::to_string(n) + " * float64";
+        ckt::Array a(s.c_str()), c(s.c_str()), b("float64", "0.5");
+        auto *pa = reinterpret_cast<double *>(a.data());
+        auto *pc = reinterpret_cast<double *>(c.data());
+        for (size_t i = 0; i < n; ++i) {
+            pa[i] = par::half_step_at(i) * par::half_step_at(i);
+            pc[i] = static_cast<double>(i % 1000);
+        }
+        serial_and_parallel("sqrt(a) * b + c", s.c_str(), {"a", "b", "c"},
+                            {a.get(), b.get(), c.get()},
+                            [&](const ckt::Array &serial, const ckt::Array &parallel) {
+                                EXPECT_TRUE(par::same_bytes(serial, parallel));
+                                const auto *o = reinterpret_cast<const double *>(parallel.data());
+                                size_t wrong = 0;
+                                for (size_t i = 0; i < n; ++i)
+                                    wrong += o[i] != std::fabs(par::half_step_at(i)) * 0.5 +
+                                                         static_cast<double>(i % 1000);
+                                EXPECT_EQ(wrong, 0u);
+                            },
+                            true);
+    }
+}
+
+TEST_F(Leakless, ParallelExprOfOneDimensionReportsErrorsAsSerially) {
+    // trunc_divide by a zero at element 9000 of 3 * 4096 + 5, split into runs with CK_EVAL_JIT
+    // (the division stays composed inside the compiled runs): the serial status and message.
+    const size_t n = 3 * 4096 + 5;
+    const std::string s = std::to_string(n) + " * int32";
+    ckt::Array x(s.c_str()), y(s.c_str());
+    auto *px = reinterpret_cast<int32_t *>(x.data());
+    auto *py = reinterpret_cast<int32_t *>(y.data());
+    for (size_t i = 0; i < n; ++i) {
+        px[i] = static_cast<int32_t>(i);
+        py[i] = 1 + static_cast<int32_t>(i % 5);
+    }
+    py[9000] = 0;
+    Expr e("trunc_divide(x, y)");
+    const char *names[] = {"x", "y"};
+    const ck_array *src[] = {x.get(), y.get()};
+    const ck_eval_ctx c = par::ctx(2, 1024, CK_ERRMODE_FRACTIONAL, CK_EVAL_JIT);
+    ckt::Array serial(s.c_str()), parallel(s.c_str());
+    ASSERT_EQ(ck_expr_eval(e.get(), serial.get(), 2, names, src, &c), CK_ERR_ZERO_DIVISION);
+    const std::string want = ck_last_error();
+    EXPECT_EQ(ck_parallel_expr(e.get(), parallel.get(), 2, names, src, &c), CK_ERR_ZERO_DIVISION);
+    EXPECT_EQ(std::string(ck_last_error()), want);
+    EXPECT_NE(want.find("[9000]"), std::string::npos) << want;
 }
 
 TEST_F(Leakless, ParallelExprBroadcastsRowsAndColumns) {

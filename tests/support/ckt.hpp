@@ -21,7 +21,10 @@
 
 namespace ckt {
 
+// Compiled code no kernel holds is kept for later builds (ck_jit_trim): not a leak, freed
+// before counting.
 inline int64_t live_allocations() {
+    ck_jit_trim();
     ck_alloc_stats st;
     ck_get_alloc_stats(&st);
     return st.live;
@@ -34,7 +37,15 @@ inline int64_t live_allocations() {
 // which no caller on the way may replace with a vaguer one, and hold nothing afterwards. A
 // run may also succeed: threads (a parallel call) can allocate in another order and peak
 // lower. Returns the number of limits tried.
-inline int64_t for_each_alloc_limit(const std::function<int()> &op) {
+inline int64_t for_each_alloc_limit(const std::function<int()> &op_) {
+    // Compiled code no kernel holds is kept for the next build (ck_jit_trim): freed around
+    // every run, so that each run compiles what it builds and holds nothing after.
+    ck_jit_trim();
+    const auto op = [&op_] {
+        const int rc = op_();
+        ck_jit_trim();
+        return rc;
+    };
     const size_t start = ck_get_alloc_live_bytes();
     const size_t saved = ck_get_alloc_limit();
     ckt_alloc_fail_at(0);
@@ -78,7 +89,13 @@ inline int64_t for_each_alloc_limit(const std::function<int()> &op) {
 // message) and hold no allocation afterwards; `op` releases everything it made before it
 // returns. `op` returns a ck status. Then the same refusals from the allocation limit
 // (for_each_alloc_limit). Returns the number of failure points exercised.
-inline int64_t for_each_alloc_failure(const std::function<int()> &op) {
+inline int64_t for_each_alloc_failure(const std::function<int()> &op_) {
+    ck_jit_trim();  // as for_each_alloc_limit
+    const auto op = [&op_] {
+        const int rc = op_();
+        ck_jit_trim();
+        return rc;
+    };
     EXPECT_EQ(live_allocations(), 0) << "allocations live before the failure loop";
     EXPECT_EQ(ckt_alloc_install(), CK_OK) << ck_last_error();
     ckt_alloc_fail_at(0);

@@ -183,9 +183,10 @@ int cmd_info(int argc, char **argv) {
             printf("  native calls:  not available (built without libffi)\n");
         }
         if (jit.available) {
-            printf("  jit:           %s (plugin %s), host cpu %s, %zu compiled nest%s cached\n",
+            printf("  jit:           %s (plugin %s), host cpu %s, %zu compiled nest%s held, "
+                   "%zu retained\n",
                    jit.status, jit.plugin_path, jit.cpu_name, jit.cached_codes,
-                   jit.cached_codes == 1 ? "" : "s");
+                   jit.cached_codes == 1 ? "" : "s", jit.retained_codes);
             printf("  jit features:  %s\n", jit.cpu_features);
         } else {
             printf("  jit:           %s\n", jit.status);

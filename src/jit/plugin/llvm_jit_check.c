@@ -184,6 +184,13 @@ static int check_program(const ck__jit_nest *n, char *what, size_t cap) {
                             what, cap) != 0) {
             return -1;
         }
+        if (nd->vector_fn != NULL) {
+            /* A chunk call: a native call (its types checked above) of one or two operands. */
+            if (nd->op != CK__JIT_OP_NATIVE || nd->nargs < 1 || nd->nargs > 2) {
+                snprintf(what, cap, "malformed nest");
+                return -1;
+            }
+        }
     }
     return 0;
 }

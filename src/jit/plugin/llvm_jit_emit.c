@@ -396,13 +396,21 @@ static int reciprocal_divisor(const ck__jit_nest *n, const ck__jit_node *nd, uns
 /* The value of an expression's program at one element (a[k]: the sources' elements):
  * node by node, each operation through emit_op, each cast through emit_store_converted into
  * its own stack slot (promoted to a register by the optimiser). */
-static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
+/* The values of the program's nodes marked in need (all of them when need is NULL) for the
+ * element at a[k], into v. In a chunked run (j: the element's index in its chunk) a chunk
+ * call's value is its result in its buffer, computed before. */
+static void emit_values(gen *g, const LLVMValueRef *a, const unsigned char *need, LLVMValueRef j,
+                        LLVMValueRef *v) {
     const ck__jit_nest *n = g->nest;
-    LLVMValueRef v[CK__JIT_MAX_NODES];
     for (int i = 0; i < n->nnodes; i++) {
         const ck__jit_node *nd = &n->node[i];
         LLVMTypeRef t = type_of(g, nd->type);
-        if (nd->op == CK__JIT_OP_LOAD) {
+        if (need != NULL && !need[i]) {
+            v[i] = NULL;
+        } else if (j != NULL && nd->vector_fn != NULL) {
+            LLVMValueRef at = LLVMBuildMul(g->b, j, const_i64(g, bytes_of(nd->type)), "");
+            v[i] = load_aligned(g, t, gep(g, g->chunk_out[i], at), bytes_of(nd->type));
+        } else if (nd->op == CK__JIT_OP_LOAD) {
             v[i] = load_value(g, nd->type, a[nd->arg[0]]);
         } else if (nd->op == CK__JIT_OP_CONST) {
             v[i] = const_value(g, nd->type, nd->value);
@@ -424,7 +432,12 @@ static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
             }
         }
     }
-    return v[n->nnodes - 1];
+}
+
+static LLVMValueRef emit_program(gen *g, const LLVMValueRef *a) {
+    LLVMValueRef v[CK__JIT_MAX_NODES];
+    emit_values(g, a, NULL, NULL, v);
+    return v[g->nest->nnodes - 1];
 }
 
 /* The element at d (destination) and a[k] (arguments). */
@@ -477,11 +490,18 @@ static void emit_leaf_run(gen *g, LLVMValueRef d, const LLVMValueRef *a) {
     LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
+static void emit_chunked_range(gen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef first,
+                               intptr_t ds, const LLVMValueRef *a);
+
 /* Elements [lo, hi) of the innermost dimension (lo, hi: i64 values), element i written at
  * first + (i - lo) * ds: into the destination, or into the stream buffer. */
 static int emit_range(gen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef first,
                       intptr_t ds, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;
+    if (g->chunked) {
+        emit_chunked_range(g, lo, hi, first, ds, a);
+        return 0;
+    }
     const int l = n->ndim - 1;
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "run");
@@ -589,6 +609,144 @@ static int streams(const ck__jit_nest *n, int leaf_runs) {
            es == (intptr_t)bytes_of(n->dst_id) && es <= 16 && 64 % es == 0;
 }
 
+/* A chunk buffer: CK__JIT_CHUNK of the widest element, and a few lines more, so that the
+ * buffers on the stack are never a multiple of 4 KiB apart (a load from one and a store to
+ * another at the same 4 KiB offset stall: 4K aliasing). */
+#define CHUNK_BUF_BYTES (8 * CK__JIT_CHUNK + 320)
+
+/* Marks in need what the values of the nodes `roots` take in a chunked run: their operands
+ * back to the loads and constants, a chunk call's value being read from its buffer. */
+static void mark_needed(const ck__jit_nest *n, const int32_t *roots, int nroots,
+                        unsigned char *need) {
+    memset(need, 0, CK__JIT_MAX_NODES);
+    int top = 0;
+    for (int r = 0; r < nroots; r++) {
+        need[roots[r]] = 1;
+        top = roots[r] > top ? roots[r] : top;
+    }
+    for (int i = top; i >= 0; i--) {
+        const ck__jit_node *nd = &n->node[i];
+        if (!need[i] || nd->vector_fn != NULL || nd->op == CK__JIT_OP_LOAD) {
+            continue;
+        }
+        for (int k = 0; k < nd->nargs; k++) {
+            need[nd->arg[k]] = 1;
+        }
+    }
+}
+
+/* Elements [at, at + m) of the innermost dimension, j from 0: for phase >= 0, the operands of
+ * chunk call `phase` into the operand buffers; for phase < 0, the program's value of element i
+ * stored (converted) at first + (i - lo) * ds. */
+/* The source a call's operand k reads in place (a load of a contiguous source of the
+ * parameter's type), or -1. */
+static int direct_operand(const ck__jit_nest *n, const ck__jit_node *call, int k) {
+    const ck__jit_node *x = &n->node[call->arg[k]];
+    const int src = x->arg[0];
+    return x->op == CK__JIT_OP_LOAD && x->type == call->param_id[k] &&
+                   n->src_stride[src][n->ndim - 1] == (intptr_t)bytes_of(x->type)
+               ? src
+               : -1;
+}
+
+static void emit_chunk_pass(gen *g, int phase, LLVMValueRef at, LLVMValueRef m, LLVMValueRef lo,
+                            LLVMValueRef first, intptr_t ds, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    const int l = n->ndim - 1, root = n->nnodes - 1;
+    const ck__jit_node *call = phase >= 0 ? &n->node[phase] : NULL;
+    unsigned char need[CK__JIT_MAX_NODES];
+    int32_t roots[CK__JIT_MAX_ARGS] = {root};
+    int nroots = call != NULL ? 0 : 1;
+    for (int k = 0; call != NULL && k < call->nargs; k++) {
+        if (direct_operand(n, call, k) < 0) {
+            roots[nroots++] = call->arg[k];
+        }
+    }
+    if (nroots == 0) {
+        return; /* every operand read in place */
+    }
+    mark_needed(n, roots, nroots, need);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "pass");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "pass_done");
+    LLVMBuildBr(g->b, body); /* m >= 1 */
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef j = LLVMBuildPhi(g->b, g->i64, "j");
+    LLVMValueRef zero = const_i64(g, 0);
+    LLVMAddIncoming(j, &zero, &pre, 1);
+    LLVMValueRef i = LLVMBuildAdd(g->b, at, j, "");
+    LLVMValueRef al[CK__JIT_MAX_ARGS];
+    for (int k = 0; k < n->nargs; k++) {
+        al[k] = gep(g, a[k], LLVMBuildMul(g->b, i, const_i64(g, n->src_stride[k][l]), ""));
+    }
+    LLVMValueRef v[CK__JIT_MAX_NODES];
+    emit_values(g, al, need, j, v);
+    if (call != NULL) {
+        for (int k = 0; k < call->nargs; k++) {
+            if (direct_operand(n, call, k) >= 0) {
+                continue;
+            }
+            const unsigned es = bytes_of(call->param_id[k]);
+            LLVMValueRef off = LLVMBuildMul(g->b, j, const_i64(g, es), "");
+            LLVMValueRef x = widen(g, v[call->arg[k]], n->node[call->arg[k]].type, call->param_id[k]);
+            store_aligned(g, x, gep(g, g->chunk_in[k], off), es);
+        }
+    } else {
+        LLVMValueRef off = LLVMBuildMul(g->b, LLVMBuildSub(g->b, i, lo, ""), const_i64(g, ds), "");
+        emit_store_converted(g, v[root], n->op_id, n->dst_id, n->mode, n->slow, gep(g, first, off));
+    }
+    LLVMValueRef next = LLVMBuildAdd(g->b, j, const_i64(g, 1), "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(j, &next, &latch, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, next, m, ""), body, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+}
+
+/* Elements [lo, hi) of the innermost dimension of a program with chunk calls (written as
+ * emit_range writes them), CK__JIT_CHUNK at a time: each chunk call's operands computed for
+ * the chunk, the call, then the program's values stored. The calls' operands and results
+ * stay in L1; the elementwise passes vectorise. */
+static void emit_chunked_range(gen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef first,
+                               intptr_t ds, const LLVMValueRef *a) {
+    const ck__jit_nest *n = g->nest;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef block = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "chunk");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "chunks_done");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, lo, hi, ""), block, done);
+    LLVMPositionBuilderAtEnd(g->b, block);
+    LLVMValueRef at = LLVMBuildPhi(g->b, g->i64, "at");
+    LLVMAddIncoming(at, &lo, &pre, 1);
+    LLVMValueRef m = umin(g, const_i64(g, CK__JIT_CHUNK), LLVMBuildSub(g->b, hi, at, ""));
+    LLVMTypeRef params[4] = {g->ptr, g->ptr, g->ptr, g->i64};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(g->ctx), params, 4, 0);
+    for (int i = 0; i < n->nnodes; i++) {
+        const ck__jit_node *nd = &n->node[i];
+        if (nd->vector_fn == NULL) {
+            continue;
+        }
+        emit_chunk_pass(g, i, at, m, lo, first, ds, a);
+        uintptr_t addr;
+        memcpy(&addr, &nd->vector_fn, sizeof addr);
+        LLVMValueRef fp =
+            LLVMBuildIntToPtr(g->b, LLVMConstInt(g->i64, (unsigned long long)addr, 0), g->ptr, "");
+        LLVMValueRef in[2];
+        for (int k = 0; k < nd->nargs; k++) {
+            const int src = direct_operand(n, nd, k);
+            in[k] = src < 0 ? g->chunk_in[k]
+                            : gep(g, a[src], LLVMBuildMul(g->b, at,
+                                                         const_i64(g, n->src_stride[src][n->ndim - 1]), ""));
+        }
+        LLVMValueRef args[4] = {g->chunk_out[i], in[0], in[nd->nargs == 2 ? 1 : 0], m};
+        LLVMBuildCall2(g->b, fty, fp, args, 4, "");
+    }
+    emit_chunk_pass(g, -1, at, m, lo, first, ds, a);
+    LLVMValueRef next = LLVMBuildAdd(g->b, at, m, "");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMAddIncoming(at, &next, &latch, 1);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), block, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+}
+
 static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;
     if (g->leaf_runs && l == n->ndim - 1) {
@@ -597,6 +755,9 @@ static int emit_level(gen *g, int l, LLVMValueRef d, const LLVMValueRef *a) {
     }
     if (g->stream_buf != NULL && l == n->ndim - 1) {
         return emit_streamed_run(g, d, a);
+    }
+    if (g->chunked && l == n->ndim - 1) {
+        return emit_range(g, const_i64(g, 0), const_i64(g, n->size[l]), d, n->dst_stride[l], a);
     }
     if (l == n->ndim) {
         return emit_element(g, d, a);
@@ -646,6 +807,9 @@ LLVMValueRef ck__llvm_emit_nest_fn(gen *g) {
     g->fail = LLVMAppendBasicBlockInContext(g->ctx, fn, "fail");
     LLVMPositionBuilderAtEnd(g->b, g->fail);
     g->status_phi = LLVMBuildPhi(g->b, g->i32, "status");
+    for (int i = 0; g->nest->op == CK__JIT_OP_EXPR && i < g->nest->nnodes; i++) {
+        g->chunked |= g->nest->node[i].vector_fn != NULL;
+    }
     const int stream = streams(g->nest, g->leaf_runs);
     if (stream) {
         emit_stream_fence(g);
@@ -661,7 +825,15 @@ LLVMValueRef ck__llvm_emit_nest_fn(gen *g) {
     g->slow_args = LLVMBuildAlloca(g->b, g->ptr, "args");
     g->run_src = LLVMBuildAlloca(g->b, g->ptr, "run_src");
     g->run_stride = LLVMBuildAlloca(g->b, g->i64, "run_stride");
+    for (int k = 0; g->chunked && k < 2; k++) {
+        g->chunk_in[k] = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, CHUNK_BUF_BYTES), "in");
+        LLVMSetAlignment(g->chunk_in[k], 64);
+    }
     for (int i = 0; g->nest->op == CK__JIT_OP_EXPR && i < g->nest->nnodes; i++) {
+        if (g->nest->node[i].vector_fn != NULL) {
+            g->chunk_out[i] = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, CHUNK_BUF_BYTES), "out");
+            LLVMSetAlignment(g->chunk_out[i], 64);
+        }
         if (g->nest->node[i].op == CK__JIT_OP_ASSIGN) {
             g->cast_tmp[i] = LLVMBuildAlloca(g->b, LLVMArrayType(g->i8, 16), "cast");
             LLVMSetAlignment(g->cast_tmp[i], 16);

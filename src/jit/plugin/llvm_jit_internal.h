@@ -70,6 +70,9 @@ typedef struct gen {
     LLVMValueRef cast_tmp[CK__JIT_MAX_NODES]; /* an expression's casts: one alloca each */
     int leaf_runs;                     /* the innermost dimension is a strided leaf call */
     LLVMValueRef stream_buf;           /* the streamed runs' block buffer, or NULL */
+    int chunked;                       /* some node is a chunk call (vector_fn) */
+    LLVMValueRef chunk_in[2];          /* the chunk calls' operands, CK__JIT_CHUNK each */
+    LLVMValueRef chunk_out[CK__JIT_MAX_NODES]; /* each chunk call's results */
     const ck__jit_nest *nest;
 } gen;
 

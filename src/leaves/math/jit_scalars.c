@@ -22,38 +22,6 @@
 #include "leaves/math/ufunc_list.h"
 #include "leaves/math/vmath_ops.h"
 
-/* CK__UJ_WHEN(a, b, r)(M, args...) is M(args...) when every type is one the JIT passes to a
- * C function (`none`: no second operand), else nothing. */
-#define CK__UJ_OK_bool 0
-#define CK__UJ_OK_int8 0
-#define CK__UJ_OK_uint8 0
-#define CK__UJ_OK_int16 0
-#define CK__UJ_OK_uint16 0
-#define CK__UJ_OK_int32 1
-#define CK__UJ_OK_uint32 1
-#define CK__UJ_OK_int64 1
-#define CK__UJ_OK_uint64 1
-#define CK__UJ_OK_float16 0
-#define CK__UJ_OK_bfloat16 0
-#define CK__UJ_OK_float32 1
-#define CK__UJ_OK_float64 1
-#define CK__UJ_OK_complex64 0
-#define CK__UJ_OK_complex128 0
-#define CK__UJ_OK_none 1
-#define CK__UJ_AND_000 CK__UJ_DROP
-#define CK__UJ_AND_001 CK__UJ_DROP
-#define CK__UJ_AND_010 CK__UJ_DROP
-#define CK__UJ_AND_011 CK__UJ_DROP
-#define CK__UJ_AND_100 CK__UJ_DROP
-#define CK__UJ_AND_101 CK__UJ_DROP
-#define CK__UJ_AND_110 CK__UJ_DROP
-#define CK__UJ_AND_111 CK__UJ_KEEP
-#define CK__UJ_KEEP(M, ...) M(__VA_ARGS__)
-#define CK__UJ_DROP(M, ...)
-#define CK__UJ_WHEN__(x, y, z) CK__UJ_AND_##x##y##z
-#define CK__UJ_WHEN_(x, y, z) CK__UJ_WHEN__(x, y, z)
-#define CK__UJ_WHEN(a, b, r) CK__UJ_WHEN_(CK__UJ_OK_##a, CK__UJ_OK_##b, CK__UJ_OK_##r)
-
 #define CK__UJ_FN(name, a, b, r) ck__ujs_##name##__##a##_##b##__##r
 
 /* The entry points: LEAF and VMATH loops, by operands. */
@@ -86,22 +54,16 @@
 #define CK__UJ_DEF_REFUSE_1(...)
 #define CK__UJ_DEF_REFUSE_2(...)
 #define CK__UJ_DEF(name, I, NIN, a, b, r)                                                          \
-  CK__UJ_WHEN(a, b, r)(CK__UJ_DEF_##I##_##NIN, name, a, b, r)
+  CK__UF_JIT_WHEN(a, b, r)(CK__UJ_DEF_##I##_##NIN, name, a, b, r)
 #define CK__UJ_DEFS(name, ...) CK__UFL_##name(CK__UJ_DEF)
 CK__UFUNC_LIST(CK__UJ_DEFS)
 
-/* The table, by loop: the entry (NULL: none) and whether it is a vector-math one. */
+/* The table, by loop: the entry (NULL: none). */
 typedef struct ck__uj_entry {
     ck__ufunc_scalar_fn fn;
-    const char *vector_math; /* a VMATH loop's name, else NULL */
 } ck__uj_entry;
-#define CK__UJ_VM_LEAF(text) NULL
-#define CK__UJ_VM_VMATH(text) text
-#define CK__UJ_TEXT_1(name, a, b, r) #name " " #a " -> " #r
-#define CK__UJ_TEXT_2(name, a, b, r) #name " " #a ", " #b " -> " #r
 #define CK__UJ_ENTRY_ROW(name, I, NIN, a, b, r)                                                    \
-  [CK__UFLOOP_##name##__##a##_##b##__##r] = {(ck__ufunc_scalar_fn)CK__UJ_FN(name, a, b, r),        \
-                                             CK__UJ_VM_##I(CK__UJ_TEXT_##NIN(name, a, b, r))},
+  [CK__UFLOOP_##name##__##a##_##b##__##r] = {(ck__ufunc_scalar_fn)CK__UJ_FN(name, a, b, r)},
 #define CK__UJ_ENTRY_LEAF CK__UJ_ENTRY_ROW
 #define CK__UJ_ENTRY_VMATH CK__UJ_ENTRY_ROW
 #define CK__UJ_ENTRY_CHECKED(...)
@@ -109,7 +71,7 @@ typedef struct ck__uj_entry {
 #define CK__UJ_ENTRY_ARITH(...)
 #define CK__UJ_ENTRY_REFUSE(...)
 #define CK__UJ_ENTRY(name, I, NIN, a, b, r)                                                        \
-  CK__UJ_WHEN(a, b, r)(CK__UJ_ENTRY_##I, name, I, NIN, a, b, r)
+  CK__UF_JIT_WHEN(a, b, r)(CK__UJ_ENTRY_##I, name, I, NIN, a, b, r)
 #define CK__UJ_ENTRIES(name, ...) CK__UFL_##name(CK__UJ_ENTRY)
 static const ck__uj_entry ck__uj_table[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK__UJ_ENTRIES)};
 
@@ -117,10 +79,10 @@ ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop) {
     return (unsigned)loop < CK__UFUNC_NUM_LOOPS ? ck__uj_table[loop].fn : NULL;
 }
 
-const char *ck__ufunc_scalar_vector_math(ck__ufunc_scalar_fn fn) {
+ck__ufunc_chunk_fn ck__ufunc_scalar_chunk(ck__ufunc_scalar_fn fn) {
     for (int i = 0; fn != NULL && i < CK__UFUNC_NUM_LOOPS; i++) {
         if (ck__uj_table[i].fn == fn) {
-            return ck__uj_table[i].vector_math;
+            return ck__ufunc_chunk((ck__ufunc_loop)i);
         }
     }
     return NULL;

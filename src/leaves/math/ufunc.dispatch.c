@@ -278,3 +278,54 @@ CK__UFUNC_LIST(CK__UF_DEF_LOOPS)
 #define CK__UF_ENTRY(name, I, NIN, a, b, r) CK__UF_ENTRY_##I(name, a, b, r)
 #define CK__UF_ENTRIES(name, ...) CK__UFL_##name(CK__UF_ENTRY)
 const ck__ufunc_table CK_TARGET_NAME(ck__ufunc_leaves) = {CK__UFUNC_LIST(CK__UF_ENTRIES)};
+
+/* ---- the JIT's chunk calls: a LEAF or VMATH loop over the types the JIT passes to C (the
+ * table of jit_scalars.c) as its kernel over contiguous chunks of at most CK__UFUNC_CHUNK
+ * elements (out apart from the operands; y is x for one operand): a LEAF loop's element
+ * function in a loop this target vectorises, a VMATH loop's vector kernel; the leaf's bits */
+#define CK__UF_CHUNK_FN(name, a, b, r) CK__UF_LEAF(name, a, b, r, chunk)
+#define CK__UF_CHUNK_DEF_LEAF_1(name, a, b, r)                                              \
+    static void CK__UF_CHUNK_FN(name, a, b, r)(void *out, const void *x, const void *y,     \
+                                               size_t n) {                                  \
+        (void)y;                                                                            \
+        CK__UF_LEAF(name, a, b, r, fast)((ck__ct_##r *)out, (const ck__ct_##a *)x, n);      \
+    }
+#define CK__UF_CHUNK_DEF_LEAF_2(name, a, b, r)                                              \
+    static void CK__UF_CHUNK_FN(name, a, b, r)(void *out, const void *x, const void *y,     \
+                                               size_t n) {                                  \
+        CK__UF_LEAF(name, a, b, r, fast)((ck__ct_##r *)out, (const ck__ct_##a *)x, 1,       \
+                                         (const ck__ct_##b *)y, 1, n);                      \
+    }
+#define CK__UF_CHUNK_DEF_VMATH(name, a, b, r)                                               \
+    static void CK__UF_CHUNK_FN(name, a, b, r)(void *out, const void *x, const void *y,     \
+                                               size_t n) {                                  \
+        CK__UF_VM_FN(name, a)((ck__ct_##r *)out, (const ck__ct_##a *)x,                     \
+                              (const ck__ct_##a *)y, n);                                    \
+    }
+#define CK__UF_CHUNK_DEF_VMATH_1 CK__UF_CHUNK_DEF_VMATH
+#define CK__UF_CHUNK_DEF_VMATH_2 CK__UF_CHUNK_DEF_VMATH
+#define CK__UF_CHUNK_NONE(...)
+#define CK__UF_CHUNK_DEF_CHECKED_2 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF_PAIR_1 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF_PAIR_2 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF_ARITH_2 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF_REFUSE_1 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF_REFUSE_2 CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_DEF(name, I, NIN, a, b, r)                                             \
+    CK__UF_JIT_WHEN(a, b, r)(CK__UF_CHUNK_DEF_##I##_##NIN, name, a, b, r)
+#define CK__UF_CHUNK_DEFS(name, ...) CK__UFL_##name(CK__UF_CHUNK_DEF)
+_Static_assert(CK__UFUNC_CHUNK == CK__VM_CHUNK, "the JIT's chunks are the kernels'");
+CK__UFUNC_LIST(CK__UF_CHUNK_DEFS)
+#define CK__UF_CHUNK_ROW(name, a, b, r)                                                     \
+    [CK__UFLOOP_##name##__##a##_##b##__##r] = CK__UF_CHUNK_FN(name, a, b, r),
+#define CK__UF_CHUNK_ENTRY_LEAF CK__UF_CHUNK_ROW
+#define CK__UF_CHUNK_ENTRY_VMATH CK__UF_CHUNK_ROW
+#define CK__UF_CHUNK_ENTRY_CHECKED CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_ENTRY_PAIR CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_ENTRY_ARITH CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_ENTRY_REFUSE CK__UF_CHUNK_NONE
+#define CK__UF_CHUNK_ENTRY(name, I, NIN, a, b, r)                                           \
+    CK__UF_JIT_WHEN(a, b, r)(CK__UF_CHUNK_ENTRY_##I, name, a, b, r)
+#define CK__UF_CHUNK_ENTRIES(name, ...) CK__UFL_##name(CK__UF_CHUNK_ENTRY)
+const ck__ufunc_chunk_table CK_TARGET_NAME(ck__ufunc_chunks) = {
+    CK__UFUNC_LIST(CK__UF_CHUNK_ENTRIES)};

@@ -306,14 +306,56 @@ int ck__make_ufunc_leaf(ck_builder *ckb, size_t *offset, ck__ufunc_loop loop, ck
 /* Writes "floor float64 strided [avx2]" and returns 1 when fn is a leaf of a compiled
  * table, else returns 0. */
 int ck__ufunc_leaf_describe(const void *fn, ck__strbuf *out);
+/* CK__UF_JIT_WHEN(a, b, r)(M, args...) is M(args...) when every type is one the JIT passes
+ * to a C function (`none`: no second operand), else nothing. */
+#define CK__UF_JIT_OK_bool 0
+#define CK__UF_JIT_OK_int8 0
+#define CK__UF_JIT_OK_uint8 0
+#define CK__UF_JIT_OK_int16 0
+#define CK__UF_JIT_OK_uint16 0
+#define CK__UF_JIT_OK_int32 1
+#define CK__UF_JIT_OK_uint32 1
+#define CK__UF_JIT_OK_int64 1
+#define CK__UF_JIT_OK_uint64 1
+#define CK__UF_JIT_OK_float16 0
+#define CK__UF_JIT_OK_bfloat16 0
+#define CK__UF_JIT_OK_float32 1
+#define CK__UF_JIT_OK_float64 1
+#define CK__UF_JIT_OK_complex64 0
+#define CK__UF_JIT_OK_complex128 0
+#define CK__UF_JIT_OK_none 1
+#define CK__UF_JIT_AND_000 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_001 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_010 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_011 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_100 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_101 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_110 CK__UF_JIT_DROP
+#define CK__UF_JIT_AND_111 CK__UF_JIT_KEEP
+#define CK__UF_JIT_KEEP(M, ...) M(__VA_ARGS__)
+#define CK__UF_JIT_DROP(M, ...)
+#define CK__UF_JIT_WHEN__(x, y, z) CK__UF_JIT_AND_##x##y##z
+#define CK__UF_JIT_WHEN_(x, y, z) CK__UF_JIT_WHEN__(x, y, z)
+#define CK__UF_JIT_WHEN(a, b, r) CK__UF_JIT_WHEN_(CK__UF_JIT_OK_##a, CK__UF_JIT_OK_##b, CK__UF_JIT_OK_##r)
+
 /* The JIT's direct calls (jit_scalars.c): the scalar function of a LEAF or VMATH loop over
  * 32/64-bit integers, float32 and float64, with the leaf's bits for each element, or NULL
- * (other types, CHECKED, ARITH and REFUSE loops); and the loop's text ("exp float64 ->
- * float64") when fn is a VMATH loop's (a vector kernel called one element at a time: slower
- * than its leaf), else NULL. */
+ * (other types, CHECKED, ARITH and REFUSE loops). */
 typedef void (*ck__ufunc_scalar_fn)(void);
 ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop);
-const char *ck__ufunc_scalar_vector_math(ck__ufunc_scalar_fn fn);
+
+/* The JIT's chunk calls of the LEAF and VMATH loops with a scalar function (ufunc.dispatch.c,
+ * per compiled target: ck__ufunc_chunks_<target>): out[i] = f(x[i], y[i]) for i < n <=
+ * CK__UFUNC_CHUNK, contiguous, out apart from x and y (y is x for one operand), each element
+ * the leaf's bits; NULL for the other loops. */
+#define CK__UFUNC_CHUNK 256
+typedef void (*ck__ufunc_chunk_fn)(void *out, const void *x, const void *y, size_t n);
+typedef ck__ufunc_chunk_fn ck__ufunc_chunk_table[CK__UFUNC_NUM_LOOPS];
+/* The chunk call of the loop whose scalar function (ck__ufunc_scalar) is fn, of the target
+ * kernels are built for now, or NULL (jit_scalars.c). */
+ck__ufunc_chunk_fn ck__ufunc_scalar_chunk(ck__ufunc_scalar_fn fn);
+/* The chunk call of loop for the target kernels are built for now, or NULL (ufunc.c). */
+ck__ufunc_chunk_fn ck__ufunc_chunk(ck__ufunc_loop loop);
 
 #ifdef __cplusplus
 }
