@@ -104,14 +104,37 @@ DOT_COLS = 1000
 # The reductions: (ckernel's name, axes or None for all, accumulate?) per workload.
 # The expressions, in `ckernel bench` order: (text, arguments in the order of their first
 # appearance, each a dtype name for an array of --size elements or a float for a scalar,
-# built with CK_EVAL_JIT?). bench/workloads_expr.c has the same texts and scalars.
+# built with CK_EVAL_JIT?, options). bench/workloads_expr.c has the same texts, scalars and
+# input ranges. Options: "range" (lo, hi) of uniform inputs (else normal * 1e3), "dtype" of
+# the result (float64), "threads" (ck_parallel_expr on that many), "reduce" (a reduction to
+# one value through ck_expr_eval; NumPy's column is np.dot), "numba" (the element function's
+# text where Python's differs from the expression's).
+F3 = {"a": "float64", "b": "float64", "c": "float64"}
+F2 = {"a": "float64", "b": "float64"}
+TRIG = ("sin(a)**2 + cos(b)**2", F2, {"range": (-100, 100)})
 EXPRESSIONS = {
-    "expr/fma3/composed": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, False),
-    "expr/fma3/jit": ("a * b + c", {"a": "float64", "b": "float64", "c": "float64"}, True),
+    "expr/fma3/composed": ("a * b + c", F3, False, {}),
+    "expr/fma3/jit": ("a * b + c", F3, True, {}),
     "expr/poly/jit": ("((a * x + b) * x + c) * x + d",
-                      {"a": 0.5, "x": "float64", "b": -1.25, "c": 3.0, "d": 0.75}, True),
+                      {"a": 0.5, "x": "float64", "b": -1.25, "c": 3.0, "d": 0.75}, True, {}),
     "expr/mixed/composed": ("i32 * f64 + f32", {"i32": "int32", "f64": "float64",
-                                                "f32": "float32"}, False),
+                                                "f32": "float32"}, False, {}),
+    "expr/linear/composed": ("2*a + 3*b", F2, False, {}),
+    "expr/linear/jit": ("2*a + 3*b", F2, True, {}),
+    "expr/trig/composed": TRIG[:2] + (False, TRIG[2]),
+    "expr/trig/jit": TRIG[:2] + (True, TRIG[2]),
+    "expr/trig/jit/2threads": TRIG[:2] + (True, dict(TRIG[2], threads=2)),
+    "expr/where/composed": ("where(a > b, a, b)", F2, False, {"numba": "a if a > b else b"}),
+    "expr/where/jit": ("where(a > b, a, b)", F2, True, {"numba": "a if a > b else b"}),
+    "expr/gauss/composed": ("exp(-a*a/2) * c", {"a": "float64", "c": "float64"}, False,
+                            {"range": (-10, 10)}),
+    "expr/gauss/jit": ("exp(-a*a/2) * c", {"a": "float64", "c": "float64"}, True,
+                       {"range": (-10, 10)}),
+    "expr/logic/composed": ("(a < 0.5) & (b > 0) | (c > 0.9)", F3, False,
+                            {"range": (-1, 1), "dtype": "bool"}),
+    "expr/logic/jit": ("(a < 0.5) & (b > 0) | (c > 0.9)", F3, True,
+                       {"range": (-1, 1), "dtype": "bool"}),
+    "expr/dotsum/jit": ("sum(a * b)", F2, True, {"reduce": True}),
 }
 REDUCTIONS = {"reduce/sum/float64": ("sum", None, False),
               "reduce/min/float64": ("min", None, False),
@@ -211,6 +234,10 @@ def load(path):
             ("ck_make_expr", i, [p, C.POINTER(C.c_size_t), p, p, p, i, C.POINTER(C.c_char_p),
                                  C.POINTER(p), C.POINTER(p), i, C.POINTER(EvalCtx)]),
             ("ck_jit_last_decision", C.c_char_p, []),
+            ("ck_expr_eval", i, [p, p, i, C.POINTER(C.c_char_p), C.POINTER(p),
+                                 C.POINTER(EvalCtx)]),
+            ("ck_parallel_expr", i, [p, p, i, C.POINTER(C.c_char_p), C.POINTER(p),
+                                     C.POINTER(EvalCtx)]),
             ("ck_parallel_strided", i, [p, p, C.c_ssize_t, C.POINTER(p),
                                         C.POINTER(C.c_ssize_t), C.c_size_t,
                                         C.POINTER(EvalCtx)]),
@@ -402,6 +429,44 @@ class ExprKernel:
 
     def free(self):
         self.lib.ck_builder_destroy(self.addr)
+
+
+class EvalKernel:
+    """expr/dotsum/jit and expr/<case>/jit/2threads (bench/workloads_expr.c's evaluated
+    workloads): each run one ck_expr_eval (or ck_parallel_expr on `threads`) with
+    CK_EVAL_JIT over arrays wrapped once, which builds its kernels; self.skip says why when
+    the first run's build was not compiled."""
+
+    def __init__(self, lib, text, dst, args, threads):
+        self.lib, self.skip = lib, None
+        e = C.c_void_p()
+        if lib.ck_expr_parse(text.encode(), C.byref(e)) != CK_OK:
+            raise ck_error(lib, "ck_expr_parse")
+        self.e = e
+        self.wd = Wrapped(lib, dst)
+        self.ws = [Wrapped(lib, a) for a in args.values()]
+        n = len(self.ws)
+        self.n = n
+        self.names = (C.c_char_p * n)(*[k.encode() for k in args])
+        self.srcs = (C.c_void_p * n)(*[w.a.value for w in self.ws])
+        self.ctx = EvalCtx(errmode=CK_ERRMODE_NOCHECK, flags=CK_EVAL_JIT,
+                           max_threads=max(threads, 0))
+        self.fn = lib.ck_parallel_expr if threads > 1 else lib.ck_expr_eval
+        self.run(dst)
+        decision = (lib.ck_jit_last_decision() or b"").decode()
+        if not decision.startswith(("compiled", "cache hit")):
+            self.skip = "the JIT did not compile the expression: " + (
+                decision or "no nest was offered to it")
+
+    def run(self, dst):
+        if self.fn(self.e, self.wd.a, self.n, self.names, self.srcs, C.byref(self.ctx)) != CK_OK:
+            raise ck_error(self.lib, "ck_expr_eval")
+
+    def free(self):
+        self.wd.free()
+        for w in self.ws:
+            w.free()
+        self.lib.ck_expr_decref(self.e)
 
 
 class MathKernel:
@@ -771,12 +836,17 @@ def alternating_medians(runs, n, repeat):
     return [statistics.median(t) for t in times]
 
 
-def expression_contestants(np, name, text, args, dst, clock):
+def expression_contestants(np, name, text, args, dst, clock, opts):
     """What times the expression besides ckernel: [(label, run() -> its result, clock)],
-    NumPy's always, numexpr's and Numba's when installed (their absence is said once)."""
-    # NumPy as a user writes it: the text is Python over the arguments (a new result).
-    code = compile(text, name, "eval")
-    out = [("NumPy", lambda: eval(code, {}, args), clock)]
+    NumPy's always (np.dot for a reduction), numexpr's and Numba's when installed (their
+    absence is said once; Numba's @vectorize has no reductions)."""
+    if opts.get("reduce"):
+        out = [("NumPy", lambda: np.dot(args["a"], args["b"]), clock)]
+    else:
+        # NumPy as a user writes it: the text is Python over the arguments (a new result).
+        code = compile(text, name, "eval")
+        functions = {k: getattr(np, k) for k in ("sin", "cos", "exp", "where")}
+        out = [("NumPy", lambda: eval(code, functions, args), clock)]
     try:
         import numexpr
     except ImportError:
@@ -787,6 +857,8 @@ def expression_contestants(np, name, text, args, dst, clock):
         def ne(threads):
             def run():
                 numexpr.set_num_threads(threads)
+                if opts.get("reduce"):
+                    return numexpr.evaluate(text, local_dict=args)
                 return numexpr.evaluate(text, local_dict=args, out=dst)
             return run
         out.append(("numexpr 1 thr", ne(1), clock))
@@ -796,12 +868,13 @@ def expression_contestants(np, name, text, args, dst, clock):
         import numba
     except ImportError:
         numba = None
-    if numba is not None:
+    if numba is not None and not opts.get("reduce"):
         names = list(args)
-        sig = "float64(%s)" % ", ".join(
-            "float64" if isinstance(args[k], float) else args[k].dtype.name for k in names)
+        sig = "%s(%s)" % ("boolean" if opts.get("dtype") == "bool" else "float64", ", ".join(
+            "float64" if isinstance(args[k], float) else args[k].dtype.name for k in names))
         # The text as a Python function of the arguments, one element at a time.
-        src = "def f(%s):\n    return %s\n" % (", ".join(names), text)
+        src = "from math import sin, cos, exp\ndef f(%s):\n    return %s\n" % (
+            ", ".join(names), opts.get("numba", text))
         scope = {}
         exec(compile(src, name, "exec"), scope)
         vec = numba.vectorize([sig])(scope["f"])
@@ -810,11 +883,27 @@ def expression_contestants(np, name, text, args, dst, clock):
     return out
 
 
+def same_values(np, got, want, exact):
+    """Bytes equal, or (a transcendental function: another library's, another rounding)
+    within 8 ULP (each library's functions within a few); a sum within 2^-40 of the sum of magnitudes."""
+    got, want = np.asarray(got), np.asarray(want)
+    if got.tobytes() == want.tobytes():
+        return True
+    if exact or got.shape != want.shape or got.dtype != np.float64:
+        return False
+    g, w = got.view(np.int64).astype(object), want.view(np.int64).astype(object)
+    if got.ndim == 0:
+        return abs(float(got) - float(want)) <= 2.0 ** -40 * max(abs(float(want)), 1.0) * 1e3
+    ordered = [(x if x >= 0 else -(2**63) - x) for x in (g.tolist())]
+    ref = [(x if x >= 0 else -(2**63) - x) for x in (w.tolist())]
+    return max(abs(x - y) for x, y in zip(ordered, ref)) <= 8
+
+
 def compare_expressions(np, lib, n, repeat, clock, flt):
     """The expr/... rows (EXPRESSIONS), and (name, reason) of those skipped."""
     rng = np.random.default_rng(54321)
     rows, skipped = [], []
-    for name, (text, spec, jit) in EXPRESSIONS.items():
+    for name, (text, spec, jit, opts) in EXPRESSIONS.items():
         if flt and flt not in name:
             continue
         args = {}
@@ -823,27 +912,35 @@ def compare_expressions(np, lib, n, repeat, clock, flt):
                 args[k] = v
             elif v == "int32":
                 args[k] = rng.integers(-2**31, 2**31, size=n, dtype=np.int32)
+            elif "range" in opts:
+                args[k] = rng.uniform(*opts["range"], size=n).astype(v)
             else:
                 args[k] = (rng.standard_normal(n) * 1e3).astype(v)
-        dst = np.empty(n, np.float64)
-        ck = ExprKernel(lib, text, dst, {k: v if not isinstance(v, float) else np.array(v)
-                                         for k, v in args.items()}, jit)
+        dst = (np.zeros((), np.float64) if opts.get("reduce")
+               else np.empty(n, opts.get("dtype", "float64")))
+        wrapped = {k: v if not isinstance(v, float) else np.array(v) for k, v in args.items()}
+        if opts.get("reduce") or opts.get("threads", 1) > 1:
+            ck = EvalKernel(lib, text, dst, wrapped, opts.get("threads", 1))
+        else:
+            ck = ExprKernel(lib, text, dst, wrapped, jit)
+        # Exact where no function of another library is called (trig, gauss: libm's).
+        exact = not any(f in text for f in ("sin", "cos", "exp", "sum"))
         try:
             if ck.skip:
                 skipped.append((name, ck.skip))
                 continue
-            others = expression_contestants(np, name, text, args, dst, clock)
+            others = expression_contestants(np, name, text, args, dst, clock, opts)
             medians = alternating_medians([(lambda: ck.run(dst), clock)] +
                                           [(run, c) for _, run, c in others], n, repeat)
             # The results, each into its own destination where it takes one.
-            dst.fill(np.nan)
+            dst.reshape(-1).view(np.uint8).fill(0xA5)
             ck.run(dst)
-            mine = dst.tobytes()
+            mine = dst.copy()
             same = {}
             for label, run, _ in others:
-                dst.view(np.uint8).fill(0xA5)
-                r = run()
-                same[label] = np.asarray(r, dtype=np.float64).tobytes() == mine
+                dst.reshape(-1).view(np.uint8).fill(0xA5)
+                r = np.asarray(run(), dtype=mine.dtype)
+                same[label] = same_values(np, r, mine, exact)
         finally:
             ck.free()
         row = {"workload": name, "expression": text, "elements": n, "shape": [n],
@@ -959,7 +1056,7 @@ def compare_math(np, lib, n, repeat, clock, flt):
             mine = dst.copy()
             results = {}
             for label, run, _ in others:
-                dst.view(np.uint8).fill(0xA5)
+                dst.reshape(-1).view(np.uint8).fill(0xA5)
                 run()
                 results[label] = dst.copy()
         finally:

@@ -478,7 +478,7 @@ int ck_expr_eval(const ck_expr *e, const ck_array *dst, int nargs, const char *c
         if (dst == NULL) {
             return ck_set_error(CK_ERR_INVALID, "ck_expr_eval: NULL destination");
         }
-        return ck__expr_eval_reduced(e, dst, nargs, names, src, ectx, NULL);
+        return ck__expr_eval_reduced(e, dst, nargs, names, src, ectx, 0, NULL);
     }
     const expr_make m = {e, names};
     return ck__run_on_arrays("ck_expr_eval", dst, nargs, src, ectx, make_expr_kernel, &m);
@@ -512,7 +512,7 @@ int ck_expr_eval_new(const ck_expr *e, int nargs, const char *const *names,
         st[k] = ck_array_type(src[k]);
     }
     if (ck_expr_reductions(e) > 0) { /* typed by the reduced values, as NumPy types them */
-        return ck__expr_eval_reduced(e, NULL, nargs, names, src, ectx, out);
+        return ck__expr_eval_reduced(e, NULL, nargs, names, src, ectx, 0, out);
     }
     ck_type *rt = NULL;
     CK__RETURN_IF_ERROR(ck_expr_result_type(e, nargs, names, st, ectx, &rt));

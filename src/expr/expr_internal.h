@@ -111,13 +111,14 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
 int ck__expr_match_names(const ck_expr *e, int nargs, const char *const *names, int *perm);
 /* ck_expr_result_type, ck_expr_eval and ck_expr_eval_new (dst NULL: into a new *out) of an
  * expression with reductions (expr_reduce.c): each reduction's operand evaluated, reduced and
- * put in its place. */
+ * put in its place; `parallel` (ck_parallel_expr): each evaluation and reduction split
+ * across threads (ck_parallel_expr, ck_parallel_reduce: the same bits). */
 int ck__expr_result_type_reduced(const ck_expr *e, int nargs, const char *const *names,
                                  const ck_type *const *src_tp, const ck_eval_ctx *ectx,
                                  ck_type **out);
 int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
                           const char *const *names, const ck_array *const *src,
-                          const ck_eval_ctx *ectx, ck_array **out);
+                          const ck_eval_ctx *ectx, int parallel, ck_array **out);
 
 /* ck_make_expr for types that are the elements of `first_dim` enclosing dimensions (the
  * parallel split builds the kernel of one row): messages number dimensions as in the whole;

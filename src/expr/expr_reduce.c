@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ckernel/parallel.h"
 #include "builders/compose.h"
 #include "common/internal.h"
 #include "expr/expr_internal.h"
@@ -150,7 +151,64 @@ typedef struct stage {
     ck_type *owned_type[CK_CALL_MAX_ARGS];
     char made_names[CK_CALL_MAX_ARGS][16];
     int made;
+    int parallel; /* ck_parallel_expr: the operands and reductions split across threads */
 } stage;
+
+/* sub over src into a new array: ck_expr_eval_new, or split across threads. */
+static int eval_new(const ck_expr *sub, const ck_array *const *src, const ck_eval_ctx *ectx,
+                    int parallel, ck_array **out) {
+    const char *const *names = (const char *const *)sub->names;
+    if (!parallel) {
+        return ck_expr_eval_new(sub, sub->nnames, names, src, ectx, out);
+    }
+    const ck_type *type[CK_CALL_MAX_ARGS];
+    for (int k = 0; k < sub->nnames; k++) {
+        type[k] = ck_array_type(src[k]);
+    }
+    ck_type *t = NULL;
+    ck_array *made = NULL;
+    int rc = ck_expr_result_type(sub, sub->nnames, names, type, ectx, &t);
+    if (rc == CK_OK) rc = ck_array_new(t, &made);
+    ck_type_decref(t);
+    if (rc == CK_OK) {
+        rc = sub->nnames > 0 ? ck_parallel_expr(sub, made, sub->nnames, names, src, ectx)
+                             : ck_expr_eval(sub, made, 0, names, src, ectx);
+    }
+    if (rc != CK_OK) {
+        ck_array_free(made);
+        return rc;
+    }
+    *out = made;
+    return CK_OK;
+}
+
+/* The reduction of operand into dst, or (dst NULL) a new array: ck_reduce(_new), or split
+ * across threads (ck_parallel_reduce: the same bits). */
+static int reduce_to(const ck_reduce_spec *spec, const ck_array *dst, const ck_array *operand,
+                     const ck_eval_ctx *ectx, int parallel, ck_array **out) {
+    if (!parallel) {
+        return dst != NULL ? ck_reduce(spec, dst, operand, ectx)
+                           : ck_reduce_new(spec, operand, ectx, out);
+    }
+    ck_array *made = NULL;
+    if (dst == NULL) {
+        ck_type *t = NULL;
+        int rc = ck_reduce_result_type(spec, ck_array_type(operand), ectx, &t);
+        if (rc == CK_OK) rc = ck_array_new(t, &made);
+        ck_type_decref(t);
+        CK__RETURN_IF_ERROR(rc);
+        dst = made;
+    }
+    const int rc = ck_parallel_reduce(spec, dst, operand, ectx);
+    if (rc != CK_OK) {
+        ck_array_free(made);
+        return rc;
+    }
+    if (made != NULL) {
+        *out = made;
+    }
+    return CK_OK;
+}
 
 static void stage_free(stage *st) {
     ck_expr_decref(st->e);
@@ -205,10 +263,9 @@ static int stage_one(stage *st, int r, int with_values, const ck_eval_ctx *ectx)
     ck_array *operand = NULL, *reduced = NULL;
     ck_type *reduced_type = NULL;
     if (rc == CK_OK && with_values) {
-        rc = ck_expr_eval_new(sub, sub->nnames, (const char *const *)sub->names, src, ectx,
-                              &operand);
+        rc = eval_new(sub, src, ectx, st->parallel, &operand);
         if (rc == CK_OK) {
-            rc = at_column(ck_reduce_new(&spec, operand, ectx, &reduced), nd);
+            rc = at_column(reduce_to(&spec, NULL, operand, ectx, st->parallel, &reduced), nd);
         }
         ck_array_free(operand);
     } else if (rc == CK_OK) {
@@ -264,8 +321,9 @@ static int stage_one(stage *st, int r, int with_values, const ck_eval_ctx *ectx)
 /* Stages every reduction but the root's; st->e is then free of them but at its root. */
 static int stage_all(stage *st, const ck_expr *e, int nargs, const char *const *names,
                      const ck_array *const *src, const ck_type *const *types,
-                     const ck_eval_ctx *ectx) {
+                     const ck_eval_ctx *ectx, int parallel) {
     memset(st, 0, sizeof *st);
+    st->parallel = parallel;
     int perm[CK_CALL_MAX_ARGS];
     CK__RETURN_IF_ERROR(ck__expr_match_names(e, nargs, names, perm));
     ck_expr_incref((ck_expr *)(uintptr_t)e);
@@ -294,7 +352,7 @@ int ck__expr_result_type_reduced(const ck_expr *e, int nargs, const char *const 
                                  const ck_type *const *src_tp, const ck_eval_ctx *ectx,
                                  ck_type **out) {
     stage st;
-    int rc = stage_all(&st, e, nargs, names, NULL, src_tp, ectx);
+    int rc = stage_all(&st, e, nargs, names, NULL, src_tp, ectx, 0);
     const ck_expr *x = st.e;
     const ck__expr_node *root = rc == CK_OK ? &x->nodes[x->nnodes - 1] : NULL;
     if (rc == CK_OK && root->kind == CK__EXPR_REDUCE) {
@@ -711,13 +769,13 @@ static int fused_root(const stage *st, const ck_expr *sub, const ck__expr_node *
 
 int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
                           const char *const *names, const ck_array *const *src,
-                          const ck_eval_ctx *ectx, ck_array **out) {
+                          const ck_eval_ctx *ectx, int parallel, ck_array **out) {
     if (src == NULL && nargs > 0) {
         return ck_set_error(CK_ERR_INVALID, "expression: NULL sources");
     }
     static const ck_array *const none[1] = {NULL};
     stage st;
-    int rc = stage_all(&st, e, nargs, names, nargs > 0 ? src : none, NULL, ectx);
+    int rc = stage_all(&st, e, nargs, names, nargs > 0 ? src : none, NULL, ectx, parallel);
     const ck_expr *x = st.e;
     const ck__expr_node *root = rc == CK_OK ? &x->nodes[x->nnodes - 1] : NULL;
     if (rc == CK_OK && root->kind == CK__EXPR_REDUCE) {
@@ -727,18 +785,15 @@ int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
         ck_array *operand = NULL;
         rc = extract(x, x->operands[root->first], -1, NULL, &sub);
         int done = 0;
-        if (rc == CK_OK) rc = fused_root(&st, sub, root, dst, ectx, out, &done);
+        /* Split across threads, the operand is evaluated whole (in parallel) and reduced in
+         * parallel: the fused pass runs on one thread. */
+        if (rc == CK_OK && !parallel) rc = fused_root(&st, sub, root, dst, ectx, out, &done);
         if (rc == CK_OK && !done) rc = sources_of(&st, sub, srcs, type);
-        if (rc == CK_OK && !done) {
-            rc = ck_expr_eval_new(sub, sub->nnames, (const char *const *)sub->names, srcs, ectx,
-                                  &operand);
-        }
+        if (rc == CK_OK && !done) rc = eval_new(sub, srcs, ectx, parallel, &operand);
         int axes[CK_CALL_MAX_ARGS];
         const ck_reduce_spec spec = spec_of(root, axes);
         if (rc == CK_OK && !done) {
-            rc = at_column(dst != NULL ? ck_reduce(&spec, dst, operand, ectx)
-                                       : ck_reduce_new(&spec, operand, ectx, out),
-                           root);
+            rc = at_column(reduce_to(&spec, dst, operand, ectx, parallel, out), root);
         }
         ck_array_free(operand);
         ck_expr_decref(sub);
@@ -747,7 +802,9 @@ int ck__expr_eval_reduced(const ck_expr *e, const ck_array *dst, int nargs,
         const ck_type *type[CK_CALL_MAX_ARGS];
         rc = sources_of(&st, x, srcs, type);
         const char *const *xn = (const char *const *)x->names;
-        if (rc == CK_OK) {
+        if (rc == CK_OK && parallel && dst != NULL && x->nnames > 0) {
+            rc = ck_parallel_expr(x, dst, x->nnames, xn, srcs, ectx);
+        } else if (rc == CK_OK) {
             rc = dst != NULL ? ck_expr_eval(x, dst, x->nnames, xn, srcs, ectx)
                              : ck_expr_eval_new(x, x->nnames, xn, srcs, ectx, out);
         }

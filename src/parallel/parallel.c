@@ -487,6 +487,10 @@ int ck_parallel_expr(const ck_expr *e, const ck_array *dst, int nargs, const cha
         return ck_expr_eval(e, dst, 0, names, src, ectx); /* literals only: one constant */
     }
     CK__RETURN_IF_ERROR(check_sources("ck_parallel_expr", "expression", e, dst, nargs, src));
+    if (ck_expr_reductions(e) > 0) {
+        /* Each reduction's operand and the reduction split in turn. */
+        return ck__expr_eval_reduced(e, dst, nargs, names, src, ectx, 1, NULL);
+    }
     const ck__par_rows r = {NULL, e, names, nargs, src};
     return parallel_rows("ck_parallel_expr", dst, &r, ectx);
 }

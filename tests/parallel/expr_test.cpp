@@ -126,6 +126,31 @@ TEST_F(Leakless, ParallelExprSplitsOneDimensionIntoRunsTheJitCompiles) {
     }
 }
 
+TEST_F(Leakless, ParallelExprReductionsGiveTheSerialBits) {
+    // Reductions split across threads (each operand by ck_parallel_expr, each reduction by
+    // ck_parallel_reduce) against the serial call (the root's fused pass): the values rounded
+    // (sums of thirds), so an order of additions of its own would show.
+    const int m = 3000, k = 64;
+    const std::string s2 = std::to_string(m) + " * " + std::to_string(k);
+    const std::string s1 = std::to_string(m * k);
+    ckt::Array a((s2 + " * float64").c_str()), x((s1 + " * float64").c_str());
+    auto *pa = reinterpret_cast<double *>(a.data());
+    auto *px = reinterpret_cast<double *>(x.data());
+    for (size_t i = 0; i < static_cast<size_t>(m * k); ++i) {
+        pa[i] = par::half_step_at(i) / 3.0;
+        px[i] = static_cast<double>(par::int_at(i)) / 7.0;
+    }
+    const auto same = [](const ckt::Array &serial, const ckt::Array &parallel) {
+        EXPECT_TRUE(par::same_bytes(serial, parallel));
+    };
+    serial_and_parallel("a - sum(a, axis=0) / 4", (s2 + " * float64").c_str(), {"a"}, {a.get()},
+                        same);
+    serial_and_parallel("sum(a * a, axis=1)", (std::to_string(m) + " * float64").c_str(), {"a"},
+                        {a.get()}, same);
+    serial_and_parallel("sum(x * x)", "float64", {"x"}, {x.get()}, same);
+    serial_and_parallel("max(x) - x", (s1 + " * float64").c_str(), {"x"}, {x.get()}, same);
+}
+
 TEST_F(Leakless, ParallelExprOfOneDimensionReportsErrorsAsSerially) {
     // trunc_divide by a zero at element 9000 of 3 * 4096 + 5, split into runs with CK_EVAL_JIT
     // (the division stays composed inside the compiled runs): the serial status and message.
