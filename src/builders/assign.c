@@ -58,6 +58,7 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.jit_op_id = -1;
     c.jit_param_id = NULL;
     c.jit_fn = NULL;
+    c.jit_chunk = NULL;
     c.jit_nodes = NULL;
     c.jit_nnodes = 0;
     c.jit_why_not = NULL;

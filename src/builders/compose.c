@@ -26,7 +26,6 @@
 #include "signatures/signature.h"
 #include "targets/cpu_internal.h"
 #include "jit/jit_internal.h"
-#include "leaves/math/ufunc_list.h" /* the chunk calls of vector math */
 #include "core/kinds.h"
 /* The type struct itself: the walk reads its fields directly (it runs on every build). */
 #include "values/datetime.h"
@@ -150,10 +149,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         nest.param_id[k] = c->jit_param_id != NULL ? (int32_t)c->jit_param_id[k] : nest.op_id;
     }
     nest.native_fn = c->jit_fn;
-    ck__ufunc_chunk_fn chunk = c->jit_op == CK__JIT_OP_NATIVE
-                                   ? ck__ufunc_scalar_chunk((ck__ufunc_scalar_fn)c->jit_fn)
-                                   : NULL;
-    if (chunk != NULL) {
+    if (c->jit_op == CK__JIT_OP_NATIVE && c->jit_chunk != NULL) {
         /* A vector-math call runs in chunks (ck__jit_node.vector_fn): as the program of
          * its loads and the call. */
         nest.op = CK__JIT_OP_EXPR;
@@ -164,7 +160,7 @@ static int try_jit(ck_builder *ckb, size_t *offset, const ck__compose *c, const 
         call->type = nest.op_id;
         call->nargs = c->nsrc;
         call->native_fn = c->jit_fn;
-        call->vector_fn = (void (*)(void))chunk;
+        call->vector_fn = c->jit_chunk;
         for (int k = 0; k < c->nsrc; k++) {
             nest.node[k].op = CK__JIT_OP_LOAD;
             nest.node[k].type = nest.arg_id[k];

@@ -67,6 +67,7 @@ struct ck__compose {
     int jit_op_id;
     const ck_type_id *jit_param_id; /* what each argument is cast to; NULL: jit_op_id */
     void (*jit_fn)(void);           /* a native call's function */
+    void (*jit_chunk)(void);        /* its chunk form (ck__jit_node.vector_fn), or NULL */
     /* CK__JIT_OP_EXPR: an expression's program (src/expr/expr_jit.c), jit_op_id its result
      * type; or, with jit_nodes NULL, jit_why_not says why it cannot be compiled (recorded as
      * the JIT's decision where the walk would have tried it). */

@@ -174,11 +174,13 @@ int ck__plan_call(ck_callable *c, int nsrc, const ck_type *const *src_tp,
      * lets them round. */
     plan->jit_op = -1;
     plan->jit_fn = NULL;
+    plan->jit_chunk = NULL;
     if (rating.unsafe == 0 &&
         (rating.inexact == 0 || !ck__conversion_can_fail(CK__CONV_INEXACT, *mode)) &&
         nsrc <= CK__JIT_MAX_ARGS && plan->entry->sig.nret != 2) {
         plan->jit_op = ck__builtin_jit_op(&plan->entry->factory);
-        if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn)) {
+        if (plan->jit_op < 0 && ck__native_function(&plan->entry->factory, &plan->jit_fn,
+                                                      &plan->jit_chunk)) {
             plan->jit_op = CK__JIT_OP_NATIVE;
         }
     }
@@ -292,6 +294,7 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     /* Arithmetic computes in its result type; a native call takes its signature's types. */
     cmp.jit_param_id = plan.jit_op == CK__JIT_OP_NATIVE ? plan.entry->sig.args : NULL;
     cmp.jit_fn = plan.jit_fn;
+    cmp.jit_chunk = plan.jit_chunk;
     cmp.jit_nodes = NULL;
     cmp.jit_nnodes = 0;
     cmp.jit_why_not = NULL;

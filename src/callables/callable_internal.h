@@ -29,6 +29,7 @@ typedef struct ck__call_plan {
     ck_type_id ret;
     int jit_op; /* the built-in's operation when the JIT may compile the call, else -1 */
     void (*jit_fn)(void); /* a native function's, for a direct call */
+    void (*jit_chunk)(void); /* its chunk form (ck__jit_node.vector_fn), or NULL */
 } ck__call_plan;
 
 /* Checks a call's arguments (NULL, count, tuples and structs refused; *option set when one
@@ -154,13 +155,14 @@ int ck__builtin_jit_op(const ck_factory *f);
  * compiles inline (bitwise and logical: ufuncs.c); -1 for any other. */
 int ck__compare_jit_op(const ck_factory *f);
 int ck__ufunc_jit_op(const ck_factory *f);
-/* 1 and the function the JIT calls directly (CK__JIT_OP_NATIVE) for f's leaf: a native
- * function's (native.c), or the scalar function of a ufunc loop (ck__ufunc_jit_function);
- * else 0. */
-int ck__native_function(const ck_factory *f, void (**fn)(void));
-/* 1 and the scalar function with the leaf's bits when f is the factory of a ufunc loop the
- * JIT calls (ufuncs.c, leaves/math/jit_scalars.c), else 0. */
-int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void));
+/* 1 and the function the JIT calls directly (CK__JIT_OP_NATIVE) for f's leaf, with its chunk
+ * form or NULL (ck__jit_node.vector_fn): a native function's (native.c: no chunk form), or
+ * the scalar function of a ufunc loop (ck__ufunc_jit_function); else 0. */
+int ck__native_function(const ck_factory *f, void (**fn)(void), void (**chunk)(void));
+/* 1, the scalar function with the leaf's bits and its chunk form (for the target kernels
+ * are built for now) when f is the factory of a ufunc loop the JIT calls (ufuncs.c,
+ * leaves/math/jit_scalars.c), else 0. */
+int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void), void (**chunk)(void));
 /* ck_make_reduce for the element types of one row of the source's outermost (kept)
  * dimension (the parallel split): messages number dimensions from first_dim, as in the
  * whole. */

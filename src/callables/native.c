@@ -237,11 +237,12 @@ static void native_release(void *data) {
     ck__meta_free(data);
 }
 
-int ck__native_function(const ck_factory *f, void (**fn)(void)) {
+int ck__native_function(const ck_factory *f, void (**fn)(void), void (**chunk)(void)) {
     if (f->instantiate != native_instantiate) {
-        return ck__ufunc_jit_function(f, fn);
+        return ck__ufunc_jit_function(f, fn, chunk);
     }
     *fn = ((const ck__native_def *)f->data)->fn;
+    *chunk = NULL;
     return 1;
 }
 
@@ -283,8 +284,8 @@ int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(voi
 
 #else /* !CK_WITH_FFI */
 
-int ck__native_function(const ck_factory *f, void (**fn)(void)) {
-    return ck__ufunc_jit_function(f, fn);
+int ck__native_function(const ck_factory *f, void (**fn)(void), void (**chunk)(void)) {
+    return ck__ufunc_jit_function(f, fn, chunk);
 }
 
 int ck_callable_add_native(ck_callable *c, const char *signature, void (*fn)(void)) {

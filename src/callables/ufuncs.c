@@ -75,15 +75,17 @@ int ck__ufunc_jit_op(const ck_factory *f) {
     }
 }
 
-int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void)) {
+int ck__ufunc_jit_function(const ck_factory *f, void (**fn)(void), void (**chunk)(void)) {
     if (f->instantiate != leaf_instantiate) {
         return 0;
     }
-    const ck__ufunc_scalar_fn s = ck__ufunc_scalar((ck__ufunc_loop)(uintptr_t)f->data);
+    const ck__ufunc_loop loop = (ck__ufunc_loop)(uintptr_t)f->data;
+    const ck__ufunc_scalar_fn s = ck__ufunc_scalar(loop);
     if (s == NULL) {
         return 0;
     }
     *fn = s;
+    *chunk = (void (*)(void))ck__ufunc_chunk(loop);
     return 1;
 }
 

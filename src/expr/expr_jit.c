@@ -14,7 +14,6 @@
 #include "signatures/signature.h"
 #include "expr/expr_internal.h"
 #include "core/kinds.h"
-#include "leaves/math/ufunc_list.h" /* the chunk calls of vector math */
 
 /* Plan nodes followed (literals and casts of them fold away, so a plan may be larger than
  * its program; beyond this it is declined). */
@@ -34,9 +33,9 @@ static ck__jit_node *add_node(ck__jit_node *prog, int *n) {
 static void call_why(const ck__expr_plan *pl, int i, char *why, size_t cap) {
     const ck__expr_node *nd = &pl->e->nodes[i];
     const ck__call_plan *p = &pl->nodes[i].call;
-    void (*fn)(void) = NULL;
+    void (*fn)(void) = NULL, (*chunk)(void) = NULL;
     if (ck__builtin_jit_op(&p->entry->factory) < 0 &&
-        !ck__native_function(&p->entry->factory, &fn)) {
+        !ck__native_function(&p->entry->factory, &fn, &chunk)) {
         snprintf(why, cap,
                  "expression column %d: %s has no compiled form for %s (arithmetic, minimum, "
                  "maximum, negative, the comparisons, where, the logical and bitwise "
@@ -137,7 +136,7 @@ int ck__expr_jit_program(const ck__expr_plan *pl, ck__jit_node *prog, int *nnode
                 j->type = (int32_t)p->ret;
                 j->nargs = pn->nops;
                 j->native_fn = p->jit_op == CK__JIT_OP_NATIVE ? p->jit_fn : NULL;
-                j->vector_fn = (void (*)(void))ck__ufunc_scalar_chunk(j->native_fn);
+                j->vector_fn = p->jit_op == CK__JIT_OP_NATIVE ? p->jit_chunk : NULL;
                 for (int k = 0; k < pn->nops; k++) {
                     j->arg[k] = arg[k];
                     j->param_id[k] = (int32_t)p->entry->sig.args[k];

@@ -635,9 +635,6 @@ static void mark_needed(const ck__jit_nest *n, const int32_t *roots, int nroots,
     }
 }
 
-/* Elements [at, at + m) of the innermost dimension, j from 0: for phase >= 0, the operands of
- * chunk call `phase` into the operand buffers; for phase < 0, the program's value of element i
- * stored (converted) at first + (i - lo) * ds. */
 /* The source a call's operand k reads in place (a load of a contiguous source of the
  * parameter's type), or -1. */
 static int direct_operand(const ck__jit_nest *n, const ck__jit_node *call, int k) {
@@ -649,6 +646,9 @@ static int direct_operand(const ck__jit_nest *n, const ck__jit_node *call, int k
                : -1;
 }
 
+/* Elements [at, at + m) of the innermost dimension, j from 0: for phase >= 0, the operands of
+ * chunk call `phase` into the operand buffers; for phase < 0, the program's value of element i
+ * stored (converted) at first + (i - lo) * ds. */
 static void emit_chunk_pass(gen *g, int phase, LLVMValueRef at, LLVMValueRef m, LLVMValueRef lo,
                             LLVMValueRef first, intptr_t ds, const LLVMValueRef *a) {
     const ck__jit_nest *n = g->nest;

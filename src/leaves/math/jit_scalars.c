@@ -78,12 +78,3 @@ static const ck__uj_entry ck__uj_table[CK__UFUNC_NUM_LOOPS] = {CK__UFUNC_LIST(CK
 ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop) {
     return (unsigned)loop < CK__UFUNC_NUM_LOOPS ? ck__uj_table[loop].fn : NULL;
 }
-
-ck__ufunc_chunk_fn ck__ufunc_scalar_chunk(ck__ufunc_scalar_fn fn) {
-    for (int i = 0; fn != NULL && i < CK__UFUNC_NUM_LOOPS; i++) {
-        if (ck__uj_table[i].fn == fn) {
-            return ck__ufunc_chunk((ck__ufunc_loop)i);
-        }
-    }
-    return NULL;
-}

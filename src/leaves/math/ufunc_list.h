@@ -351,9 +351,6 @@ ck__ufunc_scalar_fn ck__ufunc_scalar(ck__ufunc_loop loop);
 #define CK__UFUNC_CHUNK 256
 typedef void (*ck__ufunc_chunk_fn)(void *out, const void *x, const void *y, size_t n);
 typedef ck__ufunc_chunk_fn ck__ufunc_chunk_table[CK__UFUNC_NUM_LOOPS];
-/* The chunk call of the loop whose scalar function (ck__ufunc_scalar) is fn, of the target
- * kernels are built for now, or NULL (jit_scalars.c). */
-ck__ufunc_chunk_fn ck__ufunc_scalar_chunk(ck__ufunc_scalar_fn fn);
 /* The chunk call of loop for the target kernels are built for now, or NULL (ufunc.c). */
 ck__ufunc_chunk_fn ck__ufunc_chunk(ck__ufunc_loop loop);
 
