@@ -85,7 +85,7 @@ const size_t ckb_rows_2d = ROWS_2D, ckb_cols_2d = COLS_2D;
     X(K_EXPR_GAUSS_JIT,       ckb_expr_setup_gauss_paired,  ckb_expr_run, ckb_expr_loop_gauss,  ckb_expr_verify_ulps,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_gauss, NULL) \
     X(K_EXPR_LOGIC_COMPOSED,  ckb_expr_setup_logic,         ckb_expr_run, ckb_expr_loop_logic,  ckb_verify_equal,      ckb_measure_vs_loop,     CKB_NO_JIT, NULL, NULL) \
     X(K_EXPR_LOGIC_JIT,       ckb_expr_setup_logic_paired,  ckb_expr_run, ckb_expr_loop_logic,  ckb_verify_equal,      ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_logic, NULL) \
-    X(K_EXPR_DOTSUM_JIT,      ckb_expr_setup_dotsum_paired, ckb_expr_run, ckb_expr_loop_dotsum, ckb_expr_verify_sum,  ckb_measure_vs_composed, CKB_JIT,    ckb_expr_skip_dotsum, NULL)
+    X(K_EXPR_DOTSUM_JIT,      ckb_expr_setup_dotsum_paired, ckb_expr_run, ckb_expr_loop_dotsum, ckb_expr_verify_sum,  ckb_measure_vs_composed, CKB_JIT,    NULL,                 NULL)
 /* clang-format on */
 
 /* K_<kind>: the kind's row of kinds[] (ckb_def.kind). */
@@ -336,8 +336,9 @@ static const ckb_def defs[] = {
      "the same built with CK_EVAL_JIT; x composed as for expr/fma3/jit"},
     {"expr/dotsum/jit", K_EXPR_DOTSUM_JIT, 0, F64, F64, NOCHECK, F_F64_PLAIN, MI, NULL,
      "sum(a * b), 10 Mi float64 each, into a 0-d float64 through ck_expr_eval with CK_EVAL_JIT "
-     "(a reduction at the root: no temporary; kernels built in each timed call); x composed: "
-     "the same call with CK_EVAL_NO_JIT; plain loop: a running sum of the products (verified "
+     "(a reduction at the root: no temporary; kernels built in each timed call; a sum of two "
+     "sources' products is the dot leaf, compiled or not); x composed: the same call with "
+     "CK_EVAL_NO_JIT; plain loop: a running sum of the products (verified "
      "within 2^-40 of the sum of magnitudes)"},
     {"incache/int32->float64", K_CONTIG, 1, F64, I32, NOCHECK, F_I32, INCACHE,
      ckb_loop_int32_float64, incache_note},

@@ -432,6 +432,5 @@ int ckb_expr_skip_trig_2threads(const ckb_def *d, char *why, size_t why_size);
 int ckb_expr_skip_where(const ckb_def *d, char *why, size_t why_size);
 int ckb_expr_skip_gauss(const ckb_def *d, char *why, size_t why_size);
 int ckb_expr_skip_logic(const ckb_def *d, char *why, size_t why_size);
-int ckb_expr_skip_dotsum(const ckb_def *d, char *why, size_t why_size);
 
 #endif

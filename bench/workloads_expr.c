@@ -145,13 +145,14 @@ static int wrap_arrays(ckb_wl *w) {
 }
 
 /* An evaluated workload's first operation, in setup: with CK_EVAL_JIT, checked compiled
- * (or the figures would time the composed kernels under a jit name), and its compile. */
-static int first_eval(ckb_wl *w) {
+ * (or the figures would time the composed kernels under a jit name), and its compile. A
+ * reduction is not checked: expr/dotsum's sum of products is the dot leaf, no nest. */
+static int first_eval(ckb_wl *w, const expr_def *x) {
     ck_jit_info before, after;
     ck_jit_get_info(&before);
     int rc = expr_eval(w, &w->ctx);
     ck_jit_get_info(&after);
-    if (rc == CK_OK && w->kind->eval == CKB_JIT) rc = ckb_wl_check_jit_used(w, 1);
+    if (rc == CK_OK && w->kind->eval == CKB_JIT && !x->reduce) rc = ckb_wl_check_jit_used(w, 1);
     w->compile_ms =
         after.compiles == before.compiles + 1 ? after.compile_ms - before.compile_ms : -1.0;
     return rc;
@@ -231,7 +232,7 @@ static int setup_expr(ckb_wl *w, const expr_def *x, int var) {
     w->args = w->xargs;
     if (rc == CK_OK && evaluated(w, x)) {
         rc = wrap_arrays(w);
-        return rc == CK_OK ? first_eval(w) : rc;
+        return rc == CK_OK ? first_eval(w, x) : rc;
     }
     if (rc == CK_OK) rc = ckb_wl_build(w);
     if (rc == CK_OK && w->threads > 1) rc = wrap_arrays(w);
@@ -532,8 +533,4 @@ int ckb_expr_skip_gauss(const ckb_def *d, char *why, size_t why_size) {
 
 int ckb_expr_skip_logic(const ckb_def *d, char *why, size_t why_size) {
     return expr_not_compiled(d, &expr_logic, why, why_size);
-}
-
-int ckb_expr_skip_dotsum(const ckb_def *d, char *why, size_t why_size) {
-    return eval_not_compiled(d, &expr_dotsum, 0, why, why_size);
 }

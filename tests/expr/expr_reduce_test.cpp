@@ -216,6 +216,11 @@ ck_array *filled(const char *type, uint64_t seed, int nan_every = 0) {
             std::memcpy(d + i * size, &w, size);
             break;
         }
+        case CK_TYPE_COMPLEX64: {
+            const float w[2] = {static_cast<float>(v), static_cast<float>(v / 3)};
+            std::memcpy(d + i * size, w, size);
+            break;
+        }
         case CK_TYPE_COMPLEX128: {
             const double w[2] = {v, v / 3};
             std::memcpy(d + i * size, w, size);
@@ -295,6 +300,10 @@ TEST(ExprReduce, AtTheRootAPieceAtATimeGivesTheWholeReductionsBits) {
         const std::string c = std::string(n) + " * complex128", i = std::string(n) + " * int32";
         ck_array *z = filled(c.c_str(), 5), *k = filled(i.c_str(), 6);
         expect_as_whole("sum", "z * z", nullptr, {{"z", z}});
+        // sums of products of two sources run the dot leaf: the fold's bits all the same
+        expect_as_whole("sum", "a * b", nullptr, {{"a", a}, {"b", b}});
+        expect_as_whole("sum", "h * a", "0", {{"a", a}, {"h", h}}); // NaNs on the way
+        expect_as_whole("sum", "g * g", nullptr, {{"g", g}});
         for (const char *red : {"sum", "prod", "min", "max", "any", "all"}) {
             expect_as_whole(red, "k * 3 + 1", nullptr, {{"k", k}}); // int64 accumulators
         }
@@ -309,6 +318,8 @@ TEST(ExprReduce, AtTheRootAPieceAtATimeGivesTheWholeReductionsBits) {
     expect_as_whole("sum", "m * row + col", "1", {{"m", m}, {"row", row}, {"col", col}});
     expect_as_whole("max", "m - col", "-1", {{"m", m}, {"col", col}});
     expect_as_whole("sum", "w * w", "1", {{"w", w}});
+    expect_as_whole("sum", "m * row", "1", {{"m", m}, {"row", row}}); // row broadcast
+    expect_as_whole("sum", "col * m", "-1", {{"m", m}, {"col", col}}); // col broadcast
     expect_as_whole("min", "w", "-1", {{"w", w}});
     expect_as_whole("sum", "q * q", "2", {{"q", q}});
     expect_as_whole("prod", "q % 3 + 1", "-1", {{"q", q}});
@@ -339,4 +350,36 @@ TEST(ExprReduce, APieceAtATimeUnderAllocationFailure) {
         return rc;
     });
     EXPECT_GT(points, 10);
+}
+
+TEST(ExprReduce, AtTheRootASumOfProductsIsTheFoldsSignedZerosStridesAndTypes) {
+    // Products of -0.0 only (a fold of signed zeros gives +0.0, as NumPy's sum), a strided
+    // source (every other element of a 2 * n buffer), and sums of two different sources of
+    // each of the four types the dot leaf takes, against the operand reduced whole.
+    const size_t n = 40000;
+    ck_array *neg = filled("40000 * float64", 1), *one = filled("40000 * float64", 2);
+    auto *nz = reinterpret_cast<double *>(ck_array_data(neg));
+    auto *on = reinterpret_cast<double *>(ck_array_data(one));
+    for (size_t i = 0; i < n; i++) nz[i] = -0.0, on[i] = 1.0 + static_cast<double>(i % 3);
+    expect_as_whole("sum", "x * y", nullptr, {{"x", neg}, {"y", one}});
+    ck_array *twice = filled("80000 * float64", 3);
+    ck_type *t = nullptr;
+    ASSERT_EQ(ck_type_parse("40000 * float64", &t), CK_OK);
+    const ck_fixed_dim_arrmeta am = {40000, 16};
+    ck_array *strided = nullptr;
+    ASSERT_EQ(ck_array_wrap(t, reinterpret_cast<const char *>(&am), ck_array_data(twice), nullptr,
+                            &strided),
+              CK_OK);
+    expect_as_whole("sum", "s * y", nullptr, {{"s", strided}, {"y", one}});
+    expect_as_whole("sum", "s * s", nullptr, {{"s", strided}});
+    for (const char *ty : {"float32", "float64", "complex64", "complex128"}) {
+        const std::string tt = std::string("3 * 50000 * ") + ty;
+        ck_array *p = filled(tt.c_str(), 4), *q = filled(tt.c_str(), 5);
+        expect_as_whole("sum", "p * q", "1", {{"p", p}, {"q", q}});
+        ck_array_free(p);
+        ck_array_free(q);
+    }
+    ck_array_free(strided);
+    ck_type_decref(t);
+    for (ck_array *x : {neg, one, twice}) ck_array_free(x);
 }
