@@ -26,8 +26,8 @@ typedef enum ck_errmode {
 
 /* Flags. The unaligned ones say the data pointers handed to a kernel may not be aligned to
  * their element types (ck_assign sets them itself from the actual pointers). FLUSH_DENORMALS
- * runs parallel evaluation with denormals flushed to zero (FTZ/DAZ), restored afterwards on
- * every thread that ran work. */
+ * runs kernels with denormals flushed to zero (x86 FTZ and DAZ, Arm FZ), serially and on
+ * every thread of a parallel evaluation, the caller's mode restored afterwards. */
 #define CK_EVAL_SRC_UNALIGNED 0x1u
 #define CK_EVAL_DST_UNALIGNED 0x2u
 #define CK_EVAL_FLUSH_DENORMALS 0x4u
@@ -46,6 +46,13 @@ typedef enum ck_errmode {
  * CK_ERR_ZERO_DIVISION, an overflow CK_ERR_OVERFLOW; the message names the function, the
  * values and the element. Without it math is silent: IEEE's results, NumPy's values. */
 #define CK_EVAL_FP_ERRORS 0x80u
+/* Kernels run in the IEEE default floating-point environment whatever the calling thread's
+ * mode (round to nearest even, no flush to zero, no denormals as zero: the root of every
+ * kernel the makers build sets it per call and gives the caller its mode back, with the
+ * exception flags the work raised added to the caller's). HOST_FP_ENV runs them in the
+ * caller's mode instead, for a host that sets a rounding direction on purpose; the results
+ * then are that mode's, and the JIT's and the reductions' equalities are not promised. */
+#define CK_EVAL_HOST_FP_ENV 0x100u
 
 typedef struct ck_eval_ctx {
     ck_errmode errmode; /* CK_ERRMODE_DEFAULT here means FRACTIONAL */

@@ -14,9 +14,10 @@
  * calling thread's ck_last_error() holds the failing thread's message. As with a serial
  * call, elements other than the failing one may or may not have been written.
  *
- * CK_EVAL_FLUSH_DENORMALS in ck_eval_ctx.flags: every thread that runs a range (the caller
- * included) runs it with denormals flushed to zero (x86 MXCSR FTZ and DAZ) and restores its
- * previous MXCSR afterwards. On other architectures the flag is accepted and does nothing. */
+ * Every thread that runs a range (the caller included) runs it in the IEEE default FP
+ * environment and restores its own mode afterwards (ckernel/eval.h, CK_EVAL_HOST_FP_ENV);
+ * with CK_EVAL_FLUSH_DENORMALS in ck_eval_ctx.flags, with denormals flushed to zero (x86
+ * MXCSR FTZ and DAZ, Arm FZ; nothing on other architectures). */
 #ifndef CKERNEL_PARALLEL_H
 #define CKERNEL_PARALLEL_H
 
@@ -42,7 +43,7 @@ CK_BEGIN_DECLS
  * thread-safety contract (immutable while it runs, disjoint output per element). A task
  * covers ceil(grain_bytes / |dst_stride|) elements or more (with dst_stride 0, the call is
  * serial). ectx NULL means CK_EVAL_CTX_INIT; only max_threads, grain_bytes and the
- * FLUSH_DENORMALS flag are read. count 0 does nothing and returns CK_OK. CK_ERR_INVALID for
+ * FLUSH_DENORMALS and HOST_FP_ENV flags are read. count 0 does nothing and returns CK_OK. CK_ERR_INVALID for
  * a NULL kernel, function, src or src_stride (with count > 0) or a negative max_threads. */
 CK_EXTERN int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride,
                                   char *const *src, const intptr_t *src_stride, size_t count,

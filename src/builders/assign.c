@@ -34,7 +34,7 @@ int ck_make_assign(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                               0, 1);
 }
 
-int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
+static int assign_unguarded(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
                        const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
                        ck_request req, const ck_eval_ctx *ectx, int first_dim,
                        size_t outer_rows) {
@@ -71,6 +71,20 @@ int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
     c.leaf_writes_tuple = 0;
     CK__RETURN_IF_ERROR(ck__resolve_eval_ctx(ectx, &c.mode, &c.flags));
     return ck__compose_build(ckb, offset, &c, dst_tp, dst_arrmeta, &src_arrmeta, req, first_dim);
+}
+
+int ck__make_assign_at(ck_builder *ckb, size_t *offset, const ck_type *dst_tp,
+                       const char *dst_arrmeta, const ck_type *src_tp, const char *src_arrmeta,
+                       ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                       size_t outer_rows) {
+    /* The root's FP-environment guard when this is the root (core/kinds.h). */
+    const size_t start = offset != NULL ? *offset : 1;
+    int rc = assign_unguarded(ckb, offset, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req, ectx,
+                              first_dim, outer_rows);
+    if (rc == CK_OK) {
+        rc = ck__fp_env_guard(ckb, start, offset, ectx != NULL ? ectx->flags : 0u, req);
+    }
+    return rc;
 }
 
 unsigned ck__unaligned_flags(const ck_type *dt, uintptr_t dst_bits, const ck_type *st,

@@ -240,7 +240,7 @@ int ck_make_call(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type 
                             ectx, 0, 1);
 }
 
-int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+static int call_unguarded(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
                      const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
                      int first_dim, size_t outer_rows) {
@@ -304,6 +304,20 @@ int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_t
     cmp.leaf_writes_tuple = plan.entry->sig.nret == 2;
     return ck__compose_build(ckb, offset, &cmp, dst_tp, dst_arrmeta,
                              src_arrmeta != NULL ? src_arrmeta : no_arrmeta, req, first_dim);
+}
+
+int ck__make_call_at(ck_builder *ckb, size_t *offset, ck_callable *c, const ck_type *dst_tp,
+                     const char *dst_arrmeta, int nsrc, const ck_type *const *src_tp,
+                     const char *const *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                     int first_dim, size_t outer_rows) {
+    /* The root's FP-environment guard when this is the root (core/kinds.h). */
+    const size_t start = offset != NULL ? *offset : 1;
+    int rc = call_unguarded(ckb, offset, c, dst_tp, dst_arrmeta, nsrc, src_tp, src_arrmeta, req,
+                            ectx, first_dim, outer_rows);
+    if (rc == CK_OK) {
+        rc = ck__fp_env_guard(ckb, start, offset, ectx != NULL ? ectx->flags : 0u, req);
+    }
+    return rc;
 }
 
 /* ---- result types ---- */

@@ -443,10 +443,10 @@ static int make_through_scratch(ck_builder *ckb, size_t *offset, const ck_reduce
     return CK_OK;
 }
 
-static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
-                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
-                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
-                       int accumulate, int first_dim) {
+static int make_unguarded(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                          const ck_type *dst_tp, const char *dst_arrmeta,
+                          const ck_type *src_tp, const char *src_arrmeta, ck_request req,
+                          const ck_eval_ctx *ectx, int accumulate, int first_dim) {
     const char *what = accumulate ? "ck_make_accumulate" : "ck_make_reduce";
     if (ckb == NULL || offset == NULL || dst_tp == NULL || src_tp == NULL) {
         return ck_set_error(CK_ERR_INVALID, "%s: NULL builder, offset or type", what);
@@ -492,6 +492,20 @@ static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
     CK__RETURN_IF_ERROR(
         ck__fp_flags_wrap(ckb, offset, p.name, p.acc_id, acc.builtin, p.flags, req));
     return ck__reduce_build(ckb, offset, &p, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req);
+}
+
+/* The kernel, under the root's FP-environment guard when it is the root (core/kinds.h). */
+static int make_kernel(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,
+                       const ck_type *dst_tp, const char *dst_arrmeta, const ck_type *src_tp,
+                       const char *src_arrmeta, ck_request req, const ck_eval_ctx *ectx,
+                       int accumulate, int first_dim) {
+    const size_t start = offset != NULL ? *offset : 1;
+    int rc = make_unguarded(ckb, offset, r, dst_tp, dst_arrmeta, src_tp, src_arrmeta, req,
+                            ectx, accumulate, first_dim);
+    if (rc == CK_OK) {
+        rc = ck__fp_env_guard(ckb, start, offset, ectx != NULL ? ectx->flags : 0u, req);
+    }
+    return rc;
 }
 
 int ck_make_reduce(ck_builder *ckb, size_t *offset, const ck_reduce_spec *r,

@@ -120,6 +120,16 @@ typedef struct ck__kind {
 #define CK__KIND_DECLARE(name) extern const ck__kind ck__##name##_kind;
 CK__KIND_LIST(CK__KIND_DECLARE)
 
+/* The root's guard (kinds/fp_env.c): when the kernel at [start, *end) was built at offset 0,
+ * and flags lack CK_EVAL_HOST_FP_ENV, its root calls run in the IEEE default FP environment
+ * (denormals flushed under CK_EVAL_FLUSH_DENORMALS): a root of the library's kinds gets its
+ * kind's guarded function, any other moves behind a 16-byte fp_env kernel (*end grows).
+ * The public makers call it last. ck__fp_env_unguarded: the node a description starts at
+ * (the child of an fp_env kernel, else root) and *fn the function it stands for. */
+int ck__fp_env_guard(ck_builder *ckb, size_t start, size_t *end, unsigned flags,
+                     ck_request req);
+const ck_prefix *ck__fp_env_unguarded(const ck_prefix *root, const void **fn);
+
 /* Leaves (bare prefixes) are described by their families (core/leaf_families.h). */
 int ck__scalar_leaf_describe(const void *fn, ck__strbuf *out);
 

@@ -8,6 +8,7 @@
 
 #include "builders/compose.h"
 #include "common/internal.h"
+#include "core/kinds.h"
 #include "expr/expr_internal.h"
 #include "types/type_internal.h"
 #include "common/scalars.h"
@@ -359,7 +360,7 @@ int ck_make_expr(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_typ
                             src_arrmeta, req, ectx, 0, 1);
 }
 
-int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
+static int expr_unguarded(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
                      const char *dst_arrmeta, int nargs, const char *const *names,
                      const ck_type *const *src_tp, const char *const *src_arrmeta,
                      ck_request req, const ck_eval_ctx *ectx, int first_dim,
@@ -425,6 +426,21 @@ int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck
         }
     }
     free_plan(&pl);
+    return rc;
+}
+
+int ck__make_expr_at(ck_builder *ckb, size_t *offset, const ck_expr *e, const ck_type *dst_tp,
+                     const char *dst_arrmeta, int nargs, const char *const *names,
+                     const ck_type *const *src_tp, const char *const *src_arrmeta,
+                     ck_request req, const ck_eval_ctx *ectx, int first_dim,
+                     size_t outer_rows) {
+    /* The root's FP-environment guard when this is the root (core/kinds.h). */
+    const size_t start = offset != NULL ? *offset : 1;
+    int rc = expr_unguarded(ckb, offset, e, dst_tp, dst_arrmeta, nargs, names, src_tp,
+                            src_arrmeta, req, ectx, first_dim, outer_rows);
+    if (rc == CK_OK) {
+        rc = ck__fp_env_guard(ckb, start, offset, ectx != NULL ? ectx->flags : 0u, req);
+    }
     return rc;
 }
 

@@ -112,8 +112,9 @@ static const ck__kind *const ck__kinds[] = {CK__KIND_LIST(CK__KIND_ENTRY)};
 /* Deeper than any kernel ckernel builds (types nest at most CK_TYPE_MAX_DEPTH levels). */
 #define CK__DESCRIBE_MAX_DEPTH 256
 
-static void describe_node(const ck_prefix *node, const char *base, int depth, ck__strbuf *out) {
-    void *fn = node->function;
+/* fn: node's function, or the one a guarded root stands for (kinds/fp_env.c). */
+static void describe_node(const ck_prefix *node, const void *fn, const char *base, int depth,
+                          ck__strbuf *out) {
     ck__strbuf_printf(out, "%*s", 2 * depth, "");
     if (depth >= CK__DESCRIBE_MAX_DEPTH) {
         ck__strbuf_puts(out, "... (deeper levels not shown)\n");
@@ -143,8 +144,8 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         }
         ck__strbuf_free(&tail);
         for (size_t c = 0; c < children.n; c++) {
-            describe_node(ck_child((ck_prefix *)(uintptr_t)node, children.offsets[c]), base,
-                          depth + 1, out);
+            const ck_prefix *ch = ck_child((ck_prefix *)(uintptr_t)node, children.offsets[c]);
+            describe_node(ch, ch->function, base, depth + 1, out);
         }
         ck__children_free(&children);
         return;
@@ -184,8 +185,8 @@ static void describe_node(const ck_prefix *node, const char *base, int depth, ck
         }
         ck__strbuf_free(&tail);
         for (size_t c = 0; c < d.children.n; c++) {
-            describe_node(ck_child((ck_prefix *)(uintptr_t)node, d.children.offsets[c]), base,
-                          depth + 1, out);
+            const ck_prefix *ch = ck_child((ck_prefix *)(uintptr_t)node, d.children.offsets[c]);
+            describe_node(ch, ch->function, base, depth + 1, out);
         }
         ck__children_free(&d.children);
         return;
@@ -211,6 +212,8 @@ int ck_kernel_describe(const ck_prefix *root, char **out) {
         return ck_set_error(CK_ERR_INVALID, "ck_kernel_describe: NULL argument");
     }
     ck__strbuf b = CK__STRBUF_INIT;
-    describe_node(root, (const char *)root, 0, &b);
+    const void *fn = NULL;
+    root = ck__fp_env_unguarded(root, &fn); /* the tree under the guard, offsets from there */
+    describe_node(root, fn, (const char *)root, 0, &b);
     return ck__strbuf_finish(&b, out);
 }

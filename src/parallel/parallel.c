@@ -19,12 +19,7 @@
 #include "expr/expr_internal.h"
 #include "parallel/parallel_internal.h"
 
-#if defined(__x86_64__) || defined(_M_X64) || (defined(__i386__) && defined(__SSE__))
-#  include <xmmintrin.h>
-#  define CK__PAR_HAVE_MXCSR 1
-#  define CK__MXCSR_DAZ 0x0040u /* denormal inputs read as zero */
-#  define CK__MXCSR_FTZ 0x8000u /* denormal results written as zero */
-#endif
+#include "common/fp_env.h"
 
 /* Grains of at least this many bytes are rounded up so that range boundaries fall on
  * multiples of 64 bytes of destination (no cache line is written by two tasks when the
@@ -69,31 +64,24 @@ const char *ck_parallel_backend(void) {
 
 /* ---- floating-point environment ---- */
 
-ck__par_fpenv ck__par_fpenv_enter(unsigned flags) {
-    ck__par_fpenv env = {0u, 0};
-#ifdef CK__PAR_HAVE_MXCSR
-    if ((flags & CK_EVAL_FLUSH_DENORMALS) != 0) {
-        env.saved = _mm_getcsr();
-        env.active = 1;
-        _mm_setcsr(env.saved | CK__MXCSR_DAZ | CK__MXCSR_FTZ);
-    }
-#else
-    (void)flags; /* no MXCSR: the flag is accepted and does nothing (docs/parallel.md) */
-#endif
+unsigned long long ck__par_fp_mode(unsigned flags) {
+    return (flags & CK_EVAL_HOST_FP_ENV) != 0
+               ? ck__fp_mode_now()
+               : ck__fp_mode_ieee((flags & CK_EVAL_FLUSH_DENORMALS) != 0);
+}
+
+ck__par_fpenv ck__par_fpenv_enter(unsigned long long mode) {
+    ck__fp_env e;
+    ck__fp_env_enter_mode(&e, mode);
+    const ck__par_fpenv env = {e.saved, e.switched};
     return env;
 }
 
 void ck__par_fpenv_leave(ck__par_fpenv env) {
-#ifdef CK__PAR_HAVE_MXCSR
     if (env.active) {
-        /* Only the two control bits go back: the exception flags the work raised (sticky
-         * status bits 0-5) stay raised, as they would after a serial call. */
-        const unsigned bits = CK__MXCSR_DAZ | CK__MXCSR_FTZ;
-        _mm_setcsr((_mm_getcsr() & ~bits) | (env.saved & bits));
+        const ck__fp_env e = {env.saved, 1};
+        ck__fp_env_leave(&e);
     }
-#else
-    (void)env;
-#endif
 }
 
 /* ---- planning ---- */
@@ -179,6 +167,7 @@ static int plan_job(const ck__par_settings *s, ck__par_job *job) {
     job->grain = g;
     job->threads = blocks < (size_t)s->threads ? (int)blocks : s->threads;
     job->flags = s->flags;
+    job->fp_mode = ck__par_fp_mode(s->flags);
     return 1;
 }
 
@@ -191,7 +180,7 @@ int ck__par_serial_status(int rc) {
 
 static int run_serial(ck_prefix *kernel, char *dst, intptr_t dst_stride, char *const *src,
                       const intptr_t *src_stride, size_t count, unsigned flags) {
-    const ck__par_fpenv env = ck__par_fpenv_enter(flags);
+    const ck__par_fpenv env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
     const int rc = ck_call_strided(kernel, dst, dst_stride, src, src_stride, count);
     ck__par_fpenv_leave(env);
     return ck__par_serial_status(rc);
@@ -226,6 +215,7 @@ int ck_parallel_strided(ck_prefix *kernel, char *dst, intptr_t dst_stride, char 
     job.grain = count;
     job.threads = 1;
     job.flags = s.flags;
+    job.fp_mode = ck__par_fp_mode(s.flags);
     if (!plan_job(&s, &job)) {
         return run_serial(kernel, dst, dst_stride, src, src_stride, count, s.flags);
     }
@@ -246,7 +236,7 @@ typedef struct ck__par_rows {
 
 static int rows_serial(const ck_array *dst, const ck__par_rows *r, const ck_eval_ctx *ectx,
                        unsigned flags) {
-    const ck__par_fpenv env = ck__par_fpenv_enter(flags);
+    const ck__par_fpenv env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
     const int rc = r->call != NULL   ? ck_call(r->call, dst, r->nsrc, r->src, ectx)
                    : r->expr != NULL ? ck_expr_eval(r->expr, dst, r->nsrc, r->names, r->src, ectx)
                                      : ck_assign(dst, r->src[0], ectx);
@@ -411,6 +401,7 @@ static int parallel_rows(const char *what, const ck_array *dst, const ck__par_ro
     job.grain = job.count;
     job.threads = 1;
     job.flags = s.flags;
+    job.fp_mode = ck__par_fp_mode(s.flags);
     if (!plan_job(&s, &job)) {
         return rows_serial(dst, r, ectx, s.flags); /* small work: build once, run here */
     }

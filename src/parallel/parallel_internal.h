@@ -31,6 +31,7 @@ typedef struct ck__par_job {
     size_t grain;  /* elements per block, 1 <= grain <= count / 2 */
     int threads;   /* >= 2: the task arena's concurrency */
     unsigned flags; /* the context's CK_EVAL_* flags */
+    unsigned long long fp_mode; /* the FP mode every task runs in (ck__par_fp_mode) */
 } ck__par_job;
 
 /* Runs elements [begin, end) of the job: one call of its strided function. */
@@ -40,14 +41,17 @@ int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end);
  * failed without recording a message of its own (as a parallel run reports it). */
 int ck__par_serial_status(int rc);
 
-/* Floating-point environment of a task: under CK_EVAL_FLUSH_DENORMALS, enter sets FTZ and
- * DAZ in this thread's MXCSR and returns what to restore; leave restores it. No-ops without
- * the flag and on non-x86 targets. */
+/* Floating-point environment of a task (common/fp_env.h): enter sets the job's mode in this
+ * thread and returns what to restore; leave restores the mode, keeping the flags the task
+ * raised. */
 typedef struct ck__par_fpenv {
-    unsigned saved;
+    unsigned long long saved;
     int active;
 } ck__par_fpenv;
-ck__par_fpenv ck__par_fpenv_enter(unsigned flags);
+ck__par_fpenv ck__par_fpenv_enter(unsigned long long mode);
+/* The mode tasks run in: the IEEE default (denormals flushed under CK_EVAL_FLUSH_DENORMALS),
+ * or under CK_EVAL_HOST_FP_ENV the calling thread's, which the workers then take too. */
+unsigned long long ck__par_fp_mode(unsigned flags);
 void ck__par_fpenv_leave(ck__par_fpenv env);
 
 /* ---- the backend ---- */

@@ -70,7 +70,7 @@ struct range_body {
             const std::size_t begin = r.begin() * job.grain;
             const std::size_t end =
                 r.end() > job.count / job.grain ? job.count : r.end() * job.grain;
-            const ck__par_fpenv env = ck__par_fpenv_enter(job.flags);
+            const ck__par_fpenv env = ck__par_fpenv_enter(job.fp_mode);
             for (std::size_t pos = begin; pos < end;) {
                 const std::size_t stop = end - pos > job.grain ? pos + job.grain : end;
                 const int rc = ck__par_run_piece(&job, pos, stop);

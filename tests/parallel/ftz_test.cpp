@@ -1,6 +1,7 @@
-// tests/parallel/ftz_test.cpp: CK_EVAL_FLUSH_DENORMALS. Every thread that runs a range runs
-// it with FTZ and DAZ set (denormal results and inputs become zero), and afterwards every
-// thread has its own MXCSR back: the caller's is checked directly, the workers' through a
+// tests/parallel/ftz_test.cpp: CK_EVAL_FLUSH_DENORMALS and the caller's own mode. Every thread
+// that runs a range runs it with FTZ and DAZ set under the flag (denormal results and inputs
+// become zero), in the IEEE default without it whatever the caller set (in the caller's mode
+// under CK_EVAL_HOST_FP_ENV), and afterwards every thread has its own MXCSR back: the caller's is checked directly, the workers' through a
 // second call without the flag whose denormal results must survive. x86 only (elsewhere the
 // flag does nothing, as documented).
 #include <gtest/gtest.h>
@@ -121,9 +122,10 @@ TEST_F(Leakless, FlushToZeroDuringTheCallOnlyOnEveryThread) {
     EXPECT_NE(x * std::ldexp(1.0, -1000), 0.0) << "denormals work on the caller after the calls";
 }
 
-TEST_F(Leakless, TheCallersOwnSettingsAreKeptAndReachTheWorkers) {
-    // A caller that runs with FTZ itself (set by hand, not by ckernel) keeps it after a call
-    // without the flag, and its ranges (on workers too) run under the caller's settings.
+TEST_F(Leakless, ACallersOwnFlushIsNotTheKernelsButComesBack) {
+    // A caller that runs with FTZ itself (set by hand, not by ckernel): its ranges (on the
+    // workers too) run in the IEEE default, so the denormal results are kept, and the caller
+    // has its FTZ back after the call.
     const unsigned before = csr();
     const unsigned saved = _mm_getcsr();
     _mm_setcsr(saved | kFtz);
@@ -132,8 +134,25 @@ TEST_F(Leakless, TheCallersOwnSettingsAreKeptAndReachTheWorkers) {
     const unsigned after = csr();
     _mm_setcsr(saved);
     EXPECT_EQ(after, before | kFtz);
+    EXPECT_EQ(r.csr_any & (kFtz | kDaz), 0u) << "a range ran with the caller's FTZ";
+    for (double v : r.out) ASSERT_EQ(v, kResult);
+}
+
+TEST_F(Leakless, WithTheHostsModeTheCallersSettingsReachTheWorkers) {
+    // CK_EVAL_HOST_FP_ENV: the caller's FTZ is the mode of every range, workers included.
+    const unsigned before = csr();
+    const unsigned saved = _mm_getcsr();
+    _mm_setcsr(saved | kFtz);
+    const std::vector<double> normal(1 << 16, std::ldexp(1.0, -60));
+    ScaleRun r = scale(normal, std::ldexp(1.0, -1000), 2, CK_EVAL_HOST_FP_ENV);
+    const unsigned after = csr();
+    _mm_setcsr(saved);
+    EXPECT_EQ(after, before | kFtz);
     EXPECT_EQ(r.csr_all & kFtz, kFtz) << "a worker ran without the caller's FTZ";
     for (double v : r.out) ASSERT_EQ(v, 0.0);
+    // ... and the workers have their own mode back: a call without the flag keeps denormals.
+    ScaleRun n = scale(normal, std::ldexp(1.0, -1000), 2, 0);
+    EXPECT_EQ(n.csr_any & (kFtz | kDaz), 0u);
 }
 
 TEST_F(Leakless, FlushDenormalsThroughParallelAssign) {
