@@ -13,6 +13,7 @@
 #include <oneapi/tbb/version.h>
 
 #include <atomic>
+#include <cfenv>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
@@ -35,6 +36,9 @@ struct run_state {
     // caller after parallel_for has returned (which waits for every task).
     char message[CK__PAR_MESSAGE_BYTES] = {};
     char done = 0; // the address tasks release to (ThreadSanitizer annotations only)
+    // The exception flags the ranges raised (FE_*), for the caller's: a task keeps its
+    // thread's own flags as they were.
+    std::atomic<int> raised{0};
 };
 
 // First error wins: the winner copies its thread-local message out and cancels the group.
@@ -70,6 +74,9 @@ struct range_body {
             const std::size_t begin = r.begin() * job.grain;
             const std::size_t end =
                 r.end() > job.count / job.grain ? job.count : r.end() * job.grain;
+            std::fexcept_t held;
+            std::fegetexceptflag(&held, FE_ALL_EXCEPT);
+            std::feclearexcept(FE_ALL_EXCEPT);
             const ck__par_fpenv env = ck__par_fpenv_enter(job.fp_mode);
             for (std::size_t pos = begin; pos < end;) {
                 const std::size_t stop = end - pos > job.grain ? pos + job.grain : end;
@@ -84,6 +91,9 @@ struct range_body {
                 pos = stop;
             }
             ck__par_fpenv_leave(env);
+            const int raised = std::fetestexcept(FE_ALL_EXCEPT);
+            std::fesetexceptflag(&held, FE_ALL_EXCEPT);
+            if (raised != 0) st->raised.fetch_or(raised, std::memory_order_relaxed);
         }
         current_run = outer;
         CK__PAR_HB_RELEASE(&st->done);
@@ -156,10 +166,10 @@ int run(const ck__par_job *job) {
     st.job = job;
     // Isolated: cancelling this call never reaches an enclosing call's group, nor the reverse,
     // so a nested call always finishes its own work and reports its own status.
-    // fp_settings: the group captures the calling thread's floating-point settings (MXCSR:
-    // rounding, FTZ/DAZ set by the caller itself) and oneTBB applies them on every worker
-    // that runs its tasks, restoring the worker's own afterwards; results then do not
-    // depend on which thread ran a range.
+    // fp_settings: the group captures the calling thread's floating-point settings and oneTBB
+    // applies them on every worker that runs its tasks, restoring the worker's own
+    // afterwards; each task then enters the job's mode (the IEEE default, or the caller's
+    // under CK_EVAL_HOST_FP_ENV), so results do not depend on which thread ran a range.
     tbb::task_group_context group(tbb::task_group_context::isolated,
                                   tbb::task_group_context::default_traits |
                                       tbb::task_group_context::fp_settings);
@@ -186,6 +196,10 @@ int run(const ck__par_job *job) {
         });
     });
     CK__PAR_HB_ACQUIRE(&st.done);
+    // The flags the work raised, on whichever thread, are the caller's (as after a serial
+    // call).
+    const int raised = st.raised.load(std::memory_order_relaxed);
+    if (raised != 0) std::feraiseexcept(raised);
 
     const int rc = st.status.load(std::memory_order_acquire);
     if (rc != CK_OK) {
