@@ -16,7 +16,8 @@
 # compiled target, highest first: the runtime picks the first one the CPU allows.
 include(CheckCCompilerFlag)
 
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i[3-6]86)$")
+  # (32-bit x86 takes the same rows: its targets are the same ISA levels)
   set(ck_cpu_arch X86_64)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
   set(ck_cpu_arch AARCH64)

@@ -14,8 +14,6 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(ck_triple aarch64-linux-gnu)
 
-set(CMAKE_C_COMPILER ${ck_triple}-gcc)
-set(CMAKE_CXX_COMPILER ${ck_triple}-g++)
 set(CMAKE_C_COMPILER_TARGET ${ck_triple})
 set(CMAKE_CXX_COMPILER_TARGET ${ck_triple})
 
@@ -25,19 +23,5 @@ if(NOT CK_QEMU_AARCH64)
 endif()
 set(CMAKE_CROSSCOMPILING_EMULATOR ${CK_QEMU_AARCH64})
 
-# Only the target's libraries, headers and packages: the multiarch folder, never the host's.
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu)
-# libffi has only a pkg-config file: the arm64 one.
-set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-set(ENV{PKG_CONFIG_PATH} "")
-
-# The static library's `ld -r` and symbol localization (src/CMakeLists.txt) need the
-# target's binutils, not the host's.
-set(CK_LD /usr/bin/${ck_triple}-ld.bfd CACHE FILEPATH "ld for the target")
-set(CK_OBJCOPY /usr/bin/${ck_triple}-objcopy CACHE FILEPATH "objcopy for the target")
-set(CK_NM /usr/bin/${ck_triple}-nm CACHE FILEPATH "nm for the target")
-
-# The JIT plugin needs an arm64 LLVM 15, and Debian's llvm-15-dev cannot be installed for
-# arm64 beside the host's (it is not Multi-Arch: same): composed kernels only.
-set(CK_WITH_JIT OFF CACHE STRING "no arm64 LLVM 15 here")
+set(ck_deb_arch arm64)
+include(${CMAKE_CURRENT_LIST_DIR}/CkCrossMultiarch.cmake)

@@ -35,7 +35,7 @@
 
 /* CK__CPU_ARCH_<arch>(...) keeps its arguments for the architecture being compiled and drops
  * them for the others. */
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #  define CK__CPU_ARCH_X86_64(...) __VA_ARGS__
 #  define CK__CPU_ARCH_AARCH64(...)
 #  define CK__CPU_ARCH_OTHER(...)

@@ -499,9 +499,12 @@ static int ck__lit_integer(const ck__lit_ctx *c, int64_t lo, uint64_t hi, int64_
 /* Whether a decimal's magnitude is certainly below 10^308 (float64), 10^38 (float32,
  * bfloat16) or 10^4 (float16), from its digits before the point and its exponent: it then
  * cannot overflow the kind. */
+static int ck__lit_below(uint64_t a, uint64_t b) { /* (no always-true warning at 32 bits) */
+    return a < b;
+}
 static int ck__lit_num_small(const ck__num *n, ck__fkind k) {
     const int64_t limit = k == CK__F64 ? 308 : k == CK__F16 ? 4 : 38;
-    return n->special == 0 && n->dec.nint < (size_t)CK__EXP10_SATURATED &&
+    return n->special == 0 && ck__lit_below(n->dec.nint, (uint64_t)CK__EXP10_SATURATED) &&
            (int64_t)n->dec.nint + n->dec.exp10 <= limit;
 }
 

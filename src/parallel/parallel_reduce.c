@@ -92,7 +92,7 @@ static int parallel_run(const ck_array *dst, const ck_array *src, const ck_eval_
     const int threads = ectx != NULL && ectx->max_threads > 0 ? ectx->max_threads
                                                                : ck_get_num_threads();
     const size_t acc_size = ck_type_data_size(ck_type_scalar(acc_id));
-    if (threads < 2 || nchunks < 2 || n > CK__FOLD_BLOCK * ((size_t)1 << 40)) {
+    if (threads < 2 || nchunks < 2 || n > CK__FOLD_BLOCK * CK__FOLD_MAX_BLOCKS) {
         return CK_OK;
     }
     ck__chunk_kernel k;

@@ -14,7 +14,7 @@
 #include "common/internal.h"
 #include "targets/cpu_internal.h"
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #  include <cpuinfo_x86.h>
 typedef X86Features ck__cpu_feature_set;
 #  define CK__CPU_READ_FEATURES() (GetX86Info().features)
@@ -90,12 +90,12 @@ static void ck__cpu_detect(void) {
         CK__CPU_ARCH_##arch(ok = ok && (1 pred); if (ok) ck__cpu.detected = CK_CPU_##ENUM;)
     CK_CPU_TARGET_TABLE(CK__CPU_DETECT_ROW)
 #  undef F
-#  if defined(__x86_64__) || defined(_M_X64)
+#  if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
     ck__cpu.vmath_fma_hw = f->avx && f->avx2 && f->fma3;
 #  elif defined(__aarch64__) || defined(_M_ARM64)
     ck__cpu.vmath_fma_hw = 1; /* fused multiply-adds are in every AArch64 CPU's base set */
 #  endif
-#  if defined(__x86_64__) || defined(_M_X64)
+#  if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
     /* Zen 4, the one AMD family 19h core with AVX-512 (Zen 5, family 1Ah, has whole 512-bit
      * units). */
     const X86Info info = GetX86Info();
@@ -311,7 +311,7 @@ ck_cpu_target ck_cpu_bandwidth_target(const char **reason) {
     ck__cpu_init();
     ck_cpu_target t = ck_cpu_best_target();
     const char *why = "the target in use";
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
     if (t == CK_CPU_AVX512) {
         const int narrow = ck__cpu.width_env == 256 || (ck__cpu.width_env == 0 && ck__cpu.halves_512);
         if (ck__cpu.width_env != 0) {
@@ -353,7 +353,7 @@ int ck_cpu_vector_math_fma(const char **reason) {
     if (reason != NULL) {
         *reason = fma                            ? "the CPU has them"
                   : ck__cpu.vmath_fma_env == 0   ? "CKERNEL_VMATH_FMA=off"
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
                   : ck__cpu.vmath_fma_hw == 0    ? "the CPU has no AVX2 and FMA"
 #endif
                                                  : "no SLEEF on this architecture";

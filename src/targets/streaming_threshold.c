@@ -17,7 +17,7 @@
 #include "targets/cpu_internal.h"
 #include "targets/streaming_rule.h"
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #  define CK__HAVE_STREAMING 1 /* SSE2 (the baseline) has the non-temporal stores */
 #else
 #  define CK__HAVE_STREAMING 0

@@ -18,10 +18,8 @@
 #include "leaves/numeric/arith_ops.h"
 #include "leaves/reduce/reduce_ops.h"
 
-/* Blocks of one run: at most 2^40 (a run of more is folded piece by piece), so the tree's
- * stack holds at most 41 partial results (5.1 KiB of lanes: within the 8 KiB of stack a
- * kernel call may use). */
-#define CK__FOLD_MAX_BLOCKS ((size_t)1 << 40)
+/* The tree's stack holds at most 41 partial results (CK__FOLD_MAX_BLOCKS, reduce_ops.h; 5.1
+ * KiB of lanes: within the 8 KiB of stack a kernel call may use). */
 #define CK__FOLD_DEPTH 41
 
 /* ---- 1. The in-place elementwise form: dst[i] = op(dst[i], src[i]) ---- */

@@ -22,6 +22,7 @@
 #define CKERNEL_REDUCE_OPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ckernel/builder.h"
 #include "ckernel/kernel.h"
@@ -37,6 +38,14 @@ extern "C" {
 /* Lanes and block size of the fixed association (the parallel split follows them). */
 #define CK__FOLD_LANES 16
 #define CK__FOLD_BLOCK 128
+/* Blocks of one run's tree: at most 2^40 (a run of more is folded piece by piece, each its own
+ * tree). With a 32-bit size_t every run of up to 2^32 - 128 elements is one tree, as it is
+ * with 64 bits. */
+#if SIZE_MAX > UINT32_MAX
+#  define CK__FOLD_MAX_BLOCKS ((size_t)1 << 40)
+#else
+#  define CK__FOLD_MAX_BLOCKS (SIZE_MAX / CK__FOLD_BLOCK)
+#endif
 
 /* [op][type id]: the accumulate (scan) leaf of op in that type; NULL for subtract and divide,
  * and for logical_and and logical_or of any type but bool. One table per compiled target,
