@@ -22,23 +22,22 @@
 /* ---- the guarded functions of each kind: [0] the IEEE default, [1] denormals flushed ----
  * (Not 64-byte aligned as kernels are: 200 aligned functions more moved the library's hot
  * build code so that a build of "1 * float64" took 30 ns longer on a Zen 4.) */
-#define CK__DEF_GUARDED_AS(name, M, FLUSH)                                                    \
-    static int guarded_##M##_##name##_single(ck_prefix *self, char *dst,      \
-                                                              char *const *src) {              \
-        ck__fp_env e;                                                                          \
-        ck__fp_env_enter(&e, FLUSH);                                                           \
-        const int rc = ck__##name##_kind.single(self, dst, src);                               \
-        ck__fp_env_leave(&e);                                                                  \
-        return rc;                                                                             \
-    }                                                                                          \
-    static int guarded_##M##_##name##_strided(                                \
-        ck_prefix *self, char *dst, intptr_t ds, char *const *src, const intptr_t *ss,         \
-        size_t count) {                                                                        \
-        ck__fp_env e;                                                                          \
-        ck__fp_env_enter(&e, FLUSH);                                                           \
-        const int rc = ck__##name##_kind.strided(self, dst, ds, src, ss, count);               \
-        ck__fp_env_leave(&e);                                                                  \
-        return rc;                                                                             \
+#define CK__DEF_GUARDED_AS(name, M, FLUSH)                                                   \
+    static int guarded_##M##_##name##_single(ck_prefix *self, char *dst, char *const *src) {   \
+        ck__fp_env e;                                                                         \
+        ck__fp_env_enter(&e, FLUSH);                                                          \
+        const int rc = ck__##name##_kind.single(self, dst, src);                              \
+        ck__fp_env_leave(&e);                                                                 \
+        return rc;                                                                            \
+    }                                                                                         \
+    static int guarded_##M##_##name##_strided(ck_prefix *self, char *dst, intptr_t ds,         \
+                                              char *const *src, const intptr_t *ss,           \
+                                              size_t count) {                                 \
+        ck__fp_env e;                                                                         \
+        ck__fp_env_enter(&e, FLUSH);                                                          \
+        const int rc = ck__##name##_kind.strided(self, dst, ds, src, ss, count);              \
+        ck__fp_env_leave(&e);                                                                 \
+        return rc;                                                                            \
     }
 #define CK__DEF_GUARDED(name) CK__DEF_GUARDED_AS(name, ieee, 0) CK__DEF_GUARDED_AS(name, flush, 1)
 CK__KIND_LIST(CK__DEF_GUARDED)
@@ -96,9 +95,8 @@ static const ck_single_fn env_single[2] = {fp_env_single, fp_flush_single};
 static const ck_strided_fn env_strided[2] = {fp_env_strided, fp_flush_strided};
 
 /* The kinds' functions by address, in a table built once (a build looks its root up in it: a
- * scan of the kind list cost a 0-d build 30 ns on a Zen 4), filled when the library loads.
- * 256 slots for the 2 functions of
- * each of the ~50 kinds, open addressing. */
+ * scan of the kind list cost a 0-d build 30 ns on a Zen 4), filled when the library loads:
+ * 256 slots for the 2 functions of each of the ~50 kinds, open addressing. */
 typedef struct guarded_slot {
     const void *fn;
     unsigned short kind; /* index in guarded_kinds */

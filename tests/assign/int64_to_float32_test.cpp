@@ -87,9 +87,7 @@ void expect_rounded_once(const char *type, const Value *v, size_t nv, unsigned f
 
 TEST(Int64ToFloat32, RoundsOnceOnEveryTarget) {
     int ran = 0;
-    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
-        const ck_cpu_target target = static_cast<ck_cpu_target>(t);
-        if (!ck_cpu_target_compiled(target) || target > ck_cpu_target_ceiling()) continue;
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         const std::string name = ck_cpu_target_name(target);
         expect_rounded_once("int64", kSigned, sizeof kSigned / sizeof kSigned[0], CK_EVAL_NO_JIT,

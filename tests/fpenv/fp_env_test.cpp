@@ -258,9 +258,7 @@ void expect_every_mode(const char *target_name) {
 
 TEST_F(FpEnv, EveryFamilyGivesTheIeeeBytesInEveryModeOnEveryTarget) {
     int ran = 0;
-    for (int t = 0; t < CK_NUM_CPU_TARGETS; ++t) {
-        const ck_cpu_target target = static_cast<ck_cpu_target>(t);
-        if (!ck_cpu_target_compiled(target) || target > ck_cpu_target_ceiling()) continue;
+    for (const ck_cpu_target target : ckt::runnable_targets()) {
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
         SCOPED_TRACE(ck_cpu_target_name(target));
         expect_every_mode(ck_cpu_target_name(target));
