@@ -6,7 +6,8 @@
 #
 # The targets, their order and their compiler flags are the rows of the one table in
 # include/ckernel/cpu_targets.h, which the C side reads too; this file reads the rows of the
-# architecture being built for (CMAKE_SYSTEM_PROCESSOR: x86-64, aarch64, else OTHER).
+# architecture being built for (CMAKE_SYSTEM_PROCESSOR: x86-64 and i386, aarch64, armv7,
+# ppc64le, else OTHER).
 #
 # ck_add_dispatch_sources(<target> <src>.dispatch.c ...) compiles each source once per
 # target through a generated wrapper (build/.../dispatch/<name>.<target>.c) that defines
@@ -21,6 +22,10 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i[3-6]86)$")
   set(ck_cpu_arch X86_64)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
   set(ck_cpu_arch AARCH64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(armv7.*|arm)$")
+  set(ck_cpu_arch ARM)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(ppc64le|powerpc64le)$")
+  set(ck_cpu_arch PPC64)
 else()
   set(ck_cpu_arch OTHER)
 endif()

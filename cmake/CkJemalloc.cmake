@@ -26,14 +26,14 @@ function(ck_add_private_jemalloc target)
   set(bin ${CMAKE_CURRENT_BINARY_DIR}/jemalloc)
   set(archive ${bin}/lib/libjemalloc_pic.a)
   cmake_host_system_information(RESULT ncpu QUERY NUMBER_OF_LOGICAL_CORES)
-  # A cross build (cmake/toolchain-aarch64-linux-gnu.cmake) configures for the target: its
-  # ar and nm (--host), and a page size configure cannot measure by running a program
-  # there. aarch64 kernels use 4, 16 or 64 KiB pages: 64 KiB serves them all (Debian's
-  # arm64 jemalloc does the same).
+  # A cross build (cmake/toolchain-*.cmake) configures for the target: its ar and nm
+  # (--host), and a page size configure cannot measure by running a program there. aarch64
+  # and ppc64le kernels use 4, 16 or 64 KiB pages: 64 KiB serves them all (Debian's arm64
+  # and ppc64el jemalloc do the same); the others' pages are 4 KiB.
   set(cross "")
   if(CMAKE_CROSSCOMPILING)
     set(cross --host=${CMAKE_C_COMPILER_TARGET})
-    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+    if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ppc64le)$")
       list(APPEND cross --with-lg-page=16)
     endif()
   endif()

@@ -25,6 +25,25 @@ typedef X86Features ck__cpu_feature_set;
 #  endif
 typedef Aarch64Features ck__cpu_feature_set;
 #  define CK__CPU_READ_FEATURES() (GetAarch64Info().features)
+#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#  include <cpuinfo_arm.h>
+typedef ArmFeatures ck__cpu_feature_set;
+#  define CK__CPU_READ_FEATURES() (GetArmInfo().features)
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+#  include <cpuinfo_ppc.h>
+#  include <sys/auxv.h>
+/* The ISA levels of POWER8, 9 and 10 (the kernel's HWCAP2 bits). cpu_features 0.7 reads
+ * HWCAP2 but has no field for ISA 3.1 (POWER10): that bit is read here. */
+typedef struct {
+    int vsx, arch207, arch300, arch31;
+} ck__cpu_feature_set;
+static ck__cpu_feature_set ck__ppc_features(void) {
+    const PPCFeatures f = GetPPCInfo().features;
+    ck__cpu_feature_set set = {f.vsx, f.arch207, f.arch300, 0};
+    set.arch31 = (getauxval(AT_HWCAP2) & 0x00040000u) != 0; /* PPC_FEATURE2_ARCH_3_1 */
+    return set;
+}
+#  define CK__CPU_READ_FEATURES() ck__ppc_features()
 #endif
 
 #define CK__CPU_NAME_ROW(arch, name, ENUM, flags, pred) CK__CPU_ARCH_##arch(#name, )
@@ -157,6 +176,15 @@ static void ck__cpu_detect(void) {
     atomic_store_explicit(&ck__vmath_fma_flag,
                           ck__cpu.vmath_fma_hw && ck__cpu.vmath_fma_env != 0,
                           memory_order_relaxed);
+#if defined(__i386__) && defined(CK__CPU_READ_FEATURES)
+    /* 32-bit x86 is compiled with SSE2 arithmetic (-mfpmath=sse): x87's would round twice. */
+    if (!f->sse2) {
+        ck__cpu.env_status = CK_ERR_UNSUPPORTED;
+        snprintf(ck__cpu.env_message, sizeof ck__cpu.env_message,
+                 "this 32-bit x86 build needs a CPU with SSE2 (its arithmetic is SSE2's, "
+                 "-mfpmath=sse) and this one has none");
+    }
+#endif
 #if CK__CPU_COMPILED_BASELINE_ID > 0
     if (ck__cpu.env_status == CK_OK && (int)ck__cpu.detected < CK__CPU_COMPILED_BASELINE_ID) {
         ck__cpu.env_status = CK_ERR_UNSUPPORTED;
@@ -356,7 +384,7 @@ int ck_cpu_vector_math_fma(const char **reason) {
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
                   : ck__cpu.vmath_fma_hw == 0    ? "the CPU has no AVX2 and FMA"
 #endif
-                                                 : "no SLEEF on this architecture";
+                                                 : "none on this architecture's SLEEF";
     }
     return fma;
 }

@@ -27,6 +27,7 @@
 #include "complex_ref.h"
 #include "half_exact.hpp"
 #include "ckt.hpp"
+#include "int128.hpp"
 #include "target_fixture.hpp"
 extern "C" {
 #include "leaves/numeric/arith_leaves.h"
@@ -34,8 +35,8 @@ extern "C" {
 
 namespace {
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
+using ckt::i128;
+using ckt::u128;
 
 // ---------------------------------------------------------------------------------------
 // Types and ops
@@ -108,10 +109,11 @@ i128 int_value(const TInfo &t, const unsigned char *p) {
     default: return static_cast<i128>(load<uint64_t>(p));
     }
 }
-// The low `bits` bits of v, stored little-endian (two's complement wrap).
+// The low `bits` bits of v in the host's byte order (two's complement wrap).
 void store_wrapped(const TInfo &t, i128 v, unsigned char *out) {
     for (size_t k = 0; k < t.size; k++) {
-        out[k] = static_cast<unsigned char>(static_cast<u128>(v) >> (8 * k));
+        const size_t at = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? t.size - 1 - k : k;
+        out[at] = static_cast<unsigned char>(static_cast<u128>(v) >> (8 * static_cast<int>(k)));
     }
 }
 

@@ -5,7 +5,7 @@
 // (every NaN counted as one NaN: IEEE leaves a NaN's payload and sign to the hardware, and
 // x86 and Arm pick different operands' payloads) must equal the line of
 // ufunc_digests.txt, which was written on x86-64 and is checked unchanged on aarch64 under
-// qemu (scripts/test-aarch64.sh, CI's emulated step). A loop without a line fails: a new
+// qemu (scripts/test-cross.sh, CI's emulated step). A loop without a line fails: a new
 // loop's digest is added with
 //   CKT_WRITE_UFUNC_DIGESTS=tests/callables/ufunc_digests.txt ck_callables_tests
 //       --gtest_filter='Targets/UfuncDigest.*/baseline'

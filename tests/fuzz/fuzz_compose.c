@@ -137,33 +137,38 @@ ck_callable *fz_sum3_callable(void) {
 /* ---- describing a case (for reproducers) ---- */
 
 static void describe_am(const fz_type *t, const char *am, FILE *out) {
-    intptr_t v[3];
     switch (t->kind) {
-    case FZ_FIXED:
-        memcpy(v, am, 16);
-        fprintf(out, "[fixed %td stride %td] ", v[0], v[1]);
-        describe_am(t->el, am + 16, out);
-        return;
-    case FZ_VAR: {
-        ck_memblock *b;
-        memcpy(&b, am, sizeof b);
-        memcpy(v, am + 8, 16);
-        fprintf(out, "[var stride %td offset %td %s] ", v[0], v[1],
-                b == NULL ? "no block" : ck_memblock_get_kind(b) == CK_MEMBLOCK_ARENA ? "arena" : "data block");
-        describe_am(t->el, am + 24, out);
+    case FZ_FIXED: {
+        ck_fixed_dim_arrmeta m;
+        memcpy(&m, am, sizeof m);
+        fprintf(out, "[fixed %td stride %td] ", m.dim_size, m.stride);
+        describe_am(t->el, am + sizeof m, out);
         return;
     }
-    case FZ_POINTER:
-        memcpy(v, am + 8, 8);
-        fprintf(out, "[pointer offset %td] ", v[0]);
-        describe_am(t->el, am + 16, out);
+    case FZ_VAR: {
+        ck_var_dim_arrmeta m;
+        memcpy(&m, am, sizeof m);
+        fprintf(out, "[var stride %td offset %td %s] ", m.stride, m.offset,
+                m.blockref == NULL                                       ? "no block"
+                : ck_memblock_get_kind(m.blockref) == CK_MEMBLOCK_ARENA ? "arena"
+                                                                         : "data block");
+        describe_am(t->el, am + sizeof m, out);
         return;
+    }
+    case FZ_POINTER: {
+        ck_pointer_arrmeta m;
+        memcpy(&m, am, sizeof m);
+        fprintf(out, "[pointer offset %td] ", m.offset);
+        describe_am(t->el, am + sizeof m, out);
+        return;
+    }
     case FZ_TUPLE:
     case FZ_STRUCT:
         fprintf(out, "{offsets");
         for (int i = 0; i < t->nf; i++) {
-            memcpy(v, am + 8 * i, 8);
-            fprintf(out, " %td", v[0]);
+            uintptr_t offset;
+            memcpy(&offset, am + sizeof offset * (size_t)i, sizeof offset);
+            fprintf(out, " %ju", (uintmax_t)offset);
         }
         fprintf(out, "} ");
         for (int i = 0; i < t->nf; i++) {

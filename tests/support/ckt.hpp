@@ -119,7 +119,7 @@ inline int64_t for_each_alloc_failure(const std::function<int()> &op_) {
 
 // The best CPU target this machine supports that this build compiled leaves for: what the
 // cap goes back to after a test lowered it (a baseline-only build has no other).
-// Below CKERNEL_CPU_TARGET when a run of the suite sets it (scripts/test-aarch64.sh).
+// Below CKERNEL_CPU_TARGET when a run of the suite sets it (scripts/test-cross.sh).
 inline ck_cpu_target best_compiled_target() {
     for (int t = static_cast<int>(ck_cpu_target_ceiling()); t > 0; --t) {
         if (ck_cpu_target_compiled(static_cast<ck_cpu_target>(t))) {

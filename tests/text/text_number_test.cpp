@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "text_support.hpp"
+#include "int128.hpp"
 
 namespace {
 
@@ -37,8 +38,8 @@ const IntType kInts[] = {{"int8", 8, true},    {"int16", 16, true},   {"int32", 
                          {"uint32", 32, false}, {"uint64", 64, false}};
 
 // Exact integer arithmetic beyond 64 bits (GCC and Clang, every target ckernel builds on).
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
+using ckt::i128;
+using ckt::u128;
 
 std::string to_text(i128 v) {
     if (v == 0) return "0";

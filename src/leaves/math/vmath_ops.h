@@ -7,8 +7,8 @@
  * vector padded with copies of the last element (so that the padding raises no flag the
  * elements do not). Every result NaN is then the type's one quiet NaN (SLEEF's NaNs differ
  * in sign between its ISAs), and the few inputs where a SLEEF function is off by more than
- * its bound are recomputed (ck__vm_fix_<name>_<type>). Without SLEEF (an architecture with
- * no vector target), libm's functions, element by element. logaddexp and logaddexp2 are
+ * its bound are recomputed (ck__vm_fix_<name>_<type>). An architecture with no vector
+ * level here runs SLEEF's one-lane functions (leaves/simd/purec.h). logaddexp and logaddexp2 are
  * NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64). Included only
  * from ufunc.dispatch.c, after targets/dispatch_target.h. */
 #ifndef CKERNEL_VMATH_OPS_H
@@ -63,8 +63,7 @@ extern "C" {
 /* ---- one function over a chunk, per element type ----
  * With SLEEF: its FMA family where the CPU runs it (ck__vmath_fma: decided once per process,
  * so every kernel of a process, and the JIT's calls, agree), else its family without. */
-#ifdef CK__SIMD_SLEEF
-#  define CK__VM_LOOP(NIN, fn, FT, LANES, LOAD, STORE)                                      \
+#define CK__VM_LOOP(NIN, fn, FT, LANES, LOAD, STORE)                                      \
     do {                                                                                    \
         size_t i = 0;                                                                       \
         for (; i + LANES <= n; i += LANES) {                                                \
@@ -83,7 +82,7 @@ extern "C" {
     } while (0)
 /* One element (a fold's step, the JIT's call) runs on the narrowest vectors: the same bits,
  * less latency (a fold of arctan2 on avx512: SLEEF's 8 lanes 38 ns a call, its 2 lanes 32). */
-#  define CK__VM_KERNEL(name, NIN, f, u, FT, T, LANES, LOAD, STORE, SLEEF, SLEEF_FMA, LANES1, \
+#define CK__VM_KERNEL(name, NIN, f, u, FT, T, LANES, LOAD, STORE, SLEEF, SLEEF_FMA, LANES1, \
                         LOAD1, STORE1, SLEEF1, SLEEF1_FMA)                                  \
     CK__HOT void ck__vm_raw_##name##_##T(FT *out, const FT *a, const FT *b, size_t n) {     \
         const int fma = ck__vmath_fma();                                                    \
@@ -97,32 +96,15 @@ extern "C" {
             CK__VM_LOOP(NIN, SLEEF(f, u), FT, LANES, LOAD, STORE);                          \
         }                                                                                   \
     }
-#  define CK__VM_CALL_1(fn, LOAD, pa, pb) fn(LOAD(pa))
-#  define CK__VM_CALL_2(fn, LOAD, pa, pb) fn(LOAD(pa), LOAD(pb))
-#  define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
+#define CK__VM_CALL_1(fn, LOAD, pa, pb) fn(LOAD(pa))
+#define CK__VM_CALL_2(fn, LOAD, pa, pb) fn(LOAD(pa), LOAD(pb))
+#define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
     CK__VM_KERNEL(name, NIN, f, u, double, float64, CK__VMD_LANES, CK__VMD_LOAD,            \
                   CK__VMD_STORE, CK__SLEEF_D, CK__SLEEF_FMA_D, CK__VMD1_LANES, CK__VMD1_LOAD, \
                   CK__VMD1_STORE, CK__SLEEF1_D, CK__SLEEF1_FMA_D)                           \
     CK__VM_KERNEL(name, NIN, f, u, float, float32, CK__VMF_LANES, CK__VMF_LOAD,             \
                   CK__VMF_STORE, CK__SLEEF_F, CK__SLEEF_FMA_F, CK__VMF1_LANES, CK__VMF1_LOAD, \
                   CK__VMF1_STORE, CK__SLEEF1_F, CK__SLEEF1_FMA_F)
-#else
-#  define CK__VM_LIBM_1(fn, x, y) fn(x)
-#  define CK__VM_LIBM_2(fn, x, y) fn(x, y)
-#  define CK__VM_KERNELS(name, NIN, f, u, ...)                                              \
-    CK__HOT void ck__vm_raw_##name##_float64(double *out, const double *a, const double *b, \
-                                             size_t n) {                                    \
-        for (size_t i = 0; i < n; i++) {                                                    \
-            out[i] = CK__VM_LIBM_##NIN(f, a[i], NIN == 2 ? b[i] : 0.0);                     \
-        }                                                                                   \
-    }                                                                                       \
-    CK__HOT void ck__vm_raw_##name##_float32(float *out, const float *a, const float *b,    \
-                                             size_t n) {                                    \
-        for (size_t i = 0; i < n; i++) {                                                    \
-            out[i] = CK__VM_LIBM_##NIN(f##f, a[i], NIN == 2 ? b[i] : 0.0f);                 \
-        }                                                                                   \
-    }
-#endif
 CK__VMATH_LIST(CK__VM_KERNELS)
 
 /* ---- the corrections: inputs where SLEEF's result is off by more than its bound (found

@@ -1,6 +1,7 @@
 /* src/leaves/simd/simd.h: this CPU target's vector bodies, one header per ISA level, for
  * the *.dispatch.c sources (include after targets/dispatch_target.h). The levels a target
- * has are included highest first (x86: avx512, avx2, sse2; aarch64: neon), and each body a
+ * has are included highest first (x86: avx512, avx2, sse2; aarch64: neon; then purec: one
+ * lane, for what none gave), and each body a
  * level gives is defined unless a higher level defined its own, so the best body wins
  * without an #if per ISA in the kernels. Each group of bodies announces itself by a macro,
  * which the kernels test where a target may have none (not x86, say):
@@ -59,5 +60,6 @@
 #if CK__HAVE_A64_F16
 #  include "leaves/simd/a64_neon.h"
 #endif
+#include "leaves/simd/purec.h" /* what no level above gave: one lane */
 
 #endif
