@@ -37,6 +37,10 @@ CK_EXTERN int ck_cpu_target_parse(const char *name, ck_cpu_target *out);
 CK_EXTERN const char *ck_cpu_target_choices(void);
 /* 1 when leaves were compiled for t in this build. */
 CK_EXTERN int ck_cpu_target_compiled(ck_cpu_target t);
+/* What target t leaves to the targets below it, for `ckernel info`; NULL when nothing (every
+ * target but 32-bit Arm's neon, which GCC uses for integer and conversion loops only: NEON's
+ * float arithmetic flushes subnormals, so float arithmetic stays on VFP). */
+CK_EXTERN const char *ck_cpu_target_note(ck_cpu_target t);
 /* The best target this machine supports (compiled or not). */
 CK_EXTERN ck_cpu_target ck_cpu_detected_target(void);
 /* The highest target a cap can give: the detected one, lowered by CKERNEL_CPU_TARGET when

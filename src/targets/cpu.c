@@ -200,6 +200,18 @@ static void ck__cpu_init(void) {
     pthread_once(&ck__cpu_once, ck__cpu_detect);
 }
 
+const char *ck_cpu_target_note(ck_cpu_target t) {
+#if defined(__arm__) && defined(__ARM_PCS_VFP)
+    if (t == CK_CPU_NEON) {
+        return "NEON for integer and conversion loops; float arithmetic on VFP (NEON's "
+               "flushes subnormals, and GCC vectorises float arithmetic only under "
+               "-funsafe-math-optimizations)";
+    }
+#endif
+    (void)t;
+    return NULL;
+}
+
 const char *ck_cpu_target_name(ck_cpu_target t) {
     return (unsigned)t < CK_NUM_CPU_TARGETS ? ck__target_names[t] : NULL;
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 #include "complex_ref.h"
 #include "half_exact.hpp"
 #include "ckt.hpp"
@@ -597,8 +598,8 @@ TEST_P(ArithLeaves, IntegerDivisionByZero) {
             std::vector<unsigned char> a(n * es * step), b(n * es * step), d(n * es * step, 0x5a);
             for (size_t i = 0; i < n; i++) {
                 const int64_t av = 100 + static_cast<int64_t>(i), bv = i == 5 ? 0 : 3;
-                std::memcpy(&a[i * es * step], &av, es);  // little-endian low bytes
-                std::memcpy(&b[i * es * step], &bv, es);
+                ckt_put_low_bytes(&a[i * es * step], static_cast<uint64_t>(av), es);
+                ckt_put_low_bytes(&b[i * es * step], static_cast<uint64_t>(bv), es);
             }
             char *src[2] = {reinterpret_cast<char *>(a.data()), reinterpret_cast<char *>(b.data())};
             const intptr_t st = static_cast<intptr_t>(es * step);
@@ -609,8 +610,7 @@ TEST_P(ArithLeaves, IntegerDivisionByZero) {
             EXPECT_STREQ(ck_last_error(), "trunc_divide: integer division by zero at element [5]")
                 << t.name;
             for (size_t i = 0; i < n; i++) {
-                int64_t got = 0;
-                std::memcpy(&got, &d[i * es * step], es);
+                const auto got = static_cast<int64_t>(ckt_get_low_bytes(&d[i * es * step], es));
                 if (i < 5) {
                     // bool: the bytes 100 + i and 3 are both true, and true / true is 1
                     const int64_t want = t.kind == 'B' ? 1 : (100 + static_cast<int64_t>(i)) / 3;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 #include "ckt.hpp"
 #include "ckt_array.hpp"
 #include "reduce_support.hpp"
@@ -231,7 +232,7 @@ TEST_P(NaFromValues, MinimumAndMaximumNeverSelectValuesIntoNa) {
                 for (unsigned flags : {0u, static_cast<unsigned>(CK_REDUCE_SKIPNA)}) {
                     for (int axis : {0, 1}) {
                         ckt::Array a(type2.c_str(), "[[0, 1], [2, 3]]");
-                        std::memcpy(a.data(), &t.snan, t.size);  // element [0][0], little-endian
+                        ckt_put_low_bytes(reinterpret_cast<unsigned char *>(a.data()), t.snan, t.size);  // element [0][0]
                         const std::vector<int> axes = {axis};
                         const ck_reduce_spec r = rs::spec(c, axes, flags);
                         const bool acc = kind == Kind::accumulate;

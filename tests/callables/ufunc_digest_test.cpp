@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 #include "target_fixture.hpp"
 #include "ufunc_loops.hpp"
 
@@ -52,17 +53,18 @@ size_t float_part(int id) {
 }
 
 bool is_nan(const unsigned char *p, size_t part, int id) {
-    uint64_t x = 0;
-    std::memcpy(&x, p, part);  // little-endian: the low bytes
+    const uint64_t x = ckt_get_low_bytes(p, part);
     const int m = part == 2 ? (id == CK_TYPE_BFLOAT16 ? 7 : 10) : part == 4 ? 23 : 52;
     const uint64_t sign = uint64_t{1} << (part * 8 - 1), mag = x & (sign - 1);
     const uint64_t expo = (sign - 1) & ~((uint64_t{1} << m) - 1);
     return (mag & expo) == expo && (mag & ~expo) != 0;
 }
 
+// One number of n bytes (an integer, or a float's part) into the digest, its bytes in
+// little-endian order whatever the host's, so that a big-endian host's digest is x86-64's.
 uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 0x100000001b3ull;
+        h = (h ^ p[CKT_BIG_ENDIAN ? n - 1 - i : i]) * 0x100000001b3ull;
     }
     return h;
 }
@@ -82,7 +84,7 @@ uint64_t digest(const Loop &l) {
         const size_t es = size_of(l.in[k]);
         in[k] = values(l.in[k], kInputs, r);
         if (l.checked && k == 1) {  // power of integers: exponents >= 0
-            for (size_t e = 0; e < kInputs; e++) in[k][e * es + es - 1] &= 0x7f;
+            for (size_t e = 0; e < kInputs; e++) in[k][e * es + (CKT_BIG_ENDIAN ? 0 : es - 1)] &= 0x7f;
         }
         src[k] = reinterpret_cast<char *>(in[k].data());
         ss[k] = static_cast<intptr_t>(es);

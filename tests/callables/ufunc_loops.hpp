@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 extern "C" {
 #include "common/scalars.h"
 #include "leaves/math/ufunc_list.h"
@@ -118,7 +119,7 @@ inline std::vector<unsigned char> values(int id, size_t n, Bits &r) {
     for (size_t i = 0; i < n; i++) {
         for (size_t p = 0; p < es; p += part) {
             const uint64_t x = i < ns ? special[(i + (p / part) * (i / 2 + 1)) % ns] : r.next();
-            std::memcpy(&v[i * es + p], &x, part);  // little-endian: the low bytes
+            ckt_put_low_bytes(&v[i * es + p], x, part);
         }
     }
     return v;

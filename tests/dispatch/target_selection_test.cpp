@@ -107,9 +107,18 @@ TEST_F(TargetSelection, NamesParseAndPrint) {
         ASSERT_EQ(ck_cpu_target_parse(name, &t), CK_OK);
         EXPECT_EQ(static_cast<int>(t), i);
     }
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     EXPECT_STREQ(ck_cpu_target_name(CK_CPU_AVX2), "avx2");
     EXPECT_STREQ(ck_cpu_target_choices(), "baseline, avx2 or avx512");
+#elif defined(__arm__)
+    EXPECT_STREQ(ck_cpu_target_choices(), "baseline or neon");
+    // What neon leaves to VFP is said; the baseline leaves nothing out.
+    ASSERT_NE(ck_cpu_target_note(CK_CPU_NEON), nullptr);
+    EXPECT_NE(std::strstr(ck_cpu_target_note(CK_CPU_NEON), "float arithmetic on VFP"), nullptr);
+    EXPECT_EQ(ck_cpu_target_note(CK_CPU_BASELINE), nullptr);
+#elif defined(__powerpc64__)
+    EXPECT_STREQ(ck_cpu_target_name(CK_CPU_VSX3), "vsx3");
+    EXPECT_STREQ(ck_cpu_target_choices(), "baseline, vsx3 or vsx4");
 #elif defined(__aarch64__)
     EXPECT_STREQ(ck_cpu_target_name(CK_CPU_ASIMDHP), "asimdhp");
     EXPECT_STREQ(ck_cpu_target_name(CK_CPU_SVE), "sve");
@@ -122,6 +131,11 @@ TEST_F(TargetSelection, NamesParseAndPrint) {
     EXPECT_EQ(ck_cpu_target_parse("sse9", &t), CK_ERR_INVALID);
     EXPECT_EQ(ck_cpu_target_name(static_cast<ck_cpu_target>(CK_NUM_CPU_TARGETS)), nullptr);
     EXPECT_TRUE(ck_cpu_target_compiled(CK_CPU_BASELINE));
+#if !defined(__arm__)
+    for (int i = 0; i < CK_NUM_CPU_TARGETS; ++i) {
+        EXPECT_EQ(ck_cpu_target_note(static_cast<ck_cpu_target>(i)), nullptr) << i;
+    }
+#endif
 }
 
 }  // namespace

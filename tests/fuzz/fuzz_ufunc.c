@@ -16,6 +16,7 @@
 
 #include "fuzz_common.h"
 #include "fuzz_compose.h"
+#include "scalar_oracle.h"
 
 static uint64_t uf_next(uint64_t *s) {
     *s ^= *s << 13;
@@ -257,7 +258,7 @@ static void uf_matmul(const uf_scalar *t, size_t n, size_t k, size_t m, int a_ro
                     acc += uf_int(pa + (i * k + q) * t->width, t) *
                            uf_int(pb + (q * cols + j) * t->width, t);
                 }
-                memcpy(want, &acc, t->width); /* little-endian: the low bytes */
+                ckt_put_low_bytes(want, acc, t->width);
             }
             CKF_CHECK(uf_same(po + (i * cols + j) * t->width, want, t->width, t->is_float),
                       "matmul %s @ %s: [%zu, %zu]", sa, sb, i, j);

@@ -21,6 +21,7 @@
 
 #include "../callables/target_fixture.hpp"
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 #include "ckt.hpp"
 #include "jit_support.hpp"
 extern "C" {
@@ -211,7 +212,7 @@ struct Values {
 
 // n operand bytes of type t at element size es.
 void put(std::vector<unsigned char> &buf, size_t i, uint64_t x, size_t es) {
-    std::memcpy(&buf[i * es], &x, es);  // little-endian: the low bytes
+    ckt_put_low_bytes(&buf[i * es], x, es);
 }
 
 // The operands of a loop: one array per operand, every special (pairs of them for two

@@ -271,7 +271,9 @@ inline std::vector<unsigned char> scalar_source_bytes(ck_type_id sid, size_t n, 
             case CK_TYPE_BFLOAT16: if (one) { const uint16_t h = 0x3F80; std::memcpy(e, &h, 2); } break;
             case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
             case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
-            default: e[0] = static_cast<unsigned char>(one); break;  // little-endian ints
+            default:  // an integer: its least significant byte, in the host's byte order
+                e[__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? sz - 1 : 0] = static_cast<unsigned char>(one);
+                break;
             }
         } else {
             for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());

@@ -206,10 +206,20 @@ static ckt_value decode(const ckt_scalar_info *t, const unsigned char *p) {
 
 /* ---- the rules ---- */
 
+/* The low `size` bytes of bits as an integer of that size, in the host's byte order (on a
+ * big-endian host, s390x, they are the last bytes of the 8). */
 void ckt_put_low_bytes(unsigned char *out, uint64_t bits, size_t size) {
     unsigned char all[8];
     memcpy(all, &bits, 8);
-    memcpy(out, all, size);
+    memcpy(out, all + (CKT_BIG_ENDIAN ? 8 - size : 0), size);
+}
+
+uint64_t ckt_get_low_bytes(const unsigned char *in, size_t size) {
+    unsigned char all[8] = {0};
+    memcpy(all + (CKT_BIG_ENDIAN ? 8 - size : 0), in, size);
+    uint64_t bits;
+    memcpy(&bits, all, 8);
+    return bits;
 }
 
 uint64_t ckt_bits_of_integer(long double t) {

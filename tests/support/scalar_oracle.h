@@ -75,7 +75,12 @@ uint16_t ckt_round_to_bf16(long double v);
 long double ckt_int_min(const ckt_scalar_info *t);
 long double ckt_int_max(const ckt_scalar_info *t);
 uint64_t ckt_bits_of_integer(long double t);
+/* 1 on a big-endian host. */
+#define CKT_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+/* An integer of `size` bytes (1, 2, 4, 8) at out: the low bytes of bits, in the host's byte
+ * order; ckt_get_low_bytes reads one back, zero-extended. */
 void ckt_put_low_bytes(unsigned char *out, uint64_t bits, size_t size);
+uint64_t ckt_get_low_bytes(const unsigned char *in, size_t size);
 
 #ifdef __cplusplus
 }

@@ -56,9 +56,9 @@ TEST_F(TextCast, FixedDestinationsHoldTheirUnitsNulPadded) {
         ASSERT_EQ(ck_assign(d, src.get(), nullptr), CK_OK) << ck_last_error();
     }
     EXPECT_EQ(txt::data_bytes(u32.get()),
-              (std::vector<unsigned char>{0xe9, 0, 0, 0, 0x00, 0xf6, 0x01, 0x00, 0, 0, 0, 0}));
+              txt::native_units({0xe9, 0, 0, 0, 0x00, 0xf6, 0x01, 0x00, 0, 0, 0, 0}, 4));
     EXPECT_EQ(txt::data_bytes(u16.get()),
-              (std::vector<unsigned char>{0xe9, 0x00, 0x3d, 0xd8, 0x00, 0xde, 0, 0}));
+              txt::native_units({0xe9, 0x00, 0x3d, 0xd8, 0x00, 0xde, 0, 0}, 2));
     EXPECT_EQ(txt::data_bytes(u8.get()),
               (std::vector<unsigned char>{0xc3, 0xa9, 0xf0, 0x9f, 0x98, 0x80, 0}));
 }

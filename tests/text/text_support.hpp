@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ckernel/ckernel.h"
@@ -56,6 +57,20 @@ inline std::vector<unsigned char> data_bytes(const ck_array *a) {
     const size_t n = ck_type_data_size(ck_array_type(a));
     const unsigned char *p = reinterpret_cast<const unsigned char *>(ck_array_data(a));
     return std::vector<unsigned char>(p, p + n);
+}
+
+// Code units written little-endian (as the cases spell them), in the host's byte order: each
+// unit of `unit` bytes reversed on a big-endian host (s390x), where fixed strings hold their
+// UTF-16 and UTF-32 units in native order, as NumPy's U arrays do.
+inline std::vector<unsigned char> native_units(std::vector<unsigned char> le, size_t unit) {
+    if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ && unit > 1) {
+        for (size_t i = 0; i + unit <= le.size(); i += unit) {
+            for (size_t k = 0; k < unit / 2; k++) {
+                std::swap(le[i + k], le[i + unit - 1 - k]);
+            }
+        }
+    }
+    return le;
 }
 
 // The bytes of the string (or bytes) element i of a 1-d array.

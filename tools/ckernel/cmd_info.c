@@ -149,6 +149,10 @@ int cmd_info(int argc, char **argv) {
         printf("  cpu targets:   %s (compiled)\n", targets);
         printf("  cpu detected:  %s (%s)\n", detected, ck_cpu_features());
         printf("  cpu chosen:    %s (%s)\n", chosen, ck_cpu_target_reason());
+        const char *note = ck_cpu_target_note(ck_cpu_best_target());
+        if (note != NULL) {
+            printf("  target note:   %s\n", note);
+        }
         printf("  bandwidth:     %s for arithmetic, comparisons, streaming stores and rows "
                "folds (%s)\n",
                bandwidth, bandwidth_reason);

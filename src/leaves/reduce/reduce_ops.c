@@ -211,10 +211,14 @@ int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
 }
 
 /* Writes v as a value of the integer type id (little-endian, its width). */
+/* Writes the low bits of v as a value of the integer (or bool) type id, in the host's byte
+ * order. */
 static void put_int(ck_type_id id, uint64_t v, unsigned char out[16]) {
-    const size_t size = ck_type_data_size(ck_type_scalar(id));
-    for (size_t i = 0; i < size; i++) {
-        out[i] = (unsigned char)(v >> (8 * i));
+    switch (ck_type_data_size(ck_type_scalar(id))) {
+    case 1: { const uint8_t x = (uint8_t)v; memcpy(out, &x, 1); break; }
+    case 2: { const uint16_t x = (uint16_t)v; memcpy(out, &x, 2); break; }
+    case 4: { const uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
+    default: memcpy(out, &v, 8); break;
     }
 }
 
@@ -245,7 +249,7 @@ int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]
         if (is_float) {
             put_real(id, 1.0, 0.0, out);
         } else {
-            out[0] = 1; /* 1, true */
+            put_int(id, 1u, out); /* 1, true */
         }
         return 1;
     case CK__ARITH_MINIMUM:

@@ -5,6 +5,8 @@
 // and column; allocation failure at every point of parsing and formatting leaks nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -282,9 +284,10 @@ TEST_F(StructuredTypes, NaValuesAreTheDocumentedBits) {
         ck_type_id id;
         std::vector<unsigned char> bytes;
     };
-    auto le = [](uint64_t v, size_t n) {
+    auto le = [](uint64_t v, size_t n) {  // the n-byte value v, in the host's byte order
         std::vector<unsigned char> b(n);
         for (size_t i = 0; i < n; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
+        if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) std::reverse(b.begin(), b.end());
         return b;
     };
     const Case cases[] = {
