@@ -39,6 +39,8 @@ typedef struct ck__native_def {
 typedef union ck__native_ret {
     ffi_arg u;
     ffi_sarg s;
+    int64_t s64; /* 64-bit integers whole: ffi_arg is 32 bits on 32-bit hosts */
+    uint64_t u64;
     float f;
     double d;
     unsigned char bytes[16];
@@ -123,8 +125,7 @@ static inline void store_result(ck_type_id ret, char *dst, const ck__native_ret 
         return;
     }
     case CK_TYPE_INT64: {
-        const int64_t v = (int64_t)r->s;
-        memcpy(dst, &v, 8);
+        memcpy(dst, &r->s64, 8);
         return;
     }
     case CK_TYPE_UINT8: {
@@ -143,8 +144,7 @@ static inline void store_result(ck_type_id ret, char *dst, const ck__native_ret 
         return;
     }
     case CK_TYPE_UINT64: {
-        const uint64_t v = (uint64_t)r->u;
-        memcpy(dst, &v, 8);
+        memcpy(dst, &r->u64, 8);
         return;
     }
     case CK_TYPE_FLOAT32: memcpy(dst, &r->f, 4); return;

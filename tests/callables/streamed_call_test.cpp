@@ -187,7 +187,7 @@ TEST_F(StreamedCall, ADivisionByZeroInsideAChunkIsLocatedAndTheElementsBeforeItW
     const intptr_t n = 6000;
     std::vector<int64_t> x(n), y(n);
     for (intptr_t i = 0; i < n; ++i) {
-        x[i] = 1000003 * (i + 1);
+        x[i] = 1000003 * static_cast<int64_t>(i + 1);
         y[i] = (i % 97) + 1;
     }
     for (intptr_t bad : {2500, 1029, 2}) {

@@ -78,7 +78,9 @@ TEST_F(Builder, GrowthKeepsContentsZeroesTheTailAndIsAtLeastOnePointFiveX) {
 }
 
 TEST_F(Builder, ImpossibleSizesFailCleanlyAndLeaveTheBuilderAsItWas) {
-    static_cast<char *>(ck_builder_at(&b, 0))[5] = 9;
+    // A byte past the root's prefix (whose destructor the teardown calls), at any pointer size.
+    constexpr size_t kMark = sizeof(ck_prefix) + 5;
+    static_cast<char *>(ck_builder_at(&b, 0))[kMark] = 9;
     EXPECT_EQ(ck_builder_reserve(&b, SIZE_MAX), CK_ERR_NOMEM);
     EXPECT_NE(std::strstr(ck_last_error(), "cannot be allocated"), nullptr) << ck_last_error();
     EXPECT_EQ(ck_builder_reserve(&b, SIZE_MAX - 8), CK_ERR_NOMEM);
@@ -86,13 +88,13 @@ TEST_F(Builder, ImpossibleSizesFailCleanlyAndLeaveTheBuilderAsItWas) {
     EXPECT_EQ(ck_builder_reserve_leaf(&b, SIZE_MAX / 2), CK_ERR_NOMEM);
     EXPECT_TRUE(ck_builder_is_inline(&b));
     EXPECT_EQ(ck_builder_capacity(&b), 128u);
-    EXPECT_EQ(static_cast<char *>(ck_builder_at(&b, 0))[5], 9);
+    EXPECT_EQ(static_cast<char *>(ck_builder_at(&b, 0))[kMark], 9);
     // From the heap state too.
     ASSERT_EQ(ck_builder_reserve_leaf(&b, 1000), CK_OK);
     size_t cap = ck_builder_capacity(&b);
     EXPECT_EQ(ck_builder_reserve_leaf(&b, SIZE_MAX / 2), CK_ERR_NOMEM);
     EXPECT_EQ(ck_builder_capacity(&b), cap);
-    EXPECT_EQ(static_cast<char *>(ck_builder_at(&b, 0))[5], 9);
+    EXPECT_EQ(static_cast<char *>(ck_builder_at(&b, 0))[kMark], 9);
 }
 
 // A test kernel: one node of a chain, counting how often its destructor runs.
@@ -100,6 +102,9 @@ struct counting_node {
     ck_prefix base;
     int *destroyed;  // slot for this node, outside the buffer
     size_t has_child;
+#if UINTPTR_MAX == UINT32_MAX
+    char to_32_bytes[16];  // 32 bytes at 32 bits as at 64, for the buffer arithmetic below
+#endif
 };
 constexpr size_t kNodeChild = CK_ALIGN_OFFSET(sizeof(counting_node));
 

@@ -29,48 +29,69 @@ struct Valid {
     int has_blockref;
 };
 
+// What the pointer width decides (8-byte pointers and intptr_t here, 4 on 32-bit hosts),
+// from the public structs: a var element (ck_var_data), a pointer, each dimension's arrmeta.
+constexpr size_t kPtr = sizeof(void *), kVar = sizeof(ck_var_data);
+constexpr size_t kFixedAm = sizeof(ck_fixed_dim_arrmeta), kVarAm = sizeof(ck_var_dim_arrmeta),
+                 kPtrAm = sizeof(ck_pointer_arrmeta);
+// 8-byte scalars align as the C ABI aligns them: 8, but 4 on i386 (as NumPy's i386 dtypes).
+constexpr size_t kAlign8 = alignof(int64_t);
+static_assert(alignof(double) == alignof(int64_t), "one constant serves both");
+
 const Valid kValid[] = {
     {"bool", "bool", CK_TYPE_BOOL, 1, 1, 0, 0, 0, -1, 0},
     {"int8", "int8", CK_TYPE_INT8, 1, 1, 0, 0, 0, -1, 0},
     {"int16", "int16", CK_TYPE_INT16, 2, 2, 0, 0, 0, -1, 0},
     {"int32", "int32", CK_TYPE_INT32, 4, 4, 0, 0, 0, -1, 0},
-    {"int64", "int64", CK_TYPE_INT64, 8, 8, 0, 0, 0, -1, 0},
+    {"int64", "int64", CK_TYPE_INT64, 8, kAlign8, 0, 0, 0, -1, 0},
     {"uint8", "uint8", CK_TYPE_UINT8, 1, 1, 0, 0, 0, -1, 0},
     {"uint16", "uint16", CK_TYPE_UINT16, 2, 2, 0, 0, 0, -1, 0},
     {"uint32", "uint32", CK_TYPE_UINT32, 4, 4, 0, 0, 0, -1, 0},
-    {"uint64", "uint64", CK_TYPE_UINT64, 8, 8, 0, 0, 0, -1, 0},
+    {"uint64", "uint64", CK_TYPE_UINT64, 8, kAlign8, 0, 0, 0, -1, 0},
     {"float16", "float16", CK_TYPE_FLOAT16, 2, 2, 0, 0, 0, -1, 0},
     {"float32", "float32", CK_TYPE_FLOAT32, 4, 4, 0, 0, 0, -1, 0},
-    {"float64", "float64", CK_TYPE_FLOAT64, 8, 8, 0, 0, 0, -1, 0},
+    {"float64", "float64", CK_TYPE_FLOAT64, 8, kAlign8, 0, 0, 0, -1, 0},
     {"complex64", "complex64", CK_TYPE_COMPLEX64, 8, 4, 0, 0, 0, -1, 0},
-    {"complex128", "complex128", CK_TYPE_COMPLEX128, 16, 8, 0, 0, 0, -1, 0},
+    {"complex128", "complex128", CK_TYPE_COMPLEX128, 16, kAlign8, 0, 0, 0, -1, 0},
     {"complex[float32]", "complex64", CK_TYPE_COMPLEX64, 8, 4, 0, 0, 0, -1, 0},
-    {" complex [ float64 ] ", "complex128", CK_TYPE_COMPLEX128, 16, 8, 0, 0, 0, -1, 0},
-    {"3 * int32", "3 * int32", CK_TYPE_FIXED_DIM, 12, 4, 16, 1, 1, 3, 0},
-    {"3 * var * int32", "3 * var * int32", CK_TYPE_FIXED_DIM, 48, 8, 40, 2, 2, 3, 1},
-    {"var * 3 * int32", "var * 3 * int32", CK_TYPE_VAR_DIM, 16, 8, 40, 2, 2, -1, 1},
-    {"pointer[2 * float64]", "pointer[2 * float64]", CK_TYPE_POINTER, 8, 8, 32, 0, 2, -1, 1},
-    {"10 * 10 * complex64", "10 * 10 * complex64", CK_TYPE_FIXED_DIM, 800, 4, 32, 2, 2, 10, 0},
-    {"10*10*complex[float32]", "10 * 10 * complex64", CK_TYPE_FIXED_DIM, 800, 4, 32, 2, 2, 10,
-     0},
-    {"0 * int64", "0 * int64", CK_TYPE_FIXED_DIM, 0, 8, 16, 1, 1, 0, 0},
-    {"\t2*3*  uint8\n", "2 * 3 * uint8", CK_TYPE_FIXED_DIM, 6, 1, 32, 2, 2, 2, 0},
-    {"007 * int8", "7 * int8", CK_TYPE_FIXED_DIM, 7, 1, 16, 1, 1, 7, 0},
-    {"pointer[pointer[int16]]", "pointer[pointer[int16]]", CK_TYPE_POINTER, 8, 8, 32, 0, 2, -1,
-     1},
-    {"pointer [ int16 ]", "pointer[int16]", CK_TYPE_POINTER, 8, 8, 16, 0, 1, -1, 1},
+    {" complex [ float64 ] ", "complex128", CK_TYPE_COMPLEX128, 16, kAlign8, 0, 0, 0, -1, 0},
+    {"3 * int32", "3 * int32", CK_TYPE_FIXED_DIM, 12, 4, kFixedAm, 1, 1, 3, 0},
+    {"3 * var * int32", "3 * var * int32", CK_TYPE_FIXED_DIM, 3 * kVar, kPtr, kFixedAm + kVarAm,
+     2, 2, 3, 1},
+    {"var * 3 * int32", "var * 3 * int32", CK_TYPE_VAR_DIM, kVar, kPtr, kVarAm + kFixedAm, 2, 2,
+     -1, 1},
+    {"pointer[2 * float64]", "pointer[2 * float64]", CK_TYPE_POINTER, kPtr, kPtr,
+     kPtrAm + kFixedAm, 0, 2, -1, 1},
+    {"10 * 10 * complex64", "10 * 10 * complex64", CK_TYPE_FIXED_DIM, 800, 4, 2 * kFixedAm, 2, 2,
+     10, 0},
+    {"10*10*complex[float32]", "10 * 10 * complex64", CK_TYPE_FIXED_DIM, 800, 4, 2 * kFixedAm, 2,
+     2, 10, 0},
+    {"0 * int64", "0 * int64", CK_TYPE_FIXED_DIM, 0, kAlign8, kFixedAm, 1, 1, 0, 0},
+    {"\t2*3*  uint8\n", "2 * 3 * uint8", CK_TYPE_FIXED_DIM, 6, 1, 2 * kFixedAm, 2, 2, 2, 0},
+    {"007 * int8", "7 * int8", CK_TYPE_FIXED_DIM, 7, 1, kFixedAm, 1, 1, 7, 0},
+    {"pointer[pointer[int16]]", "pointer[pointer[int16]]", CK_TYPE_POINTER, kPtr, kPtr,
+     2 * kPtrAm, 0, 2, -1, 1},
+    {"pointer [ int16 ]", "pointer[int16]", CK_TYPE_POINTER, kPtr, kPtr, kPtrAm, 0, 1, -1, 1},
     {"2 * pointer[var * complex[float64]]", "2 * pointer[var * complex128]", CK_TYPE_FIXED_DIM,
-     16, 8, 56, 1, 3, 2, 1},
-    {"var * var * var * bool", "var * var * var * bool", CK_TYPE_VAR_DIM, 16, 8, 72, 3, 3, -1,
-     1},
+     2 * kPtr, kPtr, kFixedAm + kPtrAm + kVarAm, 1, 3, 2, 1},
+    {"var * var * var * bool", "var * var * var * bool", CK_TYPE_VAR_DIM, kVar, kPtr, 3 * kVarAm,
+     3, 3, -1, 1},
     {"var * pointer[3 * var * float16]", "var * pointer[3 * var * float16]", CK_TYPE_VAR_DIM,
-     16, 8, 80, 1, 4, -1, 1},
-    {"2 * 0 * var * int8", "2 * 0 * var * int8", CK_TYPE_FIXED_DIM, 0, 8, 56, 3, 3, 2, 1},
+     kVar, kPtr, kVarAm + kPtrAm + kFixedAm + kVarAm, 1, 4, -1, 1},
+    {"2 * 0 * var * int8", "2 * 0 * var * int8", CK_TYPE_FIXED_DIM, 0, kPtr,
+     2 * kFixedAm + kVarAm, 3, 3, 2, 1},
     // Largest sizes that still fit intptr_t.
+#if INTPTR_MAX > INT32_MAX
     {"9223372036854775807 * int8", "9223372036854775807 * int8", CK_TYPE_FIXED_DIM,
-     9223372036854775807u, 1, 16, 1, 1, INTPTR_MAX, 0},
+     9223372036854775807u, 1, kFixedAm, 1, 1, INTPTR_MAX, 0},
     {"1152921504606846975 * int64", "1152921504606846975 * int64", CK_TYPE_FIXED_DIM,
-     9223372036854775800u, 8, 16, 1, 1, 1152921504606846975, 0},
+     9223372036854775800u, kAlign8, kFixedAm, 1, 1, 1152921504606846975, 0},
+#else
+    {"2147483647 * int8", "2147483647 * int8", CK_TYPE_FIXED_DIM, 2147483647u, 1, kFixedAm, 1, 1,
+     INTPTR_MAX, 0},
+    {"268435455 * int64", "268435455 * int64", CK_TYPE_FIXED_DIM, 2147483640u, kAlign8, kFixedAm, 1, 1,
+     268435455, 0},
+#endif
 };
 
 class ValidDatashape : public Leakless, public ::testing::WithParamInterface<Valid> {};
@@ -145,13 +166,25 @@ const Invalid kInvalid[] = {
     {"3.5 * int8", CK_ERR_PARSE, 2, "expected '*' after dimension '3', found '.'"},
     {"int32\x01", CK_ERR_PARSE, 6, "unexpected '?' after a complete type"},
     {"3 * \xc3\xa9", CK_ERR_PARSE, 5, "unexpected byte 0xc3"},
+    {"99999999999999999999999999 * int8", CK_ERR_INVALID, 1, "is larger than"},
+#if INTPTR_MAX > INT32_MAX
     {"9223372036854775807 * 16 * int64", CK_ERR_INVALID, 1, "overflow the largest data size"},
     {"9223372036854775808 * int8", CK_ERR_INVALID, 1,
      "dimension size 9223372036854775808 is larger than 9223372036854775807"},
-    {"99999999999999999999999999 * int8", CK_ERR_INVALID, 1, "is larger than"},
     {"2 * 4611686018427387904 * int8", CK_ERR_INVALID, 1, "overflow the largest data size"},
     {"1152921504606846976 * int64", CK_ERR_INVALID, 1, "overflow the largest data size"},
     {"var * 4611686018427387904 * int16", CK_ERR_INVALID, 7, "overflow"},
+#else
+    // 32-bit sizes: shapes of 2 GiB and more (4 GiB, 8 GiB, ...) are refused, not wrapped.
+    {"2147483647 * 16 * int64", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"2147483648 * int8", CK_ERR_INVALID, 1,
+     "dimension size 2147483648 is larger than 2147483647"},
+    {"65536 * 65536 * int8", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"2 * 1073741824 * int8", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"268435456 * int64", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"1000 * 1000 * 1000 * float64", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"var * 1073741824 * int16", CK_ERR_INVALID, 7, "overflow"},
+#endif
 };
 
 class InvalidDatashape : public Leakless, public ::testing::WithParamInterface<Invalid> {};
@@ -177,10 +210,17 @@ TEST_F(TypesDatashape, ParseErrorMessageQuotesInputAndColumn) {
     ck_type *t = nullptr;
     EXPECT_EQ(ck_type_parse("3 * vra * int32", &t), CK_ERR_PARSE);
     EXPECT_STREQ(ck_last_error(), "3 * vra * int32: unknown type 'vra' at column 5");
+#if INTPTR_MAX > INT32_MAX
     EXPECT_EQ(ck_type_parse("9223372036854775807 * 16 * int64", &t), CK_ERR_INVALID);
     EXPECT_STREQ(ck_last_error(),
                  "9223372036854775807 * 16 * int64: 9223372036854775807 elements of 128 bytes "
                  "overflow the largest data size at column 1");
+#else
+    EXPECT_EQ(ck_type_parse("65536 * 65536 * int8", &t), CK_ERR_INVALID);
+    EXPECT_STREQ(ck_last_error(),
+                 "65536 * 65536 * int8: 65536 elements of 65536 bytes overflow the largest data "
+                 "size at column 1");
+#endif
 }
 
 std::string repeat(const std::string &s, int n) {

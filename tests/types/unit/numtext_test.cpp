@@ -36,6 +36,7 @@ extern "C" {
 #include "values/numtext.h"
 #include "values/numtext_ff.h"
 }
+#include "int128.hpp"
 
 namespace {
 
@@ -689,7 +690,7 @@ TEST(TypesNumText, DecimalTextReadsAsStrtodOrNotAtAll) {
 
 // ---- short decimals (at most 19 significant digits): one 128-bit product in fast_float ----
 
-__extension__ typedef unsigned __int128 u128;
+using ckt::u128;
 
 // w as decimal digits, or "" when w has more than 19.
 std::string digits19(u128 w) {
