@@ -59,9 +59,16 @@ static void apply_default_alloc_limit(void) {
         return;
     }
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0 || (unsigned long)pages > SIZE_MAX / (unsigned long)page) {
+    if (pages <= 0 || page <= 0) {
         snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
                  "the physical memory is unknown; %s", ck_alloc_limit_reason());
+        return;
+    }
+    if ((unsigned long)pages > SIZE_MAX / (unsigned long)page) {
+        /* A 32-bit process on a machine of more than 4 GiB: its address space is the bound. */
+        snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
+                 "the physical memory is more than this process can address; %s",
+                 ck_alloc_limit_reason());
         return;
     }
     snprintf(alloc_limit_origin, sizeof alloc_limit_origin,
