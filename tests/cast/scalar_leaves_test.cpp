@@ -39,8 +39,6 @@ CK_DISPATCH_TARGETS_scalar_assign(CKT_DECLARE_TABLE)
 
 namespace {
 
-static_assert(std::numeric_limits<long double>::digits >= 64,
-              "the oracle needs a long double that holds every int64 and uint64 exactly");
 
 constexpr int kModes = CK_NUM_ERRMODES;
 const char *const kModeNames[kModes] = {"nocheck", "overflow", "fractional", "inexact"};
@@ -460,6 +458,10 @@ class CastLeaves : public ::testing::TestWithParam<size_t> {
 protected:
     void SetUp() override {
         const Target &t = kTargets[GetParam()];
+        if (!CKT_ORACLE_EXACT) {
+            GTEST_SKIP() << "this host's long double is double: the oracle cannot hold every "
+                            "int64 exactly";
+        }
         if (static_cast<int>(t.id) > static_cast<int>(ck_cpu_target_ceiling())) {
             GTEST_SKIP() << "this machine (or CKERNEL_CPU_TARGET) excludes the " << t.name
                          << " target";

@@ -12,6 +12,7 @@
 #define CK_TEST_SCALAR_ORACLE_H
 
 #include <stddef.h>
+#include <float.h>
 #include <stdint.h>
 
 #include "ckernel/types.h"
@@ -75,6 +76,9 @@ uint16_t ckt_round_to_bf16(long double v);
 long double ckt_int_min(const ckt_scalar_info *t);
 long double ckt_int_max(const ckt_scalar_info *t);
 uint64_t ckt_bits_of_integer(long double t);
+/* 1 where long double holds every int64 and uint64 exactly, as the integer results of the
+ * oracle need: not on 32-bit Arm, whose long double is double. */
+#define CKT_ORACLE_EXACT (LDBL_MANT_DIG >= 64)
 /* 1 on a big-endian host. */
 #define CKT_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 /* An integer of `size` bytes (1, 2, 4, 8) at out: the low bytes of bits, in the host's byte

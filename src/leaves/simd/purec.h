@@ -10,6 +10,13 @@
 #ifndef CK__SIMD_SLEEF
 #  define CK__SIMD_SLEEF 1
 #  include <sleef.h>
+#  if defined(__ALTIVEC__) && !defined(__cplusplus)
+/* On POWER sleef.h includes altivec.h, which makes bool, vector and pixel macros of its
+ * keywords; the kernels pass bool as a type name to macros. */
+#    undef bool
+#    undef vector
+#    undef pixel
+#  endif
 #  define CK__VMD_LANES 1
 #  define CK__VMF_LANES 1
 #  define CK__VMD_LOAD(p) (*(p))
