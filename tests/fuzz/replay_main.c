@@ -2,6 +2,9 @@
  * LLVMFuzzerTestOneInput, so the committed corpus is a regression test in every build,
  * whatever the compiler. usage: replay PATH...  (fails when no input was found) */
 #define _POSIX_C_SOURCE 200809L
+/* 64-bit directory offsets and inode numbers on 32-bit hosts too: without it readdir fails
+ * with EOVERFLOW there (armhf under qemu found no corpus inputs). */
+#define _FILE_OFFSET_BITS 64
 
 #include <dirent.h>
 #include <stdio.h>
