@@ -8,8 +8,8 @@
  * there. The predicate is the cpu_features fields the target needs beyond the rows before
  * it, each as F(field) (X86Features, Aarch64Features, ArmFeatures; POWER's fields are
  * src/targets/cpu.c's); the baseline needs none, the compiler assumes it. An architecture
- * without rows (s390x, ...) is OTHER: the baseline only. Adding a target: one row here, plus any hand-written bodies in the
- * *.dispatch.c files. */
+ * without rows (s390x, ...) is OTHER: the baseline only. Adding a target: one row here,
+ * plus any hand-written bodies in the *.dispatch.c files. */
 #ifndef CKERNEL_CPU_TARGETS_H
 #define CKERNEL_CPU_TARGETS_H
 

@@ -8,6 +8,7 @@
 #define CKERNEL_COMMON_SCALARS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "ckernel/types.h"
 
@@ -100,6 +101,17 @@ static inline int ck__scalar_computes_in_float32(ck_type_id id) {
 /* A real float or a complex: a type with NaN and infinities. */
 static inline int ck__scalar_is_floating(ck_type_id id) {
     return ck__scalar_is_float(id) || ck__scalar_is_complex(id);
+}
+
+/* The low `size` bytes' worth of v (size 1, 2, 4 or 8) at dst as an integer of that width, in
+ * the host's byte order: any integer (or bool) value, wrapped to its type's width. */
+static inline void ck__store_int_bits(void *dst, uint64_t v, size_t size) {
+    switch (size) {
+    case 1: { const uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); break; }
+    case 2: { const uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); break; }
+    case 4: { const uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); break; }
+    default: memcpy(dst, &v, 8); break;
+    }
 }
 
 #ifdef __cplusplus

@@ -112,10 +112,7 @@ i128 int_value(const TInfo &t, const unsigned char *p) {
 }
 // The low `bits` bits of v in the host's byte order (two's complement wrap).
 void store_wrapped(const TInfo &t, i128 v, unsigned char *out) {
-    for (size_t k = 0; k < t.size; k++) {
-        const size_t at = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? t.size - 1 - k : k;
-        out[at] = static_cast<unsigned char>(static_cast<u128>(v) >> (8 * static_cast<int>(k)));
-    }
+    ckt_put_low_bytes(out, static_cast<uint64_t>(static_cast<u128>(v)), t.size);
 }
 
 using ckt::half_pos;

@@ -84,7 +84,7 @@ uint64_t digest(const Loop &l) {
         const size_t es = size_of(l.in[k]);
         in[k] = values(l.in[k], kInputs, r);
         if (l.checked && k == 1) {  // power of integers: exponents >= 0
-            for (size_t e = 0; e < kInputs; e++) in[k][e * es + (CKT_BIG_ENDIAN ? 0 : es - 1)] &= 0x7f;
+            for (size_t e = 0; e < kInputs; e++) in[k][e * es + CKT_SIGN_BYTE(es)] &= 0x7f;
         }
         src[k] = reinterpret_cast<char *>(in[k].data());
         ss[k] = static_cast<intptr_t>(es);

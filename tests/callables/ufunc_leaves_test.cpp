@@ -68,7 +68,7 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
                                                                              : st[k]);
                     in[k] = values(l.in[k], span, r);
                     if (l.checked && k == 1) {  // power of integers: exponents >= 0
-                        for (size_t e = 0; e < span; e++) in[k][e * es[k] + (CKT_BIG_ENDIAN ? 0 : es[k] - 1)] &= 0x7f;
+                        for (size_t e = 0; e < span; e++) in[k][e * es[k] + CKT_SIGN_BYTE(es[k])] &= 0x7f;
                     }
                     src[k] = reinterpret_cast<char *>(in[k].data()) +
                              (st[k] < 0 ? (span - 1) * es[k] : 0);

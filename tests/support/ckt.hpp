@@ -18,6 +18,7 @@
 
 #include "alloc_hooks.h"
 #include "ckernel/ckernel.h"
+#include "scalar_oracle.h"
 
 namespace ckt {
 
@@ -271,9 +272,7 @@ inline std::vector<unsigned char> scalar_source_bytes(ck_type_id sid, size_t n, 
             case CK_TYPE_BFLOAT16: if (one) { const uint16_t h = 0x3F80; std::memcpy(e, &h, 2); } break;
             case CK_TYPE_FLOAT32: case CK_TYPE_COMPLEX64: { const float f = static_cast<float>(one); std::memcpy(e, &f, 4); } break;
             case CK_TYPE_FLOAT64: case CK_TYPE_COMPLEX128: { const double d = one; std::memcpy(e, &d, 8); } break;
-            default:  // an integer: its least significant byte, in the host's byte order
-                e[__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? sz - 1 : 0] = static_cast<unsigned char>(one);
-                break;
+            default: ckt_put_low_bytes(e, static_cast<uint64_t>(one), sz); break;  // an integer
             }
         } else {
             for (size_t k = 0; k < sz; ++k) e[k] = static_cast<unsigned char>(rng());

@@ -79,8 +79,9 @@ uint64_t ckt_bits_of_integer(long double t);
 /* 1 where long double holds every int64 and uint64 exactly, as the integer results of the
  * oracle need: not on 32-bit Arm, whose long double is double. */
 #define CKT_ORACLE_EXACT (LDBL_MANT_DIG >= 64)
-/* 1 on a big-endian host. */
+/* 1 on a big-endian host; the byte of an integer of `size` bytes that holds its sign bit. */
 #define CKT_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define CKT_SIGN_BYTE(size) (CKT_BIG_ENDIAN ? 0 : (size) - 1)
 /* An integer of `size` bytes (1, 2, 4, 8) at out: the low bytes of bits, in the host's byte
  * order; ckt_get_low_bytes reads one back, zero-extended. */
 void ckt_put_low_bytes(unsigned char *out, uint64_t bits, size_t size);

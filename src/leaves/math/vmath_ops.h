@@ -8,9 +8,9 @@
  * elements do not). Every result NaN is then the type's one quiet NaN (SLEEF's NaNs differ
  * in sign between its ISAs), and the few inputs where a SLEEF function is off by more than
  * its bound are recomputed (ck__vm_fix_<name>_<type>). An architecture with no vector
- * level here runs SLEEF's one-lane functions (leaves/simd/purec.h). logaddexp and logaddexp2 are
- * NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64). Included only
- * from ufunc.dispatch.c, after targets/dispatch_target.h. */
+ * level here runs SLEEF's one-lane functions (leaves/simd/purec.h). logaddexp and
+ * logaddexp2 are NumPy's formulas over SLEEF's exp/exp2 and log1p (float32's in float64).
+ * Included only from ufunc.dispatch.c, after targets/dispatch_target.h. */
 #ifndef CKERNEL_VMATH_OPS_H
 #define CKERNEL_VMATH_OPS_H
 
@@ -61,7 +61,7 @@ extern "C" {
 /* clang-format on */
 
 /* ---- one function over a chunk, per element type ----
- * With SLEEF: its FMA family where the CPU runs it (ck__vmath_fma: decided once per process,
+ * SLEEF's FMA family where the CPU runs it (ck__vmath_fma: decided once per process,
  * so every kernel of a process, and the JIT's calls, agree), else its family without. */
 #define CK__VM_LOOP(NIN, fn, FT, LANES, LOAD, STORE)                                      \
     do {                                                                                    \

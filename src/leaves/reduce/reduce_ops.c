@@ -210,18 +210,6 @@ int ck__acc_leaf_describe(const void *fn, ck__strbuf *out) {
     return 0;
 }
 
-/* Writes v as a value of the integer type id (little-endian, its width). */
-/* Writes the low bits of v as a value of the integer (or bool) type id, in the host's byte
- * order. */
-static void put_int(ck_type_id id, uint64_t v, unsigned char out[16]) {
-    switch (ck_type_data_size(ck_type_scalar(id))) {
-    case 1: { const uint8_t x = (uint8_t)v; memcpy(out, &x, 1); break; }
-    case 2: { const uint16_t x = (uint16_t)v; memcpy(out, &x, 2); break; }
-    case 4: { const uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
-    default: memcpy(out, &v, 8); break;
-    }
-}
-
 /* Writes a real value (and imaginary part im) as a value of the float or complex type id. */
 static void put_real(ck_type_id id, double re, double im, unsigned char out[16]) {
     const ck__fkind k = ck__fkind_of(id);
@@ -239,7 +227,8 @@ int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]
     const int is_float = ck__scalar_is_floating(id); /* a real float or a complex */
     const int is_complex = ck__scalar_is_complex(id);
     const int is_signed = ck__scalar_is(id, CK__SCALAR_KIND_SIGNED);
-    const unsigned bits = (unsigned)ck_type_data_size(ck_type_scalar(id)) * 8u;
+    const size_t size = ck_type_data_size(ck_type_scalar(id));
+    const unsigned bits = (unsigned)size * 8u;
     switch (op) {
     case CK__ARITH_ADD:
     case CK__ARITH_LOGICAL_OR:
@@ -249,7 +238,7 @@ int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]
         if (is_float) {
             put_real(id, 1.0, 0.0, out);
         } else {
-            put_int(id, 1u, out); /* 1, true */
+            ck__store_int_bits(out, 1u, size); /* 1, true */
         }
         return 1;
     case CK__ARITH_MINIMUM:
@@ -262,9 +251,9 @@ int ck__reduce_start_value(ck__arith_op op, ck_type_id id, unsigned char out[16]
             out[0] = (unsigned char)hi;
         } else if (is_signed) {
             const uint64_t max = (UINT64_C(1) << (bits - 1)) - 1u;
-            put_int(id, hi ? max : ~max, out);
+            ck__store_int_bits(out, hi ? max : ~max, size);
         } else {
-            put_int(id, hi ? UINT64_MAX : 0u, out);
+            ck__store_int_bits(out, hi ? UINT64_MAX : 0u, size);
         }
         return 1;
     }

@@ -1,9 +1,8 @@
 /* src/leaves/simd/simd.h: this CPU target's vector bodies, one header per ISA level, for
  * the *.dispatch.c sources (include after targets/dispatch_target.h). The levels a target
  * has are included highest first (x86: avx512, avx2, sse2; aarch64: neon; then purec: one
- * lane, for what none gave), and each body a
- * level gives is defined unless a higher level defined its own, so the best body wins
- * without an #if per ISA in the kernels. Each group of bodies announces itself by a macro,
+ * lane, for what none gave), and each body a level gives is defined unless a higher level
+ * defined its own, so the best body wins without an #if per ISA in the kernels. Each group of bodies announces itself by a macro,
  * which the kernels test where a target may have none (not x86, say):
  *   CK__SIMD_F16_CASTS     ck__v_f32_from_f16, ck__v_f64_from_f16, ck__v_f16_from_f32
  *   CK__SIMD_F64_FROM_I64  ck__v_f64_from_i64

@@ -355,12 +355,7 @@ static int store_integer(const ck__text_cast *k, char *dst, const char *s, size_
         return text_error(CK_ERR_OVERFLOW, v, "the text ", after);
     }
     const uint64_t u = neg ? (uint64_t)0 - mag : mag; /* wrapped to the width below */
-    switch (bits) {
-    case 8: { const uint8_t x = (uint8_t)u; memcpy(dst, &x, 1); break; }
-    case 16: { const uint16_t x = (uint16_t)u; memcpy(dst, &x, 2); break; }
-    case 32: { const uint32_t x = (uint32_t)u; memcpy(dst, &x, 4); break; }
-    default: memcpy(dst, &u, 8); break;
-    }
+    ck__store_int_bits(dst, u, (size_t)bits / 8);
     return CK_OK;
 }
 

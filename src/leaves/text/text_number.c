@@ -114,12 +114,7 @@ static int read_number(const ck__text_number *k, char *dst, char *s, size_t n) {
             return CK__GENERAL;
         }
         const uint64_t u = neg ? (uint64_t)0 - mag : mag;
-        switch (ck_type_data_size(ck_type_scalar((ck_type_id)id))) {
-        case 1: { const uint8_t x = (uint8_t)u; memcpy(dst, &x, 1); break; }
-        case 2: { const uint16_t x = (uint16_t)u; memcpy(dst, &x, 2); break; }
-        case 4: { const uint32_t x = (uint32_t)u; memcpy(dst, &x, 4); break; }
-        default: memcpy(dst, &u, 8); break;
-        }
+        ck__store_int_bits(dst, u, ck_type_data_size(ck_type_scalar((ck_type_id)id)));
         return CK_OK;
     }
     s[n] = '\0';

@@ -5,7 +5,6 @@
 // and column; allocation failure at every point of parsing and formatting leaks nothing.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 
 #include <cmath>
 #include <complex>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "scalar_oracle.h"
 #include "tt.hpp"
 
 namespace {
@@ -286,8 +286,7 @@ TEST_F(StructuredTypes, NaValuesAreTheDocumentedBits) {
     };
     auto le = [](uint64_t v, size_t n) {  // the n-byte value v, in the host's byte order
         std::vector<unsigned char> b(n);
-        for (size_t i = 0; i < n; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
-        if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) std::reverse(b.begin(), b.end());
+        ckt_put_low_bytes(b.data(), v, n);
         return b;
     };
     const Case cases[] = {
