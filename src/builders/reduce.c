@@ -538,14 +538,11 @@ int ck__reduce_build(ck_builder *ckb, size_t *offset, const ck__reduce_plan *pla
                 "option of the destination's type, or into a destination "
                 "without NA");
         } else {
-            const int up = q.start[dt->data_size - 1] == 0x80; /* INT_MIN: upward */
-            for (size_t i = 0; i < dt->data_size; i++) {
-                const unsigned char before = q.start[i];
-                q.start[i] = (unsigned char)(up ? before + 1u : before - 1u);
-                if (up ? q.start[i] != 0 : before != 0) {
-                    break; /* no carry (or borrow) into the next byte */
-                }
-            }
+            /* INT_MIN (the sign bit alone) steps upward, UINT_MAX downward */
+            const size_t size = dt->data_size;
+            const uint64_t v = ck__load_int_bits(q.start, size);
+            const int up = v == (uint64_t)1 << (8 * size - 1);
+            ck__store_int_bits(q.start, up ? v + 1u : v - 1u, size);
         }
     }
     if (q.na_start) {

@@ -2,11 +2,18 @@
 #ifndef CKERNEL_INTERNAL_H
 #define CKERNEL_INTERNAL_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ckernel/alloc.h"
 #include "ckernel/status.h"
+
+/* Every float and double operation rounds to its own type, as the bits promised across hosts
+ * assume (an x87 or s390x build in excess precision rounds twice: CMakeLists.txt). */
+#if !defined(FLT_EVAL_METHOD) || (FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != -1)
+#error "ckernel needs FLT_EVAL_METHOD 0: build with SSE2 math or -fexcess-precision=fast"
+#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -114,6 +114,16 @@ static inline void ck__store_int_bits(void *dst, uint64_t v, size_t size) {
     }
 }
 
+/* Its inverse: the integer of `size` bytes at src, in the host's order, zero-extended. */
+static inline uint64_t ck__load_int_bits(const void *src, size_t size) {
+    switch (size) {
+    case 1: { uint8_t x; memcpy(&x, src, 1); return x; }
+    case 2: { uint16_t x; memcpy(&x, src, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, src, 4); return x; }
+    default: { uint64_t x; memcpy(&x, src, 8); return x; }
+    }
+}
+
 #ifdef __cplusplus
 }
 #endif
