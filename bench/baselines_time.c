@@ -4,6 +4,10 @@
  * by the month table for reading it; the text is NumPy's ("2026-11-25T20:31:42") in a U32
  * value (UTF-32, NUL-padded). Compiled as baselines.c is (no -march flags, noinline). */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
+/* A 64-bit time_t on 32-bit hosts too (glibc 2.34 and later): the years 1800 to 2200 do not
+ * fit 32 bits of seconds. */
+#define _FILE_OFFSET_BITS 64
+#define _TIME_BITS 64
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

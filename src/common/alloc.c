@@ -153,16 +153,19 @@ static pthread_once_t ck__limit_once = PTHREAD_ONCE_INIT;
 static char ck__limit_env_reason[128]; /* written once, under ck__limit_once */
 
 /* A byte count with an optional binary suffix: "25769803776", "24G", "24GiB", "512k".
- * 1 and *out when well-formed and representable. */
+ * 1 and *out when well-formed and representable; 2 when well-formed and below 2^64 but more
+ * than size_t holds (a 32-bit process); 0 when malformed. */
 static int ck__parse_bytes(const char *s, size_t *out) {
     if (*s < '0' || *s > '9') {
         return 0;
     }
-    size_t v = 0;
+    uint64_t v = 0;
     for (; *s >= '0' && *s <= '9'; s++) {
-        if (ck__mul_overflow(v, 10, &v) || ck__add_overflow(v, (size_t)(*s - '0'), &v)) {
+        const uint64_t digit = (uint64_t)(*s - '0');
+        if (v > (UINT64_MAX - digit) / 10) {
             return 0;
         }
+        v = v * 10 + digit;
     }
     unsigned shift = 0;
     switch (*s) {
@@ -178,10 +181,16 @@ static int ck__parse_bytes(const char *s, size_t *out) {
             s += 2;
         }
     }
-    if (*s != '\0' || v > (SIZE_MAX >> shift)) {
+    if (*s != '\0' || v > (UINT64_MAX >> shift)) {
         return 0;
     }
-    *out = v << shift;
+    v <<= shift;
+#if SIZE_MAX < UINT64_MAX
+    if (v > SIZE_MAX) {
+        return 2;
+    }
+#endif
+    *out = (size_t)v;
     return 1;
 }
 
@@ -194,14 +203,16 @@ static void ck__limit_init(void) {
     if (env == NULL || env[0] == '\0') {
         src = CK_ALLOC_LIMIT_UNSET;
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT is %s", env == NULL ? "not set" : "empty");
-    } else if (strcmp(env, "off") == 0 || (ck__parse_bytes(env, &v) && v == 0)) {
+    } else if (strcmp(env, "off") == 0 || (ck__parse_bytes(env, &v) == 1 && v == 0)) {
         v = 0;
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT=%s", env); /* "off" or zeros: nothing to escape */
-    } else if (ck__parse_bytes(env, &v)) {
+    } else if (ck__parse_bytes(env, &v) == 1) {
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT");
     } else {
         /* A malformed limit is ignored: refusing to run over a typo would be worse than the
-         * default. The value is quoted, cut short and kept JSON-safe for `ckernel info`. */
+         * default; so is one no allocation of this process can reach. The value is quoted,
+         * cut short and kept JSON-safe for `ckernel info`. */
+        const int too_large = ck__parse_bytes(env, &v) == 2;
         char shown[41];
         size_t n = 0;
         for (; env[n] != '\0' && n + 1 < sizeof shown; n++) {
@@ -212,8 +223,9 @@ static void ck__limit_init(void) {
         shown[n] = '\0';
         src = CK_ALLOC_LIMIT_UNSET;
         v = 0;
-        snprintf(r, cap, "CKERNEL_ALLOC_LIMIT='%s%s' is malformed and ignored", shown,
-                 env[n] != '\0' ? "..." : "");
+        snprintf(r, cap, "CKERNEL_ALLOC_LIMIT='%s%s' is %s and ignored", shown,
+                 env[n] != '\0' ? "..." : "",
+                 too_large ? "more than this process can address" : "malformed");
     }
     atomic_store_explicit(&ck__limit, v, memory_order_relaxed);
     atomic_store_explicit(&ck__limit_source, (int)src, memory_order_relaxed);

@@ -154,30 +154,30 @@ std::string tree(const char *name, const char *src, int axis) {
 
 TEST(Accumulate, Trees) {
     const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
-    EXPECT_EQ(tree("cumsum", "3 * 4 * float64", 1),
-              "strided_dim @0 +40  strided_dim_single  size=3 dst_stride=32 src_stride=32\n"
-              "  accumulate_dim @40 +104  accumulate_dim_strided  size=4 src_stride=8 "
-              "dst_stride=8 scan\n"
-              "    leaf @144 +16  scan add float64 [" + t + "]\n");
-    EXPECT_EQ(tree("cummax", "4 * int8", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=4 src_stride=1 dst_stride=1 "
-              "scan\n"
-              "  leaf @104 +16  scan maximum int8 [" + t + "]\n");
-    EXPECT_EQ(tree("cumsum", "3 * 4 * int8", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=3 src_stride=4 dst_stride=32 "
-              "first, copy, fold\n"
-              "  strided_dim @104 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
-              "    leaf @144 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n"
-              "  strided_dim @160 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=8\n"
-              "    leaf @200 +16  copy int64 strided [" + t + "]\n"
-              "  strided_dim @216 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
-              "    leaf @256 +16  accumulate add int64 from int8 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "3 * 4 * float64", 1)),
+              ckt::tree_text("strided_dim @0 +40  strided_dim_single  size=3 dst_stride=32 src_stride=32\n"
+                             "  accumulate_dim @40 +104  accumulate_dim_strided  size=4 src_stride=8 "
+                             "dst_stride=8 scan\n"
+                             "    leaf @144 +16  scan add float64 [" + t + "]\n"));
+    EXPECT_EQ(ckt::tree_text(tree("cummax", "4 * int8", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=4 src_stride=1 dst_stride=1 "
+                             "scan\n"
+                             "  leaf @104 +16  scan maximum int8 [" + t + "]\n"));
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "3 * 4 * int8", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=3 src_stride=4 dst_stride=32 "
+                             "first, copy, fold\n"
+                             "  strided_dim @104 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
+                             "    leaf @144 +16  cast int8 -> int64 (fractional) strided [" + t + "]\n"
+                             "  strided_dim @160 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=8\n"
+                             "    leaf @200 +16  copy int64 strided [" + t + "]\n"
+                             "  strided_dim @216 +40  strided_dim_strided  size=4 dst_stride=8 src_stride=1\n"
+                             "    leaf @256 +16  accumulate add int64 from int8 [" + t + "]\n"));
     // a row cast into the destination, then scanned there
-    EXPECT_EQ(tree("cumsum", "5 * int16", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=5 src_stride=2 dst_stride=8 "
-              "cast, scan\n"
-              "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
-              "  leaf @120 +16  scan add int64 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "5 * int16", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=5 src_stride=2 dst_stride=8 "
+                             "cast, scan\n"
+                             "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
+                             "  leaf @120 +16  scan add int64 [" + t + "]\n"));
 }
 
 // The streaming threshold back to its default, whatever a test did.
@@ -268,22 +268,22 @@ TEST_F(StreamedScan, TheTreeSaysSoWhenTheDestinationIsLarge) {
     if (ck_get_streaming_threshold() == std::numeric_limits<size_t>::max()) {
         GTEST_SKIP() << "no streaming stores: " << ck_streaming_threshold_reason();
     }
-    EXPECT_EQ(tree("cumsum", "2048 * float64", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
-              "dst_stride=8 scan\n"
-              "  scan_stream @104 +48  scan_stream_strided  scan add float64 [" + t +
-                  "], streaming stores\n");
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "2048 * float64", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
+                             "dst_stride=8 scan\n"
+                             "  scan_stream @104 +48  scan_stream_strided  scan add float64 [" + t +
+                             "], streaming stores\n"));
     // a cast into the destination first: scanned there in place, with plain stores
-    EXPECT_EQ(tree("cumsum", "2048 * int16", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=2 "
-              "dst_stride=8 cast, scan\n"
-              "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
-              "  leaf @120 +16  scan add int64 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "2048 * int16", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=2 "
+                             "dst_stride=8 cast, scan\n"
+                             "  leaf @104 +16  cast int16 -> int64 (fractional) strided [" + t + "]\n"
+                             "  leaf @120 +16  scan add int64 [" + t + "]\n"));
     ck_set_streaming_threshold(std::numeric_limits<size_t>::max());
-    EXPECT_EQ(tree("cumsum", "2048 * float64", 0),
-              "accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
-              "dst_stride=8 scan\n"
-              "  leaf @104 +16  scan add float64 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("cumsum", "2048 * float64", 0)),
+              ckt::tree_text("accumulate_dim @0 +104  accumulate_dim_single  size=2048 src_stride=8 "
+                             "dst_stride=8 scan\n"
+                             "  leaf @104 +16  scan add float64 [" + t + "]\n"));
 }
 
 // An accumulation of options and what it gives, by hand.

@@ -811,7 +811,8 @@ TEST_P(ArithLeaves, DescribeNamesOpTypeKindAndTarget) {
               CK_OK);
     char *text = nullptr;
     ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
-    EXPECT_EQ(std::string(text), "leaf @0 +16  add float64 strided [" + target + "]\n");
+    EXPECT_EQ(std::string(text), "leaf @0 +" + std::to_string(sizeof(ck_prefix)) +
+                                     "  add float64 strided [" + target + "]\n");
     ck_free(text);
     ck_builder_destroy(&b);
 }

@@ -560,25 +560,24 @@ TEST(Dot, TheTrees) {
         }
         return r;
     };
-    EXPECT_EQ(
-        tree("2 * 3 * float64", "3 * float64"),
-        "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[24, 0] "
-        "(broadcast)\n"
-        "  dot @56 +88  dot_strided  dot float64 [T] x: size=3 stride=8, y: size=3 stride=8\n");
-    EXPECT_EQ(tree("2 * var * float64", "3 * float64"),
-              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[16, 0] "
-              "(broadcast)\n"
-              "  dot @56 +88  dot_strided  dot float64 [T] x: var(stride=8 offset=0), y: size=3 "
-              "stride=8\n");
-    EXPECT_EQ(tree("2 * 3 * int32", "3 * float64"),
-              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[12, 0] "
-              "(broadcast)\n"
-              "  core_call @56 +248  core_call_strided  args=[cast, pass] result=direct "
-              "scratch=64\n"
-              "    dot @304 +88  dot_single  dot float64 [T] x: size=3 stride=8, y: size=3 "
-              "stride=8\n"
-              "    strided_dim @392 +40  strided_dim_single  size=3 dst_stride=8 src_stride=4\n"
-              "      leaf @432 +16  cast int32 -> float64 (fractional) strided [T]\n");
+    EXPECT_EQ(ckt::tree_text(tree("2 * 3 * float64", "3 * float64")),
+        ckt::tree_text("strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[24, 0] "
+                       "(broadcast)\n"
+                       "  dot @56 +88  dot_strided  dot float64 [T] x: size=3 stride=8, y: size=3 stride=8\n"));
+    EXPECT_EQ(ckt::tree_text(tree("2 * var * float64", "3 * float64")),
+              ckt::tree_text("strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[16, 0] "
+                             "(broadcast)\n"
+                             "  dot @56 +88  dot_strided  dot float64 [T] x: var(stride=8 offset=0), y: size=3 "
+                             "stride=8\n"));
+    EXPECT_EQ(ckt::tree_text(tree("2 * 3 * int32", "3 * float64")),
+              ckt::tree_text("strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[12, 0] "
+                             "(broadcast)\n"
+                             "  core_call @56 +248  core_call_strided  args=[cast, pass] result=direct "
+                             "scratch=64\n"
+                             "    dot @304 +88  dot_single  dot float64 [T] x: size=3 stride=8, y: size=3 "
+                             "stride=8\n"
+                             "    strided_dim @392 +40  strided_dim_single  size=3 dst_stride=8 src_stride=4\n"
+                             "      leaf @432 +16  cast int32 -> float64 (fractional) strided [T]\n"));
     ck_callable_decref(dot);
 }
 

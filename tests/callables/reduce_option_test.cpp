@@ -173,19 +173,19 @@ std::string tree(const char *name, const char *src, std::vector<int> axes, unsig
 
 TEST(ReduceOption, Trees) {
     const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
-    EXPECT_EQ(tree("min", "3 * 2 * ?float64", {1}, SKIP),
-              "strided_dim @0 +40  strided_dim_single  size=3 dst_stride=8 src_stride=16\n"
-              "  reduce_dim @40 +48  reduce_dim_strided  size=2 src_stride=8 init, fold\n"
-              "    reduce_fill @88 +40  reduce_fill_strided  ?float64 NA\n"
-              "    reduce_option @128 +64  reduce_option_strided  skipna, NA until the first "
-              "element\n"
-              "      leaf @192 +16  accumulate minimum float64 [" + t + "]\n"
-              "      leaf @208 +16  copy float64 strided [" + t + "]\n");
-    EXPECT_EQ(tree("sum", "3 * ?int8", {0}, 0),
-              "reduce_dim @0 +48  reduce_dim_single  size=3 src_stride=1 init, fold\n"
-              "  reduce_fill @48 +40  reduce_fill_strided  int64 0\n"
-              "  reduce_option @88 +64  reduce_option_strided  NA propagates\n"
-              "    leaf @152 +16  accumulate add int64 from int8 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("min", "3 * 2 * ?float64", {1}, SKIP)),
+              ckt::tree_text("strided_dim @0 +40  strided_dim_single  size=3 dst_stride=8 src_stride=16\n"
+                             "  reduce_dim @40 +48  reduce_dim_strided  size=2 src_stride=8 init, fold\n"
+                             "    reduce_fill @88 +40  reduce_fill_strided  ?float64 NA\n"
+                             "    reduce_option @128 +64  reduce_option_strided  skipna, NA until the first "
+                             "element\n"
+                             "      leaf @192 +16  accumulate minimum float64 [" + t + "]\n"
+                             "      leaf @208 +16  copy float64 strided [" + t + "]\n"));
+    EXPECT_EQ(ckt::tree_text(tree("sum", "3 * ?int8", {0}, 0)),
+              ckt::tree_text("reduce_dim @0 +48  reduce_dim_single  size=3 src_stride=1 init, fold\n"
+                             "  reduce_fill @48 +40  reduce_fill_strided  int64 0\n"
+                             "  reduce_option @88 +64  reduce_option_strided  NA propagates\n"
+                             "    leaf @152 +16  accumulate add int64 from int8 [" + t + "]\n"));
 }
 
 TEST(ReduceOption, AllocationFailureAtEveryPoint) {

@@ -98,17 +98,17 @@ TEST(ReducePointers, PointersWithVarDimensionsAreRefusedClearly) {
 
 TEST(ReducePointers, TheTreeCopiesThenReduces) {
     const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
-    EXPECT_EQ(rs::tree(Kind::reduce, "sum", "2 * pointer[3 * float32]", {1}),
-              "materialize @0 +32  materialize_single  scratch=24 copy, reduce\n"
-              "  strided_dim @32 +40  strided_dim_single  size=2 dst_stride=12 src_stride=8\n"
-              "    pointer_src @72 +32  pointer_src_strided  target_offset=0\n"
-              "      strided_dim @104 +40  strided_dim_single  size=3 dst_stride=4 "
-              "src_stride=4\n"
-              "        leaf @144 +16  copy float32 strided [" + t + "]\n"
-              "  strided_dim @160 +40  strided_dim_single  size=2 dst_stride=4 src_stride=12\n"
-              "    reduce_dim @200 +48  reduce_dim_strided  size=3 src_stride=4 init, fold\n"
-              "      reduce_fill @248 +40  reduce_fill_strided  float32 0\n"
-              "      leaf @288 +16  accumulate add float32 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(rs::tree(Kind::reduce, "sum", "2 * pointer[3 * float32]", {1})),
+              ckt::tree_text("materialize @0 +32  materialize_single  scratch=24 copy, reduce\n"
+                             "  strided_dim @32 +40  strided_dim_single  size=2 dst_stride=12 src_stride=8\n"
+                             "    pointer_src @72 +32  pointer_src_strided  target_offset=0\n"
+                             "      strided_dim @104 +40  strided_dim_single  size=3 dst_stride=4 "
+                             "src_stride=4\n"
+                             "        leaf @144 +16  copy float32 strided [" + t + "]\n"
+                             "  strided_dim @160 +40  strided_dim_single  size=2 dst_stride=4 src_stride=12\n"
+                             "    reduce_dim @200 +48  reduce_dim_strided  size=3 src_stride=4 init, fold\n"
+                             "      reduce_fill @248 +40  reduce_fill_strided  float32 0\n"
+                             "      leaf @288 +16  accumulate add float32 [" + t + "]\n"));
 }
 
 TEST(ReducePointers, AllocationFailureAtEveryPoint) {

@@ -219,27 +219,27 @@ std::string tree(const char *name, const char *src, std::vector<int> axes) {
 
 TEST(ReduceVar, Trees) {
     const std::string t = ck_cpu_target_name(ckt::best_compiled_target());
-    EXPECT_EQ(tree("sum", "3 * var * float64", {1}),
-              "strided_dim @0 +40  strided_dim_single  size=3 dst_stride=8 src_stride=16\n"
-              "  reduce_dim @40 +48  reduce_dim_strided  var(stride=8 offset=0) init, fold\n"
-              "    reduce_fill @88 +40  reduce_fill_strided  float64 0\n"
-              "    leaf @128 +16  accumulate add float64 [" + t + "]\n");
-    EXPECT_EQ(tree("max", "3 * var * float64", {0}),
-              "reduce_dim @0 +48  reduce_dim_single  size=3 src_stride=16 init, fold\n"
-              "  reduce_var_reset @48 +72  reduce_var_reset_strided  dst=var(stride=8 offset=0) "
-              "empty rows\n"
-              "  reduce_var_grow @120 +96  reduce_var_grow_strided  dst=var(stride=8 offset=0) "
-              "src=var(stride=8 offset=0) rows left-aligned: init, fold\n"
-              "    reduce_fill @216 +40  reduce_fill_strided  float64 -inf\n"
-              "    leaf @256 +16  accumulate maximum float64 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("sum", "3 * var * float64", {1})),
+              ckt::tree_text("strided_dim @0 +40  strided_dim_single  size=3 dst_stride=8 src_stride=16\n"
+                             "  reduce_dim @40 +48  reduce_dim_strided  var(stride=8 offset=0) init, fold\n"
+                             "    reduce_fill @88 +40  reduce_fill_strided  float64 0\n"
+                             "    leaf @128 +16  accumulate add float64 [" + t + "]\n"));
+    EXPECT_EQ(ckt::tree_text(tree("max", "3 * var * float64", {0})),
+              ckt::tree_text("reduce_dim @0 +48  reduce_dim_single  size=3 src_stride=16 init, fold\n"
+                             "  reduce_var_reset @48 +72  reduce_var_reset_strided  dst=var(stride=8 offset=0) "
+                             "empty rows\n"
+                             "  reduce_var_grow @120 +96  reduce_var_grow_strided  dst=var(stride=8 offset=0) "
+                             "src=var(stride=8 offset=0) rows left-aligned: init, fold\n"
+                             "    reduce_fill @216 +40  reduce_fill_strided  float64 -inf\n"
+                             "    leaf @256 +16  accumulate maximum float64 [" + t + "]\n"));
     // a reduced var axis inside the fold of an outer one: a reduce_dim without init, which
     // refuses an empty row for max
-    EXPECT_EQ(tree("max", "2 * var * int32", {0, 1}),
-              "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=16 init, fold\n"
-              "  reduce_fill @48 +40  reduce_fill_strided  int32 -2147483648\n"
-              "  reduce_dim @88 +48  reduce_dim_strided  var(stride=4 offset=0) fold (no "
-              "identity: refuses an empty row)\n"
-              "    leaf @136 +16  accumulate maximum int32 [" + t + "]\n");
+    EXPECT_EQ(ckt::tree_text(tree("max", "2 * var * int32", {0, 1})),
+              ckt::tree_text("reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=16 init, fold\n"
+                             "  reduce_fill @48 +40  reduce_fill_strided  int32 -2147483648\n"
+                             "  reduce_dim @88 +48  reduce_dim_strided  var(stride=4 offset=0) fold (no "
+                             "identity: refuses an empty row)\n"
+                             "    leaf @136 +16  accumulate maximum int32 [" + t + "]\n"));
 }
 
 TEST(ReduceVar, AllocationFailureAtEveryPoint) {

@@ -138,7 +138,7 @@ TEST(UfuncLeafFactory, RefusesALoopWithoutALeafAndDescribesItsLeaves) {
               CK_OK);
     char *text = nullptr;
     ASSERT_EQ(ck_kernel_describe(ck_builder_root(&b), &text), CK_OK);
-    EXPECT_EQ(std::string(text).rfind("leaf @0 +16  floor float64 -> float64 strided [", 0), 0u)
+    EXPECT_TRUE(ckt::tree_starts_with(text, "leaf @0 +16  floor float64 -> float64 strided ["))
         << text;
     ck_free(text);
     ck_builder_destroy(&b);

@@ -98,24 +98,24 @@ TEST(CliReduce, Errors) {
 TEST(CliReduce, ExplainPrintsTheTree) {
     Result r = ckernel("explain --reduce sum --axis 0 --in '2 * 3 * int8'");
     EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_EQ(without_capacity(r.out),
-              "reduce sum (add) -> 3 * int64\n"
-              "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=3 init, fold\n"
-              "  strided_dim @48 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=0 "
-              "(broadcast)\n"
-              "    reduce_fill @88 +40  reduce_fill_strided  int64 0\n"
-              "  strided_dim @128 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=1\n"
-              "    leaf @168 +16  accumulate add int64 from int8 [baseline]\n"
-              "total: 184 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+    EXPECT_EQ(ckt::tree_text(without_capacity(r.out)),
+              ckt::tree_text("reduce sum (add) -> 3 * int64\n"
+                             "reduce_dim @0 +48  reduce_dim_single  size=2 src_stride=3 init, fold\n"
+                             "  strided_dim @48 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=0 "
+                             "(broadcast)\n"
+                             "    reduce_fill @88 +40  reduce_fill_strided  int64 0\n"
+                             "  strided_dim @128 +40  strided_dim_strided  size=3 dst_stride=8 src_stride=1\n"
+                             "    leaf @168 +16  accumulate add int64 from int8 [baseline]\n"
+                             "total: 184 bytes in the kernel buffer; builder on the heap (capacity ?)\n"));
     r = ckernel("explain --reduce max --in '10 * float64'");
     EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_EQ(r.out,
-              "reduce max (maximum) -> float64\n"
-              "reduce_dim @0 +48  reduce_dim_single  size=10 src_stride=8 init, fold\n"
-              "  reduce_fill @48 +40  reduce_fill_strided  float64 -inf\n"
-              "  leaf @88 +16  accumulate maximum float64 [baseline]\n"
-              "total: 104 bytes in the kernel buffer; builder inline, no heap allocation "
-              "(capacity 128)\n");
+    EXPECT_EQ(ckt::tree_text(r.out),
+              ckt::tree_text("reduce max (maximum) -> float64\n"
+                             "reduce_dim @0 +48  reduce_dim_single  size=10 src_stride=8 init, fold\n"
+                             "  reduce_fill @48 +40  reduce_fill_strided  float64 -inf\n"
+                             "  leaf @88 +16  accumulate maximum float64 [baseline]\n"
+                             "total: 104 bytes in the kernel buffer; builder inline, no heap allocation "
+                             "(capacity 128)\n"));
     r = ckernel("explain --reduce all --axis -1 --keepdims --out '2 * 1 * bool' --in '2 * 3 * "
                 "float32'");
     EXPECT_EQ(r.status, 0) << r.out;
@@ -157,13 +157,13 @@ TEST(CliReduce, Accumulate) {
     EXPECT_EQ(r.status, 2);
     r = ckernel("explain --accumulate cumsum --axis 0 --in '10 * float64'");
     EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_EQ(r.out,
-              "accumulate cumsum (add) -> 10 * float64\n"
-              "accumulate_dim @0 +104  accumulate_dim_single  size=10 src_stride=8 dst_stride=8 "
-              "scan\n"
-              "  leaf @104 +16  scan add float64 [baseline]\n"
-              "total: 120 bytes in the kernel buffer; builder inline, no heap allocation "
-              "(capacity 128)\n");
+    EXPECT_EQ(ckt::tree_text(r.out),
+              ckt::tree_text("accumulate cumsum (add) -> 10 * float64\n"
+                             "accumulate_dim @0 +104  accumulate_dim_single  size=10 src_stride=8 dst_stride=8 "
+                             "scan\n"
+                             "  leaf @104 +16  scan add float64 [baseline]\n"
+                             "total: 120 bytes in the kernel buffer; builder inline, no heap allocation "
+                             "(capacity 128)\n"));
 }
 
 // dot through `ckernel call` (core dimensions: each argument a row, outer dimensions
@@ -199,19 +199,19 @@ TEST(CliReduce, DotThroughCall) {
     }
     const Result r = ckernel("explain --call dot --in '2 * 3 * int32' --in '3 * float64'");
     EXPECT_EQ(r.status, 0) << r.out;
-    EXPECT_EQ(without_capacity(r.out),
-              "call dot -> 2 * float64\n"
-              "selected: (N * float64, N * float64) -> float64: 0 unsafe, 0 inexact, 1 safe, 0 "
-              "promote, 4 bytes wider\n"
-              "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[12, 0] "
-              "(broadcast)\n"
-              "  core_call @56 +248  core_call_strided  args=[cast, pass] result=direct "
-              "scratch=64\n"
-              "    dot @304 +88  dot_single  dot float64 [baseline] x: size=3 stride=8, y: size=3 "
-              "stride=8\n"
-              "    strided_dim @392 +40  strided_dim_single  size=3 dst_stride=8 src_stride=4\n"
-              "      leaf @432 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
-              "total: 448 bytes in the kernel buffer; builder on the heap (capacity ?)\n");
+    EXPECT_EQ(ckt::tree_text(without_capacity(r.out)),
+              ckt::tree_text("call dot -> 2 * float64\n"
+                             "selected: (N * float64, N * float64) -> float64: 0 unsafe, 0 inexact, 1 safe, 0 "
+                             "promote, 4 bytes wider\n"
+                             "strided_dim @0 +56  strided_dim_single  size=2 dst_stride=8 src_stride=[12, 0] "
+                             "(broadcast)\n"
+                             "  core_call @56 +248  core_call_strided  args=[cast, pass] result=direct "
+                             "scratch=64\n"
+                             "    dot @304 +88  dot_single  dot float64 [baseline] x: size=3 stride=8, y: size=3 "
+                             "stride=8\n"
+                             "    strided_dim @392 +40  strided_dim_single  size=3 dst_stride=8 src_stride=4\n"
+                             "      leaf @432 +16  cast int32 -> float64 (fractional) strided [baseline]\n"
+                             "total: 448 bytes in the kernel buffer; builder on the heap (capacity ?)\n"));
 }
 
 TEST(CliReduce, CallablesListsTheNewBuiltIns) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ckt_process.hpp"
+#include "ckt_tree.hpp"
 
 namespace ckt {
 

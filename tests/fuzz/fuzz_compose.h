@@ -11,6 +11,11 @@
 #include "ckernel/ckernel.h"
 #include "scalar_oracle.h"
 
+/* Every arrmeta field is one word (a pointer, an intptr_t or a size_t): fixed {size, stride},
+ * var {blockref, stride, offset}, pointer {blockref, offset}, a record's field offsets; a
+ * child's arrmeta follows its parent's. 8 bytes on 64-bit hosts, 4 on 32-bit ones. */
+#define FZ_W ((size_t)sizeof(intptr_t))
+
 #define FZ_MAX_SRC 3
 #define FZ_MAX_FIELDS 4
 /* Messages are compared whole; a ckernel message is at most 1024 bytes. */

@@ -77,14 +77,14 @@ static void finish(fz_type *t) {
         break;
     case FZ_VAR:
         t->size = sizeof(ck_var_data);
-        t->align = 8;
+        t->align = _Alignof(ck_var_data); /* a pointer's: 4 on 32-bit hosts */
         t->amsize = sizeof(ck_var_dim_arrmeta) + t->el->amsize;
         t->dims = 1 + t->el->dims;
         t->blockref = 1;
         break;
     case FZ_POINTER:
         t->size = sizeof(char *);
-        t->align = 8;
+        t->align = _Alignof(char *);
         t->amsize = sizeof(ck_pointer_arrmeta) + t->el->amsize;
         t->dims = t->el->dims;
         t->blockref = 1;
@@ -444,22 +444,22 @@ void fz_default_arrmeta(const fz_type *t, char *am) {
     switch (t->kind) {
     case FZ_FIXED:
         put_ip(am, t->n);
-        put_ip(am + 8, (intptr_t)t->el->size);
-        fz_default_arrmeta(t->el, am + 16);
+        put_ip(am + FZ_W, (intptr_t)t->el->size);
+        fz_default_arrmeta(t->el, am + 2 * FZ_W);
         return;
     case FZ_VAR:
-        memset(am, 0, 24);
-        put_ip(am + 8, (intptr_t)t->el->size);
-        fz_default_arrmeta(t->el, am + 24);
+        memset(am, 0, 3 * FZ_W);
+        put_ip(am + FZ_W, (intptr_t)t->el->size);
+        fz_default_arrmeta(t->el, am + 3 * FZ_W);
         return;
     case FZ_POINTER:
-        memset(am, 0, 16);
-        fz_default_arrmeta(t->el, am + 16);
+        memset(am, 0, 2 * FZ_W);
+        fz_default_arrmeta(t->el, am + 2 * FZ_W);
         return;
     case FZ_TUPLE:
     case FZ_STRUCT:
         for (int i = 0; i < t->nf; i++) {
-            put_ip(am + 8 * i, (intptr_t)t->foff[i]);
+            put_ip(am + FZ_W * i, (intptr_t)t->foff[i]);
             fz_default_arrmeta(t->f[i], am + t->fam[i]);
         }
         return;
@@ -503,13 +503,13 @@ static size_t slot_align(const fz_type *t) {
 static void span(const fz_type *t, const char *am, intptr_t *lo, intptr_t *hi) {
     switch (t->kind) {
     case FZ_FIXED: {
-        const intptr_t n = get_ip(am), s = get_ip(am + 8);
+        const intptr_t n = get_ip(am), s = get_ip(am + FZ_W);
         if (n == 0) {
             *lo = *hi = 0;
             return;
         }
         intptr_t clo, chi;
-        span(t->el, am + 16, &clo, &chi);
+        span(t->el, am + 2 * FZ_W, &clo, &chi);
         const intptr_t last = (n - 1) * s;
         *lo = (last < 0 ? last : 0) + clo;
         *hi = (last > 0 ? last : 0) + chi;
@@ -525,7 +525,7 @@ static void span(const fz_type *t, const char *am, intptr_t *lo, intptr_t *hi) {
             if (fh <= fl) {
                 continue;
             }
-            const intptr_t off = get_ip(am + 8 * i);
+            const intptr_t off = get_ip(am + FZ_W * i);
             if (!any || off + fl < l) {
                 l = off + fl;
             }
@@ -607,7 +607,7 @@ static void gen_fixed_run(am_state *st, const fz_type *t, char *am, int dense) {
     while (e->kind == FZ_FIXED && n < 64) {
         lv[n] = e;
         lam[n] = eam;
-        eam += 16;
+        eam += 2 * FZ_W;
         e = e->el;
         n++;
     }
@@ -647,7 +647,7 @@ static void gen_fixed_run(am_state *st, const fz_type *t, char *am, int dense) {
             }
         }
         put_ip(lam[l], size);
-        put_ip(lam[l] + 8, s);
+        put_ip(lam[l] + FZ_W, s);
         if (size > 0) {
             const intptr_t last = (size - 1) * s;
             blo += last < 0 ? last : 0;
@@ -670,9 +670,9 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
         /* A destination level whose rows the kernel may allocate keeps C order below it:
          * the kernel sizes a row by its elements' data size (docs/design.md §7). */
         const int alloc = st->dst && (dense || reduce_dst(st) || fz_pick(in, 3) == 0);
-        gen_am(st, t->el, am + 24, dense || alloc);
+        gen_am(st, t->el, am + 3 * FZ_W, dense || alloc);
         intptr_t lo, hi;
-        span(t->el, am + 24, &lo, &hi);
+        span(t->el, am + 3 * FZ_W, &lo, &hi);
         const size_t a = slot_align(t->el);
         intptr_t stride, offset = 0;
         if (alloc) {
@@ -693,17 +693,17 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
             ck_memblock_new_data(16, 16, &b); /* not an arena: cannot allocate */
         }
         memcpy(am, &b, sizeof b); /* the arrmeta's reference, released with it */
-        put_ip(am + 8, stride);
-        put_ip(am + 16, offset);
+        put_ip(am + FZ_W, stride);
+        put_ip(am + 2 * FZ_W, offset);
         return;
     }
     case FZ_POINTER: {
-        gen_am(st, t->el, am + 16, dense);
+        gen_am(st, t->el, am + 2 * FZ_W, dense);
         const size_t a = slot_align(t->el);
         const intptr_t offset = dense || fz_pick(in, 2) ? 0 : ((intptr_t)fz_pick(in, 9) - 4) * (intptr_t)a;
         ck_memblock *b = fz_pick(in, 4) == 0 ? new_arena() : NULL;
         memcpy(am, &b, sizeof b);
-        put_ip(am + 8, offset);
+        put_ip(am + FZ_W, offset);
         return;
     }
     case FZ_TUPLE:
@@ -722,7 +722,7 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
         }
         if (r < 5) {
             for (int i = 0; i < t->nf; i++) {
-                put_ip(am + 8 * i, (intptr_t)t->foff[i]);
+                put_ip(am + FZ_W * i, (intptr_t)t->foff[i]);
             }
             return;
         }
@@ -748,7 +748,7 @@ static void gen_am(am_state *st, const fz_type *t, char *am, int dense) {
             if (!st->dst && r == 7 && !inline_slots(t) && fz_pick(in, 2) == 0) {
                 off = ((intptr_t)fz_pick(in, 24) - 4) / a * a; /* anywhere, overlaps too */
             }
-            put_ip(am + 8 * i, off);
+            put_ip(am + FZ_W * i, off);
             at = off + hi > at ? off + hi : at;
         }
         return;
@@ -980,7 +980,7 @@ static void random_bytes(fz_in *in, unsigned char *p, size_t n) {
 static int allocatable(const fz_type *t, const char *am) {
     ck_memblock *b;
     memcpy(&b, am, sizeof b);
-    const intptr_t stride = get_ip(am + 8), offset = get_ip(am + 16);
+    const intptr_t stride = get_ip(am + FZ_W), offset = get_ip(am + 2 * FZ_W);
     return offset == 0 && b != NULL && ck_memblock_get_kind(b) == CK_MEMBLOCK_ARENA &&
            stride >= (intptr_t)t->el->size;
 }
@@ -1002,10 +1002,10 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
             gen_value(in, t->id, p, fs->call_source);
         }
         return;
-    case FZ_FIXED: fill_n(fs, t->el, am + 16, p, get_ip(am), get_ip(am + 8)); return;
+    case FZ_FIXED: fill_n(fs, t->el, am + 2 * FZ_W, p, get_ip(am), get_ip(am + FZ_W)); return;
     case FZ_VAR: {
         ck_var_data v = {NULL, 0};
-        const intptr_t stride = get_ip(am + 8), offset = get_ip(am + 16);
+        const intptr_t stride = get_ip(am + FZ_W), offset = get_ip(am + 2 * FZ_W);
         const unsigned r = rnd(in, 32);
         int leave;
         if (fs->dst && fs->c->op >= FZ_OP_REDUCE) {
@@ -1026,7 +1026,7 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
                 n = (intptr_t)rnd(in, 5);
             }
             /* begin is 16-aligned, as an allocator gives it; the arrmeta's offset may be odd */
-            unsigned char *b = element_buffer(fs, t->el, am + 24, n, stride,
+            unsigned char *b = element_buffer(fs, t->el, am + 3 * FZ_W, n, stride,
                                               (size_t)(((offset % 16) + 16) % 16));
             if (b == NULL) {
                 return;
@@ -1034,7 +1034,7 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
             unsigned char *begin = b - offset;
             v.begin = (char *)begin;
             v.size = (size_t)n;
-            fill_n(fs, t->el, am + 24, b, n, stride);
+            fill_n(fs, t->el, am + 3 * FZ_W, b, n, stride);
             if (rnd(in, 256) == 0) {
                 v.size = (size_t)INTPTR_MAX + 1 + rnd(in, 4); /* a row that claims too much */
             }
@@ -1045,14 +1045,14 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
     case FZ_POINTER: {
         char *q = NULL;
         if (rnd(in, fs->dst ? 24 : 14) != 0) {
-            const intptr_t offset = get_ip(am + 8);
-            unsigned char *b = element_buffer(fs, t->el, am + 16, 1, 0,
+            const intptr_t offset = get_ip(am + FZ_W);
+            unsigned char *b = element_buffer(fs, t->el, am + 2 * FZ_W, 1, 0,
                                               (size_t)(((offset % 16) + 16) % 16));
             if (b == NULL) {
                 return;
             }
             q = (char *)b - offset; /* 16-aligned */
-            fill(fs, t->el, am + 16, b);
+            fill(fs, t->el, am + 2 * FZ_W, b);
         }
         memcpy(p, &q, sizeof q);
         return;
@@ -1065,7 +1065,7 @@ static void fill(fill_state *fs, const fz_type *t, const char *am, unsigned char
             random_bytes(in, p + lo, hi > lo ? (size_t)(hi - lo) : 0); /* padding too */
         }
         for (int i = 0; i < t->nf && fs->ok; i++) {
-            fill(fs, t->f[i], am + t->fam[i], p + get_ip(am + 8 * i));
+            fill(fs, t->f[i], am + t->fam[i], p + get_ip(am + FZ_W * i));
         }
         return;
     }

@@ -187,8 +187,8 @@ static void field_runs(const fz_type *d, const char *dam, const fz_type *s, cons
                        const int *match, int *run) {
     int ordered = 1;
     for (int i = 1; i < d->nf; i++) {
-        ordered &= ref_get_ip(dam + 8 * i) >=
-                   ref_get_ip(dam + 8 * (i - 1)) + (intptr_t)d->f[i - 1]->size;
+        ordered &= ref_get_ip(dam + FZ_W * i) >=
+                   ref_get_ip(dam + FZ_W * (i - 1)) + (intptr_t)d->f[i - 1]->size;
     }
     for (int i = 0; i < d->nf;) {
         int len = 0;
@@ -198,8 +198,8 @@ static void field_runs(const fz_type *d, const char *dam, const fz_type *s, cons
                 fz_type_equal(d->f[k], s->f[j]) &&
                 fz_arrmeta_is_default(d->f[k], dam + d->fam[k]) &&
                 fz_arrmeta_is_default(s->f[j], sam + s->fam[j]) &&
-                ref_get_ip(sam + 8 * j) - ref_get_ip(sam + 8 * match[i]) ==
-                    ref_get_ip(dam + 8 * k) - ref_get_ip(dam + 8 * i);
+                ref_get_ip(sam + FZ_W * j) - ref_get_ip(sam + FZ_W * match[i]) ==
+                    ref_get_ip(dam + FZ_W * k) - ref_get_ip(dam + FZ_W * i);
             if (!same) {
                 break;
             }
@@ -265,7 +265,7 @@ static void build_walk(build_state *b, walk_pos w) {
     while (!b->done) {
         if (w.d->kind == FZ_POINTER) {
             w.d = w.d->el;
-            w.dam += 16;
+            w.dam += 2 * FZ_W;
             continue;
         }
         int ptr = -1;
@@ -274,7 +274,7 @@ static void build_walk(build_state *b, walk_pos w) {
         }
         if (ptr >= 0) {
             w.s[ptr] = w.s[ptr]->el;
-            w.sam[ptr] += 16;
+            w.sam[ptr] += 2 * FZ_W;
             continue;
         }
         const int dnd = w.d->dims;
@@ -335,10 +335,10 @@ static void build_walk(build_state *b, walk_pos w) {
                         return;
                     }
                     w.s[k] = w.s[k]->el;
-                    w.sam[k] += 16;
+                    w.sam[k] += 2 * FZ_W;
                 }
                 w.d = w.d->el;
-                w.dam += 16;
+                w.dam += 2 * FZ_W;
                 n++;
             }
             w.dim += n;
@@ -352,9 +352,9 @@ static void build_walk(build_state *b, walk_pos w) {
                 if (!check_fixed(b, w.s[k], w.sam[k], ns == 1 ? "source" : "argument")) {
                     return;
                 }
-                w.sam[k] += 16;
+                w.sam[k] += 2 * FZ_W;
             } else {
-                w.sam[k] += 24;
+                w.sam[k] += 3 * FZ_W;
             }
             w.s[k] = w.s[k]->el;
         }
@@ -362,9 +362,9 @@ static void build_walk(build_state *b, walk_pos w) {
             if (!check_fixed(b, w.d, w.dam, "destination")) {
                 return;
             }
-            w.dam += 16;
+            w.dam += 2 * FZ_W;
         } else {
-            w.dam += 24;
+            w.dam += 3 * FZ_W;
         }
         w.d = w.d->el;
         w.dim++;
@@ -589,7 +589,7 @@ static void walk_fields(ref_state *r, const fz_type *d, const char *dam, fz_loc 
         if (run[i] < 0) {
             continue;
         }
-        const intptr_t doff = ref_get_ip(dam + 8 * i), soff = ref_get_ip(sw->sam[0] + 8 * match[i]);
+        const intptr_t doff = ref_get_ip(dam + FZ_W * i), soff = ref_get_ip(sw->sam[0] + FZ_W * match[i]);
         if (run[i] > 0) {
             /* up to the furthest reach of the run's fields: a record's tail padding is not
              * written, nor an empty field's place (a row allocated for the destination ends
@@ -598,8 +598,8 @@ static void walk_fields(ref_state *r, const fz_type *d, const char *dam, fz_loc 
             for (int k = i; k < i + run[i]; k++) {
                 intptr_t lo, hi;
                 ref_alloc_extent(d->f[k], dam + d->fam[k], &lo, &hi);
-                if (hi > lo && ref_get_ip(dam + 8 * k) - doff + hi > span) {
-                    span = ref_get_ip(dam + 8 * k) - doff + hi;
+                if (hi > lo && ref_get_ip(dam + FZ_W * k) - doff + hi > span) {
+                    span = ref_get_ip(dam + FZ_W * k) - doff + hi;
                 }
             }
             if (span > 0) {
@@ -660,7 +660,7 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
         }
         ref_ctx ctx = *ctx_in;
         ctx.call = -1;
-        walk(r, d->el, dam + 16, ref_real_loc(p + ref_get_ip(dam + 8)), &sw, sp, &ctx);
+        walk(r, d->el, dam + 2 * FZ_W, ref_real_loc(p + ref_get_ip(dam + FZ_W)), &sw, sp, &ctx);
         return;
     }
     /* a source's pointer: the first source that has one */
@@ -684,8 +684,8 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
             }
             return;
         }
-        sp[k] = (const unsigned char *)p + ref_get_ip(sw.sam[k] + 8);
-        sw.sam[k] += 16;
+        sp[k] = (const unsigned char *)p + ref_get_ip(sw.sam[k] + FZ_W);
+        sw.sam[k] += 2 * FZ_W;
         sw.s[k] = sw.s[k]->el;
         ref_ctx ctx = *ctx_in;
         ctx.call = -1;
@@ -727,8 +727,8 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
         const fz_type *t = sw.s[k];
         if (t->kind == FZ_FIXED) {
             sn[k] = ref_get_ip(sw.sam[k]);
-            ss[k] = ref_get_ip(sw.sam[k] + 8);
-            el.sam[k] = sw.sam[k] + 16;
+            ss[k] = ref_get_ip(sw.sam[k] + FZ_W);
+            el.sam[k] = sw.sam[k] + 2 * FZ_W;
         } else {
             ck_var_data v;
             memcpy(&v, sp[k], sizeof v);
@@ -747,9 +747,9 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
                 return;
             }
             sn[k] = (intptr_t)v.size;
-            ss[k] = ref_get_ip(sw.sam[k] + 8);
-            srow[k] = (const unsigned char *)v.begin + ref_get_ip(sw.sam[k] + 16);
-            el.sam[k] = sw.sam[k] + 24;
+            ss[k] = ref_get_ip(sw.sam[k] + FZ_W);
+            srow[k] = (const unsigned char *)v.begin + ref_get_ip(sw.sam[k] + 2 * FZ_W);
+            el.sam[k] = sw.sam[k] + 3 * FZ_W;
         }
         el.s[k] = t->el;
         if (any_var && sn[k] != 1) {
@@ -768,13 +768,13 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
     if (d->kind == FZ_VAR) {
         ck_var_data v;
         read_dst(r, dl, &v, sizeof v);
-        ds = ref_get_ip(dam + 8);
-        delam = dam + 24;
+        ds = ref_get_ip(dam + FZ_W);
+        delam = dam + 3 * FZ_W;
         if (v.begin == NULL) {
             const intptr_t n = ns == 1 ? sn[0] : common;
             ck_memblock *b;
             memcpy(&b, dam, sizeof b);
-            const intptr_t offset = ref_get_ip(dam + 16);
+            const intptr_t offset = ref_get_ip(dam + 2 * FZ_W);
             if (offset != 0) {
                 located(r, ctx_in, CK_ERR_INVALID,
                         "the destination is unallocated but its arrmeta has offset %td; only "
@@ -822,14 +822,14 @@ static void walk(ref_state *r, const fz_type *d, const char *dam, fz_loc dl, wal
                         v.size);
                 return;
             }
-            drow = ref_real_loc(v.begin + ref_get_ip(dam + 16));
+            drow = ref_real_loc(v.begin + ref_get_ip(dam + 2 * FZ_W));
             dn = (intptr_t)v.size;
         }
     } else {
         drow = dl;
         dn = ref_get_ip(dam);
-        ds = ref_get_ip(dam + 8);
-        delam = dam + 16;
+        ds = ref_get_ip(dam + FZ_W);
+        delam = dam + 2 * FZ_W;
     }
     for (int k = 0; k < ns; k++) {
         if (sn[k] == dn) {

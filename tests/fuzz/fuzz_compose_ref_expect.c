@@ -42,10 +42,10 @@ void ref_alloc_extent(const fz_type *t, const char *am, intptr_t *lo, intptr_t *
     int any = 0;
     switch (t->kind) {
     case FZ_FIXED: {
-        const intptr_t n = ref_get_ip(am), s = ref_get_ip(am + 8);
+        const intptr_t n = ref_get_ip(am), s = ref_get_ip(am + FZ_W);
         if (n > 0) {
             intptr_t el, eh;
-            ref_alloc_extent(t->el, am + 16, &el, &eh);
+            ref_alloc_extent(t->el, am + 2 * FZ_W, &el, &eh);
             extent_union(&l, &h, &any, el, eh);
             extent_union(&l, &h, &any, el + (n - 1) * s, eh + (n - 1) * s);
         }
@@ -55,7 +55,7 @@ void ref_alloc_extent(const fz_type *t, const char *am, intptr_t *lo, intptr_t *
     case FZ_STRUCT:
         for (int i = 0; i < t->nf; i++) {
             intptr_t fl, fh;
-            const intptr_t off = ref_get_ip(am + 8 * i);
+            const intptr_t off = ref_get_ip(am + FZ_W * i);
             ref_alloc_extent(t->f[i], am + t->fam[i], &fl, &fh);
             extent_union(&l, &h, &any, off + fl, off + fh);
         }

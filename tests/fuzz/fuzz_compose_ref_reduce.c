@@ -492,19 +492,19 @@ static void emit(rstate *rs, const fz_type *d, const char *dam, fz_loc dl, rkey 
     fz_expect *x = rs->r->x;
     switch (d->kind) {
     case FZ_FIXED: {
-        const intptr_t n = ref_get_ip(dam), s = ref_get_ip(dam + 8);
+        const intptr_t n = ref_get_ip(dam), s = ref_get_ip(dam + FZ_W);
         for (intptr_t i = 0; i < n; i++) {
             rkey k = key;
             k.c[k.n - 1] += i * s;
-            emit(rs, d->el, dam + 16, ref_loc_add(dl, i * s), k);
+            emit(rs, d->el, dam + 2 * FZ_W, ref_loc_add(dl, i * s), k);
         }
         return;
     }
     case FZ_VAR: {
         const rent *e = rlookup(rs, &key, 'R');
-        const intptr_t n = e != NULL ? e->len : 0, s = ref_get_ip(dam + 8);
+        const intptr_t n = e != NULL ? e->len : 0, s = ref_get_ip(dam + FZ_W);
         intptr_t elo, ehi;
-        ref_alloc_extent(d->el, dam + 24, &elo, &ehi);
+        ref_alloc_extent(d->el, dam + 3 * FZ_W, &elo, &ehi);
         x->rows = (fz_vrow *)ref_grow(x->rows, &x->cap_rows, x->nrows, sizeof *x->rows);
         fz_vrow *vr = &x->rows[x->nrows];
         memset(vr, 0, sizeof *vr);
@@ -518,7 +518,7 @@ static void emit(rstate *rs, const fz_type *d, const char *dam, fz_loc dl, rkey 
             rkey k = key;
             CKF_CHECK(k.n < RK, "the reference's keys");
             k.c[k.n++] = i * s;
-            emit(rs, d->el, dam + 24, ref_loc_add(row, i * s), k);
+            emit(rs, d->el, dam + 3 * FZ_W, ref_loc_add(row, i * s), k);
         }
         return;
     }
@@ -600,14 +600,14 @@ static int reduce_levels(rstate *rs, uint64_t mask, uintptr_t *dbits, uintptr_t 
                 return 0;
             }
             l->size = ref_get_ip(sam);
-            l->sstride = ref_get_ip(sam + 8);
-            sam += 16;
+            l->sstride = ref_get_ip(sam + FZ_W);
+            sam += 2 * FZ_W;
         } else {
             l->svar = 1;
-            l->sstride = ref_get_ip(sam + 8);
-            l->soffset = ref_get_ip(sam + 16);
+            l->sstride = ref_get_ip(sam + FZ_W);
+            l->soffset = ref_get_ip(sam + 2 * FZ_W);
             *sbits |= (uintptr_t)l->soffset;
-            sam += 24;
+            sam += 3 * FZ_W;
         }
         *sbits |= (uintptr_t)l->sstride;
         st = st->el;
@@ -624,13 +624,13 @@ static int reduce_levels(rstate *rs, uint64_t mask, uintptr_t *dbits, uintptr_t 
                     rshape_error(c, x, CK_ERR_BROADCAST, why);
                     return 0;
                 }
-                l->dstride = ref_get_ip(dam + 8);
-                dam += 16;
+                l->dstride = ref_get_ip(dam + FZ_W);
+                dam += 2 * FZ_W;
             } else {
                 l->dvar = 1;
-                l->dstride = ref_get_ip(dam + 8);
-                *dbits |= (uintptr_t)ref_get_ip(dam + 16);
-                dam += 24;
+                l->dstride = ref_get_ip(dam + FZ_W);
+                *dbits |= (uintptr_t)ref_get_ip(dam + 2 * FZ_W);
+                dam += 3 * FZ_W;
             }
             *dbits |= (uintptr_t)l->dstride;
             dt = dt->el;
@@ -665,13 +665,13 @@ static int reduce_levels(rstate *rs, uint64_t mask, uintptr_t *dbits, uintptr_t 
                 return 0;
             }
             l->dabsent = l->reduced;
-            l->dstride = l->reduced ? 0 : ref_get_ip(dam + 8);
-            dam += 16;
+            l->dstride = l->reduced ? 0 : ref_get_ip(dam + FZ_W);
+            dam += 2 * FZ_W;
         } else {
             l->dvar = 1;
-            l->dstride = ref_get_ip(dam + 8);
-            *dbits |= (uintptr_t)ref_get_ip(dam + 16);
-            dam += 24;
+            l->dstride = ref_get_ip(dam + FZ_W);
+            *dbits |= (uintptr_t)ref_get_ip(dam + 2 * FZ_W);
+            dam += 3 * FZ_W;
         }
         if (below && !l->reduced && l->svar != l->dvar) {
             char why[200];

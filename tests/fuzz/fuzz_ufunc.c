@@ -146,7 +146,12 @@ static void uf_modf_frexp(int frexp_not_modf, int f32, size_t n, uint64_t *s) {
               shape, ck_last_error());
     const unsigned char *px = (const unsigned char *)ck_array_data(x);
     const unsigned char *po = (const unsigned char *)ck_array_data(out);
-    const size_t pair = frexp_not_modf ? (f32 ? 8 : 16) : 2 * w; /* (F, int32), padded */
+    /* (F, int32) padded as a C struct: 12 bytes for float64 where it aligns to 4 (i386) */
+    struct f64_int32 {
+        double m;
+        int32_t e;
+    };
+    const size_t pair = frexp_not_modf ? (f32 ? 8 : sizeof(struct f64_int32)) : 2 * w;
     CKF_CHECK(ck_type_data_size(ck_array_type(out)) == n * pair, "%s %s: %zu bytes", name,
               shape, ck_type_data_size(ck_array_type(out)));
     for (size_t i = 0; i < n; i++) {

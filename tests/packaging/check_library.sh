@@ -5,8 +5,10 @@
 #   libckernel.so  no STATIC_TLS flag (a dlopen'ed library may not reserve static TLS; a
 #                  thread-local must use the dynamic model), no text relocations, NODELETE,
 #                  a soname, and only the public API (ck_ but not ck__) exported
-#   libckernel.a   defines no global symbol but the public API and foreign C++ weak
-#                  definitions, and no malloc-family symbol under any name a host uses
+#   libckernel.a   defines no global symbol but the public API, foreign C++ weak definitions
+#                  and i386's PIC thunks (__x86.get_pc_thunk.*: hidden, in COMDAT groups,
+#                  one per program whoever defines them), and no malloc-family symbol under
+#                  any name a host uses
 set -euo pipefail
 so=$1 ar=$2 nm=${3:-nm}
 fails=0 checks=0
@@ -24,7 +26,7 @@ soname() { grep -q 'SONAME.*libckernel\.so\.' <<<"$dyn"; }
 tls_is_dynamic() { # no initial-exec TLS relocation in the dynamic relocations
   local relocs
   relocs=$(readelf -rW "$so")
-  ! grep -Eq 'R_X86_64_TPOFF(64|32)|R_AARCH64_TLS_TPREL' <<<"$relocs"
+  ! grep -Eq 'R_X86_64_TPOFF(64|32)|R_AARCH64_TLS_TPREL|R_386_TLS_(TPOFF|TPOFF32|IE)|R_ARM_TLS_TPOFF32|R_ARM_TLS_IE32|R_PPC64_TPREL|R_390_TLS_TPOFF' <<<"$relocs"
 }
 exports_only_api() {
   local bad
@@ -33,7 +35,7 @@ exports_only_api() {
 }
 archive_only_api() {
   local bad
-  bad=$("$nm" -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 && $2 !~ /^[VWu]$/ && $3 !~ /^ck_[^_]/ {print $3}')
+  bad=$("$nm" -g --defined-only "$ar" 2>/dev/null | awk 'NF == 3 && $2 !~ /^[VWu]$/ && $3 !~ /^ck_[^_]/ && $3 !~ /^__x86\.get_pc_thunk\./ {print $3}')
   [ -z "$bad" ] || { echo "  global in the archive: $(head -5 <<<"$bad" | tr '\n' ' ')"; return 1; }
 }
 archive_no_malloc() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "alloc_hooks.h"
+#include "ckt_tree.hpp"
 #include "ckernel/ckernel.h"
 #include "scalar_oracle.h"
 
@@ -136,7 +137,7 @@ inline ck_cpu_target best_compiled_target() {
 // for avx512 where the variable says 256, or where it is unset and the CPU is AMD family 25
 // (19h; its only AVX-512 core is Zen 4), when avx2 is compiled.
 inline std::string expected_bandwidth_target(ck_cpu_target capped) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
     if (capped != CK_CPU_AVX512) {
         return ck_cpu_target_name(capped);
     }

@@ -2,6 +2,8 @@
 #include "scalar_oracle.h"
 
 #include <float.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <math.h>
 #include <string.h>
 
@@ -12,22 +14,29 @@
  * significand has 64 bits or more (x87, quad, POWER's double-double). Where long double is
  * double (32-bit Arm) the tests that need it skip (CKT_ORACLE_EXACT, scalar_oracle.h). */
 
+/* An 8-byte scalar's alignment inside a struct, as the C ABI gives it (4 on i386). */
+typedef struct {
+    char c;
+    int64_t v;
+} ckt_align8_probe;
+#define CKT_ALIGN8 offsetof(ckt_align8_probe, v)
+
 static const ckt_scalar_info ckt_types[CK_NUM_SCALAR_TYPES] = {
     {CK_TYPE_BOOL, "bool", 1, 1, 'B', 8, CK_TYPE_BOOL},
     {CK_TYPE_INT8, "int8", 1, 1, 'S', 8, CK_TYPE_INT8},
     {CK_TYPE_INT16, "int16", 2, 2, 'S', 16, CK_TYPE_INT16},
     {CK_TYPE_INT32, "int32", 4, 4, 'S', 32, CK_TYPE_INT32},
-    {CK_TYPE_INT64, "int64", 8, 8, 'S', 64, CK_TYPE_INT64},
+    {CK_TYPE_INT64, "int64", 8, CKT_ALIGN8, 'S', 64, CK_TYPE_INT64},
     {CK_TYPE_UINT8, "uint8", 1, 1, 'U', 8, CK_TYPE_UINT8},
     {CK_TYPE_UINT16, "uint16", 2, 2, 'U', 16, CK_TYPE_UINT16},
     {CK_TYPE_UINT32, "uint32", 4, 4, 'U', 32, CK_TYPE_UINT32},
-    {CK_TYPE_UINT64, "uint64", 8, 8, 'U', 64, CK_TYPE_UINT64},
+    {CK_TYPE_UINT64, "uint64", 8, CKT_ALIGN8, 'U', 64, CK_TYPE_UINT64},
     {CK_TYPE_FLOAT16, "float16", 2, 2, 'H', 16, CK_TYPE_FLOAT16},
     {CK_TYPE_BFLOAT16, "bfloat16", 2, 2, 'G', 16, CK_TYPE_BFLOAT16},
     {CK_TYPE_FLOAT32, "float32", 4, 4, 'F', 32, CK_TYPE_FLOAT32},
-    {CK_TYPE_FLOAT64, "float64", 8, 8, 'D', 64, CK_TYPE_FLOAT64},
+    {CK_TYPE_FLOAT64, "float64", 8, CKT_ALIGN8, 'D', 64, CK_TYPE_FLOAT64},
     {CK_TYPE_COMPLEX64, "complex64", 8, 4, 'C', 32, CK_TYPE_FLOAT32},
-    {CK_TYPE_COMPLEX128, "complex128", 16, 8, 'C', 64, CK_TYPE_FLOAT64},
+    {CK_TYPE_COMPLEX128, "complex128", 16, CKT_ALIGN8, 'C', 64, CK_TYPE_FLOAT64},
 };
 
 const ckt_scalar_info *ckt_scalar(int id) {

@@ -35,14 +35,15 @@ TEST_F(Builder, StartsInlineZeroedWith128Bytes) {
 }
 
 TEST_F(Builder, ReserveCountsTheChildPrefixReserveLeafDoesNot) {
-    // 112 + 16 = 128 fits inline; 113 + 16 does not.
-    ASSERT_EQ(ck_builder_reserve(&b, 112), CK_OK);
+    // 112 + 16 = 128 fits inline; 113 + 16 does not (at 64 bits; the prefix is 8 bytes at 32).
+    const size_t P = sizeof(ck_prefix), fits = CK_BUILDER_INLINE_BYTES - P;
+    ASSERT_EQ(ck_builder_reserve(&b, fits), CK_OK);
     EXPECT_TRUE(ck_builder_is_inline(&b));
-    ASSERT_EQ(ck_builder_reserve_leaf(&b, 128), CK_OK);
+    ASSERT_EQ(ck_builder_reserve_leaf(&b, CK_BUILDER_INLINE_BYTES), CK_OK);
     EXPECT_TRUE(ck_builder_is_inline(&b));
-    ASSERT_EQ(ck_builder_reserve(&b, 113), CK_OK);
+    ASSERT_EQ(ck_builder_reserve(&b, fits + 1), CK_OK);
     EXPECT_FALSE(ck_builder_is_inline(&b));
-    EXPECT_GE(ck_builder_capacity(&b), 129u);
+    EXPECT_GE(ck_builder_capacity(&b), CK_BUILDER_INLINE_BYTES + 1);
 }
 
 TEST_F(Builder, GrowthKeepsContentsZeroesTheTailAndIsAtLeastOnePointFiveX) {

@@ -41,16 +41,16 @@ TEST_F(TypesArray, NewThreeVarInt32IsCOrderZeroedAndUnallocated) {
     EXPECT_EQ(tt::format(ck_array_type(a.a)), "3 * var * int32");
     const char *am = ck_array_arrmeta(a.a);
     const auto fixed = load<ck_fixed_dim_arrmeta>(am);
-    const auto var = load<ck_var_dim_arrmeta>(am + 16);
+    const auto var = load<ck_var_dim_arrmeta>(am + tt::kFixedAm);
     EXPECT_EQ(fixed.dim_size, 3);
-    EXPECT_EQ(fixed.stride, 16);
+    EXPECT_EQ(fixed.stride, static_cast<intptr_t>(tt::kVarData));
     ASSERT_NE(var.blockref, nullptr);
     EXPECT_EQ(ck_memblock_get_kind(var.blockref), CK_MEMBLOCK_ARENA);
     EXPECT_EQ(var.stride, 4);
     EXPECT_EQ(var.offset, 0);
     const char *data = ck_array_data(a.a);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 8, 0u);
-    for (int i = 0; i < 48; i++) {
+    for (size_t i = 0; i < 3 * tt::kVarData; i++) {
         ASSERT_EQ(data[i], 0);
     }
     EXPECT_EQ(tt::format(a.a), "[null, null, null]");
@@ -62,7 +62,7 @@ TEST_F(TypesArray, NewAllocatesPointerTargetsReachableThroughFixedDims) {
     ASSERT_EQ(ck_array_new(t, &a.a), CK_OK) << ck_last_error();
     const char *data = ck_array_data(a.a);
     const char *p0 = load<const char *>(data);
-    const char *p1 = load<const char *>(data + 8);
+    const char *p1 = load<const char *>(data + sizeof(char *));
     ASSERT_NE(p0, nullptr);
     ASSERT_NE(p1, nullptr);
     EXPECT_GE(std::abs(p1 - p0), 6) << "targets must not overlap";
@@ -101,13 +101,13 @@ TEST_F(TypesArray, ParseThreeVarInt32StoresRowsInTheArena) {
     tt::Array a;
     ASSERT_EQ(parse("3 * var * int32", "[[1], [2, 3], []]", a), CK_OK) << ck_last_error();
     const char *am = ck_array_arrmeta(a.a);
-    const auto var = load<ck_var_dim_arrmeta>(am + 16);
+    const auto var = load<ck_var_dim_arrmeta>(am + tt::kFixedAm);
     ASSERT_NE(var.blockref, nullptr);
     EXPECT_EQ(ck_memblock_get_kind(var.blockref), CK_MEMBLOCK_ARENA);
     const char *data = ck_array_data(a.a);
     const auto r0 = load<ck_var_data>(data);
-    const auto r1 = load<ck_var_data>(data + 16);
-    const auto r2 = load<ck_var_data>(data + 32);
+    const auto r1 = load<ck_var_data>(data + tt::kVarData);
+    const auto r2 = load<ck_var_data>(data + 2 * tt::kVarData);
     ASSERT_EQ(r0.size, 1u);
     ASSERT_EQ(r1.size, 2u);
     ASSERT_EQ(r2.size, 0u);
@@ -360,8 +360,13 @@ const BadLiteral kBad[] = {
     {"pointer[int32]", "[1]", CK_ERR_PARSE, "found a list"},
     {"var * var * int8", "[[1], 2]", CK_ERR_PARSE, "at [1] (column 7): expected a list for var * int8"},
     // Declared sizes far beyond memory: the literal is checked before any data is allocated.
+#if INTPTR_MAX > INT32_MAX
     {"1000000000000 * int8", "[1, 2]", CK_ERR_PARSE, "2 elements given, 1000000000000 * int8"},
     {"9223372036854775807 * int8", "[]", CK_ERR_PARSE, "0 elements given"},
+#else
+    {"1500000000 * int8", "[1, 2]", CK_ERR_PARSE, "2 elements given, 1500000000 * int8"},
+    {"2147483647 * int8", "[]", CK_ERR_PARSE, "0 elements given"},
+#endif
 };
 
 class InvalidLiteral : public Leakless, public ::testing::WithParamInterface<BadLiteral> {};

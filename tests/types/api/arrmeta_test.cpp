@@ -33,7 +33,7 @@ std::vector<intptr_t> arrmeta_buffer(const ck_type *t) {
 
 TEST_F(TypesArrmeta, DefaultConstructThreeVarInt32) {
     tt::Type t("3 * var * int32");
-    ASSERT_EQ(ck_type_arrmeta_size(t), 40u);
+    ASSERT_EQ(ck_type_arrmeta_size(t), tt::kFixedAm + tt::kVarAm);  // 40
     Released rel;
     char storage[4];
     ck_memblock *block = nullptr;
@@ -45,9 +45,9 @@ TEST_F(TypesArrmeta, DefaultConstructThreeVarInt32) {
     ck_fixed_dim_arrmeta fixed;
     ck_var_dim_arrmeta var;
     std::memcpy(&fixed, am + 0, sizeof fixed);
-    std::memcpy(&var, am + 16, sizeof var);
+    std::memcpy(&var, am + tt::kFixedAm, sizeof var);
     EXPECT_EQ(fixed.dim_size, 3);
-    EXPECT_EQ(fixed.stride, 16); // one ck_var_data per element
+    EXPECT_EQ(fixed.stride, static_cast<intptr_t>(tt::kVarData)); // one ck_var_data per element
     EXPECT_EQ(var.blockref, block);
     EXPECT_EQ(var.stride, 4);
     EXPECT_EQ(var.offset, 0);
@@ -57,11 +57,11 @@ TEST_F(TypesArrmeta, DefaultConstructThreeVarInt32) {
     auto buf2 = arrmeta_buffer(t);
     char *am2 = reinterpret_cast<char *>(buf2.data());
     ck_arrmeta_copy(t, am2, am);
-    EXPECT_EQ(std::memcmp(am, am2, 40), 0);
+    EXPECT_EQ(std::memcmp(am, am2, tt::kFixedAm + tt::kVarAm), 0);
     ck_memblock_decref(block); // ours
     ck_arrmeta_release(t, am);
     EXPECT_EQ(rel.count, 0) << "the copy still holds the block";
-    std::memcpy(&var, am + 16, sizeof var);
+    std::memcpy(&var, am + tt::kFixedAm, sizeof var);
     EXPECT_EQ(var.blockref, nullptr) << "release clears the reference";
     ck_arrmeta_release(t, am); // twice is harmless
     ck_arrmeta_release(t, am2);
@@ -70,8 +70,10 @@ TEST_F(TypesArrmeta, DefaultConstructThreeVarInt32) {
 
 TEST_F(TypesArrmeta, DefaultConstructCOrderStridesAndPointers) {
     tt::Type t("2 * pointer[3 * var * 4 * complex64]");
-    // fixed @0, pointer @16, fixed @32, var @48, fixed @72; 88 bytes.
-    ASSERT_EQ(ck_type_arrmeta_size(t), 88u);
+    // fixed @0, pointer @16, fixed @32, var @48, fixed @72; 88 bytes (at 64 bits).
+    const size_t p_at = tt::kFixedAm, f2_at = p_at + tt::kPointerAm, v_at = f2_at + tt::kFixedAm,
+                 f4_at = v_at + tt::kVarAm;
+    ASSERT_EQ(ck_type_arrmeta_size(t), f4_at + tt::kFixedAm);
     Released rel;
     ck_memblock *block = nullptr;
     ASSERT_EQ(ck_memblock_new_external(nullptr, 0, count_release, &rel, &block), CK_OK);
@@ -84,16 +86,16 @@ TEST_F(TypesArrmeta, DefaultConstructCOrderStridesAndPointers) {
     ck_pointer_arrmeta p1;
     ck_var_dim_arrmeta v3;
     std::memcpy(&f0, am + 0, sizeof f0);
-    std::memcpy(&p1, am + 16, sizeof p1);
-    std::memcpy(&f2, am + 32, sizeof f2);
-    std::memcpy(&v3, am + 48, sizeof v3);
-    std::memcpy(&f4, am + 72, sizeof f4);
+    std::memcpy(&p1, am + p_at, sizeof p1);
+    std::memcpy(&f2, am + f2_at, sizeof f2);
+    std::memcpy(&v3, am + v_at, sizeof v3);
+    std::memcpy(&f4, am + f4_at, sizeof f4);
     EXPECT_EQ(f0.dim_size, 2);
-    EXPECT_EQ(f0.stride, 8); // a char *
+    EXPECT_EQ(f0.stride, static_cast<intptr_t>(sizeof(char *)));
     EXPECT_EQ(p1.blockref, block);
     EXPECT_EQ(p1.offset, 0);
     EXPECT_EQ(f2.dim_size, 3);
-    EXPECT_EQ(f2.stride, 16); // a ck_var_data
+    EXPECT_EQ(f2.stride, static_cast<intptr_t>(tt::kVarData));
     EXPECT_EQ(v3.blockref, block);
     EXPECT_EQ(v3.stride, 32); // 4 * complex64
     EXPECT_EQ(v3.offset, 0);
@@ -111,7 +113,7 @@ TEST_F(TypesArrmeta, DefaultConstructWithoutBlockAndFixedOnly) {
     ck_var_dim_arrmeta v;
     std::memcpy(&v, am, sizeof v);
     EXPECT_EQ(v.blockref, nullptr);
-    EXPECT_EQ(v.stride, 8);
+    EXPECT_EQ(v.stride, static_cast<intptr_t>(sizeof(char *)));
     ck_arrmeta_release(t, am);
 
     tt::Type f("5 * 6 * 7 * uint16");

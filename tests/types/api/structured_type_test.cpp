@@ -87,12 +87,19 @@ TEST_F(StructuredTypes, LayoutIsTheCCompilersLayout) {
 
 TEST_F(StructuredTypes, ArrmetaIsTheOffsetsThenEachFieldsArrmeta) {
     // {a: int8, b: var * int32, c: 3 * float64}: 3 offsets (24 bytes), then b's var arrmeta
-    // (24 bytes), then c's fixed arrmeta (16 bytes): 64 in all.
+    // (24 bytes), then c's fixed arrmeta (16 bytes): 64 in all (at 64 bits).
+    const size_t b_at = 3 * tt::kFieldOffset, c_at = b_at + tt::kVarAm, all = c_at + tt::kFixedAm;
+    // The record's data is laid out as this C struct.
+    struct record {
+        int8_t a;
+        ck_var_data b;
+        double c[3];
+    };
     tt::Type t("{a: int8, b: var * int32, c: 3 * float64}");
-    ASSERT_EQ(ck_type_arrmeta_size(t), 64u);
-    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 0), 24u);
-    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 1), 24u);
-    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 2), 48u);
+    ASSERT_EQ(ck_type_arrmeta_size(t), all);
+    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 0), b_at);
+    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 1), b_at);
+    EXPECT_EQ(ck_type_field_arrmeta_offset(t, 2), c_at);
     EXPECT_EQ(ck_type_has_blockref(t), 1);
     ck_memblock *arena = nullptr;
     ASSERT_EQ(ck_arena_new(0, &arena), CK_OK);
@@ -102,21 +109,21 @@ TEST_F(StructuredTypes, ArrmetaIsTheOffsetsThenEachFieldsArrmeta) {
     intptr_t offs[3];
     std::memcpy(offs, meta, sizeof offs);
     EXPECT_EQ(offs[0], 0);
-    EXPECT_EQ(offs[1], 8);   // ck_var_data is pointer-aligned
-    EXPECT_EQ(offs[2], 24);  // after the 16-byte var data
+    EXPECT_EQ(offs[1], static_cast<intptr_t>(offsetof(record, b)));  // 8: pointer-aligned
+    EXPECT_EQ(offs[2], static_cast<intptr_t>(offsetof(record, c)));  // 24: after the var data
     ck_var_dim_arrmeta vm;
-    std::memcpy(&vm, meta + 24, sizeof vm);
+    std::memcpy(&vm, meta + b_at, sizeof vm);
     EXPECT_EQ(vm.blockref, arena);
     EXPECT_EQ(vm.stride, 4);
     EXPECT_EQ(vm.offset, 0);
     ck_fixed_dim_arrmeta fm;
-    std::memcpy(&fm, meta + 48, sizeof fm);
+    std::memcpy(&fm, meta + c_at, sizeof fm);
     EXPECT_EQ(fm.dim_size, 3);
     EXPECT_EQ(fm.stride, 8);
     alignas(16) char copy[64];
     ck_arrmeta_copy(t, copy, meta);
     ck_arrmeta_release(t, meta);
-    std::memcpy(&vm, meta + 24, sizeof vm);
+    std::memcpy(&vm, meta + b_at, sizeof vm);
     EXPECT_EQ(vm.blockref, nullptr);
     ck_arrmeta_release(t, copy);
     ck_memblock_decref(arena);  // the last reference: every one taken above was released
@@ -190,9 +197,16 @@ const Bad kBad[] = {
     {"?3 * int32", CK_ERR_UNSUPPORTED, 1, "'?' takes a scalar type"},
     {"??int32", CK_ERR_UNSUPPORTED, 1, "not ?int32"},
     {"?{x: int8}", CK_ERR_UNSUPPORTED, 1, "not {x: int8}"},
+#if INTPTR_MAX > INT32_MAX
     {"(9223372036854775807 * int8, int8)", CK_ERR_INVALID, 1, "overflow the largest data size"},
     {"{a: 4611686018427387904 * int8, b: 4611686018427387904 * int8}", CK_ERR_INVALID, 1,
      "overflow the largest data size"},
+#else
+    // 32-bit sizes: two fields of 1 GiB are 2 GiB, more than intptr_t holds.
+    {"(2147483647 * int8, int8)", CK_ERR_INVALID, 1, "overflow the largest data size"},
+    {"{a: 1073741824 * int8, b: 1073741824 * int8}", CK_ERR_INVALID, 1,
+     "overflow the largest data size"},
+#endif
 };
 
 class BadStructured : public Leakless, public ::testing::WithParamInterface<Bad> {};

@@ -10,6 +10,17 @@
 
 namespace tt {
 
+// The layouts' sizes, from the public structs (the comments give them at 64 bits; a 32-bit
+// host has half of each).
+constexpr size_t kFixedAm = sizeof(ck_fixed_dim_arrmeta);  // 16: size, stride
+constexpr size_t kVarAm = sizeof(ck_var_dim_arrmeta);      // 24: blockref, stride, offset
+constexpr size_t kPointerAm = sizeof(ck_pointer_arrmeta);  // 16: blockref, offset
+constexpr size_t kVarData = sizeof(ck_var_data);           // 16: begin, size
+constexpr size_t kFieldOffset = sizeof(uintptr_t);         // 8: one field's data offset
+static_assert(!ckt::lp64 || (kFixedAm == 16 && kVarAm == 24 && kPointerAm == 16 &&
+                             kVarData == 16 && kFieldOffset == 8),
+              "the 64-bit layout the comments give");
+
 // Every test ends with no ckernel allocation live: types, arrays and blocks all released.
 class TypesLeakless : public ::testing::Test {
 protected:

@@ -238,7 +238,7 @@ TEST_F(TypesDatashape, NestingDepthIsBounded) {
     ASSERT_EQ(ck_type_parse(deepest.c_str(), &t), CK_OK) << ck_last_error();
     EXPECT_EQ(ck_type_depth(t), CK_TYPE_MAX_DEPTH);
     EXPECT_EQ(ck_type_ndim(t), CK_TYPE_MAX_DEPTH);
-    EXPECT_EQ(ck_type_arrmeta_size(t), 24u * CK_TYPE_MAX_DEPTH);
+    EXPECT_EQ(ck_type_arrmeta_size(t), tt::kVarAm * CK_TYPE_MAX_DEPTH);
     EXPECT_EQ(tt::format(t), deepest);
     // ... and one more level is refused, by the parser and by the makers.
     ck_type *deeper = nullptr;

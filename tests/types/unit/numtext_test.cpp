@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__SSE2__)
 #include <xmmintrin.h>
 #define CKT_HAVE_MXCSR 1
 #endif
