@@ -244,10 +244,12 @@ static const fz_case *g_case; /* for messages of failed checks */
 
 /* ---- the checks ---- */
 
+/* n bytes as the host reads them as one number: the most significant byte first. */
 static void hex(const unsigned char *p, size_t n, char *out) {
     static const char digits[] = "0123456789abcdef";
     size_t k = 0;
-    for (size_t i = n; i-- > 0 && k + 3 < 80;) {
+    for (size_t j = 0; j < n && k + 3 < 80; j++) {
+        const size_t i = CKT_BIG_ENDIAN ? j : n - 1 - j;
         out[k++] = digits[p[i] >> 4];
         out[k++] = digits[p[i] & 15];
     }

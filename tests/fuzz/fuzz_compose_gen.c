@@ -796,7 +796,7 @@ static unsigned char *new_region(fz_case *c, size_t size, int dst, size_t *budge
 /* ---- values ---- */
 
 static void put_bits(unsigned char *p, uint64_t v, size_t size) {
-    memcpy(p, &v, size);
+    ckt_put_low_bytes(p, v, size); /* in the host's byte order */
 }
 
 /* Real values of interest, for floats and complex parts. */

@@ -885,7 +885,7 @@ void ref_reduce(const fz_case *c, fz_expect *x) {
             } else {
                 uint64_t v = ref_load_u(rs.start, asize);
                 v = rs.rop == FZ_ROP_MAXIMUM ? v + 1 : v - 1;
-                memcpy(rs.start, &v, asize);
+                ckt_put_low_bytes(rs.start, v, asize);
             }
         }
         if ((c->ctx.flags & CK_EVAL_DST_UNALIGNED) != 0 || (dbits & (align - 1)) != 0) {

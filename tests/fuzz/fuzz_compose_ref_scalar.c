@@ -18,10 +18,9 @@ int ref_is_na(ck_type_id id, const unsigned char *p) {
     return memcmp(p, ck_option_na_bytes(ck_type_scalar(id)), ckt_scalar(id)->size) == 0;
 }
 
+/* An integer of n bytes in the host's byte order (s390x is big-endian), zero-extended. */
 uint64_t ref_load_u(const unsigned char *p, size_t n) {
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    return v;
+    return ckt_get_low_bytes(p, n);
 }
 
 static int64_t load_s(const unsigned char *p, size_t n) {
@@ -31,7 +30,7 @@ static int64_t load_s(const unsigned char *p, size_t n) {
 }
 
 static void store_u(unsigned char *p, uint64_t v, size_t n) {
-    memcpy(p, &v, n);
+    ckt_put_low_bytes(p, v, n);
 }
 
 /* ---- the float formats (docs/design.md §6: IEEE binary16, bfloat16 as float32's top
@@ -279,7 +278,7 @@ int ref_arith2(int op, ck_type_id id, const unsigned char *a, const unsigned cha
                 : op == FZ_ARITH_MULTIPLY ? ua * ub
                                           : ua + ub;
         }
-        memcpy(o, &r, t->size); /* modulo 2^n: the low bytes */
+        store_u(o, r, t->size); /* modulo 2^n: the low bytes */
         return CK_OK;
     }
     case 'H':

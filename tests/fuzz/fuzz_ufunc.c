@@ -210,8 +210,7 @@ static void uf_modf_frexp(int frexp_not_modf, int f32, size_t n, uint64_t *s) {
 
 /* An element as an integer of its width (sign-extended), or as a double. */
 static uint64_t uf_int(const unsigned char *p, const uf_scalar *t) {
-    uint64_t v = 0;
-    memcpy(&v, p, t->width);
+    uint64_t v = ckt_get_low_bytes(p, t->width); /* the host's byte order */
     if (t->is_signed && t->width < 8 && (v >> (t->width * 8 - 1)) != 0) {
         v |= ~UINT64_C(0) << (t->width * 8);
     }
