@@ -199,20 +199,21 @@ static void ck__limit_init(void) {
     char *r = ck__limit_env_reason;
     const size_t cap = sizeof ck__limit_env_reason;
     size_t v = 0;
+    int parsed = 0; /* ck__parse_bytes's verdict, read once */
     ck_alloc_limit_source src = CK_ALLOC_LIMIT_ENV;
     if (env == NULL || env[0] == '\0') {
         src = CK_ALLOC_LIMIT_UNSET;
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT is %s", env == NULL ? "not set" : "empty");
-    } else if (strcmp(env, "off") == 0 || (ck__parse_bytes(env, &v) == 1 && v == 0)) {
+    } else if (strcmp(env, "off") == 0 || ((parsed = ck__parse_bytes(env, &v)) == 1 && v == 0)) {
         v = 0;
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT=%s", env); /* "off" or zeros: nothing to escape */
-    } else if (ck__parse_bytes(env, &v) == 1) {
+    } else if (parsed == 1) {
         snprintf(r, cap, "CKERNEL_ALLOC_LIMIT");
     } else {
         /* A malformed limit is ignored: refusing to run over a typo would be worse than the
          * default; so is one no allocation of this process can reach. The value is quoted,
          * cut short and kept JSON-safe for `ckernel info`. */
-        const int too_large = ck__parse_bytes(env, &v) == 2;
+        const int too_large = parsed == 2;
         char shown[41];
         size_t n = 0;
         for (; env[n] != '\0' && n + 1 < sizeof shown; n++) {
