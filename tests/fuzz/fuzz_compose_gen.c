@@ -897,7 +897,7 @@ static void gen_value(fz_in *in, int id, unsigned char *p, int call_source) {
         } else if (r < 12) {
             v = fz_rand(in);
         } else if (r < 14) {
-            v = ckt_bits_of_integer(rnd(in, 2) ? ckt_int_min(t) : ckt_int_max(t));
+            v = rnd(in, 2) ? ckt_int_min_bits(t) : ckt_int_max_bits(t);
             v += (uint64_t)rnd(in, 3) - 1u;
         } else {
             v = (uint64_t)1 << rnd(in, 64);

@@ -153,8 +153,7 @@ void ref_start_value(int rop, ck_type_id id, unsigned char *out) {
         case 'B': out[0] = (unsigned char)hi; return;
         case 'S':
         case 'U':
-            ckt_put_low_bytes(out, ckt_bits_of_integer(hi ? ckt_int_max(t) : ckt_int_min(t)),
-                              t->size);
+            ckt_put_low_bytes(out, hi ? ckt_int_max_bits(t) : ckt_int_min_bits(t), t->size);
             return;
         default: lane_store(id, lane_identity(rop, id), out); return; /* +-inf */
         }

@@ -10,9 +10,9 @@
 #include "ckernel/eval.h"
 #include "ckernel/status.h"
 
-/* The oracle's values are long doubles, exact for every int64 and uint64 where the
- * significand has 64 bits or more (x87, quad, POWER's double-double). Where long double is
- * double (32-bit Arm) the tests that need it skip (CKT_ORACLE_EXACT, scalar_oracle.h). */
+/* An integer source is held as its sign and magnitude, a float source as a long double
+ * (which holds every float and double exactly): a long double is no wider than double on
+ * 32-bit Arm, where int64's and uint64's would round. */
 
 /* An 8-byte scalar's alignment inside a struct, as the C ABI gives it (4 on i386). */
 typedef struct {
@@ -43,29 +43,34 @@ const ckt_scalar_info *ckt_scalar(int id) {
     return &ckt_types[id];
 }
 
-static int is_int(const ckt_scalar_info *t) {
-    return t->kind == 'S' || t->kind == 'U' || t->kind == 'B';
-}
-
 static int is_real_float(const ckt_scalar_info *t) {
     return t->kind == 'H' || t->kind == 'G' || t->kind == 'F' || t->kind == 'D';
 }
 
-long double ckt_int_min(const ckt_scalar_info *t) {
-    if (t->kind != 'S') {
-        return 0.0L;
-    }
-    return -ldexpl(1.0L, t->bits - 1);
+/* The type's least and greatest values as two's complement bits (bool: 0 and 1), and whether
+ * an integer is between them. */
+uint64_t ckt_int_min_bits(const ckt_scalar_info *t) {
+    return t->kind == 'S' ? (uint64_t)0 - ((uint64_t)1 << (t->bits - 1)) : 0;
 }
 
-long double ckt_int_max(const ckt_scalar_info *t) {
+uint64_t ckt_int_max_bits(const ckt_scalar_info *t) {
     if (t->kind == 'B') {
-        return 1.0L;
+        return 1;
     }
-    return ldexpl(1.0L, t->kind == 'S' ? t->bits - 1 : t->bits) - 1.0L;
+    const int value_bits = t->kind == 'S' ? t->bits - 1 : t->bits;
+    return value_bits == 64 ? UINT64_MAX : ((uint64_t)1 << value_bits) - 1;
 }
 
-/* ---- float16 by definition ---- */
+int ckt_int_fits(const ckt_scalar_info *t, ckt_int v) {
+    if (v.negative && v.magnitude != 0) {
+        return t->kind == 'S' && v.magnitude <= (uint64_t)1 << (t->bits - 1);
+    }
+    return v.magnitude <= ckt_int_max_bits(t);
+}
+
+uint64_t ckt_int_bits(ckt_int v) {
+    return v.negative ? (uint64_t)0 - v.magnitude : v.magnitude;
+}
 
 long double ckt_half_value(uint16_t h) {
     const int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
@@ -169,7 +174,9 @@ uint16_t ckt_round_to_bf16(long double v) {
 
 typedef struct ckt_real {
     int nan;
-    long double x; /* the exact value (±inf allowed) when !nan */
+    int integer;   /* an integer source's value, exactly: i */
+    ckt_int i;
+    long double x; /* else the exact value (±inf allowed) when !nan */
 } ckt_real;
 
 typedef struct ckt_value {
@@ -178,26 +185,39 @@ typedef struct ckt_value {
 
 static ckt_real real_of(long double x) {
     ckt_real r;
+    memset(&r, 0, sizeof r);
     r.nan = isnan(x) != 0;
     r.x = r.nan ? 0.0L : x;
     return r;
 }
 
+static ckt_real integer_of(int negative, uint64_t magnitude) {
+    ckt_real r;
+    memset(&r, 0, sizeof r);
+    r.integer = 1;
+    r.i.negative = negative && magnitude != 0;
+    r.i.magnitude = magnitude;
+    return r;
+}
+#define CKT_SIGNED(x) integer_of((x) < 0, (x) < 0 ? (uint64_t)0 - (uint64_t)(x) : (uint64_t)(x))
+
 #define CKT_LOAD(T, p) \
     (*(const T *)memcpy(&(T){0}, (p), sizeof(T)))
 
 static ckt_value decode(const ckt_scalar_info *t, const unsigned char *p) {
-    ckt_value v = {{0, 0.0L}, {0, 0.0L}};
+    ckt_value v;
+    v.re = real_of(0.0L);
+    v.im = real_of(0.0L);
     switch (t->id) {
-    case CK_TYPE_BOOL: v.re.x = p[0] != 0 ? 1.0L : 0.0L; break;
-    case CK_TYPE_INT8: v.re.x = CKT_LOAD(int8_t, p); break;
-    case CK_TYPE_INT16: v.re.x = CKT_LOAD(int16_t, p); break;
-    case CK_TYPE_INT32: v.re.x = CKT_LOAD(int32_t, p); break;
-    case CK_TYPE_INT64: v.re.x = (long double)CKT_LOAD(int64_t, p); break;
-    case CK_TYPE_UINT8: v.re.x = CKT_LOAD(uint8_t, p); break;
-    case CK_TYPE_UINT16: v.re.x = CKT_LOAD(uint16_t, p); break;
-    case CK_TYPE_UINT32: v.re.x = CKT_LOAD(uint32_t, p); break;
-    case CK_TYPE_UINT64: v.re.x = (long double)CKT_LOAD(uint64_t, p); break;
+    case CK_TYPE_BOOL: v.re = integer_of(0, p[0] != 0); break;
+    case CK_TYPE_INT8: v.re = CKT_SIGNED(CKT_LOAD(int8_t, p)); break;
+    case CK_TYPE_INT16: v.re = CKT_SIGNED(CKT_LOAD(int16_t, p)); break;
+    case CK_TYPE_INT32: v.re = CKT_SIGNED(CKT_LOAD(int32_t, p)); break;
+    case CK_TYPE_INT64: v.re = CKT_SIGNED(CKT_LOAD(int64_t, p)); break;
+    case CK_TYPE_UINT8: v.re = integer_of(0, CKT_LOAD(uint8_t, p)); break;
+    case CK_TYPE_UINT16: v.re = integer_of(0, CKT_LOAD(uint16_t, p)); break;
+    case CK_TYPE_UINT32: v.re = integer_of(0, CKT_LOAD(uint32_t, p)); break;
+    case CK_TYPE_UINT64: v.re = integer_of(0, CKT_LOAD(uint64_t, p)); break;
     case CK_TYPE_FLOAT16: v.re = real_of(ckt_half_value(CKT_LOAD(uint16_t, p))); break;
     case CK_TYPE_BFLOAT16: v.re = real_of(ckt_bf16_value(CKT_LOAD(uint16_t, p))); break;
     case CK_TYPE_FLOAT32: v.re = real_of(CKT_LOAD(float, p)); break;
@@ -239,10 +259,70 @@ uint64_t ckt_bits_of_integer(long double t) {
     return (uint64_t)t;
 }
 
-/* One real part into a real destination type `d` (bool, int, or float). */
-static int real_rule(const ckt_scalar_info *d, ckt_real v, int mode, int src_int,
-                     unsigned char *out, int *out_nan) {
+/* An integer's magnitude rounded to `digits` significant bits, to nearest, ties to even, by
+ * the definition (its value, at most 2^64, is exact in a double). */
+static double round_magnitude(uint64_t m, int digits) {
+    int top = 63;
+    while (top > 0 && !(m >> top & 1)) {
+        top--;
+    }
+    if (top < digits) {
+        return (double)m; /* exact: fewer bits than a double's */
+    }
+    const int drop = top + 1 - digits;
+    const uint64_t kept = m >> drop, rest = m & (((uint64_t)1 << drop) - 1);
+    const uint64_t half = (uint64_t)1 << (drop - 1);
+    const uint64_t up = rest > half || (rest == half && (kept & 1));
+    return ldexp((double)(kept + up), drop);
+}
+
+/* An integer source into a real destination type: exact range checks, wrap-around, and
+ * floats rounded once from the exact integer. */
+static int integer_rule(const ckt_scalar_info *d, ckt_int v, int mode, unsigned char *out) {
     const int checked = mode >= CK_ERRMODE_OVERFLOW;
+    if (d->kind == 'B' || d->kind == 'S' || d->kind == 'U') {
+        if (checked && !ckt_int_fits(d, v)) {
+            return CK_ERR_OVERFLOW;
+        }
+        if (d->kind == 'B') {
+            out[0] = v.magnitude != 0;
+        } else {
+            ckt_put_low_bytes(out, ckt_int_bits(v), d->size); /* the low bytes: wraps */
+        }
+        return CK_OK;
+    }
+    const int digits = d->kind == 'H' ? 11 : d->kind == 'G' ? 8 : d->kind == 'F' ? 24 : 53;
+    double r = round_magnitude(v.magnitude, digits);
+    const int exact = r < 0x1p64 && (uint64_t)r == v.magnitude;
+    r = v.negative ? -r : r;
+    if (d->kind == 'H') {
+        const uint16_t h = ckt_round_to_half(r); /* r is a half or past the largest */
+        memcpy(out, &h, 2);
+        if (checked && (h & 0x7fff) == 0x7c00) {
+            return CK_ERR_OVERFLOW;
+        }
+    } else if (d->kind == 'G') {
+        const uint16_t h = ckt_round_to_bf16(r);
+        memcpy(out, &h, 2);
+    } else if (d->kind == 'F') {
+        const float f = (float)r; /* exact */
+        memcpy(out, &f, 4);
+    } else {
+        memcpy(out, &r, 8);
+    }
+    if (mode >= CK_ERRMODE_INEXACT && !exact) {
+        return CK_ERR_INEXACT;
+    }
+    return CK_OK;
+}
+
+/* One real part into a real destination type `d` (bool, int, or float). */
+static int real_rule(const ckt_scalar_info *d, ckt_real v, int mode, unsigned char *out,
+                     int *out_nan) {
+    const int checked = mode >= CK_ERRMODE_OVERFLOW;
+    if (v.integer) {
+        return integer_rule(d, v.i, mode, out);
+    }
     if (d->kind == 'B') {
         if (checked && (v.nan || (v.x != 0 && v.x != 1))) {
             return CK_ERR_OVERFLOW;
@@ -258,20 +338,16 @@ static int real_rule(const ckt_scalar_info *d, ckt_real v, int mode, int src_int
             ckt_put_low_bytes(out, 0, d->size);
             return CK_OK;
         }
+        /* the range as powers of two, exact in any long double */
         const long double t = isinf(v.x) ? v.x : truncl(v.x);
-        const int in_range = t >= ckt_int_min(d) && t <= ckt_int_max(d);
-        if (!in_range) {
+        const int value_bits = d->kind == 'S' ? d->bits - 1 : d->bits;
+        const long double below = d->kind == 'S' ? -ldexpl(1.0L, value_bits) : 0.0L;
+        if (t < below || t >= ldexpl(1.0L, value_bits)) {
             if (checked) {
                 return CK_ERR_OVERFLOW;
             }
-            if (src_int) { /* wraps */
-                ckt_put_low_bytes(out, ckt_bits_of_integer(v.x), d->size);
-            } else { /* saturates */
-                ckt_put_low_bytes(out,
-                                  ckt_bits_of_integer(t < ckt_int_min(d) ? ckt_int_min(d)
-                                                                         : ckt_int_max(d)),
-                                  d->size);
-            }
+            ckt_put_low_bytes(out, t < below ? ckt_int_min_bits(d) : ckt_int_max_bits(d),
+                              d->size); /* saturates */
             return CK_OK;
         }
         if (mode >= CK_ERRMODE_FRACTIONAL && t != v.x) {
@@ -321,7 +397,6 @@ ckt_expect ckt_oracle(ck_type_id did, ck_type_id sid, int mode, const unsigned c
         return e;
     }
     const ckt_value v = decode(s, src);
-    const int src_int = is_int(s);
     if (s->kind == 'C' && d->kind != 'C') {
         if (mode >= CK_ERRMODE_OVERFLOW && (v.im.nan || v.im.x != 0)) {
             e.status = CK_ERR_IMAGINARY;
@@ -334,13 +409,13 @@ ckt_expect ckt_oracle(ck_type_id did, ck_type_id sid, int mode, const unsigned c
     }
     if (d->kind == 'C') {
         const ckt_scalar_info *c = ckt_scalar(d->component);
-        e.status = real_rule(c, v.re, mode, src_int, e.out.b, &e.nan[0]);
+        e.status = real_rule(c, v.re, mode, e.out.b, &e.nan[0]);
         if (e.status == CK_OK) {
-            e.status = real_rule(c, v.im, mode, src_int, e.out.b + c->size, &e.nan[1]);
+            e.status = real_rule(c, v.im, mode, e.out.b + c->size, &e.nan[1]);
         }
         return e;
     }
-    e.status = real_rule(d, v.re, mode, src_int, e.out.b, &e.nan[0]);
+    e.status = real_rule(d, v.re, mode, e.out.b, &e.nan[0]);
     return e;
 }
 

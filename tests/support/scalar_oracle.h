@@ -1,13 +1,16 @@
 /* tests/support/scalar_oracle.h: the scalar assignment oracle (docs/design.md §7), in C so
  * that the cast tests (C++) and the composition fuzzer (C) share one copy.
  *
- * It shares nothing with the code under test: every source value is held exactly as a long
- * double (x86's 64-bit significand holds every int64, uint64, float and double), the rules of
- * the error modes are applied with exact long double comparisons, float32/float64 results are
- * C's own long double -> float/double conversions (one rounding), float16 results come from a
- * definitional binary16 rounding (values by ldexpl, rounding by comparison with the exact
- * midpoint), and integer wrap-around takes the low bytes of the two's complement value. A NaN
- * result is "any NaN": its payload is left free. */
+ * It shares nothing with the code under test: every source value is held exactly, an
+ * integer as its sign and magnitude, a float as a long double (which holds every float and
+ * double on every host; long double may be no wider than double); the rules of the error
+ * modes are applied with exact comparisons; an integer becomes a float by rounding its
+ * magnitude to the format's significant bits by the definition (nearest, ties to even), a
+ * float becomes float32/float64 by C's own long double -> float/double conversion (one
+ * rounding), float16 and bfloat16 results come from a definitional rounding (values by
+ * ldexpl, rounding by comparison with the exact midpoint), and integer wrap-around takes the
+ * low bytes of the two's complement value. A NaN result is "any NaN": its payload is left
+ * free. */
 #ifndef CK_TEST_SCALAR_ORACLE_H
 #define CK_TEST_SCALAR_ORACLE_H
 
@@ -71,14 +74,19 @@ uint16_t ckt_round_to_half(long double v);
 long double ckt_bf16_value(uint16_t h);
 uint16_t ckt_round_to_bf16(long double v);
 
-/* Integer helpers: the range of an integer type (bool: 0..1), the two's complement bits of an
- * integral t in [-2^63, 2^64), and the low `size` bytes of such bits (little endian). */
-long double ckt_int_min(const ckt_scalar_info *t);
-long double ckt_int_max(const ckt_scalar_info *t);
+/* Integers, exactly on every host: a value as sign and magnitude; the least and greatest of
+ * an integer type (bool: 0 and 1) as two's complement bits; whether a value is in a type's
+ * range; a value's two's complement bits; the bits of an integral long double t in
+ * [-2^63, 2^64). */
+typedef struct ckt_int {
+    int negative;
+    uint64_t magnitude;
+} ckt_int;
+uint64_t ckt_int_min_bits(const ckt_scalar_info *t);
+uint64_t ckt_int_max_bits(const ckt_scalar_info *t);
+int ckt_int_fits(const ckt_scalar_info *t, ckt_int v);
+uint64_t ckt_int_bits(ckt_int v);
 uint64_t ckt_bits_of_integer(long double t);
-/* 1 where long double holds every int64 and uint64 exactly, as the integer results of the
- * oracle need: not on 32-bit Arm, whose long double is double. */
-#define CKT_ORACLE_EXACT (LDBL_MANT_DIG >= 64)
 /* 1 on a big-endian host; the byte of an integer of `size` bytes that holds its sign bit. */
 #define CKT_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 #define CKT_SIGN_BYTE(size) (CKT_BIG_ENDIAN ? 0 : (size) - 1)

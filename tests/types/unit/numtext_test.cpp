@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cfenv>
+#include <cfloat>
 #include <clocale>
 #include <cmath>
 #include <cstdint>
@@ -482,19 +483,107 @@ TEST(TypesNumText, ReadsTheLanguageOfStrtod) {
     }
 }
 
-// The exact decimal expansion of a long double (x87: 64-bit significand), which holds the
-// midpoint of two adjacent doubles exactly; glibc's printf prints exact digits.
-std::string exact_decimal(long double v) {
-    char buf[1200];
-    locale_t old = uselocale(c_locale());
-    std::snprintf(buf, sizeof buf, "%.800Le", v);
-    uselocale(old);
-    std::string s(buf);
-    const size_t e = s.find('e');
-    std::string mant = s.substr(0, e), exp = s.substr(e);
-    while (mant.back() == '0') mant.pop_back();
-    if (mant.back() == '.') mant.pop_back();
-    return mant + exp;
+// The exact decimal of n * 2^k (n > 0) as printf's %e writes it with every digit, trailing
+// zeros dropped: "d.ddd...e+XX". Done in base-10^9 integers, for the midpoint of two
+// adjacent doubles needs more bits than any double, and long double is no wider than double
+// on some hosts (armhf) and a pair of doubles on others (ppc64le).
+std::string exact_decimal_of(uint64_t n, int k) {
+    std::vector<uint64_t> limbs;  // little-endian, base 10^9
+    for (; n != 0; n /= 1000000000u) limbs.push_back(n % 1000000000u);
+    auto multiply = [&limbs](uint64_t by) {
+        uint64_t carry = 0;
+        for (uint64_t &l : limbs) {
+            const uint64_t v = l * by + carry;
+            l = v % 1000000000u;
+            carry = v / 1000000000u;
+        }
+        for (; carry != 0; carry /= 1000000000u) limbs.push_back(carry % 1000000000u);
+    };
+    // n * 2^k = n * 2^k (k >= 0), else n * 5^-k / 10^-k.
+    int shift = 0;
+    for (int left = k; left > 0; left -= 29) multiply(uint64_t{1} << std::min(left, 29));
+    if (k < 0) {
+        shift = -k;
+        for (int left = -k; left > 0; left -= 13) {
+            uint64_t p5 = 1;
+            for (int i = 0; i < std::min(left, 13); i++) p5 *= 5;
+            multiply(p5);
+        }
+    }
+    std::string d = std::to_string(limbs.back());
+    for (size_t i = limbs.size() - 1; i-- > 0;) {
+        const std::string l = std::to_string(limbs[i]);
+        d += std::string(9 - l.size(), '0') + l;
+    }
+    const int exp10 = static_cast<int>(d.size()) - 1 - shift;
+    while (d.size() > 1 && d.back() == '0') d.pop_back();
+    char e[16];
+    std::snprintf(e, sizeof e, "e%c%02d", exp10 < 0 ? '-' : '+', std::abs(exp10));
+    return d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") + e;
+}
+
+// A positive finite double as n * 2^k with n an integer.
+void integer_times_power(double v, uint64_t *n, int *k) {
+    const uint64_t b = bits64(v);
+    const int field = static_cast<int>(b >> 52);
+    *n = (b & 0xfffffffffffffu) | (field != 0 ? uint64_t{1} << 52 : 0);
+    *k = (field != 0 ? field : 1) - 1075;
+}
+
+// The exact decimal of a positive double, and of the midpoint between a positive double and
+// the next one up.
+std::string exact_decimal(double v) {
+    uint64_t n;
+    int k;
+    integer_times_power(v, &n, &k);
+    return exact_decimal_of(n, k);
+}
+std::string midpoint_decimal(double lo) {
+    uint64_t n;
+    int k;
+    integer_times_power(lo, &n, &k);
+    return exact_decimal_of(2 * n + 1, k - 1);
+}
+
+// The exact decimals against glibc's printf of the same midpoint held in a long double, on
+// hosts whose long double holds every one (x87's 64-bit significand, binary128).
+TEST(TypesNumText, ExactDecimalsArePrintfsDigits) {
+    if (LDBL_MANT_DIG != 64 && LDBL_MANT_DIG != 113) {
+        GTEST_SKIP() << "this host's long double (" << LDBL_MANT_DIG
+                     << " significant bits) cannot hold a midpoint of two doubles";
+    }
+    std::mt19937_64 rng(11);
+    auto printf_exact = [](long double v) {
+        char buf[1200];
+        locale_t old = uselocale(c_locale());
+        std::snprintf(buf, sizeof buf, "%.800Le", v);
+        uselocale(old);
+        std::string s(buf);
+        const size_t e = s.find('e');
+        std::string mant = s.substr(0, e);
+        while (mant.back() == '0') mant.pop_back();
+        if (mant.back() == '.') mant.pop_back();
+        return mant + s.substr(e);
+    };
+    const double fixed[] = {1.0, 0.5, 3.0, 1e300, 0x1p-1074, 0x1p-1022, DBL_MAX, 123.25};
+    for (double lo : fixed) {
+        EXPECT_EQ(exact_decimal(lo), printf_exact(lo)) << lo;
+        if (lo != DBL_MAX) {
+            const long double mid = (static_cast<long double>(lo) + std::nextafter(lo, HUGE_VAL)) / 2;
+            EXPECT_EQ(midpoint_decimal(lo), printf_exact(mid)) << lo;
+        }
+    }
+    for (int i = 0; i < 2000; i++) {
+        uint64_t b = rng() & 0x7fefffffffffffffu;
+        if (i % 4 == 0) b &= 0x001fffffffffffffu;
+        const double lo = from64(b);
+        if (lo == 0) continue;
+        const long double mid = (static_cast<long double>(lo) + std::nextafter(lo, HUGE_VAL)) / 2;
+        ASSERT_EQ(midpoint_decimal(lo), printf_exact(mid)) << b;
+        ASSERT_EQ(exact_decimal(lo), printf_exact(lo)) << b;
+    }
+    EXPECT_EQ(exact_decimal(2.5), "2.5e+00");
+    EXPECT_EQ(midpoint_decimal(1.0), "1.00000000000000011102230246251565404236316680908203125e+00");
 }
 
 void expect_reads_like_libc(const std::string &t) {
@@ -533,8 +622,7 @@ TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
         if (i % 4 == 0) b &= 0x001fffffffffffffu; // subnormal and smallest normal
         const double lo = from64(b), hi = std::nextafter(lo, HUGE_VAL);
         if (std::isinf(hi)) continue;
-        const long double mid = (static_cast<long double>(lo) + static_cast<long double>(hi)) / 2;
-        const std::string m = exact_decimal(mid);
+        const std::string m = midpoint_decimal(lo);
         expect_reads_like_libc(m);
         const size_t e = m.find('e');
         expect_reads_like_libc(m.substr(0, e) + "000000000000000000001" + m.substr(e));
@@ -553,8 +641,7 @@ TEST(TypesNumText, ReadsEveryDecimalCorrectlyRounded) {
         if (i % 4 == 0) b &= 0x00ffffffu;
         const float lo = from32(b), hi = std::nextafter(lo, HUGE_VALF);
         if (std::isinf(hi)) continue;
-        const double mid = (static_cast<double>(lo) + static_cast<double>(hi)) / 2;
-        const std::string m = exact_decimal(mid);
+        const std::string m = exact_decimal((static_cast<double>(lo) + static_cast<double>(hi)) / 2);
         expect_reads_like_libc(m);
         const size_t e = m.find('e');
         expect_reads_like_libc(m.substr(0, e) + "00000000000000000001" + m.substr(e));
@@ -794,10 +881,10 @@ TEST(TypesNumText, ShortDecimalsExactlyHalfwayTieToEven) {
         if (M >> (mbits + 1) != 1) continue;
         std::string t;
         if (!halfway_text(M, j, q, &t)) continue;
-        // The even neighbour's significand, and its value as a long double (exact).
+        // The even neighbour's significand, and its value (exact).
         const uint64_t down = (M - 1) / 2, up = (M + 1) / 2;
         const uint64_t even = (down % 2 == 0) ? down : up;
-        const long double want = std::ldexp(static_cast<long double>(even), j + 1);
+        const double want = std::ldexp(static_cast<double>(even), j + 1);
         const char *end = nullptr;
         if (single) {
             EXPECT_EQ(bits32(ck__strtof_c(t.c_str(), &end)), bits32(static_cast<float>(want)))
@@ -961,8 +1048,8 @@ std::string hair_below(const std::string &m) {
 //    rounded IEEE division or product of two exact operands;
 //  - the 128-bit product: 17 (9) correctly rounded printf digits of a random value, normal
 //    or subnormal, which read back to it;
-//  - the big-integer comparison: midpoints of two adjacent values (exact as a long double,
-//    printed exactly by glibc), which tie to the even one, and a hair either side.
+//  - the big-integer comparison: midpoints of two adjacent values (their exact decimals,
+//    midpoint_decimal), which tie to the even one, and a hair either side.
 std::vector<Expected> environment_cases() {
     std::mt19937_64 rng(47);
     std::vector<Expected> cases;
@@ -1004,8 +1091,7 @@ std::vector<Expected> environment_cases() {
         if (i % 2 == 0) b &= 0x001fffffffffffffu;
         const double lo = from64(b), hi = std::nextafter(lo, HUGE_VAL);
         if (std::isinf(hi)) continue;
-        const long double mid = (static_cast<long double>(lo) + static_cast<long double>(hi)) / 2;
-        const std::string m = exact_decimal(mid);
+        const std::string m = midpoint_decimal(lo);
         cases.push_back({m, 0, (b & 1) == 0 ? b : b + 1});
         cases.push_back({hair_above(m), 0, b + 1});
         cases.push_back({hair_below(m), 0, b});
@@ -1013,7 +1099,7 @@ std::vector<Expected> environment_cases() {
         const float flo = from32(bf), fhi = std::nextafter(flo, HUGE_VALF);
         if (std::isinf(fhi)) continue;
         const std::string mf =
-            exact_decimal((static_cast<long double>(flo) + static_cast<long double>(fhi)) / 2);
+            exact_decimal((static_cast<double>(flo) + static_cast<double>(fhi)) / 2);
         cases.push_back({mf, 1, (bf & 1) == 0 ? bf : bf + 1});
         cases.push_back({hair_above(mf), 1, bf + 1});
         cases.push_back({hair_below(mf), 1, bf});
