@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "leaves/math/ddmath.h"
 #include "leaves/simd/simd.h"
 #include "targets/cpu_internal.h"
 #include "targets/dispatch_target.h"
@@ -114,12 +115,13 @@ CK__VMATH_LIST(CK__VM_KERNELS)
  * cosh past 88, arcsinh and arccosh past 1.8e19, power where its result is infinite
  * from finite arguments), is 1 ULP off (tanh, arcsinh and arctanh below 2^-12, arctan2 of
  * results below 1e-30) or more than half an ULP (hypot's results below 1e-30).
- * float64: in long double (x87's 64-bit significand, aarch64's 113), rounded once, where
- * SLEEF overflows early: exp in (709.78271114955750, 709.782712893384], where exp(x) is
- * still finite, sinh and cosh past 709, arcsinh and arccosh past 1.3e154 (log|x| + ln 2),
- * log1p past 1e307, power (and float_power) where its result is infinite from finite
- * arguments (pow(DBL_MAX, 1) is DBL_MAX); and where it is 1.08 ULP off, arctan2 of results
- * below 1e-300 (without FMA). */
+ * float64: in double-double (ddmath.h: the same bits on every host, whatever its long double),
+ * rounded once, where SLEEF overflows early: exp in (709.78271114955750, 709.782712893384],
+ * where exp(x) is still finite, sinh and cosh past 709, arcsinh and arccosh past 1.3e154
+ * (log|x| + ln 2), log1p past 1e307 (log x: the 1/x it leaves out is below 2^-1000 of it),
+ * power (and float_power) where its result is infinite from finite arguments (pow(DBL_MAX, 1)
+ * is DBL_MAX); and where it is 1.08 ULP off, arctan2 of results below 1e-300 (without FMA),
+ * which is the quotient itself (ck__vm_atan2_tiny). */
 #define CK__VM_FIX_F(name, COND)                                                            \
     CK__HOT int ck__vm_needs_##name##_float32(const float *out, const float *a,             \
                                               const float *b, size_t n) {                   \
@@ -154,6 +156,52 @@ CK__VM_FIX_F(arccosh, x > 1.8e19f)
 CK__VM_FIX_F(power, isinf(r0) & isfinite(x) & isfinite(y))
 CK__VM_FIX_F(arctan2, (fabsf(r0) < 1e-30f) & (r0 != 0))
 CK__VM_FIX_F(hypot, fabsf(r0) < 1e-30f)
+
+/* The float64 corrections' values. */
+static inline double ck__vm_dd_exp(double x, int down) {
+    return ck__dd_exp_scaled((ck__dd){x, 0.0}, down);
+}
+/* log x + ln 2 (arcsinh and arccosh past 1.3e154, where the rest is below 2^-1000 of it). */
+static inline double ck__vm_dd_log2x(double x) {
+    return isinf(x) ? x : ck__dd_add(ck__dd_log(x), ck__dd_ln2).hi;
+}
+/* pow(x, y) = e^(y log|x|) with the sign SLEEF gave its infinity (negative only for a
+ * negative x and an odd integer y); pow(0, y < 0) is SLEEF's infinity itself. */
+static inline double ck__vm_dd_pow(double x, double y, double r0) {
+    if (x == 0) {
+        return r0;
+    }
+    const ck__dd log_x = ck__dd_log(fabs(x));
+    if (!(fabs(log_x.hi * y) <= 1000.0)) { /* far past either end (the product overflows) */
+        return copysign(log_x.hi * y > 0 ? ldexp(0x1p1000, 1000) : 0.0, r0);
+    }
+    return copysign(ck__dd_exp_scaled(ck__dd_mul_d(log_x, y), 0), r0);
+}
+/* atan2(a, b) where the result is below 1e-300 (b > 0, |a / b| tiny): atan z = z - z^3/3 is
+ * the quotient z rounded, but where z is exactly halfway between two subnormals (a quotient of
+ * doubles can be a tie only there): atan z lies just toward zero of the tie, so the result is
+ * the neighbour toward zero. The tie test: z = (ma / mb) 2^(ea - eb) with ma, mb in [1/2, 1);
+ * ma / mb exact (its fma remainder 0) and 2^1075 z an odd integer. */
+static inline double ck__vm_atan2_tiny(double a, double b, double r0) {
+    if (!(b > 0)) {
+        return r0;
+    }
+    const double q = a / b;
+    if (fabs(q) >= 0x1p-1022) {
+        return q;
+    }
+    int ea, eb;
+    const double ma = frexp(fabs(a), &ea), mb = frexp(b, &eb);
+    const double m = ma / mb;
+    if (fma(-m, mb, ma) != 0) {
+        return q;
+    }
+    const double twice = ldexp(m, ea - eb + 1075); /* exact: below 2^53 */
+    if (twice != floor(twice) || fmod(twice, 2.0) != 1.0) {
+        return q;
+    }
+    return copysign(ldexp((twice - 1.0) / 2.0, -1074), a);
+}
 #define CK__VM_FIX_D(name, COND, EXPR)                                                      \
     CK__HOT int ck__vm_needs_##name##_float64(const double *out, const double *a,           \
                                               const double *b, size_t n) {                  \
@@ -171,22 +219,19 @@ CK__VM_FIX_F(hypot, fabsf(r0) < 1e-30f)
             const double x = a[i], y = b[i], r0 = out[i];                                   \
             (void)y, (void)r0;                                                              \
             if (COND) {                                                                     \
-                const long double lx = (long double)x, ly = (long double)y;                 \
-                (void)ly;                                                                   \
-                out[i] = (double)(EXPR);                                                    \
+                out[i] = (EXPR);                                                            \
             }                                                                               \
         }                                                                                   \
     }
-#define CK__VM_LN2L 0.693147180559945309417232121458176568L
-CK__VM_FIX_D(exp, (x > 709.7827111495575) & (x <= 709.782712893384), expl(lx))
-CK__VM_FIX_D(sinh, fabs(x) > 709.0, sinhl(lx))
-CK__VM_FIX_D(cosh, fabs(x) > 709.0, coshl(lx))
-CK__VM_FIX_D(arcsinh, fabs(x) > 1.3e154, copysignl(logl(fabsl(lx)) + CK__VM_LN2L, lx))
-CK__VM_FIX_D(arccosh, x > 1.3e154, logl(lx) + CK__VM_LN2L)
-CK__VM_FIX_D(log1p, x > 1e307, log1pl(lx))
-CK__VM_FIX_D(power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
-CK__VM_FIX_D(float_power, isinf(r0) & isfinite(x) & isfinite(y), powl(lx, ly))
-CK__VM_FIX_D(arctan2, (fabs(r0) < 1e-300) & (r0 != 0), atan2l(lx, ly))
+CK__VM_FIX_D(exp, (x > 709.7827111495575) & (x <= 709.782712893384), ck__vm_dd_exp(x, 0))
+CK__VM_FIX_D(sinh, fabs(x) > 709.0, isinf(x) ? x : copysign(ck__vm_dd_exp(fabs(x), 1), x))
+CK__VM_FIX_D(cosh, fabs(x) > 709.0, isinf(x) ? fabs(x) : ck__vm_dd_exp(fabs(x), 1))
+CK__VM_FIX_D(arcsinh, fabs(x) > 1.3e154, copysign(ck__vm_dd_log2x(fabs(x)), x))
+CK__VM_FIX_D(arccosh, x > 1.3e154, ck__vm_dd_log2x(x))
+CK__VM_FIX_D(log1p, x > 1e307, isinf(x) ? x : ck__dd_log(x).hi)
+CK__VM_FIX_D(power, isinf(r0) & isfinite(x) & isfinite(y), ck__vm_dd_pow(x, y, r0))
+CK__VM_FIX_D(float_power, isinf(r0) & isfinite(x) & isfinite(y), ck__vm_dd_pow(x, y, r0))
+CK__VM_FIX_D(arctan2, (fabs(r0) < 1e-300) & (r0 != 0), ck__vm_atan2_tiny(x, y, r0))
 /* hypot's results below 1e-300 (where SLEEF's are up to 1.8 ULP off): its own function of
  * the operands scaled by 2^600 (exact: they are below 1e-300 too), scaled back (exact but
  * for a subnormal result's one rounding). */
