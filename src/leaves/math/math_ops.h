@@ -268,8 +268,11 @@ CK__UF_DEF_DIVMOD(double, )
                : a < 0  ? nextafter##S(a, -(FT)INFINITY) - a                                \
                         : nextafter##S(a, (FT)INFINITY) - a;                                \
     }                                                                                       \
+    /* A NaN comes out as a + a, quiet: returned as it is, a signaling NaN kept its bits in  \
+     * some of POWER's loops and not in others (the compiler moves a float through           \
+     * conversions that quiet it or not). */                                               \
     CK__HOT FT ck__uf_sign##S(FT a) {                                                       \
-        return a > 0 ? (FT)1 : a < 0 ? (FT)-1 : a == 0 ? (FT)0 : a;                         \
+        return a > 0 ? (FT)1 : a < 0 ? (FT)-1 : a == 0 ? (FT)0 : a + a;                     \
     }                                                                                       \
     CK__HOT FT ck__uf_heaviside##S(FT a, FT b) {                                            \
         return isnan(a) ? (FT)NAN : a == 0 ? b : a < 0 ? (FT)0 : (FT)1;                     \
