@@ -22,7 +22,7 @@ static inline float ck__bfloat16_to_float(uint16_t b) {
 }
 
 static inline double ck__bfloat16_to_double(uint16_t b) {
-    return (double)ck__bfloat16_to_float(b);
+    return ck__float_to_double(ck__bfloat16_to_float(b));
 }
 
 /* The 16 dropped bits rounded to nearest even by adding 0x7fff plus the lowest kept bit (a

@@ -35,6 +35,19 @@ static inline double ck__f64_from_bits(uint64_t u) {
     return d;
 }
 
+/* float -> double as IEEE's convertFormat: a signaling NaN comes out quiet, as x86's and
+ * Arm's conversions give it, and POWER's vector one (xvcvspdp). gcc converts POWER's scalars
+ * with xscvspdpn, which keeps it signaling: there the NaN is quieted by hand (a select,
+ * which vectorizes), so every path of a cast gives the same bits. */
+static inline double ck__float_to_double(float f) {
+    const double d = (double)f;
+#if defined(__powerpc__)
+    return d != d ? d + d : d;
+#else
+    return d;
+#endif
+}
+
 /* All ones when c (0 or 1) is 1, else 0. */
 static inline uint32_t ck__mask32(int c) {
     return 0u - (uint32_t)c;
@@ -61,7 +74,7 @@ static inline float ck__half_to_float(uint16_t h) {
 }
 
 static inline double ck__half_to_double(uint16_t h) {
-    return (double)ck__half_to_float(h);
+    return ck__float_to_double(ck__half_to_float(h));
 }
 
 /* q = value >> shift, rounded to nearest even; shift in [1, 63]. */

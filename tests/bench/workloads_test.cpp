@@ -6,10 +6,16 @@
 // too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "baselines.h"
+}
 #include "bench.h"
 #include "ckernel/jit.h"
 
@@ -98,11 +104,29 @@ TEST(BenchWorkloads, RunnableTargetsAreCompiledAndSupported) {
 
 class KernelEqualsLoop : public ::testing::TestWithParam<size_t> {};
 
+// Whether the plain float64 -> int32 loop converts a number beside a NaN right. qemu 7.2's
+// POWER emulation does not: its xvcvdpsxws (two float64 to int32, which gcc's vectorised
+// loop uses) gives INT32_MIN in both lanes when one is a NaN, so there the loop is no
+// reference (the kernel's own conversions are checked by tests/cast).
+bool plain_f64_to_i32_converts_beside_nan() {
+    const double src[8] = {1.0, NAN, 2.0, 3.0, NAN, 5.0, 6.0, NAN};
+    int32_t dst[8];
+    ckb_loop_float64_int32_nocheck(dst, src, 8);
+    const int32_t want[8] = {1, 0, 2, 3, 0, 5, 6, 0};
+    return std::equal(dst, dst + 8, want);
+}
+
 TEST_P(KernelEqualsLoop, UnderEveryRunnableTarget) {
     const size_t i = GetParam();
     char why[256];
     if (ckb_workload_skip(i, why, sizeof why)) {
         GTEST_SKIP() << ckb_workload_name(i) << ": " << why;
+    }
+    const std::string name = ckb_workload_name(i);
+    if (name.find("float64->int32") != std::string::npos &&
+        !plain_f64_to_i32_converts_beside_nan()) {
+        GTEST_SKIP() << name << ": the plain loop converts a number beside a NaN to INT32_MIN "
+                                "on this CPU (qemu's POWER xvcvdpsxws): no reference here";
     }
     for (ck_cpu_target t : runnable()) {
         TargetCap cap(t);

@@ -131,7 +131,7 @@ CK__HOT double rd_float64(const double *p) {
     return *p;
 }
 CK__HOT ck__cpair rd_complex64(const ck__ct_complex64 *p) {
-    ck__cpair c = {(double)p->v[0], (double)p->v[1]};
+    ck__cpair c = {ck__float_to_double(p->v[0]), ck__float_to_double(p->v[1])};
     return c;
 }
 CK__HOT ck__cpair rd_complex128(const ck__ct_complex128 *p) {
@@ -152,7 +152,7 @@ CK__HOT ck__cpair rd_complex128(const ck__ct_complex128 *p) {
  * double, exactly. */
 #define CK__DEF_STORE_FROM_SINGLE(D)                                                        \
     CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
-        return st_##D##_f(o, (double)v, mode);                                              \
+        return st_##D##_f(o, ck__float_to_double(v), mode);                                 \
     }
 
 /* A complex source into a real (or bool) destination: in checked modes a non-zero
@@ -430,7 +430,7 @@ CK__DEF_UINT_STORES(uint64, UINT64_MAX, 0x1p64,       0x1.fffffffffffffp63, 0x1.
 #define CK__DEF_FLOAT_FROM_SINGLE(D)                                                        \
     CK__DEF_STORE_FROM_SINGLE(D)                                                            \
     CK__HOT int chk_##D##_s(float v, CK__CT(D) r, const int mode) {                         \
-        return chk_##D##_f((double)v, r, mode);                                             \
+        return chk_##D##_f(ck__float_to_double(v), r, mode);                                \
     }
 
 /* Branch-free isinf (C's isinf may be a library call or a branch). */
@@ -500,7 +500,7 @@ CK__DEF_NARROW_FROM_SINGLE(bfloat16)
     CK__DEF_COMPLEX_FROM_REAL(D, COMP, u, uint64_t)                                         \
     CK__DEF_COMPLEX_FROM_REAL(D, COMP, f, double)                                           \
     CK__HOT int st_##D##_s(CK__CT(D) * o, float v, const int mode) {                        \
-        return st_##D##_f(o, (double)v, mode);                                              \
+        return st_##D##_f(o, ck__float_to_double(v), mode);                                 \
     }                                                                                       \
     CK__HOT int st_##D##_c(CK__CT(D) * o, ck__cpair v, const int mode) {                    \
         CK__CT(COMP) re, im;                                                                \

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/float16.h"
 #include "targets/dispatch_target.h"
 #include "leaves/numeric/transpose_tiles.h"
 #include "leaves/simd/simd.h" /* the blocks: register transposes per ISA */
@@ -36,7 +37,7 @@ static void widen_scalar(char *dst, intptr_t du, const char *src, intptr_t sv, i
             if (from_float) {
                 float f;
                 memcpy(&f, s, sizeof f);
-                d = (double)f;
+                d = ck__float_to_double(f);
             } else {
                 int32_t i;
                 memcpy(&i, s, sizeof i);
