@@ -70,18 +70,14 @@ unsigned long long ck__par_fp_mode(unsigned flags) {
                : ck__fp_mode_ieee((flags & CK_EVAL_FLUSH_DENORMALS) != 0);
 }
 
-ck__par_fpenv ck__par_fpenv_enter(unsigned long long mode) {
+ck__fp_env ck__par_fpenv_enter(unsigned long long mode) {
     ck__fp_env e;
     ck__fp_env_enter_mode(&e, mode);
-    const ck__par_fpenv env = {e.saved, e.switched};
-    return env;
+    return e;
 }
 
-void ck__par_fpenv_leave(ck__par_fpenv env) {
-    if (env.active) {
-        const ck__fp_env e = {env.saved, 1};
-        ck__fp_env_leave(&e);
-    }
+void ck__par_fpenv_leave(ck__fp_env env) {
+    ck__fp_env_leave(&env);
 }
 
 /* ---- planning ---- */
@@ -180,7 +176,7 @@ int ck__par_serial_status(int rc) {
 
 static int run_serial(ck_prefix *kernel, char *dst, intptr_t dst_stride, char *const *src,
                       const intptr_t *src_stride, size_t count, unsigned flags) {
-    const ck__par_fpenv env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
+    const ck__fp_env env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
     const int rc = ck_call_strided(kernel, dst, dst_stride, src, src_stride, count);
     ck__par_fpenv_leave(env);
     return ck__par_serial_status(rc);
@@ -236,7 +232,7 @@ typedef struct ck__par_rows {
 
 static int rows_serial(const ck_array *dst, const ck__par_rows *r, const ck_eval_ctx *ectx,
                        unsigned flags) {
-    const ck__par_fpenv env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
+    const ck__fp_env env = ck__par_fpenv_enter(ck__par_fp_mode(flags));
     const int rc = r->call != NULL   ? ck_call(r->call, dst, r->nsrc, r->src, ectx)
                    : r->expr != NULL ? ck_expr_eval(r->expr, dst, r->nsrc, r->names, r->src, ectx)
                                      : ck_assign(dst, r->src[0], ectx);

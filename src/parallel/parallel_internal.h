@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ckernel/kernel.h"
+#include "common/fp_env.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,18 +42,14 @@ int ck__par_run_piece(const ck__par_job *job, size_t begin, size_t end);
  * failed without recording a message of its own (as a parallel run reports it). */
 int ck__par_serial_status(int rc);
 
-/* Floating-point environment of a task (common/fp_env.h): enter sets the job's mode in this
- * thread and returns what to restore; leave restores the mode, keeping the flags the task
- * raised. */
-typedef struct ck__par_fpenv {
-    unsigned long long saved;
-    int active;
-} ck__par_fpenv;
-ck__par_fpenv ck__par_fpenv_enter(unsigned long long mode);
+/* Floating-point environment of a task (common/fp_env.h, out of line for the C++ backend):
+ * enter sets the job's mode in this thread and returns what to restore; leave restores the
+ * mode, keeping the flags the task raised. */
+ck__fp_env ck__par_fpenv_enter(unsigned long long mode);
 /* The mode tasks run in: the IEEE default (denormals flushed under CK_EVAL_FLUSH_DENORMALS),
  * or under CK_EVAL_HOST_FP_ENV the calling thread's, which the workers then take too. */
 unsigned long long ck__par_fp_mode(unsigned flags);
-void ck__par_fpenv_leave(ck__par_fpenv env);
+void ck__par_fpenv_leave(ck__fp_env env);
 
 /* ---- the backend ---- */
 

@@ -7,7 +7,7 @@
 #include "parallel/parallel_internal.h"
 
 int ck__par_backend_run(const ck__par_job *job) {
-    const ck__par_fpenv env = ck__par_fpenv_enter(job->fp_mode);
+    const ck__fp_env env = ck__par_fpenv_enter(job->fp_mode);
     const int rc = ck__par_run_piece(job, 0, job->count);
     ck__par_fpenv_leave(env);
     return ck__par_serial_status(rc);

@@ -77,7 +77,7 @@ struct range_body {
             std::fexcept_t held;
             std::fegetexceptflag(&held, FE_ALL_EXCEPT);
             std::feclearexcept(FE_ALL_EXCEPT);
-            const ck__par_fpenv env = ck__par_fpenv_enter(job.fp_mode);
+            const ck__fp_env env = ck__par_fpenv_enter(job.fp_mode);
             for (std::size_t pos = begin; pos < end;) {
                 const std::size_t stop = end - pos > job.grain ? pos + job.grain : end;
                 const int rc = ck__par_run_piece(&job, pos, stop);
