@@ -183,16 +183,16 @@ TEST_P(UfuncDigest, EveryLoopGivesTheDigestWrittenOnX86) {
 #endif
     for (const Loop &l : kLoops) {
         SCOPED_TRACE(l.text);
+        if (uses_host_libm(l) && !compare_libm && write == nullptr) {
+            host_libm++;  // not even run: qemu's POWER8 dies in glibc's cexp (SIGILL)
+            continue;
+        }
         const std::string got = hex64(digest(l));
         const auto mine = fma_family.find(l.text);
         if (fma || mine == fma_family.end() || mine->second != got) {
             fresh << l.text << " " << got << "\n";
         }
         if (write != nullptr) continue;
-        if (uses_host_libm(l) && !compare_libm) {
-            host_libm++;
-            continue;
-        }
         const auto it = want.find(l.text);
         if (it == want.end()) {
             ADD_FAILURE() << l.text << " has no digest in " << CKT_UFUNC_DIGESTS
