@@ -110,23 +110,6 @@ uint64_t digest(const Loop &l) {
     return h;
 }
 
-// A complex loop of a function whose complex form is the host libm's.
-bool uses_host_libm(const Loop &l) {
-    static const char *const kLibm[] = {
-        "absolute", "sqrt",    "exp",    "exp2",   "expm1",   "log",     "log2",    "log10",
-        "log1p",    "sin",     "cos",    "tan",    "arcsin",  "arccos",  "arctan",  "sinh",
-        "cosh",     "tanh",    "arcsinh", "arccosh", "arctanh", "power", "float_power"};
-    if (float_part(l.in[0]) == 0 ||
-        ck__scalar_info(static_cast<ck_type_id>(l.in[0]))->kind != CK__SCALAR_KIND_COMPLEX) {
-        return false;
-    }
-    const std::string name(l.text, std::strchr(l.text, '(') - l.text);
-    for (const char *f : kLibm) {
-        if (name == f) return true;
-    }
-    return false;
-}
-
 std::map<std::string, std::string> read_digests(const char *path) {
     std::map<std::string, std::string> m;
     std::ifstream f(path);

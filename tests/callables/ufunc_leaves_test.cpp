@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -39,8 +40,13 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
     const ck_cpu_target target = GetParam().id;
     Bits r;
     int64_t checked = 0;
+    int skipped_libm = 0;
     for (const Loop &l : kLoops) {
         SCOPED_TRACE(l.text);
+        if (uses_host_libm(l) && !host_complex_libm_runs()) {
+            skipped_libm++;
+            continue;
+        }
         ASSERT_EQ(ck_cpu_set_target_cap(CK_CPU_BASELINE), CK_OK);
         void *sp = leaf_fn(l.id, CK_REQUEST_SINGLE);
         ASSERT_EQ(ck_cpu_set_target_cap(target), CK_OK);
@@ -118,6 +124,11 @@ TEST_P(UfuncLeaves, EveryLoopGivesTheBaselineBitsOnEveryPath) {
         }
     }
     EXPECT_GT(checked, int64_t{100000});
+    if (skipped_libm > 0) {
+        std::printf("[ ckernel  ] %d complex loops on the host's libm not run: its cexp dies "
+                    "here (qemu's POWER8)\n",
+                    skipped_libm);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, UfuncLeaves, ::testing::ValuesIn(ckt::kTargets),
